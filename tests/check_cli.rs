@@ -710,3 +710,124 @@ fn an_old_text_ending_before_a_combining_accent_is_held_back() {
     let (check, out) = srview(&["check", &file, &d]);
     assert_eq!(check, 0, "{out}");
 }
+
+/// A Claude Code `Write` JSON whose content stands in for the rest of the
+/// file (`# ... rest of the file unchanged ...`): `check` exits 1 with the
+/// gate's sentence and `apply --write` holds it back, the file untouched
+/// (a fresh tester's find: "applies, stage exact", and `--write` deleted
+/// `b()`, while the gate denied the same input); `--force` writes it. A
+/// Write of exactly what the file holds is in doubt as the gate says.
+#[test]
+fn a_write_standing_in_for_the_rest_of_the_file_is_held_back() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let original =
+        "def a():\n    x = load()\n    return x\n\ndef b():\n    x = load()\n    return x\n";
+    let file = support::files::write(dir.path(), "m.py", original.as_bytes());
+    let file = file.display().to_string();
+    let write = |name: &str, content: &str| {
+        let json = serde_json::json!({"file_path": "m.py", "content": content}).to_string();
+        support::files::write(dir.path(), name, json.as_bytes())
+            .display()
+            .to_string()
+    };
+    let elided = write(
+        "w.json",
+        "def a():\n    x = load()\n    return x\n\n# ... rest of the file unchanged ...\n",
+    );
+    let (check, out) = srview(&["check", &file, &elided]);
+    assert_eq!(check, 1, "{out}");
+    assert_eq!(
+        out,
+        format!(
+            "{file}: block #1 (Write): applies, stage exact, 1 occurrence\n    ! its content stands \
+         in for lines it leaves out (line 5: `# ... rest of the file unchanged ...`), so \
+         writing it deletes 3 non-blank lines of the file (7 lines become 5): send the whole \
+         content, every line the file keeps, or edit only the lines that change\n"
+        )
+    );
+    let (code, _, err) = srview_all(&["apply", &file, &elided, "--write"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.starts_with(&format!(
+            "srview: {file} was not written: its content stands in for lines it leaves out"
+        )),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&file).expect("read"), original);
+    let (code, _, err) = srview_all(&["apply", &file, &elided, "--write", "--force"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        std::fs::read_to_string(&file)
+            .expect("read")
+            .ends_with("# ... rest of the file unchanged ...\n")
+    );
+    std::fs::write(&file, original).expect("write");
+    let same = write("same.json", original);
+    let (check, out) = srview(&["check", &file, &same]);
+    assert_eq!(check, 1, "{out}");
+    assert!(
+        out.contains(&format!(
+            "! {file} already holds exactly this content (7 lines): the write changes nothing, \
+             so it looks applied already"
+        )),
+        "{out}"
+    );
+    // The whole file, one function changed: no doubt.
+    let whole = write("whole.json", &original.replace("def b():", "def b2():"));
+    let (check, out) = srview(&["check", &file, &whole]);
+    assert_eq!(check, 0, "{out}");
+}
+
+/// A stand-in in the comment marks of its file's kind: `% ... existing
+/// items ...` replacing four `\item`s of a LaTeX list as SEARCH/REPLACE
+/// blocks (a fresh tester's find: "ok" and written), and `% ... rest
+/// unchanged ...` in a MATLAB file as OpenCode's edit: `check` exits 1
+/// saying so, `apply --write` holds it back. The same lines in a Python
+/// file are code (`%` opens no comment there): no doubt.
+#[test]
+fn a_stand_in_in_its_files_own_comment_marks_is_held_back() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let items =
+        "\\begin{itemize}\n\\item One\n\\item Two\n\\item Three\n\\item Four\n\\end{itemize}\n";
+    let (tex, blocks) = file_and_diff(
+        dir.path(),
+        ("d.tex", items),
+        (
+            "d.diff",
+            "------- SEARCH\n\\item One\n\\item Two\n\\item Three\n\\item Four\n=======\n\\item Zero\n% ... existing items ...\n+++++++ REPLACE\n",
+        ),
+    );
+    let (check, out) = srview(&["check", &tex, &blocks]);
+    assert_eq!(check, 1, "{out}");
+    assert!(
+        out.contains(
+            "held back: block #1's REPLACE text stands in for lines it leaves out (its line 2: \
+             `% ... existing items ...`), so it deletes 4 non-blank lines of its SEARCH text"
+        ),
+        "{out}"
+    );
+    let (write, _, err) = srview_all(&["apply", &tex, &blocks, "--write"]);
+    assert_eq!(write, 1, "{err}");
+    assert_eq!(std::fs::read_to_string(&tex).expect("read"), items);
+    let four = "a = 1;\nb = 2;\nc = 3;\nd = 4;\n";
+    for (name, doubted) in [("f.m", true), ("f.py", false)] {
+        let file = support::files::write(dir.path(), name, four.as_bytes());
+        let edit = serde_json::json!({
+            "filePath": file,
+            "oldString": four,
+            "newString": "a = 9;\n% ... rest unchanged ...\n",
+        });
+        let edit = support::files::write(dir.path(), "e.json", edit.to_string().as_bytes());
+        let (file, edit) = (file.display().to_string(), edit.display().to_string());
+        let (check, out) = srview(&["check", &file, &edit, "--dialect", "opencode-edit"]);
+        let said = out.contains(
+            "warning: edit 1: its new text stands in for lines it leaves out (its line 2: `% ... \
+             rest unchanged ...`), so it deletes 4 non-blank lines of the text it replaces",
+        );
+        assert_eq!(
+            (check, said),
+            (i32::from(doubted), doubted),
+            "{name}: {out}"
+        );
+    }
+}

@@ -1113,7 +1113,7 @@ fn bracketed_notes_are_stand_ins_and_bracketed_code_is_not() {
         "(the same as before)",
     ] {
         let new = format!("{note}\n\nfunction c(x) {{\n  return a(x) * 2;\n}}\n");
-        let found = elided(old, &new).unwrap_or_else(|| panic!("{note}: not a stand-in"));
+        let found = elided("a.js", old, &new).unwrap_or_else(|| panic!("{note}: not a stand-in"));
         assert_eq!((found.line, found.placeholder.as_str()), (1, note));
     }
     for code in [
@@ -1147,14 +1147,14 @@ fn bracketed_notes_are_stand_ins_and_bracketed_code_is_not() {
     let jsx_old = "return (\n  <div>\n    <A />\n    <B />\n    <C />\n  </div>\n);\n";
     let jsx_new =
         "return (\n  <div>\n    <main>\n      <Rest unchanged />\n    </main>\n  </div>\n);\n";
-    assert_eq!(elided(jsx_old, jsx_new), None);
+    assert_eq!(elided("a.jsx", jsx_old, jsx_new), None);
     // Markdown whose prose is the content: a section rewritten with a
     // parenthesized sentence, and a note held by the old text already.
     let md_old = "# Guide\n\nStep one.\nStep two.\nStep three.\n\n## Next\n";
     let md_new = "# Guide\n\n(See the rest of the guide.)\n\n## Next\n";
-    assert_eq!(elided(md_old, md_new), None);
+    assert_eq!(elided("a.md", md_old, md_new), None);
     let held = "a = 1\n[unchanged]\nb = 2\nc = 3\nd = 4\ne = 5\n";
-    assert_eq!(elided(held, "a = 1\n[unchanged]\ne = 5\n"), None);
+    assert_eq!(elided("a.toml", held, "a = 1\n[unchanged]\ne = 5\n"), None);
 }
 
 /// A multi-line SEARCH whose last line is cut short (the file goes on with

@@ -281,14 +281,26 @@ fn edits_of_each_agent_apply_as_blocks_with_stage_exact() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(read(created), "print(2)\n");
 
+    // Sent again, the Write is what the file holds: held back as the gate
+    // doubts it ("looks applied already"), the file as it was.
     let write = r#"{"file_path": "calc.py", "content": "x = 1\n"}"#;
-    for state in ["written", "unchanged"] {
+    for (state, code) in [("written", 0), ("held-back", 1)] {
         let out = srview(&["apply", &file, "-", "--write", "--json"], write);
-        assert_eq!(out.status.code(), Some(0));
+        assert_eq!(out.status.code(), Some(code), "{}", text(&out.stderr));
         let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
         assert_eq!(report["write"]["state"], state);
         assert_eq!(read(&file), "x = 1\n");
     }
+    let report: serde_json::Value =
+        serde_json::from_slice(&srview(&["apply", &file, "-", "--write", "--json"], write).stdout)
+            .expect("JSON");
+    assert_eq!(
+        report["write"]["reasons"][0],
+        format!(
+            "{file} already holds exactly this content (1 line): the write changes nothing, so \
+             it looks applied already"
+        )
+    );
 }
 
 /// An edit whose old text starts or ends inside a word of the file applies

@@ -343,6 +343,50 @@ fn claude_write_creates_or_overwrites() {
     );
 }
 
+/// A Write's doubts are the gate's write check (`edit::write_doubt`): over
+/// a file, content standing in for the lines it leaves out, or exactly
+/// what the file holds; a new file, or a whole new content, none (a fresh
+/// tester's find: a Write of `# ... rest of the file unchanged ...` had no
+/// doubt outside the gate).
+#[test]
+fn a_writes_doubts_are_the_gates_write_check() {
+    use srview::dialect::edit::{edit_doubts, write_doubt};
+    let file = "def a():\n    return 1\n\ndef b():\n    x = load()\n    return x\n";
+    let write = |content: &str| Edit::ClaudeWrite {
+        file_path: "m.py".into(),
+        content: content.into(),
+    };
+    let elided = "def a():\n    return 2\n\n# ... rest of the file unchanged ...\n";
+    let expected = write_doubt("m.py", file, elided).expect("a stand-in").1;
+    assert_eq!(
+        expected,
+        "its content stands in for lines it leaves out (line 4: `# ... rest of the file \
+         unchanged ...`), so writing it deletes 4 non-blank lines of the file (6 lines become \
+         4): send the whole content, every line the file keeps, or edit only the lines that \
+         change"
+    );
+    assert_eq!(
+        edit_doubts(&apply(&write(elided), Some(file)), file),
+        [expected]
+    );
+    assert_eq!(
+        edit_doubts(&apply(&write(file), Some(file)), file),
+        [
+            "m.py already holds exactly this content (6 lines): the write changes nothing, so it \
+          looks applied already"
+        ]
+    );
+    assert_eq!(
+        edit_doubts(&apply(&write(elided), None), ""),
+        Vec::<String>::new()
+    );
+    let whole = file.replace("return 1", "return 2");
+    assert_eq!(
+        edit_doubts(&apply(&write(&whole), Some(file)), file),
+        Vec::<String>::new()
+    );
+}
+
 #[test]
 fn claude_deleting_a_line_takes_its_newline() {
     let done = apply(&claude_edit("b", "", false), Some("a\nb\nc\n"))

@@ -40,6 +40,8 @@ struct Run {
     /// texts (see [`crate::dialect::call::CallMatcher::run_for_model`]).
     model_text: Option<String>,
     seen: BTreeMap<String, Entry>,
+    /// The file the command names.
+    file: Option<String>,
 }
 
 /// Runs `row`'s matcher on `text` (the tool input) with `cwd` as the
@@ -82,6 +84,7 @@ fn run_matcher(
         input,
         model_text,
         seen: fs.into_seen(),
+        file: file.map(|f| f.to_string_lossy().into_owned()),
     })
 }
 
@@ -127,7 +130,10 @@ fn loose_notes(row: &DialectRow, run: &Run) -> Vec<String> {
         .chain(crate::dialect::call_doubts::exact_doubts(
             outcome,
             &|edit| before_of(run, edit),
-            crate::dialect::call_doubts::Judged::of(row, &asked),
+            match &run.file {
+                Some(file) => crate::dialect::call_doubts::Judged::of(row, &asked).on(file),
+                None => crate::dialect::call_doubts::Judged::of(row, &asked),
+            },
         ))
         .collect()
 }

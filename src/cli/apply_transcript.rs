@@ -158,7 +158,7 @@ fn write_doubts(calls: &[ToolCall], files: &[FileEdit], options: ApplyOptions) -
             // A whole new content (write_to_file) has no place to doubt,
             // but may stand in for lines of the file it leaves out.
             let (Some(call), Some(outcome)) = (calls.get(result.call), &result.outcome) else {
-                if let Some(elided) = crate::dialect::elided::elided(before, after) {
+                if let Some(elided) = crate::dialect::elided::elided(&file.path, before, after) {
                     out.push(format!(
                         "{}, the transcript's tool call {}: its content stands in for lines it \
                          leaves out (line {}: `{}`), so writing it deletes {} of the file: send \

@@ -267,7 +267,7 @@ pub fn held_back<'a>(
             || pieces.concat(),
         ));
     } else {
-        doubts.extend(super::doubt_exact::block_doubts(original, blocks));
+        doubts.extend(super::doubt_exact::block_doubts(path, original, blocks));
         if super::doubt_exact::adds_hidden(blocks) {
             doubts.extend(super::doubt_exact::hidden_doubt(
                 original,

@@ -21,8 +21,8 @@ use crate::engine::{BlockReport, BlockState, Stage};
 /// One sentence per block (without a final stop) that srview cannot stand
 /// behind although it matched exactly: `blocks`, the engine's reports of a
 /// final apply over `original`.
-pub fn block_doubts(original: &str, blocks: &[BlockReport]) -> Vec<String> {
-    sentences(block_doubt_kinds(original, blocks))
+pub fn block_doubts(path: &str, original: &str, blocks: &[BlockReport]) -> Vec<String> {
+    sentences(block_doubt_kinds(path, original, blocks))
 }
 
 /// The sentences of kinded doubts.
@@ -31,8 +31,13 @@ fn sentences(kinded: Vec<(EditDoubtKind, String)>) -> Vec<String> {
 }
 
 /// [`block_doubts`], each with its kind (`ElidesLines`,
-/// `RepeatsNeighbours`).
-pub fn block_doubt_kinds(original: &str, blocks: &[BlockReport]) -> Vec<(EditDoubtKind, String)> {
+/// `RepeatsNeighbours`). `path` names the file (its kind tells its
+/// comments, [`crate::dialect::elided::Comments`]).
+pub fn block_doubt_kinds(
+    path: &str,
+    original: &str,
+    blocks: &[BlockReport],
+) -> Vec<(EditDoubtKind, String)> {
     let exact = |b: &&BlockReport| {
         b.state == BlockState::Applied && b.stage == Some(Stage::Exact) && !b.out_of_order
     };
@@ -40,7 +45,8 @@ pub fn block_doubt_kinds(original: &str, blocks: &[BlockReport]) -> Vec<(EditDou
     let mut out = Vec::new();
     for b in &placed {
         let n = b.index + 1;
-        if let Some(elided) = crate::dialect::elided::elided(&b.search_text, &b.replace_text) {
+        if let Some(elided) = crate::dialect::elided::elided(path, &b.search_text, &b.replace_text)
+        {
             out.push((
                 EditDoubtKind::ElidesLines,
                 format!(
@@ -100,7 +106,7 @@ pub fn exact_doubt_kinds<R: AsRef<str>>(
     blocks: &[BlockReport],
     result: impl FnOnce() -> R,
 ) -> Vec<(EditDoubtKind, String)> {
-    let mut doubts = block_doubt_kinds(original, blocks);
+    let mut doubts = block_doubt_kinds(path, original, blocks);
     // The result is put together only for a check that reads it.
     let layout = doubts.is_empty() && crate::diagnose::layout::layout_read(path, original);
     let hidden = adds_hidden(blocks);

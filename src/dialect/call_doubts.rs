@@ -24,6 +24,10 @@ pub struct Judged<'a> {
     /// stands at although the model asked for one (Aider's udiff hunks):
     /// a call that changes several places is said.
     pub every_place: Option<&'static str>,
+    /// The file the call edits, where the caller knows it: its kind tells
+    /// the comment marks the stand-in check reads (`%` in LaTeX,
+    /// [`crate::dialect::elided::Comments`]).
+    pub file: Option<&'a str>,
 }
 
 impl<'a> Judged<'a> {
@@ -37,6 +41,15 @@ impl<'a> Judged<'a> {
                 .matcher()
                 .is_some_and(|m| m.replaces_every_place_unasked())
                 .then_some(row.title),
+            file: None,
+        }
+    }
+
+    /// The same, for a call that edits `file`.
+    pub fn on(self, file: &'a str) -> Self {
+        Judged {
+            file: Some(file),
+            ..self
         }
     }
 }
@@ -158,8 +171,14 @@ pub fn exact_doubt_kinds(
                 ));
             }
         }
+        // The file named for its comment marks; not a file whose layout
+        // srview reads: its callers read the call's whole result for that.
+        let file = matched.path.as_deref().or(judged.file);
         let as_claude = Edit::ClaudeEdit {
-            file_path: String::new(),
+            file_path: file
+                .filter(|f| !crate::diagnose::layout::layout_read(f, &content))
+                .unwrap_or_default()
+                .to_string(),
             old_string: found.clone(),
             new_string: written.clone(),
             replace_all: false,

@@ -10,7 +10,11 @@
 //! (or a lone `...` / `…`, or a bracketed note that is code in no language:
 //! `<existing code>`, `[unchanged]`) the old text does not hold, standing alone
 //! where a run of the old text's non-blank lines disappears. A wording that
-//! says so ([`is_placeholder`]) is enough wherever lines are lost.
+//! says so ([`is_placeholder`]: a comment, a one-line docstring, a stub
+//! whose comment says its body is left out) is enough wherever lines are
+//! lost. Comments are read in the marks of the file's kind ([`Comments`],
+//! one table: `%` in LaTeX, `"` in Vim script, `'` in Visual Basic, `REM`
+//! in a batch file, beside the marks of every kind).
 
 use std::collections::{HashMap, HashSet};
 
@@ -28,31 +32,42 @@ pub struct Elided {
 
 /// Whether `new`, replacing `old`, stands in for lines it leaves out, and
 /// where: `None` when `new` loses no non-blank line of `old`, or holds no
-/// line that stands in for the lines it loses. A line of `new` that `old`
-/// does not hold stands in for lost lines when
-/// - its wording says so ([`is_placeholder`]: `# ... rest unchanged ...`),
-///   wherever the lines are lost; or
-/// - it is a comment-only line or a lone `...` / `…` ([`stand_in_shaped`],
-///   not inside a docstring), standing alone where a run of
-///   [`MIN_RUN`] or more non-blank lines of `old` (code among them)
-///   disappears: the nearest lines around it that are not such lines
-///   (or the text's ends) are lines `old` holds, and between those lines
-///   `old` had the run, whose lines `new` holds nowhere.
+/// line that stands in for the lines it loses. `path` names the file: its
+/// kind tells which marks open a comment ([`Comments`]: `%` in LaTeX, `"`
+/// in Vim script, `'` in Visual Basic, `REM` in a batch file). A line of
+/// `new` that `old` does not hold stands in for lost lines when
+/// - its wording says so ([`is_placeholder`]: `# ... rest unchanged ...`,
+///   `"""... existing methods unchanged ..."""`, `raise
+///   NotImplementedError  # existing implementation`), wherever the lines
+///   are lost; or
+/// - it is a comment-only line, a lone `...` / `…` or a line of code
+///   whose comment says lines are left out ([`stand_in_shaped`], not
+///   inside a docstring), standing alone where a run of [`MIN_RUN`] or
+///   more non-blank lines of `old` (code among them) disappears: the
+///   nearest lines around it that are not such lines (or the text's ends)
+///   are lines `old` holds, and between those lines `old` had the run,
+///   whose lines `new` holds nowhere; or
+/// - it is a lone `...` / `…` standing so in two places or more where
+///   fewer lines go in each, [`MIN_RUN`] or more in all (each body cut to
+///   its first line and a `...`).
 ///
 /// So a comment written beside new code (a refactor explaining itself), a
 /// comment added where at most two lines go, a `...` the old text already
 /// had (a stub) and the lines of a docstring are not stand-ins.
-pub fn elided(old: &str, new: &str) -> Option<Elided> {
+pub fn elided(path: &str, old: &str, new: &str) -> Option<Elided> {
+    let comments = Comments::of(path);
     // Lines both texts start or end with are held by `old`: no candidate
     // stands there. When the lines between hold none that is shaped or
     // worded as a stand-in, nothing is (a write of a long file changing a
     // few lines is judged by those lines, not by hashing every line).
-    if !changed_lines(old, new).any(|line| is_placeholder(line) || stand_in_shaped(line)) {
+    if !changed_lines(old, new)
+        .any(|line| is_placeholder(line, comments) || stand_in_shaped(line, comments))
+    {
         return None;
     }
     let held: HashSet<&str> = old.lines().map(str::trim).collect();
-    let shapes = stand_in_shapes(new);
-    let worded = |line: &str| is_placeholder(line) && !held.contains(line.trim());
+    let shapes = stand_in_shapes(new, comments);
+    let worded = |line: &str| is_placeholder(line, comments) && !held.contains(line.trim());
     // Most texts hold no candidate: `old` is looked at further only for
     // one that does.
     if !new
@@ -89,7 +104,7 @@ pub fn elided(old: &str, new: &str) -> Option<Elided> {
     if let Some((number, line)) = new.lines().enumerate().find(|(_, line)| worded(line)) {
         return Some(found(number, line));
     }
-    let number = Evidence::new(old, new, &shapes, &held).first_stand_in()?;
+    let number = Evidence::new(old, new, &shapes, &held, comments).first_stand_in()?;
     Some(found(number, new.lines().nth(number)?))
 }
 
@@ -136,10 +151,18 @@ struct Evidence<'a> {
     new: Vec<(usize, &'a str, bool, usize)>,
     /// Every line `new` holds.
     in_new: HashSet<&'a str>,
+    /// The file's comment marks.
+    comments: Comments,
 }
 
 impl<'a> Evidence<'a> {
-    fn new(old: &'a str, new: &'a str, shapes: &[bool], held: &HashSet<&str>) -> Self {
+    fn new(
+        old: &'a str,
+        new: &'a str,
+        shapes: &[bool],
+        held: &HashSet<&str>,
+        comments: Comments,
+    ) -> Self {
         let mut seen = HashMap::<&str, usize>::new();
         let new_lines: Vec<(usize, &str, bool, usize)> = new
             .lines()
@@ -167,21 +190,41 @@ impl<'a> Evidence<'a> {
             at_old,
             in_new: new_lines.iter().map(|l| l.1).collect(),
             new: new_lines,
+            comments,
         }
     }
 
     /// The first line of the new text (its number) that is a candidate
-    /// standing alone where a run of the old text's lines disappears (see
-    /// [`elided`]).
+    /// standing alone where a run of the old text's lines disappears, or
+    /// the first of the lone ellipses that stand so where fewer lines go
+    /// in each place, enough in all (see [`elided`]).
     fn first_stand_in(&self) -> Option<usize> {
-        (0..self.new.len())
-            .find(|&at| self.new[at].2 && self.stands_in(at))
-            .map(|at| self.new[at].0)
+        let mut ellipses: Vec<(usize, Run)> = Vec::new();
+        for at in (0..self.new.len()).filter(|&at| self.new[at].2) {
+            let Some(run) = self.run_at(at) else {
+                continue;
+            };
+            if run.lost >= MIN_RUN && run.code {
+                return Some(self.new[at].0);
+            }
+            // Two ellipses side by side stand in one place: counted once.
+            if matches!(self.new[at].1, "..." | "\u{2026}")
+                && run.lost > 0
+                && ellipses.iter().all(|(_, seen)| seen.span != run.span)
+            {
+                ellipses.push((at, run));
+            }
+        }
+        let lost: usize = ellipses.iter().map(|(_, run)| run.lost).sum();
+        let code = ellipses.iter().any(|(_, run)| run.code);
+        let (first, _) = ellipses.first()?;
+        (ellipses.len() >= 2 && lost >= MIN_RUN && code).then_some(self.new[*first].0)
     }
 
-    /// Whether the candidate at `at` (of the new text's non-blank lines)
-    /// stands alone where a run of the old text's lines disappears.
-    fn stands_in(&self, at: usize) -> bool {
+    /// The run of the old text's lines that disappears where the
+    /// candidate at `at` (of the new text's non-blank lines) stands alone;
+    /// `None` when it does not stand between lines of the old text.
+    fn run_at(&self, at: usize) -> Option<Run> {
         // The nearest lines around it that are not candidates: both must
         // be lines of the old text (else new code stands in that place).
         let before = self.new[..at].iter().rev().find(|l| !l.2);
@@ -191,42 +234,56 @@ impl<'a> Evidence<'a> {
         // last when the old text has fewer).
         let start = match before {
             None => 0,
-            Some(&(_, text, _, rank)) => match self.at_old.get(text) {
-                Some(places) => places.get(rank).or(places.last()).map_or(0, |i| i + 1),
-                None => return false,
-            },
+            Some(&(_, text, _, rank)) => {
+                let places = self.at_old.get(text)?;
+                places.get(rank).or(places.last()).map_or(0, |i| i + 1)
+            }
         };
         let end = match after {
             None => self.old.len(),
             Some(&(_, text, _, _)) => {
                 let places = self.at_old.get(text).map_or(&[][..], Vec::as_slice);
-                match places.get(places.partition_point(|&i| i < start)) {
-                    Some(&i) => i,
-                    None => return false,
-                }
+                *places.get(places.partition_point(|&i| i < start))?
             }
         };
-        // At least MIN_RUN lines the new text holds nowhere, code among
-        // them (looked at until that is known).
-        let (mut lost, mut code) = (0, false);
+        // The lines the new text holds nowhere, and whether code is among
+        // them (looked at until MIN_RUN lines with code are known).
+        let mut run = Run {
+            span: (start, end),
+            lost: 0,
+            code: false,
+        };
         for line in self.old[start..end.max(start)]
             .iter()
             .filter(|line| !self.in_new.contains(*line))
         {
-            lost += 1;
-            code |= !is_comment(line);
-            if lost >= MIN_RUN && code {
-                return true;
+            run.lost += 1;
+            run.code |= !is_comment(line, self.comments);
+            if run.lost >= MIN_RUN && run.code {
+                break;
             }
         }
-        false
+        Some(run)
     }
+}
+
+/// The old text's lines that disappear where a candidate stands
+/// ([`Evidence::run_at`]).
+#[derive(Debug, Clone, Copy)]
+struct Run {
+    /// The old text's non-blank lines (from, to) around the place.
+    span: (usize, usize),
+    /// How many of them the new text holds nowhere (counted up to
+    /// [`MIN_RUN`] once code is among them).
+    lost: usize,
+    /// Whether code is among those.
+    code: bool,
 }
 
 /// For each line of `new`: whether it is shaped as a stand-in
 /// ([`stand_in_shaped`]) outside a triple-quoted string (a docstring's
 /// lines are text: a doctest's `...`, a `#` in prose).
-fn stand_in_shapes(new: &str) -> Vec<bool> {
+fn stand_in_shapes(new: &str, comments: Comments) -> Vec<bool> {
     let mut in_string: Option<&str> = None;
     new.lines()
         .map(|line| {
@@ -241,19 +298,24 @@ fn stand_in_shapes(new: &str) -> Vec<bool> {
                     };
                 }
             }
-            !was_in && in_string.is_none() && stand_in_shaped(line)
+            !was_in && in_string.is_none() && stand_in_shaped(line, comments)
         })
         .collect()
 }
 
 /// A line that can stand in for others: a lone `...` or `…` (Python's
 /// Ellipsis, a TypeScript stub's body, a model's "and so on"), a
-/// comment-only line ([`is_comment`]), or a note in brackets that is code
+/// comment-only line ([`is_comment`]), a note in brackets that is code
 /// in no language ([`bracketed_note`]: `<existing code>`, `[... rest of
-/// the file ...]`, `(rest unchanged)`).
-pub fn stand_in_shaped(line: &str) -> bool {
+/// the file ...]`, `(rest unchanged)`), or a line of code whose comment
+/// after it says lines are left out ([`trailing_placeholder`]: `return s;
+/// // rest of the body unchanged`).
+pub fn stand_in_shaped(line: &str, comments: Comments) -> bool {
     let line = line.trim();
-    matches!(line, "..." | "\u{2026}") || is_comment(line) || bracketed_note(line)
+    matches!(line, "..." | "\u{2026}")
+        || is_comment(line, comments)
+        || bracketed_note(line)
+        || trailing_placeholder(line, comments)
 }
 
 /// A line that is one pair of brackets (`<…>`, `[…]`, `(…)`) around a
@@ -307,47 +369,271 @@ pub fn bracketed_note(line: &str) -> bool {
     !spread && (says || (ellipsis && words.len() >= 2))
 }
 
-/// A line holding a comment only, by the marks of common languages: `#`
-/// followed by a space, another `#` or nothing (not `#include`,
-/// `#[derive]`, `#!`), `//`, `/*`, a block comment's `* ` or `*/`,
-/// `<!--`, `{/*`, `-- `, `;;` or `; `, `% `.
-pub fn is_comment(line: &str) -> bool {
-    let line = line.trim();
-    if let Some(rest) = line.strip_prefix('#') {
-        return rest.is_empty() || rest.starts_with([' ', '\t', '#']);
-    }
-    [
-        "//", "/*", "*/", "* ", "<!--", "{/*", "-- ", ";;", "; ", "% ",
-    ]
-    .iter()
-    .any(|mark| line.starts_with(mark))
-        || matches!(line, "*" | "--" | ";" | "%")
+/// What must follow a comment's mark for the line to open a comment.
+#[derive(Debug, Clone, Copy)]
+enum Then {
+    /// Anything (`//x`, `%x`).
+    Anything,
+    /// A space, a tab or the line's end (`-- x`, not `--x`; `* x`, not
+    /// `*ptr`; `REM x`, not `REMOVE`).
+    Space,
+    /// As [`Then::Space`], or the mark again (`# x`, `##x`, not
+    /// `#include`, `#[derive]`, `#!`; `; x`, `;;x`).
+    SpaceOrAgain,
 }
 
-/// Whether a line stands for lines left out: a comment opening with an
-/// ellipsis (`# ...`, `// ... existing code ...`, `/* … */`, `<!-- ... -->`,
-/// `(...)`), one naming what it leaves out beside an ellipsis (`(rest of
-/// methods ...)`, `// unchanged ...`), or a short comment saying so without
-/// one (`# Rest of the file remains unchanged`, `# existing code`,
-/// `// [unchanged]`, `# (remaining functions unchanged)`, `# [omitted for
-/// brevity]`). A bare `...` is code (Python's Ellipsis, a spread), not a
-/// placeholder. Only a write that also loses lines of the file is doubted
-/// ([`elided`]): a real comment saying "unchanged" costs a question
-/// at most.
-pub fn is_placeholder(line: &str) -> bool {
+/// A mark that opens a comment (see [`LEADERS`]).
+#[derive(Debug)]
+struct Leader {
+    /// The mark; letters in it match in either case (`REM`, `rem`).
+    mark: &'static str,
+    /// What must follow it.
+    then: Then,
+    /// Whether it also opens a comment after code on the same line
+    /// (`x = 1  # note`, `s; // note`).
+    trails: bool,
+    /// The file kinds (extensions, or whole file names, in lower case) in
+    /// which it opens a comment; empty: in every file.
+    kinds: &'static [&'static str],
+}
+
+/// The comment marks srview reads, in one table: those of every file kind
+/// (`#`, `//`, `/*`, `<!--`, `--`, `;`, ...), and those that open a comment
+/// in some kinds only and are code elsewhere, taken only in a file of
+/// that kind (`%`: TeX and LaTeX, MATLAB and Octave, Erlang, Prolog,
+/// PostScript, LilyPond; `!`: Fortran; `"`:
+/// Vim script, where a Python or shell line starting with `"` is a
+/// string; `'`: Visual Basic, VBA, VBScript; `REM`: those and Windows
+/// batch files; `::` and `@REM`: batch files). A mark that is the start
+/// of another comes after it (`*/` before `*`).
+const LEADERS: &[Leader] = &[
+    Leader::every("#", Then::SpaceOrAgain, true),
+    Leader::every("//", Then::Anything, true),
+    Leader::every("/*", Then::Anything, true),
+    Leader::every("*/", Then::Anything, false),
+    Leader::every("*", Then::Space, false),
+    Leader::every("<!--", Then::Anything, true),
+    Leader::every("{/*", Then::Anything, false),
+    Leader::every("--", Then::Space, true),
+    Leader::every(";", Then::SpaceOrAgain, false),
+    Leader {
+        mark: "%",
+        then: Then::Anything,
+        trails: true,
+        kinds: &[
+            "tex", "sty", "cls", "bib", "bst", "ltx", "dtx", "ins", "tikz", "m", "erl", "hrl",
+            "pro", "ps", "eps", "ly", "ily",
+        ],
+    },
+    Leader {
+        mark: "!",
+        then: Then::Anything,
+        trails: true,
+        kinds: &["f", "for", "ftn", "f77", "f90", "f95", "f03", "f08"],
+    },
+    Leader {
+        mark: "\"",
+        then: Then::Anything,
+        trails: false,
+        kinds: &["vim", "vimrc", "_vimrc", "gvimrc", "_gvimrc", "exrc"],
+    },
+    Leader {
+        mark: "'",
+        then: Then::Anything,
+        trails: true,
+        kinds: VISUAL_BASIC,
+    },
+    Leader {
+        mark: "rem",
+        then: Then::Space,
+        trails: false,
+        kinds: &["vb", "bas", "vbs", "vba", "frm", "bat", "cmd"],
+    },
+    Leader {
+        mark: "@rem",
+        then: Then::Space,
+        trails: false,
+        kinds: BATCH,
+    },
+    Leader {
+        mark: "::",
+        then: Then::Anything,
+        trails: false,
+        kinds: BATCH,
+    },
+];
+
+/// Visual Basic, VBA and VBScript files.
+const VISUAL_BASIC: &[&str] = &["vb", "bas", "vbs", "vba", "frm"];
+
+/// Windows batch files.
+const BATCH: &[&str] = &["bat", "cmd"];
+
+impl Leader {
+    /// A mark that opens a comment in every file kind.
+    const fn every(mark: &'static str, then: Then, trails: bool) -> Leader {
+        Leader {
+            mark,
+            then,
+            trails,
+            kinds: &[],
+        }
+    }
+
+    /// The length of the mark when `line` opens with it. `loose`: what
+    /// follows a mark of signs is not looked at (`#rest of the file
+    /// unchanged` says it as `# ...` does); what follows a word is
+    /// (`remaining` opens no `REM` comment).
+    fn opens(&self, line: &str, loose: bool) -> Option<usize> {
+        let n = self.mark.len();
+        if !line.get(..n)?.eq_ignore_ascii_case(self.mark) {
+            return None;
+        }
+        let rest = &line[n..];
+        let spaced = rest.is_empty() || rest.starts_with([' ', '\t']);
+        let word = self.mark.ends_with(|c: char| c.is_ascii_alphabetic());
+        let followed = match self.then {
+            Then::Anything => true,
+            Then::Space => spaced,
+            Then::SpaceOrAgain => spaced || rest.starts_with(self.mark),
+        };
+        (followed || (loose && !word)).then_some(n)
+    }
+}
+
+/// The comment marks of one file, by its name: those of every kind and
+/// those of its own kind ([`LEADERS`]). `Comments::of("")` (a file not
+/// named) has the marks of every kind only.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Comments {
+    /// Which of [`LEADERS`]' kind-only marks the file's kind has (bit `i`:
+    /// `LEADERS[i]`).
+    own: u32,
+}
+
+impl Comments {
+    /// The comment marks of the file `path` (by its extension, or its
+    /// whole name: `vimrc`, `_vimrc`; in any case).
+    pub fn of(path: &str) -> Comments {
+        let name = path
+            .rsplit(['/', '\\'])
+            .next()
+            .unwrap_or(path)
+            .to_ascii_lowercase();
+        let extension = name.rsplit_once('.').map(|(_, e)| e);
+        let own = LEADERS
+            .iter()
+            .enumerate()
+            .filter(|(_, leader)| {
+                leader
+                    .kinds
+                    .iter()
+                    .any(|kind| extension == Some(kind) || name == *kind)
+            })
+            .fold(0, |own, (i, _)| own | 1 << i);
+        Comments { own }
+    }
+
+    /// The marks that open a comment in this file.
+    fn leaders(self) -> impl Iterator<Item = &'static Leader> {
+        LEADERS
+            .iter()
+            .enumerate()
+            .filter(move |(i, leader)| leader.kinds.is_empty() || self.own & 1 << i != 0)
+            .map(|(_, leader)| leader)
+    }
+
+    /// The length of the comment mark `line` (trimmed) opens with, if any
+    /// (`loose`: see [`Leader::opens`]).
+    fn opening(self, line: &str, loose: bool) -> Option<usize> {
+        self.leaders().find_map(|leader| leader.opens(line, loose))
+    }
+
+    /// Each place a comment opens after code on `line` (trimmed), after a
+    /// space or tab: the code before it (trimmed) and the comment from its
+    /// mark on. A mark inside a string may be among them: the callers ask
+    /// more of each.
+    fn trailing(self, line: &str) -> impl Iterator<Item = (&str, &str)> {
+        line.match_indices([' ', '\t']).filter_map(move |(at, _)| {
+            let comment = &line[at + 1..];
+            self.leaders()
+                .filter(|leader| leader.trails)
+                .find_map(|leader| leader.opens(comment, false))?;
+            let code = line[..at].trim_end();
+            (!code.is_empty()).then_some((code, comment))
+        })
+    }
+}
+
+/// A line holding a comment only, by the marks of its file's kind
+/// ([`LEADERS`]): `#` followed by a space, another `#` or nothing (not
+/// `#include`, `#[derive]`, `#!`), `//`, `/*`, a block comment's `* ` or
+/// `*/`, `<!--`, `{/*`, `-- `, `;;` or `; `; in a LaTeX, MATLAB or Erlang
+/// file `%`, in Vim script `"`, in Visual Basic `'` or `REM`, in a batch
+/// file `REM` or `::`.
+pub fn is_comment(line: &str, comments: Comments) -> bool {
+    comments.opening(line.trim(), false).is_some()
+}
+
+/// A line of code whose comment after it says lines are left out
+/// ([`is_placeholder`] of the comment: `return s; // rest of the body
+/// unchanged`, `total = 0  # ... existing code ...`). The code before the
+/// comment closes its strings (a `//` inside `"a // b"` opens none), and
+/// a block comment ends the line (in `{ run(); /* unchanged */ }` it says
+/// something of the code around it).
+fn trailing_placeholder(line: &str, comments: Comments) -> bool {
+    comments.trailing(line).any(|(code, comment)| {
+        let closed = [("/*", "*/"), ("<!--", "-->")]
+            .iter()
+            .all(|(open, close)| !comment.starts_with(open) || comment.ends_with(close));
+        closed
+            && code.matches('"').count() % 2 == 0
+            && code.matches('`').count() % 2 == 0
+            && is_placeholder(comment, comments)
+    })
+}
+
+/// The text inside a one-line docstring, or after the quotes opening one
+/// (`"""... existing methods unchanged ..."""`), if `line` (trimmed) is
+/// one.
+fn docstring(line: &str) -> Option<&str> {
+    ["\"\"\"", "'''"].iter().find_map(|quotes| {
+        let rest = line.strip_prefix(quotes)?;
+        Some(rest.strip_suffix(quotes).unwrap_or(rest))
+    })
+}
+
+/// Whether a line stands for lines left out: a comment (by its file's
+/// marks, [`Comments`]) or a docstring opening with an ellipsis (`#
+/// ...`, `// ... existing code ...`, `/* … */`, `<!-- ... -->`, `% ...
+/// existing items ...` in LaTeX, `"""... existing methods unchanged
+/// ..."""`, `(...)`), one naming what it leaves out beside an ellipsis
+/// (`(rest of methods ...)`, `// unchanged ...`), a short comment saying
+/// so without one (`# Rest of the file remains unchanged`, `# existing
+/// code`, `// [unchanged]`, `# (remaining functions unchanged)`, `#
+/// [omitted for brevity]`, `REM rest of the script unchanged` in a batch
+/// file), or a stub saying so ([`stub_saying_left_out`]). A bare `...` is
+/// code (Python's Ellipsis, a spread), not a placeholder, and so is a
+/// string (`"... existing code ..."` in Python). Only a write that also
+/// loses lines of the file is doubted ([`elided`]): a real comment saying
+/// "unchanged" costs a question at most.
+pub fn is_placeholder(line: &str, comments: Comments) -> bool {
     let line = line.trim();
-    if stub_saying_left_out(line) {
+    if stub_saying_left_out(line, comments) {
         return true;
     }
-    let bare = line
+    let opened = comments
+        .opening(line, true)
+        .map(|n| &line[n..])
+        .or_else(|| docstring(line));
+    let comment = opened.is_some();
+    let bare = opened
+        .unwrap_or(line)
         .trim_start_matches(['#', '/', '*', '-', ';', '<', '!', '('])
         .trim_start();
     let commented = bare.len() < line.len();
     let ellipsis = bare.contains("...") || bare.contains('\u{2026}');
     let opens = bare.starts_with("...") || bare.starts_with('\u{2026}');
-    let comment = ["#", "//", "/*", "--", ";", "<!--", "%", "\"\"\""]
-        .iter()
-        .any(|mark| line.starts_with(mark));
     // Most lines are no comment and do not open with an ellipsis: answered
     // before their lower case is made (a write of a 10,000-line file asks
     // of every line).
@@ -388,16 +674,49 @@ pub fn is_placeholder(line: &str) -> bool {
     (commented && opens) || (names && (commented || opens))
 }
 
+/// The statements that stand for a body not written: Python's `pass`,
+/// `...` and `raise NotImplementedError`, Rust's `todo!()` and
+/// `unimplemented!()`, JavaScript's `throw new Error("not implemented")`
+/// (letters in either case; a `;` or `}` after them is not looked at).
+const STUBS: &[&str] = &[
+    "pass",
+    "...",
+    "\u{2026}",
+    "raise NotImplementedError",
+    "raise NotImplementedError()",
+    "todo!()",
+    "unimplemented!()",
+    "throw new Error(\"not implemented\")",
+    "throw new Error('not implemented')",
+];
+
+/// Whether `code` (trimmed) ends with a stub ([`STUBS`]) standing alone:
+/// nothing before it, or a `:`, `{` or white space (`def f(): pass`,
+/// `fn f() { todo!() }`).
+fn is_stub(code: &str) -> bool {
+    let code = code.trim_end_matches([';', '}', ' ', '\t']);
+    STUBS.iter().any(|stub| {
+        let Some(at) = code.len().checked_sub(stub.len()) else {
+            return false;
+        };
+        code.get(at..)
+            .is_some_and(|end| end.eq_ignore_ascii_case(stub))
+            && (at == 0 || code[..at].ends_with([' ', '\t', ':', '{']))
+    })
+}
+
 /// Whether `line` (trimmed) is an empty body whose comment says the code
-/// it stands for is left out: an empty statement (`pass`, `...`, `…`,
-/// alone or after a `:`) with such a `#` comment (`pass  # unchanged`,
-/// `pass  # ... existing code ...`, `...  # existing implementation`,
-/// `def total(self): pass  # unchanged`), or braces around nothing but
+/// it stands for is left out: a stub ([`STUBS`]: `pass`, `...`, `raise
+/// NotImplementedError`, `todo!()`, ..., alone or after a `:` or `{`) with
+/// such a comment after it (`pass  # unchanged`, `pass  # ... existing
+/// code ...`, `...  # existing implementation`, `def total(self): pass  #
+/// unchanged`, `raise NotImplementedError  # existing implementation`,
+/// `todo!() // existing body unchanged`), or braces around nothing but
 /// such a block comment (`total(items) { /* ... existing code ... */ }`).
 /// A body written so keeps nothing (a tester's find: `pass  # unchanged`
 /// passed where `...  # unchanged` was a doubt). A stub with another
 /// comment (`pass  # TODO`, `pass  # nothing to clean up`) is not.
-fn stub_saying_left_out(line: &str) -> bool {
+fn stub_saying_left_out(line: &str, comments: Comments) -> bool {
     if let Some(open) = line.find("/*")
         && let Some(length) = line[open..].find("*/")
     {
@@ -406,19 +725,9 @@ fn stub_saying_left_out(line: &str) -> bool {
             && after.trim_start().starts_with('}')
             && says_left_out(&line[open + 2..open + length]);
     }
-    let Some((code, comment)) = line.split_once('#') else {
-        return false;
-    };
-    // A `#` inside a string is no comment.
-    if code.contains(['"', '\'']) {
-        return false;
-    }
-    let code = code.trim_end();
-    let head = ["pass", "...", "\u{2026}"]
-        .iter()
-        .find_map(|stub| code.strip_suffix(stub));
-    head.is_some_and(|head| head.is_empty() || head.ends_with([' ', '\t', ':']))
-        && says_left_out(comment)
+    comments
+        .trailing(line)
+        .any(|(code, comment)| is_stub(code) && says_left_out(comment))
 }
 
 /// Whether a comment's text says the code it stands for is left out:
@@ -496,17 +805,18 @@ mod tests {
         ] {
             let new =
                 format!("def fetch(url):\n    resp = get(url)\n    {comment}\n    return resp\n");
-            let found = elided(OLD, &new).unwrap_or_else(|| panic!("{comment}: not asked"));
+            let found =
+                elided("fetch.py", OLD, &new).unwrap_or_else(|| panic!("{comment}: not asked"));
             assert_eq!(
                 (found.line, found.placeholder.as_str(), found.lost),
                 (3, comment, 3)
             );
         }
         let beside_code = "def fetch(url):\n    resp = get(url)\n    # retry with backoff (was three lines of sleep)\n    resp = retry(resp, backoff=2)\n    return resp\n";
-        assert_eq!(elided(OLD, beside_code), None);
+        assert_eq!(elided("fetch.py", OLD, beside_code), None);
         // Where one or two lines go, a comment is an ordinary edit.
         let two = "def fetch(url):\n    resp = get(url)\n    # one sleep is enough\n    time.sleep(4)\n    return resp\n";
-        assert_eq!(elided(OLD, two), None);
+        assert_eq!(elided("fetch.py", OLD, two), None);
     }
 
     /// A stub whose comment says the body is left out stands in for it
@@ -523,9 +833,15 @@ mod tests {
             "def fetch(url): pass  # unchanged",
             "fetch(url) { /* ... existing code ... */ }",
             "fetch(url) { /* unchanged */ }",
+            "raise NotImplementedError  # existing implementation",
+            "raise NotImplementedError()  # unchanged",
+            "todo!() // existing body unchanged",
+            "fn fetch() { unimplemented!() } // rest of the body as before",
+            "throw new Error(\"not implemented\"); // existing code",
         ] {
             let new = format!("def fetch(url):\n    {stub}\n");
-            let found = elided(OLD, &new).unwrap_or_else(|| panic!("{stub}: not asked"));
+            let found =
+                elided("fetch.py", OLD, &new).unwrap_or_else(|| panic!("{stub}: not asked"));
             assert_eq!((found.line, found.placeholder.as_str()), (2, stub));
         }
         for stub in [
@@ -535,12 +851,192 @@ mod tests {
             "log(\"# unchanged\")  # pass",
             "fetch(url) { /* TODO */ }",
             "fetch(url) { run(); /* unchanged */ }",
+            "raise NotImplementedError  # subclasses override this",
+            "todo!() // parse the header next",
+            "compass  # existing users keep their rows",
         ] {
             let new =
                 format!("def fetch(url):\n    resp = get(url)\n    {stub}\n    return resp\n");
-            assert_eq!(elided(OLD, &new), None, "{stub}");
+            assert_eq!(elided("fetch.py", OLD, &new), None, "{stub}");
         }
         let kept = format!("{OLD}    pass  # unchanged\n");
-        assert_eq!(elided(OLD, &kept), None);
+        assert_eq!(elided("fetch.py", OLD, &kept), None);
+    }
+
+    /// `lines`, each ending in a newline.
+    fn text(lines: &[&str]) -> String {
+        lines.iter().map(|line| format!("{line}\n")).collect()
+    }
+
+    /// A comment in the marks of a file's own kind (`%` in LaTeX, MATLAB
+    /// and Erlang, `"` in Vim script, `'` and `REM` in Visual Basic, `REM`,
+    /// `@REM` and `::` in a batch file) stands in as a `#` comment does (a
+    /// tester's find: `% ... existing items ...` deleted four `\item`s and
+    /// was called exact), after new code by its wording, alone by where it
+    /// stands. In a file of another kind the same line is code (a Python
+    /// string, a format continuation) and is not.
+    #[test]
+    fn a_comment_in_its_files_own_marks_stands_in() {
+        let old = text(&["a = 1;", "b = 2;", "c = 3;", "d = 4;"]);
+        for (path, comment) in [
+            ("d.tex", "% ... existing items ..."),
+            ("f.m", "% ... rest unchanged ..."),
+            ("f.erl", "%% rest of the module unchanged"),
+            ("f.f90", "! ... existing code ..."),
+            ("f.vim", "\" ... rest unchanged ..."),
+            ("/home/u/.vimrc", "\" ... rest unchanged ..."),
+            ("f.bas", "' ... rest unchanged ..."),
+            ("F.VB", "Rem Rest of the module unchanged"),
+            ("f.bat", "REM ... rest unchanged ..."),
+            ("f.cmd", ":: ... existing steps ..."),
+            ("f.bat", "@rem the rest of the script remains the same"),
+        ] {
+            let new = text(&["a = 9;", comment]);
+            let found = elided(path, &old, &new).unwrap_or_else(|| panic!("{path} [{comment}]"));
+            assert_eq!(
+                (found.line, found.placeholder.as_str(), found.lost),
+                (2, comment, 4),
+                "{path}"
+            );
+            let mark = comment.split(' ').next().unwrap_or_default();
+            let alone = text(&[&format!("{mark} the other lines")]);
+            assert!(elided(path, &old, &alone).is_some(), "{path} [{alone}]");
+        }
+        for (path, line) in [
+            ("f.py", "\"... rest unchanged ...\""),
+            ("f.py", "' ... rest unchanged ...'"),
+            ("f.py", "% ... rest unchanged ..."),
+            ("f.rs", "! the other lines"),
+            ("f.sh", "\" ... rest unchanged ...\""),
+            ("f.bat", "REMAINING=rest of the file unchanged"),
+            ("f.vb", "remaining = \"the others are unchanged\""),
+        ] {
+            let new = text(&["a = 9;", line]);
+            assert_eq!(elided(path, &old, &new), None, "{path} [{line}]");
+            assert_eq!(elided(path, &old, &text(&[line])), None, "{path} [{line}]");
+        }
+    }
+
+    /// A one-line docstring saying the code is left out stands in as the
+    /// comment would (a tester's find: `"""... existing methods unchanged
+    /// ..."""` deleted three methods); a docstring that says what the code
+    /// does is not a stand-in.
+    #[test]
+    fn a_docstring_saying_the_code_is_left_out_stands_in() {
+        let old = text(&[
+            "class Cart:",
+            "    def add(self, x):",
+            "        self.items.append(x)",
+            "",
+            "    def remove(self, x):",
+            "        self.items.remove(x)",
+        ]);
+        let with = |doc: &str| {
+            text(&[
+                "class Cart:",
+                &format!("    {doc}"),
+                "",
+                "    def clear(self):",
+                "        self.items = []",
+            ])
+        };
+        for doc in [
+            "\"\"\"... existing methods unchanged ...\"\"\"",
+            "'''... rest of the class ...'''",
+            "\"\"\"Existing methods unchanged.\"\"\"",
+        ] {
+            let found = elided("c.py", &old, &with(doc)).unwrap_or_else(|| panic!("{doc}"));
+            assert_eq!(
+                (found.line, found.placeholder.as_str(), found.lost),
+                (2, doc, 4)
+            );
+        }
+        let documented = with("\"\"\"A cart: items added and removed.\"\"\"");
+        assert_eq!(elided("c.py", &old, &documented), None);
+    }
+
+    /// A line of code whose comment after it says lines are left out stands
+    /// in where a run of lines goes, as a comment-only line does (a
+    /// tester's find: `return s; // rest of the body unchanged` for four
+    /// lines); where one line goes it is an ordinary edit, and a `//` or
+    /// `#` inside a string opens no comment.
+    #[test]
+    fn code_with_a_comment_saying_the_rest_is_left_out_stands_in() {
+        let old = text(&[
+            "function add(a, b) {",
+            "  const s = a + b;",
+            "  log(s);",
+            "  check(s);",
+            "  return s;",
+            "}",
+        ]);
+        for line in [
+            "  return s; // rest of the body unchanged",
+            "  return s; /* ... existing code ... */",
+            "  const s = a + b;  // ... rest unchanged",
+        ] {
+            let new = text(&["function add(a, b) {", line, "}"]);
+            let found = elided("a.js", &old, &new).unwrap_or_else(|| panic!("{line}"));
+            assert_eq!((found.line, found.placeholder.as_str()), (2, line.trim()));
+        }
+        let strings = [
+            "  const url = \"http://x // rest of it unchanged\";",
+            "  log(\"# ... rest unchanged ...\");",
+        ];
+        for line in strings.iter().chain(&["  return s; // unchanged"]) {
+            // One line goes: `check(s);`.
+            let new = text(&[
+                "function add(a, b) {",
+                "  const s = a + b;",
+                "  log(s);",
+                line,
+                "  return s;",
+                "}",
+            ]);
+            assert_eq!(elided("a.js", &old, &new), None, "{line}");
+        }
+        for line in strings {
+            let new = text(&["function add(a, b) {", line, "}"]);
+            assert_eq!(elided("a.js", &old, &new), None, "{line}");
+        }
+    }
+
+    /// A lone `...` standing where lines go in several places, fewer than
+    /// [`super::MIN_RUN`] in each and more in all, stands in (a tester's
+    /// find: two method bodies each cut to their first line and a `...`);
+    /// one such place, or places losing fewer lines in all, do not.
+    #[test]
+    fn a_lone_ellipsis_repeated_where_lines_go_stands_in() {
+        let add = [
+            "    def add(self, x):",
+            "        self.items.append(x)",
+            "        self.count += 1",
+            "        self.log(x)",
+            "",
+        ];
+        let remove = [
+            "    def remove(self, x):",
+            "        self.items.remove(x)",
+            "        self.count -= 1",
+            "        self.log(x)",
+        ];
+        let old = text(&[&add[..], &remove[..]].concat());
+        let cut = |body: &[&'static str], keep: usize| {
+            let mut lines = body[..keep].to_vec();
+            lines.push("        ...");
+            lines
+        };
+        let new = text(&[cut(&add, 2), vec![""], cut(&remove, 2)].concat());
+        let found = elided("d.py", &old, &new).expect("a stand-in");
+        assert_eq!(
+            (found.line, found.placeholder.as_str(), found.lost),
+            (3, "...", 4)
+        );
+        // One place: two lines go.
+        let once = text(&[cut(&add, 2), vec![""], remove.to_vec()].concat());
+        assert_eq!(elided("d.py", &old, &once), None);
+        // Two places, one line each.
+        let ones = text(&[cut(&add, 3), vec![""], cut(&remove, 3)].concat());
+        assert_eq!(elided("d.py", &old, &ones), None);
     }
 }

@@ -584,50 +584,32 @@ fn write(path_key: &str, content_key: &str, call: &Call, fs: &dyn PatchFs) -> Fi
         Ok(content) => content,
         Err((why, step)) => return Finding::unreadable(Some(file), why, step),
     };
+    // The write check `check` and `apply --write` run too
+    // ([`edit::write_doubt`]); a stand-in's sentence ends with what to
+    // send. The layout check reads only the part around what the write
+    // changes (a write of a 10,000-line file that changes a few lines
+    // costs what an edit of them does).
     let doubts = match content.as_deref() {
-        Some(old) if old == new && !new.is_empty() => vec![(
-            NextStep::AlreadyThere,
-            format!(
-                "{file} already holds exactly this content ({}): the write changes nothing, so \
-                 it looks applied already",
-                crate::words::count(new.lines().count(), "line")
-            ),
-        )],
-        // Its sentence ends with what to send. The layout check reads
-        // only the part around what the write changes (a write of a
-        // 10,000-line file that changes a few lines costs what an edit of
-        // them does).
-        Some(old) => elided_write(old, new)
-            .or_else(|| {
-                crate::diagnose::layout::layout_break(&file, old, new)
-                    .map(|why| format!("its content leaves {file} misindented: {why}"))
-            })
-            .map(|why| (NextStep::Said, why))
-            .into_iter()
-            .chain(hidden_write(old, new))
-            .collect(),
+        Some(old) => match edit::write_doubt(&file, old, new) {
+            Some((edit::EditDoubtKind::AlreadyApplied, why)) => vec![(NextStep::AlreadyThere, why)],
+            Some((_, why)) => vec![(NextStep::Said, why)],
+            // The layout check reads only the part around what the write
+            // changes (a write of a 10,000-line file that changes a few
+            // lines costs what an edit of them does).
+            None => crate::diagnose::layout::layout_break(&file, old, new)
+                .map(|why| {
+                    (
+                        NextStep::Said,
+                        format!("its content leaves {file} misindented: {why}"),
+                    )
+                })
+                .into_iter()
+                .chain(hidden_write(old, new))
+                .collect(),
+        },
         None => hidden_write("", new).into_iter().collect(),
     };
     exact_or_doubt(file, "write", None, doubts)
-}
-
-/// A write over a file whose content stands in for lines it leaves out
-/// ([`crate::dialect::elided`]). Written, the file loses them: the real
-/// Claude Code wrote such a Write (54 lines became 16, the rest `# ...
-/// rest of the file unchanged ...`) when the gate passed it as exact
-/// (tests/gate_e2e/).
-fn elided_write(old: &str, new: &str) -> Option<String> {
-    let elided = crate::dialect::elided::elided(old, new)?;
-    Some(format!(
-        "its content stands in for lines it leaves out (line {}: `{}`), so writing it \
-         deletes {} of the file ({} become {}): send the whole content, every line the \
-         file keeps, or edit only the lines that change",
-        elided.line,
-        elided.placeholder,
-        crate::words::count(elided.lost, "non-blank line"),
-        crate::words::count(old.lines().count(), "line"),
-        new.lines().count()
-    ))
 }
 
 /// An agent matcher of the registry (Gemini CLI's `replace`, Qwen Code's
@@ -699,7 +681,7 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
             Some((files, doubts, note)) => (Some(files), doubts, note),
             None => (
                 named,
-                exact_doubts(row, &call.input, content.as_deref()),
+                exact_doubts(row, &call.input, file.as_deref(), content.as_deref()),
                 None,
             ),
         };
@@ -1214,10 +1196,18 @@ fn correction_doubt(row: &DialectRow, input: &Value, path: &str, content: &str) 
 
 /// The trust checks of each old/new pair of an input a matcher places
 /// exactly, run one after the other as srview's exact-string edits.
-fn exact_doubts(row: &DialectRow, input: &Value, content: Option<&str>) -> Vec<(NextStep, String)> {
-    // No path: the exact case runs the Python indentation check on the
-    // agent's own written result ([`indent_doubt`]).
-    exact_doubts_at(row, input, "", content)
+fn exact_doubts(
+    row: &DialectRow,
+    input: &Value,
+    file: Option<&str>,
+    content: Option<&str>,
+) -> Vec<(NextStep, String)> {
+    // No path for a file whose layout srview reads: the exact case runs
+    // the Python indentation check on the agent's own written result
+    // ([`indent_doubt`]). Another file is named: its kind tells its
+    // comments (a stand-in `% ... rest unchanged ...` in LaTeX).
+    let path = file.filter(|f| !crate::diagnose::layout::layout_read(f, content.unwrap_or("")));
+    exact_doubts_at(row, input, path.unwrap_or(""), content)
 }
 
 /// [`exact_doubts`], each pair's edit naming `path` (its kind decides the

@@ -370,7 +370,7 @@ fn call_doubts(
     let mut doubts: Vec<Doubt> = exact_doubt_kinds(
         outcome,
         &|_| Some(before.to_string()),
-        Judged::of(row, &asked),
+        Judged::of(row, &asked).on(&call.path),
     )
     .into_iter()
     .map(Doubt::of(DoubtKind::of_call))
@@ -553,7 +553,7 @@ fn written_over(e: &Edit, original: &str) -> Option<Doubt> {
     let Edit::ClaudeWrite { content, .. } = e else {
         return None;
     };
-    let elided = crate::dialect::elided::elided(original, content)?;
+    let elided = crate::dialect::elided::elided(e.path(), original, content)?;
     Some(Doubt {
         kind: DoubtKind::StandsIn,
         message: format!(

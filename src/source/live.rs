@@ -334,7 +334,7 @@ fn agent_result(row: &DialectRow, raw: &str, target: &Target) -> ReferenceResult
                 .is_none_or(|p| p.rsplit('/').next() == Some(target.name))
                 .then(|| target.content.unwrap_or_default().to_string())
         },
-        crate::dialect::call_doubts::Judged::of(row, &asked),
+        crate::dialect::call_doubts::Judged::of(row, &asked).on(target.name),
     ));
     if !outcome.rewritten_outside.is_empty() {
         doubts.push(format!(

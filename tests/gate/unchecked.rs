@@ -451,7 +451,11 @@ fn a_stand_in_is_found_by_where_it_stands_not_by_its_wording() {
 /// explaining itself); a comment where two lines go; a `...` the stub file
 /// already holds, while a Write drops three of its methods; a docstring
 /// whose doctest has a `...` line and a `# ` line; a section comment added
-/// while a method is deleted elsewhere.
+/// while a method is deleted elsewhere; a Python string line saying "...
+/// rest unchanged ..." beside new code (`"` opens a comment in Vim script
+/// only); a `%` continuing a format; a docstring saying what the code does;
+/// a code line commented `# unchanged` where one line goes; a `raise
+/// NotImplementedError` whose comment says something else.
 #[test]
 fn look_alikes_of_a_stand_in_are_not_doubted() {
     let claude_edit = |old: &str, new: &str| {
@@ -500,6 +504,46 @@ fn look_alikes_of_a_stand_in_are_not_doubted() {
         (
             "a section comment while a method is deleted elsewhere",
             write_payload(GateAgent::ClaudeCode, &deleted_elsewhere),
+            SHOP_PY,
+        ),
+        (
+            "a string line saying the rest is unchanged, beside new code",
+            claude_edit(
+                loop_body,
+                "        log(\n            \"... rest of the items unchanged ...\"\n        )\n        return sum(i.qty * i.price for i in self.items if i.qty > 0)\n",
+            ),
+            SHOP_PY,
+        ),
+        (
+            "a `%` line continuing a format where lines go",
+            claude_edit(
+                loop_body,
+                "        return (\"%d in stock\"\n                % len(self.items))\n",
+            ),
+            SHOP_PY,
+        ),
+        (
+            "a docstring saying what the method does",
+            claude_edit(
+                loop_body,
+                "        \"\"\"The cart's total, items in stock only.\"\"\"\n        return sum(i.qty * i.price for i in self.items if i.qty > 0)\n",
+            ),
+            SHOP_PY,
+        ),
+        (
+            "a code line whose comment says it is unchanged, where one line goes",
+            claude_edit(
+                "        self.count += 1\n        return self.count\n",
+                "        return self.count  # unchanged\n",
+            ),
+            SHOP_PY,
+        ),
+        (
+            "a `raise NotImplementedError` with another comment",
+            claude_edit(
+                loop_body,
+                "        raise NotImplementedError  # subclasses price their items\n",
+            ),
             SHOP_PY,
         ),
     ];
@@ -812,4 +856,136 @@ fn a_delete_then_add_of_one_file_is_a_whole_file_replacement() {
         &edit_payload(GateAgent::Codex, json!({ "command": same })),
     );
     assert_ne!(judgment.case, Case::Doubt, "{:?}", judgment.answer);
+}
+
+/// A fresh tester's finds, each an edit that deletes lines and says so in
+/// a line the gate passed as exact: a comment in its file's own marks (`%`
+/// in LaTeX and MATLAB, `"` in Vim script, `'` in Visual Basic, `REM` and
+/// `::` in a batch file), a docstring (`"""... existing methods unchanged
+/// ..."""`), a stub of another language or kind (`raise
+/// NotImplementedError  # existing implementation`, `todo!() // existing
+/// body unchanged`), a line of code whose comment says the rest is
+/// unchanged, a lone `...` cutting two bodies. Each a doubt in every
+/// agent's shape, named by its line; a Write of the same stand-in too.
+#[test]
+fn stand_ins_in_every_comment_syntax_docstring_and_stub_are_doubts() {
+    let items =
+        "\\begin{itemize}\n\\item One\n\\item Two\n\\item Three\n\\item Four\n\\end{itemize}\n";
+    let four = "a = 1;\nb = 2;\nc = 3;\nd = 4;\n";
+    let cart = "class Cart:\n    def add(self, x):\n        self.items.append(x)\n\n    def remove(self, x):\n        self.items.remove(x)\n\n    def total(self):\n        return sum(self.items)\n";
+    let bodies = "class Cart:\n    def add(self, x):\n        self.items.append(x)\n        self.count += 1\n        self.log(x)\n\n    def remove(self, x):\n        self.items.remove(x)\n        self.count -= 1\n        self.log(x)\n";
+    let rust = "fn add(a: i32, b: i32) -> i32 {\n    let s = a + b;\n    log(s);\n    check(s);\n    s\n}\n";
+    let js = "function add(a, b) {\n  const s = a + b;\n  log(s);\n  check(s);\n  return s;\n}\n";
+    let methods = &bodies[bodies.find("    def add").expect("add")..];
+    // (file, its content, old text, new text, the stand-in's line in the
+    // new text, the stand-in)
+    let cases: Vec<(&str, &str, &str, String, usize, &str)> = vec![
+        (
+            "d.tex",
+            items,
+            "\\item One\n\\item Two\n\\item Three\n\\item Four\n",
+            "\\item Zero\n% ... existing items ...\n".into(),
+            2,
+            "% ... existing items ...",
+        ),
+        ("f.m", four, four, "a = 9;\n% ... rest unchanged ...\n".into(), 2, "% ... rest unchanged ..."),
+        ("f.vim", four, four, "a = 9;\n\" ... rest unchanged ...\n".into(), 2, "\" ... rest unchanged ..."),
+        ("f.bas", four, four, "a = 9;\n' ... rest unchanged ...\n".into(), 2, "' ... rest unchanged ..."),
+        ("f.bat", four, four, "a = 9;\nREM ... rest unchanged ...\n".into(), 2, "REM ... rest unchanged ..."),
+        ("f.cmd", four, four, "a = 9;\n:: ... existing steps ...\n".into(), 2, ":: ... existing steps ..."),
+        (
+            "c.py",
+            cart,
+            cart,
+            "class Cart:\n    \"\"\"... existing methods unchanged ...\"\"\"\n\n    def clear(self):\n        self.items = []\n".into(),
+            2,
+            "\"\"\"... existing methods unchanged ...\"\"\"",
+        ),
+        (
+            "d.py",
+            bodies,
+            methods,
+            "    def add(self, x):\n        raise NotImplementedError  # existing implementation\n\n    def remove(self, x):\n        raise NotImplementedError  # existing implementation\n".into(),
+            2,
+            "raise NotImplementedError  # existing implementation",
+        ),
+        (
+            "e.py",
+            bodies,
+            methods,
+            "    def add(self, x):\n        self.items.append(x)\n        ...\n\n    def remove(self, x):\n        self.items.remove(x)\n        ...\n".into(),
+            3,
+            "...",
+        ),
+        (
+            "a.rs",
+            rust,
+            "    let s = a + b;\n    log(s);\n    check(s);\n    s\n",
+            "    todo!() // existing body unchanged\n".into(),
+            1,
+            "todo!() // existing body unchanged",
+        ),
+        (
+            "a.js",
+            js,
+            "  const s = a + b;\n  log(s);\n  check(s);\n  return s;\n",
+            "  return s; // rest of the body unchanged\n".into(),
+            1,
+            "return s; // rest of the body unchanged",
+        ),
+    ];
+    for (name, content, old, new, line, stand_in) in &cases {
+        let on_file = |payload: Vec<u8>| -> Vec<u8> {
+            String::from_utf8(payload)
+                .expect("UTF-8")
+                .replace("inventory.py", name)
+                .into_bytes()
+        };
+        let judge_it = |agent: GateAgent, payload: &[u8]| {
+            srview::gate::judge(
+                agent,
+                payload,
+                |_| {
+                    srview::dialect::apply_patch::MemoryFs::new([(
+                        name.to_string(),
+                        content.to_string(),
+                    )])
+                },
+                &Policy::default(),
+            )
+        };
+        for agent in super::OLD_NEW_AGENTS {
+            let judgment = judge_it(agent, &on_file(super::old_new_payload(agent, old, new)));
+            assert_eq!(
+                judgment.case,
+                Case::Doubt,
+                "{name} {agent:?}: {:?}",
+                judgment.answer
+            );
+            let expected = if agent == GateAgent::Codex {
+                format!(
+                    "hunk #1 of {name} stands in for lines it leaves out (its added line `{stand_in}`)"
+                )
+            } else {
+                format!(
+                    "its new text stands in for lines it leaves out (its line {line}: `{stand_in}`)"
+                )
+            };
+            let reason = deny_reason(&judgment);
+            assert!(reason.contains(&expected), "{name} {agent:?}: {reason}");
+        }
+        // A Write of the file's content with the edit made.
+        let written = content.replacen(old, new, 1);
+        let at = content[..content.find(old).expect("old")].lines().count() + line;
+        for agent in super::STRING_EDIT_AGENTS {
+            let judgment = judge_it(agent, &on_file(write_payload(agent, &written)));
+            assert_eq!(judgment.case, Case::Doubt, "{name} {agent:?} Write");
+            let expected = format!(
+                "its content stands in for lines it leaves out (line {at}: `{stand_in}`), so \
+                 writing it deletes"
+            );
+            let reason = deny_reason(&judgment);
+            assert!(reason.contains(&expected), "{name} {agent:?}: {reason}");
+        }
+    }
 }

@@ -183,7 +183,7 @@ pub fn patch_doubts(
                         continue;
                     }
                     let (old, new) = (chunk.old_lines().join("\n"), chunk.new_lines().join("\n"));
-                    if let Some(elided) = crate::dialect::elided::elided(&old, &new) {
+                    if let Some(elided) = crate::dialect::elided::elided(path, &old, &new) {
                         out.push(PatchDoubt {
                             file: path.clone(),
                             section: s,

@@ -6,8 +6,12 @@
 //!   agent rewrote the endings of lines the edit does not show;
 //! - its new text adds bidirectional controls or zero-width characters the
 //!   file did not hold ([`crate::diagnose::hidden`]).
+//! - its new text stands in for lines it leaves out; for a whole-file
+//!   write ([`write_doubt`], the gate's check of every agent's write too),
+//!   its content stands in for lines of the file, or is exactly what the
+//!   file holds.
 
-use super::EditOutcome;
+use super::{Change, EditOutcome, Tool};
 use crate::words;
 
 /// Every reason srview cannot stand behind the edit's result over
@@ -62,6 +66,31 @@ pub fn edit_doubt_kinds(outcome: &EditOutcome, original: &str) -> Vec<(EditDoubt
             crate::diagnose::doubt::mixed_endings_doubt(original, &done.new_content)
                 .map(kind(EditDoubtKind::MixesEndings)),
         );
+        // A Write over a file: no old text, the file is what it replaces
+        // (a tester's find: `check` and `apply --write` called a Write of
+        // `# ... rest of the file unchanged ...` exact, the gate denied it).
+        if outcome.tool == Tool::Write {
+            if done.change == Change::Updated {
+                out.extend(write_doubt(&outcome.path, original, &done.new_content));
+            }
+            if crate::diagnose::hidden::has_hidden(&outcome.block.replace_text) {
+                out.extend(
+                    crate::diagnose::hidden::hidden_added(original, [done.new_content.as_str()])
+                        .map(|h| (EditDoubtKind::HiddenText, h.describe("its content"))),
+                );
+            }
+            if out.is_empty() {
+                out.extend(
+                    crate::diagnose::layout::layout_break(
+                        &outcome.path,
+                        original,
+                        &done.new_content,
+                    )
+                    .map(kind(EditDoubtKind::Misindents)),
+                );
+            }
+            return out;
+        }
         let applied = already_applied(outcome, original);
         // A new text already there whole is said once, as applied already.
         if applied.is_none() {
@@ -95,7 +124,7 @@ pub fn edit_doubt_kinds(outcome: &EditOutcome, original: &str) -> Vec<(EditDoubt
 /// while a Write of the same result was held).
 fn stands_in(outcome: &EditOutcome) -> Option<String> {
     let b = &outcome.block;
-    let elided = crate::dialect::elided::elided(&b.search_text, &b.replace_text)?;
+    let elided = crate::dialect::elided::elided(&outcome.path, &b.search_text, &b.replace_text)?;
     Some(format!(
         "its new text stands in for lines it leaves out (its line {}: `{}`), so it deletes {} \
          of the text it replaces: send every line the edit keeps, or edit only the lines that \
@@ -103,6 +132,44 @@ fn stands_in(outcome: &EditOutcome) -> Option<String> {
         elided.line,
         elided.placeholder,
         words::count(elided.lost, "non-blank line"),
+    ))
+}
+
+/// A whole new content `new` written over `old`, what the file `path`
+/// holds (Claude Code's `Write`, Gemini CLI's `write_file`, ...), that
+/// srview cannot stand behind: it is exactly what the file holds (sent
+/// again after it was written: `AlreadyApplied`), or it stands in for
+/// lines of the file it leaves out (`# ... rest of the file unchanged
+/// ...`, [`crate::dialect::elided`]: `ElidesLines`; written, they are
+/// gone: the real Claude Code wrote such a Write, 54 lines become 16, when
+/// the gate passed it, tests/gate_e2e/). One sentence naming `path`,
+/// ending with what to send. The one check of a write: the gate's,
+/// `check`'s and `apply --write`'s (a fresh tester's find: `check` called
+/// a Write the gate denied exact, and `--write` wrote it).
+pub fn write_doubt(path: &str, old: &str, new: &str) -> Option<(EditDoubtKind, String)> {
+    if old == new && !new.is_empty() {
+        return Some((
+            EditDoubtKind::AlreadyApplied,
+            format!(
+                "{path} already holds exactly this content ({}): the write changes nothing, \
+                 so it looks applied already",
+                words::count(new.lines().count(), "line")
+            ),
+        ));
+    }
+    let elided = crate::dialect::elided::elided(path, old, new)?;
+    Some((
+        EditDoubtKind::ElidesLines,
+        format!(
+            "its content stands in for lines it leaves out (line {}: `{}`), so writing it \
+             deletes {} of the file ({} become {}): send the whole content, every line the \
+             file keeps, or edit only the lines that change",
+            elided.line,
+            elided.placeholder,
+            words::count(elided.lost, "non-blank line"),
+            words::count(old.lines().count(), "line"),
+            new.lines().count()
+        ),
     ))
 }
 

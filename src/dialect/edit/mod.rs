@@ -37,7 +37,7 @@ pub mod partial_json;
 mod preview;
 mod text;
 
-pub use doubt::{EditDoubtKind, edit_doubt_kinds, edit_doubts, repeated_around};
+pub use doubt::{EditDoubtKind, edit_doubt_kinds, edit_doubts, repeated_around, write_doubt};
 pub use error::{EditError, Provenance};
 pub use explanation::EditDiagnosis;
 pub use input::ParseError;
