@@ -165,9 +165,18 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, caches: &mut Caches, the
                         right.push(join(gutter_r, rb));
                     }
                 } else {
-                    let (lc, rc) = (ctx.first_change(l.as_ref(), &lm), ctx.first_change(r.as_ref(), &rm));
-                    left.push(join(std::mem::take(&mut ls.0), ctx.clip(ls.1, lt, ls.2, lc)));
-                    right.push(join(std::mem::take(&mut rs.0), ctx.clip(rs.1, rt, rs.2, rc)));
+                    let (lc, rc) = (
+                        ctx.first_change(l.as_ref(), &lm),
+                        ctx.first_change(r.as_ref(), &rm),
+                    );
+                    left.push(join(
+                        std::mem::take(&mut ls.0),
+                        ctx.clip(ls.1, lt, ls.2, lc),
+                    ));
+                    right.push(join(
+                        std::mem::take(&mut rs.0),
+                        ctx.clip(rs.1, rt, rs.2, rc),
+                    ));
                 }
                 if left.len() >= area.height as usize {
                     break;
@@ -548,13 +557,22 @@ fn line_ranges(rows: &[Row]) -> (Range<usize>, Range<usize>) {
 
 /// A block's tint; an apply_patch hunk that matched only loosely is
 /// tinted as a line-trimmed match (`T`), the nearest stage, never exact,
-/// or at the unicode level as its own (`U`).
+/// or at the unicode level as its own (`U`); a block of srview's combined
+/// change of several calls by the calls' blocks it is made of.
 fn block_tint(app: &App, block: Option<usize>) -> Tint {
     let loose = block
         .and_then(|b| app.loose_levels().get(b))
         .and_then(Option::as_deref);
+    let combined = block.and_then(|b| app.combined_rows().get(b));
     match block.and_then(|b| app.outcome().blocks.get(b)) {
         Some(b) if b.out_of_order => Tint::OutOfOrder,
+        // srview's block of several calls' change: tinted by the calls'
+        // blocks it is made of (the loosest), unattributed when none is.
+        Some(b) if b.stage.is_some() && combined.is_some() => match combined {
+            Some(row) if row.from.is_empty() => Tint::Unattributed,
+            Some(row) => Tint::Stage(row.stage().unwrap_or(crate::engine::Stage::Exact)),
+            None => Tint::Unattributed,
+        },
         Some(b) if loose == Some("unicode") && b.stage.is_some() => Tint::Unicode,
         Some(b) if loose.is_some() && b.stage.is_some() => {
             Tint::Stage(crate::engine::Stage::LineTrimmed)
