@@ -868,7 +868,11 @@ fn a_combined_change_names_the_calls_blocks_it_is_made_of() {
         Some(app.file_path().clone()),
         "the tab of the last call is shown"
     );
-    assert!(!app.diff().contains("def ship"), "srview's blocks: {}", app.diff());
+    assert!(
+        !app.diff().contains("def ship"),
+        "srview's blocks: {}",
+        app.diff()
+    );
     let rows: Vec<(Option<Stage>, Vec<(usize, usize, [usize; 2])>)> = app
         .combined_rows()
         .iter()
@@ -886,7 +890,11 @@ fn a_combined_change_names_the_calls_blocks_it_is_made_of() {
         ]
     );
     // `v` shows what the model sent: the 2-space `def ship` of call 1.
-    assert!(app.raw_text().contains("\n  def ship(self"), "{}", app.raw_text());
+    assert!(
+        app.raw_text().contains("\n  def ship(self"),
+        "{}",
+        app.raw_text()
+    );
     assert_eq!(app.raw_text().lines().count(), 40);
     assert_eq!(
         app.raw_title().as_deref(),
@@ -902,9 +910,18 @@ fn a_combined_change_names_the_calls_blocks_it_is_made_of() {
     );
     key(&mut ws, 'N');
     let screen = ws_screen(&mut ws);
-    assert!(screen.contains("#1  applied    E exact        11-12"), "{screen}");
-    assert!(screen.contains("#2  applied    T line-trimmed 30-32"), "{screen}");
-    assert!(screen.contains("#3  applied    C combined     39-44"), "{screen}");
+    assert!(
+        screen.contains("#1  applied    E exact        11-12"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("#2  applied    T line-trimmed 30-32"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("#3  applied    C combined     39-44"),
+        "{screen}"
+    );
     assert_contains(
         &flat(&screen),
         "#2 shows call 1's block #2 (matched only after trimming white space on each line; \
