@@ -873,7 +873,9 @@ fn a_combined_change_names_the_calls_blocks_it_is_made_of() {
         "srview's blocks: {}",
         app.diff()
     );
-    let rows: Vec<(Option<Stage>, Vec<(usize, usize, [usize; 2])>)> = app
+    // Per row: its stage, and (call, block, lines in `v`) of each call block.
+    type Row = (Option<Stage>, Vec<(usize, usize, [usize; 2])>);
+    let rows: Vec<Row> = app
         .combined_rows()
         .iter()
         .map(|r| {
