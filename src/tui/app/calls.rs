@@ -395,7 +395,45 @@ fn carried(ops: &[similar::DiffOp], range: std::ops::Range<usize>) -> std::ops::
 
 #[cfg(test)]
 mod tests {
-    use super::combined_blocks;
+    use super::{CallBlock, CombinedRow, carried, combined_blocks};
+    use crate::engine::Stage;
+
+    /// A combined block's stage: its one call block's; the loosest of
+    /// several; none (`combined`) for several exact blocks or none at all,
+    /// never `exact` for a block no one call sent.
+    #[test]
+    fn a_combined_row_is_exact_only_as_one_exact_call_block() {
+        let block = |stage| CallBlock {
+            call: 0,
+            block: 0,
+            stage,
+            lines: [1, 5],
+        };
+        let row = |stages: &[Stage]| CombinedRow {
+            from: stages.iter().map(|&s| block(s)).collect(),
+        };
+        assert_eq!(row(&[Stage::Exact]).stage(), Some(Stage::Exact));
+        assert_eq!(row(&[Stage::LineTrimmed]).stage(), Some(Stage::LineTrimmed));
+        assert_eq!(row(&[Stage::Exact, Stage::Exact]).stage(), None);
+        assert_eq!(row(&[]).stage(), None);
+        assert_eq!(
+            row(&[Stage::LineTrimmed, Stage::Exact, Stage::BlockAnchor]).stage(),
+            Some(Stage::BlockAnchor)
+        );
+    }
+
+    /// Lines carried through a later change: an equal line to where it
+    /// went, a changed one to the whole change, an empty range to its point.
+    #[test]
+    fn lines_are_carried_through_a_later_change() {
+        let old = ["a\n", "b\n", "c\n", "d\n"];
+        let new = ["x\n", "a\n", "B\n", "B2\n", "c\n", "d\n"];
+        let ops = crate::textdiff::ops(&old, &new, None);
+        assert_eq!(carried(&ops, 0..1), 1..2, "a moved down one");
+        assert_eq!(carried(&ops, 1..2), 2..4, "b became B, B2");
+        assert_eq!(carried(&ops, 2..4), 4..6);
+        assert_eq!(carried(&ops, 3..3), 5..5, "the point before d");
+    }
 
     /// The blocks made of a change apply exactly and give the text after;
     /// changes close together are one block; no blocks for a new file.
