@@ -685,3 +685,63 @@ fn x_leaves_a_block_out_and_a_writes_the_rest() {
         "{after:?}"
     );
 }
+
+/// The bundled demo at 80x24 (finding 21): `inventory.py`, edited by two
+/// calls, is shown as srview's combined change; the block holding call
+/// 1's line-trimmed block is listed `T line-trimmed` and the one made of
+/// two calls' blocks `C combined` (none claims `exact` for them), and `v`
+/// shows the calls' diffs as sent: call 1's 2-space `def ship` block.
+#[test]
+fn the_demos_combined_change_names_its_stages_and_v_shows_the_calls() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo");
+    for name in ["transcript.md", "inventory.py", "settings.toml"] {
+        std::fs::copy(demo.join(name), dir.path().join(name)).expect("copy the demo");
+    }
+    let mut s = Session::srview_at_80x24(dir.path(), &["--transcript", "transcript.md"]);
+    s.wait_for_all(
+        "the combined blocks with their calls' stages",
+        &[
+            "#2  applied    T line-trimmed 30-32",
+            "#3  applied    C combined     39-44",
+        ],
+    );
+    s.press(b"v");
+    s.wait_for_all(
+        "the calls' diffs",
+        &[
+            "the 2 calls' diffs as received (call 2 from line 32)",
+            "10   def ship(self",
+        ],
+    );
+    assert!(
+        !s.contents().contains("the edit as received"),
+        "{}",
+        s.contents()
+    );
+    s.quit();
+}
+
+/// A change at column 3040 of a 3.6 KB JSON line at 80x24 (finding 14):
+/// both rows say where it is instead of looking unchanged.
+#[test]
+fn a_change_far_into_a_long_line_says_its_column() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let line: String = (0..300)
+        .map(|i| format!("\"k{i}\": {i}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let line = format!("{{{line}}}");
+    let changed = line.replace("\"k250\": 250", "\"k250\": 999");
+    std::fs::write(dir.path().join("big.json"), format!("{line}\n")).expect("write big.json");
+    std::fs::write(
+        dir.path().join("big.diff"),
+        format!("------- SEARCH\n{line}\n=======\n{changed}\n+++++++ REPLACE\n"),
+    )
+    .expect("write big.diff");
+    let mut s = Session::srview_at_80x24(dir.path(), &["big.json", "big.diff"]);
+    s.wait_for("the marker on both rows", |c| {
+        c.matches("…▸col 3040").count() == 2
+    });
+    s.quit();
+}

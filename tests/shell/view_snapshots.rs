@@ -591,6 +591,65 @@ fn long_lines_end_in_an_ellipsis_and_scroll_sideways() {
     insta::assert_snapshot!("long_line_scrolled", screen);
 }
 
+/// A changed row whose first change lies past the pane's right edge
+/// (finding 14: `"k250": 250` → `999` at column 3040 of a 3.6 KB JSON
+/// line) says where it is, `…▸col 3040`, on both rows, unified and split;
+/// scrolled sideways to the change, the marker goes and the change shows.
+#[test]
+fn a_change_past_the_right_edge_says_its_column() {
+    let line: String = (0..300)
+        .map(|i| format!("\"k{i}\": {i}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let line = format!("{{{line}}}");
+    let changed = line.replace("\"k250\": 250", "\"k250\": 999");
+    let col = line.find("\"k250\": 250").expect("k250") + "\"k250\": ".len() + 1;
+    assert_eq!(col, 3040);
+    let mut app = app_with_diff(
+        "big.json",
+        &format!("{line}\n"),
+        &format!("------- SEARCH\n{line}\n=======\n{changed}\n+++++++ REPLACE\n"),
+    );
+    let marker = format!("…▸col {col}");
+    let unified = screen_of(&mut app, 80, 24, ColourMode::None);
+    let rows: Vec<&str> = unified.lines().filter(|l| l.contains("k0")).collect();
+    assert_eq!(rows.len(), 2, "{unified}");
+    for row in &rows {
+        assert!(row.ends_with(&marker), "{unified}");
+        assert_eq!(unicode_width::UnicodeWidthStr::width(*row), 80, "{row:?}");
+    }
+    insta::assert_snapshot!("change_past_the_right_edge_80x24", unified);
+    let split = screen_of(&mut app, 120, 24, ColourMode::None);
+    let row = split
+        .lines()
+        .find(|l| l.contains("k0"))
+        .expect("the changed row");
+    let (left, right) = row.split_once('│').expect("split view");
+    assert!(left.ends_with(&marker), "{split}");
+    assert!(right.ends_with(&marker), "{split}");
+    // Scrolled to the change: no marker, the change itself.
+    while app.view().hscroll + 40 < col {
+        srview::tui::app::keys::on_key(
+            &mut app,
+            ratatui_crossterm::crossterm::event::KeyEvent::new(
+                KeyCode::Char('l'),
+                ratatui_crossterm::crossterm::event::KeyModifiers::NONE,
+            ),
+        );
+    }
+    let there = screen_of(&mut app, 80, 24, ColourMode::None);
+    assert!(!there.contains("▸col"), "{there}");
+    assert!(there.contains("\"k250\": 999"), "{there}");
+    // A change within the width has no marker.
+    let mut short = app_with_diff(
+        "f.json",
+        "{\"a\": 1}\n",
+        "------- SEARCH\n{\"a\": 1}\n=======\n{\"a\": 2}\n+++++++ REPLACE\n",
+    );
+    let screen = screen_of(&mut short, 80, 24, ColourMode::None);
+    assert!(!screen.contains("▸col"), "{screen}");
+}
+
 /// Every cell of a matched row, to the pane's edge, has its stage's tint
 /// (as delta tints a whole row), on 24-bit and 256-colour terminals.
 #[test]

@@ -868,3 +868,106 @@ fn the_transcripts_refusals_are_worded_exactly() {
         "{said}"
     );
 }
+
+/// The bundled demo (finding 21): call 3 edits what call 1 wrote in
+/// `inventory.py`, so the tab shows srview's combined change. Each of its
+/// blocks says which calls' blocks it is made of: the one holding call 1's
+/// line-trimmed block is marked `T line-trimmed` (not `E exact`), the one
+/// made of two calls' blocks says `combined`, and lines are cited in the
+/// calls' own diffs, which `v` shows (not srview's blocks).
+#[test]
+fn a_combined_change_names_the_calls_blocks_it_is_made_of() {
+    use srview::engine::Stage;
+    let text = include_str!("../../assets/demo/transcript.md");
+    let load = |path: &str| -> Result<Option<String>, String> {
+        Ok(match path {
+            "inventory.py" => Some(include_str!("../../assets/demo/inventory.py").to_string()),
+            "settings.toml" => Some(include_str!("../../assets/demo/settings.toml").to_string()),
+            _ => None,
+        })
+    };
+    let calls = transcript::parse_any(text);
+    let edits = transcript::apply_calls(&calls, load, ApplyOptions::default());
+    let mut ws = Workspace::new(Version::V1, false);
+    ws.update(&calls, edits, text.len(), true);
+    let tab = ws
+        .tabs()
+        .iter()
+        .position(|t| t.path() == "inventory.py")
+        .expect("inventory.py's tab");
+    let app = ws.tabs()[tab].app();
+    assert_eq!(
+        ws.current_app().map(|a| a.file_path().clone()),
+        Some(app.file_path().clone()),
+        "the tab of the last call is shown"
+    );
+    assert!(
+        !app.diff().contains("def ship"),
+        "srview's blocks: {}",
+        app.diff()
+    );
+    // Per row: its stage, and (call, block, lines in `v`) of each call block.
+    type Row = (Option<Stage>, Vec<(usize, usize, [usize; 2])>);
+    let rows: Vec<Row> = app
+        .combined_rows()
+        .iter()
+        .map(|r| {
+            let from = r.from.iter().map(|b| (b.call, b.block, b.lines)).collect();
+            (r.stage(), from)
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            (Some(Stage::Exact), vec![(0, 0, [1, 8])]),
+            (Some(Stage::LineTrimmed), vec![(0, 1, [9, 21])]),
+            (None, vec![(0, 2, [22, 31]), (1, 0, [32, 40])]),
+        ]
+    );
+    // `v` shows what the model sent: the 2-space `def ship` of call 1.
+    assert!(
+        app.raw_text().contains("\n  def ship(self"),
+        "{}",
+        app.raw_text()
+    );
+    assert_eq!(app.raw_text().lines().count(), 40);
+    assert_eq!(
+        app.raw_title().as_deref(),
+        Some("the 2 calls' diffs as received (call 2 from line 32)")
+    );
+
+    let flat = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let screen = ws_screen(&mut ws);
+    assert_contains(
+        &flat(&screen),
+        "#3 srview's block combining call 1's block #3 (exact, lines 22-31 of v) and call 2's \
+         block #1 (exact, lines 32-40 of v)",
+    );
+    key(&mut ws, 'N');
+    let screen = ws_screen(&mut ws);
+    assert!(
+        screen.contains("#1  applied    E exact        11-12"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("#2  applied    T line-trimmed 30-32"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("#3  applied    C combined     39-44"),
+        "{screen}"
+    );
+    assert_contains(
+        &flat(&screen),
+        "#2 shows call 1's block #2 (matched only after trimming white space on each line; \
+         lines 9-21 of v), placed by srview over the file as it was",
+    );
+    assert!(!screen.contains("diff lines"), "{screen}");
+    key(&mut ws, 'v');
+    let screen = ws_screen(&mut ws);
+    assert_contains(
+        &screen,
+        " the 2 calls' diffs as received (call 2 from line 32): 40 lines",
+    );
+    assert!(!screen.contains("the edit as received"), "{screen}");
+}

@@ -219,9 +219,221 @@ pub fn loose_blocks(edit: &FileEdit) -> Vec<String> {
     out
 }
 
+/// The calls' diffs as they were sent, one after another (each ended by
+/// a newline): what `v` shows for a file edited by several calls, and the
+/// text a [`CallBlock`]'s lines count in.
+pub fn sent_diffs(calls: &[ToolCall], edit: &FileEdit) -> String {
+    edit.calls
+        .iter()
+        .map(|c| calls.get(c.call).map_or("", |t| t.body.as_str()))
+        .map(|text| {
+            if !text.is_empty() && !text.ends_with('\n') {
+                format!("{text}\n")
+            } else {
+                text.to_string()
+            }
+        })
+        .collect()
+}
+
+/// `v`'s title over [`sent_diffs`]: whose diffs they are and where each
+/// call's starts.
+pub fn sent_title(calls: &[ToolCall], edit: &FileEdit) -> String {
+    let starts: Vec<String> = sent_starts(calls, edit)
+        .iter()
+        .enumerate()
+        .skip(1)
+        .map(|(k, line)| format!("call {} from line {}", k + 1, line + 1))
+        .collect();
+    format!(
+        "the {} calls' diffs as received ({})",
+        edit.calls.len(),
+        starts.join(", ")
+    )
+}
+
+/// Per call, how many lines of [`sent_diffs`] come before its diff.
+fn sent_starts(calls: &[ToolCall], edit: &FileEdit) -> Vec<usize> {
+    let mut starts = Vec::with_capacity(edit.calls.len());
+    let mut line = 0;
+    for c in &edit.calls {
+        starts.push(line);
+        line += calls.get(c.call).map_or(0, |t| t.body.lines().count());
+    }
+    starts
+}
+
+/// One call's block behind a block of the combined change.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CallBlock {
+    /// The call (0-based, among the file's calls).
+    pub call: usize,
+    /// The block (0-based, in the call's diff).
+    pub block: usize,
+    /// How it matched.
+    pub stage: engine::Stage,
+    /// Its 1-based first and last lines in [`sent_diffs`] (what `v` shows).
+    pub lines: [usize; 2],
+}
+
+/// What one block of a combined change (see [`combined_blocks`]) is made
+/// of: the calls' blocks whose lines it covers. srview made the block;
+/// these are what the model sent.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct CombinedRow {
+    pub from: Vec<CallBlock>,
+}
+
+impl CombinedRow {
+    /// The stage the block list gives the row: its one call block's, or
+    /// the loosest of its call blocks' when one matched loosely; `None`
+    /// when it is several exact blocks, or none can be tied to it (the
+    /// list says `combined`, never `exact`).
+    pub fn stage(&self) -> Option<engine::Stage> {
+        if let [one] = self.from.as_slice() {
+            return Some(one.stage);
+        }
+        let rank = |s: engine::Stage| match s {
+            engine::Stage::Exact | engine::Stage::Empty => 0,
+            engine::Stage::LineTrimmed => 1,
+            engine::Stage::BlockAnchor => 2,
+            engine::Stage::WholeFile => 3,
+        };
+        self.from
+            .iter()
+            .map(|b| b.stage)
+            .filter(|&s| rank(s) > 0)
+            .max_by_key(|&s| rank(s))
+    }
+}
+
+/// Per block of the combined change (`rows`, the engine's blocks of the
+/// diff [`combined_blocks`] made), the calls' blocks it covers: a call's
+/// block, placed where its replacement lies in the file after every call,
+/// belongs to each combined block sharing a line with it.
+pub fn combined_rows(
+    calls: &[ToolCall],
+    edit: &FileEdit,
+    rows: &[engine::BlockReport],
+) -> Vec<CombinedRow> {
+    let last: Vec<&str> = edit.content().split_inclusive('\n').collect();
+    let starts = sent_starts(calls, edit);
+    let mut out = vec![CombinedRow::default(); rows.len()];
+    for (k, call) in edit.calls.iter().enumerate() {
+        let (Some(outcome), Some(after)) = (&call.outcome, call.content()) else {
+            continue;
+        };
+        let lines: Vec<&str> = after.split_inclusive('\n').collect();
+        let ops = crate::textdiff::ops(&lines, &last, None);
+        for b in &outcome.blocks {
+            let (Some(stage), Some(r)) = (b.stage, b.replacement) else {
+                continue;
+            };
+            let placed = carried(&ops, r.start_line.saturating_sub(1)..r.end_line);
+            let block = CallBlock {
+                call: k,
+                block: b.index,
+                stage,
+                lines: [starts[k] + b.diff_lines[0], starts[k] + b.diff_lines[1]],
+            };
+            for (row, report) in out.iter_mut().zip(rows) {
+                let Some(shown) = report.replacement else {
+                    continue;
+                };
+                let shown = shown.start_line.saturating_sub(1)..shown.end_line;
+                let meets = if placed.is_empty() {
+                    shown.start <= placed.start && placed.start <= shown.end
+                } else {
+                    placed.start < shown.end && shown.start < placed.end
+                };
+                if meets {
+                    row.from.push(block.clone());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Where the lines `range` (0-based) of a text lie in the text `ops`
+/// changes it into: an equal line where it went, a changed one as the
+/// whole change it is part of; an empty range as the point it lies at.
+fn carried(ops: &[similar::DiffOp], range: std::ops::Range<usize>) -> std::ops::Range<usize> {
+    let mut found: Option<std::ops::Range<usize>> = None;
+    for op in ops {
+        let (o, n) = (op.old_range(), op.new_range());
+        let hit = if range.is_empty() {
+            (o.start <= range.start && range.start < o.end.max(o.start + 1)).then(|| match op {
+                similar::DiffOp::Equal { .. } => {
+                    let at = n.start + (range.start - o.start);
+                    at..at
+                }
+                _ => n.clone(),
+            })
+        } else {
+            let (lo, hi) = (range.start.max(o.start), range.end.min(o.end));
+            (lo < hi).then(|| match op {
+                similar::DiffOp::Equal { .. } => n.start + (lo - o.start)..n.start + (hi - o.start),
+                _ => n.clone(),
+            })
+        };
+        if let Some(h) = hit {
+            found = Some(match found {
+                Some(f) => f.start.min(h.start)..f.end.max(h.end),
+                None => h,
+            });
+            if range.is_empty() {
+                break;
+            }
+        }
+    }
+    found.unwrap_or_else(|| {
+        let end = ops.last().map_or(0, |op| op.new_range().end);
+        end..end
+    })
+}
+
 #[cfg(test)]
 mod tests {
-    use super::combined_blocks;
+    use super::{CallBlock, CombinedRow, carried, combined_blocks};
+    use crate::engine::Stage;
+
+    /// A combined block's stage: its one call block's; the loosest of
+    /// several; none (`combined`) for several exact blocks or none at all,
+    /// never `exact` for a block no one call sent.
+    #[test]
+    fn a_combined_row_is_exact_only_as_one_exact_call_block() {
+        let block = |stage| CallBlock {
+            call: 0,
+            block: 0,
+            stage,
+            lines: [1, 5],
+        };
+        let row = |stages: &[Stage]| CombinedRow {
+            from: stages.iter().map(|&s| block(s)).collect(),
+        };
+        assert_eq!(row(&[Stage::Exact]).stage(), Some(Stage::Exact));
+        assert_eq!(row(&[Stage::LineTrimmed]).stage(), Some(Stage::LineTrimmed));
+        assert_eq!(row(&[Stage::Exact, Stage::Exact]).stage(), None);
+        assert_eq!(row(&[]).stage(), None);
+        assert_eq!(
+            row(&[Stage::LineTrimmed, Stage::Exact, Stage::BlockAnchor]).stage(),
+            Some(Stage::BlockAnchor)
+        );
+    }
+
+    /// Lines carried through a later change: an equal line to where it
+    /// went, a changed one to the whole change, an empty range to its point.
+    #[test]
+    fn lines_are_carried_through_a_later_change() {
+        let old = ["a\n", "b\n", "c\n", "d\n"];
+        let new = ["x\n", "a\n", "B\n", "B2\n", "c\n", "d\n"];
+        let ops = crate::textdiff::ops(&old, &new, None);
+        assert_eq!(carried(&ops, 0..1), 1..2, "a moved down one");
+        assert_eq!(carried(&ops, 1..2), 2..4, "b became B, B2");
+        assert_eq!(carried(&ops, 2..4), 4..6);
+        assert_eq!(carried(&ops, 3..3), 5..5, "the point before d");
+    }
 
     /// The blocks made of a change apply exactly and give the text after;
     /// changes close together are one block; no blocks for a new file.

@@ -307,6 +307,13 @@ pub struct App {
     /// edited by several calls), in order: the block list names each
     /// call beside its first block. Empty for one diff.
     call_groups: Vec<calls::CallGroup>,
+    /// Per block, the calls' blocks it is made of, when the blocks are
+    /// srview's combined change of several calls (see
+    /// [`calls::combined_rows`]); empty otherwise.
+    combined_rows: Vec<calls::CombinedRow>,
+    /// What `v`'s title calls the text it shows, when it is not simply
+    /// the edit as received (several calls' diffs one after another).
+    raw_title: Option<String>,
     /// How many blocks the whole diff has while some are left out (the
     /// list shows them all, past where the engine stopped too); else 0.
     whole_blocks: usize,
@@ -337,6 +344,8 @@ impl App {
         raw_input: Option<String>,
         left_out: std::collections::BTreeSet<usize>,
         call_groups: Vec<calls::CallGroup>,
+        combined_rows: Vec<calls::CombinedRow>,
+        raw_title: Option<String>,
     );
     copies!(
         version: Version,
@@ -376,6 +385,17 @@ impl App {
     /// what was received).
     pub fn set_raw_input(&mut self, raw: Option<String>) {
         self.raw_input = raw;
+    }
+
+    /// The blocks are srview's combined change of several calls: per
+    /// block, the calls' blocks it is made of (empty: they are not).
+    pub fn set_combined_rows(&mut self, rows: Vec<calls::CombinedRow>) {
+        self.combined_rows = rows;
+    }
+
+    /// What `v`'s title calls its text (`None`: the edit as received).
+    pub fn set_raw_title(&mut self, title: Option<String>) {
+        self.raw_title = title;
     }
 
     /// The size of the input received, when the blocks are its rendering.
@@ -500,6 +520,8 @@ impl App {
             whole_blocks: 0,
             unwritten: false,
             call_groups: Vec::new(),
+            combined_rows: Vec::new(),
+            raw_title: None,
             source_error: None,
             diff_changes: 0,
         };

@@ -209,6 +209,7 @@ impl Workspace {
     pub fn set_raw_input(&mut self, raw: &str) {
         for tab in &mut self.tabs {
             tab.app.set_raw_input(Some(raw.to_string()));
+            tab.app.set_raw_title(None);
         }
     }
 
@@ -341,11 +342,16 @@ impl Workspace {
                 tab.whole = whole;
                 tab.generation += 1;
             }
+            tab.app.set_combined_rows(Vec::new());
+            tab.app.set_raw_title(None);
+            tab.app.set_raw_input(None);
             match shown {
                 None => show_call(&mut tab.app, calls, last),
                 Some(super::calls::CallsView::Joined { diff, groups }) => {
                     tab.app.call_groups = groups;
                     tab.app.set_diff(diff);
+                    tab.app
+                        .set_raw_title(Some(super::calls::sent_title(calls, edit)));
                     if !last.partial {
                         tab.app.end_stream();
                     }
@@ -368,11 +374,20 @@ impl Workspace {
                         Some(diff) => {
                             tab.app.set_diff(diff);
                             tab.app.end_stream();
+                            // srview's blocks: each row says which of the
+                            // calls' blocks it is made of.
+                            let rows =
+                                super::calls::combined_rows(calls, edit, &tab.app.outcome().blocks);
+                            tab.app.set_combined_rows(rows);
                         }
                         None => tab.app.set_direct(edit.content().to_string(), last.partial),
                     }
-                    // The combined blocks are exact: a call's loose match
-                    // is said beside them.
+                    // `v` shows what the model sent, not srview's blocks.
+                    tab.app
+                        .set_raw_input(Some(super::calls::sent_diffs(calls, edit)));
+                    tab.app
+                        .set_raw_title(Some(super::calls::sent_title(calls, edit)));
+                    // A call's loose match is said beside them too.
                     let loose = super::calls::loose_blocks(edit);
                     let why = if loose.is_empty() {
                         why

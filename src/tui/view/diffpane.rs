@@ -165,8 +165,18 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, caches: &mut Caches, the
                         right.push(join(gutter_r, rb));
                     }
                 } else {
-                    left.push(join(std::mem::take(&mut ls.0), ctx.clip(ls.1, lt, ls.2)));
-                    right.push(join(std::mem::take(&mut rs.0), ctx.clip(rs.1, rt, rs.2)));
+                    let (lc, rc) = (
+                        ctx.first_change(l.as_ref(), &lm),
+                        ctx.first_change(r.as_ref(), &rm),
+                    );
+                    left.push(join(
+                        std::mem::take(&mut ls.0),
+                        ctx.clip(ls.1, lt, ls.2, lc),
+                    ));
+                    right.push(join(
+                        std::mem::take(&mut rs.0),
+                        ctx.clip(rs.1, rt, rs.2, rc),
+                    ));
                 }
                 if left.len() >= area.height as usize {
                     break;
@@ -193,7 +203,8 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, caches: &mut Caches, the
                         ));
                     }
                 } else {
-                    lines.push(join(g, ctx.clip(body, text_w, fill)));
+                    let first = ctx.first_change(l.as_ref(), &marks);
+                    lines.push(join(g, ctx.clip(body, text_w, fill, first)));
                 }
                 if lines.len() >= area.height as usize {
                     break;
@@ -277,11 +288,51 @@ impl Ctx<'_> {
         }
     }
 
+    /// The screen column (0-based, as the pane draws the line: tabs
+    /// expanded) where a changed cell's first changed word starts.
+    fn first_change(&self, cell: Option<&Cell>, marks: &[Range<usize>]) -> Option<usize> {
+        let c = cell?;
+        let start = marks.iter().map(|m| m.start).min()?;
+        let text = self.text(c.src);
+        let before = text.get(..start)?;
+        Some(unicode_width::UnicodeWidthStr::width(
+            crate::tui::shown::sanitize(before).as_str(),
+        ))
+    }
+
     /// A cell's text as one row of `width` columns: scrolled sideways,
-    /// cut with `…`, and its background carried to the pane's edge.
-    fn clip(&self, body: Vec<Span<'static>>, width: usize, fill: Style) -> Vec<Span<'static>> {
+    /// cut with `…`, and its background carried to the pane's edge. A
+    /// changed cell whose first change (`first`, its screen column) lies
+    /// past the right edge says where it is instead of its last columns
+    /// (`…▸col 3012`): the row would look unchanged.
+    fn clip(
+        &self,
+        body: Vec<Span<'static>>,
+        width: usize,
+        fill: Style,
+        first: Option<usize>,
+    ) -> Vec<Span<'static>> {
         let ellipsis = fill.patch(self.theme.gutter());
-        let row = code::clip(body, self.app.view().hscroll, width, ellipsis);
+        let hscroll = self.app.view().hscroll;
+        if let Some(col) = first.filter(|&c| c + 1 >= hscroll + width) {
+            let marker = off_screen_marker(col);
+            let room = width.saturating_sub(marker.chars().count());
+            if room > 0 {
+                // One column more than fits, its `…` then dropped: the
+                // marker starts with its own.
+                let mut row = code::clip(body, hscroll, room + 1, ellipsis);
+                if let Some(last) = row.last_mut()
+                    && last.content.ends_with('…')
+                {
+                    let kept = last.content.trim_end_matches('…').to_string();
+                    last.content = kept.into();
+                }
+                let mut row = code::pad(row, room, fill);
+                row.push(Span::styled(marker, fill.patch(self.theme.warn())));
+                return row;
+            }
+        }
+        let row = code::clip(body, hscroll, width, ellipsis);
         code::pad(row, width, fill)
     }
 
@@ -370,6 +421,12 @@ impl Ctx<'_> {
 }
 
 type Row = (Option<Cell>, Option<Cell>);
+
+/// What a changed row shows at its right edge when its first change lies
+/// past it: the 1-based column of that change.
+fn off_screen_marker(col: usize) -> String {
+    format!("…▸col {}", col + 1)
+}
 
 /// The rows visible from the current scroll position.
 fn collect_rows(app: &App, height: usize) -> Vec<Row> {
@@ -500,13 +557,22 @@ fn line_ranges(rows: &[Row]) -> (Range<usize>, Range<usize>) {
 
 /// A block's tint; an apply_patch hunk that matched only loosely is
 /// tinted as a line-trimmed match (`T`), the nearest stage, never exact,
-/// or at the unicode level as its own (`U`).
+/// or at the unicode level as its own (`U`); a block of srview's combined
+/// change of several calls by the calls' blocks it is made of.
 fn block_tint(app: &App, block: Option<usize>) -> Tint {
     let loose = block
         .and_then(|b| app.loose_levels().get(b))
         .and_then(Option::as_deref);
+    let combined = block.and_then(|b| app.combined_rows().get(b));
     match block.and_then(|b| app.outcome().blocks.get(b)) {
         Some(b) if b.out_of_order => Tint::OutOfOrder,
+        // srview's block of several calls' change: tinted by the calls'
+        // blocks it is made of (the loosest), unattributed when none is.
+        Some(b) if b.stage.is_some() && combined.is_some() => match combined {
+            Some(row) if row.from.is_empty() => Tint::Unattributed,
+            Some(row) => Tint::Stage(row.stage().unwrap_or(crate::engine::Stage::Exact)),
+            None => Tint::Unattributed,
+        },
         Some(b) if loose == Some("unicode") && b.stage.is_some() => Tint::Unicode,
         Some(b) if loose.is_some() && b.stage.is_some() => {
             Tint::Stage(crate::engine::Stage::LineTrimmed)

@@ -404,6 +404,69 @@ pub fn block_line(
     Line::from(spans)
 }
 
+/// The stage column of a block of srview's combined change: its one call
+/// block's stage, the loosest stage among several, else `C combined`
+/// (never `exact`: no one block of what was sent is this one).
+fn combined_stage(row: &crate::tui::app::calls::CombinedRow, theme: &Theme) -> Span<'static> {
+    match row.stage() {
+        Some(stage) => {
+            let tint = Tint::Stage(stage);
+            Span::styled(
+                format!("{} {:<12} ", tint.symbol(), stage.name()),
+                theme.stage_word(tint),
+            )
+        }
+        None => Span::styled(format!("C {:<12} ", "combined"), theme.warn()),
+    }
+}
+
+/// What a block of srview's combined change is made of, in words, with
+/// the lines of the calls' diffs `v` shows.
+fn combined_detail(index: usize, row: &crate::tui::app::calls::CombinedRow) -> String {
+    let name = |b: &crate::tui::app::calls::CallBlock| {
+        format!("call {}'s block #{}", b.call + 1, b.block + 1)
+    };
+    let lines =
+        |b: &crate::tui::app::calls::CallBlock| words::line_range("line", b.lines[0], b.lines[1]);
+    match row.from.as_slice() {
+        [] => format!(
+            "#{} srview's block of the calls' combined change: no one block the calls sent is it",
+            index + 1
+        ),
+        [one] => format!(
+            "#{} shows {} ({}; {} of v), placed by srview over the file as it was",
+            index + 1,
+            name(one),
+            stage_words(one.stage),
+            lines(one)
+        ),
+        many => {
+            let parts: Vec<String> = many
+                .iter()
+                .map(|b| format!("{} ({}, {} of v)", name(b), b.stage.name(), lines(b)))
+                .collect();
+            format!(
+                "#{} srview's block combining {}",
+                index + 1,
+                parts.join(" and ")
+            )
+        }
+    }
+}
+
+/// How a stage found a SEARCH text, in words.
+fn stage_words(stage: crate::engine::Stage) -> &'static str {
+    match stage {
+        crate::engine::Stage::Exact => "SEARCH found exactly",
+        crate::engine::Stage::LineTrimmed => "matched only after trimming white space on each line",
+        crate::engine::Stage::BlockAnchor => {
+            "matched by first and last lines only: middle lines replaced unseen (risky)"
+        }
+        crate::engine::Stage::WholeFile => "found only by searching the whole file",
+        crate::engine::Stage::Empty => "empty SEARCH",
+    }
+}
+
 /// A block after a failure, which the engine never reached: what the
 /// diagnosis says it would do on its own.
 fn unreached_line(
@@ -540,6 +603,14 @@ pub fn blocks_pane(frame: &mut Frame, layout: &BlocksPane, app: &App, theme: &Th
                 Some(b) => {
                     let loose = app.loose_levels().get(i).and_then(|l| l.as_deref());
                     let mut line = block_line(b, app.final_mode(), loose, theme);
+                    // srview's block of several calls' change: the stage
+                    // of the calls' blocks it is made of, or `combined`.
+                    if let Some(row) = app.combined_rows().get(i)
+                        && b.stage.is_some()
+                        && let Some(stage) = line.spans.get_mut(2)
+                    {
+                        *stage = combined_stage(row, theme);
+                    }
                     // An edit not written yet (the review pane's) is placed.
                     if app.unwritten()
                         && b.state == BlockState::Applied
@@ -718,6 +789,10 @@ fn detail_content(app: &App, width: u16, theme: &Theme) -> DetailRows {
             .collect()
     };
     let Some(d) = app.selected_diagnosis().filter(|d| d.is_problem()) else {
+        if let Some(row) = app.combined_rows().get(b.index) {
+            let text = combined_detail(b.index, row);
+            return (wrapped(&text, theme.gutter(), NEED_HEADER), Vec::new());
+        }
         let loose = app.loose_levels().get(b.index).and_then(|l| l.as_deref());
         let hunk = app.hunk_lines().get(b.index).copied();
         let text = detail(b, app.final_mode(), loose, hunk, app.block_numbers());
@@ -995,7 +1070,8 @@ pub fn raw_input(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let mut lines: Vec<Line> = vec![Line::styled(
         code::clip(
             vec![Span::raw(format!(
-                " the edit as received: {} (v or Esc closes · j/k scroll)",
+                " {}: {} (v or Esc closes · j/k scroll)",
+                app.raw_title().as_deref().unwrap_or("the edit as received"),
                 words::count(total, "line")
             ))],
             0,
