@@ -1299,13 +1299,7 @@ fn raw_input(input: &crate::source::agent::EditInput) -> Option<String> {
 fn changed_lines_block(before: &str, after: &str) -> String {
     let old: Vec<&str> = before.split_inclusive('\n').collect();
     let new: Vec<&str> = after.split_inclusive('\n').collect();
-    let head = old.iter().zip(&new).take_while(|(o, n)| o == n).count();
-    let tail = old[head..]
-        .iter()
-        .rev()
-        .zip(new[head..].iter().rev())
-        .take_while(|(o, n)| o == n)
-        .count();
+    let (head, tail) = crate::textdiff::shared_ends(&old, &new);
     let from = head.saturating_sub(2);
     let keep_tail = tail.saturating_sub(2);
     let block = |search: &str, replace: &str| {
