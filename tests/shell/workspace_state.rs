@@ -776,9 +776,19 @@ fn l_writes_a_crlf_file_with_its_own_line_endings() {
     // Without the question, L is no write.
     assert_ne!(key(&mut ws, 'L'), writes(&[0], true));
     // What it writes: the file's endings on every line.
+    assert_eq!(
+        written_in_file_endings(&text, ("crlf.txt", "a\r\nb\r\n")),
+        "a\r\nB\r\n"
+    );
+}
+
+/// What `L` writes: the transcript `text`'s calls applied over the file
+/// `(name, content)` in a temporary folder and written with the file's
+/// line endings; the file as written.
+fn written_in_file_endings(text: &str, (name, content): (&str, &str)) -> String {
     let dir = tempfile::tempdir().expect("temp dir");
-    std::fs::write(dir.path().join("crlf.txt"), "a\r\nb\r\n").expect("write");
-    let calls = transcript::parse_any(&text);
+    std::fs::write(dir.path().join(name), content).expect("write");
+    let calls = transcript::parse_any(text);
     let root = dir.path().to_path_buf();
     let load = |p: &str| -> Result<Option<String>, String> {
         Ok(std::fs::read_to_string(root.join(p)).ok())
@@ -787,10 +797,7 @@ fn l_writes_a_crlf_file_with_its_own_line_endings() {
     let rules = transcript::PathRules::new(dir.path(), false);
     let all: Vec<&transcript::FileEdit> = edits.iter().collect();
     transcript::write_files_with(&rules, &all, true).expect("written");
-    assert_eq!(
-        std::fs::read_to_string(dir.path().join("crlf.txt")).expect("read"),
-        "a\r\nB\r\n"
-    );
+    std::fs::read_to_string(dir.path().join(name)).expect("read")
 }
 
 /// The mirror: an LF file given CRLF lines asks the same, offering LF for
@@ -809,19 +816,8 @@ fn l_writes_an_lf_file_given_crlf_lines_in_lf() {
         "press a again to write anyway, L to use the files' line endings (LF for the new lines too), Esc to cancel",
     );
     assert_eq!(key(&mut ws, 'L'), writes(&[0], true));
-    let dir = tempfile::tempdir().expect("temp dir");
-    std::fs::write(dir.path().join("a.py"), "x = 1\ny = 2\n").expect("write");
-    let calls = transcript::parse_any(&text);
-    let root = dir.path().to_path_buf();
-    let load = |p: &str| -> Result<Option<String>, String> {
-        Ok(std::fs::read_to_string(root.join(p)).ok())
-    };
-    let edits = transcript::apply_calls(&calls, load, ApplyOptions::default());
-    let rules = transcript::PathRules::new(dir.path(), false);
-    let all: Vec<&transcript::FileEdit> = edits.iter().collect();
-    transcript::write_files_with(&rules, &all, true).expect("written");
     assert_eq!(
-        std::fs::read_to_string(dir.path().join("a.py")).expect("read"),
+        written_in_file_endings(&text, ("a.py", "x = 1\ny = 2\n")),
         "x = 1\ny = 20\ny2 = 3\n"
     );
 }
