@@ -1244,17 +1244,7 @@ fn exact_blocks_that_empty_a_block_or_break_a_recipe_are_held_back() {
         ),
     ];
     for (name, content, diff, said) in cases {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let file = support::files::write(dir.path(), name, content.as_bytes());
-        let edit = support::files::write(dir.path(), "edit.diff", diff.as_bytes());
-        let (file, edit) = (file.display().to_string(), edit.display().to_string());
-        let out = support::runner::srview(["check", &file, &edit]).output();
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        assert_eq!(out.status.code(), Some(1), "{name}: {stdout}");
-        assert_contains(&stdout, said);
-        let out = support::runner::srview(["apply", &file, &edit, "--write"]).output();
-        assert_eq!(out.status.code(), Some(1), "{name}");
-        assert_eq!(std::fs::read_to_string(&file).expect("read"), content);
+        assert_checked_and_held_back(name, content, &diff, said);
     }
 }
 
@@ -1422,17 +1412,7 @@ fn files_told_python_or_make_by_first_line_or_name_are_held_back() {
         ),
     ];
     for (name, content, diff, said) in &cases {
-        let dir = tempfile::tempdir().expect("temp dir");
-        support::files::write_all(dir.path(), [(name, content), (&"edit.diff", diff)]);
-        let file = dir.path().join(name).display().to_string();
-        let edit = dir.path().join("edit.diff").display().to_string();
-        let out = support::runner::srview(["check", &file, &edit]).output();
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        assert_eq!(out.status.code(), Some(1), "{name}: {stdout}");
-        assert_contains(&stdout, said);
-        let out = support::runner::srview(["apply", &file, &edit, "--write"]).output();
-        assert_eq!(out.status.code(), Some(1), "{name}");
-        assert_eq!(&std::fs::read_to_string(&file).expect("read"), content);
+        assert_checked_and_held_back(name, content, diff, said);
     }
     // Neither by name nor by first line: the layout is not read.
     for (name, content, diff) in [
@@ -1491,4 +1471,20 @@ fn a_diff_adding_bidi_controls_is_held_back() {
     let out = support::runner::srview(["check", &path, &edit]).output();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}");
+}
+
+/// `check` of the file `(name, content)` and the diff exits 1 saying
+/// `said`; `apply --write` exits 1 and leaves the file as it was.
+fn assert_checked_and_held_back(name: &str, content: &str, diff: &str, said: &str) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    support::files::write_all(dir.path(), [(name, content), ("edit.diff", diff)]);
+    let file = dir.path().join(name).display().to_string();
+    let edit = dir.path().join("edit.diff").display().to_string();
+    let out = support::runner::srview(["check", &file, &edit]).output();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{name}: {stdout}");
+    assert_contains(&stdout, said);
+    let out = support::runner::srview(["apply", &file, &edit, "--write"]).output();
+    assert_eq!(out.status.code(), Some(1), "{name}");
+    assert_eq!(std::fs::read_to_string(&file).expect("read"), content);
 }
