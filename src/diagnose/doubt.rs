@@ -293,8 +293,10 @@ pub enum Ending {
 /// lines ending in the other kind than it had, and still some of its own
 /// (the reference writes a diff's LF lines into a CRLF file as they are;
 /// an edit's CRLF lines land in an LF file as they are). A file already
-/// mixed the same way, one without a line ending, or a whole new content
-/// in the other ending alone, is no new mix.
+/// mixed the same way, or one without a line ending, is no new mix. A
+/// whole content in the other ending is said too: every line's ending
+/// rewritten is a change the edit does not show (held back before this
+/// rule served both directions, and kept so).
 pub fn mixed_endings<'a>(
     original: &str,
     result: impl IntoIterator<Item = &'a str>,
@@ -323,7 +325,7 @@ pub fn mixed_endings<'a>(
                 Ending::Lf
             };
             counts[slot(ending)] += 1;
-            if counts[slot(other)] > had && counts[slot(file)] > 0 {
+            if counts[slot(other)] > had {
                 break 'pieces;
             }
         }
@@ -331,7 +333,7 @@ pub fn mixed_endings<'a>(
             last = b;
         }
     }
-    (counts[slot(other)] > had && counts[slot(file)] > 0).then_some(file)
+    (counts[slot(other)] > had).then_some(file)
 }
 
 /// Whether writing `result` (in pieces) over `original` would mix line
@@ -486,9 +488,13 @@ mod tests {
         // No line ending at all, or as many of each: no file's ending to keep.
         assert_eq!(mixed_endings("a", ["a\r\nb\n"]), None);
         assert_eq!(mixed_endings("a\r\nb\n", ["a\r\nb\r\nc\r\n"]), None);
-        // A whole new content in the other ending alone mixes nothing.
-        assert_eq!(mixed_endings(lf, ["a\r\nb\r\n"]), None);
-        assert_eq!(mixed_endings("a\r\nb\r\n", ["a\n", "b\n"]), None);
+        // A whole new content in the other ending alone rewrites every
+        // line's ending: said too (a CRLF file so was held back before).
+        assert_eq!(mixed_endings(lf, ["a\r\nb\r\n"]), Some(Ending::Lf));
+        assert_eq!(
+            mixed_endings("a\r\nb\r\n", ["a\n", "b\n"]),
+            Some(Ending::Crlf)
+        );
         assert_eq!(mixed_line_endings(Ending::Lf), MIXED_LINE_ENDINGS_LF);
         assert_eq!(with_file_endings(lf, "a\nB\r\nB2\r\nc\n"), "a\nB\nB2\nc\n");
         assert_eq!(with_file_endings("a\r\nb\r\n", "a\r\nB\n"), "a\r\nB\r\n");
