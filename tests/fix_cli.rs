@@ -1019,3 +1019,61 @@ fn an_aligned_line_keeps_its_offset_when_the_indentation_is_scaled() {
         "------- SEARCH\n    for x in xs:\n        print(x)\n=======\n    for x in xs:\n        if x:\n            print(x)\n+++++++ REPLACE\n"
     );
 }
+
+/// A second tester's finds (round 36b): the file's form went to the wrong
+/// new line — from a deleted line onto its neighbour's rewrite, onto an
+/// inserted line instead of the changed one, across swapped lines — and a
+/// cell appended with a space to a tab-separated row, a hanging indent
+/// under a scaled re-indentation taken as alignment with `=`. Each new
+/// line takes the form of the old line it is most alike to, and only
+/// that one's.
+#[test]
+fn the_files_form_goes_to_the_line_that_rewrites_its_line() {
+    // (what, file, SEARCH, REPLACE, the fixed REPLACE text)
+    let cases: [(&str, &str, &str, &str, &str); 4] = [
+        (
+            "a deleted line's dash stays with it",
+            "title = \"2019\u{2013}2020\"\nsubtitle = \"2019-2020\"\n",
+            "title = \"2019-2020\"\nsubtitle = \"2019-2020\"\n",
+            "subtitle = \"2019-2021\"\n",
+            "subtitle = \"2019-2021\"\n",
+        ),
+        (
+            "an inserted line is the model's own",
+            "a = \"x\u{2013}y\"\n",
+            "a = \"x-y\"\n",
+            "b = \"p-q\"\na = \"x-y!\"\n",
+            "b = \"p-q\"\na = \"x\u{2013}y!\"\n",
+        ),
+        (
+            "swapped lines keep their own forms",
+            "x = \"a\u{2013}b\"\ny = \"c-d\"\n",
+            "x = \"a-b\"\ny = \"c-d\"\n",
+            "y = \"c-d!\"\nx = \"a-b!\"\n",
+            "y = \"c-d!\"\nx = \"a\u{2013}b!\"\n",
+        ),
+        (
+            "a hanging indent is nested, not aligned with `=`",
+            "def f():\n    x = 1\n    return x\n",
+            "def f():\n  x = 1\n  return x\n",
+            "def f():\n  x = g(\n    1,\n  )\n  return x\n",
+            "def f():\n    x = g(\n        1,\n    )\n    return x\n",
+        ),
+    ];
+    for (what, original, search, replace, want) in cases {
+        let diff = format!("------- SEARCH\n{search}=======\n{replace}+++++++ REPLACE\n");
+        let out = fix(&files(original, &diff), Version::V1);
+        assert_eq!(out.status.code(), Some(0), "{what}: {}", stderr(&out));
+        let fixed = stdout(&out);
+        let (_, fixed_replace) = fixed.split_once("=======\n").expect(what);
+        assert_eq!(fixed_replace, format!("{want}+++++++ REPLACE\n"), "{what}");
+    }
+    // A cell appended with a space where the file's row has tabs.
+    let diff = "------- SEARCH\na b c\n=======\na b c d\n+++++++ REPLACE\n";
+    let out = fix(&files("a\tb\tc\nd\te\tf\n", diff), Version::V1);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    assert_contains(
+        &stderr(&out),
+        "(the file has `\\t`, the edit 1 space): which of the two the new line keeps cannot be told",
+    );
+}

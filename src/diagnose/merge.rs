@@ -558,7 +558,7 @@ pub fn merge(
             })
     });
     let fix = Corrections::new(search, region, replace, &pairs, kept, crlf);
-    let rewrites = rewritten_from(&ops, |i, k| paired(search[i], &new[k]));
+    let rewrites = rewritten_from(&ops, |i, k| line_likeness(search[i], &new[k]));
     let mut out: Vec<String> = Vec::with_capacity(region.len() + replace.len());
     // The next file line not yet written.
     let mut next = 0usize;
@@ -717,14 +717,19 @@ fn split_space(line: &str) -> (&str, &str, &str) {
 }
 
 /// For each new line of a line diff's `ops` (old lines to new), the old
-/// line it rewrites: in a changed span of as many new lines as old, the
-/// one at its place; in a span rewritten into another number of lines,
-/// the next old line it resembles (`resembles(old, new)`), in order; none
-/// for a line kept as it was or one resembling no old line (the model's
-/// own). [`carry_form`] carries the file's form along these pairs.
+/// line it rewrites: within a changed span, the old line and the new one
+/// that are each other's most alike (`likeness(old, new)`, a character
+/// ratio, at least [`REWRITE_LIKENESS`]; lines moved past each other
+/// too); none for a line kept
+/// as it was, or one no old line of its span is most alike to (the
+/// model's own: an inserted line, a line taking a deleted one's place).
+/// Not by place: an edit deleting `title` and changing `subtitle` below it
+/// writes `subtitle`'s rewrite, not `title`'s. [`carry_form`] carries the
+/// file's form along these pairs. A span over [`REWRITE_SPAN`] lines a
+/// side pairs nothing.
 pub fn rewritten_from(
     ops: &[DiffOp],
-    resembles: impl Fn(usize, usize) -> bool,
+    likeness: impl Fn(usize, usize) -> f32,
 ) -> Vec<Option<usize>> {
     let mut out = Vec::new();
     for op in ops {
@@ -733,20 +738,43 @@ pub fn rewritten_from(
             out.extend(news.map(|_| None));
             continue;
         }
-        let mut from = olds.start;
-        for (n, k) in news.clone().enumerate() {
-            let i = if news.len() == olds.len() {
-                Some(olds.start + n)
-            } else {
-                (from..olds.end).find(|&i| resembles(i, k))
-            };
-            if let Some(i) = i {
-                from = i + 1;
+        let mut pairs: Vec<Option<usize>> = vec![None; news.len()];
+        if olds.len() <= REWRITE_SPAN && news.len() <= REWRITE_SPAN {
+            let table: Vec<Vec<f32>> = olds
+                .clone()
+                .map(|i| news.clone().map(|k| likeness(i, k)).collect())
+                .collect();
+            let best_new =
+                |r: usize| (0..news.len()).max_by(|&x, &y| table[r][x].total_cmp(&table[r][y]));
+            let best_old =
+                |c: usize| (0..olds.len()).max_by(|&x, &y| table[x][c].total_cmp(&table[y][c]));
+            for (c, slot) in pairs.iter_mut().enumerate() {
+                let Some(r) = best_old(c) else { continue };
+                if best_new(r) == Some(c) && table[r][c] >= REWRITE_LIKENESS {
+                    *slot = Some(olds.start + r);
+                }
             }
-            out.push(i);
         }
+        out.extend(pairs);
     }
     out
+}
+
+/// How alike (characters in order, ends trimmed) a new line must be to
+/// an old one to be its rewrite ([`rewritten_from`]).
+pub const REWRITE_LIKENESS: f32 = 0.6;
+
+/// The most lines a side of a changed span [`rewritten_from`] pairs.
+pub const REWRITE_SPAN: usize = 64;
+
+/// [`rewritten_from`]'s likeness of two lines.
+pub fn line_likeness(old: &str, new: &str) -> f32 {
+    crate::textdiff::TokenDiff::chars(old.trim(), new.trim(), None).ratio()
+}
+
+/// `b[from..to]` as text.
+fn span_text(b: &[char], from: usize, to: usize) -> String {
+    b[from..to].iter().collect()
 }
 
 /// The changes from `base` to `other`, each the span of `base`'s
@@ -805,6 +833,16 @@ fn merge_chars(base: &str, ours: &str, theirs: &str) -> Result<String, (String, 
         })
     };
     mine.retain(|f| !covered(f));
+    // Where the file sets words apart with a tab the model typed as a
+    // space (a TSV row), new text of the model's holding a space adds a
+    // separator whose kind cannot be told (a cell appended `a\tb c`).
+    if let Some(tab) = mine
+        .iter()
+        .find(|f| f.2.contains('\t') && b[f.0..f.1].iter().all(|c| *c == ' '))
+        && model.iter().any(|m| m.2.contains(' '))
+    {
+        return Err((tab.2.clone(), span_text(&b, tab.0, tab.1)));
+    }
     let span = |from: usize, to: usize| -> String { b[from..to].iter().collect() };
     for f in &mine {
         for m in &model {
@@ -850,7 +888,9 @@ pub fn lines_up_with_a_word(prev: &str, line: &str) -> bool {
     column > from
         && spaces(line)
         && spaces(prev)
-        && chars.get(column).is_some_and(|c| !c.is_whitespace())
+        && chars
+            .get(column)
+            .is_some_and(|c| c.is_alphanumeric() || matches!(c, '_' | '"' | '\'' | '(' | '['))
         && chars
             .get(column - 1)
             .is_some_and(|c| c.is_whitespace() || matches!(c, '(' | '[' | '{'))

@@ -54,7 +54,6 @@ use serde::Serialize;
 use crate::engine::matcher::LineIndex;
 use crate::engine::{self, BlockState, Options, Stage};
 
-pub(crate) use closest::paired;
 pub use closest::{FileIndex, MIN_SIMILARITY, TIE_MARGIN, char_diff_deadline};
 pub(crate) use compare::changed_runs;
 pub use compare::{differences, line_diff};
@@ -62,8 +61,8 @@ pub(crate) use flow::at_line_start;
 pub use flow::diagnose_indexed;
 pub(crate) use merge::{
     FormClash, MultilineStrings, carry_form, changed_line_spaced_otherwise, differs_in_content,
-    differs_only_in_normalisation, line_form_withheld, lines_up_with_a_word, rewritten_from,
-    spaced_otherwise, string_spacing_withheld, string_spacing_withheld_at,
+    differs_only_in_normalisation, line_form_withheld, line_likeness, lines_up_with_a_word,
+    rewritten_from, spaced_otherwise, string_spacing_withheld, string_spacing_withheld_at,
 };
 pub use suggest::suggestion;
 

@@ -777,7 +777,8 @@ fn corrected_chunk(
         // dash, a Markdown hard break): none where the two meet.
         let new = chunk.new_lines();
         let ops = crate::textdiff::ops(&old, &new, None);
-        let rewrites = diagnose::rewritten_from(&ops, |i, k| diagnose::paired(old[i], new[k]));
+        let rewrites =
+            diagnose::rewritten_from(&ops, |i, k| diagnose::line_likeness(old[i], new[k]));
         let bare = |l: &str| l.trim_end_matches('\r').to_string();
         let mut fixed = chunk.clone();
         fixed.context = context;

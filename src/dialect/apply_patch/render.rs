@@ -118,7 +118,7 @@ pub(super) fn carry_forms(chunk: &mut Chunk, start: usize, differing: &[LooseLin
     let old: Vec<String> = chunk.old_lines().into_iter().map(str::to_string).collect();
     let new: Vec<String> = chunk.new_lines().into_iter().map(str::to_string).collect();
     let ops = crate::textdiff::ops(&old, &new, None);
-    let rewrites = diagnose::rewritten_from(&ops, |i, k| diagnose::paired(&old[i], &new[k]));
+    let rewrites = diagnose::rewritten_from(&ops, |i, k| diagnose::line_likeness(&old[i], &new[k]));
     let file_of = |i: usize| {
         differing
             .iter()

@@ -360,7 +360,9 @@ fn carried_onto_file(
         .map(|piece| piece.trim_end_matches(['\n', '\r']))
         .collect();
     let ops = crate::textdiff::ops(old_lines, &bodies, None);
-    let rewrites = diagnose::rewritten_from(&ops, |i, k| diagnose::paired(old_lines[i], bodies[k]));
+    let rewrites = diagnose::rewritten_from(&ops, |i, k| {
+        diagnose::line_likeness(old_lines[i], bodies[k])
+    });
     let plain = |l: &str| {
         if rendered {
             plain_lookalikes(l)
