@@ -939,14 +939,7 @@ fn a_changed_line_keeps_the_files_form_where_the_model_kept_the_text() {
             "rows = [\n    (\"apple\",\t4),\n    (\"pear\", 5),\n]\n",
         ),
     ];
-    for (what, original, search, replace, want) in cases {
-        let diff = format!("------- SEARCH\n{search}=======\n{replace}+++++++ REPLACE\n");
-        let out = fix(&files(original, &diff), Version::V1);
-        assert_eq!(out.status.code(), Some(0), "{what}: {}", stderr(&out));
-        let fixed = stdout(&out);
-        let (_, fixed_replace) = fixed.split_once("=======\n").expect(what);
-        assert_eq!(fixed_replace, format!("{want}+++++++ REPLACE\n"), "{what}");
-    }
+    assert_fixed_replace(&cases);
     // A cell added where the file has tabs and the model spaces: which
     // the new cell is set off by cannot be told.
     let diff = "------- SEARCH\napple 3 1.20\n=======\napple 3 extra 1.20\n+++++++ REPLACE\n";
@@ -1060,14 +1053,7 @@ fn the_files_form_goes_to_the_line_that_rewrites_its_line() {
             "def f():\n    x = g(\n        1,\n    )\n    return x\n",
         ),
     ];
-    for (what, original, search, replace, want) in cases {
-        let diff = format!("------- SEARCH\n{search}=======\n{replace}+++++++ REPLACE\n");
-        let out = fix(&files(original, &diff), Version::V1);
-        assert_eq!(out.status.code(), Some(0), "{what}: {}", stderr(&out));
-        let fixed = stdout(&out);
-        let (_, fixed_replace) = fixed.split_once("=======\n").expect(what);
-        assert_eq!(fixed_replace, format!("{want}+++++++ REPLACE\n"), "{what}");
-    }
+    assert_fixed_replace(&cases);
     // A cell appended with a space where the file's row has tabs.
     let diff = "------- SEARCH\na b c\n=======\na b c d\n+++++++ REPLACE\n";
     let out = fix(&files("a\tb\tc\nd\te\tf\n", diff), Version::V1);
@@ -1076,4 +1062,17 @@ fn the_files_form_goes_to_the_line_that_rewrites_its_line() {
         &stderr(&out),
         "(the file has `\\t`, the edit 1 space): which of the two the new line keeps cannot be told",
     );
+}
+
+/// Each case (what, file, SEARCH, REPLACE, the fixed REPLACE text): `fix`
+/// of the one block exits 0 and writes that REPLACE text.
+fn assert_fixed_replace(cases: &[(&str, &str, &str, &str, &str)]) {
+    for &(what, original, search, replace, want) in cases {
+        let diff = format!("------- SEARCH\n{search}=======\n{replace}+++++++ REPLACE\n");
+        let out = fix(&files(original, &diff), Version::V1);
+        assert_eq!(out.status.code(), Some(0), "{what}: {}", stderr(&out));
+        let fixed = stdout(&out);
+        let (_, fixed_replace) = fixed.split_once("=======\n").expect(what);
+        assert_eq!(fixed_replace, format!("{want}+++++++ REPLACE\n"), "{what}");
+    }
 }

@@ -673,30 +673,16 @@ pub fn carry_form(base: &str, ours: &str, theirs: &str) -> Result<String, FormCl
     let (b_lead, b_body, _) = split_space(base);
     let (o_lead, o_body, _) = split_space(ours);
     let (t_lead, t_body, t_trail) = split_space(theirs);
-    let clash = |file: &str, model: &str| FormClash {
-        file: file.to_string(),
-        model: model.to_string(),
-    };
-    // The white space around the text: the file's where the model kept its
-    // own, the model's where it changed it and the file did not.
-    let edge = |b: &str, o: &str, t: &str| -> Result<String, FormClash> {
-        if o == b || t == o {
-            Ok(t.to_string())
-        } else if t == b {
-            Ok(o.to_string())
-        } else {
-            Err(clash(o, b))
-        }
-    };
     // The indentation is the re-indentation's to set ([`Corrections`]):
-    // the model's where it re-indents the line.
-    let lead = edge(b_lead, o_lead, t_lead).unwrap_or_else(|_| t_lead.to_string());
+    // the file's where the model kept its own, else the model's.
+    let lead = if t_lead == b_lead { o_lead } else { t_lead };
     // Trailing white space is the model's: in most files it is noise an
     // editor strips (the real authors' new lines drop it); where it means
     // something (a Markdown hard break, a diff's line end) the path-aware
     // check carries it ([`super::trailing`]).
     let trail = t_trail;
-    let body = merge_chars(b_body, o_body, t_body).map_err(|(o, b)| clash(&o, &b))?;
+    let body =
+        merge_chars(b_body, o_body, t_body).map_err(|(file, model)| FormClash { file, model })?;
     Ok(format!("{lead}{body}{trail}"))
 }
 

@@ -775,28 +775,12 @@ fn corrected_chunk(
         // An added line rewriting a removed one keeps the file's form of it
         // where the model kept the text (a TSV row's tabs, the file's en
         // dash, a Markdown hard break): none where the two meet.
-        let new = chunk.new_lines();
-        let ops = crate::textdiff::ops(&old, &new, None);
-        let rewrites =
-            diagnose::rewritten_from(&ops, |i, k| diagnose::line_likeness(old[i], new[k]));
-        let bare = |l: &str| l.trim_end_matches('\r').to_string();
         let mut fixed = chunk.clone();
         fixed.context = context;
-        let mut file_lines = region.iter();
-        for (line, rewrite) in fixed
-            .lines
-            .iter_mut()
-            .filter(|l| l.kind != LineKind::Removed)
-            .zip(rewrites)
-        {
-            let Some(i) = rewrite.filter(|_| line.kind == LineKind::Added) else {
-                continue;
-            };
-            let (o, r) = (bare(old[i]), bare(region[i]));
-            if o != r && !diagnose::differs_in_content(&o, &r) {
-                line.text = diagnose::carry_form(&o, &r, &bare(&line.text)).ok()?;
-            }
+        if !super::render::carry_forms(&mut fixed, |i| region.get(i).copied()) {
+            return None;
         }
+        let mut file_lines = region.iter();
         for line in fixed.lines.iter_mut().filter(|l| l.kind != LineKind::Added) {
             line.text = file_lines.next()?.to_string();
         }

@@ -185,7 +185,11 @@ pub fn tighten_reindented(
                 Err(why) => withheld.push(([s, h], why)),
                 Ok(_) => {
                     if let Some(matched) = hunk.matched {
-                        super::render::carry_forms(chunk, matched.start_line, &hunk.differing);
+                        super::render::carry_loose_forms(
+                            chunk,
+                            matched.start_line,
+                            &hunk.differing,
+                        );
                     }
                 }
             }

@@ -105,26 +105,23 @@ pub fn tighten(patch: &Patch, outcome: &PatchOutcome) -> Patch {
     tightened
 }
 
-/// The added lines of `chunk` (matched from file line `start`) that
-/// rewrite a removed line the file has in another form (`differing`: the
-/// loosely matched lines, the file's text of each) keep the file's form
-/// where the model kept the text ([`crate::diagnose::carry_form`]: the
-/// file's en dash for the model's hyphen, its trailing spaces); an added
-/// line whose change meets that form stays as the model wrote it.
-/// Not part of [`tighten`], whose result is the reference's: the
-/// meaning layer ([`super::reindent::tighten_reindented`]) calls it.
-pub(super) fn carry_forms(chunk: &mut Chunk, start: usize, differing: &[LooseLine]) {
+/// The added lines of `chunk` that rewrite a removed line the file has in
+/// another form (`file_of(i)`: the file's text of the chunk's `i`-th old
+/// line, where it differs from it) keep the file's form where the model
+/// kept the text ([`crate::diagnose::carry_form`]: the file's en dash for
+/// the model's hyphen, a TSV row's tabs). An added line whose change meets
+/// that form stays as the model wrote it; `false` when one did.
+pub(super) fn carry_forms<'f>(
+    chunk: &mut Chunk,
+    file_of: impl Fn(usize) -> Option<&'f str>,
+) -> bool {
     use crate::diagnose;
     let old: Vec<String> = chunk.old_lines().into_iter().map(str::to_string).collect();
     let new: Vec<String> = chunk.new_lines().into_iter().map(str::to_string).collect();
     let ops = crate::textdiff::ops(&old, &new, None);
     let rewrites = diagnose::rewritten_from(&ops, |i, k| diagnose::line_likeness(&old[i], &new[k]));
-    let file_of = |i: usize| {
-        differing
-            .iter()
-            .find(|loose| loose.line.checked_sub(start) == Some(i))
-            .map(|loose| loose.file.as_str())
-    };
+    let bare = |l: &str| l.trim_end_matches('\r').to_string();
+    let mut all_carried = true;
     let added = chunk
         .lines
         .iter_mut()
@@ -136,14 +133,28 @@ pub(super) fn carry_forms(chunk: &mut Chunk, start: usize, differing: &[LooseLin
         else {
             continue;
         };
-        let bare = |l: &str| l.trim_end_matches('\r').to_string();
         let (o, r) = (bare(&old[i]), bare(file));
-        if o != r
-            && !diagnose::differs_in_content(&o, &r)
-            && let Ok(carried) = diagnose::carry_form(&o, &r, &bare(&line.text))
-        {
-            let cr = if line.text.ends_with('\r') { "\r" } else { "" };
-            line.text = carried + cr;
+        if o == r || diagnose::differs_in_content(&o, &r) {
+            continue;
+        }
+        match diagnose::carry_form(&o, &r, &bare(&line.text)) {
+            Ok(carried) => {
+                let cr = if line.text.ends_with('\r') { "\r" } else { "" };
+                line.text = carried + cr;
+            }
+            Err(_) => all_carried = false,
         }
     }
+    all_carried
+}
+
+/// [`carry_forms`] for a hunk matched loosely from file line `start`:
+/// the file's text of each loosely matched old line (`differing`).
+pub(super) fn carry_loose_forms(chunk: &mut Chunk, start: usize, differing: &[LooseLine]) {
+    carry_forms(chunk, |i| {
+        differing
+            .iter()
+            .find(|loose| loose.line.checked_sub(start) == Some(i))
+            .map(|loose| loose.file.as_str())
+    });
 }
