@@ -501,11 +501,23 @@ fn cline_cli_gets_its_hook_file_which_cancels_when_srview_cannot_run() {
             .permissions()
             .mode();
         assert_eq!(mode & 0o777, 0o755);
+        // A file this process just wrote can be "busy" for a moment: another
+        // test thread's fork holds the write descriptor until its exec, so
+        // ETXTBSY is retried (as Go's os/exec does).
         let run = |file: &std::path::Path| {
-            let out = Command::new(file)
-                .stdin(std::process::Stdio::null())
-                .output()
-                .expect("the hook file runs");
+            let mut tries = 0;
+            let out = loop {
+                match Command::new(file)
+                    .stdin(std::process::Stdio::null())
+                    .output()
+                {
+                    Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy && tries < 100 => {
+                        tries += 1;
+                        std::thread::sleep(std::time::Duration::from_millis(20));
+                    }
+                    other => break other.expect("the hook file runs"),
+                }
+            };
             (
                 String::from_utf8_lossy(&out.stdout).into_owned(),
                 out.status.code(),
