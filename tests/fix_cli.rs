@@ -495,7 +495,20 @@ fn a_fix_it_cannot_stand_behind_is_not_offered() {
     let svc = "class UserService:\n    def __init__(self, db):\n        self.db = db\n\n    def create_user(self, name, email):\n        user = User(name=name, email=email)\n        self.db.add(user)\n        self.db.commit()\n        return user\n\n    def list_users(self):\n        return self.db.query(User).all()\n";
     let repo = "class UserRepo:\n    def __init__(self, db):\n        self.db = db\n\n    def get_user_by_name(self, name):\n        query = self.db.query(User)\n        result = query.filter_by(name=name).first()\n        return result\n";
     let app = "def main():\n    cfg = load_config(\"app.cfg\")\n    cfg[\"debug\"] = True\n    save_config(\"app.cfg\", cfg)\n";
-    let cases: [(&str, &str, &str); 7] = [
+    let cases: [(&str, &str, &str); 9] = [
+        // The change is made to text the file's line does not have
+        // (`"guest"` made `"viewer"` in a list without `"guest"`): written on
+        // the file's line it would add a role where one was to be replaced.
+        (
+            "import os\n\nALLOWED_ROLES = [\"admin\"]\nMAX_SESSIONS = 3\n",
+            "------- SEARCH\nALLOWED_ROLES = [\"admin\", \"guest\"]\n=======\nALLOWED_ROLES = [\"admin\", \"viewer\"]\n+++++++ REPLACE\n",
+            "(line 3): line 3 of the file differs from SEARCH line 1 in more than white space and the edit changes it",
+        ),
+        (
+            "def open_db():\n    return connect(timeout=5)\n",
+            "------- SEARCH\n    return connect(timeout=5, retries=3)\n=======\n    return connect(timeout=5, retries=5)\n+++++++ REPLACE\n",
+            "(line 2): line 2 of the file differs from SEARCH line 1 in more than white space and the edit changes it",
+        ),
         (
             ren,
             "------- SEARCH\n    for o in orders:\n        total += o.price * o.qty\n    return total_amount\n=======\n    for o in orders:\n        total += o.price * o.qty * (1 - o.discount)\n    return total_amount\n+++++++ REPLACE\n",

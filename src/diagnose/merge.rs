@@ -132,6 +132,15 @@ fn damaged_change(
         // whether the rewrite keeps it.
         return Some(DamagedChange::Unclear);
     }
+    // The author changes the very text the file's line differs in (`"guest"`
+    // made `"viewer"` in a list the file holds without `"guest"`): the change
+    // has nothing to act on, and writing it would mean something else (a
+    // role added where one was to be replaced).
+    if let [rewrite] = new
+        && changes_the_damage(search, file, rewrite)
+    {
+        return Some(DamagedChange::Unclear);
+    }
     if let Some(w) = new
         .iter()
         .flat_map(|n| words(n))
@@ -155,6 +164,32 @@ fn damaged_change(
     // file's words all there for the author to have written against.
     let stale = !file_only.is_empty() && damaged.iter().any(|w| !misspelt(w));
     (stale && !takes_file_word).then_some(DamagedChange::Unclear)
+}
+
+/// Whether the author's change of `search` into `rewrite` meets a place
+/// where the file's line differs from `search` (the character changes of
+/// the two overlap or meet at an insertion), past changes both make alike
+/// and file differences inside text the author rewrites whole (its new
+/// text stands for them).
+fn changes_the_damage(search: &str, file: &str, rewrite: &str) -> bool {
+    let (s, f, r): (Vec<char>, Vec<char>, Vec<char>) = (
+        search.trim().chars().collect(),
+        file.trim().chars().collect(),
+        rewrite.trim().chars().collect(),
+    );
+    let (mine, model) = (char_hunks(&s, &f), char_hunks(&s, &r));
+    let covered =
+        |f: &(usize, usize, String)| model.iter().any(|m| m.0 < m.1 && m.0 <= f.0 && f.1 <= m.1);
+    mine.iter().filter(|f| !covered(f)).any(|f| {
+        model.iter().any(|m| {
+            f != m && {
+                let overlap = f.0 < m.1 && m.0 < f.1;
+                let inserts = f.0 == f.1 || m.0 == m.1;
+                let meet = f.0 == m.1 || m.0 == f.1 || f.0 == m.0;
+                overlap || (inserts && meet)
+            }
+        })
+    })
 }
 
 /// How alike a damaged word and the file's word must be (characters in

@@ -266,14 +266,20 @@ fn suggest(
             lo.min(lr) as f64 / lo.max(lr) as f64
         };
         if ratio < MIN_LENGTH_RATIO {
-            return (
-                None,
-                Some(format!(
+            let why = if lo < lr {
+                format!(
                     "line {} of the text looks like part of file line {}, and the file's whole line may not be what the new text replaces",
                     i + 1,
                     c.start_line + i
-                )),
-            );
+                )
+            } else {
+                format!(
+                    "line {} of the text is much longer than file line {}: it holds code the file's line does not, and what the new text should become there cannot be told",
+                    i + 1,
+                    c.start_line + i
+                )
+            };
+            return (None, Some(why));
         }
         if similar::TextDiff::from_chars(o, r).ratio() < MIN_LINE_SIMILARITY as f32 {
             return (
