@@ -925,6 +925,8 @@ fn run_on_file(
     input: &str,
 ) -> Result<(Run, String, String), Error> {
     let run = run_matcher(row, text, cwd, Some(&args.file))?;
+    // As `apply` and `check`: an edit meant for another file is no fix of FILE.
+    refuse_moved_edit(row, &run, &file_path(&run.cwd, &args.file), &args.file)?;
     if let Some(nothing) = nothing_found(row, &run, args.diff.as_deref()) {
         // As a diff without a SEARCH/REPLACE block: exit 1, said.
         return Err(Error::NoApply(format!(

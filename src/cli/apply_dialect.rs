@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use super::commit::Commit;
 use super::{ApplyArgs, CmdResult};
+use crate::dialect::Dialect;
 use crate::dialect::apply_patch::PatchOutcome;
 use crate::dialect::edit::{self, EditOutcome};
 use crate::dialect::one_file::{self, Place};
@@ -57,13 +58,7 @@ pub(super) fn run_patch(
             file.display()
         );
     }
-    if let Some(other) = elsewhere.named.filter(|other| !names_file(other, file)) {
-        return Err(edits_another_file(
-            &other,
-            file,
-            "`srview apply --transcript PATCH --cwd DIR` applies it",
-        ));
-    }
+    refuse_another_patch(file, &place, diff)?;
     for warning in crate::source::patch::loose_warnings(&outcome) {
         eprintln!("{warning}");
     }
@@ -90,6 +85,47 @@ pub(super) fn names_file(named: &str, file: &Path) -> bool {
         (Ok(a), Ok(b)) => a == b,
         _ => false,
     }
+}
+
+/// The refusal of `diff` (of `dialect`: a patch, an edit's JSON) when it
+/// edits another file than FILE: `apply`, `check` and `fix` FILE refuse it
+/// alike (tester finding 36/06).
+pub(super) fn refuse_another_file(file: &Path, diff: &str, dialect: Dialect) -> Result<(), Error> {
+    match dialect {
+        Dialect::ApplyPatch => refuse_another_patch(file, &place(file)?, diff),
+        Dialect::EditJson | Dialect::SearchReplace => {
+            let parsed = one_file::parse_edit(diff).map_err(|e| Error::usage(e.to_string()))?;
+            refuse_another_edit(&parsed, file)
+        }
+    }
+}
+
+/// The refusal of a patch whose section names another file than FILE.
+fn refuse_another_patch(file: &Path, place: &Place, diff: &str) -> Result<(), Error> {
+    match one_file::elsewhere(diff, &place.name)
+        .named
+        .filter(|other| !names_file(other, file))
+    {
+        Some(other) => Err(edits_another_file(
+            &other,
+            file,
+            "`srview apply --transcript PATCH --cwd DIR` applies it",
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The refusal of an edit's JSON naming another file than FILE.
+fn refuse_another_edit(edit: &edit::Edit, file: &Path) -> Result<(), Error> {
+    let named = edit.path();
+    if names_file(named, file) {
+        return Ok(());
+    }
+    Err(edits_another_file(
+        named,
+        file,
+        &format!("`srview apply {named} INPUT` applies it there"),
+    ))
 }
 
 /// The refusal of an input that edits `other`, not FILE: applying it to
@@ -161,14 +197,7 @@ pub(super) fn run_edit(
     diff: &str,
 ) -> Result<EditOutcome, Error> {
     let parsed = one_file::parse_edit(diff).map_err(|e| Error::usage(e.to_string()))?;
-    let named = parsed.path().to_string();
-    if !names_file(&named, file) {
-        return Err(edits_another_file(
-            &named,
-            file,
-            &format!("`srview apply {named} INPUT` applies it there"),
-        ));
-    }
+    refuse_another_edit(&parsed, file)?;
     let parsed = parsed.with_path(&file.display().to_string());
     Ok(edit::apply(&parsed, content))
 }
