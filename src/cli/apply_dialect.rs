@@ -11,6 +11,7 @@ use super::{ApplyArgs, CmdResult};
 use crate::dialect::Dialect;
 use crate::dialect::apply_patch::PatchOutcome;
 use crate::dialect::edit::{self, EditOutcome};
+pub(super) use crate::dialect::one_file::names_file;
 use crate::dialect::one_file::{self, Place};
 use crate::engine::{Applied, ApplyError, Outcome};
 use crate::error::Error;
@@ -65,28 +66,6 @@ pub(super) fn run_patch(
     Ok(outcome)
 }
 
-/// Whether the path an input names (`named`, as the model wrote it) is
-/// FILE: the same name (`m.py`, `./m.py`, `/elsewhere/src/m.py`: the
-/// agent's paths are its own machine's), or the same file once resolved
-/// from the current folder (a link to FILE). An empty path names no file,
-/// so none other.
-pub(super) fn names_file(named: &str, file: &Path) -> bool {
-    let normalized = crate::dialect::call::normalize(named.trim());
-    let Some(last) = normalized.rsplit('/').next().filter(|l| !l.is_empty()) else {
-        return true;
-    };
-    if file
-        .file_name()
-        .is_some_and(|name| name.to_string_lossy() == last)
-    {
-        return true;
-    }
-    match (Path::new(named.trim()).canonicalize(), file.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    }
-}
-
 /// The refusal of `diff` (of `dialect`: a patch, an edit's JSON) when it
 /// edits another file than FILE: `apply`, `check` and `fix` FILE refuse it
 /// alike (tester finding 36/06).
@@ -102,15 +81,11 @@ pub(super) fn refuse_another_file(file: &Path, diff: &str, dialect: Dialect) -> 
 
 /// The refusal of a patch whose section names another file than FILE.
 fn refuse_another_patch(file: &Path, place: &Place, diff: &str) -> Result<(), Error> {
-    match one_file::elsewhere(diff, &place.name)
+    let other = one_file::elsewhere(diff, &place.name)
         .named
-        .filter(|other| !names_file(other, file))
-    {
-        Some(other) => Err(edits_another_file(
-            &other,
-            file,
-            "`srview apply --transcript PATCH --cwd DIR` applies it",
-        )),
+        .filter(|other| !names_file(other, file));
+    match other {
+        Some(other) => Err(edits_another_file(&other, file, one_file::PATCH_ELSEWHERE)),
         None => Ok(()),
     }
 }
@@ -124,7 +99,7 @@ fn refuse_another_edit(edit: &edit::Edit, file: &Path) -> Result<(), Error> {
     Err(edits_another_file(
         named,
         file,
-        &format!("`srview apply {named} INPUT` applies it there"),
+        &one_file::edit_elsewhere(named),
     ))
 }
 
@@ -132,10 +107,7 @@ fn refuse_another_edit(edit: &edit::Edit, file: &Path) -> Result<(), Error> {
 /// FILE would put an edit meant for another file there (`how`: the command
 /// that applies it where it was meant).
 pub(super) fn edits_another_file(other: &str, file: &Path, how: &str) -> Error {
-    let file = file.display();
-    Error::NoApply(format!(
-        "the input edits {other}, not {file}: {file} is left as it is ({how})"
-    ))
+    Error::NoApply(one_file::edits_another_file(other, file, how))
 }
 
 /// Why srview cannot stand behind writing the patch's result for FILE
