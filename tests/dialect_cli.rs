@@ -1856,7 +1856,9 @@ fn an_agents_failing_edit_is_diagnosed_in_its_own_field_names() {
 /// ```` ```diff ```` fence Aider's udiff parser needs) leaves FILE as it
 /// is, as a diff without a SEARCH/REPLACE block does (tester finding
 /// 36/05): `apply` prints FILE unchanged (a redirect keeps it) with a
-/// warning naming what was not found, `check` and `fix` exit 1.
+/// warning naming what was not found, `check` and `fix` exit 1; `apply
+/// --transcript` over the folder prints the same warning, exit 0 as
+/// `apply`.
 #[test]
 fn an_aider_reply_without_an_edit_leaves_file_unchanged_and_says_so() {
     let unfenced = "--- calc.py\n+++ calc.py\n@@ @@\n-    return b – a\n+    return a + b\n";
@@ -1941,6 +1943,22 @@ fn an_aider_reply_without_an_edit_leaves_file_unchanged_and_says_so() {
                 format!("srview: warning: {said}: nothing to fix, nothing printed\n")
             )
         );
+        for (write, what) in [
+            (None, "no file is edited"),
+            (Some("--write"), "no file written"),
+        ] {
+            let mut args = vec!["apply", "--transcript", input, "--cwd", "."];
+            args.extend(write);
+            assert_eq!(
+                run(&args),
+                (
+                    Some(0),
+                    String::new(),
+                    format!("srview: warning: {said}: {what}\n")
+                ),
+                "{args:?}"
+            );
+        }
     }
     assert_eq!(
         std::fs::read_to_string(dir.path().join("calc.py")).expect("calc.py"),
