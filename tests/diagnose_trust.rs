@@ -1433,8 +1433,9 @@ fn files_told_python_or_make_by_first_line_or_name_are_held_back() {
 /// hold (a tester's find: `check` said "the diff applies", the previewer
 /// and `v` showed a harmless string): `check` exits 1 naming the code
 /// points and the line, `apply --write` holds it back and `--force`
-/// writes it. The same diff over a file already holding those characters
-/// applies without a word.
+/// writes it. Counted by character: over a file already holding one
+/// U+202E, a diff adding another is held back saying how many it adds; a
+/// diff keeping the file's own (its line edited) applies without a word.
 #[test]
 fn a_diff_adding_bidi_controls_is_held_back() {
     let file = "def is_admin(user):\n    access = \"user\"\n    if access != \"none\":\n        return True\n    return False\n";
@@ -1464,10 +1465,29 @@ fn a_diff_adding_bidi_controls_is_held_back() {
         &std::fs::read_to_string(&path).expect("read"),
         "\"user\u{202e} \u{2066}",
     );
-    // Over a file holding them already (the diff applied and sent again
-    // elsewhere): nothing added.
-    let held = format!("{file}# \u{202e}\u{2066}\u{2069}\n");
+    // Over a file holding one U+202E already: one more is added.
+    let held = file.replace("\"none\"", "\"none\u{202e}\"");
     std::fs::write(&path, &held).expect("write");
+    let more = block("    return False\n", "    return \"\u{202e}\" == access\n");
+    std::fs::write(&edit, &more).expect("write");
+    let out = support::runner::srview(["check", &path, &edit]).output();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert_contains(
+        &stdout,
+        "held back: the diff adds more invisible bidirectional control characters than the \
+         file held (U+202E RIGHT-TO-LEFT OVERRIDE: 1 more than the file's 1, at line 5): they \
+         reorder or hide the text around them",
+    );
+    let out = support::runner::srview(["apply", &path, &edit, "--write"]).output();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(std::fs::read_to_string(&path).expect("read"), held);
+    // The file's own kept, its line edited: nothing added.
+    let kept = block(
+        "    if access != \"none\u{202e}\":\n",
+        "    if access == \"none\u{202e}\":\n",
+    );
+    std::fs::write(&edit, &kept).expect("write");
     let out = support::runner::srview(["check", &path, &edit]).output();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}");

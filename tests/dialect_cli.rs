@@ -136,9 +136,9 @@ fn a_moving_patch_edits_file_in_place_and_says_so() {
     );
 }
 
-/// An input whose path names another file is refused by `apply` and
-/// `check` FILE, whatever its dialect (tester finding 36/06): exit 1, FILE
-/// left as it is, `--write` writes nothing. A lone patch section, an
+/// An input whose path names another file is refused by `apply`, `check`
+/// and `fix` FILE, whatever its dialect (tester finding 36/06): exit 1,
+/// FILE left as it is, `--write` writes nothing, `fix` prints no fix. A lone patch section, an
 /// edit's JSON, and an Aider block that only lands on FILE because Aider
 /// retries a failed SEARCH on the chat's files (FILE is in the chat).
 #[test]
@@ -180,6 +180,7 @@ fn an_input_naming_another_file_is_refused_in_every_dialect() {
             &["apply", shown, name, "--write"],
             &["apply", shown, name, "--json"],
             &["check", shown, name],
+            &["fix", shown, name],
         ] {
             let args: Vec<&str> = command.iter().chain(flags).copied().collect();
             let out = run_in(dir.path(), &args);
@@ -233,6 +234,14 @@ fn an_input_naming_file_in_another_form_edits_it() {
         support::files::write(dir.path(), "p.patch", patch.as_bytes());
         let out = run_in(dir.path(), &["check", target, "p.patch"]);
         assert_eq!(out.status.code(), Some(0), "{path}: {}", text(&out.stderr));
+        // `fix` is not refused either: the patch is exact, printed as it is.
+        let out = run_in(dir.path(), &["fix", target, "p.patch"]);
+        assert_eq!(
+            (out.status.code(), text(&out.stdout)),
+            (Some(0), patch.clone()),
+            "{path}: {}",
+            text(&out.stderr)
+        );
     }
     let reply = "./calc.py\n```python\n<<<<<<< SEARCH\n    return b – a\n=======\n    return a + b\n>>>>>>> REPLACE\n```\n";
     support::files::write(dir.path(), "r.md", reply.as_bytes());
@@ -1847,7 +1856,9 @@ fn an_agents_failing_edit_is_diagnosed_in_its_own_field_names() {
 /// ```` ```diff ```` fence Aider's udiff parser needs) leaves FILE as it
 /// is, as a diff without a SEARCH/REPLACE block does (tester finding
 /// 36/05): `apply` prints FILE unchanged (a redirect keeps it) with a
-/// warning naming what was not found, `check` and `fix` exit 1.
+/// warning naming what was not found, `check` and `fix` exit 1; `apply
+/// --transcript` over the folder prints the same warning, exit 0 as
+/// `apply`.
 #[test]
 fn an_aider_reply_without_an_edit_leaves_file_unchanged_and_says_so() {
     let unfenced = "--- calc.py\n+++ calc.py\n@@ @@\n-    return b – a\n+    return a + b\n";
@@ -1932,6 +1943,22 @@ fn an_aider_reply_without_an_edit_leaves_file_unchanged_and_says_so() {
                 format!("srview: warning: {said}: nothing to fix, nothing printed\n")
             )
         );
+        for (write, what) in [
+            (None, "no file is edited"),
+            (Some("--write"), "no file written"),
+        ] {
+            let mut args = vec!["apply", "--transcript", input, "--cwd", "."];
+            args.extend(write);
+            assert_eq!(
+                run(&args),
+                (
+                    Some(0),
+                    String::new(),
+                    format!("srview: warning: {said}: {what}\n")
+                ),
+                "{args:?}"
+            );
+        }
     }
     assert_eq!(
         std::fs::read_to_string(dir.path().join("calc.py")).expect("calc.py"),

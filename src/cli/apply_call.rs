@@ -422,6 +422,16 @@ pub(super) fn run_folder(args: &ApplyArgs, text: &str, cwd: &Path, row: &Dialect
     let run = run_matcher(row, text, cwd, None)?;
     let outcome = &run.outcome;
     warn(row, &run, args.write);
+    // An input holding no edit at all is said, as `apply FILE` says it
+    // (tester finding 36/05): the agent succeeds doing nothing.
+    if let Some(nothing) = nothing_found(row, &run, args.transcript.as_deref()) {
+        let what = if args.write {
+            "no file written"
+        } else {
+            "no file is edited"
+        };
+        eprintln!("srview: warning: {nothing}: {what}");
+    }
     let commit = commit(args, row, &run, None);
     let mut stdout = std::io::stdout().lock();
     let io_err = Error::stdout;
@@ -925,6 +935,8 @@ fn run_on_file(
     input: &str,
 ) -> Result<(Run, String, String), Error> {
     let run = run_matcher(row, text, cwd, Some(&args.file))?;
+    // As `apply` and `check`: an edit meant for another file is no fix of FILE.
+    refuse_moved_edit(row, &run, &file_path(&run.cwd, &args.file), &args.file)?;
     if let Some(nothing) = nothing_found(row, &run, args.diff.as_deref()) {
         // As a diff without a SEARCH/REPLACE block: exit 1, said.
         return Err(Error::NoApply(format!(

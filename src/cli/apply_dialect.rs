@@ -8,8 +8,10 @@ use std::path::{Path, PathBuf};
 
 use super::commit::Commit;
 use super::{ApplyArgs, CmdResult};
+use crate::dialect::Dialect;
 use crate::dialect::apply_patch::PatchOutcome;
 use crate::dialect::edit::{self, EditOutcome};
+pub(super) use crate::dialect::one_file::names_file;
 use crate::dialect::one_file::{self, Place};
 use crate::engine::{Applied, ApplyError, Outcome};
 use crate::error::Error;
@@ -57,49 +59,55 @@ pub(super) fn run_patch(
             file.display()
         );
     }
-    if let Some(other) = elsewhere.named.filter(|other| !names_file(other, file)) {
-        return Err(edits_another_file(
-            &other,
-            file,
-            "`srview apply --transcript PATCH --cwd DIR` applies it",
-        ));
-    }
+    refuse_another_patch(file, &place, diff)?;
     for warning in crate::source::patch::loose_warnings(&outcome) {
         eprintln!("{warning}");
     }
     Ok(outcome)
 }
 
-/// Whether the path an input names (`named`, as the model wrote it) is
-/// FILE: the same name (`m.py`, `./m.py`, `/elsewhere/src/m.py`: the
-/// agent's paths are its own machine's), or the same file once resolved
-/// from the current folder (a link to FILE). An empty path names no file,
-/// so none other.
-pub(super) fn names_file(named: &str, file: &Path) -> bool {
-    let normalized = crate::dialect::call::normalize(named.trim());
-    let Some(last) = normalized.rsplit('/').next().filter(|l| !l.is_empty()) else {
-        return true;
-    };
-    if file
-        .file_name()
-        .is_some_and(|name| name.to_string_lossy() == last)
-    {
-        return true;
+/// The refusal of `diff` (of `dialect`: a patch, an edit's JSON) when it
+/// edits another file than FILE: `apply`, `check` and `fix` FILE refuse it
+/// alike (tester finding 36/06).
+pub(super) fn refuse_another_file(file: &Path, diff: &str, dialect: Dialect) -> Result<(), Error> {
+    match dialect {
+        Dialect::ApplyPatch => refuse_another_patch(file, &place(file)?, diff),
+        Dialect::EditJson | Dialect::SearchReplace => {
+            let parsed = one_file::parse_edit(diff).map_err(|e| Error::usage(e.to_string()))?;
+            refuse_another_edit(&parsed, file)
+        }
     }
-    match (Path::new(named.trim()).canonicalize(), file.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
+}
+
+/// The refusal of a patch whose section names another file than FILE.
+fn refuse_another_patch(file: &Path, place: &Place, diff: &str) -> Result<(), Error> {
+    let other = one_file::elsewhere(diff, &place.name)
+        .named
+        .filter(|other| !names_file(other, file));
+    match other {
+        Some(other) => Err(edits_another_file(&other, file, one_file::PATCH_ELSEWHERE)),
+        None => Ok(()),
     }
+}
+
+/// The refusal of an edit's JSON naming another file than FILE.
+fn refuse_another_edit(edit: &edit::Edit, file: &Path) -> Result<(), Error> {
+    let named = edit.path();
+    if names_file(named, file) {
+        return Ok(());
+    }
+    Err(edits_another_file(
+        named,
+        file,
+        &one_file::edit_elsewhere(named),
+    ))
 }
 
 /// The refusal of an input that edits `other`, not FILE: applying it to
 /// FILE would put an edit meant for another file there (`how`: the command
 /// that applies it where it was meant).
 pub(super) fn edits_another_file(other: &str, file: &Path, how: &str) -> Error {
-    let file = file.display();
-    Error::NoApply(format!(
-        "the input edits {other}, not {file}: {file} is left as it is ({how})"
-    ))
+    Error::NoApply(one_file::edits_another_file(other, file, how))
 }
 
 /// Why srview cannot stand behind writing the patch's result for FILE
@@ -161,14 +169,7 @@ pub(super) fn run_edit(
     diff: &str,
 ) -> Result<EditOutcome, Error> {
     let parsed = one_file::parse_edit(diff).map_err(|e| Error::usage(e.to_string()))?;
-    let named = parsed.path().to_string();
-    if !names_file(&named, file) {
-        return Err(edits_another_file(
-            &named,
-            file,
-            &format!("`srview apply {named} INPUT` applies it there"),
-        ));
-    }
+    refuse_another_edit(&parsed, file)?;
     let parsed = parsed.with_path(&file.display().to_string());
     Ok(edit::apply(&parsed, content))
 }

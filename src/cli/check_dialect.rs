@@ -9,7 +9,7 @@ use super::load::OtherDialect;
 use std::io::Write;
 use std::path::Path;
 
-use super::apply_dialect::{place, run_edit, run_patch};
+use super::apply_dialect::{place, refuse_another_file, run_edit, run_patch};
 use super::{CheckArgs, CmdResult, FixArgs};
 use crate::dialect::Dialect;
 use crate::dialect::apply_patch::{HunkReport, HunkState, PatchOutcome, render};
@@ -206,6 +206,8 @@ fn edit_json(edit: &crate::dialect::edit::Edit) -> Result<String, Error> {
 pub fn fix(args: &FixArgs, input: OtherDialect) -> CmdResult {
     let (content, diff, dialect) = (input.content, input.diff.as_str(), input.dialect);
     let file: &Path = &args.file;
+    // As `apply` and `check`: an edit meant for another file is no fix of FILE.
+    refuse_another_file(file, diff, dialect)?;
     let place = place(file)?;
     let target = place.target(content.as_deref());
     let corrected =

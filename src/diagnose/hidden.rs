@@ -9,10 +9,11 @@
 //! string everywhere srview showed it, and passed every check).
 //!
 //! The previewer draws each as a stand-in (`⟨U+202E⟩`,
-//! [`crate::tui::shown::sanitize`]); an edit whose result holds one the
-//! file did not hold is a trust doubt ([`hidden_added`]): text the file
-//! already has (the marks of an Arabic or Hebrew file, kept or written
-//! again) is not. A joiner (U+200C, U+200D) between two characters that are
+//! [`crate::tui::shown::sanitize`]); an edit whose result holds more of one
+//! than the file did (counted by character: a right-to-left override added
+//! beside the one the file holds too) is a trust doubt ([`hidden_added`]):
+//! text the file already has, kept, is not, nor are the marks of an Arabic
+//! or Hebrew file written again with its new text. A joiner (U+200C, U+200D) between two characters that are
 //! neither ASCII nor white space joins a script's letters or an emoji
 //! sequence, and is not doubted.
 
@@ -87,12 +88,16 @@ pub fn has_hidden(text: &str) -> bool {
     hidden_in(text).next().is_some()
 }
 
-/// The hidden characters an edit's result holds and the file did not.
+/// The hidden characters an edit's result holds more of than the file did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HiddenAdded {
     /// Each character, once, in the order first met.
     pub chars: Vec<char>,
-    /// The result's lines (1-based) holding them, in order.
+    /// For each of `chars`, how many the file held and how many the result
+    /// holds.
+    pub counts: Vec<(usize, usize)>,
+    /// The result's lines (1-based) holding them, in order: for a character
+    /// the file held already, the lines the file does not have as they are.
     pub lines: Vec<usize>,
 }
 
@@ -103,10 +108,21 @@ impl HiddenAdded {
     /// One sentence without a final stop, `what` its subject ("its new
     /// text", "the diff"), ending with what to send.
     pub fn describe(&self, what: &str) -> String {
+        let held = self.counts.iter().any(|&(before, _)| before > 0);
         let chars: Vec<String> = self
             .chars
             .iter()
-            .map(|&c| format!("U+{:04X} {}", u32::from(c), name(c)))
+            .zip(&self.counts)
+            .map(|(&c, &(before, after))| {
+                let char = format!("U+{:04X} {}", u32::from(c), name(c));
+                match (held, before) {
+                    (false, _) => char,
+                    (true, 0) => format!("{char}: {after} added"),
+                    (true, _) => {
+                        format!("{char}: {} more than the file's {before}", after - before)
+                    }
+                }
+            })
             .collect();
         let mut lines: Vec<String> = self
             .lines
@@ -127,8 +143,13 @@ impl HiddenAdded {
         } else {
             "zero-width"
         };
+        let adds = if held {
+            format!("adds more invisible {kind} characters than the file held")
+        } else {
+            format!("adds invisible {kind} characters the file did not hold")
+        };
         format!(
-            "{what} adds invisible {kind} characters the file did not hold ({}, at {where_} {}): \
+            "{what} {adds} ({}, at {where_} {}): \
              they reorder or hide the text around them, so the line reads otherwise in an \
              editor than a compiler reads it: send the text without them, or write them as \
              escapes (`\\u{:04X}`) where they are meant",
@@ -144,46 +165,111 @@ fn bidi(c: char) -> bool {
     !matches!(c, '\u{200b}'..='\u{200d}' | '\u{2060}' | '\u{feff}')
 }
 
+/// Whether `c` is a directional mark (U+200E, U+200F, U+061C): the marks
+/// of Arabic or Hebrew text, which a file holding one writes again with
+/// its new text; they are doubted only when the file held none.
+fn mark(c: char) -> bool {
+    matches!(c, '\u{200e}' | '\u{200f}' | '\u{061c}')
+}
+
+/// How many times `c` is in `counts`.
+fn count_of(counts: &[(char, usize)], c: char) -> usize {
+    counts.iter().find(|(k, _)| *k == c).map_or(0, |&(_, n)| n)
+}
+
+/// Counts `c` once more in `counts`.
+fn count_in(counts: &mut Vec<(char, usize)>, c: char) {
+    match counts.iter_mut().find(|(k, _)| *k == c) {
+        Some((_, n)) => *n += 1,
+        None => counts.push((c, 1)),
+    }
+}
+
 /// The hidden characters `result` (the file as an edit leaves it, in
-/// pieces) holds that `original` (the file before) does not hold anywhere;
-/// a U+FEFF starting either is a byte-order mark, not counted. `None`
-/// when there is none.
+/// pieces) holds more of than `original` (the file before), counted by
+/// character: one the file did not hold, or a further one of a kind it
+/// held (a right-to-left override added beside the one the file has); a
+/// directional mark only when the file held none (see [`mark`]). A U+FEFF
+/// starting either is a byte-order mark, not counted. `None` when there is
+/// none.
 pub fn hidden_added<'a>(
     original: &str,
     result: impl IntoIterator<Item = &'a str>,
 ) -> Option<HiddenAdded> {
-    let mut had: Vec<char> = Vec::new();
+    let mut had: Vec<(char, usize)> = Vec::new();
     for (at, c) in hidden_in(original) {
-        let mark = at == 0 && c == '\u{feff}';
-        if !mark && !had.contains(&c) {
-            had.push(c);
+        if !(at == 0 && c == '\u{feff}') {
+            count_in(&mut had, c);
         }
     }
-    let mut found = HiddenAdded {
-        chars: Vec::new(),
-        lines: Vec::new(),
-    };
+    let pieces: Vec<&str> = result.into_iter().collect();
+    // Every hidden character of the result, with its line.
+    let mut met: Vec<(char, usize)> = Vec::new();
+    let mut has: Vec<(char, usize)> = Vec::new();
     // Lines and bytes before the current piece.
     let (mut line, mut offset) = (1, 0);
-    for piece in result {
+    for piece in &pieces {
         let mut counted = 0;
         for (at, c) in hidden_in(piece) {
-            if (offset + at == 0 && c == '\u{feff}') || had.contains(&c) {
+            if offset + at == 0 && c == '\u{feff}' {
                 continue;
             }
             line += memchr::memchr_iter(b'\n', &piece.as_bytes()[counted..at]).count();
             counted = at;
-            if !found.chars.contains(&c) {
-                found.chars.push(c);
-            }
-            if found.lines.last() != Some(&line) {
-                found.lines.push(line);
-            }
+            met.push((c, line));
+            count_in(&mut has, c);
         }
         line += memchr::memchr_iter(b'\n', &piece.as_bytes()[counted..]).count();
         offset += piece.len();
     }
-    (!found.chars.is_empty()).then_some(found)
+    let added = |c: char| {
+        let (before, after) = (count_of(&had, c), count_of(&has, c));
+        after > before && (before == 0 || !mark(c))
+    };
+    let mut found = HiddenAdded {
+        chars: Vec::new(),
+        counts: Vec::new(),
+        lines: Vec::new(),
+    };
+    for &(c, _) in &met {
+        if added(c) && !found.chars.contains(&c) {
+            found.chars.push(c);
+            found.counts.push((count_of(&had, c), count_of(&has, c)));
+        }
+    }
+    if found.chars.is_empty() {
+        return None;
+    }
+    // A character the file held: its lines the file has as they are are
+    // not named (the added ones are on the others), unless that leaves
+    // none of its lines.
+    let held = found.counts.iter().any(|&(before, _)| before > 0);
+    let joined = if held { pieces.concat() } else { String::new() };
+    let result_lines: Vec<&str> = joined.split_inclusive('\n').collect();
+    let original_lines: std::collections::HashSet<&str> = if held {
+        original.split_inclusive('\n').collect()
+    } else {
+        Default::default()
+    };
+    for (i, &c) in found.chars.iter().enumerate() {
+        let all: Vec<usize> = met.iter().filter(|m| m.0 == c).map(|m| m.1).collect();
+        let new: Vec<usize> = match found.counts[i].0 {
+            1.. => all
+                .iter()
+                .copied()
+                .filter(|&l| {
+                    result_lines
+                        .get(l - 1)
+                        .is_none_or(|text| !original_lines.contains(text))
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        found.lines.extend(if new.is_empty() { all } else { new });
+    }
+    found.lines.sort_unstable();
+    found.lines.dedup();
+    Some(found)
 }
 
 #[cfg(test)]
@@ -215,6 +301,53 @@ mod tests {
         let found = hidden_added(FILE, [head, &spaced]).expect("added");
         assert_eq!(found.lines, [2, 3]);
         assert_eq!(found.chars.last(), Some(&'\u{200b}'));
+    }
+
+    /// A file holding a right-to-left override already: one more is
+    /// added (named with its count and its own line, not the file's), and
+    /// kept as it was it is not. A directional mark the file holds written
+    /// again is not counted.
+    #[test]
+    fn one_more_of_a_character_the_file_holds_is_added() {
+        let held = FILE.replace("\"user\"", "\"user\u{202e}\"");
+        let more = held.replace("return access", "return \"\u{202e}\" + access");
+        let found = hidden_added(&held, [more.as_str()]).expect("added");
+        assert_eq!(
+            (&found.chars, &found.counts, &found.lines),
+            (&vec!['\u{202e}'], &vec![(1, 2)], &vec![3])
+        );
+        assert_eq!(
+            found.describe("the diff"),
+            "the diff adds more invisible bidirectional control characters than the file \
+             held (U+202E RIGHT-TO-LEFT OVERRIDE: 1 more than the file's 1, at line 3): they \
+             reorder or hide the text around them, so the line reads otherwise in an editor \
+             than a compiler reads it: send the text without them, or write them as escapes \
+             (`\\u202E`) where they are meant"
+        );
+        // Beside a character the file did not hold: each said with its count.
+        let both = more.replace("access\n", "acc\u{200b}ess\n");
+        let found = hidden_added(&held, [both.as_str()]).expect("added");
+        assert_eq!(found.counts, [(1, 2), (0, 1)]);
+        assert!(
+            found.describe("the diff").contains(
+                "(U+202E RIGHT-TO-LEFT OVERRIDE: 1 more than the file's 1, U+200B ZERO WIDTH \
+                 SPACE: 1 added, at line 3)"
+            ),
+            "{}",
+            found.describe("the diff")
+        );
+        // The file's one kept (its line edited), or moved: nothing added.
+        let kept = held.replace("access = ", "level = ");
+        assert_eq!(hidden_added(&held, [kept.as_str()]), None);
+        let moved = FILE.replace("return access", "return \"\u{202e}\" + access");
+        assert_eq!(hidden_added(&held, [moved.as_str()]), None);
+        // A file's line written twice: the lines holding it are named.
+        let twice = held.replace("    return", "    access = \"user\u{202e}\"\n    return");
+        let found = hidden_added(&held, [twice.as_str()]).expect("added");
+        assert_eq!(found.lines, [2, 3]);
+        let hebrew = "label = \"\u{200f}שלום\"\n";
+        let more = format!("{hebrew}name = \"\u{200f}עולם\"\n");
+        assert_eq!(hidden_added(hebrew, [more.as_str()]), None);
     }
 
     #[test]

@@ -4,7 +4,9 @@
 //! blocks.
 
 use std::fmt;
+use std::path::Path;
 
+use super::Dialect;
 use super::apply_patch::fs::normalize;
 use super::apply_patch::{
     MemoryFs, Patch, PatchOutcome, Section, apply, apply_partial, parse, parse_partial,
@@ -115,6 +117,67 @@ pub fn elsewhere(text: &str, name: &str) -> Elsewhere {
             } => Some((path.clone(), to.clone())),
             _ => None,
         },
+    }
+}
+
+/// Whether the path an input names (`named`, as the model wrote it) is
+/// FILE: the same name (`m.py`, `./m.py`, `/elsewhere/src/m.py`: the
+/// agent's paths are its own machine's), or the same file once resolved
+/// from the current folder (a link to FILE). An empty path names no file,
+/// so none other.
+pub fn names_file(named: &str, file: &Path) -> bool {
+    let normalized = normalize(named.trim());
+    let Some(last) = normalized.rsplit('/').next().filter(|l| !l.is_empty()) else {
+        return true;
+    };
+    if file
+        .file_name()
+        .is_some_and(|name| name.to_string_lossy() == last)
+    {
+        return true;
+    }
+    match (Path::new(named.trim()).canonicalize(), file.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// How a patch edits the file its section names (the command said in
+/// [`edits_another_file`]'s refusal).
+pub const PATCH_ELSEWHERE: &str = "`srview apply --transcript PATCH --cwd DIR` applies it";
+
+/// How an edit's JSON naming `named` edits that file.
+pub fn edit_elsewhere(named: &str) -> String {
+    format!("`srview apply {named} INPUT` applies it there")
+}
+
+/// Why an input that edits `other`, not FILE, is not applied to FILE:
+/// the edit was meant for another file (`how`: the command that applies
+/// it where it was meant). `apply`, `check`, `fix` and the previewer's `a`
+/// say it alike (tester finding 36/06).
+pub fn edits_another_file(other: &str, file: &Path, how: &str) -> String {
+    let file = file.display();
+    format!("the input edits {other}, not {file}: {file} is left as it is ({how})")
+}
+
+/// [`edits_another_file`] for `text` in `dialect` when the patch's section
+/// for FILE, or the edit's JSON, names another file; `None` when it names
+/// FILE or cannot be read (its reading says why elsewhere).
+pub fn another_file_refusal(text: &str, dialect: Dialect, file: &Path) -> Option<String> {
+    match dialect {
+        Dialect::ApplyPatch => {
+            let name = file.file_name()?.to_string_lossy().into_owned();
+            let other = elsewhere(text, &name)
+                .named
+                .filter(|other| !names_file(other, file))?;
+            Some(edits_another_file(&other, file, PATCH_ELSEWHERE))
+        }
+        Dialect::EditJson | Dialect::SearchReplace => {
+            let edit = parse_edit(text).ok()?;
+            let named = edit.path();
+            (!names_file(named, file))
+                .then(|| edits_another_file(named, file, &edit_elsewhere(named)))
+        }
     }
 }
 

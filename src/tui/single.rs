@@ -145,25 +145,26 @@ impl SingleFile {
                     .refused
                     .then(|| blocks.note.clone().unwrap_or_default());
                 self.app.set_refused_by_reference(blocks.refused);
-                // Neither the path the patch names nor a move is taken
-                // here: FILE is edited, in place, and that is said, as
-                // `srview apply` says it.
-                let elsewhere = if matches!(other, Reading::Builtin(Dialect::ApplyPatch)) {
-                    crate::dialect::one_file::elsewhere(self.live.text(), &place.name)
+                // A move is not taken here: FILE is edited in place, and
+                // that is said, as `srview apply` says it. A patch or an
+                // edit naming another file is shown, and `a` refuses it
+                // (`apply` does): said from the start.
+                let moved = if matches!(other, Reading::Builtin(Dialect::ApplyPatch)) {
+                    crate::dialect::one_file::elsewhere(self.live.text(), &place.name).moved
                 } else {
-                    Default::default()
+                    None
                 };
-                let notes: Vec<String> =
-                    blocks
-                        .note
-                        .into_iter()
-                        .chain(elsewhere.named.map(|path| {
-                            format!("the patch edits {path}; this file is edited instead")
-                        }))
-                        .chain(elsewhere.moved.map(|(from, to)| {
-                            format!("the patch moves {from} to {to}; this file is edited in place")
-                        }))
-                        .collect();
+                let another = self
+                    .another_file(other, self.live.text())
+                    .map(|why| format!("{why}; a writes nothing"));
+                let notes: Vec<String> = blocks
+                    .note
+                    .into_iter()
+                    .chain(another)
+                    .chain(moved.map(|(from, to)| {
+                        format!("the patch moves {from} to {to}; this file is edited in place")
+                    }))
+                    .collect();
                 let note = (!notes.is_empty()).then(|| notes.join("; "));
                 if let Some(note) = note {
                     self.app.note_state(note);
@@ -358,6 +359,15 @@ impl SingleFile {
         Ok(Some(chosen.text))
     }
 
+    /// Why `raw` (another dialect's text) is not written to FILE when its
+    /// patch section or edit names another file: `apply`'s refusal.
+    fn another_file(&self, other: Reading, raw: &str) -> Option<String> {
+        let Reading::Builtin(dialect) = other else {
+            return None;
+        };
+        crate::dialect::one_file::another_file_refusal(raw, dialect, self.app.file_path())
+    }
+
     /// Whether FILE on disk still holds what was loaded (the one check
     /// accepting and the change notice share; a file created with
     /// `--new-file` may still be missing or empty).
@@ -419,9 +429,15 @@ impl SingleFile {
                 let result = match self.chosen_raw(other, &place.name) {
                     Ok(raw) => {
                         let raw = raw.as_deref().unwrap_or(self.live.text());
-                        self.live
-                            .result_of(raw, &target)
-                            .unwrap_or_else(|| Err("no dialect decided".into()))
+                        // An edit meant for another file is never written
+                        // to FILE, as `apply` refuses it.
+                        match self.another_file(other, raw) {
+                            Some(why) => Err(why),
+                            None => self
+                                .live
+                                .result_of(raw, &target)
+                                .unwrap_or_else(|| Err("no dialect decided".into())),
+                        }
                     }
                     Err(why) => Err(why),
                 };
@@ -1038,19 +1054,44 @@ mod tests {
         );
     }
 
-    /// A patch naming another file says this file is edited instead.
+    /// A patch or an edit naming another file is never written to FILE
+    /// (`apply` refuses it, tester finding 36/06): said when it shows, and
+    /// `a`, even answering, writes nothing and says why, naming the other
+    /// path. The same file under another path is written.
     #[test]
-    fn a_patch_naming_another_file_says_so() {
+    fn an_input_naming_another_file_is_never_written() {
         let patch =
             "*** Begin Patch\n*** Update File: src/other.txt\n@@\n a\n-b\n+B\n*** End Patch\n";
-        let (_dir, _path, s) = screen_showing("f.txt", "a\nb\n", patch, true);
-        assert_eq!(
-            s.app.notice().as_ref().map(|n| n.text.as_str()),
-            Some("the patch edits src/other.txt; this file is edited instead")
-        );
+        let edit = r#"{"file_path": "src/other.txt", "old_string": "b", "new_string": "B"}"#;
+        let how = [
+            "`srview apply --transcript PATCH --cwd DIR` applies it",
+            "`srview apply src/other.txt INPUT` applies it there",
+        ];
+        for (input, how) in [patch, edit].into_iter().zip(how) {
+            let (_dir, path, mut s) = screen_showing("f.txt", "a\nb\n", input, true);
+            let file = path.display();
+            let why = format!(
+                "the input edits src/other.txt, not {file}: {file} is left as it is ({how})"
+            );
+            assert_eq!(
+                notice_text(&s),
+                format!("{why}; a writes nothing"),
+                "{input}"
+            );
+            for confirming in [false, true] {
+                assert_eq!(accept_now(&mut s, confirming), None, "{input}");
+                assert_eq!(notice_text(&s), format!("not accepted: {why}"), "{input}");
+            }
+            assert_eq!(std::fs::read_to_string(&path).unwrap(), "a\nb\n", "{input}");
+        }
         let own = "*** Begin Patch\n*** Update File: src/f.txt\n@@\n a\n-b\n+B\n*** End Patch\n";
-        let (_dir, _path, s) = screen_showing("f.txt", "a\nb\n", own, true);
-        assert_eq!(s.app.notice().as_ref().map(|n| n.text.as_str()), None);
+        let own_edit = r#"{"file_path": "./f.txt", "old_string": "b", "new_string": "B"}"#;
+        for input in [own, own_edit] {
+            let (_dir, path, mut s) = screen_showing("f.txt", "a\nb\n", input, true);
+            assert_eq!(s.app.notice().as_ref().map(|n| n.text.as_str()), None);
+            assert_eq!(accept_now(&mut s, false), Some(Exit::Wrote(path.clone())));
+            assert_eq!(std::fs::read_to_string(&path).unwrap(), "a\nB\n", "{input}");
+        }
     }
 
     /// A dialect diff that turned unreadable writes nothing until a later

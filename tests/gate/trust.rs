@@ -1269,8 +1269,10 @@ const ADMIN: &str = "def is_admin(user):\n    access = \"user\"\n    if access !
 /// An edit whose new text adds bidirectional controls (U+202E, U+2066,
 /// U+2069) or a zero-width space the file did not hold: a doubt for every
 /// agent naming the characters and the line (it passed as exact, the
-/// text reading as a harmless string). The same edit in a Hebrew file
-/// that already holds its marks, and an edit keeping them, are exact.
+/// text reading as a harmless string). Counted by character: a file
+/// holding one U+202E already getting another is a doubt too, saying how
+/// many. The same edit in a Hebrew file that already holds its marks, and
+/// an edit keeping them, are exact.
 #[test]
 fn an_edit_adding_bidi_controls_or_zero_width_characters_is_a_doubt() {
     let old = "    access = \"user\"\n";
@@ -1295,6 +1297,22 @@ fn an_edit_adding_bidi_controls_or_zero_width_characters_is_a_doubt() {
         ),
     ];
     assert_doubts_say(("a.py", ADMIN), &cases);
+    let held = ADMIN.replace("\"none\"", "\"none\u{202e}\"");
+    let more = [(
+        "    return False\n",
+        "    return \"\u{202e}\" == access\n",
+        "adds more invisible bidirectional control characters than the file held (U+202E \
+         RIGHT-TO-LEFT OVERRIDE: 1 more than the file's 1, at line 5)"
+            .to_string(),
+    )];
+    assert_doubts_say(("a.py", &held), &more);
+    for agent in agents() {
+        let (old, new) = (
+            "    if access != \"none\u{202e}\":\n",
+            "    if access == \"none\u{202e}\":\n",
+        );
+        judged_as(Case::Exact, agent, ("a.py", &held), old, new);
+    }
     let hebrew = ADMIN.replace("\"none\"", "\"\u{200f}אין\"");
     for agent in agents() {
         for (old, new) in [
