@@ -30,8 +30,9 @@
 //! (`|`, `>` and the deeper lines after them), of a flow collection (`[`,
 //! `{`) or a quoted scalar running over several lines; `---` and `...`
 //! start the chain afresh. Keys written after an anchor, tag or `?` (`&a
-//! key:`, `!t key:`, `? key`) are not read as keys. A file with a tab in a
-//! line's indentation is not judged (YAML forbids it there).
+//! key:`, `!t key:`, `? key`) are not read as keys. A tab in the
+//! indentation of a line read (the file as the edit leaves it, up to the
+//! stretch's end) stops the check (YAML forbids it there).
 //!
 //! Not caught: a new line added where no old line is replaced (a pure
 //! insertion has no anchor: a key appended at the top level after a nested
@@ -602,6 +603,36 @@ mod tests {
                 None,
                 "{old:?} -> {new:?}"
             );
+        }
+        // A workflow's edits: a step given a mapping, a flow list written
+        // as a block, a script's lines, a job given a matrix, the steps
+        // written as a list at their key's column, a section appended.
+        let ci = "name: CI\non:\n  push:\n    branches: [main]\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v3\n      - name: Build\n        run: |\n          make\n          make install\n";
+        let steps = "      - uses: actions/checkout@v3\n      - name: Build\n        run: |\n          make\n          make install\n";
+        let compact = "    - uses: actions/checkout@v3\n    - name: Build\n      run: |\n        make\n        make install\n";
+        for (old, new) in [
+            (
+                "      - uses: actions/checkout@v3\n",
+                "      - uses: actions/checkout@v4\n        with:\n          fetch-depth: 0\n",
+            ),
+            (
+                "    branches: [main]\n",
+                "    branches:\n      - main\n      - dev\n",
+            ),
+            (
+                "          make\n          make install\n",
+                "          make -j4\n          make test\n",
+            ),
+            (
+                "    runs-on: ubuntu-latest\n",
+                "    runs-on: ${{ matrix.os }}\n    strategy:\n      matrix:\n        os: [ubuntu-latest, macos-latest]\n",
+            ),
+            (steps, compact),
+            ("name: CI\n", "name: CI\n\nenv:\n  RUST_LOG: debug\n"),
+        ] {
+            let result = ci.replacen(old, new, 1);
+            assert_ne!(result, ci, "{old:?}");
+            assert_eq!(key_move("ci.yml", ci, &result), None, "{old:?} -> {new:?}");
         }
         // Two changes in one edit: a sibling added, a value changed below.
         let result = CONFIG
