@@ -89,8 +89,8 @@ impl KeyMove {
         };
         format!(
             "as written, line {} (`{}`) moves the key `{}` from {} to {}{others}: the new \
-             text's first line is at column {} where the line it replaces (line {}) is at \
-             column {}, and YAML nests keys by their column: send the new lines at the \
+             text's first line is at column {} where the line it replaces (line {} of the \
+             file before) is at column {}, and YAML nests keys by their column: send the new lines at the \
              indentation of the lines they replace",
             self.line,
             self.text,
@@ -520,9 +520,9 @@ mod tests {
             Some(
                 "as written, line 2 (`port: 80`) moves the key `port` from under `server` to \
                  the top level (1 other key of the new text moves too): the new text's first \
-                 line is at column 0 where the line it replaces (line 2) is at column 2, and \
-                 YAML nests keys by their column: send the new lines at the indentation of the \
-                 lines they replace"
+                 line is at column 0 where the line it replaces (line 2 of the file before) is \
+                 at column 2, and YAML nests keys by their column: send the new lines at the \
+                 indentation of the lines they replace"
                     .into()
             )
         );

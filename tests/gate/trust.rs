@@ -1147,11 +1147,12 @@ const CONFIG_YAML: &str =
     "server:\n  port: 80\n  host: a\ndb:\n  name: x\nsteps:\n  - name: build\n    run: make\n";
 
 /// What the YAML doubt says of `port` sent at column 0 for `  port: 80`,
-/// its next line at the old column (`host` lands under `port`).
+/// its next line at the old column (`timeout` lands under `port`).
 const PORT_MOVES: &str = "as written, line 2 (`port: 80`) moves the key `port` from under \
      `server` to the top level (1 other key of the new text moves too): the new text's first \
-     line is at column 0 where the line it replaces (line 2) is at column 2, and YAML nests \
-     keys by their column: send the new lines at the indentation of the lines they replace";
+     line is at column 0 where the line it replaces (line 2 of the file before) is at column \
+     2, and YAML nests keys by their column: send the new lines at the indentation of the \
+     lines they replace";
 
 /// `srview check` of the edit JSON `edit` over config.yaml holding
 /// `CONFIG_YAML`: its exit code and its output (stdout, then stderr).
