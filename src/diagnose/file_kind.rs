@@ -9,7 +9,8 @@
 //!   `BSDmakefile`, `*.mk`, `Makefile.*` / `makefile.*` such as
 //!   `Makefile.in`, `Makefile.am`, unless the suffix names another format
 //!   such as `Makefile.toml`, and `debian/rules`, a makefile by Debian's
-//!   policy), or by a first line `#!` naming make (`#!/usr/bin/make -f`).
+//!   policy), or by a first line `#!` naming make (`#!/usr/bin/make -f`);
+//! - YAML by its extension (`.yaml`, `.yml`; `Makefile.yml` too).
 //!
 //! The name decides first; the content only for a name that says nothing,
 //! and only its first line is read (a `#!` line; a 10,000-line file costs
@@ -22,6 +23,8 @@ pub enum FileKind {
     Python,
     /// A Makefile's recipe tabs ([`super::doubt_make`]).
     Makefile,
+    /// YAML's nesting by indentation ([`super::doubt_yaml`]).
+    Yaml,
     /// No layout srview reads.
     Other,
 }
@@ -65,6 +68,9 @@ impl FileKind {
             .any(|ext| name.ends_with(ext))
         {
             return FileKind::Python;
+        }
+        if [".yaml", ".yml"].iter().any(|ext| name.ends_with(ext)) {
+            return FileKind::Yaml;
         }
         let parent = path[..path.len() - name.len()].trim_end_matches(['/', '\\']);
         let debian = name == "rules" && parent.rsplit(['/', '\\']).next() == Some("debian");
@@ -162,6 +168,10 @@ mod tests {
             // takes commands indented with spaces.
             ("Makefile.toml", "", Other),
             ("build.mak", "", Other),
+            ("config.yaml", "", Yaml),
+            (".github/workflows/ci.yml", "#!/usr/bin/env python3\n", Yaml),
+            ("Makefile.yml", "", Yaml),
+            ("notes.yaml.txt", "", Other),
             ("Makefile.", "", Other),
             ("run", "#!/bin/sh\npython3 x.py\n", Other),
             ("run", "#!/usr/bin/env node\n", Other),

@@ -32,6 +32,7 @@ pub mod doubt_exact;
 pub mod doubt_indent;
 pub mod doubt_make;
 pub mod doubt_repeat;
+pub mod doubt_yaml;
 pub mod effect;
 pub mod file_kind;
 pub mod fix;

@@ -1142,6 +1142,113 @@ fn a_yaml_reindentation_never_moves_a_new_key_into_another_mapping() {
     }
 }
 
+/// `config.yaml` of the YAML layout checks: two mappings, a list.
+const CONFIG_YAML: &str =
+    "server:\n  port: 80\n  host: a\ndb:\n  name: x\nsteps:\n  - name: build\n    run: make\n";
+
+/// What the YAML doubt says of `port` sent at column 0 for `  port: 80`,
+/// its next line at the old column (`timeout` lands under `port`).
+const PORT_MOVES: &str = "as written, line 2 (`port: 80`) moves the key `port` from under \
+     `server` to the top level (1 other key of the new text moves too): the new text's first \
+     line is at column 0 where the line it replaces (line 2 of the file before) is at column \
+     2, and YAML nests keys by their column: send the new lines at the indentation of the \
+     lines they replace";
+
+/// `srview check` of the edit JSON `edit` over config.yaml holding
+/// `CONFIG_YAML`: its exit code and its output (stdout, then stderr).
+fn check_yaml(edit: &serde_json::Value) -> (i32, String) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("config.yaml");
+    std::fs::write(&file, CONFIG_YAML).expect("write");
+    let json = dir.path().join("edit.json");
+    std::fs::write(&json, edit.to_string()).expect("write");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_srview"))
+        .arg("check")
+        .args([&file, &json])
+        .output()
+        .expect("srview runs");
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.code().unwrap_or(-1), text)
+}
+
+/// An exact edit whose new text, as placed, puts a YAML key in another
+/// mapping than its own text has it in (the old text `  port: 80` under
+/// `server:` replaced by `port: 80` at column 0 and `  timeout: 5`: `port`
+/// lands at the top level, `timeout` under it; both passed as exact): a
+/// doubt for every agent's edit and Codex's patch, and for every agent's
+/// write of the same result, naming the key and both mappings; `srview
+/// check` exits 1 saying it. The same key moved in a list item, said as
+/// such.
+#[test]
+fn an_exact_edit_that_moves_a_yaml_key_into_another_mapping_is_a_doubt() {
+    let (old, new) = ("  port: 80\n", "port: 80\n  timeout: 5\n");
+    let cases = [(old, new, PORT_MOVES.to_string())];
+    assert_doubts_say(("config.yaml", CONFIG_YAML), &cases);
+    let step = (
+        "    run: make\n",
+        "run: make test\n    shell: bash\n",
+        "as written, line 8 (`run: make test`) moves the key `run` from a list item of \
+         `steps` to the top level"
+            .to_string(),
+    );
+    assert_doubts_say(("config.yaml", CONFIG_YAML), &[step]);
+    // The same result written whole.
+    let written = CONFIG_YAML.replacen(old, new, 1);
+    for agent in WRITE_AGENTS {
+        let payload = String::from_utf8(unchecked::write_payload(agent, &written))
+            .expect("UTF-8")
+            .replace("inventory.py", "config.yaml");
+        let fs = MemoryFs::new([("config.yaml".to_string(), CONFIG_YAML.to_string())]);
+        let judgment = judge(agent, payload.as_bytes(), |_| fs, &Policy::default());
+        assert_case(&judgment, Case::Doubt);
+        let reason = deny_reason(&judgment);
+        assert!(
+            reason.contains(&format!("config.yaml misindented: {PORT_MOVES}")),
+            "{agent:?}: {reason}"
+        );
+    }
+    let (code, out) = check_yaml(&json!({
+        "file_path": "config.yaml", "old_string": old, "new_string": new
+    }));
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains(&format!("! {PORT_MOVES}\n")), "{out}");
+    let (code, out) = check_yaml(&json!({ "file_path": "config.yaml", "content": written }));
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains(PORT_MOVES), "{out}");
+}
+
+/// Ordinary YAML edits: a value changed, a sibling key added at the same
+/// column, a nested mapping added, a list item added, a mapping's keys
+/// re-indented alike (2 columns to 4). Exact for every agent, and `srview
+/// check` exits 0 (no doubt).
+#[test]
+fn ordinary_yaml_edits_are_not_doubted() {
+    let cases = [
+        ("  port: 80\n", "  port: 8080\n"),
+        ("  port: 80\n", "  port: 80\n  timeout: 5\n"),
+        (
+            "  host: a\n",
+            "  host: a\n  tls:\n    cert: c.pem\n    key: c.key\n",
+        ),
+        (
+            "    run: make\n",
+            "    run: make\n  - name: test\n    run: make test\n",
+        ),
+        ("  port: 80\n  host: a\n", "    port: 80\n    host: b\n"),
+    ];
+    for (old, new) in cases {
+        for agent in agents() {
+            judged_as(Case::Exact, agent, ("config.yaml", CONFIG_YAML), old, new);
+        }
+        let (code, out) = check_yaml(&json!({
+            "file_path": "config.yaml", "old_string": old, "new_string": new
+        }));
+        assert_eq!(code, 0, "{new:?}: {out}");
+        assert!(!out.contains("moves the key"), "{new:?}: {out}");
+    }
+}
+
 /// A line of a `"""` string whose trailing spaces the model's old text
 /// lost, and which its new text changes: the spaces are the string's
 /// content, so no agent gets a correction (Codex's repair wrote the line

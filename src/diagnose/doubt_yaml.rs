@@ -1,0 +1,676 @@
+//! *Pure.* An edit that moves a YAML key into another mapping than the one
+//! its own new text puts it in, although its old text matched exactly (old
+//! `  port: 80` under `server:` replaced by `port: 80\n  host: x`: `port`
+//! lands at the file's top level, and `host` under it; srview called it
+//! fine). YAML nests by column, as Python does; no YAML parser is used,
+//! the file's lines are read by their indentation only.
+//!
+//! The rule, by evidence only:
+//! - the file is YAML ([`super::file_kind`]: `.yaml`, `.yml`);
+//! - the file as the edit leaves it is compared line by line with the file
+//!   before (a line diff); each stretch that replaces lines (old lines
+//!   taken out, new ones put in their place: not a pure insertion or
+//!   deletion) is anchored at its first line of content (not blank, not a
+//!   comment, not a document marker `---`/`...`) among the old lines and
+//!   among the new ones;
+//! - where the two anchors stand at different columns, the new lines are
+//!   read again set as the model wrote them relative to each other, their
+//!   first line at the old anchor's column (every new line of the stretch
+//!   shifted by the same columns): that is where the model's own new text
+//!   puts each key. A key line of the stretch whose parent chain (the keys
+//!   and list items above it, by indentation) differs between that reading
+//!   and the file as written is the doubt: the key moves from the mapping
+//!   it sits in within the model's text to another one.
+//!
+//! The parent chain of a key line is read by indentation: the nearest line
+//! above it at a smaller column is its parent; `- key: v` is a list item at
+//! the dash's column holding `key` at its own column; a list at the column
+//! of the key it belongs to (`key:\n- a`) is that key's. Not read as keys:
+//! blank lines, comments, directives (`%YAML`), the lines of a block scalar
+//! (`|`, `>` and the deeper lines after them), of a flow collection (`[`,
+//! `{`) or a quoted scalar running over several lines; `---` and `...`
+//! start the chain afresh. Keys written after an anchor, tag or `?` (`&a
+//! key:`, `!t key:`, `? key`) are not read as keys. A tab in the
+//! indentation of a line read (the file as the edit leaves it, up to the
+//! stretch's end) stops the check (YAML forbids it there).
+//!
+//! Not caught: a new line added where no old line is replaced (a pure
+//! insertion has no anchor: a key appended at the top level after a nested
+//! mapping's last line may be meant there, and the edit dialects' own check
+//! of an old text starting inside a line's indentation speaks for the text
+//! that lost its columns); siblings at inconsistent columns that keep their
+//! parent (YAML refuses them, this check reads no faults); a key moved to
+//! another item of the same list (items are not told apart); a line that is
+//! a key in one reading and inside a block scalar in the other. A stretch
+//! whose new lines are all shifted alike keeps every key's parent (a whole
+//! mapping re-indented from 2 to 4 columns) and is not doubted; a
+//! deliberate re-indentation that moves a key to another mapping (a nested
+//! key replaced by a top-level one in the same place) is doubted too: the
+//! edit's text cannot tell it from a first line sent without its columns,
+//! and the doubt names the move for the reviewer to confirm.
+
+use crate::textdiff::{ops, shared_ends};
+use similar::DiffOp;
+
+/// A key an edit's new text puts in another mapping than its own text has
+/// it in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyMove {
+    /// The result's line (1-based) holding the key.
+    pub line: usize,
+    /// That line, trimmed.
+    pub text: String,
+    /// The key.
+    pub key: String,
+    /// The keys and list items (`-`) above it in the model's own text, set
+    /// at the old text's column (outermost first).
+    pub meant: Vec<String>,
+    /// The same as the edit leaves the file.
+    pub written: Vec<String>,
+    /// The line (1-based, of the file before) the stretch's new lines
+    /// replace from, and its column.
+    pub replaced: (usize, usize),
+    /// The column of the new lines' first line of content.
+    pub column: usize,
+    /// How many more key lines of the same stretch move.
+    pub others: usize,
+}
+
+impl KeyMove {
+    /// One sentence without a final stop.
+    pub fn describe(&self) -> String {
+        let others = match self.others {
+            0 => String::new(),
+            n => format!(
+                " ({} of the new text {} too)",
+                crate::words::count(n, "other key"),
+                if n == 1 { "moves" } else { "move" }
+            ),
+        };
+        format!(
+            "as written, line {} (`{}`) moves the key `{}` from {} to {}{others}: the new \
+             text's first line is at column {} where the line it replaces (line {} of the \
+             file before) is at column {}, and YAML nests keys by their column: send the new lines at the \
+             indentation of the lines they replace",
+            self.line,
+            self.text,
+            self.key,
+            place(&self.meant),
+            place(&self.written),
+            self.column,
+            self.replaced.0,
+            self.replaced.1
+        )
+    }
+}
+
+/// Where a key with parent chain `chain` stands, in words.
+fn place(chain: &[String]) -> String {
+    let Some((last, above)) = chain.split_last() else {
+        return "the top level".into();
+    };
+    let path = |chain: &[String]| {
+        let mut path = String::new();
+        for label in chain {
+            if label == "-" {
+                path.push_str("[]");
+            } else {
+                if !path.is_empty() {
+                    path.push('.');
+                }
+                path.push_str(label);
+            }
+        }
+        path
+    };
+    if last != "-" {
+        return format!("under `{}`", path(chain));
+    }
+    if above.is_empty() {
+        "a top-level list item".into()
+    } else {
+        format!("a list item of `{}`", path(above))
+    }
+}
+
+/// One open level of the reading: a key or a list item.
+#[derive(Debug, Clone)]
+struct Level {
+    column: usize,
+    /// The key, or `-` for a list item.
+    label: String,
+    /// A key with no value on its line (a list may stand at its column).
+    opens: bool,
+}
+
+/// What the lines being read are inside of.
+#[derive(Debug, Clone, Copy)]
+enum Inside {
+    Nothing,
+    /// A block scalar: lines deeper than `above` (and blank ones).
+    Block {
+        above: usize,
+    },
+    /// A flow collection still `depth` brackets deep.
+    Flow {
+        depth: usize,
+    },
+    /// A quoted scalar closed by `quote`.
+    Quoted {
+        quote: char,
+    },
+}
+
+/// The reading of a YAML text's lines, one at a time.
+#[derive(Debug, Clone)]
+struct Reader {
+    stack: Vec<Level>,
+    inside: Inside,
+    /// A tab in a line's indentation: the reading is not trusted.
+    tabbed: bool,
+}
+
+impl Reader {
+    fn new() -> Self {
+        Reader {
+            stack: Vec::new(),
+            inside: Inside::Nothing,
+            tabbed: false,
+        }
+    }
+
+    /// Reads `line`: for a key line, its chain (the labels above it, then
+    /// the key).
+    fn line(&mut self, line: &str) -> Option<Vec<String>> {
+        let line = line.trim_end_matches('\r');
+        let text = line.trim_start_matches(' ');
+        let lead = line.len() - text.len();
+        match self.inside {
+            Inside::Nothing => {}
+            Inside::Block { above } => {
+                if text.is_empty() || lead > above {
+                    return None;
+                }
+                self.inside = Inside::Nothing;
+            }
+            Inside::Flow { depth } => {
+                self.inside = flow(line, depth);
+                return None;
+            }
+            Inside::Quoted { quote } => {
+                if closing(line, quote).is_some() {
+                    self.inside = Inside::Nothing;
+                }
+                return None;
+            }
+        }
+        if text.is_empty() || text.starts_with('#') {
+            return None;
+        }
+        if text.starts_with('\t') {
+            self.tabbed = true;
+            return None;
+        }
+        if lead == 0 {
+            if ["---", "..."]
+                .iter()
+                .any(|m| text == *m || text.starts_with(&format!("{m} ")))
+            {
+                self.stack.clear();
+                return None;
+            }
+            if text.starts_with('%') {
+                return None;
+            }
+        }
+        let (mut column, mut rest) = (lead, text);
+        // List items, `- - a` nesting them.
+        let mut dash = None;
+        while rest == "-" || rest.starts_with("- ") {
+            self.item(column);
+            dash = Some(column);
+            let after = rest[1..].trim_start_matches(' ');
+            column += rest.len() - after.len();
+            rest = after;
+        }
+        if rest.is_empty() {
+            return None;
+        }
+        let Some((key, value)) = key_of(rest) else {
+            // A scalar or a collection: a block scalar's lines are deeper
+            // than the list item's dash (or than the line).
+            self.inside = after_value(rest, dash.unwrap_or(lead));
+            return None;
+        };
+        while self.stack.last().is_some_and(|l| l.column >= column) {
+            self.stack.pop();
+        }
+        let mut chain: Vec<String> = self.stack.iter().map(|l| l.label.clone()).collect();
+        chain.push(key.to_string());
+        self.inside = after_value(value, column);
+        self.stack.push(Level {
+            column,
+            label: key.to_string(),
+            opens: value.is_empty() || value.starts_with('#'),
+        });
+        Some(chain)
+    }
+
+    /// A list item's dash at `column`.
+    fn item(&mut self, column: usize) {
+        while self
+            .stack
+            .last()
+            .is_some_and(|l| l.column > column || (l.column == column && l.label == "-"))
+        {
+            self.stack.pop();
+        }
+        // `key:` then `- a` at its column: the list is the key's.
+        let owned = self
+            .stack
+            .last()
+            .is_some_and(|l| l.column == column && l.opens && l.label != "-");
+        if !owned {
+            while self.stack.last().is_some_and(|l| l.column >= column) {
+                self.stack.pop();
+            }
+        }
+        self.stack.push(Level {
+            column,
+            label: "-".into(),
+            opens: true,
+        });
+    }
+}
+
+/// What a value (`value`, trimmed at its start) opens on the lines after
+/// it: a block scalar whose lines are deeper than `above`, a flow
+/// collection or a quoted scalar left open.
+fn after_value(value: &str, above: usize) -> Inside {
+    match value.chars().next() {
+        Some('|' | '>') => Inside::Block { above },
+        Some('[' | '{') => flow(value, 0),
+        Some(quote @ ('"' | '\'')) => match closing(&value[1..], quote) {
+            Some(_) => Inside::Nothing,
+            None => Inside::Quoted { quote },
+        },
+        _ => Inside::Nothing,
+    }
+}
+
+/// The flow collection `depth` brackets deep before `text` after it.
+fn flow(text: &str, depth: usize) -> Inside {
+    let mut depth = depth;
+    let mut quote: Option<char> = None;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (Some('"'), '\\') => {
+                chars.next();
+            }
+            (Some(q), _) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') => quote = Some(c),
+            (None, '[' | '{') => depth += 1,
+            (None, ']' | '}') => depth = depth.saturating_sub(1),
+            (None, '#') if depth == 0 => break,
+            _ => {}
+        }
+    }
+    if depth == 0 {
+        Inside::Nothing
+    } else {
+        Inside::Flow { depth }
+    }
+}
+
+/// The byte just past the quote `quote` that closes a quoted scalar in
+/// `text` (which starts after its opening quote); `''` in single quotes and
+/// `\"` in double quotes close nothing.
+fn closing(text: &str, quote: char) -> Option<usize> {
+    let mut chars = text.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        if quote == '"' && c == '\\' {
+            chars.next();
+        } else if c == quote {
+            if quote == '\'' && chars.peek().is_some_and(|&(_, n)| n == '\'') {
+                chars.next();
+                continue;
+            }
+            return Some(at + 1);
+        }
+    }
+    None
+}
+
+/// The key of a key line's text (after its indentation and dashes) and its
+/// value (trimmed at its start, `""` for none).
+fn key_of(text: &str) -> Option<(&str, &str)> {
+    let first = text.chars().next()?;
+    let end = if first == '"' || first == '\'' {
+        let close = closing(&text[1..], first)? + 1;
+        let after = &text[close..];
+        close + (after.len() - after.trim_start_matches(' ').len())
+    } else {
+        if "?[{|>*!&%@`#,]}".contains(first) {
+            return None;
+        }
+        let at = text
+            .match_indices(':')
+            .map(|(at, _)| at)
+            .find(|&at| matches!(text[at + 1..].chars().next(), None | Some(' ' | '\t')))?;
+        // A comment before it: no key.
+        if text[..at].contains(" #") {
+            return None;
+        }
+        at
+    };
+    let rest = text[end..].strip_prefix(':')?;
+    if !(rest.is_empty() || rest.starts_with([' ', '\t'])) {
+        return None;
+    }
+    let key = text[..end].trim_end();
+    (!key.is_empty()).then_some((key, rest.trim_start_matches([' ', '\t'])))
+}
+
+/// The column of the first line of content of `lines` (not blank, not a
+/// comment, not a document marker), with its index; `None` for none, or
+/// for indentation that is not spaces alone.
+fn anchor(lines: &[&str]) -> Option<(usize, usize)> {
+    let (index, line) = lines.iter().enumerate().find(|(_, line)| {
+        let text = line.trim();
+        !text.is_empty() && !text.starts_with('#') && text != "---" && text != "..."
+    })?;
+    let line = line.trim_end_matches('\r');
+    let text = line.trim_start_matches(' ');
+    if text.starts_with('\t') {
+        return None;
+    }
+    Some((index, line.len() - text.len()))
+}
+
+/// `line` shifted right by `shift` columns (left for a negative one, by at
+/// most its spaces).
+fn shifted(line: &str, shift: isize) -> String {
+    if line.trim().is_empty() {
+        return line.to_string();
+    }
+    let spaces = line.len() - line.trim_start_matches(' ').len();
+    if shift >= 0 {
+        format!("{}{line}", " ".repeat(shift.unsigned_abs()))
+    } else {
+        line[spaces.min(shift.unsigned_abs())..].to_string()
+    }
+}
+
+/// The key [`yaml_break`] finds moved, for a YAML file (`path` by its
+/// name, see [`super::file_kind`]); `None` for another file.
+pub fn key_move(path: &str, original: &str, result: &str) -> Option<KeyMove> {
+    if super::file_kind::FileKind::of_edit(path, original, result)
+        != super::file_kind::FileKind::Yaml
+    {
+        return None;
+    }
+    yaml_break(original, result)
+}
+
+/// The first key of `result` (the YAML file as an edit leaves it) that a
+/// stretch of new lines replacing lines of `original` puts in another
+/// mapping than the model's own text has it in (see the module).
+pub(super) fn yaml_break(original: &str, result: &str) -> Option<KeyMove> {
+    if original == result {
+        return None;
+    }
+    let old: Vec<&str> = original.lines().collect();
+    let new: Vec<&str> = result.lines().collect();
+    let (head, tail) = shared_ends(&old, &new);
+    let (old_mid, new_mid) = (&old[head..old.len() - tail], &new[head..new.len() - tail]);
+    // The stretches that replace lines, each with the shift its anchors
+    // tell; the diff only where the shared ends leave any.
+    let mut stretches = Vec::new();
+    for op in ops(old_mid, new_mid, None) {
+        let DiffOp::Replace {
+            old_index,
+            old_len,
+            new_index,
+            new_len,
+        } = op
+        else {
+            continue;
+        };
+        let taken = &old_mid[old_index..old_index + old_len];
+        let put = &new_mid[new_index..new_index + new_len];
+        let (Some((at, was)), Some((_, is))) = (anchor(taken), anchor(put)) else {
+            continue;
+        };
+        if was != is {
+            let shift = was as isize - is as isize;
+            let replaced = (head + old_index + at + 1, was);
+            stretches.push((head + new_index, new_len, shift, replaced, is));
+        }
+    }
+    if stretches.is_empty() {
+        return None;
+    }
+    // The file as written, read once to each stretch; the stretch read
+    // again from there as the model set it.
+    let mut reader = Reader::new();
+    let mut read = 0;
+    for (start, len, shift, replaced, column) in stretches {
+        for line in &new[read..start] {
+            reader.line(line);
+        }
+        let mut meant = reader.clone();
+        let mut moves = Vec::new();
+        for (i, line) in new[start..start + len].iter().enumerate() {
+            let written = reader.line(line);
+            let shifted = meant.line(&shifted(line, shift));
+            if let (Some(written), Some(meant)) = (written, shifted)
+                && written != meant
+            {
+                moves.push((start + i, written, meant));
+            }
+        }
+        read = start + len;
+        if reader.tabbed || meant.tabbed {
+            return None;
+        }
+        if let Some((index, mut written, mut meant)) = moves.first().cloned() {
+            let key = written.pop().unwrap_or_default();
+            meant.pop();
+            return Some(KeyMove {
+                line: index + 1,
+                text: new[index].trim().to_string(),
+                key,
+                meant,
+                written,
+                replaced,
+                column,
+                others: moves.len() - 1,
+            });
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CONFIG: &str = "server:\n  port: 80\n  host: a\ndb:\n  name: x\n";
+
+    /// The brief's find: a nested key's replacement sent with its first
+    /// line at column 0: `port` leaves `server` for the top level and
+    /// `host` lands under it.
+    #[test]
+    fn a_first_line_sent_without_its_columns_moves_its_key() {
+        let result = CONFIG.replace("  port: 80\n", "port: 80\n  timeout: 5\n");
+        let found = key_move("config.yaml", CONFIG, &result).expect("a move");
+        assert_eq!(
+            (found.line, found.key.as_str(), found.column, found.replaced),
+            (2, "port", 0, (2, 2))
+        );
+        assert_eq!(
+            (found.meant, found.written),
+            (vec!["server".into()], vec![])
+        );
+        assert_eq!(found.others, 1);
+        assert_eq!(
+            key_move("config.yaml", CONFIG, &result).map(|m| m.describe()),
+            Some(
+                "as written, line 2 (`port: 80`) moves the key `port` from under `server` to \
+                 the top level (1 other key of the new text moves too): the new text's first \
+                 line is at column 0 where the line it replaces (line 2 of the file before) is \
+                 at column 2, and YAML nests keys by their column: send the new lines at the \
+                 indentation of the lines they replace"
+                    .into()
+            )
+        );
+        // Deeper: from `a.b` to `a`; in a list item; in a `.yml` file.
+        let nested = "a:\n  b:\n    c: 1\n    d: 2\n";
+        let moved =
+            key_move("x.yml", nested, &nested.replace("    c: 1\n", "  c: 2\n")).expect("a move");
+        assert_eq!(
+            moved.describe().split(':').next(),
+            Some("as written, line 3 (`c")
+        );
+        assert!(moved.describe().contains("from under `a.b` to under `a`"));
+        let steps = "jobs:\n  build:\n    steps:\n      - name: a\n        run: x\n";
+        let moved = key_move(
+            "ci.yml",
+            steps,
+            &steps.replace("        run: x\n", "run: y\n        shell: bash\n"),
+        )
+        .expect("a move");
+        assert_eq!(moved.key, "run");
+        assert!(
+            moved
+                .describe()
+                .contains("from a list item of `jobs.build.steps` to the top level"),
+            "{}",
+            moved.describe()
+        );
+    }
+
+    /// Ordinary edits: a value changed, a sibling added at the same column,
+    /// a nested mapping added, a list item added, a key wrapped into a new
+    /// mapping, a whole mapping re-indented alike, a list re-indented to
+    /// its key's column, a block scalar's lines re-indented, a top-level
+    /// section appended after a nested line (a pure insertion), a sibling
+    /// added and a value changed further down in one edit. No doubt; nor a
+    /// file that is not YAML, nor one with a tab in its indentation.
+    #[test]
+    fn ordinary_yaml_edits_are_not_doubted() {
+        let list = "items:\n  - name: a\n    v: 1\n  - name: b\n    v: 2\nrun: |\n  echo a: b\n  echo c\nnext: 1\n";
+        let cases: &[(&str, &str, &str)] = &[
+            (CONFIG, "  port: 80\n", "  port: 8080\n"),
+            (CONFIG, "  port: 80\n", "  port: 80\n  timeout: 5\n"),
+            (
+                CONFIG,
+                "  port: 80\n",
+                "  port: 80\n  tls:\n    cert: c.pem\n",
+            ),
+            (
+                CONFIG,
+                "  port: 80\n  host: a\n",
+                "  http:\n    port: 80\n    host: a\n",
+            ),
+            (
+                CONFIG,
+                "  port: 80\n  host: a\n",
+                "    port: 81\n    host: a\n",
+            ),
+            (
+                CONFIG,
+                "  name: x\n",
+                "  name: x\nlogging:\n  level: info\n",
+            ),
+            (CONFIG, "  port: 80\n", "  port: 80\n  timeout: 5\n"),
+            (list, "    v: 2\n", "    v: 2\n  - name: c\n    v: 3\n"),
+            (list, "  - name: a\n    v: 1\n", "- name: a\n  v: 10\n"),
+            (
+                list,
+                "  echo a: b\n  echo c\n",
+                "    echo a: b\n  echo c: 2\n",
+            ),
+            (list, "items:\n", "# the items\nitems:\n"),
+        ];
+        for &(file, old, new) in cases {
+            let result = file.replacen(old, new, 1);
+            assert_ne!(result, file, "{old:?}");
+            assert_eq!(
+                key_move("c.yaml", file, &result),
+                None,
+                "{old:?} -> {new:?}"
+            );
+        }
+        // A workflow's edits: a step given a mapping, a flow list written
+        // as a block, a script's lines, a job given a matrix, the steps
+        // written as a list at their key's column, a section appended.
+        let ci = "name: CI\non:\n  push:\n    branches: [main]\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v3\n      - name: Build\n        run: |\n          make\n          make install\n";
+        let steps = "      - uses: actions/checkout@v3\n      - name: Build\n        run: |\n          make\n          make install\n";
+        let compact = "    - uses: actions/checkout@v3\n    - name: Build\n      run: |\n        make\n        make install\n";
+        for (old, new) in [
+            (
+                "      - uses: actions/checkout@v3\n",
+                "      - uses: actions/checkout@v4\n        with:\n          fetch-depth: 0\n",
+            ),
+            (
+                "    branches: [main]\n",
+                "    branches:\n      - main\n      - dev\n",
+            ),
+            (
+                "          make\n          make install\n",
+                "          make -j4\n          make test\n",
+            ),
+            (
+                "    runs-on: ubuntu-latest\n",
+                "    runs-on: ${{ matrix.os }}\n    strategy:\n      matrix:\n        os: [ubuntu-latest, macos-latest]\n",
+            ),
+            (steps, compact),
+            ("name: CI\n", "name: CI\n\nenv:\n  RUST_LOG: debug\n"),
+        ] {
+            let result = ci.replacen(old, new, 1);
+            assert_ne!(result, ci, "{old:?}");
+            assert_eq!(key_move("ci.yml", ci, &result), None, "{old:?} -> {new:?}");
+        }
+        // Two changes in one edit: a sibling added, a value changed below.
+        let result = CONFIG
+            .replace("  host: a\n", "  host: a\n  timeout: 5\n")
+            .replace("  name: x\n", "  name: y\n");
+        assert_eq!(key_move("c.yaml", CONFIG, &result), None);
+        let moved = CONFIG.replace("  port: 80\n", "port: 80\n  timeout: 5\n");
+        assert_eq!(key_move("c.txt", CONFIG, &moved), None);
+        let tabbed = format!("x:\n\ty: 1\n{CONFIG}");
+        let moved = tabbed.replace("  port: 80\n", "port: 80\n  timeout: 5\n");
+        assert_eq!(key_move("c.yaml", &tabbed, &moved), None);
+    }
+
+    /// What the reading takes for a key line: its chain of parents.
+    #[test]
+    fn chains_are_read_by_indentation() {
+        let text = "a:\n  b: [1,\n    c: 2]\n  d: \"x\n  e: y\"\n  f:\n  - g: 1\n    h: 2\n  - - i: 3\n---\nj: |\n  k: 4\nl: 'm: n'\n\"o p\": 5\nurl: http://x\n";
+        let mut reader = Reader::new();
+        let keys: Vec<String> = text
+            .lines()
+            .filter_map(|line| reader.line(line))
+            .map(|chain| chain.join("/"))
+            .collect();
+        assert_eq!(
+            keys,
+            [
+                "a",
+                "a/b",
+                "a/d",
+                "a/f",
+                "a/f/-/g",
+                "a/f/-/h",
+                "a/f/-/-/i",
+                "j",
+                "l",
+                "\"o p\"",
+                "url"
+            ]
+        );
+    }
+}
