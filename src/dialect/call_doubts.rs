@@ -367,6 +367,73 @@ mod tests {
         );
     }
 
+    /// Aider's empty SEARCH block on `file` (a.py, in the chat), and the
+    /// doubts of its outcome.
+    fn append_doubts(file: &str, replace: &str) -> Vec<(CallDoubtKind, String)> {
+        let row = find("aider-diff").expect("row");
+        let reply =
+            format!("a.py\n```python\n<<<<<<< SEARCH\n=======\n{replace}>>>>>>> REPLACE\n```\n");
+        let input = serde_json::json!({"reply": reply, "chat_files": ["a.py"]});
+        let matcher = row.matcher().expect("matcher");
+        let outcome = run_in_memory(matcher, "/p", &[("a.py", file)], &input);
+        assert_eq!(
+            outcome.stage.as_deref(),
+            Some("empty_search_append"),
+            "{outcome:?}"
+        );
+        exact_doubt_kinds(
+            &outcome,
+            &|_| Some(file.to_string()),
+            Judged::of(row, &None),
+        )
+    }
+
+    /// An empty SEARCH appends after the file's last line (joined to it
+    /// when it has no final newline), and names no place: a doubt; on a
+    /// file of blank lines only it creates the file's text: none. Its text
+    /// already ending the file is applied already, unless it is punctuation
+    /// alone (a `}` may well be meant twice).
+    #[test]
+    fn an_aider_append_is_in_doubt_on_a_file_with_text() {
+        let why = "its SEARCH is empty, so the block names no place: to put its lines \
+                   elsewhere, send the lines they go after as the SEARCH, and in the REPLACE \
+                   those lines followed by the new ones";
+        assert_eq!(
+            append_doubts("a = 1\nb = 2\n", "c = 3\n"),
+            vec![(
+                CallDoubtKind::AddedAtEnd,
+                format!(
+                    "edit 1: Aider appends this block at the end of the file (after line 2): {why}"
+                )
+            )]
+        );
+        assert_eq!(
+            append_doubts("a = 1\nb = 2", "c = 3\n"),
+            vec![(
+                CallDoubtKind::AddedAtEnd,
+                format!(
+                    "edit 1: Aider appends this block at the end of the file (joined to line 2, \
+                     which has no final newline): {why}"
+                )
+            )]
+        );
+        assert_eq!(append_doubts("\n\n", "c = 3\n"), Vec::new());
+        let again = append_doubts("a = 1\nc = 3\n\n", "\nc = 3\n");
+        assert_eq!(
+            again,
+            vec![(
+                CallDoubtKind::Edit(edit::EditDoubtKind::AlreadyApplied),
+                "edit 1: its new text is already there (line 2, where the file ends and the \
+                 agent appends it): this looks applied already, and applied again it repeats \
+                 what it adds"
+                    .to_string()
+            )]
+        );
+        let brace = append_doubts("fn f() {\n}\n", "}\n");
+        assert_eq!(brace.len(), 1, "{brace:?}");
+        assert_eq!(brace[0].0, CallDoubtKind::AddedAtEnd);
+    }
+
     /// The same edit on the file before it applied: nothing to doubt.
     #[test]
     fn a_first_exact_edit_has_no_doubt() {
