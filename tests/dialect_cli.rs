@@ -937,6 +937,149 @@ fn an_aider_reply_transcript_is_run_by_aiders_own_matcher() {
     assert_eq!(read("b.py"), "x = 1\n");
 }
 
+/// Tester finding 37/01: an Aider block with an empty SEARCH and an Aider
+/// udiff hunk of only `+` lines name no place; on a file that holds text
+/// Aider appends them after its last line (an `import` put after
+/// `main()`). `check` says so and exits 1, `apply --transcript --write`
+/// holds the write back and `--force` writes it; sent again, its text
+/// already ends the file, and that is said as for any block applied
+/// already (`check` exits 1, `--write` holds back: no second copy).
+#[test]
+fn an_aider_append_to_a_file_with_text_is_in_doubt_and_held_back() {
+    let original = "import os\n\ndef main():\n    print(os.getcwd())\n";
+    let block = "e.py\n```python\n<<<<<<< SEARCH\n=======\nimport sys\n>>>>>>> REPLACE\n```\n";
+    let hunk = "e.py\n```diff\n--- e.py\n+++ e.py\n@@ -1,0 +1,1 @@\n+import sys\n```\n";
+    let note = "srview: note: read as --dialect aider-udiff (Aider 0.86.2's udiff edit format), \
+                from its ```diff fence of unified-diff hunks\n";
+    let again = "its new text is already there (line 5, where the file ends and the agent \
+                 appends it): this looks applied already, and applied again it repeats what it \
+                 adds";
+    for (reply, dialect, stage, noted, unplaced) in [
+        (
+            block,
+            "aider-diff",
+            "empty_search_append",
+            "",
+            "Aider appends this block at the end of the file (after line 4): its SEARCH is \
+             empty, so the block names no place: to put its lines elsewhere, send the lines \
+             they go after as the SEARCH, and in the REPLACE those lines followed by the new \
+             ones",
+        ),
+        (
+            hunk,
+            "aider-udiff",
+            "append",
+            note,
+            "Aider appends this hunk at the end of the file (after line 4): the hunk has only \
+             added lines, so it names no place, whatever its @@ line says: to put its lines \
+             elsewhere, send the hunk with the lines they go after as context",
+        ),
+    ] {
+        let dir = support::files::folder(&[("e.py", original), ("reply.md", reply)]);
+        let root = dir.path();
+        let read = || std::fs::read_to_string(root.join("e.py")).expect("e.py");
+        let check = || run_in(root, &["check", "e.py", "reply.md", "--dialect", dialect]);
+        let write = |force: bool| {
+            let mut args = vec!["apply", "--transcript", "reply.md", "--cwd", ".", "--write"];
+            if force {
+                args.push("--force");
+            }
+            run_in(root, &args)
+        };
+        let checked = |doubt: &str| {
+            format!(
+                "edit 1: {stage} (exact)\nwarning: edit 1: {doubt}\n\
+                 the agent says: Applied edit to e.py\n"
+            )
+        };
+        let out = check();
+        assert_eq!(
+            (out.status.code(), text(&out.stdout), text(&out.stderr)),
+            (Some(1), checked(unplaced), String::new()),
+            "{dialect}"
+        );
+        let out = write(false);
+        assert_eq!(
+            (out.status.code(), text(&out.stdout), text(&out.stderr)),
+            (
+                Some(1),
+                String::new(),
+                format!("{noted}srview: nothing written: edit 1: {unplaced} (--force writes it)\n")
+            ),
+            "{dialect}"
+        );
+        assert_eq!(read(), original, "{dialect}: held back");
+        let out = write(true);
+        assert_eq!(
+            (out.status.code(), text(&out.stdout)),
+            (Some(0), "Applied edit to e.py\n".to_string()),
+            "{dialect}: {}",
+            text(&out.stderr)
+        );
+        let appended = format!("{original}import sys\n");
+        assert_eq!(read(), appended, "{dialect}: forced");
+        // Sent again: its text already ends the file.
+        let out = check();
+        assert_eq!(
+            (out.status.code(), text(&out.stdout), text(&out.stderr)),
+            (Some(1), checked(again), String::new()),
+            "{dialect}"
+        );
+        let out = write(false);
+        assert_eq!(
+            (out.status.code(), text(&out.stdout), text(&out.stderr)),
+            (
+                Some(1),
+                String::new(),
+                format!("{noted}srview: nothing written: edit 1: {again} (--force writes it)\n")
+            ),
+            "{dialect}"
+        );
+        assert_eq!(read(), appended, "{dialect}: not appended twice");
+    }
+}
+
+/// An empty SEARCH on an empty file, or on a file that does not exist, is
+/// Aider's way to create a file: no doubt, `--write` writes both.
+#[test]
+fn an_aider_empty_search_creating_a_file_is_no_doubt() {
+    let reply = "empty.py\n```python\n<<<<<<< SEARCH\n=======\nimport sys\n>>>>>>> REPLACE\n```\n\n\
+                 new.py\n```python\n<<<<<<< SEARCH\n=======\nx = 1\n>>>>>>> REPLACE\n```\n";
+    let dir = support::files::folder(&[("empty.py", ""), ("reply.md", reply)]);
+    let root = dir.path();
+    let out = run_in(
+        root,
+        &["check", "empty.py", "reply.md", "--dialect", "aider-diff"],
+    );
+    assert_eq!(
+        (out.status.code(), text(&out.stdout), text(&out.stderr)),
+        (
+            Some(0),
+            "edit 1: empty_search_append (exact)\nedit 2: empty_search_new_file (exact)\n\
+             the agent says: Applied edit to empty.py\nApplied edit to new.py\n"
+                .to_string(),
+            String::new()
+        )
+    );
+    let out = run_in(
+        root,
+        &["apply", "--transcript", "reply.md", "--cwd", ".", "--write"],
+    );
+    assert_eq!(
+        (out.status.code(), text(&out.stdout), text(&out.stderr)),
+        (
+            Some(0),
+            "Applied edit to empty.py\nApplied edit to new.py\n".to_string(),
+            String::new()
+        )
+    );
+    let read = |name: &str| std::fs::read_to_string(root.join(name)).expect("written");
+    assert_eq!(
+        (read("empty.py"), read("new.py")),
+        ("import sys\n".to_string(), "x = 1\n".to_string())
+    );
+}
+
 /// pi's fuzzy stage writes the whole file normalized: the lines it changes
 /// outside the edit are named (JSON `rewrittenOutside`, a warning), and
 /// `check` exits 1.
@@ -1966,6 +2109,13 @@ fn an_aider_reply_without_an_edit_leaves_file_unchanged_and_says_so() {
     );
 }
 
+/// What srview says of an Aider udiff hunk of only added lines on s.py
+/// after its replace-all (8 lines).
+const APPEND_HUNK: &str = "Aider appends this hunk at the end of the file (after line 8): the hunk \
+                           has only added lines, so it names no place, whatever its @@ line \
+                           says: to put its lines elsewhere, send the hunk with the lines they \
+                           go after as context";
+
 /// An Aider udiff reply (tests/fixtures/aider-udiff, tester finding 05) is
 /// read by `check`, `fix`, `apply` and `apply --transcript` with Aider's
 /// own udiff applier: told by its ```` ```diff ```` fence (said on stderr)
@@ -1973,7 +2123,8 @@ fn an_aider_reply_without_an_edit_leaves_file_unchanged_and_says_so() {
 /// change, as Aider changes them, and that is a doubt (tester finding
 /// 36/10): `check` and `fix` exit 1 with a warning that says to add
 /// context, `--write` holds it back until `--force`. A hunk of only `+`
-/// lines is appended. A bare git diff is not read as one.
+/// lines is appended, and that is a doubt too (tester finding 37/01). A
+/// bare git diff is not read as one.
 #[test]
 fn an_aider_udiff_reply_is_read_by_aiders_own_udiff_applier() {
     let fixture = |name: &str| {
@@ -2098,12 +2249,16 @@ fn an_aider_udiff_reply_is_read_by_aiders_own_udiff_applier() {
         after
     );
 
+    // A hunk of only `+` lines names no place: Aider appends it after the
+    // file's last line, and srview says so (tester finding 37/01).
     let out = run_in(dir.path(), &["check", "s.py", "append.md"]);
     assert_eq!(
         (out.status.code(), text(&out.stdout)),
         (
-            Some(0),
-            "edit 1: append (exact)\nthe agent says: Applied edit to s.py\n".to_string()
+            Some(1),
+            format!(
+                "edit 1: append (exact)\nwarning: edit 1: {APPEND_HUNK}\nthe agent says: Applied edit to s.py\n"
+            )
         ),
         "{}",
         text(&out.stderr)

@@ -1095,6 +1095,8 @@ fn a_folder_without_a_session_points_at_srview_sessions() {
 /// Aider's commits: a hunk Aider applied at both places its before-text
 /// stands is applied exactly with both places named, and a hunk of only
 /// `+` lines (appended by Aider) is applied, not a false disagreement.
+/// Both are in doubt: the first changes several places, the second names
+/// no place and lands after the file's last line (tester finding 37/01).
 #[test]
 fn aider_udiff_sessions_are_judged_by_aiders_udiff_applier() {
     let dir = fixtures().join("../aider-udiff");
@@ -1104,15 +1106,25 @@ fn aider_udiff_sessions_are_judged_by_aiders_udiff_applier() {
                  2-3 and also lines 7-8: the hunk's text stands at several places and the model \
                  may have meant one: add a line of context to the hunk so that its text stands \
                  at one place";
-    for (name, stage, lines, also, in_doubt) in [
+    let appended = "edit 1: Aider appends this hunk at the end of the file (after line 5): the \
+                    hunk has only added lines, so it names no place, whatever its @@ line says: \
+                    to put its lines elsewhere, send the hunk with the lines they go after as \
+                    context";
+    for (name, stage, lines, also, (label, doubt)) in [
         (
             "replace_all",
             "search_and_replace",
             serde_json::json!([2, 3]),
             serde_json::json!([[7, 8]]),
-            Some(doubt),
+            ("one of several places", doubt),
         ),
-        ("append", "append", Value::Null, Value::Null, None),
+        (
+            "append",
+            "append",
+            Value::Null,
+            Value::Null,
+            ("added at the end of the file", appended),
+        ),
     ] {
         let read = |ext: &str| fs::read_to_string(dir.join(format!("{name}.{ext}"))).unwrap();
         let (before, after) = (read("before.py"), read("after.py"));
@@ -1146,17 +1158,11 @@ fn aider_udiff_sessions_are_judged_by_aiders_udiff_applier() {
             .arg(root)
             .output();
         assert_eq!(code(&out), 0, "{}", stderr(&out));
-        let want = match in_doubt {
-            None => format!(
-                "Aider 0.86.2: 1 edit, 0 failed, 0 loose, 0 disagreements\n   \
-                 1  s.py  aider-udiff      Aider: applied   srview: applied ({stage})\n"
-            ),
-            Some(doubt) => format!(
-                "Aider 0.86.2: 1 edit, 0 failed, 0 loose, 0 disagreements, 1 in doubt\n   \
-                 1  s.py  aider-udiff      Aider: applied   srview: applied ({stage}) · doubt: \
-                 one of several places  [DOUBT]\n      doubt: {doubt}\n"
-            ),
-        };
+        let want = format!(
+            "Aider 0.86.2: 1 edit, 0 failed, 0 loose, 0 disagreements, 1 in doubt\n   \
+             1  s.py  aider-udiff      Aider: applied   srview: applied ({stage}) · doubt: \
+             {label}  [DOUBT]\n      doubt: {doubt}\n"
+        );
         assert_eq!(stdout(&out), want, "{name}");
     }
 }

@@ -237,6 +237,18 @@ pub trait CallMatcher: Sync {
         None
     }
 
+    /// Where `stage` adds an edit's text at the end of its file whatever
+    /// place the model meant (Aider's empty SEARCH, its udiff hunk of added
+    /// lines only): what the agent does, said before the line it appends
+    /// after (`Aider appends this block at the end of the file`), and why
+    /// the edit names no place, with what to send instead. On a file that
+    /// held text srview says it ([`crate::dialect::call_doubts`]); an edit
+    /// filling an empty file is the agent's way to create one. `None` for a
+    /// stage that places an edit where its text says.
+    fn appends_unplaced(&self, _stage: &str) -> Option<(&'static str, &'static str)> {
+        None
+    }
+
     /// The agent takes the first of several places an edit's text stands
     /// at, without a word (not an error, as most string-edit tools make it).
     fn takes_first_of_several(&self) -> bool {

@@ -4,9 +4,13 @@
 //! adds; a word cut in two; line endings rewritten), run on each edit an
 //! exact stage placed. For an exact stage the text found and the text
 //! written are the model's own, so the checks judge what the model asked
-//! for. Loose placements are said elsewhere (every one is a doubt).
+//! for. Loose placements are said elsewhere (every one is a doubt). An
+//! edit the agent appends at the end of a file that held text, whatever
+//! place the model meant (Aider's empty SEARCH, its udiff hunk of added
+//! lines only), is a doubt too: its text already ends the file (sent
+//! again after it applied), or else it names no place.
 
-use super::call::{CallOutcome, EditMatch};
+use super::call::{CallMatcher, CallOutcome, EditMatch};
 use super::edit::{self, Edit};
 use super::registry::DialectRow;
 
@@ -28,6 +32,11 @@ pub struct Judged<'a> {
     /// the comment marks the stand-in check reads (`%` in LaTeX,
     /// [`crate::dialect::elided::Comments`]).
     pub file: Option<&'a str>,
+    /// The call's matcher, where its stages may append an edit at the end
+    /// of the file whatever place the model meant
+    /// ([`CallMatcher::appends_unplaced`]): such an edit on a file that
+    /// held text is said.
+    pub appends: Option<&'a dyn CallMatcher>,
 }
 
 impl<'a> Judged<'a> {
@@ -42,6 +51,7 @@ impl<'a> Judged<'a> {
                 .is_some_and(|m| m.replaces_every_place_unasked())
                 .then_some(row.title),
             file: None,
+            appends: row.matcher(),
         }
     }
 
@@ -104,6 +114,9 @@ pub enum CallDoubtKind {
     /// the first place (or, for a matcher that replaces every place
     /// unasked, all of them).
     FirstOfSeveral,
+    /// The agent appends it at the end of a file that held text: it names
+    /// no place ([`CallMatcher::appends_unplaced`]).
+    AddedAtEnd,
     /// One of an exact-string edit's trust checks.
     Edit(edit::EditDoubtKind),
 }
@@ -146,6 +159,15 @@ pub fn exact_doubt_kinds(
                     first_difference(written, new)
                 ),
             ));
+        }
+        if let Some(unplaced) = judged
+            .appends
+            .and_then(|m| m.appends_unplaced(&matched.stage))
+            && let Some((kind, doubt)) =
+                before(matched).and_then(|content| appended_doubt(unplaced, &content, written))
+        {
+            out.push((kind, format!("edit {}: {doubt}", i + 1)));
+            continue;
         }
         if found.is_empty() {
             continue;
@@ -196,6 +218,44 @@ pub fn exact_doubt_kinds(
         );
     }
     out
+}
+
+/// What is in doubt about an edit the agent appended at the end of
+/// `content` (the file before the call), `written` its text, `lead` and
+/// `why` the agent's words ([`CallMatcher::appends_unplaced`]): its text
+/// already ends the file, as the same check says of a hunk the reference
+/// appends ([`crate::dialect::apply_patch::doubt::already_ends`]: sent
+/// again after it applied, applied again it repeats), or else it names no
+/// place, and lands after the file's last line whatever the model meant
+/// (an `import` put after `main()`). Nothing for a file without text: an
+/// empty SEARCH filling it is Aider's way to create a file.
+fn appended_doubt(
+    (lead, why): (&str, &str),
+    content: &str,
+    written: &str,
+) -> Option<(CallDoubtKind, String)> {
+    if content.trim().is_empty() {
+        return None;
+    }
+    let lines: Vec<&str> = content.lines().collect();
+    let added: Vec<&str> = written.lines().collect();
+    if let Some((a, b)) = crate::dialect::apply_patch::doubt::already_ends(&lines, &added) {
+        return Some((
+            CallDoubtKind::Edit(edit::EditDoubtKind::AlreadyApplied),
+            format!(
+                "its new text is already there ({}, where the file ends and the agent appends \
+                 it): this looks applied already, and applied again it repeats what it adds",
+                crate::words::line_range("line", a, b)
+            ),
+        ));
+    }
+    let last = lines.len();
+    let at = if content.ends_with('\n') {
+        format!("after line {last}")
+    } else {
+        format!("joined to line {last}, which has no final newline")
+    };
+    Some((CallDoubtKind::AddedAtEnd, format!("{lead} ({at}): {why}")))
 }
 
 /// `{title} replaces every occurrence: it changes lines A-B and also
@@ -305,6 +365,73 @@ mod tests {
             )
             .is_empty()
         );
+    }
+
+    /// Aider's empty SEARCH block on `file` (a.py, in the chat), and the
+    /// doubts of its outcome.
+    fn append_doubts(file: &str, replace: &str) -> Vec<(CallDoubtKind, String)> {
+        let row = find("aider-diff").expect("row");
+        let reply =
+            format!("a.py\n```python\n<<<<<<< SEARCH\n=======\n{replace}>>>>>>> REPLACE\n```\n");
+        let input = serde_json::json!({"reply": reply, "chat_files": ["a.py"]});
+        let matcher = row.matcher().expect("matcher");
+        let outcome = run_in_memory(matcher, "/p", &[("a.py", file)], &input);
+        assert_eq!(
+            outcome.stage.as_deref(),
+            Some("empty_search_append"),
+            "{outcome:?}"
+        );
+        exact_doubt_kinds(
+            &outcome,
+            &|_| Some(file.to_string()),
+            Judged::of(row, &None),
+        )
+    }
+
+    /// An empty SEARCH appends after the file's last line (joined to it
+    /// when it has no final newline), and names no place: a doubt; on a
+    /// file of blank lines only it creates the file's text: none. Its text
+    /// already ending the file is applied already, unless it is punctuation
+    /// alone (a `}` may well be meant twice).
+    #[test]
+    fn an_aider_append_is_in_doubt_on_a_file_with_text() {
+        let why = "its SEARCH is empty, so the block names no place: to put its lines \
+                   elsewhere, send the lines they go after as the SEARCH, and in the REPLACE \
+                   those lines followed by the new ones";
+        assert_eq!(
+            append_doubts("a = 1\nb = 2\n", "c = 3\n"),
+            vec![(
+                CallDoubtKind::AddedAtEnd,
+                format!(
+                    "edit 1: Aider appends this block at the end of the file (after line 2): {why}"
+                )
+            )]
+        );
+        assert_eq!(
+            append_doubts("a = 1\nb = 2", "c = 3\n"),
+            vec![(
+                CallDoubtKind::AddedAtEnd,
+                format!(
+                    "edit 1: Aider appends this block at the end of the file (joined to line 2, \
+                     which has no final newline): {why}"
+                )
+            )]
+        );
+        assert_eq!(append_doubts("\n\n", "c = 3\n"), Vec::new());
+        let again = append_doubts("a = 1\nc = 3\n\n", "\nc = 3\n");
+        assert_eq!(
+            again,
+            vec![(
+                CallDoubtKind::Edit(edit::EditDoubtKind::AlreadyApplied),
+                "edit 1: its new text is already there (line 2, where the file ends and the \
+                 agent appends it): this looks applied already, and applied again it repeats \
+                 what it adds"
+                    .to_string()
+            )]
+        );
+        let brace = append_doubts("fn f() {\n}\n", "}\n");
+        assert_eq!(brace.len(), 1, "{brace:?}");
+        assert_eq!(brace[0].0, CallDoubtKind::AddedAtEnd);
     }
 
     /// The same edit on the file before it applied: nothing to doubt.

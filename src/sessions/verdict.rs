@@ -130,6 +130,7 @@ impl DoubtKind {
         match kind {
             K::Rewritten => DoubtKind::Rewritten,
             K::FirstOfSeveral => DoubtKind::FirstOfSeveral,
+            K::AddedAtEnd => DoubtKind::AddedAtEnd,
             K::Edit(kind) => DoubtKind::of_edit(kind),
         }
     }

@@ -55,6 +55,15 @@ impl CallMatcher for AiderDiff {
         true
     }
 
+    fn appends_unplaced(&self, stage: &str) -> Option<(&'static str, &'static str)> {
+        (stage == APPEND).then_some((
+            "Aider appends this block at the end of the file",
+            "its SEARCH is empty, so the block names no place: to put its lines elsewhere, \
+             send the lines they go after as the SEARCH, and in the REPLACE those lines \
+             followed by the new ones",
+        ))
+    }
+
     fn nothing_found(&self, _input: &serde_json::Value, source: &str) -> String {
         format!("no SEARCH/REPLACE block found in {source}")
     }

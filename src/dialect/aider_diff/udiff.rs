@@ -65,6 +65,15 @@ impl CallMatcher for AiderUdiff {
         true
     }
 
+    fn appends_unplaced(&self, stage: &str) -> Option<(&'static str, &'static str)> {
+        (stage == APPEND).then_some((
+            "Aider appends this hunk at the end of the file",
+            "the hunk has only added lines, so it names no place, whatever its @@ line says: \
+             to put its lines elsewhere, send the hunk with the lines they go after as \
+             context",
+        ))
+    }
+
     /// `find_diffs` reads hunks only inside a ```` ```diff ```` fence: a
     /// unified diff without one (a model's common slip) holds no hunk.
     fn nothing_found(&self, input: &serde_json::Value, source: &str) -> String {

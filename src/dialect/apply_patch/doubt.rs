@@ -389,13 +389,14 @@ fn is_pure_addition(chunk: &Chunk) -> bool {
 }
 
 /// Where the file's `lines` already end with `added` (a hunk's added
-/// lines, which the reference appends at the end of the file): the
+/// lines, which the reference appends at the end of the file; an Aider
+/// block or hunk appended there, [`crate::dialect::call_doubts`]): the
 /// 1-based first and last of those lines, the blank lines at either end
 /// of both left out, when the added lines hold a letter or digit (a
 /// closing `}` alone may well be meant twice). A hunk sent again after
 /// it was applied (a tester's find: the re-sent migration line was
 /// appended a second time and every check passed).
-fn already_ends(lines: &[&str], added: &[&str]) -> Option<(usize, usize)> {
+pub fn already_ends(lines: &[&str], added: &[&str]) -> Option<(usize, usize)> {
     let blank = |l: &&str| l.trim().is_empty();
     let trim = |texts: &[&str]| -> (usize, usize) {
         let start = texts.iter().position(|l| !blank(l)).unwrap_or(texts.len());
