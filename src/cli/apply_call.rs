@@ -128,7 +128,6 @@ fn loose_notes(row: &DialectRow, run: &Run) -> Vec<String> {
             )
         })
         .chain(outside)
-        .chain(outcome.dropped.iter().cloned())
         .chain(crate::dialect::call_doubts::exact_doubts(
             outcome,
             &|edit| before_of(run, edit),
