@@ -1111,7 +1111,10 @@ fn corrected_patch(
         cwd,
         fs,
     });
-    if ran.ok && ran.dropped.is_empty() && !ran.edits.is_empty() && ran.edits.iter().all(|m| !m.loose)
+    if ran.ok
+        && ran.dropped.is_empty()
+        && !ran.edits.is_empty()
+        && ran.edits.iter().all(|m| !m.loose)
     {
         (Some(input), None)
     } else {

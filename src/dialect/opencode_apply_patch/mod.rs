@@ -251,7 +251,10 @@ pub fn dropped_lines(parsed: &Parsed) -> Vec<String> {
                 let what = if s.text.trim_end_matches('\r').is_empty() {
                     "an empty line without a prefix".to_string()
                 } else {
-                    format!("`{}`, a line without a prefix", s.text.trim_end_matches('\r'))
+                    format!(
+                        "`{}`, a line without a prefix",
+                        s.text.trim_end_matches('\r')
+                    )
                 };
                 format!("{} ({what})", s.line)
             })

@@ -413,7 +413,14 @@ mod tests {
                     after_added,
                     before_added,
                 } = s;
-                (*line, text.as_str(), *hunk, *chunk, *after_added, *before_added)
+                (
+                    *line,
+                    text.as_str(),
+                    *hunk,
+                    *chunk,
+                    *after_added,
+                    *before_added,
+                )
             })
             .collect();
         assert_eq!(
