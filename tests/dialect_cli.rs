@@ -1293,10 +1293,12 @@ fn a_whole_patch_runs_as_the_agent_runs_it() {
             } else {
                 format!("{said}\n")
             };
-            // A loose stage, or a hunk whose lines stand at several places
-            // (the agent takes the first): held back.
+            // A loose stage, a hunk whose lines stand at several places
+            // (the agent takes the first), or lines OpenCode's parser drops
+            // (a line without a prefix between lines it reads): held back.
             let loose = text(&out.stderr).contains("a loose stage")
-                || text(&out.stderr).contains("the agent takes the first place");
+                || text(&out.stderr).contains("the agent takes the first place")
+                || text(&out.stderr).contains("OpenCode drops patch line");
             // The agent's summary is not printed over a write held back.
             let said = if ok && loose { String::new() } else { said };
             assert_eq!(text(&out.stdout), said, "{id}: {}", text(&out.stderr));
@@ -2265,4 +2267,133 @@ fn an_aider_udiff_reply_is_read_by_aiders_own_udiff_applier() {
     );
     let out = run_in(dir.path(), &["check", "s.py", "git.diff"]);
     assert!(!text(&out.stderr).contains("aider-udiff"), "{out:?}");
+}
+
+/// OpenCode's `apply_patch` parser skips, without a word, a hunk line that
+/// starts with none of ` `, `-`, `+` (an empty line between added lines,
+/// a code line that lost its prefix): the file it writes lacks the line.
+/// `check` warns and exits 1; `apply` prints OpenCode's result as it is and
+/// says it on stderr; `--write` holds it back, `--force` writes it.
+#[test]
+fn lines_opencodes_patch_parser_drops_are_a_doubt() {
+    let readme = "# Tool\n\nIntro text.\n\n## Usage\n\nRun it.\n";
+    let blank = "*** Begin Patch\n*** Update File: README.md\n@@\n ## Usage\n \n-Run it.\n+Run it \
+                 with `tool go`.\n\n+It never writes outside the current folder.\n*** End Patch";
+    let (dir, file) = project_with("README.md", readme);
+    let input = serde_json::json!({ "patchText": blank }).to_string();
+    let dropped = "OpenCode drops patch line 8 (an empty line without a prefix) in hunk #1 of \
+                   README.md: its parser skips, without a word, a line that starts with none of \
+                   ` `, `-`, `+`, so it writes 4 lines where the patch has 5: send every line of a \
+                   hunk with its prefix: ` ` (a space) for a line kept, `-` for one removed, `+` \
+                   for one added (an empty added line as `+` alone)";
+    let check = run_on_input(
+        dir.path(),
+        ["check", "README.md", "p.json"],
+        &input,
+        "opencode-apply-patch",
+    );
+    assert_eq!(
+        (check.status.code(), text(&check.stdout)),
+        (
+            Some(1),
+            format!(
+                "edit 1: exact at lines 5-7 (exact)\nwarning: {dropped}\nthe agent says: \
+                 Success. Updated the following files:\nM README.md\n"
+            )
+        ),
+        "{}",
+        text(&check.stderr)
+    );
+    let merged = "# Tool\n\nIntro text.\n\n## Usage\n\nRun it with `tool go`.\nIt never writes \
+                  outside the current folder.\n";
+    let apply = run_in(
+        dir.path(),
+        &[
+            "apply",
+            "README.md",
+            "p.json",
+            "--dialect",
+            "opencode-apply-patch",
+        ],
+    );
+    assert_eq!(
+        (
+            apply.status.code(),
+            text(&apply.stdout),
+            text(&apply.stderr)
+        ),
+        (
+            Some(0),
+            merged.to_string(),
+            format!("srview: warning: {dropped}\n")
+        )
+    );
+    let write = |force: bool| {
+        let mut args = vec![
+            "apply",
+            "README.md",
+            "p.json",
+            "--dialect",
+            "opencode-apply-patch",
+            "--write",
+        ];
+        if force {
+            args.push("--force");
+        }
+        run_in(dir.path(), &args)
+    };
+    let held = write(false);
+    assert_eq!(held.status.code(), Some(1), "{}", text(&held.stderr));
+    assert_eq!(
+        text(&held.stderr),
+        format!("srview: nothing written: {dropped} (--force writes it)\n")
+    );
+    assert_eq!(read(&file), readme);
+    let forced = write(true);
+    assert_eq!(forced.status.code(), Some(0), "{}", text(&forced.stderr));
+    assert_eq!(read(&file), merged);
+
+    // A code line that lost its prefix: Codex refuses the patch, OpenCode
+    // drops the line (`import json`), and the program fails without it.
+    let imports = "import os\n\nprint(os.getcwd(), json.dumps(1))\n";
+    let (dir, file) = project_with("imp.py", imports);
+    let unprefixed = "*** Begin Patch\n*** Update File: imp.py\n@@\n import os\n+import \
+                      sys\nimport json\n+import re\n*** End Patch";
+    let input = serde_json::json!({ "patchText": unprefixed }).to_string();
+    let check = run_on_input(
+        dir.path(),
+        ["check", "imp.py", "p.json"],
+        &input,
+        "opencode-apply-patch",
+    );
+    assert_eq!(
+        (check.status.code(), text(&check.stdout)),
+        (
+            Some(1),
+            "edit 1: exact at line 1 (exact)\nwarning: OpenCode drops patch line 6 (`import \
+             json`, a line without a prefix) in hunk #1 of imp.py: its parser skips, without a \
+             word, a line that starts with none of ` `, `-`, `+`, so it writes 3 lines where the \
+             patch has 4: send every line of a hunk with its prefix: ` ` (a space) for a line \
+             kept, `-` for one removed, `+` for one added (an empty added line as `+` \
+             alone)\nthe agent says: Success. Updated the following files:\nM imp.py\n"
+                .to_string()
+        )
+    );
+    let held = run_in(
+        dir.path(),
+        &[
+            "apply",
+            "imp.py",
+            "p.json",
+            "--dialect",
+            "opencode-apply-patch",
+            "--write",
+        ],
+    );
+    assert_eq!(held.status.code(), Some(1), "{}", text(&held.stderr));
+    assert_contains(
+        &text(&held.stderr),
+        "srview: nothing written: OpenCode drops patch line 6",
+    );
+    assert_eq!(read(&file), imports);
 }

@@ -89,7 +89,8 @@ fn run_matcher(
 }
 
 /// One sentence per edit a loose stage placed, per file line rewritten
-/// outside the edits, and per doubt of srview's trust checks on an exact
+/// outside the edits, per hunk whose lines the agent's parser drops
+/// ([`CallOutcome::dropped`]), and per doubt of srview's trust checks on an exact
 /// edit (its new text already there, a word cut): what `--write` holds back,
 /// `check` exits 1 for, and the warnings say.
 fn loose_notes(row: &DialectRow, run: &Run) -> Vec<String> {

@@ -91,7 +91,9 @@ fn first_difference(written: &str, asked: &str) -> String {
     }
 }
 
-/// One sentence per doubt, naming its edit (`edit 2: ...`). `before(edit)`
+/// One sentence per doubt, naming its edit (`edit 2: ...`), after one per
+/// hunk whose lines the agent's parser drops ([`CallOutcome::dropped`]).
+/// `before(edit)`
 /// gives the text of the file the edit matched in, as the matcher read it
 /// (`None`: unknown, the edit is not judged).
 pub fn exact_doubts(
@@ -119,6 +121,9 @@ pub enum CallDoubtKind {
     AddedAtEnd,
     /// One of an exact-string edit's trust checks.
     Edit(edit::EditDoubtKind),
+    /// The agent's parser drops lines the model sent
+    /// ([`CallOutcome::dropped`]): what it writes lacks them.
+    Dropped,
 }
 
 /// [`exact_doubts`], each with its kind.
@@ -130,7 +135,9 @@ pub fn exact_doubt_kinds(
     if !outcome.ok {
         return Vec::new();
     }
-    let mut out = Vec::new();
+    let mut out: Vec<(CallDoubtKind, String)> = (outcome.dropped.iter())
+        .map(|sentence| (CallDoubtKind::Dropped, sentence.clone()))
+        .collect();
     if let Some(title) = judged.every_place
         && let Some(changes) = every_place_changes(title, outcome)
     {

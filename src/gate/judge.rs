@@ -646,7 +646,14 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
     let named = file.clone().or_else(|| {
         patch_key(row)
             .and_then(|key| call.input.get(key)?.as_str())
-            .and_then(super::patch::files_of_text)
+            .and_then(|text| {
+                super::patch::files_of_text(text).or_else(|| {
+                    // A patch Codex's parser refuses and OpenCode's reads.
+                    (row.value == "opencode-apply-patch")
+                        .then(|| super::dropped::files_of_text(text))
+                        .flatten()
+                })
+            })
     });
     if outcome.hangs {
         return Finding {
@@ -694,6 +701,9 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
                     .map(|m| (NextStep::Said, m)),
             );
         }
+        // Lines of the patch the agent's parser drops (OpenCode's
+        // `apply_patch`): each sentence ends with what to send.
+        doubts.extend(outcome.dropped.iter().map(|m| (NextStep::Said, m.clone())));
         // Its sentence ends with what to send.
         doubts.extend(
             super::dollars::expanded(row, &call.input, &outcome)
@@ -724,6 +734,11 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
         found.note = note;
         if let Some(key) = patch_key(row).filter(|_| found.case == Case::Doubt) {
             (found.corrected, found.withheld) = super::moved::own(row, key, call, fs);
+            if (found.corrected.is_none() && found.withheld.is_none())
+                && !outcome.dropped.is_empty()
+            {
+                (found.corrected, found.withheld) = super::dropped::own(row, key, call, fs);
+            }
         }
         return found;
     }
@@ -767,6 +782,13 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
                     ));
                 }
             }
+        }
+        // Lines of the patch the agent's parser drops besides.
+        for dropped in &outcome.dropped {
+            if !s.is_empty() && !s.ends_with('\n') {
+                s.push('\n');
+            }
+            s.push_str(&format!("{dropped}."));
         }
         if !outcome.rewritten_outside.is_empty() {
             if !s.is_empty() && !s.ends_with('\n') {
@@ -1089,7 +1111,11 @@ fn corrected_patch(
         cwd,
         fs,
     });
-    if ran.ok && !ran.edits.is_empty() && ran.edits.iter().all(|m| !m.loose) {
+    if ran.ok
+        && ran.dropped.is_empty()
+        && !ran.edits.is_empty()
+        && ran.edits.iter().all(|m| !m.loose)
+    {
         (Some(input), None)
     } else {
         (

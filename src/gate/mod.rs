@@ -36,6 +36,7 @@
 
 mod answer;
 mod dollars;
+mod dropped;
 pub mod install;
 mod jsonc;
 mod judge;

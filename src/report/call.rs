@@ -52,6 +52,10 @@ pub struct CallReport<'a> {
     /// edit replacing every occurrence changed beyond its block's `lines`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub also_replaced: Vec<[usize; 2]>,
+    /// Lines of the input the agent's parser drops, one sentence per hunk
+    /// ([`CallOutcome::dropped`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub dropped: Vec<&'a str>,
 }
 
 /// One failed or loose edit explained.
@@ -115,6 +119,7 @@ impl<'a> CallReport<'a> {
                 .iter()
                 .map(|&(first, last)| [first, last])
                 .collect(),
+            dropped: outcome.dropped.iter().map(String::as_str).collect(),
         }
     }
 }

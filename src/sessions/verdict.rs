@@ -128,7 +128,8 @@ impl DoubtKind {
     fn of_call(kind: crate::dialect::call_doubts::CallDoubtKind) -> DoubtKind {
         use crate::dialect::call_doubts::CallDoubtKind as K;
         match kind {
-            K::Rewritten => DoubtKind::Rewritten,
+            // A line the agent's parser drops: it writes another text.
+            K::Rewritten | K::Dropped => DoubtKind::Rewritten,
             K::FirstOfSeveral => DoubtKind::FirstOfSeveral,
             K::AddedAtEnd => DoubtKind::AddedAtEnd,
             K::Edit(kind) => DoubtKind::of_edit(kind),

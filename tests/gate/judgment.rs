@@ -768,3 +768,60 @@ fn spacing_inside_a_multiline_string_is_never_corrected_away() {
         deny_reason(&judgment)
     );
 }
+
+/// OpenCode's `apply_patch` parser skips, without a word, a hunk line that
+/// starts with none of ` `, `-`, `+`: the file it writes lacks it. An
+/// empty line between added lines (two Markdown paragraphs would merge) is
+/// a doubt, and the patch with that line sent as `+` is offered, checked
+/// with OpenCode's own matcher; a code line that lost its prefix (the
+/// `import json` OpenCode drops) is denied with the lines it drops and what
+/// to send, no guess offered (kept or added).
+#[test]
+fn lines_opencodes_patch_parser_drops_are_denied_or_repaired() {
+    let agent = GateAgent::Opencode;
+    let judge_patch = |name: &str, content: &str, patch: &str| {
+        let payload = own_payload("apply_patch", json!({ "patchText": patch }));
+        let fs = MemoryFs::new([(name.to_string(), content.to_string())]);
+        judge(agent, &payload, |_| fs, &Policy::default())
+    };
+    let readme = "# Tool\n\nIntro text.\n\n## Usage\n\nRun it.\n";
+    let blank = "*** Begin Patch\n*** Update File: README.md\n@@\n ## Usage\n \n-Run it.\n+Run it \
+                 with `tool go`.\n\n+It never writes outside the current folder.\n*** End Patch";
+    let judgment = judge_patch("README.md", readme, blank);
+    assert_case(&judgment, Case::Doubt);
+    let repaired = "*** Begin Patch\n*** Update File: README.md\n@@\n ## Usage\n \n-Run it.\n+Run \
+                    it with `tool go`.\n+\n+It never writes outside the current folder.\n*** End \
+                    Patch";
+    assert_eq!(
+        deny_reason(&judgment),
+        format!(
+            "srview gate: the edit of README.md matches exactly (lines 5-7), but srview cannot \
+             stand behind its result: OpenCode drops patch line 8 (an empty line without a \
+             prefix) in hunk #1 of README.md: its parser skips, without a word, a line that \
+             starts with none of ` `, `-`, `+`, so it writes 4 lines where the patch has 5: send \
+             every line of a hunk with its prefix: ` ` (a space) for a line kept, `-` for one \
+             removed, `+` for one added (an empty added line as `+` alone).\n(no review pane \
+             runs, so srview's policy doubt=review falls back to deny)\nSend this apply_patch \
+             input instead (srview checked that OpenCode places it exactly):\n{}",
+            json!({ "patchText": repaired })
+        )
+    );
+    let fs = MemoryFs::new([("README.md".to_string(), readme.to_string())]);
+    assert_exact_with_opencodes_apply_patch(&json!({ "patchText": repaired }), &fs, "repaired");
+
+    let imports = "import os\n\nprint(os.getcwd(), json.dumps(1))\n";
+    let unprefixed = "*** Begin Patch\n*** Update File: imp.py\n@@\n import os\n+import \
+                      sys\nimport json\n+import re\n*** End Patch";
+    let judgment = judge_patch("imp.py", imports, unprefixed);
+    assert_case(&judgment, Case::Doubt);
+    assert_eq!(
+        deny_reason(&judgment),
+        "srview gate: the edit of imp.py matches exactly (line 1), but srview cannot stand \
+         behind its result: OpenCode drops patch line 6 (`import json`, a line without a prefix) \
+         in hunk #1 of imp.py: its parser skips, without a word, a line that starts with none of \
+         ` `, `-`, `+`, so it writes 3 lines where the patch has 4: send every line of a hunk \
+         with its prefix: ` ` (a space) for a line kept, `-` for one removed, `+` for one added \
+         (an empty added line as `+` alone).\n(no review pane runs, so srview's policy \
+         doubt=review falls back to deny)"
+    );
+}

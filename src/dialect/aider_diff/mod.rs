@@ -338,6 +338,7 @@ fn finish(
         hangs: false,
         rewritten_outside: Vec::new(),
         also_replaced: Vec::new(),
+        dropped: Vec::new(),
     }
 }
 

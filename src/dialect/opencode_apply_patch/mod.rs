@@ -16,7 +16,7 @@ use super::call::{
 };
 use super::opencode_edit::js::{join_bom, split_bom, trim};
 use super::opencode_edit::schema;
-use parse::{Hunk, parse_patch};
+use parse::{Hunk, Parsed, parse_patch};
 use seek::{Pass, SeekTrace, derive};
 
 /// OpenCode's `apply_patch` tool, its worktree (where the success text's
@@ -102,8 +102,8 @@ impl OpencodeApplyPatch {
         if patch_text.is_empty() {
             return failure(texts::PATCH_TEXT_REQUIRED.into(), None, Vec::new());
         }
-        let hunks = match parse_patch(patch_text) {
-            Ok(hunks) => hunks,
+        let parsed = match parse_patch(patch_text) {
+            Ok(parsed) => parsed,
             Err(error) => {
                 return failure(
                     texts::verification_failed(&format!("Error: {error}")),
@@ -112,6 +112,7 @@ impl OpencodeApplyPatch {
                 );
             }
         };
+        let hunks = &parsed.hunks;
         if hunks.is_empty() {
             let unified = patch_text.replace("\r\n", "\n").replace('\r', "\n");
             let text = if trim(&unified) == "*** Begin Patch\n*** End Patch" {
@@ -125,7 +126,7 @@ impl OpencodeApplyPatch {
         let mut trace = SeekTrace::new();
         let mut changes = Vec::new();
         let mut edits = Vec::new();
-        for hunk in &hunks {
+        for hunk in hunks {
             let path = resolve(hunk.path());
             match hunk {
                 Hunk::Add { contents, .. } => {
@@ -218,8 +219,73 @@ impl OpencodeApplyPatch {
                 }
             }
         }
-        write_all(call, worktree, &changes, stage_of(&trace), edits)
+        let mut outcome = write_all(call, worktree, &changes, stage_of(&trace), edits);
+        if outcome.ok {
+            outcome.dropped = dropped_lines(&parsed);
+        }
+        outcome
     }
+}
+
+/// One sentence per chunk (or added file) of `parsed` in which OpenCode's
+/// parser skipped lines between lines it reads ([`Parsed::skipped`]): the
+/// patch lines it drops, and what the file gets instead; the file named as
+/// the patch names it.
+pub fn dropped_lines(parsed: &Parsed) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = &parsed.skipped[..];
+    while let Some(first) = rest.first() {
+        let same = rest
+            .iter()
+            .take_while(|s| (s.hunk, s.chunk) == (first.hunk, first.chunk))
+            .count();
+        let (group, after) = rest.split_at(same);
+        rest = after;
+        let Some(hunk) = parsed.hunks.get(first.hunk) else {
+            continue;
+        };
+        let path = hunk.path();
+        let described: Vec<String> = group
+            .iter()
+            .map(|s| {
+                let what = if s.text.trim_end_matches('\r').is_empty() {
+                    "an empty line without a prefix".to_string()
+                } else {
+                    format!(
+                        "`{}`, a line without a prefix",
+                        s.text.trim_end_matches('\r')
+                    )
+                };
+                format!("{} ({what})", s.line)
+            })
+            .collect();
+        let lines = match &described[..] {
+            [one] => format!("patch line {one}"),
+            [init @ .., last] => format!("patch lines {} and {last}", init.join(", ")),
+            [] => continue,
+        };
+        let (written, place, rule) = match hunk {
+            Hunk::Add { contents, .. } => (
+                contents.split('\n').count(),
+                format!("of the new file {path}"),
+                "send every line of an added file with `+` (an empty line as `+` alone)",
+            ),
+            Hunk::Update { chunks, .. } => (
+                chunks.get(first.chunk).map_or(0, |c| c.new_lines.len()),
+                format!("in hunk #{} of {path}", first.chunk + 1),
+                "send every line of a hunk with its prefix: ` ` (a space) for a line kept, \
+                 `-` for one removed, `+` for one added (an empty added line as `+` alone)",
+            ),
+            Hunk::Delete { .. } => continue,
+        };
+        out.push(format!(
+            "OpenCode drops {lines} {place}: its parser skips, without a word, a line that \
+             starts with none of ` `, `-`, `+`, so it writes {} where the patch has {}: {rule}",
+            crate::words::count(written, "line"),
+            written + group.len()
+        ));
+    }
+    out
 }
 
 /// The writes in patch order, over the files as each earlier write left

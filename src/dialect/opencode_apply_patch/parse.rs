@@ -4,6 +4,9 @@
 //! Lines it does not know are skipped, silently: stray text between
 //! sections, and in an update every line before the first `@@` and every
 //! chunk line not starting with ` `, `-` or `+` (an empty line included).
+//! Those it skips between lines it reads (inside a chunk, inside an added
+//! file's lines) are recorded in [`Parsed::skipped`]: the text OpenCode
+//! writes lacks them, though the model sent them.
 
 use crate::dialect::apply_patch::parse::{BEGIN, END, END_OF_FILE};
 use crate::dialect::opencode_edit::js::{is_space, trim};
@@ -59,6 +62,36 @@ pub struct Chunk {
     pub is_end_of_file: bool,
 }
 
+/// What `parsePatch` reads, and the lines it skips where they matter.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Parsed {
+    /// `parsePatch(text).hunks`.
+    pub hunks: Vec<Hunk>,
+    /// Each line the parser skips between two lines it reads of the same
+    /// chunk (or of the same added file), in patch order. Lines skipped
+    /// before a chunk's first line or after its last (a blank line between
+    /// sections) are not recorded: they change nothing the model meant.
+    pub skipped: Vec<Skipped>,
+}
+
+/// A line of the patch that OpenCode's parser skips inside a chunk.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Skipped {
+    /// 1-based line of the patch text as sent (before any trim or heredoc
+    /// wrapper was taken off).
+    pub line: usize,
+    /// The line's text.
+    pub text: String,
+    /// 0-based index into [`Parsed::hunks`].
+    pub hunk: usize,
+    /// 0-based chunk of that (update) section; 0 for an added file.
+    pub chunk: usize,
+    /// The read line right before it starts with `+`.
+    pub after_added: bool,
+    /// The read line right after it starts with `+`.
+    pub before_added: bool,
+}
+
 /// The parser's one error text (the tool prefixes it with `Error: `).
 pub const MISSING_MARKERS: &str = "Invalid patch format: missing Begin/End markers";
 
@@ -67,9 +100,12 @@ const DELETE: &str = "*** Delete File:";
 const UPDATE: &str = "*** Update File:";
 const MOVE: &str = "*** Move to:";
 
-/// `parsePatch(text).hunks`.
-pub fn parse_patch(text: &str) -> Result<Vec<Hunk>, &'static str> {
+/// `parsePatch(text)`: its hunks, and the lines it skips inside them.
+pub fn parse_patch(text: &str) -> Result<Parsed, &'static str> {
     let body = strip_heredoc(trim(text));
+    // `body` is a slice of `text`: the lines before it in `text`.
+    let start = (body.as_ptr() as usize).saturating_sub(text.as_ptr() as usize);
+    let lines_before = text.get(..start).map_or(0, |t| t.matches('\n').count());
     let lines: Vec<&str> = body.split('\n').collect();
     let begin = lines.iter().position(|l| trim(l) == BEGIN);
     let end = lines.iter().position(|l| trim(l) == END);
@@ -80,6 +116,7 @@ pub fn parse_patch(text: &str) -> Result<Vec<Hunk>, &'static str> {
         return Err(MISSING_MARKERS);
     }
     let mut hunks = Vec::new();
+    let mut skips: Vec<(usize, Vec<Gap>)> = Vec::new();
     let mut at = begin + 1;
     while at < end {
         let line = lines[at];
@@ -89,7 +126,8 @@ pub fn parse_patch(text: &str) -> Result<Vec<Hunk>, &'static str> {
                 at += 1;
                 continue;
             }
-            let (contents, next) = add_contents(&lines, at + 1);
+            let (contents, next, gaps) = add_contents(&lines, at + 1);
+            skips.push((hunks.len(), gaps));
             hunks.push(Hunk::Add {
                 path: path.to_string(),
                 contents,
@@ -117,7 +155,8 @@ pub fn parse_patch(text: &str) -> Result<Vec<Hunk>, &'static str> {
                 at += 1;
                 continue;
             }
-            let (chunks, after) = update_chunks(&lines, next);
+            let (chunks, after, gaps) = update_chunks(&lines, next);
+            skips.push((hunks.len(), gaps));
             hunks.push(Hunk::Update {
                 path: path.to_string(),
                 move_path: move_path.filter(|m| !m.is_empty()),
@@ -128,31 +167,87 @@ pub fn parse_patch(text: &str) -> Result<Vec<Hunk>, &'static str> {
             at += 1;
         }
     }
-    Ok(hunks)
+    let skipped = skips
+        .into_iter()
+        .flat_map(|(hunk, gaps)| gaps.into_iter().map(move |gap| (hunk, gap)))
+        .flat_map(|(hunk, gap)| {
+            let (first, last, chunk) = (gap.first, gap.last, gap.chunk);
+            let added = |at: usize| lines.get(at).is_some_and(|l| l.starts_with('+'));
+            let (after_added, before_added) = (added(first - 1), added(last + 1));
+            (first..=last).map(move |at| (hunk, chunk, at, after_added, before_added))
+        })
+        .map(|(hunk, chunk, at, after_added, before_added)| Skipped {
+            line: lines_before + at + 1,
+            text: lines[at].to_string(),
+            hunk,
+            chunk,
+            after_added,
+            before_added,
+        })
+        .collect();
+    Ok(Parsed { hunks, skipped })
+}
+
+/// A run of skipped lines (`first..=last`, indices into the body's lines)
+/// between two read lines of chunk `chunk`.
+struct Gap {
+    first: usize,
+    last: usize,
+    chunk: usize,
+}
+
+/// Records the lines skipped between read lines: `read(at)` for each line
+/// read, `end()` where the chunk ends.
+#[derive(Default)]
+struct Gaps {
+    gaps: Vec<Gap>,
+    last_read: Option<usize>,
+}
+
+impl Gaps {
+    fn read(&mut self, at: usize, chunk: usize) {
+        if let Some(previous) = self.last_read
+            && at > previous + 1
+        {
+            self.gaps.push(Gap {
+                first: previous + 1,
+                last: at - 1,
+                chunk,
+            });
+        }
+        self.last_read = Some(at);
+    }
+
+    fn end(&mut self) {
+        self.last_read = None;
+    }
 }
 
 /// OpenCode's `parseAddFileContent`: the `+` lines up to the next line
 /// starting with `***` (other lines skipped), joined with `\n`.
-fn add_contents(lines: &[&str], start: usize) -> (String, usize) {
+fn add_contents(lines: &[&str], start: usize) -> (String, usize, Vec<Gap>) {
     let mut contents = String::new();
+    let mut gaps = Gaps::default();
     let mut at = start;
     while at < lines.len() && !lines[at].starts_with("***") {
         if let Some(added) = lines[at].strip_prefix('+') {
             contents.push_str(added);
             contents.push('\n');
+            gaps.read(at, 0);
         }
         at += 1;
     }
     if contents.ends_with('\n') {
         contents.pop();
     }
-    (contents, at)
+    (contents, at, gaps.gaps)
 }
 
 /// OpenCode's `parseUpdateFileChunks`: `@@` chunks up to the next line
 /// starting with `***`.
-fn update_chunks(lines: &[&str], start: usize) -> (Vec<Chunk>, usize) {
+fn update_chunks(lines: &[&str], start: usize) -> (Vec<Chunk>, usize, Vec<Gap>) {
     let mut chunks = Vec::new();
+    let mut gaps = Gaps::default();
     let mut at = start;
     while at < lines.len() && !lines[at].starts_with("***") {
         let Some(header) = lines[at].strip_prefix("@@") else {
@@ -161,6 +256,7 @@ fn update_chunks(lines: &[&str], start: usize) -> (Vec<Chunk>, usize) {
         };
         let context = trim(header);
         at += 1;
+        gaps.end();
         let mut chunk = Chunk {
             change_context: (!context.is_empty()).then(|| context.to_string()),
             ..Chunk::default()
@@ -175,16 +271,19 @@ fn update_chunks(lines: &[&str], start: usize) -> (Vec<Chunk>, usize) {
             if let Some(kept) = line.strip_prefix(' ') {
                 chunk.old_lines.push(kept.to_string());
                 chunk.new_lines.push(kept.to_string());
+                gaps.read(at, chunks.len());
             } else if let Some(removed) = line.strip_prefix('-') {
                 chunk.old_lines.push(removed.to_string());
+                gaps.read(at, chunks.len());
             } else if let Some(added) = line.strip_prefix('+') {
                 chunk.new_lines.push(added.to_string());
+                gaps.read(at, chunks.len());
             }
             at += 1;
         }
         chunks.push(chunk);
     }
-    (chunks, at)
+    (chunks, at, gaps.gaps)
 }
 
 /// OpenCode's `stripHeredoc`: the body of
@@ -260,12 +359,23 @@ mod tests {
 
     #[test]
     fn unknown_lines_are_skipped_and_empty_context_is_none() {
-        let hunks = parse_patch(
+        let parsed = parse_patch(
             "*** Begin Patch\nnoise\n*** Update File: a.txt\nstray\n@@\n a\n\n-b\n+c\n*** End Patch",
         )
         .expect("parses");
         assert_eq!(
-            hunks,
+            parsed.skipped,
+            [Skipped {
+                line: 7,
+                text: String::new(),
+                hunk: 0,
+                chunk: 0,
+                after_added: false,
+                before_added: false,
+            }]
+        );
+        assert_eq!(
+            parsed.hunks,
             [Hunk::Update {
                 path: "a.txt".into(),
                 move_path: None,
@@ -281,5 +391,57 @@ mod tests {
             parse_patch("*** End Patch\n*** Begin Patch"),
             Err(MISSING_MARKERS)
         );
+    }
+
+    /// Lines skipped between read lines are recorded with their line in
+    /// the text as sent (a heredoc wrapper and leading blank lines
+    /// counted); those before a chunk's first line or after its last are
+    /// not, and the hunks stay what OpenCode reads.
+    #[test]
+    fn lines_skipped_inside_a_chunk_or_an_added_file_are_recorded() {
+        let text = "\n<<EOF\n*** Begin Patch\n*** Add File: n.md\n+a\n\n+b\n\n*** Update File: r.md\n@@\n\n x\n+y\nimport json\n\n+z\n\n@@\n-q\n\n*** End Patch\nEOF";
+        let parsed = parse_patch(text).expect("parses");
+        let found: Vec<(usize, &str, usize, usize, bool, bool)> = parsed
+            .skipped
+            .iter()
+            .map(|s| {
+                let Skipped {
+                    line,
+                    text,
+                    hunk,
+                    chunk,
+                    after_added,
+                    before_added,
+                } = s;
+                (
+                    *line,
+                    text.as_str(),
+                    *hunk,
+                    *chunk,
+                    *after_added,
+                    *before_added,
+                )
+            })
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (6, "", 0, 0, true, true),
+                (14, "import json", 1, 0, true, true),
+                (15, "", 1, 0, true, true),
+            ]
+        );
+        assert_eq!(
+            parsed.hunks[0],
+            Hunk::Add {
+                path: "n.md".into(),
+                contents: "a\nb".into()
+            }
+        );
+        let Hunk::Update { chunks, .. } = &parsed.hunks[1] else {
+            panic!("an update: {:?}", parsed.hunks[1]);
+        };
+        assert_eq!(chunks[0].new_lines, ["x", "y", "z"]);
+        assert_eq!(chunks[1].old_lines, ["q"]);
     }
 }

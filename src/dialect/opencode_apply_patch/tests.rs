@@ -288,3 +288,34 @@ fn the_success_text_names_paths_relative_to_the_worktree() {
         Some("Success. Updated the following files:\nM home/user/project/inventory.py")
     );
 }
+
+/// A line the parser skips between lines it reads: the result stays
+/// OpenCode's (the empty line gone), the outcome says which patch line it
+/// drops, and the call doubts (what `check`, the live preview and session
+/// verdicts read) carry it; a blank line between sections is no doubt,
+/// nor is anything said of a call OpenCode refuses.
+#[test]
+fn lines_skipped_inside_a_chunk_are_dropped_and_said() {
+    use crate::dialect::call_doubts::{CallDoubtKind, Judged, exact_doubt_kinds};
+    let (outcome, after) = updated("a\nb\n", "@@\n a\n+x\n\n+y\n b\n\n");
+    assert_eq!(after, "a\nx\ny\nb\n");
+    assert_eq!(
+        outcome.dropped,
+        [
+            "OpenCode drops patch line 6 (an empty line without a prefix) in hunk #1 of a.txt: \
+          its parser skips, without a word, a line that starts with none of ` `, `-`, `+`, so \
+          it writes 4 lines where the patch has 5: send every line of a hunk with its prefix: \
+          ` ` (a space) for a line kept, `-` for one removed, `+` for one added (an empty added \
+          line as `+` alone)"
+        ]
+    );
+    let kinds: Vec<CallDoubtKind> = exact_doubt_kinds(&outcome, &|_| None, Judged::default())
+        .into_iter()
+        .map(|(kind, _)| kind)
+        .collect();
+    assert_eq!(kinds, [CallDoubtKind::Dropped]);
+    let (outcome, _) = updated("a\nb\n", "@@\n a\n+x\n b\n\n");
+    assert!(outcome.ok && outcome.dropped.is_empty(), "{outcome:?}");
+    let (outcome, _) = updated("a\nb\n", "@@\n q\n+x\n\n+y\n");
+    assert!(!outcome.ok && outcome.dropped.is_empty(), "{outcome:?}");
+}

@@ -150,6 +150,7 @@ pub fn run_with_home(call: &ToolCall, home: Option<&str>) -> CallOutcome {
         hangs: false,
         rewritten_outside,
         also_replaced: Vec::new(),
+        dropped: Vec::new(),
     }
 }
 

@@ -1,0 +1,137 @@
+//! An OpenCode `apply_patch` whose parser drops lines the model sent: a
+//! hunk line without a ` `, `-` or `+` prefix (an empty line included)
+//! between lines it reads is skipped without a word, so the file gets
+//! fewer lines than the patch has ([`CallOutcome::dropped`], a doubt). An
+//! empty line standing between added lines is an added empty line, and
+//! only that is repaired (sent as `+`), when OpenCode's own matcher then
+//! places every hunk exactly, drops nothing, and no patch check doubts
+//! it; any other dropped line is left to the model (kept or added: srview
+//! does not guess which).
+//!
+//! [`CallOutcome::dropped`]: crate::dialect::call::CallOutcome::dropped
+
+use serde_json::Value;
+
+use super::Call;
+use crate::dialect::apply_patch::PatchFs;
+use crate::dialect::opencode_apply_patch::parse::{Skipped, parse_patch};
+use crate::dialect::registry::DialectRow;
+
+/// Whether `skipped` is an empty line with added lines on both sides.
+fn empty_among_added(skipped: &Skipped) -> bool {
+    skipped.text.trim_end_matches('\r').is_empty() && skipped.after_added && skipped.before_added
+}
+
+/// The files an OpenCode patch names, as it names them (joined by `, `),
+/// read by OpenCode's own parser (it reads patches Codex's refuses).
+pub(super) fn files_of_text(text: &str) -> Option<String> {
+    let parsed = parse_patch(text).ok()?;
+    let mut named: Vec<&str> = Vec::new();
+    for hunk in &parsed.hunks {
+        if !named.contains(&hunk.path()) {
+            named.push(hunk.path());
+        }
+    }
+    (!named.is_empty()).then(|| named.join(", "))
+}
+
+/// `text` (a patch) with each of `lines` (1-based) prefixed by `+`; every
+/// other byte as sent.
+fn with_added(text: &str, lines: &[usize]) -> String {
+    let mut out = String::with_capacity(text.len() + lines.len());
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        if lines.contains(&(i + 1)) {
+            out.push('+');
+        }
+        out.push_str(line);
+    }
+    out
+}
+
+/// OpenCode's `apply_patch` (`row`, the patch in the input's `key`) with
+/// its dropped empty lines among added lines sent as `+`: the corrected
+/// input, or why there is none. `(None, None)` when its parser drops no
+/// line.
+pub(super) fn own(
+    row: &DialectRow,
+    key: &str,
+    call: &Call,
+    fs: &dyn PatchFs,
+) -> (Option<Value>, Option<String>) {
+    let Some(text) = call.input.get(key).and_then(Value::as_str) else {
+        return (None, None);
+    };
+    let Ok(parsed) = parse_patch(text) else {
+        return (None, None);
+    };
+    if parsed.skipped.is_empty() {
+        return (None, None);
+    }
+    if !parsed.skipped.iter().all(empty_among_added) {
+        // Kept or added: srview does not guess; the doubt's sentence says
+        // what to send.
+        return (None, None);
+    }
+    let lines: Vec<usize> = parsed.skipped.iter().map(|s| s.line).collect();
+    let fixed = with_added(text, &lines);
+    let Some(matcher) = row.matcher() else {
+        return (None, None);
+    };
+    let mut input = call.input.clone();
+    if let Some(object) = input.as_object_mut() {
+        object.insert(key.to_string(), fixed.clone().into());
+    }
+    let ran = matcher.run(&crate::dialect::call::ToolCall {
+        input: &input,
+        cwd: &call.cwd,
+        fs,
+    });
+    let exact = ran.ok
+        && ran.dropped.is_empty()
+        && !ran.edits.is_empty()
+        && ran.edits.iter().all(|m| !m.loose);
+    let doubts = super::patch::doubts_of_text(row.value, &fixed, fs, &call.cwd);
+    match doubts {
+        Some((_, doubts, _)) if exact && doubts.is_empty() => (Some(input), None),
+        Some((_, doubts, _)) if !doubts.is_empty() => (
+            None,
+            Some(format!(
+                "the patch with its empty lines sent as `+` is in doubt too: {}",
+                doubts
+                    .into_iter()
+                    .map(|(_, message)| message)
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            )),
+        ),
+        _ => (
+            None,
+            Some(format!(
+                "{} would not apply the patch with its empty lines sent as `+` exactly",
+                row.title
+            )),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_named_lines_get_a_plus_and_files_are_read_as_opencode_reads_them() {
+        assert_eq!(
+            with_added("a\n\n+b\r\n\r\nc", &[2, 4]),
+            "a\n+\n+b\r\n+\r\nc"
+        );
+        assert_eq!(
+            files_of_text(
+                "*** Begin Patch\n*** Update File: a.py\n@@\n x\nunprefixed\n+y\n*** Delete File: \
+                 b.py\n*** Update File: a.py\n@@\n-y\n*** End Patch"
+            )
+            .as_deref(),
+            Some("a.py, b.py")
+        );
+        assert_eq!(files_of_text("*** Begin Patch\n*** End Patch"), None);
+    }
+}
