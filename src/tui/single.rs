@@ -153,17 +153,32 @@ impl SingleFile {
                 } else {
                     Default::default()
                 };
-                let notes: Vec<String> =
-                    blocks
-                        .note
-                        .into_iter()
-                        .chain(elsewhere.named.map(|path| {
+                let notes: Vec<String> = blocks
+                    .note
+                    .into_iter()
+                    .chain(
+                        elsewhere.named.map(|path| {
                             format!("the patch edits {path}; this file is edited instead")
-                        }))
-                        .chain(elsewhere.moved.map(|(from, to)| {
-                            format!("the patch moves {from} to {to}; this file is edited in place")
-                        }))
-                        .collect();
+                        }),
+                    )
+                    // A move onto FILE itself loses it: a doubt, not
+                    // a place FILE goes.
+                    .chain(
+                        elsewhere
+                            .moved
+                            .filter(|_| {
+                                !crate::dialect::one_file::moves_onto_itself(
+                                    self.live.text(),
+                                    &target,
+                                )
+                            })
+                            .map(|(from, to)| {
+                                format!(
+                                    "the patch moves {from} to {to}; this file is edited in place"
+                                )
+                            }),
+                    )
+                    .collect();
                 let note = (!notes.is_empty()).then(|| notes.join("; "));
                 if let Some(note) = note {
                     self.app.note_state(note);
@@ -1036,6 +1051,15 @@ mod tests {
             s.app.notice().as_ref().map(|n| n.text.as_str()),
             Some("the patch moves f.txt to g.txt; this file is edited in place")
         );
+    }
+
+    /// A patch that moves FILE onto itself says no place FILE goes: the
+    /// agent loses it, a doubt (`check` and `apply` say it).
+    #[test]
+    fn a_patch_moving_the_file_onto_itself_says_no_edit_in_place() {
+        let patch = "*** Begin Patch\n*** Update File: f.txt\n*** Move to: ./f.txt\n@@\n a\n-b\n+B\n*** End Patch\n";
+        let (_dir, _path, s) = screen_showing("f.txt", "a\nb\n", patch, true);
+        assert_eq!(s.app.notice().as_ref().map(|n| n.text.as_str()), None);
     }
 
     /// A patch naming another file says this file is edited instead.
