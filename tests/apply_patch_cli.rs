@@ -613,6 +613,122 @@ fn a_move_that_loses_a_file_is_held_back_unless_forced() {
     }
 }
 
+/// A patch moving FILE onto itself, run on FILE alone (a tester's find:
+/// `check` said exact and exited 0 in every patch dialect, Codex's with a
+/// note that FILE "is edited in place", and `apply` for Cline and OpenCode
+/// printed nothing with exit 0, the file lost): `check` says it as a
+/// `warning:` line and exits 1, `apply` says it on stderr and exits 1,
+/// `apply --write` holds it back, in the three dialects. The same patch
+/// without its `*** Move to:` line checks and applies as before.
+#[test]
+fn a_move_onto_itself_is_said_by_check_and_apply_in_every_dialect() {
+    let original = "def add(a, b):\n    return a + b\n";
+    let edited = "def add(a, b):\n    return b + a\n";
+    let moved = "*** Begin Patch\n*** Update File: a.py\n*** Move to: a.py\n@@\n def add(a, b):\n-    return a + b\n+    return b + a\n*** End Patch\n";
+    let codex = "a.py is moved onto itself (`*** Move to: a.py`): the reference writes it, then \
+                 deletes it, and the file is lost: send the patch without that `*** Move to:` \
+                 line to update a.py in place";
+    let agent = |title: &str| {
+        format!(
+            "the patch moves a.py onto itself: {title}'s apply_patch tool writes it and then \
+             deletes it, and the file would be lost"
+        )
+    };
+    let (cline, opencode) = (agent("Cline 3.0.65"), agent("OpenCode 1.18.33"));
+    // Dialect, what check prints, what apply prints on stdout, the doubt.
+    let cases = [
+        (
+            "apply-patch",
+            format!(
+                "a.py: hunk #1 (patch lines 4-7): applies at lines 1-2, level exact\na.py: \
+                 warning: {codex}\n"
+            ),
+            edited,
+            codex.to_string(),
+        ),
+        (
+            "cline-apply-patch",
+            format!(
+                "edit 1: exact at lines 1-2 (exact)\nwarning: {cline}\nthe agent says: \
+                 Successfully applied patch to the following files:\na.py -> a.py\n"
+            ),
+            "",
+            cline.clone(),
+        ),
+        (
+            "opencode-apply-patch",
+            format!(
+                "edit 1: exact at lines 1-2 (exact)\nwarning: {opencode}\nthe agent says: \
+                 Success. Updated the following files:\nM a.py\n"
+            ),
+            "",
+            opencode.clone(),
+        ),
+    ];
+    for (dialect, checked, printed, doubt) in cases {
+        let dir = support::files::folder(&[("a.py", original), ("m.patch", moved)]);
+        // `srview COMMAND a.py m.patch --dialect DIALECT EXTRA...` in the folder.
+        let run = |command: &str, extra: &[&str]| {
+            let args = [
+                &[command, "a.py", "m.patch", "--dialect", dialect][..],
+                extra,
+            ]
+            .concat();
+            support::runner::srview(args).cwd(dir.path()).output()
+        };
+        let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+        let out = run("check", &[]);
+        assert_eq!(
+            (out.status.code(), text(&out.stdout), text(&out.stderr)),
+            (Some(1), checked, String::new()),
+            "{dialect}"
+        );
+        let out = run("apply", &[]);
+        assert_eq!(
+            (out.status.code(), text(&out.stdout), text(&out.stderr)),
+            (
+                Some(1),
+                printed.to_string(),
+                format!("srview: warning: {doubt}\n")
+            ),
+            "{dialect}"
+        );
+        let out = run("apply", &["--write"]);
+        assert_eq!(out.status.code(), Some(1), "{dialect}");
+        assert_contains_text(
+            &text(&out.stderr),
+            &format!("{doubt} (--force writes it)\n"),
+        );
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("a.py")).expect("a.py is kept"),
+            original,
+            "{dialect}"
+        );
+        // Without the move: exact, exit 0, the edited file printed.
+        let in_place = moved.replace("*** Move to: a.py\n", "");
+        std::fs::write(dir.path().join("m.patch"), in_place).expect("write the patch");
+        let out = run("check", &[]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{dialect}: {}",
+            text(&out.stdout)
+        );
+        assert!(!text(&out.stdout).contains("onto itself"), "{dialect}");
+        let out = run("apply", &[]);
+        assert_eq!(
+            (out.status.code(), text(&out.stdout), text(&out.stderr)),
+            (Some(0), edited.to_string(), String::new()),
+            "{dialect}"
+        );
+    }
+}
+
+/// Whether `text` holds `part`, saying both where it does not.
+fn assert_contains_text(text: &str, part: &str) {
+    assert!(text.contains(part), "{part:?} is not in:\n{text}");
+}
+
 #[test]
 fn a_text_with_no_patch_line_is_no_transcript() {
     let (dir, cwd, _) = en_dash_project();

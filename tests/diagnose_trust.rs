@@ -1429,6 +1429,54 @@ fn files_told_python_or_make_by_first_line_or_name_are_held_back() {
     }
 }
 
+/// A SEARCH/REPLACE diff adding a new rule whose recipe is in spaces (a
+/// tester's find: `check` said ok, `apply --write` wrote it, and `make -n`
+/// stopped: `Makefile:7: *** missing separator.  Stop.`): `check` exits 1
+/// saying the line and the rule, `apply --write` holds it back. The rule
+/// with a tab, a continuation, a `define` body or conditionals in spaces
+/// applies and is written.
+#[test]
+fn a_new_rule_whose_recipe_is_in_spaces_is_held_back() {
+    let makefile = "all: build\n\nbuild:\n\tgo build ./...\n\ntest:\n\tgo test ./...\n";
+    let two = |rule: &str| {
+        format!(
+            "------- SEARCH\nbuild:\n=======\nbuild: gen\n+++++++ REPLACE\n------- SEARCH\n\
+             test:\n=======\n{rule}\ntest:\n+++++++ REPLACE\n"
+        )
+    };
+    assert_checked_and_held_back(
+        "Makefile",
+        makefile,
+        &two("gen:\n    go generate ./...\n"),
+        "held back: the diff leaves Makefile misindented: as written, line 7 (`go generate \
+         ./...`) is indented with 4 spaces (column 5) in the recipe of the rule on line 6 \
+         (`gen:`): make takes a recipe line only after a tab and stops there (`*** missing \
+         separator.  Stop.`): send the recipe lines indented with a tab",
+    );
+    for rule in [
+        "gen:\n\tgo generate ./...\n",
+        "gen:\n\tgo generate \\\n    ./...\n",
+        "define GEN\n    go generate ./...\nendef\ngen:\n\t$(GEN)\n",
+        "gen:\n  ifeq ($(CI),1)\n\tgo generate ./...\n  else\n\tgo generate -x ./...\n  endif\n",
+    ] {
+        let dir = tempfile::tempdir().expect("temp dir");
+        support::files::write_all(
+            dir.path(),
+            [("Makefile", makefile), ("edit.diff", &two(rule))],
+        );
+        let file = dir.path().join("Makefile").display().to_string();
+        let edit = dir.path().join("edit.diff").display().to_string();
+        let out = support::runner::srview(["check", &file, &edit]).output();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{rule:?}: {stdout}");
+        assert_contains(&stdout, "2 blocks, the diff applies\n");
+        let out = support::runner::srview(["apply", &file, &edit, "--write"]).output();
+        assert_eq!(out.status.code(), Some(0), "{rule:?}");
+        let written = std::fs::read_to_string(&file).expect("read");
+        assert!(written.contains(rule), "{rule:?}: {written}");
+    }
+}
+
 /// A diff whose REPLACE text adds bidirectional controls the file did not
 /// hold (a tester's find: `check` said "the diff applies", the previewer
 /// and `v` showed a harmless string): `check` exits 1 naming the code

@@ -168,7 +168,10 @@ fn warn(row: &DialectRow, run: &Run, writing: bool) {
     if writing {
         return;
     }
-    for note in loose_notes(row, run) {
+    for note in loose_notes(row, run)
+        .into_iter()
+        .chain(lost_files(row, run))
+    {
         eprintln!("srview: warning: {note}");
     }
 }
@@ -256,8 +259,7 @@ fn commit(args: &ApplyArgs, row: &DialectRow, run: &Run, only: Option<&str>) -> 
         return Some(Commit::not_applied());
     }
     let mut doubts = loose_notes(row, run);
-    doubts.extend(written_then_deleted(outcome));
-    doubts.extend(moved_onto_itself(row, &run.input));
+    doubts.extend(lost_files(row, run));
     let doubts = super::commit::weigh(true, args.force, doubts);
     Some(Commit::run("nothing written", doubts, || {
         let changed = output::write_batch(&changes(run))
@@ -358,9 +360,16 @@ pub(super) fn run_with(
         eprintln!("srview: {} fails:\n{error}", row.title);
     }
     stdout.flush().map_err(io_err)?;
+    // A file the agent writes and then deletes: said (see `warn`), and no
+    // success, whatever the output holds.
+    let lost = !lost_files(row, &run).is_empty();
     match commit {
         Some(commit) if outcome.ok => commit.status(),
-        _ => Ok(if outcome.ok && !elsewhere_only { 0 } else { 1 }),
+        _ => Ok(if outcome.ok && !elsewhere_only && !lost {
+            0
+        } else {
+            1
+        }),
     }
 }
 
@@ -490,7 +499,8 @@ pub(super) fn check(args: &CheckArgs, row: &DialectRow, text: &str) -> CmdResult
     let run = run_matcher(row, text, &cwd, Some(&args.file))?;
     refuse_moved_edit(row, &run, &file_path(&run.cwd, &args.file), &args.file)?;
     let outcome = &run.outcome;
-    let notes = loose_notes(row, &run);
+    let mut notes = loose_notes(row, &run);
+    notes.extend(lost_files(row, &run));
     let nothing = nothing_found(row, &run, args.diff.as_deref());
     let target = file_path(&run.cwd, &args.file);
     let correction = correction(row, &run, &target);
@@ -1062,6 +1072,23 @@ fn written_lines(written: &str, asked: &str) -> Vec<(usize, String, String)> {
             })
         })
         .collect()
+}
+
+/// What the agent's run loses: a file it writes and then deletes, told by
+/// the input's `*** Move to:` naming the file itself, else by its writes
+/// (nothing when the agent fails: it writes nothing). `--write` holds the
+/// result back for it, `check` warns and exits 1, `apply` warns and exits
+/// 1. One sentence each.
+fn lost_files(row: &DialectRow, run: &Run) -> Vec<String> {
+    if !run.outcome.ok {
+        return Vec::new();
+    }
+    let moved = moved_onto_itself(row, &run.input);
+    if moved.is_empty() {
+        written_then_deleted(&run.outcome)
+    } else {
+        moved
+    }
 }
 
 /// A patch section that moves a file onto itself (`*** Update File: P`

@@ -52,7 +52,12 @@ pub(super) fn run_patch(
     let outcome =
         one_file::apply_patch_to(diff, &target).map_err(|e| Error::usage(e.to_string()))?;
     let elsewhere = one_file::elsewhere(diff, &place.name);
-    if let Some((from, to)) = elsewhere.moved {
+    // A move onto the file itself is no place the file goes: the agent
+    // loses it, a doubt of its own (see `patch_doubts`).
+    let moved = elsewhere
+        .moved
+        .filter(|_| !one_file::moves_onto_itself(diff, &target));
+    if let Some((from, to)) = moved {
         eprintln!(
             "srview: note: the patch moves {from} to {to}; {} is edited in place \
              (`srview apply --transcript PATCH --cwd DIR` moves it)",
@@ -230,6 +235,7 @@ pub fn run(
         })
     };
     let weigh = |doubts| super::commit::weigh(args.write, args.force, doubts);
+    let mut lost = false;
     let (new_content, commit) = match dialect {
         Dialect::ApplyPatch => {
             let outcome = run_patch(file, content.as_deref(), diff)?;
@@ -240,6 +246,12 @@ pub fn run(
                 Vec::new()
             };
             let doubts = weigh(doubts);
+            // The agent writes FILE and then deletes it: the content
+            // printed is FILE edited in place, not what the agent leaves
+            // (the warning said so), and the exit status says it.
+            let place = place(file)?;
+            lost = new_content.is_some()
+                && one_file::moves_onto_itself(diff, &place.target(content.as_deref()));
             let commit = commit(new_content.as_deref(), doubts);
             if args.json {
                 let report = crate::report::WithWrite {
@@ -286,5 +298,5 @@ pub fn run(
         stdout.write_all(new_content.as_bytes()).map_err(io_err)?;
     }
     stdout.flush().map_err(io_err)?;
-    Ok(0)
+    Ok(if lost { 1 } else { 0 })
 }

@@ -1,21 +1,27 @@
 //! *Pure.* A Makefile recipe line an exact edit adds indented with spaces
-//! among recipe lines indented with tabs (a tester's find: `    strip app`
-//! added under `\tcc -o app main.c` passed every check, and GNU make then
-//! stopped: `*** missing separator.  Stop.`). The Makefile twin of
-//! Python's TabError ([`super::doubt_indent`]), by evidence only:
+//! (a tester's find: `    strip app` added under `\tcc -o app main.c`
+//! passed every check, and GNU make then stopped: `*** missing separator.
+//! Stop.`; another: a whole new rule `gen:` whose recipe was in spaces,
+//! the common case of a model adding a target with no tab line to copy).
+//! The Makefile twin of Python's TabError ([`super::doubt_indent`]), by
+//! evidence only:
 //! - the file is a Makefile ([`super::file_kind`]: `Makefile`, `makefile`,
 //!   `GNUmakefile`, `BSDmakefile`, `*.mk`, `Makefile.in`, ..., or a first
 //!   line `#!` naming make, as `debian/rules`) and sets no `.RECIPEPREFIX`
 //!   (before or after the edit);
 //! - the line is one the edit adds (not among the lines it replaces), not
 //!   blank, not a comment, starts with a space, and is not a line make
-//!   reads at any indentation (an assignment, a rule, a directive such as
-//!   `ifeq`/`endif`/`include`, a line starting with `$`);
+//!   reads at any indentation (an assignment of one variable name, a
+//!   rule, a directive such as `ifeq`/`endif`/`include`, a line starting
+//!   with `$`);
 //! - it is not the continuation of the line before (ending with `\`) nor
 //!   inside a `define` ... `endef`;
-//! - the recipe around it uses tabs: the line of code before it (blank
-//!   lines and comments skipped) is a tab-indented recipe line, or a rule
-//!   line whose next line of code is one.
+//! - it stands where make reads a recipe: going up from it past blank
+//!   lines, comments, continuation lines, conditionals (`ifeq` ...
+//!   `endif`) and other recipe lines, the first line met is a rule line
+//!   (`target: ...`, special targets such as `.PHONY:` too) or a
+//!   tab-indented recipe line; an assignment or any other line met first
+//!   ends the search.
 
 /// A recipe line an edit adds with spaces where make wants a tab.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,44 +30,91 @@ pub struct RecipeBreak {
     pub line: usize,
     /// That line, trimmed.
     pub text: String,
+    /// How many spaces (and tabs after them) indent it.
+    pub indent: usize,
     /// The tab-indented recipe line or rule it follows (1-based).
     pub recipe: usize,
+    /// The rule line, trimmed, where no line of its recipe starts with a
+    /// tab (the whole recipe is in spaces); `None` where one does.
+    pub rule: Option<String>,
 }
 
 impl RecipeBreak {
     /// One sentence without a final stop.
     pub fn describe(&self) -> String {
-        format!(
-            "as written, line {} (`{}`) is indented with spaces in a recipe whose lines start \
-             with a tab (line {}): make takes a recipe line only after a tab and stops there \
-             (`*** missing separator.  Stop.`): send the recipe lines indented with a tab, as \
-             the file's are",
-            self.line, self.text, self.recipe
-        )
+        match &self.rule {
+            None => format!(
+                "as written, line {} (`{}`) is indented with spaces in a recipe whose lines \
+                 start with a tab (line {}): make takes a recipe line only after a tab and stops \
+                 there (`*** missing separator.  Stop.`): send the recipe lines indented with a \
+                 tab, as the file's are",
+                self.line, self.text, self.recipe
+            ),
+            Some(rule) => format!(
+                "as written, line {} (`{}`) is indented with {} {} (column {}) in the recipe of \
+                 the rule on line {} (`{}`): make takes a recipe line only after a tab and stops \
+                 there (`*** missing separator.  Stop.`): send the recipe lines indented with a \
+                 tab",
+                self.line,
+                self.text,
+                self.indent,
+                if self.indent == 1 { "space" } else { "spaces" },
+                self.indent + 1,
+                self.recipe,
+                rule
+            ),
+        }
     }
 }
 
 /// Directives make reads at any indentation.
-const DIRECTIVES: [&str; 17] = [
+const DIRECTIVES: [&str; 19] = [
     "ifeq", "ifneq", "ifdef", "ifndef", "else", "endif", "include", "-include", "sinclude",
-    "define", "endef", "export", "unexport", "override", "private", "vpath", "undefine",
+    "define", "endef", "export", "unexport", "override", "private", "vpath", "undefine", "load",
+    "-load",
 ];
+
+/// The directives of a conditional, which may stand among recipe lines.
+const CONDITIONALS: [&str; 6] = ["ifeq", "ifneq", "ifdef", "ifndef", "else", "endif"];
+
+/// The first word of `line`.
+fn first_word(line: &str) -> &str {
+    line.split_whitespace().next().unwrap_or("")
+}
+
+/// Whether `text` (a line without its indentation) assigns a variable:
+/// one name before `=` (`X = 1`, `X += 1`, `X ?= 1`, `X != cmd`). make
+/// refuses a name with white space in it (`go test -run=X` is no
+/// assignment: `*** missing separator.`).
+fn assignment(text: &str) -> bool {
+    text.split_once('=').is_some_and(|(name, _)| {
+        let name = name.trim_end_matches(['+', '?', '!', ':']).trim();
+        !name.is_empty() && !name.contains(char::is_whitespace)
+    })
+}
 
 /// Whether make reads `text` (a line without its indentation) as no
 /// recipe line at any indentation: an assignment, a rule, a directive, a
 /// line starting with `$` (a function call may expand to nothing).
 fn read_at_any_indent(text: &str) -> bool {
-    let word = text.split_whitespace().next().unwrap_or("");
-    text.contains('=') || text.contains(':') || text.starts_with('$') || DIRECTIVES.contains(&word)
+    assignment(text)
+        || text.contains(':')
+        || text.starts_with('$')
+        || DIRECTIVES.contains(&first_word(text))
 }
 
-/// Whether `line` is a rule line: unindented, a `:` that is no `:=`.
+/// Whether `line` is a rule line: unindented, no directive, a `:` that is
+/// no `:=` and comes before any `=` (`URL = http://x` is an assignment;
+/// `app: CFLAGS = -O2` a rule's variable).
 fn rule(line: &str) -> bool {
-    !line.starts_with([' ', '\t'])
-        && !line.trim_start().starts_with('#')
-        && line.contains(':')
-        && !line.contains(":=")
-        && !line.contains("::=")
+    if line.starts_with([' ', '\t']) || DIRECTIVES.contains(&first_word(line)) {
+        return false;
+    }
+    let text = line.trim();
+    !text.starts_with('#')
+        && text
+            .find(':')
+            .is_some_and(|colon| text.find('=').is_none_or(|eq| colon < eq) && !text.contains(":="))
 }
 
 /// Whether `line` is a line of code: not blank, not a comment.
@@ -70,9 +123,35 @@ fn code(line: &str) -> bool {
     !text.is_empty() && !text.starts_with('#')
 }
 
+/// Whether `lines[at]` continues the line before it (ending with `\`).
+fn continued(lines: &[&str], at: usize) -> bool {
+    at > 0 && lines[at - 1].trim_end_matches('\r').ends_with('\\')
+}
+
+/// Where make reads `lines[at]` as a recipe line: the tab-indented recipe
+/// line or the rule line met first going up from it, past blank lines,
+/// comments, continuations, conditionals and lines indented with spaces
+/// make reads as no directive nor assignment (other recipe lines in
+/// spaces); `None` where another line is met first.
+fn recipe_above(lines: &[&str], at: usize) -> Option<usize> {
+    (0..at).rev().find_map(|up| {
+        let line = lines[up];
+        let text = line.trim();
+        if !code(line) || continued(lines, up) || CONDITIONALS.contains(&first_word(text)) {
+            None
+        } else if line.starts_with('\t') || rule(line) {
+            Some(Some(up))
+        } else if line.starts_with(' ') && !read_at_any_indent(text) {
+            None
+        } else {
+            Some(None)
+        }
+    })?
+}
+
 /// The first recipe line `result` (the Makefile `path` as an edit leaves
-/// it) adds with spaces where its recipe uses tabs, and `original` (the
-/// file before) did not hold; `None` for a file srview does not read as a
+/// it) adds with spaces where make wants a tab, and `original` (the file
+/// before) did not hold; `None` for a file srview does not read as a
 /// Makefile, or one that sets `.RECIPEPREFIX`.
 pub fn recipe_break(path: &str, original: &str, result: &str) -> Option<RecipeBreak> {
     if super::file_kind::FileKind::of_edit(path, original, result)
@@ -95,36 +174,38 @@ pub(super) fn make_break(original: &str, result: &str) -> Option<RecipeBreak> {
     let replaced = &old[prefix..old.len() - suffix];
     let mut in_define = false;
     for (at, line) in new.iter().enumerate().take(new.len() - suffix) {
-        let word = line.split_whitespace().next().unwrap_or("");
-        let continued = at > 0 && new[at - 1].trim_end_matches('\r').ends_with('\\');
-        if !continued {
-            match word {
+        let continues = continued(&new, at);
+        if !continues {
+            match first_word(line) {
                 "define" => in_define = true,
                 "endef" => in_define = false,
                 _ => {}
             }
         }
-        if at < prefix || in_define || continued || !line.starts_with(' ') || !code(line) {
+        if at < prefix || in_define || continues || !line.starts_with(' ') || !code(line) {
             continue;
         }
         if replaced.contains(line) || read_at_any_indent(line.trim()) {
             continue;
         }
-        let Some(before) = new[..at].iter().rposition(|l| code(l)) else {
+        let Some(recipe) = recipe_above(&new, at) else {
             continue;
         };
-        let after_rule = rule(new[before])
-            && new[at + 1..]
+        // A rule line: whether a line of its recipe below starts with a tab.
+        let tabbed = new[recipe].starts_with('\t')
+            || new[recipe + 1..]
                 .iter()
-                .find(|l| code(l))
-                .is_some_and(|l| l.starts_with('\t'));
-        if new[before].starts_with('\t') || after_rule {
-            return Some(RecipeBreak {
-                line: at + 1,
-                text: line.trim().to_string(),
-                recipe: before + 1,
-            });
-        }
+                .enumerate()
+                .filter(|(below, l)| code(l) && !continued(&new, recipe + 1 + below))
+                .take_while(|(_, l)| !rule(l) && (l.starts_with([' ', '\t'])))
+                .any(|(_, l)| l.starts_with('\t'));
+        return Some(RecipeBreak {
+            line: at + 1,
+            text: line.trim().to_string(),
+            indent: line.len() - line.trim_start().len(),
+            recipe: recipe + 1,
+            rule: (!tabbed).then(|| new[recipe].trim().to_string()),
+        });
     }
     None
 }
@@ -149,6 +230,79 @@ mod tests {
             recipe_break("rules.mk", MAKEFILE, &first).map(|f| (f.line, f.recipe)),
             Some((4, 3))
         );
+    }
+
+    /// A new rule whose recipe is all in spaces (a tester's find: `gen:`
+    /// added with `    go generate ./...`; make: `Makefile:7: *** missing
+    /// separator.  Stop.`), under a special target, past a blank line, and
+    /// a command holding `=` after a name with a space (make reads no
+    /// assignment there: `missing separator`).
+    #[test]
+    fn a_rule_whose_recipe_is_all_in_spaces_is_a_fault() {
+        let makefile = "all: build\n\nbuild:\n\tgo build ./...\n\ntest:\n\tgo test ./...\n";
+        let result = makefile.replace("test:\n", "gen:\n    go generate ./...\n\ntest:\n");
+        let found = recipe_break("Makefile", makefile, &result).expect("a fault");
+        assert_eq!(
+            found.describe(),
+            "as written, line 7 (`go generate ./...`) is indented with 4 spaces (column 5) in \
+             the recipe of the rule on line 6 (`gen:`): make takes a recipe line only after a \
+             tab and stops there (`*** missing separator.  Stop.`): send the recipe lines \
+             indented with a tab"
+        );
+        for (added, line, rule) in [
+            (".PHONY: gen\n  echo gen\n", 7, ".PHONY: gen"),
+            ("gen:\n\n    go generate ./...\n", 8, "gen:"),
+            ("gen: a \\\n  b\n    go generate ./...\n", 8, "gen: a \\"),
+            ("gen:\n    go test -run=X ./...\n", 7, "gen:"),
+            ("gen:\n    # generate\n    go generate\n", 8, "gen:"),
+            ("gen:\n  ifdef CI\n    go generate\n  endif\n", 8, "gen:"),
+            (
+                "gen: CFLAGS = -O2\n    go generate\n",
+                7,
+                "gen: CFLAGS = -O2",
+            ),
+        ] {
+            let result = makefile.replace("test:\n", &format!("{added}\ntest:\n"));
+            let found = recipe_break("Makefile", makefile, &result);
+            assert_eq!(
+                found.map(|f| (f.line, f.rule)),
+                Some((line, Some(rule.to_string()))),
+                "{added:?}"
+            );
+        }
+        // A second line in spaces under one: the first is named.
+        let two = makefile.replace("test:\n", "gen:\n  a\n  b\n\ntest:\n");
+        assert_eq!(
+            recipe_break("Makefile", makefile, &two).map(|f| (f.line, f.indent, f.text)),
+            Some((7, 2, "a".to_string()))
+        );
+    }
+
+    /// A new rule's lines make reads in spaces: a continuation of a line
+    /// ending with `\`, a `define` body, conditionals, an assignment, a
+    /// comment, an `include`; a `.RECIPEPREFIX` in the file.
+    #[test]
+    fn a_new_rule_with_lines_make_reads_in_spaces_is_none() {
+        let makefile = "all: build\n\nbuild:\n\tgo build ./...\n\ntest:\n\tgo test ./...\n";
+        for added in [
+            "gen:\n\tgo generate \\\n    ./...\n",
+            "define GEN\n    go generate ./...\nendef\ngen:\n\t$(GEN)\n",
+            "gen:\n  ifeq ($(CI),1)\n\tgo generate ./...\n  else\n\tgo generate -x ./...\n  endif\n",
+            "gen:\n    GOFLAGS = -mod=vendor\n",
+            "gen: export GOFLAGS := -mod=vendor\n    override X = 1\n",
+            "gen:\n    # generate the code\n\tgo generate ./...\n",
+            "gen:\n    include gen.mk\n",
+        ] {
+            let result = makefile.replace("test:\n", &format!("{added}\ntest:\n"));
+            assert_eq!(
+                recipe_break("Makefile", makefile, &result),
+                None,
+                "{added:?}"
+            );
+        }
+        let prefixed = format!(".RECIPEPREFIX = >\n{makefile}");
+        let spaced = prefixed.replace("test:\n", "gen:\n    go generate ./...\n\ntest:\n");
+        assert_eq!(recipe_break("Makefile", &prefixed, &spaced), None);
     }
 
     /// Tabs, lines make reads at any indentation, continuations, a

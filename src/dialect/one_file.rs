@@ -427,13 +427,48 @@ pub fn diagnose_for(
 
 /// What srview cannot stand behind in the target's section (see
 /// [`patch_doubts`](super::apply_patch::patch_doubts)).
+/// The target's section moving the file onto itself is one too: the
+/// one-file commands edit it in place, but the agent writes it, then
+/// deletes it ([`moves_onto_itself`]).
 pub fn doubts_for(
     text: &str,
     target: &Target,
 ) -> Result<Vec<super::apply_patch::PatchDoubt>, OneFileError> {
-    Ok(applied_alone(text, target)?
-        .map(|(one, outcome, fs)| super::apply_patch::patch_doubts(&one, &outcome, &fs, target.cwd))
-        .unwrap_or_default())
+    let Some(TargetSection { patch, i, mut one }) = target_section(text, target)? else {
+        return Ok(Vec::new());
+    };
+    let fs = memory(target);
+    let outcome = apply(&one, &fs, target.cwd);
+    // Said as the agent runs it: the move put back on the section applied
+    // in place, named as that section names the file (the target's name).
+    if self_move(&patch.sections[i], target.cwd)
+        && let Some(Section::Update { move_to, .. }) = one.sections.first_mut()
+    {
+        *move_to = Some(target.name.to_string());
+    }
+    Ok(super::apply_patch::patch_doubts(
+        &one, &outcome, &fs, target.cwd,
+    ))
+}
+
+/// Whether `section`'s `*** Move to:` names the file it updates.
+fn self_move(section: &Section, cwd: &str) -> bool {
+    matches!(
+        section,
+        Section::Update { path, move_to: Some(to), .. }
+            if super::apply_patch::moves_onto_itself(cwd, path, to)
+    )
+}
+
+/// Whether the target's section of `text` moves the file onto itself
+/// (`*** Update File: a.py` then `*** Move to: a.py`): the agents write
+/// it, then delete it, and the file is lost. The one-file commands edit
+/// it in place.
+pub fn moves_onto_itself(text: &str, target: &Target) -> bool {
+    matches!(
+        target_section(text, target),
+        Ok(Some(TargetSection { patch, i, .. })) if self_move(&patch.sections[i], target.cwd)
+    )
 }
 
 /// [`apply_patch_to`] for a patch still streaming.

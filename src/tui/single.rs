@@ -157,6 +157,11 @@ impl SingleFile {
                 let another = self
                     .another_file(other, self.live.text())
                     .map(|why| format!("{why}; a writes nothing"));
+                // A move onto FILE itself loses it: a doubt, not a place
+                // FILE goes.
+                let moved = moved.filter(|_| {
+                    !crate::dialect::one_file::moves_onto_itself(self.live.text(), &target)
+                });
                 let notes: Vec<String> = blocks
                     .note
                     .into_iter()
@@ -1052,6 +1057,15 @@ mod tests {
             s.app.notice().as_ref().map(|n| n.text.as_str()),
             Some("the patch moves f.txt to g.txt; this file is edited in place")
         );
+    }
+
+    /// A patch that moves FILE onto itself says no place FILE goes: the
+    /// agent loses it, a doubt (`check` and `apply` say it).
+    #[test]
+    fn a_patch_moving_the_file_onto_itself_says_no_edit_in_place() {
+        let patch = "*** Begin Patch\n*** Update File: f.txt\n*** Move to: ./f.txt\n@@\n a\n-b\n+B\n*** End Patch\n";
+        let (_dir, _path, s) = screen_showing("f.txt", "a\nb\n", patch, true);
+        assert_eq!(s.app.notice().as_ref().map(|n| n.text.as_str()), None);
     }
 
     /// A patch or an edit naming another file is never written to FILE

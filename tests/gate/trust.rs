@@ -843,6 +843,39 @@ fn a_recipe_line_indented_with_spaces_is_a_doubt() {
     }
 }
 
+/// A new rule whose recipe lines are all indented with spaces (a tester's
+/// find: the Edit adding `gen:` with `    go generate ./...` was allowed,
+/// and make then stopped: `Makefile:7: *** missing separator.  Stop.`): a
+/// doubt for every agent, saying the line, its spaces and the rule. The
+/// same rule with a tab, or with lines make reads in spaces (a
+/// continuation, a conditional, an assignment, a comment), is exact.
+#[test]
+fn a_new_rule_whose_recipe_is_in_spaces_is_a_doubt() {
+    let makefile = "all: build\n\nbuild:\n\tgo build ./...\n\ntest:\n\tgo test ./...\n";
+    let said = "as written, line 7 (`go generate ./...`) is indented with 4 spaces (column 5) \
+                in the recipe of the rule on line 6 (`gen:`): make takes a recipe line only \
+                after a tab and stops there (`*** missing separator.  Stop.`): send the recipe \
+                lines indented with a tab";
+    assert_doubts_say(
+        ("Makefile", makefile),
+        &[(
+            "test:\n",
+            "gen:\n    go generate ./...\n\ntest:\n",
+            said.to_string(),
+        )],
+    );
+    for agent in agents() {
+        for new in [
+            "gen:\n\tgo generate ./...\n\ntest:\n",
+            "gen:\n\tgo generate \\\n    ./...\n\ntest:\n",
+            "gen:\n  ifdef CI\n\tgo generate ./...\n  endif\n\ntest:\n",
+            "gen:\n    GOFLAGS = -mod=vendor\n    # generate\n\tgo generate ./...\n\ntest:\n",
+        ] {
+            judged_as(Case::Exact, agent, ("Makefile", makefile), "test:\n", new);
+        }
+    }
+}
+
 /// `cart.py` of a tester's find.
 const CART_TOTAL: &str = "class Cart:\n    def __init__(self):\n        self.items = []\n        self.discount = 0\n        self.tax = 0.2\n\n    def total(self):\n        t = sum(i.price for i in self.items)\n        t -= self.discount\n        return t * (1 + self.tax)\n\n    def add(self, item):\n        self.items.append(item)\n";
 
