@@ -1191,7 +1191,7 @@ impl Corrections {
                 return Ok(at(placed));
             }
         }
-        if column * up % down != 0 {
+        if !(column * up).is_multiple_of(down) {
             return Err(continues);
         }
         Ok(fixed)
