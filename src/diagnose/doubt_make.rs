@@ -32,10 +32,17 @@ impl RecipeBreak {
     /// One sentence without a final stop.
     pub fn describe(&self) -> String {
         format!(
+            "{}: send the recipe lines indented with a tab, as the file's are",
+            self.fault()
+        )
+    }
+
+    /// [`Self::describe`] without what to send instead: the fault alone.
+    pub fn fault(&self) -> String {
+        format!(
             "as written, line {} (`{}`) is indented with spaces in a recipe whose lines start \
              with a tab (line {}): make takes a recipe line only after a tab and stops there \
-             (`*** missing separator.  Stop.`): send the recipe lines indented with a tab, as \
-             the file's are",
+             (`*** missing separator.  Stop.`)",
             self.line, self.text, self.recipe
         )
     }
