@@ -1055,6 +1055,13 @@ fn a_continuation_line_is_reindented_with_its_statement() {
             "def f():\n    v = foo(\n        a,\n        b)\n    return v\n",
         ),
         (
+            "a hanging indent under a word of its opener by chance is scaled",
+            "function f(x) {\n    g(x);\n}\n",
+            "function f(x) {\n  g(x);\n}\n",
+            "function f(x) {\n  g(x);\n  h(x, [\n    1,\n  ]);\n}\n",
+            "function f(x) {\n    g(x);\n    h(x, [\n        1,\n    ]);\n}\n",
+        ),
+        (
             "an aligned continuation beside continuations the SEARCH text has",
             "def f():\n    v = foo(a)\n    w = bar(b,\n        c)\n",
             "def f():\n  v = foo(a)\n  w = bar(b,\n    c)\n",

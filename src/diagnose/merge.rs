@@ -952,7 +952,10 @@ fn merge_chars(base: &str, ours: &str, theirs: &str) -> Result<String, (String, 
 /// spaces: aligned with it (a Haskell `let` binding under the one before,
 /// a YAML key under the one after `- `, an argument under the one after
 /// `(`), not nested. A re-indentation keeps such a line's offset from
-/// `prev`: scaling its column would move it off the word.
+/// `prev`: scaling its column would move it off the word. Not after a
+/// `prev` ending with an open bracket: the line is that bracket's first
+/// (a hanging indent, `h(x, [` then `1,`), under a word of `prev` only by
+/// chance.
 pub fn lines_up_with_a_word(prev: &str, line: &str) -> bool {
     let (column, from) = (lead(line), lead(prev));
     let spaces = |l: &str| {
@@ -964,6 +967,7 @@ pub fn lines_up_with_a_word(prev: &str, line: &str) -> bool {
     column > from
         && spaces(line)
         && spaces(prev)
+        && !prev.trim_end().ends_with(['(', '[', '{'])
         && chars
             .get(column)
             .is_some_and(|c| c.is_alphanumeric() || matches!(c, '_' | '"' | '\'' | '(' | '['))
@@ -1647,5 +1651,7 @@ mod tests {
         assert!(!lines_up_with_a_word("  if x:", "    y()"));
         assert!(!lines_up_with_a_word("\tlet y = 1", "\t    z = 2"));
         assert!(!lines_up_with_a_word("    a", "  b"));
+        // A hanging indent under an opener ending with its bracket.
+        assert!(!lines_up_with_a_word("    h(x, [", "      1,"));
     }
 }
