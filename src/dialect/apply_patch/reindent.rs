@@ -15,6 +15,10 @@
 //! when some added width is not one the file has (so the added lines are
 //! in the patch's indentation) and every added width is one the old lines
 //! have or follows the one shift (or scale) every old line agrees on.
+//! Which indentation they follow is read from the added lines that begin
+//! a statement; a line continuing one (inside brackets, after a `\`)
+//! goes with the line it continues: scaled with it, or kept at its offset
+//! under a word of the line above it, a run of them under the first.
 //! Anything else is withheld, with the reason.
 //!
 //! [`tighten`]: super::render::tighten
