@@ -113,6 +113,48 @@ fn fix_withholds_a_hunk_whose_added_lines_read_in_either_indentation() {
     assert_contains(&text(&out.stdout), "\n+    d()\n");
 }
 
+/// A tester's find (round 36b, in SEARCH/REPLACE; asked of a patch too):
+/// a statement continued over lines (inside brackets, after a `\\`) is
+/// re-indented with the line it continues, and one lined up under a word
+/// of the line above keeps its offset from it, a run of them under the
+/// first; one lined up with spaces where the file indents with tabs has no
+/// sure place, and the hunk is left as written saying why.
+#[test]
+fn fix_reindents_a_continuation_line_with_its_statement() {
+    let content = "def f():\n    return 1\n";
+    let cases = [
+        (
+            "+  v = (a +\n+    b)\n+  return v\n",
+            "+    v = (a +\n+        b)\n+    return v\n",
+        ),
+        (
+            "+  v = a + \\\n+    b\n+  return v\n",
+            "+    v = a + \\\n+        b\n+    return v\n",
+        ),
+        (
+            "+  v = foo(a,\n+          b,\n+          c)\n+  return v\n",
+            "+    v = foo(a,\n+            b,\n+            c)\n+    return v\n",
+        ),
+    ];
+    for (added, want) in cases {
+        let body = format!("*** Update File: m.py\n@@\n def f():\n-  return 1\n{added}");
+        let (_dir, file, diff) = project("m.py", content, &patch(&body));
+        let out = srview(&["fix", &file, &diff]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        assert_contains(&text(&out.stdout), &format!("\n-    return 1\n{want}"));
+    }
+    let body = "*** Update File: m.py\n@@\n def f():\n-  return 1\n+  v = foo(a,\n+          b)\n+  return v\n";
+    let (_dir, _, _, out) = run_on("fix", "def f():\n\treturn 1\n", body);
+    let said = text(&out.stderr);
+    assert_contains(&said, "hunk #1 is left as written");
+    assert_contains(
+        &said,
+        "where its added line `b)`, which continues the statement above it, goes in the \
+         file's indentation cannot be told",
+    );
+    assert_contains(&text(&out.stdout), "\n+          b)\n");
+}
+
 #[test]
 fn fix_withholds_a_hunk_whose_added_line_would_stay_at_a_width_the_file_reads_otherwise() {
     // Patch widths 0 and 4 are the file's 4 and 8: `+    if x:` left at 4

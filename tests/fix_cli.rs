@@ -1026,6 +1026,95 @@ fn an_aligned_line_keeps_its_offset_when_the_indentation_is_scaled() {
     );
 }
 
+/// A tester's find (round 36b): under a scaled re-indentation a new
+/// statement over several lines (inside brackets, after a `\\`) was left
+/// at the model's columns while the lines after it were scaled, and the
+/// Python check then blamed the model. A continuation line goes with the
+/// line it continues: scaled with it, or, lined up with a word of the
+/// line above, kept at its offset from that line (a run of them under the
+/// first one); the same under an opener the model kept as written.
+#[test]
+fn a_continuation_line_is_reindented_with_its_statement() {
+    let two = "def f():\n    return 1\n";
+    let search = "def f():\n  return 1\n";
+    let hanging = "def f():\n    v = foo(\n        a)\n    return v\n";
+    assert_fixed_replace(&[
+        (
+            "a continuation inside brackets is scaled",
+            two,
+            search,
+            "def f():\n  v = (a +\n    b)\n  return v\n",
+            "def f():\n    v = (a +\n        b)\n    return v\n",
+        ),
+        (
+            "a continuation after a backslash is scaled",
+            two,
+            search,
+            "def f():\n  v = a + \\\n    b\n  return v\n",
+            "def f():\n    v = a + \\\n        b\n    return v\n",
+        ),
+        (
+            "an aligned continuation keeps its offset, and the one under it too",
+            two,
+            search,
+            "def f():\n  v = foo(a,\n          b,\n          c)\n  return v\n",
+            "def f():\n    v = foo(a,\n            b,\n            c)\n    return v\n",
+        ),
+        (
+            "a continuation under an opener kept as written",
+            hanging,
+            "def f():\n  v = foo(\n    a)\n  return v\n",
+            "def f():\n  v = foo(\n    a,\n    b)\n  return v\n",
+            "def f():\n    v = foo(\n        a,\n        b)\n    return v\n",
+        ),
+        (
+            "a hanging indent under a word of its opener by chance is scaled",
+            "function f(x) {\n    g(x);\n}\n",
+            "function f(x) {\n  g(x);\n}\n",
+            "function f(x) {\n  g(x);\n  h(x, [\n    1,\n  ]);\n}\n",
+            "function f(x) {\n    g(x);\n    h(x, [\n        1,\n    ]);\n}\n",
+        ),
+        (
+            "an aligned continuation beside continuations the SEARCH text has",
+            "def f():\n    v = foo(a)\n    w = bar(b,\n        c)\n",
+            "def f():\n  v = foo(a)\n  w = bar(b,\n    c)\n",
+            "def f():\n  v = foo(a)\n  w = bar(b,\n    c)\n  x = baz(d,\n          e)\n",
+            "def f():\n    v = foo(a)\n    w = bar(b,\n        c)\n    x = baz(d,\n            e)\n",
+        ),
+    ]);
+}
+
+/// A continuation line srview cannot place with confidence (a halved
+/// indentation that takes its column to no whole one, a line lined up
+/// with spaces in a file indented with tabs): no correction, and the note
+/// says why without blaming the diff's indentation.
+#[test]
+fn a_continuation_without_a_sure_place_withholds_the_correction() {
+    let cases = [
+        (
+            "def f():\n  return 1\n",
+            "------- SEARCH\ndef f():\n    return 1\n=======\ndef f():\n    v = (a +\n       b)\n    return v\n+++++++ REPLACE\n",
+        ),
+        (
+            "def f():\n\treturn 1\n",
+            "------- SEARCH\ndef f():\n  return 1\n=======\ndef f():\n  v = foo(a,\n          b)\n  return v\n+++++++ REPLACE\n",
+        ),
+    ];
+    for (original, diff) in cases {
+        let out = fix(&files(original, diff), Version::V1);
+        assert_eq!(out.status.code(), Some(1), "{diff}");
+        assert_eq!(stdout(&out), diff);
+        let err = stderr(&out);
+        assert_contains(
+            &err,
+            "the file is indented otherwise than the SEARCH text, and where the new line `b)`, \
+             which continues the statement above it, goes in the file's indentation cannot be \
+             told: the correction is withheld",
+        );
+        assert!(!err.contains("send the new lines"), "{err}");
+    }
+}
+
 /// A second tester's finds (round 36b): the file's form went to the wrong
 /// new line — from a deleted line onto its neighbour's rewrite, onto an
 /// inserted line instead of the changed one, across swapped lines — and a

@@ -33,7 +33,7 @@ pub fn run(args: &FixArgs) -> CmdResult {
     // What `check` would hold the corrected diff back for (a block
     // standing in for lines, writing the lines around it twice, Python
     // left misindented): the correction is not one srview stands behind.
-    let doubts = corrected_doubts(&file, &fixed.diff, &original, options);
+    let doubts = corrected_doubts(&file, &fixed.diff, &diff, &original, options);
     if !doubts.is_empty() {
         eprintln!(
             "srview: the corrected diff is in doubt: {}",
@@ -51,19 +51,79 @@ pub fn run(args: &FixArgs) -> CmdResult {
 
 /// The exact-string trust checks `check` holds `diff` (the corrected
 /// diff) over `original` back for ([`crate::diagnose::doubt_exact`]);
-/// empty when it does not apply (the notes say why).
+/// empty when it does not apply (the notes say why). Where the corrected
+/// diff leaves the file misindented and `sent` (the diff as the model
+/// wrote it, when srview changed it) applied as written leaves no such
+/// fault, the fault is srview's correction's: said so, without telling
+/// the model to indent its lines otherwise.
 fn corrected_doubts(
     file: &str,
     diff: &str,
+    sent: &str,
     original: &str,
     options: crate::engine::Options,
 ) -> Vec<String> {
+    use crate::diagnose::doubt_exact::{
+        correction_misindents, exact_doubt_kinds, result_misindents,
+    };
+    use crate::dialect::edit::EditDoubtKind;
     let index = crate::engine::matcher::LineIndex::new(original);
     let outcome = crate::engine::apply_indexed(diff, &index, options);
     let Ok(applied) = &outcome.result else {
         return Vec::new();
     };
-    crate::diagnose::doubt_exact::exact_doubts(file, original, &outcome.blocks, || {
-        applied.new_content.as_str()
-    })
+    let result = applied.new_content.as_str();
+    let mut kinded = exact_doubt_kinds(file, original, &outcome.blocks, || result);
+    let misindents = kinded.iter().any(|(k, _)| *k == EditDoubtKind::Misindents);
+    if misindents && diff != sent {
+        let own = crate::engine::apply_indexed(sent, &index, options);
+        let sound = own
+            .result
+            .as_ref()
+            .is_ok_and(|own| result_misindents(file, original, &own.new_content).is_none());
+        if sound && let Some(why) = correction_misindents(file, original, result) {
+            for (kind, sentence) in &mut kinded {
+                if *kind == EditDoubtKind::Misindents {
+                    *sentence = why.clone();
+                }
+            }
+        }
+    }
+    kinded.into_iter().map(|(_, sentence)| sentence).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::corrected_doubts;
+
+    /// A tester's find (round 36b): a correction srview built left Python
+    /// misindented (a statement over two lines at the model's columns, the
+    /// line after it scaled) where the diff as sent leaves the file sound;
+    /// the check blamed the diff's indentation. The fault is the
+    /// correction's, said so, and the model is not told to indent its
+    /// lines otherwise. A diff left as sent is still told its fault.
+    #[test]
+    fn a_correction_that_misindents_is_withheld_without_blaming_the_diff() {
+        let original = "def f():\n    return 1\n";
+        let sent = "------- SEARCH\ndef f():\n  return 1\n=======\ndef f():\n  v = (a +\n    b)\n  return v\n+++++++ REPLACE\n";
+        let corrected = "------- SEARCH\ndef f():\n    return 1\n=======\ndef f():\n  v = (a +\n    b)\n    return v\n+++++++ REPLACE\n";
+        let options = crate::engine::Options::default();
+        let fault = "misindented: as written, line 4 (`return v`) is at column 4, deeper than \
+                     the line before it, which opens no block: Python refuses the file \
+                     (IndentationError: unexpected indent)";
+        assert_eq!(
+            corrected_doubts("c1.py", corrected, sent, original, options),
+            [format!(
+                "srview's correction leaves c1.py {fault}: the diff as sent leaves no such \
+                 fault, so the fault is the correction's and the correction is withheld"
+            )]
+        );
+        assert_eq!(
+            corrected_doubts("c1.py", corrected, corrected, original, options),
+            [format!(
+                "the diff leaves c1.py {fault}: send the new lines at the indentation of the \
+                 block they belong to"
+            )]
+        );
+    }
 }

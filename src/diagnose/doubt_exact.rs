@@ -158,3 +158,17 @@ pub fn result_misindents(path: &str, original: &str, result: &str) -> Option<Str
         .map_or(path.into(), |n| n.to_string_lossy());
     Some(format!("the diff leaves {name} misindented: {fault}"))
 }
+
+/// [`result_misindents`] for a result srview's own correction leaves,
+/// where the diff as sent leaves no such fault: the correction is
+/// withheld, and the diff's indentation is not blamed.
+pub fn correction_misindents(path: &str, original: &str, result: &str) -> Option<String> {
+    let fault = crate::diagnose::layout::layout_fault(path, original, result)?;
+    let name = std::path::Path::new(path)
+        .file_name()
+        .map_or(path.into(), |n| n.to_string_lossy());
+    Some(format!(
+        "srview's correction leaves {name} misindented: {fault}: the diff as sent leaves no \
+         such fault, so the fault is the correction's and the correction is withheld"
+    ))
+}

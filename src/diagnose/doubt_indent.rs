@@ -78,6 +78,18 @@ impl IndentBreak {
 
     /// One sentence without a final stop.
     pub fn describe(&self) -> String {
+        let (fault, advice) = self.parts();
+        format!("{fault}: {advice}")
+    }
+
+    /// [`Self::describe`] without what to send instead: the fault alone
+    /// (for a result srview's own correction would leave).
+    pub fn fault(&self) -> String {
+        self.parts().0
+    }
+
+    /// The fault, and what to send instead.
+    fn parts(&self) -> (String, &'static str) {
         let levels: Vec<String> = self.levels.iter().map(ToString::to_string).collect();
         let (what, error) = match self.kind {
             BreakKind::Unindent => (
@@ -111,10 +123,13 @@ impl IndentBreak {
                         self.line, self.text, self.column
                     )
                 };
-                return format!(
-                    "as written, {what}: Python refuses the file (IndentationError: expected an \
-                     indented block): keep a statement in the block (`pass` where it is meant \
-                     to be empty), or take out the line that opens it"
+                return (
+                    format!(
+                        "as written, {what}: Python refuses the file (IndentationError: expected \
+                         an indented block)"
+                    ),
+                    "keep a statement in the block (`pass` where it is meant to be empty), or \
+                     take out the line that opens it",
                 );
             }
             BreakKind::Expected => (
@@ -125,20 +140,25 @@ impl IndentBreak {
                 "expected an indented block",
             ),
             BreakKind::Tabs => {
-                return format!(
-                    "as written, line {} (`{}`) mixes tabs and spaces against the lines of its \
-                     block: its depth depends on how wide a tab is: Python refuses the file \
-                     (TabError: inconsistent use of tabs and spaces in indentation): send the \
-                     new lines indented as the file's lines around them are (tabs for tabs, \
-                     spaces for spaces)",
-                    self.line, self.text
+                return (
+                    format!(
+                        "as written, line {} (`{}`) mixes tabs and spaces against the lines of \
+                         its block: its depth depends on how wide a tab is: Python refuses the \
+                         file (TabError: inconsistent use of tabs and spaces in indentation)",
+                        self.line, self.text
+                    ),
+                    "send the new lines indented as the file's lines around them are (tabs for \
+                     tabs, spaces for spaces)",
                 );
             }
         };
-        format!(
-            "as written, line {} (`{}`) {what}: Python refuses the file (IndentationError: \
-             {error}): send the new lines at the indentation of the block they belong to",
-            self.line, self.text
+        (
+            format!(
+                "as written, line {} (`{}`) {what}: Python refuses the file (IndentationError: \
+                 {error})",
+                self.line, self.text
+            ),
+            "send the new lines at the indentation of the block they belong to",
         )
     }
 }

@@ -44,17 +44,29 @@ impl RecipeBreak {
     pub fn describe(&self) -> String {
         match &self.rule {
             None => format!(
+                "{}: send the recipe lines indented with a tab, as the file's are",
+                self.fault()
+            ),
+            Some(_) => format!(
+                "{}: send the recipe lines indented with a tab",
+                self.fault()
+            ),
+        }
+    }
+
+    /// [`Self::describe`] without what to send instead: the fault alone.
+    pub fn fault(&self) -> String {
+        match &self.rule {
+            None => format!(
                 "as written, line {} (`{}`) is indented with spaces in a recipe whose lines \
                  start with a tab (line {}): make takes a recipe line only after a tab and stops \
-                 there (`*** missing separator.  Stop.`): send the recipe lines indented with a \
-                 tab, as the file's are",
+                 there (`*** missing separator.  Stop.`)",
                 self.line, self.text, self.recipe
             ),
             Some(rule) => format!(
                 "as written, line {} (`{}`) is indented with {} {} (column {}) in the recipe of \
                  the rule on line {} (`{}`): make takes a recipe line only after a tab and stops \
-                 there (`*** missing separator.  Stop.`): send the recipe lines indented with a \
-                 tab",
+                 there (`*** missing separator.  Stop.`)",
                 self.line,
                 self.text,
                 self.indent,

@@ -79,6 +79,14 @@ pub struct KeyMove {
 impl KeyMove {
     /// One sentence without a final stop.
     pub fn describe(&self) -> String {
+        format!(
+            "{}: send the new lines at the indentation of the lines they replace",
+            self.fault()
+        )
+    }
+
+    /// [`Self::describe`] without what to send instead: the fault alone.
+    pub fn fault(&self) -> String {
         let others = match self.others {
             0 => String::new(),
             n => format!(
@@ -90,8 +98,7 @@ impl KeyMove {
         format!(
             "as written, line {} (`{}`) moves the key `{}` from {} to {}{others}: the new \
              text's first line is at column {} where the line it replaces (line {} of the \
-             file before) is at column {}, and YAML nests keys by their column: send the new lines at the \
-             indentation of the lines they replace",
+             file before) is at column {}, and YAML nests keys by their column",
             self.line,
             self.text,
             self.key,

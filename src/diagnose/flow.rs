@@ -514,6 +514,16 @@ fn analyse(
                     ));
                     None
                 }
+                Err(Unmergeable::UncarriedIndent {
+                    replace,
+                    continuation,
+                }) => {
+                    d.withheld = Some(super::merge::uncarried_indent_withheld(
+                        pb.replace.get(replace).map_or("", |l| l.as_ref()),
+                        continuation,
+                    ));
+                    None
+                }
                 Err(Unmergeable::Unclear) => None,
             }
         };

@@ -30,3 +30,14 @@ pub fn layout_break(path: &str, original: &str, result: &str) -> Option<String> 
         FileKind::Other => None,
     }
 }
+
+/// [`layout_break`] without what to send instead: the fault alone, for a
+/// result srview's own correction would leave.
+pub fn layout_fault(path: &str, original: &str, result: &str) -> Option<String> {
+    match FileKind::of_edit(path, original, result) {
+        FileKind::Python => python_break(original, result).map(|fault| fault.fault()),
+        FileKind::Makefile => make_break(original, result).map(|fault| fault.fault()),
+        FileKind::Yaml => yaml_break(original, result).map(|fault| fault.fault()),
+        FileKind::Other => None,
+    }
+}

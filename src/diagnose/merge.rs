@@ -82,6 +82,85 @@ pub enum Unmergeable {
     /// result would hold that line twice, and whether the author meant a
     /// copy or only never saw it cannot be told.
     RepeatsUnseenLine { region: usize },
+    /// The author's new line `replace` (0-based in the REPLACE text) has
+    /// no column the file's indentation carries it to with confidence: a
+    /// column the scale does not take to a whole one, or a continuation
+    /// line lined up with a word above it in a file indented with tabs.
+    /// `continuation`: the line continues the statement above it.
+    UncarriedIndent { replace: usize, continuation: bool },
+}
+
+/// The sentence withholding a correction for [`Unmergeable::UncarriedIndent`]:
+/// `line`, the new line, trimmed, and whether it continues a statement.
+pub fn uncarried_indent_withheld(line: &str, continuation: bool) -> String {
+    if continuation {
+        format!(
+            "the file is indented otherwise than the SEARCH text, and where the new line `{}`, \
+             which continues the statement above it, goes in the file's indentation cannot be \
+             told: the correction is withheld",
+            line.trim()
+        )
+    } else {
+        format!(
+            "the file is indented otherwise than the SEARCH text, and the new line `{}` is at \
+             a column the file's indentation does not carry to a whole one: the correction is \
+             withheld",
+            line.trim()
+        )
+    }
+}
+
+/// For each of `lines`, whether it continues a statement begun on a line
+/// above it: the line before ends with `\`, or a bracket opened on a line
+/// above is still open there and the line does not begin by closing it.
+/// Brackets inside quotes (on one line) and after a `#` or `//` comment
+/// are not counted. Blank lines are not continuations.
+pub fn continuation_lines<S: AsRef<str>>(lines: &[S]) -> Vec<bool> {
+    let mut out = Vec::with_capacity(lines.len());
+    let (mut depth, mut backslash) = (0usize, false);
+    for line in lines {
+        let body = line.as_ref().trim();
+        if body.is_empty() {
+            out.push(false);
+            continue;
+        }
+        let closes_first = body.starts_with([')', ']', '}']);
+        out.push(backslash || (depth > 0 && !closes_first));
+        depth = bracket_depth_after(body, depth);
+        backslash = body.ends_with('\\');
+    }
+    out
+}
+
+/// The depth of open brackets after `body` (a trimmed line), from `depth`
+/// before it.
+fn bracket_depth_after(body: &str, mut depth: usize) -> usize {
+    let chars: Vec<char> = body.chars().collect();
+    let mut quote: Option<char> = None;
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let at_word = i == 0 || chars[i - 1].is_whitespace();
+        match quote {
+            Some(q) => {
+                if c == '\\' {
+                    i += 1;
+                } else if c == q {
+                    quote = None;
+                }
+            }
+            None => match c {
+                '"' | '\'' | '`' => quote = Some(c),
+                '#' if at_word => break,
+                '/' if at_word && chars.get(i + 1) == Some(&'/') => break,
+                '(' | '[' | '{' => depth += 1,
+                ')' | ']' | '}' => depth = depth.saturating_sub(1),
+                _ => {}
+            },
+        }
+        i += 1;
+    }
+    depth
 }
 
 /// The words (identifiers, numbers, keywords) of a line.
@@ -594,6 +673,9 @@ pub fn merge(
     });
     let fix = Corrections::new(search, region, replace, &pairs, kept, crlf);
     let rewrites = rewritten_from(&ops, |i, k| line_likeness(search[i], &new[k]));
+    // Every new line placed in the file's indentation (kept lines too,
+    // for the lines after them; the file's own are written for those).
+    let placed = fix.place(&new);
     let mut out: Vec<String> = Vec::with_capacity(region.len() + replace.len());
     // The next file line not yet written.
     let mut next = 0usize;
@@ -657,10 +739,18 @@ pub fn merge(
         // The file's form of each line the model changes (a TSV row's
         // tabs, a Markdown hard break, the file's en dash), carried into
         // its new line where the model kept those characters.
-        let mut lines: Vec<String> = news
-            .clone()
-            .map(|k| fix.apply_after(k.checked_sub(1).map(|p| new[p].as_str()), &new[k]))
-            .collect();
+        let mut lines: Vec<String> = Vec::with_capacity(news.len());
+        for k in news.clone() {
+            match &placed[k] {
+                Ok(line) => lines.push(line.clone()),
+                Err(continuation) => {
+                    return Err(Unmergeable::UncarriedIndent {
+                        replace: k,
+                        continuation: *continuation,
+                    });
+                }
+            }
+        }
         for (line, k) in lines.iter_mut().zip(news.clone()) {
             let Some(i) = rewrites[k] else { continue };
             let Some(j) = file_of[i].filter(|&j| !differs_in_content(search[i], region[j])) else {
@@ -897,7 +987,10 @@ fn merge_chars(base: &str, ours: &str, theirs: &str) -> Result<String, (String, 
 /// spaces: aligned with it (a Haskell `let` binding under the one before,
 /// a YAML key under the one after `- `, an argument under the one after
 /// `(`), not nested. A re-indentation keeps such a line's offset from
-/// `prev`: scaling its column would move it off the word.
+/// `prev`: scaling its column would move it off the word. Not after a
+/// `prev` ending with an open bracket: the line is that bracket's first
+/// (a hanging indent, `h(x, [` then `1,`), under a word of `prev` only by
+/// chance.
 pub fn lines_up_with_a_word(prev: &str, line: &str) -> bool {
     let (column, from) = (lead(line), lead(prev));
     let spaces = |l: &str| {
@@ -909,6 +1002,7 @@ pub fn lines_up_with_a_word(prev: &str, line: &str) -> bool {
     column > from
         && spaces(line)
         && spaces(prev)
+        && !prev.trim_end().ends_with(['(', '[', '{'])
         && chars
             .get(column)
             .is_some_and(|c| c.is_alphanumeric() || matches!(c, '_' | '"' | '\'' | '(' | '['))
@@ -1011,12 +1105,26 @@ impl Corrections {
                 .map(|l| lead(l))
                 .collect()
         };
+        // A line continuing a statement (inside brackets, after a `\`)
+        // is placed by the line it continues, not at a block's
+        // indentation: its column says nothing of which indentation the
+        // lines follow.
+        let statement_leads = |lines: &[&str]| -> std::collections::BTreeSet<usize> {
+            lines
+                .iter()
+                .zip(continuation_lines(lines))
+                .filter(|(l, continues)| !js_trim(l).is_empty() && !continues)
+                .map(|(l, _)| lead(l))
+                .collect()
+        };
         let misindented = pairs
             .iter()
             .any(|&(i, j)| !js_trim(search[i]).is_empty() && lead(search[i]) != lead(region[j]));
         let in_search_leads = || {
-            let r = leads(replace);
-            !r.is_empty() && r.is_subset(&leads(search)) && !r.is_subset(&leads(region))
+            let r = statement_leads(replace);
+            !r.is_empty()
+                && r.is_subset(&statement_leads(search))
+                && !r.is_subset(&statement_leads(region))
         };
         let follows_search =
             kept || {
@@ -1052,27 +1160,80 @@ impl Corrections {
         }
     }
 
-    /// [`Self::apply`] for a new line after the model's line `prev`: under
-    /// a scaled indentation, a line at a column no SEARCH line has that
-    /// lines up with a word of `prev` (Haskell's `let` bindings, an
-    /// argument under the one after an open bracket) is aligned, not
-    /// nested: it keeps its offset from `prev`, which scaling would break
-    /// (`z` under `y` in `let y = ..` moved past it).
-    fn apply_after(&self, prev: Option<&str>, line: &str) -> String {
-        let fixed = self.apply(line);
-        let (Some(Indent::Scale(..)), Some(prev)) = (self.indent, prev) else {
-            return fixed;
-        };
-        let (column, from) = (lead(line), lead(prev));
-        if self.search_leads.contains(&column)
-            || self.indent_char != ' '
-            || !lines_up_with_a_word(prev, line)
-        {
-            return fixed;
+    /// [`Self::apply`] for each of the model's new lines `new`, in order,
+    /// each placed after the line before it (blank lines passed over);
+    /// `Err(continuation)` for a line with no column the file's
+    /// indentation carries it to with confidence
+    /// ([`Unmergeable::UncarriedIndent`]). Under a scaled indentation:
+    /// - a line that lines up with a word of the line before it (Haskell's
+    ///   `let` bindings, an argument under the one after an open bracket)
+    ///   is aligned, not nested: it keeps its offset from that line, which
+    ///   scaling would break (`z` under `y` in `let y = ..` moved past
+    ///   it); for a line at a column the SEARCH text has, only when it
+    ///   continues a statement ([`continuation_lines`]);
+    /// - a continuation at the column of the continuation before it stays
+    ///   under that one, wherever that one went;
+    /// - any other line is scaled, when its column scales to a whole one.
+    fn place(&self, new: &[String]) -> Vec<Result<String, bool>> {
+        let continues = continuation_lines(new);
+        let mut out = Vec::with_capacity(new.len());
+        // The line before (model's text, continues, its placed column).
+        let mut prev: Option<(&str, bool, usize)> = None;
+        for (line, &continues) in new.iter().zip(&continues) {
+            let placed = self.place_after(prev, line, continues);
+            if let Ok(placed) = &placed
+                && !js_trim(line).is_empty()
+            {
+                prev = Some((line, continues, lead(placed)));
+            } else if placed.is_err() {
+                prev = None;
+            }
+            out.push(placed);
         }
-        let want = lead(&self.apply(prev)) + (column - from);
+        out
+    }
+
+    /// [`Self::place`] for one line after `prev`.
+    fn place_after(
+        &self,
+        prev: Option<(&str, bool, usize)>,
+        line: &str,
+        continues: bool,
+    ) -> Result<String, bool> {
+        let fixed = self.apply(line);
+        let Some(Indent::Scale(up, down)) = self.indent else {
+            return Ok(fixed);
+        };
+        if js_trim(line).is_empty() {
+            return Ok(fixed);
+        }
+        let column = lead(line);
         let body: String = fixed.chars().skip(lead(&fixed)).collect();
-        " ".repeat(want) + &body
+        let at = |want: usize| -> String {
+            std::iter::repeat_n(self.indent_char, want).collect::<String>() + &body
+        };
+        if let Some((prev, prev_continues, placed)) = prev {
+            let own_column = self.search_leads.contains(&column) && !continues;
+            if !own_column && lines_up_with_a_word(prev, line) {
+                if self.indent_char != ' ' {
+                    // Lined up with spaces in a file indented with tabs:
+                    // a continuation's place cannot be told; other lines
+                    // are scaled as before.
+                    if continues {
+                        return Err(true);
+                    }
+                } else {
+                    return Ok(at(placed + (column - lead(prev))));
+                }
+            }
+            if continues && prev_continues && column == lead(prev) {
+                return Ok(at(placed));
+            }
+        }
+        if !(column * up).is_multiple_of(down) {
+            return Err(continues);
+        }
+        Ok(fixed)
     }
 
     fn apply(&self, line: &str) -> String {
@@ -1525,5 +1686,7 @@ mod tests {
         assert!(!lines_up_with_a_word("  if x:", "    y()"));
         assert!(!lines_up_with_a_word("\tlet y = 1", "\t    z = 2"));
         assert!(!lines_up_with_a_word("    a", "  b"));
+        // A hanging indent under an opener ending with its bracket.
+        assert!(!lines_up_with_a_word("    h(x, [", "      1,"));
     }
 }

@@ -15,6 +15,10 @@
 //! when some added width is not one the file has (so the added lines are
 //! in the patch's indentation) and every added width is one the old lines
 //! have or follows the one shift (or scale) every old line agrees on.
+//! Which indentation they follow is read from the added lines that begin
+//! a statement; a line continuing one (inside brackets, after a `\`)
+//! goes with the line it continues: scaled with it, or kept at its offset
+//! under a word of the line above it, a run of them under the first.
 //! Anything else is withheld, with the reason.
 //!
 //! [`tighten`]: super::render::tighten
@@ -46,6 +50,18 @@ pub enum Unindentable {
          hunk's indentation or already the file's cannot be told"
     )]
     Unclear,
+    /// An added line continuing the statement above it (inside brackets,
+    /// after a `\`) has no width the file's indentation carries it to
+    /// with confidence: a halved width that is no whole one, or a line
+    /// lined up with spaces under a word in a file indented with tabs.
+    #[error(
+        "the file is indented unlike the hunk, and where its added line `{line}`, which \
+         continues the statement above it, goes in the file's indentation cannot be told"
+    )]
+    Continuation {
+        /// The added line, trimmed.
+        line: String,
+    },
 }
 
 /// Width of a line's leading white space, in characters.
@@ -86,31 +102,68 @@ pub fn reindent_added(chunk: &mut Chunk, hunk: &HunkReport) -> Result<bool, Unin
     let mapped = |w: usize| {
         map.get(&w)
             .copied()
-            .or_else(|| relation.as_ref().map(|r| r(w)))
+            .or_else(|| relation.as_ref().and_then(|r| r(w)))
     };
+    let pad_char = hunk
+        .differing
+        .iter()
+        .find_map(|d| d.file.chars().next().filter(|c| *c == ' ' || *c == '\t'))
+        .unwrap_or(' ');
     // An added line at a width no old line has that lines up with a word
     // of the line before it (a YAML key under the one after `- `, a
     // Haskell binding): aligned, not nested; it keeps its offset from that
-    // line, which a scale would break. (patch width, file width) of each.
+    // line, which a scale would break. A line continuing a statement
+    // (inside brackets, after a `\`) lined up so keeps it at any width,
+    // and one at the width of the continuation before it stays under that
+    // one. The file width of each added line so placed; the first
+    // continuation with no sure place.
     let mut aligned: Vec<Option<usize>> = Vec::new();
-    let mut prev: Option<(&str, Option<usize>)> = None;
-    for line in chunk.lines.iter().filter(|l| l.kind != LineKind::Removed) {
+    // Whether each added line (not blank) continues a statement.
+    let mut added_continues: Vec<bool> = Vec::new();
+    let mut uncarried: Option<String> = None;
+    let new_lines: Vec<&str> = chunk
+        .lines
+        .iter()
+        .filter(|l| l.kind != LineKind::Removed)
+        .map(|l| l.text.as_str())
+        .collect();
+    let continuations = crate::diagnose::continuation_lines(&new_lines);
+    // The line before: its text, file width, whether it continues.
+    let mut prev: Option<(&str, Option<usize>, bool)> = None;
+    for (line, &continues) in chunk
+        .lines
+        .iter()
+        .filter(|l| l.kind != LineKind::Removed)
+        .zip(&continuations)
+    {
         let have = lead(&line.text);
         let mut want = mapped(have);
         if line.kind == LineKind::Added && !line.text.trim().is_empty() {
-            let offset = prev.and_then(|(text, at)| {
-                (!map.contains_key(&have)
-                    && crate::diagnose::lines_up_with_a_word(text, &line.text))
-                .then(|| at.map(|at| at + (have - lead(text))))
-                .flatten()
+            let lined_up = prev.filter(|(text, _, _)| {
+                (continues || !map.contains_key(&have))
+                    && crate::diagnose::lines_up_with_a_word(text, &line.text)
             });
+            let under = prev.filter(|(text, _, prev_continues)| {
+                continues && *prev_continues && have == lead(text)
+            });
+            let offset = match (lined_up, under) {
+                (Some((text, at, _)), _) => at.map(|at| at + (have - lead(text))),
+                (None, Some((_, at, _))) => at,
+                (None, None) => None,
+            };
+            let unsure =
+                continues && ((lined_up.is_some() && pad_char != ' ') || offset.or(want).is_none());
+            if unsure && uncarried.is_none() {
+                uncarried = Some(line.text.trim().to_string());
+            }
             if offset.is_some() {
                 want = offset;
             }
             aligned.push(offset);
+            added_continues.push(continues);
         }
         if !line.text.trim().is_empty() {
-            prev = Some((line.text.as_str(), want));
+            prev = Some((line.text.as_str(), want, continues));
         }
     }
     let added: Vec<usize> = chunk
@@ -119,28 +172,49 @@ pub fn reindent_added(chunk: &mut Chunk, hunk: &HunkReport) -> Result<bool, Unin
         .filter(|l| l.kind == LineKind::Added && !l.text.trim().is_empty())
         .map(|l| lead(&l.text))
         .collect();
-    if added.iter().all(|&w| mapped(w) == Some(w)) {
+    let all_mapped = added
+        .iter()
+        .zip(&aligned)
+        .all(|(&w, offset)| offset.is_some() || mapped(w).is_some());
+    // Which indentation the added lines follow is read from those that
+    // begin a statement: a continuation goes with the line it continues.
+    // Added lines that all continue one (a new argument under an opener
+    // kept as context) follow the hunk's indentation, as that line does.
+    let statements: Vec<usize> = added
+        .iter()
+        .zip(&added_continues)
+        .filter(|(_, continues)| !**continues)
+        .map(|(w, _)| *w)
+        .collect();
+    let mut in_file = false;
+    if !statements.is_empty() || added.is_empty() {
+        if statements.iter().all(|&w| mapped(w) == Some(w)) {
+            return Ok(false);
+        }
+        let file_widths: Vec<usize> = map.values().copied().collect();
+        in_file = statements.iter().all(|w| file_widths.contains(w));
+        // Left as written, an added line at a width the old lines have
+        // would keep the patch's meaning of it only if the file gives it
+        // the same.
+        let meaning_kept = statements
+            .iter()
+            .all(|w| map.get(w).is_none_or(|file| file == w));
+        if in_file && meaning_kept {
+            return Ok(false);
+        }
+    } else if added
+        .iter()
+        .zip(&aligned)
+        .all(|(&w, offset)| offset.or(mapped(w)) == Some(w))
+    {
         return Ok(false);
     }
-    let file_widths: Vec<usize> = map.values().copied().collect();
-    let in_file = added.iter().all(|w| file_widths.contains(w));
-    // Left as written, an added line at a width the old lines have would
-    // keep the patch's meaning of it only if the file gives it the same.
-    let meaning_kept = added
-        .iter()
-        .all(|w| map.get(w).is_none_or(|file| file == w));
-    let all_mapped = added.iter().all(|&w| mapped(w).is_some());
-    if in_file && meaning_kept {
-        return Ok(false);
+    if let Some(line) = uncarried {
+        return Err(Unindentable::Continuation { line });
     }
     if in_file || !all_mapped {
         return Err(Unindentable::Unclear);
     }
-    let pad_char = hunk
-        .differing
-        .iter()
-        .find_map(|d| d.file.chars().next().filter(|c| *c == ' ' || *c == '\t'))
-        .unwrap_or(' ');
     for (line, aligned) in chunk
         .lines
         .iter_mut()
@@ -259,20 +333,23 @@ pub fn carry_ends(sent: &Patch, fixed: &mut Patch) -> Result<(), String> {
 }
 
 /// The one shift (or whole scale) every pair agrees on, as a function of
-/// the patch's width.
-fn uniform_relation(pairs: &[(usize, usize)]) -> Option<Box<dyn Fn(usize) -> usize>> {
+/// the patch's width. A width a halving (or smaller) scale takes to no whole width maps to
+/// none.
+fn uniform_relation(pairs: &[(usize, usize)]) -> Option<Box<dyn Fn(usize) -> Option<usize>>> {
     let &(p0, f0) = pairs.first()?;
     let shift = f0 as isize - p0 as isize;
     if pairs.iter().all(|&(p, f)| f as isize - p as isize == shift) {
-        return Some(Box::new(move |w| (w as isize + shift).max(0) as usize));
+        return Some(Box::new(
+            move |w| Some((w as isize + shift).max(0) as usize),
+        ));
     }
     if pairs.iter().any(|&(p, _)| p > 0) {
         for k in 2..=4 {
             if pairs.iter().all(|&(p, f)| f == p * k) {
-                return Some(Box::new(move |w| w * k));
+                return Some(Box::new(move |w| Some(w * k)));
             }
             if pairs.iter().all(|&(p, f)| p == f * k) && pairs.iter().all(|&(p, _)| p % k == 0) {
-                return Some(Box::new(move |w| w / k));
+                return Some(Box::new(move |w| w.is_multiple_of(k).then_some(w / k)));
             }
         }
     }
@@ -406,6 +483,86 @@ mod tests {
         );
         assert_eq!(reindent_added(&mut c, &r), Err(Unindentable::Unclear));
         assert_eq!(added(&c), ["    if x:", "        x += 1"]);
+    }
+
+    /// A tester's find (round 36b, the same in SEARCH/REPLACE): a line
+    /// continuing a statement goes with the line it continues: scaled with
+    /// it (inside brackets, after a `\`, under an opener kept as context),
+    /// or lined up under a word of the line above at its offset from it,
+    /// a run of them under the first. Where its place cannot be told, the
+    /// hunk is withheld saying so.
+    #[test]
+    fn a_continuation_goes_with_the_line_it_continues() {
+        let file = ["def f():", "    return 1"];
+        let cases: [(&[&str], &[&str]); 3] = [
+            (
+                &["  v = (a +", "    b)", "  return v"],
+                &["    v = (a +", "        b)", "    return v"],
+            ),
+            (
+                &["  v = a + \\", "    b", "  return v"],
+                &["    v = a + \\", "        b", "    return v"],
+            ),
+            (
+                &["  v = foo(a,", "          b,", "          c)", "  return v"],
+                &[
+                    "    v = foo(a,",
+                    "            b,",
+                    "            c)",
+                    "    return v",
+                ],
+            ),
+        ];
+        for (new, want) in cases {
+            let mut lines = vec![(C, "def f():"), (LineKind::Removed, "  return 1")];
+            lines.extend(new.iter().map(|l| (A, *l)));
+            let mut c = chunk(&lines);
+            let r = report(&c, &file);
+            assert_eq!(reindent_added(&mut c, &r), Ok(true), "{new:?}");
+            assert_eq!(added(&c), want);
+        }
+        // The opener kept as context.
+        let mut c = chunk(&[
+            (C, "def f():"),
+            (C, "  v = foo("),
+            (LineKind::Removed, "    a)"),
+            (A, "    a,"),
+            (A, "    b)"),
+        ]);
+        let r = report(&c, &["def f():", "    v = foo(", "        a)"]);
+        assert_eq!(reindent_added(&mut c, &r), Ok(true));
+        assert_eq!(added(&c), ["        a,", "        b)"]);
+        // Halved, the continuation's width 7 is no whole one; lined up
+        // with spaces where the file indents with tabs.
+        let unsure: [(&[&str], &[&str], &[&str]); 2] = [
+            (
+                &["def f():", "    return 1"],
+                &["    v = (a +", "       b)"],
+                &["def f():", "  return 1"],
+            ),
+            (
+                &["def f():", "  return 1"],
+                &["  v = foo(a,", "          b)"],
+                &["def f():", "\treturn 1"],
+            ),
+        ];
+        for (old, new, file) in unsure {
+            let mut lines = vec![(C, old[0]), (LineKind::Removed, old[1])];
+            lines.extend(new.iter().map(|l| (A, *l)));
+            let mut c = chunk(&lines);
+            let r = report(&c, file);
+            let why = reindent_added(&mut c, &r);
+            assert_eq!(
+                why,
+                Err(Unindentable::Continuation { line: "b)".into() }),
+                "{file:?}"
+            );
+            assert_eq!(added(&c), new);
+            assert!(why.is_err_and(|e| e.to_string().ends_with(
+                "where its added line `b)`, which continues the statement above it, goes \
+                     in the file's indentation cannot be told"
+            )));
+        }
     }
 
     #[test]
