@@ -22,18 +22,21 @@ pub fn run(args: &FixArgs) -> CmdResult {
         return Ok(1);
     }
     let file = args.file.display().to_string();
+    // What `check` would hold the corrected diff back for (a block
+    // standing in for lines, writing the lines around it twice, Python
+    // left misindented): the correction is not one srview stands behind.
+    // Where the fault is srview's own correction's, the correction is
+    // withheld: the diff is printed as sent.
+    let (doubts, withheld) = corrected_doubts(&file, &fixed.diff, &diff, &original, options);
+    let printed = if withheld { &diff } else { &fixed.diff };
     let mut stdout = std::io::stdout().lock();
     stdout
-        .write_all(fixed.diff.as_bytes())
+        .write_all(printed.as_bytes())
         .and_then(|()| stdout.flush())
         .map_err(Error::stdout)?;
     for note in &fixed.notes {
         eprintln!("srview: {}", note.line(&file));
     }
-    // What `check` would hold the corrected diff back for (a block
-    // standing in for lines, writing the lines around it twice, Python
-    // left misindented): the correction is not one srview stands behind.
-    let doubts = corrected_doubts(&file, &fixed.diff, &diff, &original, options);
     if !doubts.is_empty() {
         eprintln!(
             "srview: the corrected diff is in doubt: {}",
@@ -55,14 +58,15 @@ pub fn run(args: &FixArgs) -> CmdResult {
 /// diff leaves the file misindented and `sent` (the diff as the model
 /// wrote it, when srview changed it) applied as written leaves no such
 /// fault, the fault is srview's correction's: said so, without telling
-/// the model to indent its lines otherwise.
+/// the model to indent its lines otherwise, and the second value is true
+/// (the correction is withheld).
 fn corrected_doubts(
     file: &str,
     diff: &str,
     sent: &str,
     original: &str,
     options: crate::engine::Options,
-) -> Vec<String> {
+) -> (Vec<String>, bool) {
     use crate::diagnose::doubt_exact::{
         correction_misindents, exact_doubt_kinds, result_misindents,
     };
@@ -70,11 +74,12 @@ fn corrected_doubts(
     let index = crate::engine::matcher::LineIndex::new(original);
     let outcome = crate::engine::apply_indexed(diff, &index, options);
     let Ok(applied) = &outcome.result else {
-        return Vec::new();
+        return (Vec::new(), false);
     };
     let result = applied.new_content.as_str();
     let mut kinded = exact_doubt_kinds(file, original, &outcome.blocks, || result);
     let misindents = kinded.iter().any(|(k, _)| *k == EditDoubtKind::Misindents);
+    let mut withheld = false;
     if misindents && diff != sent {
         let own = crate::engine::apply_indexed(sent, &index, options);
         let sound = own
@@ -82,6 +87,7 @@ fn corrected_doubts(
             .as_ref()
             .is_ok_and(|own| result_misindents(file, original, &own.new_content).is_none());
         if sound && let Some(why) = correction_misindents(file, original, result) {
+            withheld = true;
             for (kind, sentence) in &mut kinded {
                 if *kind == EditDoubtKind::Misindents {
                     *sentence = why.clone();
@@ -89,7 +95,8 @@ fn corrected_doubts(
             }
         }
     }
-    kinded.into_iter().map(|(_, sentence)| sentence).collect()
+    let doubts = kinded.into_iter().map(|(_, sentence)| sentence).collect();
+    (doubts, withheld)
 }
 
 #[cfg(test)]
@@ -113,17 +120,23 @@ mod tests {
                      (IndentationError: unexpected indent)";
         assert_eq!(
             corrected_doubts("c1.py", corrected, sent, original, options),
-            [format!(
-                "srview's correction leaves c1.py {fault}: the diff as sent leaves no such \
-                 fault, so the fault is the correction's and the correction is withheld"
-            )]
+            (
+                vec![format!(
+                    "srview's correction leaves c1.py {fault}: the diff as sent leaves no such \
+                     fault, so the fault is the correction's and the correction is withheld"
+                )],
+                true
+            )
         );
         assert_eq!(
             corrected_doubts("c1.py", corrected, corrected, original, options),
-            [format!(
-                "the diff leaves c1.py {fault}: send the new lines at the indentation of the \
-                 block they belong to"
-            )]
+            (
+                vec![format!(
+                    "the diff leaves c1.py {fault}: send the new lines at the indentation of the \
+                     block they belong to"
+                )],
+                false
+            )
         );
     }
 }
