@@ -74,44 +74,14 @@ pub(super) fn own(
     }
     let lines: Vec<usize> = parsed.skipped.iter().map(|s| s.line).collect();
     let fixed = with_added(text, &lines);
-    let Some(matcher) = row.matcher() else {
-        return (None, None);
-    };
-    let mut input = call.input.clone();
-    if let Some(object) = input.as_object_mut() {
-        object.insert(key.to_string(), fixed.clone().into());
-    }
-    let ran = matcher.run(&crate::dialect::call::ToolCall {
-        input: &input,
-        cwd: &call.cwd,
+    super::moved::offer_repaired(
+        row,
+        key,
+        call,
         fs,
-    });
-    let exact = ran.ok
-        && ran.dropped.is_empty()
-        && !ran.edits.is_empty()
-        && ran.edits.iter().all(|m| !m.loose);
-    let doubts = super::patch::doubts_of_text(row.value, &fixed, fs, &call.cwd);
-    match doubts {
-        Some((_, doubts, _)) if exact && doubts.is_empty() => (Some(input), None),
-        Some((_, doubts, _)) if !doubts.is_empty() => (
-            None,
-            Some(format!(
-                "the patch with its empty lines sent as `+` is in doubt too: {}",
-                doubts
-                    .into_iter()
-                    .map(|(_, message)| message)
-                    .collect::<Vec<_>>()
-                    .join("; ")
-            )),
-        ),
-        _ => (
-            None,
-            Some(format!(
-                "{} would not apply the patch with its empty lines sent as `+` exactly",
-                row.title
-            )),
-        ),
-    }
+        &fixed,
+        "with its empty lines sent as `+`",
+    )
 }
 
 #[cfg(test)]

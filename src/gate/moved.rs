@@ -32,12 +32,28 @@ pub(super) fn own(
     else {
         return (None, None);
     };
+    offer_repaired(row, key, call, fs, &fixed, "without its Move line")
+}
+
+/// The agent's patch (`row`, in the input's `key`) repaired into `fixed`,
+/// offered as the corrected input when srview stands behind it: the
+/// agent's own matcher applies it with every hunk exact, drops no line,
+/// writes no file it then deletes, and no patch check doubts it; else why
+/// not, the repair named by `what` (`without its Move line`).
+pub(super) fn offer_repaired(
+    row: &DialectRow,
+    key: &str,
+    call: &Call,
+    fs: &dyn PatchFs,
+    fixed: &str,
+    what: &str,
+) -> (Option<Value>, Option<String>) {
     let Some(matcher) = row.matcher() else {
         return (None, None);
     };
     let mut input = call.input.clone();
     if let Some(object) = input.as_object_mut() {
-        object.insert(key.to_string(), fixed.clone().into());
+        object.insert(key.to_string(), fixed.into());
     }
     let ran = matcher.run(&crate::dialect::call::ToolCall {
         input: &input,
@@ -55,7 +71,7 @@ pub(super) fn own(
         && ran.dropped.is_empty()
         && !ran.edits.is_empty()
         && ran.edits.iter().all(|m| !m.loose);
-    let doubts = super::patch::doubts_of_text(row.value, &fixed, fs, &call.cwd);
+    let doubts = super::patch::doubts_of_text(row.value, fixed, fs, &call.cwd);
     match doubts {
         Some((_, doubts, _)) if exact && !deleted_after_write && doubts.is_empty() => {
             (Some(input), None)
@@ -63,7 +79,7 @@ pub(super) fn own(
         Some((_, doubts, _)) if !doubts.is_empty() => (
             None,
             Some(format!(
-                "the patch without its Move line is in doubt too: {}",
+                "the patch {what} is in doubt too: {}",
                 doubts
                     .into_iter()
                     .map(|(_, message)| message)
@@ -74,7 +90,7 @@ pub(super) fn own(
         _ => (
             None,
             Some(format!(
-                "{} would not apply the patch without its Move line exactly",
+                "{} would not apply the patch {what} exactly",
                 row.title
             )),
         ),
