@@ -986,29 +986,33 @@ fn an_aider_append_to_a_file_with_text_is_in_doubt_and_held_back() {
             }
             run_in(root, &args)
         };
-        let checked = |doubt: &str| {
-            format!(
+        // `check` says `doubt` (exit 1) and `--write` holds the file back.
+        let doubted_and_held = |doubt: &str, file: &str| {
+            let out = check();
+            let checked = format!(
                 "edit 1: {stage} (exact)\nwarning: edit 1: {doubt}\n\
                  the agent says: Applied edit to e.py\n"
-            )
+            );
+            assert_eq!(
+                (out.status.code(), text(&out.stdout), text(&out.stderr)),
+                (Some(1), checked, String::new()),
+                "{dialect}"
+            );
+            let out = write(false);
+            assert_eq!(
+                (out.status.code(), text(&out.stdout), text(&out.stderr)),
+                (
+                    Some(1),
+                    String::new(),
+                    format!(
+                        "{noted}srview: nothing written: edit 1: {doubt} (--force writes it)\n"
+                    )
+                ),
+                "{dialect}"
+            );
+            assert_eq!(read(), file, "{dialect}: held back");
         };
-        let out = check();
-        assert_eq!(
-            (out.status.code(), text(&out.stdout), text(&out.stderr)),
-            (Some(1), checked(unplaced), String::new()),
-            "{dialect}"
-        );
-        let out = write(false);
-        assert_eq!(
-            (out.status.code(), text(&out.stdout), text(&out.stderr)),
-            (
-                Some(1),
-                String::new(),
-                format!("{noted}srview: nothing written: edit 1: {unplaced} (--force writes it)\n")
-            ),
-            "{dialect}"
-        );
-        assert_eq!(read(), original, "{dialect}: held back");
+        doubted_and_held(unplaced, original);
         let out = write(true);
         assert_eq!(
             (out.status.code(), text(&out.stdout)),
@@ -1018,24 +1022,8 @@ fn an_aider_append_to_a_file_with_text_is_in_doubt_and_held_back() {
         );
         let appended = format!("{original}import sys\n");
         assert_eq!(read(), appended, "{dialect}: forced");
-        // Sent again: its text already ends the file.
-        let out = check();
-        assert_eq!(
-            (out.status.code(), text(&out.stdout), text(&out.stderr)),
-            (Some(1), checked(again), String::new()),
-            "{dialect}"
-        );
-        let out = write(false);
-        assert_eq!(
-            (out.status.code(), text(&out.stdout), text(&out.stderr)),
-            (
-                Some(1),
-                String::new(),
-                format!("{noted}srview: nothing written: edit 1: {again} (--force writes it)\n")
-            ),
-            "{dialect}"
-        );
-        assert_eq!(read(), appended, "{dialect}: not appended twice");
+        // Sent again: its text already ends the file; not appended twice.
+        doubted_and_held(again, &appended);
     }
 }
 
