@@ -12,8 +12,11 @@
 //! - the line is one the edit adds (not among the lines it replaces), not
 //!   blank, not a comment, starts with a space, and is not a line make
 //!   reads at any indentation (an assignment of one variable name, a
-//!   rule, a directive such as `ifeq`/`endif`/`include`, a line starting
-//!   with `$`);
+//!   rule, a directive such as `ifeq`/`endif`/`include`; of a line
+//!   starting with a reference, only an assignment to a name holding
+//!   references, a rule, or a lone call of `info`, `warning`, `error` or
+//!   `eval`: `$(CC) -c $<` in spaces is a fault, make stops at it or,
+//!   where it expands to nothing, drops it);
 //! - it is not the continuation of the line before (ending with `\`) nor
 //!   inside a `define` ... `endef`;
 //! - it stands where make reads a recipe: going up from it past blank
@@ -56,17 +59,24 @@ impl RecipeBreak {
 
     /// [`Self::describe`] without what to send instead: the fault alone.
     pub fn fault(&self) -> String {
+        // A line starting with a reference make expands first: to nothing
+        // (`$(STRIP)` unset), the line is read as empty.
+        let dropped = if self.text.starts_with('$') {
+            ", or drops the line where it expands to nothing"
+        } else {
+            ""
+        };
         match &self.rule {
             None => format!(
                 "as written, line {} (`{}`) is indented with spaces in a recipe whose lines \
                  start with a tab (line {}): make takes a recipe line only after a tab and stops \
-                 there (`*** missing separator.  Stop.`)",
+                 there (`*** missing separator.  Stop.`){dropped}",
                 self.line, self.text, self.recipe
             ),
             Some(rule) => format!(
                 "as written, line {} (`{}`) is indented with {} {} (column {}) in the recipe of \
                  the rule on line {} (`{}`): make takes a recipe line only after a tab and stops \
-                 there (`*** missing separator.  Stop.`)",
+                 there (`*** missing separator.  Stop.`){dropped}",
                 self.line,
                 self.text,
                 self.indent,
@@ -106,13 +116,117 @@ fn assignment(text: &str) -> bool {
 }
 
 /// Whether make reads `text` (a line without its indentation) as no
-/// recipe line at any indentation: an assignment, a rule, a directive, a
-/// line starting with `$` (a function call may expand to nothing).
+/// recipe line at any indentation: an assignment, a rule, a directive; of
+/// a line starting with `$`, what [`reference_read`] says.
 fn read_at_any_indent(text: &str) -> bool {
-    assignment(text)
-        || text.contains(':')
-        || text.starts_with('$')
-        || DIRECTIVES.contains(&first_word(text))
+    if text.starts_with('$') {
+        return reference_read(text);
+    }
+    assignment(text) || text.contains(':') || DIRECTIVES.contains(&first_word(text))
+}
+
+/// The characters of `text` outside variable references and function
+/// calls (`$(...)`, `${...}`, nested), with their byte offsets; `$$` (a
+/// literal `$`) is skipped.
+fn outside_references(text: &str) -> Vec<(usize, char)> {
+    let mut outside = Vec::new();
+    let mut depth = 0usize;
+    let mut chars = text.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        match c {
+            '$' => match chars.peek().map(|&(_, next)| next) {
+                Some('(' | '{') => {
+                    chars.next();
+                    depth += 1;
+                }
+                Some('$') => {
+                    chars.next();
+                }
+                _ => {}
+            },
+            '(' | '{' if depth > 0 => depth += 1,
+            ')' | '}' if depth > 0 => depth -= 1,
+            _ if depth == 0 => outside.push((at, c)),
+            _ => {}
+        }
+    }
+    outside
+}
+
+/// Where the reference `text` starts with (`$(` or `${`) ends: the byte
+/// offset after its closing bracket; `None` where it is not closed.
+fn reference_end(text: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    for (at, c) in text.char_indices().skip(1) {
+        match c {
+            '(' | '{' => depth += 1,
+            ')' | '}' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(at + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Make functions that expand to nothing, so that a line holding only a
+/// call of one is read by make as an empty line (`$(info built)` prints
+/// while make reads the file).
+const EMPTY_FUNCTIONS: [&str; 4] = ["info", "warning", "error", "eval"];
+
+/// Whether make reads `text`, a line starting with a variable reference
+/// or a function call (`$(CC) -c $<`, `${NAME} = 1`), as no recipe line
+/// at any indentation (GNU make 4.3, `make -n`):
+/// - an assignment: `=`, `:=`, `::=`, `?=`, `+=` or `!=` after one name,
+///   which may hold references (`$(N) = 1`, `$(N)_X := 1`), with no white
+///   space outside them (`$(N) x = 3`, `$(GO) test -run=X`: `*** missing
+///   separator.`);
+/// - a rule: a `:` outside the references followed by white space, `:`,
+///   `;` or the end (`$(BIN): $(OBJS)`; `-v $(PWD):/src` is a command);
+/// - one call standing alone of a function expanding to nothing
+///   ([`EMPTY_FUNCTIONS`]).
+///
+/// Any other such line (`$(CC) -c $<`, `$(MAKE) -C sub`, `$(STRIP)`) make
+/// expands and reads as a makefile line: `*** missing separator.  Stop.`,
+/// or nothing at all where the expansion is empty (the command is lost).
+fn reference_read(text: &str) -> bool {
+    let outside = outside_references(text);
+    let end = outside
+        .iter()
+        .find(|&&(_, c)| c == '#')
+        .map_or(text.len(), |&(at, _)| at);
+    let text = &text[..end];
+    let outside: Vec<(usize, char)> = outside.into_iter().filter(|&(at, _)| at < end).collect();
+    match outside.iter().find(|&&(_, c)| c == '=' || c == ':') {
+        None => {
+            let call = text.trim_end();
+            let name = call
+                .get(2..)
+                .and_then(|inner| inner.split([' ', '\t', ')', '}']).next())
+                .unwrap_or("");
+            reference_end(call) == Some(call.len()) && EMPTY_FUNCTIONS.contains(&name)
+        }
+        Some(&(at, c)) => {
+            let rest = &text[at..];
+            let name_end = if c == '=' {
+                text[..at].trim_end_matches(['+', '?', '!']).len()
+            } else if rest.starts_with(":=") || rest.starts_with("::=") || rest.starts_with(":::=")
+            {
+                at
+            } else {
+                let after = rest.trim_start_matches(':').chars().next();
+                return after.is_none_or(|next| next.is_whitespace() || next == ';');
+            };
+            let name = text[..name_end].trim_end();
+            !name.is_empty()
+                && !outside
+                    .iter()
+                    .any(|&(spot, c)| spot < name.len() && c.is_whitespace())
+        }
+    }
 }
 
 /// Whether `line` is a rule line: unindented, no directive, a `:` that is
@@ -349,5 +463,88 @@ mod tests {
         assert_eq!(recipe_break("build.txt", MAKEFILE, &result), None);
         let edited = result.replace("rm -f app", "rm -f app out");
         assert_eq!(recipe_break("Makefile", &result, &edited), None);
+    }
+
+    /// A recipe line in spaces starting with a variable reference (a
+    /// tester's find: `$(MAKE) -C sub`, `$(CC) -c $<` and `$(STRIP) $@`
+    /// passed; make: `*** missing separator.  Stop.`, or, with `STRIP`
+    /// unset, the line silently gone): a fault, in a new rule and under a
+    /// tab recipe line.
+    #[test]
+    fn a_recipe_line_in_spaces_starting_with_a_reference_is_a_fault() {
+        let makefile = "all: build\n\nbuild:\n\tgo build ./...\n\ntest:\n\tgo test ./...\n";
+        for command in [
+            "$(MAKE) -C sub",
+            "$(CC) -c $<",
+            "${GO} test ./...",
+            "$(STRIP) $@",
+            "$(STRIP)",
+            "$(GO) test -run=X ./...",
+            "$(N) x = 3",
+            "$(CC) -o a $(OBJS:.o=.c)",
+            "$(DOCKER) run -v $(PWD):/src img",
+            "$(call run_tests,unit)",
+            "$(info built) more",
+            "$(info a)$(CC)",
+            "$(shell go generate)",
+        ] {
+            let result = makefile.replace("test:\n", &format!("gen:\n    {command}\n\ntest:\n"));
+            assert_eq!(
+                recipe_break("Makefile", makefile, &result).map(|f| (f.line, f.text, f.rule)),
+                Some((7, command.to_string(), Some("gen:".to_string()))),
+                "{command:?}"
+            );
+            let under = MAKEFILE.replace("main.c\n\n", &format!("main.c\n  {command}\n\n"));
+            assert_eq!(
+                recipe_break("Makefile", MAKEFILE, &under).map(|f| (f.line, f.recipe, f.rule)),
+                Some((5, 4, None)),
+                "{command:?}"
+            );
+        }
+        let found = recipe_break(
+            "Makefile",
+            MAKEFILE,
+            &MAKEFILE.replace("main.c\n\n", "main.c\n    $(STRIP) app\n\n"),
+        )
+        .expect("a fault");
+        assert_eq!(
+            found.fault(),
+            "as written, line 5 (`$(STRIP) app`) is indented with spaces in a recipe whose \
+             lines start with a tab (line 4): make takes a recipe line only after a tab and \
+             stops there (`*** missing separator.  Stop.`), or drops the line where it expands \
+             to nothing"
+        );
+    }
+
+    /// Lines starting with a reference that make reads at any indentation
+    /// (`make -n`, GNU make 4.3): an assignment to a name holding
+    /// references, a rule, a call of a function expanding to nothing.
+    #[test]
+    fn a_reference_line_make_reads_is_none() {
+        for added in [
+            "$(N) = 1",
+            "$(N)_X := 1",
+            "$(N) += 1",
+            "${N} ?= 2",
+            "$(N) != echo hi",
+            "$(N) ::= 3",
+            "$(N)=1",
+            "$(N) := a b:c",
+            "$(BIN): $(OBJS)",
+            "$(BIN)::",
+            "$(info built)",
+            "$(info built) # a comment",
+            "$(warning $(CC) is old)",
+            "$(error CC unset)",
+            "$(eval Y = 1)",
+            "${info built}",
+        ] {
+            let result = MAKEFILE.replace("main.c\n\n", &format!("main.c\n    {added}\n\n"));
+            assert_eq!(
+                recipe_break("Makefile", MAKEFILE, &result),
+                None,
+                "{added:?}"
+            );
+        }
     }
 }
