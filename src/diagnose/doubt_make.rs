@@ -40,11 +40,22 @@ pub struct RecipeBreak {
     /// The rule line, trimmed, where no line of its recipe starts with a
     /// tab (the whole recipe is in spaces); `None` where one does.
     pub rule: Option<String>,
+    /// Where the line is one make reads as ending the recipe (an
+    /// assignment, `$(info ...)`): the tab-indented line after it make
+    /// stops at (1-based) and that line, trimmed; `None` for a line make
+    /// takes for no recipe line.
+    pub stop: Option<(usize, String)>,
 }
 
 impl RecipeBreak {
     /// One sentence without a final stop.
     pub fn describe(&self) -> String {
+        if self.stop.is_some() {
+            return format!(
+                "{}: send it indented with a tab, or out of the recipe",
+                self.fault()
+            );
+        }
         match &self.rule {
             None => format!(
                 "{}: send the recipe lines indented with a tab, as the file's are",
@@ -59,6 +70,15 @@ impl RecipeBreak {
 
     /// [`Self::describe`] without what to send instead: the fault alone.
     pub fn fault(&self) -> String {
+        if let Some((stop, text)) = &self.stop {
+            return format!(
+                "as written, line {} (`{}`) is indented with spaces in the recipe of line {}: \
+                 make reads it as a makefile line ending the recipe, and stops at the recipe \
+                 line after it, line {} (`{}`: `*** recipe commences before first target.  \
+                 Stop.`)",
+                self.line, self.text, self.recipe, stop, text
+            );
+        }
         // A line starting with a reference make expands first: to nothing
         // (`$(STRIP)` unset), the line is read as empty.
         let dropped = if self.text.starts_with('$') {
@@ -193,6 +213,27 @@ const EMPTY_FUNCTIONS: [&str; 4] = ["info", "warning", "error", "eval"];
 /// expands and reads as a makefile line: `*** missing separator.  Stop.`,
 /// or nothing at all where the expansion is empty (the command is lost).
 fn reference_read(text: &str) -> bool {
+    reference_line(text).is_some()
+}
+
+/// How make reads a line starting with a reference, where it reads it at
+/// any indentation ([`reference_read`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ReferenceLine {
+    /// `$(N) = 1`: ends a rule's recipe.
+    Assignment,
+    /// `$(BIN): $(OBJS)`: starts another rule.
+    Rule,
+    /// `$(info ...)`, `$(warning ...)`, `$(eval ...)`: ends a rule's
+    /// recipe.
+    Call,
+    /// `$(error ...)`: stops make where it is read.
+    Error,
+}
+
+/// [`reference_read`], saying how; `None` for a line make reads as a
+/// makefile line it stops at or drops.
+fn reference_line(text: &str) -> Option<ReferenceLine> {
     let outside = outside_references(text);
     let end = outside
         .iter()
@@ -207,7 +248,13 @@ fn reference_read(text: &str) -> bool {
                 .get(2..)
                 .and_then(|inner| inner.split([' ', '\t', ')', '}']).next())
                 .unwrap_or("");
-            reference_end(call) == Some(call.len()) && EMPTY_FUNCTIONS.contains(&name)
+            (reference_end(call) == Some(call.len()) && EMPTY_FUNCTIONS.contains(&name)).then_some(
+                if name == "error" {
+                    ReferenceLine::Error
+                } else {
+                    ReferenceLine::Call
+                },
+            )
         }
         Some(&(at, c)) => {
             let rest = &text[at..];
@@ -218,15 +265,39 @@ fn reference_read(text: &str) -> bool {
                 at
             } else {
                 let after = rest.trim_start_matches(':').chars().next();
-                return after.is_none_or(|next| next.is_whitespace() || next == ';');
+                return after
+                    .is_none_or(|next| next.is_whitespace() || next == ';')
+                    .then_some(ReferenceLine::Rule);
             };
             let name = text[..name_end].trim_end();
-            !name.is_empty()
+            (!name.is_empty()
                 && !outside
                     .iter()
-                    .any(|&(spot, c)| spot < name.len() && c.is_whitespace())
+                    .any(|&(spot, c)| spot < name.len() && c.is_whitespace()))
+            .then_some(ReferenceLine::Assignment)
         }
     }
+}
+
+/// Whether make, reading `text` (a line without its indentation) in a
+/// rule's recipe, ends the recipe there, so that a tab-indented line
+/// after it stops make (`*** recipe commences before first target.
+/// Stop.`): an assignment, a directive other than a conditional or a
+/// `define` ... `endef`, a lone call of `info`, `warning` or `eval` (`make
+/// -n`, GNU make 4.3). Not a rule (another rule's recipe follows), nor a
+/// lone `$(error ...)` (make stops at it anyway), nor a comment.
+fn ends_recipe(text: &str) -> bool {
+    if text.starts_with('$') {
+        return matches!(
+            reference_line(text),
+            Some(ReferenceLine::Assignment | ReferenceLine::Call)
+        );
+    }
+    let word = first_word(text);
+    assignment(text)
+        || (DIRECTIVES.contains(&word)
+            && !CONDITIONALS.contains(&word)
+            && !["define", "endef"].contains(&word))
 }
 
 /// Whether `line` is a rule line: unindented, no directive, a `:` that is
@@ -275,6 +346,18 @@ fn recipe_above(lines: &[&str], at: usize) -> Option<usize> {
     })?
 }
 
+/// The line after `lines[at]`, past blank lines, comments, continuations
+/// (of it too) and conditionals, where that line starts with a tab.
+fn tab_line_after(lines: &[&str], at: usize) -> Option<usize> {
+    (at + 1..lines.len())
+        .find(|&below| {
+            code(lines[below])
+                && !continued(lines, below)
+                && !CONDITIONALS.contains(&first_word(lines[below]))
+        })
+        .filter(|&below| lines[below].starts_with('\t'))
+}
+
 /// The first recipe line `result` (the Makefile `path` as an edit leaves
 /// it) adds with spaces where make wants a tab, and `original` (the file
 /// before) did not hold; `None` for a file srview does not read as a
@@ -311,9 +394,18 @@ pub(super) fn make_break(original: &str, result: &str) -> Option<RecipeBreak> {
         if at < prefix || in_define || continues || !line.starts_with(' ') || !code(line) {
             continue;
         }
-        if replaced.contains(line) || read_at_any_indent(line.trim()) {
+        if replaced.contains(line) {
             continue;
         }
+        let text = line.trim();
+        let stop = if read_at_any_indent(text) {
+            match tab_line_after(&new, at) {
+                Some(stop) if ends_recipe(text) => Some((stop + 1, new[stop].trim().to_string())),
+                _ => continue,
+            }
+        } else {
+            None
+        };
         let Some(recipe) = recipe_above(&new, at) else {
             continue;
         };
@@ -331,6 +423,7 @@ pub(super) fn make_break(original: &str, result: &str) -> Option<RecipeBreak> {
             indent: line.len() - line.trim_start().len(),
             recipe: recipe + 1,
             rule: (!tabbed).then(|| new[recipe].trim().to_string()),
+            stop,
         });
     }
     None
@@ -542,6 +635,64 @@ mod tests {
             let result = MAKEFILE.replace("main.c\n\n", &format!("main.c\n    {added}\n\n"));
             assert_eq!(
                 recipe_break("Makefile", MAKEFILE, &result),
+                None,
+                "{added:?}"
+            );
+        }
+    }
+
+    /// A line make reads at any indentation that ends a rule's recipe (an
+    /// assignment, a directive, `$(info ...)`, `$(eval ...)`), added in
+    /// spaces with a tab-indented line after it: make stops at that line
+    /// (`make -n`: `*** recipe commences before first target.  Stop.`). A
+    /// rule, a comment, a conditional, a lone `$(error ...)` (make stops
+    /// at it anyway) or nothing but other rules after it is none.
+    #[test]
+    fn a_line_ending_the_recipe_before_a_tab_line_is_a_fault() {
+        let makefile = "all: build\n\nbuild:\n\tgo build ./...\n\ntest:\n\tgo test ./...\n";
+        for added in [
+            "$(info generating)",
+            "$(warning generating)",
+            "$(eval Y = 1)",
+            "GOFLAGS = -mod=vendor",
+            "$(N)_FLAGS := -x",
+            "export GOFLAGS",
+            "include gen.mk",
+        ] {
+            let result = makefile.replace(
+                "test:\n",
+                &format!("gen:\n    {added}\n    # generate\n\n\tgo generate ./...\n\ntest:\n"),
+            );
+            let found = recipe_break("Makefile", makefile, &result).expect(added);
+            assert_eq!(
+                (found.line, &*found.text, found.recipe, found.stop),
+                (7, added, 6, Some((10, "go generate ./...".to_string()))),
+                "{added:?}"
+            );
+        }
+        let result = makefile.replace(
+            "test:\n",
+            "gen:\n  ifdef CI\n    $(info on CI)\n  endif\n\tgo generate\n\ntest:\n",
+        );
+        let found = recipe_break("Makefile", makefile, &result).expect("a fault");
+        assert_eq!(
+            found.describe(),
+            "as written, line 8 (`$(info on CI)`) is indented with spaces in the recipe of \
+             line 6: make reads it as a makefile line ending the recipe, and stops at the \
+             recipe line after it, line 10 (`go generate`: `*** recipe commences before first \
+             target.  Stop.`): send it indented with a tab, or out of the recipe"
+        );
+        for added in [
+            "gen:\n    $(info generating)\n\ntest:\n",
+            "gen:\n    $(info generating)\ntest:\n",
+            "gen:\n  ifndef CI\n    $(error CI unset)\n  endif\n\tgo generate\n\ntest:\n",
+            "gen:\n    # generate\n\tgo generate\n\ntest:\n",
+            "gen: a\n    $(BIN): b\n\tgo generate\n\ntest:\n",
+            "gen:\n    GOFLAGS = \\\n\t-mod=vendor\n\ntest:\n",
+        ] {
+            let result = makefile.replace("test:\n", added);
+            assert_eq!(
+                recipe_break("Makefile", makefile, &result),
                 None,
                 "{added:?}"
             );
