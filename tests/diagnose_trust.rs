@@ -1434,7 +1434,13 @@ fn files_told_python_or_make_by_first_line_or_name_are_held_back() {
 /// stopped: `Makefile:7: *** missing separator.  Stop.`): `check` exits 1
 /// saying the line and the rule, `apply --write` holds it back. The rule
 /// with a tab, a continuation, a `define` body or conditionals in spaces
-/// applies and is written.
+/// applies and is written. So with a recipe line in spaces starting with
+/// a variable reference (another find: `$(MAKE) -C sub`, `$(CC) -c $<`
+/// said ok; make stopped the same way, or dropped the line where the
+/// variable was empty) and with `$(info ...)` in spaces before a tab
+/// recipe line (make: `*** recipe commences before first target.`); the
+/// rule with a lone `$(info ...)`, an assignment to `$(N)_FLAGS` after
+/// its tab line, or an `$(error ...)` in a conditional applies.
 #[test]
 fn a_new_rule_whose_recipe_is_in_spaces_is_held_back() {
     let makefile = "all: build\n\nbuild:\n\tgo build ./...\n\ntest:\n\tgo test ./...\n";
@@ -1453,11 +1459,37 @@ fn a_new_rule_whose_recipe_is_in_spaces_is_held_back() {
          (`gen:`): make takes a recipe line only after a tab and stops there (`*** missing \
          separator.  Stop.`): send the recipe lines indented with a tab",
     );
+    for command in ["$(MAKE) -C sub", "$(CC) -c $<", "${GO} generate ./..."] {
+        assert_checked_and_held_back(
+            "Makefile",
+            makefile,
+            &two(&format!("gen:\n    {command}\n")),
+            &format!(
+                "held back: the diff leaves Makefile misindented: as written, line 7 \
+                 (`{command}`) is indented with 4 spaces (column 5) in the recipe of the rule \
+                 on line 6 (`gen:`): make takes a recipe line only after a tab and stops there \
+                 (`*** missing separator.  Stop.`), or drops the line where it expands to \
+                 nothing: send the recipe lines indented with a tab"
+            ),
+        );
+    }
+    assert_checked_and_held_back(
+        "Makefile",
+        makefile,
+        &two("gen:\n    $(info generating)\n\tgo generate ./...\n"),
+        "held back: the diff leaves Makefile misindented: as written, line 7 (`$(info \
+         generating)`) is indented with spaces in the recipe of line 6: make reads it as a \
+         makefile line ending the recipe, and stops at the recipe line after it, line 8 (`go \
+         generate ./...`: `*** recipe commences before first target.  Stop.`): send it \
+         indented with a tab, or out of the recipe",
+    );
     for rule in [
         "gen:\n\tgo generate ./...\n",
         "gen:\n\tgo generate \\\n    ./...\n",
         "define GEN\n    go generate ./...\nendef\ngen:\n\t$(GEN)\n",
         "gen:\n  ifeq ($(CI),1)\n\tgo generate ./...\n  else\n\tgo generate -x ./...\n  endif\n",
+        "gen:\n\tgo generate ./...\n    $(info generated)\n    $(N)_FLAGS := -x\n",
+        "gen:\n  ifndef CI\n    $(error CI unset)\n  endif\n\tgo generate ./...\n",
     ] {
         let dir = tempfile::tempdir().expect("temp dir");
         support::files::write_all(

@@ -846,30 +846,78 @@ fn a_recipe_line_indented_with_spaces_is_a_doubt() {
 /// A new rule whose recipe lines are all indented with spaces (a tester's
 /// find: the Edit adding `gen:` with `    go generate ./...` was allowed,
 /// and make then stopped: `Makefile:7: *** missing separator.  Stop.`): a
-/// doubt for every agent, saying the line, its spaces and the rule. The
+/// doubt for every agent, saying the line, its spaces and the rule; also
+/// where the line starts with a variable reference (another find:
+/// `$(MAKE) -C sub`, `$(CC) -c $<`, `${GO} test` were allowed; make
+/// stopped the same way, or dropped the line where the variable was
+/// empty), and where a line make reads as ending the recipe (an
+/// assignment, `$(info ...)`) stands in spaces before a tab recipe line
+/// (`make -n`: `*** recipe commences before first target.  Stop.`). The
 /// same rule with a tab, or with lines make reads in spaces (a
-/// continuation, a conditional, an assignment, a comment), is exact.
+/// continuation, a conditional, an assignment or `$(info ...)` ending
+/// the recipe, a comment, a `$(N) = 1` assignment), is exact.
 #[test]
 fn a_new_rule_whose_recipe_is_in_spaces_is_a_doubt() {
     let makefile = "all: build\n\nbuild:\n\tgo build ./...\n\ntest:\n\tgo test ./...\n";
-    let said = "as written, line 7 (`go generate ./...`) is indented with 4 spaces (column 5) \
-                in the recipe of the rule on line 6 (`gen:`): make takes a recipe line only \
-                after a tab and stops there (`*** missing separator.  Stop.`): send the recipe \
-                lines indented with a tab";
-    assert_doubts_say(
-        ("Makefile", makefile),
-        &[(
+    let said = |command: &str| {
+        format!(
+            "as written, line 7 (`{command}`) is indented with 4 spaces (column 5) in the recipe \
+             of the rule on line 6 (`gen:`): make takes a recipe line only after a tab and stops \
+             there (`*** missing separator.  Stop.`)"
+        )
+    };
+    let mut cases = vec![(
+        "test:\n",
+        "gen:\n    go generate ./...\n\ntest:\n".to_string(),
+        format!(
+            "{}: send the recipe lines indented with a tab",
+            said("go generate ./...")
+        ),
+    )];
+    for command in [
+        "$(MAKE) -C sub",
+        "$(CC) -c $<",
+        "${GO} test ./...",
+        "$(STRIP) $@",
+    ] {
+        cases.push((
             "test:\n",
-            "gen:\n    go generate ./...\n\ntest:\n",
-            said.to_string(),
-        )],
-    );
+            format!("gen:\n    {command}\n\ntest:\n"),
+            format!(
+                "{}, or drops the line where it expands to nothing: send the recipe lines \
+                 indented with a tab",
+                said(command)
+            ),
+        ));
+    }
+    for (line, ends) in [
+        ("    GOFLAGS = -mod=vendor", "GOFLAGS = -mod=vendor"),
+        ("    $(info generating)", "$(info generating)"),
+    ] {
+        cases.push((
+            "test:\n",
+            format!("gen:\n{line}\n    # generate\n\tgo generate ./...\n\ntest:\n"),
+            format!(
+                "as written, line 7 (`{ends}`) is indented with spaces in the recipe of line 6: \
+                 make reads it as a makefile line ending the recipe, and stops at the recipe line \
+                 after it, line 9 (`go generate ./...`: `*** recipe commences before first \
+                 target.  Stop.`): send it indented with a tab, or out of the recipe"
+            ),
+        ));
+    }
+    let cases: Vec<(&str, &str, String)> = cases
+        .iter()
+        .map(|(old, new, said)| (*old, new.as_str(), said.clone()))
+        .collect();
+    assert_doubts_say(("Makefile", makefile), &cases);
     for agent in agents() {
         for new in [
             "gen:\n\tgo generate ./...\n\ntest:\n",
             "gen:\n\tgo generate \\\n    ./...\n\ntest:\n",
             "gen:\n  ifdef CI\n\tgo generate ./...\n  endif\n\ntest:\n",
-            "gen:\n    GOFLAGS = -mod=vendor\n    # generate\n\tgo generate ./...\n\ntest:\n",
+            "gen:\n    # generate\n\tgo generate ./...\n    GOFLAGS = -mod=vendor\n\ntest:\n",
+            "gen:\n\tgo generate ./...\n    $(info generating)\n    $(N)_FLAGS := -x\n\ntest:\n",
+            "gen:\n  ifndef CI\n    $(error CI unset)\n  endif\n\tgo generate ./...\n\ntest:\n",
         ] {
             judged_as(Case::Exact, agent, ("Makefile", makefile), "test:\n", new);
         }
