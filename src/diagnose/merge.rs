@@ -98,9 +98,9 @@ pub enum Unmergeable {
 /// The sentence withholding a correction for
 /// [`Unmergeable::NoIndentRelation`].
 pub fn no_indent_relation_withheld() -> String {
-    "the SEARCH lines are indented otherwise than the file's in no one way (no shift or scale \
-     of their indentation, nor one file indentation for each of theirs, gives the file's), so \
-     how to indent the new lines cannot be told: the correction is withheld"
+    "the SEARCH lines' indentation maps onto the file's by no shift, no scale and no one file \
+     indentation for each of its widths, so where the new lines go in the file's indentation \
+     cannot be told: the correction is withheld"
         .to_string()
 }
 
