@@ -831,3 +831,43 @@ fn a_stand_in_in_its_files_own_comment_marks_is_held_back() {
         );
     }
 }
+
+/// A Makefile recipe with a continuation line aligned with spaces after
+/// its tab, the SEARCH text in spaces (a tester's find): `check
+/// --suggest` named the region and then gave no suggestion "(its region
+/// cannot be quoted in a block, or where the block starts or ends is
+/// unclear)". The suggestion now gives the changed recipe line the file's
+/// tab and keeps the continuation line as the file has it; SEARCH lines
+/// indented unlike the file in no one way get no suggestion, with the
+/// reason said.
+#[test]
+fn a_tab_continuation_is_suggested_and_no_relation_is_said() {
+    let makefile = "all: app\n\napp: main.c util.c\n\tgcc -O2 -o app \\\n\t    main.c util.c\n\nclean:\n\trm -f app\n";
+    let diff = "------- SEARCH\napp: main.c util.c\n    gcc -O2 -o app \\\n        main.c util.c\n=======\napp: main.c util.c\n    gcc -O2 -Wall -o app \\\n        main.c util.c\n+++++++ REPLACE\n";
+    let (_dir, file, d) = files_of(("Makefile", makefile), ("h.diff", diff));
+    let (code, out, err) = srview_all(&["check", &file, &d, "--suggest"]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(
+        out,
+        "------- SEARCH\napp: main.c util.c\n\tgcc -O2 -o app \\\n\t    main.c util.c\n=======\napp: main.c util.c\n\tgcc -O2 -Wall -o app \\\n\t    main.c util.c\n+++++++ REPLACE\n",
+        "{err}"
+    );
+    assert!(!err.contains("no suggestion"), "{err}");
+    // Two SEARCH lines at 4 spaces stand for a tab and for two spaces.
+    let (_dir, file, d) = files_of(
+        ("a.py", "def f():\n\tx = 1\n  y = 2\n"),
+        (
+            "a.diff",
+            "------- SEARCH\ndef f():\n    x = 1\n    y = 2\n=======\ndef f():\n    x = 3\n    y = 2\n+++++++ REPLACE\n",
+        ),
+    );
+    let (code, out, err) = srview_all(&["check", &file, &d, "--suggest"]);
+    assert_eq!(code, 1);
+    assert_eq!(out, "", "{err}");
+    assert_ends_with(
+        &err,
+        "block #1: no suggestion (the SEARCH lines' indentation maps onto the file's by no \
+         shift, no scale and no one file indentation for each of its widths, so where the new \
+         lines go in the file's indentation cannot be told: the correction is withheld)\n",
+    );
+}

@@ -1178,3 +1178,52 @@ fn assert_fixed_replace(cases: &[(&str, &str, &str, &str, &str)]) {
         assert_eq!(fixed_replace, format!("{want}+++++++ REPLACE\n"), "{what}");
     }
 }
+
+/// Makefile recipes with a continuation line aligned with spaces after
+/// the tab, the SEARCH text in spaces (a tester's finds, 37b-06/07): `fix`
+/// kept the block as written ("no suggestion", the reason wrong) where
+/// the gate offered a correction that rewrote the continuation line to
+/// five tabs. `fix` now corrects the changed line to the file's tab and
+/// carries the continuation line the model keeps byte for byte, as the
+/// gate does; the result applies exactly and keeps that line.
+#[test]
+fn a_kept_recipe_continuation_is_carried_byte_for_byte() {
+    // (file, SEARCH, REPLACE, the fixed SEARCH and REPLACE texts)
+    let cases = [
+        (
+            ".PHONY: help\nhelp:\n\t@echo \"targets: build test \\\n\t    lint clean\"\n",
+            "help:\n    @echo \"targets: build test \\\n        lint clean\"\n",
+            "help:\n    @echo \"targets: build test fmt \\\n        lint clean\"\n",
+            "help:\n\t@echo \"targets: build test \\\n\t    lint clean\"\n",
+            "help:\n\t@echo \"targets: build test fmt \\\n\t    lint clean\"\n",
+        ),
+        (
+            "all: app\n\napp: main.c util.c\n\tgcc -O2 -o app \\\n\t    main.c util.c\n\nclean:\n\trm -f app\n",
+            "app: main.c util.c\n    gcc -O2 -o app \\\n        main.c util.c\n",
+            "app: main.c util.c\n    gcc -O2 -Wall -o app \\\n        main.c util.c\n",
+            "app: main.c util.c\n\tgcc -O2 -o app \\\n\t    main.c util.c\n",
+            "app: main.c util.c\n\tgcc -O2 -Wall -o app \\\n\t    main.c util.c\n",
+        ),
+    ];
+    for (makefile, search, replace, fixed_search, fixed_replace) in cases {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let file = dir.path().join("Makefile");
+        let d = dir.path().join("h.diff");
+        let block = |s: &str, r: &str| format!("------- SEARCH\n{s}=======\n{r}+++++++ REPLACE\n");
+        std::fs::write(&file, makefile).expect("write file");
+        std::fs::write(&d, block(search, replace)).expect("write diff");
+        let out = srview(&["fix", p(&file), p(&d)]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        assert_eq!(stderr(&out), "");
+        let fixed = stdout(&out);
+        assert_eq!(fixed, block(fixed_search, fixed_replace));
+        let want = makefile.replacen(fixed_search, fixed_replace, 1);
+        assert_applies_exactly(makefile, &fixed, Version::V1, &want);
+        let continuation = |text: &str| {
+            text.lines()
+                .find(|l| l.starts_with("\t "))
+                .map(str::to_string)
+        };
+        assert_eq!(continuation(&want), continuation(makefile), "{want:?}");
+    }
+}

@@ -524,6 +524,10 @@ fn analyse(
                     ));
                     None
                 }
+                Err(Unmergeable::NoIndentRelation) => {
+                    d.withheld = Some(super::merge::no_indent_relation_withheld());
+                    None
+                }
                 Err(Unmergeable::Unclear) => None,
             }
         };

@@ -88,6 +88,20 @@ pub enum Unmergeable {
     /// line lined up with a word above it in a file indented with tabs.
     /// `continuation`: the line continues the statement above it.
     UncarriedIndent { replace: usize, continuation: bool },
+    /// The SEARCH text is indented unlike the file in no one way (no
+    /// shift, no scale, no one file indentation for each of its widths in
+    /// the same order), and the author changes lines: where the new lines
+    /// go cannot be told.
+    NoIndentRelation,
+}
+
+/// The sentence withholding a correction for
+/// [`Unmergeable::NoIndentRelation`].
+pub fn no_indent_relation_withheld() -> String {
+    "the SEARCH lines' indentation maps onto the file's by no shift, no scale and no one file \
+     indentation for each of its widths, so where the new lines go in the file's indentation \
+     cannot be told: the correction is withheld"
+        .to_string()
 }
 
 /// The sentence withholding a correction for [`Unmergeable::UncarriedIndent`]:
@@ -734,7 +748,7 @@ pub fn merge(
             next = last + 1;
         }
         if fix.indent.is_none() && !news.is_empty() {
-            return Err(Unmergeable::Unclear);
+            return Err(Unmergeable::NoIndentRelation);
         }
         // The file's form of each line the model changes (a TSV row's
         // tabs, a Markdown hard break, the file's en dash), carried into
@@ -1020,6 +1034,11 @@ enum Indent {
     /// Every line has this many times as many (`Scale(2, 1)`: four spaces
     /// where the SEARCH text has two), or a fraction of them.
     Scale(usize, usize),
+    /// Each width the SEARCH lines have is the file's own leading white
+    /// space at that place ([`Corrections::by_width`]), in the same order
+    /// of depth, though no one shift or scale relates them (a recipe's
+    /// `\t` and `\t    ` for the SEARCH text's 4 and 8 spaces).
+    ByWidth,
 }
 
 /// The corrections the SEARCH text needed, applied to the author's new lines.
@@ -1036,6 +1055,31 @@ struct Corrections {
     crlf: bool,
     /// The SEARCH lines' indentations (non-blank lines).
     search_leads: std::collections::BTreeSet<usize>,
+    /// For [`Indent::ByWidth`]: the file's leading white space for each
+    /// SEARCH width.
+    by_width: std::collections::BTreeMap<usize, String>,
+}
+
+/// The file's own leading white space for each width of the SEARCH lines
+/// paired in `pairs`, when each width has one and deeper SEARCH lines are
+/// deeper in the file too; `None` otherwise.
+fn widths_to_file(
+    search: &[&str],
+    region: &[&str],
+    pairs: &[(usize, usize)],
+) -> Option<std::collections::BTreeMap<usize, String>> {
+    let mut map: std::collections::BTreeMap<usize, String> = std::collections::BTreeMap::new();
+    for &(i, j) in pairs {
+        if js_trim(search[i]).is_empty() || js_trim(region[j]).is_empty() {
+            continue;
+        }
+        let own: String = region[j].chars().take(lead(region[j])).collect();
+        if *map.entry(lead(search[i])).or_insert_with(|| own.clone()) != own {
+            return None;
+        }
+    }
+    let depths: Vec<usize> = map.values().map(|p| p.chars().count()).collect();
+    depths.windows(2).all(|w| w[0] < w[1]).then_some(map)
 }
 
 fn lead(l: &str) -> usize {
@@ -1131,8 +1175,12 @@ impl Corrections {
                 let r = first(replace);
                 r.is_some() && r == first(search) && r != first(region)
             } || (misindented && in_search_leads());
+        let mut by_width = std::collections::BTreeMap::new();
         let indent = if follows_search {
-            indent_relation(search, region, pairs)
+            indent_relation(search, region, pairs).or_else(|| {
+                by_width = widths_to_file(search, region, pairs)?;
+                Some(Indent::ByWidth)
+            })
         } else {
             Some(Indent::Same)
         };
@@ -1157,6 +1205,7 @@ impl Corrections {
             },
             crlf,
             search_leads: leads(search),
+            by_width,
         }
     }
 
@@ -1201,6 +1250,13 @@ impl Corrections {
         continues: bool,
     ) -> Result<String, bool> {
         let fixed = self.apply(line);
+        if self.indent == Some(Indent::ByWidth)
+            && !js_trim(line).is_empty()
+            && !self.by_width.contains_key(&lead(line))
+        {
+            // A width no SEARCH line has: the file's for it is unknown.
+            return Err(continues);
+        }
         let Some(Indent::Scale(up, down)) = self.indent else {
             return Ok(fixed);
         };
@@ -1253,12 +1309,18 @@ impl Corrections {
                 })
                 .collect();
         }
-        if !js_trim(&l).is_empty() {
+        if self.indent == Some(Indent::ByWidth)
+            && let Some(own) = self.by_width.get(&lead(&l))
+        {
+            let body: String = l.chars().skip(lead(&l)).collect();
+            l = own.clone() + &body;
+        } else if !js_trim(&l).is_empty() {
             let have = lead(&l);
             let want = match self.indent.unwrap_or(Indent::Same) {
                 Indent::Same => have,
                 Indent::Shift(d) => (have as isize + d).max(0) as usize,
                 Indent::Scale(up, down) => have * up / down,
+                Indent::ByWidth => have,
             };
             if want != have {
                 let body: String = l.chars().skip(have).collect();

@@ -1552,3 +1552,73 @@ fn a_write_adding_bidi_controls_is_a_doubt() {
         }
     }
 }
+
+/// A Makefile recipe with a continuation line aligned with spaces after
+/// its tab (`\t    lint clean"`, inside a quoted `echo`), the edit's old
+/// text written with four spaces for the tab (a tester's find): the
+/// correction gives the changed recipe line the file's tab and carries the
+/// continuation line the model keeps byte for byte (it was rewritten to
+/// five tabs, which changed what `make help` prints). Claude Code's whole
+/// deny; every agent's correction keeps the line and applies exactly.
+#[test]
+fn a_correction_carries_a_kept_recipe_continuation_byte_for_byte() {
+    let makefile = ".PHONY: help\nhelp:\n\t@echo \"targets: build test \\\n\t    lint clean\"\n";
+    let old = "help:\n    @echo \"targets: build test \\\n        lint clean\"\n";
+    let new = "help:\n    @echo \"targets: build test fmt \\\n        lint clean\"\n";
+    let file = ("Makefile", makefile);
+    let claude = judged_as(Case::Failing, GateAgent::ClaudeCode, file, old, new);
+    let reason = deny_reason(&claude);
+    assert_eq!(
+        reason.split_once("Send this Edit input instead").map(|(_, after)| after),
+        Some(
+            format!(
+                " (srview checked that Claude Code places it exactly):\n{}",
+                json!({
+                    "file_path": format!("{CWD}/Makefile"),
+                    "new_string": "help:\n\t@echo \"targets: build test fmt \\\n\t    lint clean\"\n",
+                    "old_string": "help:\n\t@echo \"targets: build test \\\n\t    lint clean\"\n",
+                    "replace_all": false
+                })
+            )
+            .as_str()
+        ),
+        "{reason}"
+    );
+    // Applied as the model would resend it: the continuation line is the
+    // file's, byte for byte.
+    let offered = offered_input(GateAgent::ClaudeCode, &reason).expect("an offered edit");
+    let (Some(from), Some(to)) = (
+        offered["old_string"].as_str(),
+        offered["new_string"].as_str(),
+    ) else {
+        panic!("{offered}");
+    };
+    let after = makefile.replacen(from, to, 1);
+    assert_eq!(after.lines().nth(3), makefile.lines().nth(3), "{after:?}");
+    assert_ne!(after, makefile);
+    for agent in OLD_NEW_AGENTS {
+        let judgment = judged_repairing(agent, file, old, new);
+        let input =
+            correction_of(&judgment).unwrap_or_else(|| panic!("{agent:?}: {:?}", judgment.answer));
+        // (Codex's matcher is run over inventory.py: its patch is read
+        // below.)
+        if agent != GateAgent::Codex {
+            assert_exact_with_agents_matcher(agent, &input, makefile);
+        }
+        let text = input.to_string();
+        // The changed line with the file's tab, the kept one as it is;
+        // Codex: each line added.
+        let lines = [
+            "\\t@echo \\\"targets: build test fmt \\\\",
+            "\\t    lint clean\\\"",
+        ];
+        for line in lines {
+            let written = match agent {
+                GateAgent::Codex => format!("\\n+{line}\\n"),
+                _ => format!("{line}\\n"),
+            };
+            assert!(text.contains(&written), "{agent:?}: {written} in {text}");
+        }
+        assert!(!text.contains("\\t\\t"), "{agent:?}: {text}");
+    }
+}

@@ -76,20 +76,84 @@ pub fn reindent_added(chunk: &mut Chunk, hunk: &HunkReport) -> Result<bool, Unin
     let Some(matched) = hunk.matched else {
         return Ok(false);
     };
-    // (patch width, file width) of every non-blank old line matched.
-    let mut pairs: Vec<(usize, usize)> = Vec::new();
-    let old = chunk.lines.iter().filter(|l| l.kind != LineKind::Added);
-    for (i, line) in old
+    // The file's text of each old line matched.
+    let file_lines: Vec<String> = chunk
+        .lines
+        .iter()
+        .filter(|l| l.kind != LineKind::Added)
         .enumerate()
         .take(matched.end_line + 1 - matched.start_line)
-    {
-        let file_line = hunk
-            .differing
+        .map(|(i, line)| {
+            hunk.differing
+                .iter()
+                .find(|d| d.line == matched.start_line + i)
+                .map_or(line.text.clone(), |d| d.file.clone())
+        })
+        .collect();
+    // An added line the model keeps as it is (the same text as the old
+    // line it stands for): the file's own line, never re-indented (a
+    // recipe's continuation `\t    lint clean"` inside a quoted string is
+    // not five tabs). The file's text for each line after the hunk.
+    let kept: Vec<Option<String>> = {
+        let old = chunk.old_lines();
+        let new = chunk.new_lines();
+        let kinds: Vec<LineKind> = chunk
+            .lines
             .iter()
-            .find(|d| d.line == matched.start_line + i)
-            .map_or(line.text.as_str(), |d| d.file.as_str());
+            .filter(|l| l.kind != LineKind::Removed)
+            .map(|l| l.kind)
+            .collect();
+        let mut kept = vec![None; new.len()];
+        for op in crate::textdiff::ops(&old, &new, None) {
+            if let similar::DiffOp::Equal { .. } = op {
+                for (i, k) in op.old_range().zip(op.new_range()) {
+                    if kinds[k] == LineKind::Added
+                        && let Some(file) = file_lines.get(i).filter(|f| **f != new[k])
+                    {
+                        kept[k] = Some(file.clone());
+                    }
+                }
+            }
+        }
+        kept
+    };
+    let placed = place_added(chunk, hunk, &file_lines, &kept)?;
+    let mut carried = false;
+    for (line, file) in chunk
+        .lines
+        .iter_mut()
+        .filter(|l| l.kind != LineKind::Removed)
+        .zip(kept)
+    {
+        if let Some(file) = file {
+            line.text = file;
+            carried = true;
+        }
+    }
+    Ok(placed || carried)
+}
+
+/// [`reindent_added`] for the lines the model changes (`kept`: the file's
+/// text of each line after the hunk the model keeps as it is, carried by
+/// the caller).
+fn place_added(
+    chunk: &mut Chunk,
+    hunk: &HunkReport,
+    file_lines: &[String],
+    kept: &[Option<String>],
+) -> Result<bool, Unindentable> {
+    // (patch width, file width) of every non-blank old line matched.
+    let mut pairs: Vec<(usize, usize)> = Vec::new();
+    // The file's own leading white space at each width it has (a recipe's
+    // `\t    `: a tab and four spaces, not five of either).
+    let mut prefixes: BTreeMap<usize, String> = BTreeMap::new();
+    let old = chunk.lines.iter().filter(|l| l.kind != LineKind::Added);
+    for (line, file_line) in old.zip(file_lines) {
         if !line.text.trim().is_empty() && !file_line.trim().is_empty() {
             pairs.push((lead(&line.text), lead(file_line)));
+            prefixes
+                .entry(lead(file_line))
+                .or_insert_with(|| file_line.chars().take(lead(file_line)).collect());
         }
     }
     let mut map: BTreeMap<usize, usize> = BTreeMap::new();
@@ -130,11 +194,12 @@ pub fn reindent_added(chunk: &mut Chunk, hunk: &HunkReport) -> Result<bool, Unin
     let continuations = crate::diagnose::continuation_lines(&new_lines);
     // The line before: its text, file width, whether it continues.
     let mut prev: Option<(&str, Option<usize>, bool)> = None;
-    for (line, &continues) in chunk
+    for ((line, &continues), kept) in chunk
         .lines
         .iter()
         .filter(|l| l.kind != LineKind::Removed)
         .zip(&continuations)
+        .zip(kept)
     {
         let have = lead(&line.text);
         let mut want = mapped(have);
@@ -151,8 +216,10 @@ pub fn reindent_added(chunk: &mut Chunk, hunk: &HunkReport) -> Result<bool, Unin
                 (None, Some((_, at, _))) => at,
                 (None, None) => None,
             };
-            let unsure =
-                continues && ((lined_up.is_some() && pad_char != ' ') || offset.or(want).is_none());
+            // A kept line is the file's own: its place is sure.
+            let unsure = kept.is_none()
+                && continues
+                && ((lined_up.is_some() && pad_char != ' ') || offset.or(want).is_none());
             if unsure && uncarried.is_none() {
                 uncarried = Some(line.text.trim().to_string());
             }
@@ -215,16 +282,28 @@ pub fn reindent_added(chunk: &mut Chunk, hunk: &HunkReport) -> Result<bool, Unin
     if in_file || !all_mapped {
         return Err(Unindentable::Unclear);
     }
-    for (line, aligned) in chunk
+    let mut aligned = aligned.into_iter();
+    for (line, kept) in chunk
         .lines
         .iter_mut()
-        .filter(|l| l.kind == LineKind::Added && !l.text.trim().is_empty())
-        .zip(aligned)
+        .filter(|l| l.kind != LineKind::Removed)
+        .zip(kept)
     {
+        if line.kind != LineKind::Added || line.text.trim().is_empty() {
+            continue;
+        }
+        let offset = aligned.next().flatten();
+        if kept.is_some() {
+            continue;
+        }
         let have = lead(&line.text);
-        let want = aligned.or(mapped(have)).ok_or(Unindentable::Unclear)?;
+        let want = offset.or(mapped(have)).ok_or(Unindentable::Unclear)?;
         let body: String = line.text.chars().skip(have).collect();
-        line.text = std::iter::repeat_n(pad_char, want).collect::<String>() + &body;
+        let pad = match prefixes.get(&want) {
+            Some(own) if offset.is_none() => own.clone(),
+            _ => std::iter::repeat_n(pad_char, want).collect(),
+        };
+        line.text = pad + &body;
     }
     Ok(true)
 }
