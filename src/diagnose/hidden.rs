@@ -11,9 +11,11 @@
 //! The previewer draws each as a stand-in (`⟨U+202E⟩`,
 //! [`crate::tui::shown::sanitize`]); an edit whose result holds more of one
 //! than the file did (counted by character: a right-to-left override added
-//! beside the one the file holds too) is a trust doubt ([`hidden_added`]):
-//! text the file already has, kept, is not, nor are the marks of an Arabic
-//! or Hebrew file written again with its new text. A joiner (U+200C, U+200D) between two characters that are
+//! beside the one the file holds too), or one on a line the file did not
+//! have that the lines it replaces did not hold (one moved from test data
+//! into code), is a trust doubt ([`hidden_added`]): text the file already
+//! has, kept on its line, is not, nor are the marks of an Arabic or Hebrew
+//! file written again with its new text. A joiner (U+200C, U+200D) between two characters that are
 //! neither ASCII nor white space joins a script's letters or an emoji
 //! sequence, and is not doubted.
 
