@@ -1515,7 +1515,8 @@ fn a_new_rule_whose_recipe_is_in_spaces_is_held_back() {
 /// points and the line, `apply --write` holds it back and `--force`
 /// writes it. Counted by character: over a file already holding one
 /// U+202E, a diff adding another is held back saying how many it adds; a
-/// diff keeping the file's own (its line edited) applies without a word.
+/// diff keeping the file's own (its line edited) applies without a word,
+/// one moving it into a code line is held back (tester finding 37/04).
 #[test]
 fn a_diff_adding_bidi_controls_is_held_back() {
     let file = "def is_admin(user):\n    access = \"user\"\n    if access != \"none\":\n        return True\n    return False\n";
@@ -1571,6 +1572,32 @@ fn a_diff_adding_bidi_controls_is_held_back() {
     let out = support::runner::srview(["check", &path, &edit]).output();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}");
+    // The file's one taken out of its string and put in a code line, as
+    // many as before (tester finding 37/04): held back naming the line.
+    let moved = format!(
+        "{}{}",
+        block(
+            "    if access != \"none\u{202e}\":\n",
+            "    if access != \"none\":\n",
+        ),
+        block(
+            "    return False\n",
+            "    return False # \u{202e} } if (user.guest) {\n",
+        )
+    );
+    std::fs::write(&edit, &moved).expect("write");
+    let out = support::runner::srview(["check", &path, &edit]).output();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert_contains(
+        &stdout,
+        "held back: the diff puts invisible bidirectional control characters the file held \
+         where they were not (U+202E RIGHT-TO-LEFT OVERRIDE, at line 5): they reorder or hide \
+         the text around them",
+    );
+    let out = support::runner::srview(["apply", &path, &edit, "--write"]).output();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(std::fs::read_to_string(&path).expect("read"), held);
 }
 
 /// `check` of the file `(name, content)` and the diff exits 1 saying

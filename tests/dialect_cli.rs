@@ -196,9 +196,9 @@ fn an_input_naming_another_file_is_refused_in_every_dialect() {
 }
 
 /// Paths that name FILE itself are not refused: `./calc.py`, FILE's
-/// absolute path, the same name in another folder (the agent's paths are
-/// its own machine's), a path relative to the current folder, a link to
-/// FILE; for an Aider block too.
+/// absolute path, its name, folders and name ending FILE's absolute path
+/// (`DIR/calc.py` where no such path is here), a path relative to the
+/// current folder, a link to FILE; for an Aider block too.
 #[test]
 fn an_input_naming_file_in_another_form_edits_it() {
     let (dir, file) = project();
@@ -208,10 +208,13 @@ fn an_input_naming_file_in_another_form_edits_it() {
     #[cfg(unix)]
     std::os::unix::fs::symlink(&file, dir.path().join("link.py")).expect("link");
     let fixed = "def span(a, b):\n    return a + b\n";
+    let folder = dir.path().file_name().expect("named").to_string_lossy();
+    let ending = format!("{folder}/calc.py");
     let mut named = vec![
         ("calc.py", "./calc.py"),
+        ("calc.py", "calc.py"),
         ("calc.py", file.as_str()),
-        ("calc.py", "/elsewhere/src/calc.py"),
+        ("calc.py", ending.as_str()),
         ("sub/calc.py", "sub/calc.py"),
         ("sub/calc.py", "./sub/../sub/calc.py"),
     ];
@@ -257,6 +260,100 @@ fn an_input_naming_file_in_another_form_edits_it() {
     );
 }
 
+/// A path naming a file of FILE's name in another folder names another
+/// file (tester finding 37/05): `deploy/staging/values.yaml`, relative or
+/// absolute, is refused for FILE `deploy/prod/values.yaml` by `check`,
+/// `fix`, `apply` and `--write`, as is an absolute path of another machine
+/// and a bare name that is another file here; the paths that end FILE's
+/// own (`prod/values.yaml`, `values.yaml` from `deploy/prod`) edit it.
+#[test]
+fn a_same_named_file_in_another_folder_is_another_file() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    let values = "replicas: 3\nimage:\n  tag: \"1.4.0\"\n";
+    for folder in ["deploy/prod", "deploy/staging"] {
+        std::fs::create_dir_all(root.join(folder)).expect("folder");
+        support::files::write(&root.join(folder), "values.yaml", values.as_bytes());
+    }
+    let real = root.canonicalize().expect("real path");
+    let staging = format!("{}/deploy/staging/values.yaml", real.display());
+    let patch = |path: &str| {
+        format!(
+            "*** Begin Patch\n*** Update File: {path}\n@@\n image:\n-  tag: \"1.4.0\"\n+  tag: \"1.5.0-rc1\"\n*** End Patch\n"
+        )
+    };
+    let edit = |path: &str| {
+        serde_json::json!({"file_path": path, "old_string": "  tag: \"1.4.0\"\n", "new_string": "  tag: \"1.5.0-rc1\"\n"})
+            .to_string()
+    };
+    let file = "deploy/prod/values.yaml";
+    let refused = [
+        ("deploy/staging/values.yaml", root.to_path_buf(), file),
+        (staging.as_str(), root.to_path_buf(), file),
+        (
+            "/elsewhere/deploy/prod/values.yaml",
+            root.to_path_buf(),
+            file,
+        ),
+        (
+            "values.yaml",
+            root.join("deploy/staging"),
+            "../prod/values.yaml",
+        ),
+    ];
+    for (path, cwd, file) in refused {
+        let how = [
+            "`srview apply --transcript PATCH --cwd DIR` applies it".to_string(),
+            format!("`srview apply {path} INPUT` applies it there"),
+        ];
+        for (input, how) in [patch(path), edit(path)].into_iter().zip(how) {
+            support::files::write(root, "input", input.as_bytes());
+            let want = format!(
+                "srview: the input edits {path}, not {file}: {file} is left as it is ({how})\n"
+            );
+            let input = root.join("input");
+            let input = input.to_str().expect("UTF-8");
+            for command in [
+                &["check", file, input][..],
+                &["fix", file, input],
+                &["apply", file, input],
+                &["apply", file, input, "--write"],
+            ] {
+                let out = run_in(&cwd, command);
+                assert_eq!(
+                    (out.status.code(), text(&out.stdout), text(&out.stderr)),
+                    (Some(1), String::new(), want.clone()),
+                    "{command:?} {path}"
+                );
+            }
+        }
+    }
+    let prod = root.join("deploy/prod/values.yaml");
+    assert_eq!(std::fs::read_to_string(&prod).expect("prod"), values);
+    let own = format!("{}/deploy/prod/values.yaml", real.display());
+    let edits = [
+        ("prod/values.yaml", root.to_path_buf(), file),
+        ("./deploy/prod/values.yaml", root.to_path_buf(), file),
+        (own.as_str(), root.to_path_buf(), file),
+        ("values.yaml", root.join("deploy/prod"), "values.yaml"),
+        ("prod/values.yaml", root.join("deploy/prod"), "values.yaml"),
+    ];
+    let new = values.replace("1.4.0", "1.5.0-rc1");
+    for (path, cwd, file) in edits {
+        for input in [patch(path), edit(path)] {
+            support::files::write(root, "input", input.as_bytes());
+            let input = root.join("input");
+            let input = input.to_str().expect("UTF-8");
+            let out = run_in(&cwd, &["apply", file, input]);
+            assert_eq!(
+                (out.status.code(), text(&out.stdout), text(&out.stderr)),
+                (Some(0), new.clone(), String::new()),
+                "{path}"
+            );
+        }
+    }
+}
+
 #[test]
 fn a_patch_of_several_files_names_them() {
     let (_dir, file) = project();
@@ -270,8 +367,8 @@ fn a_patch_of_several_files_names_them() {
 fn edits_of_each_agent_apply_as_blocks_with_stage_exact() {
     let (_dir, file) = project();
     let claude =
-        r#"{"file_path": "/elsewhere/calc.py", "old_string": "b – a", "new_string": "a + b"}"#;
-    let out = srview(&["apply", &file, "-", "--json"], claude);
+        serde_json::json!({"file_path": file, "old_string": "b – a", "new_string": "a + b"});
+    let out = srview(&["apply", &file, "-", "--json"], &claude.to_string());
     assert_eq!(out.status.code(), Some(0));
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
     assert_eq!(report["blocks"][0]["stage"], "exact");

@@ -11,11 +11,16 @@
 //! The previewer draws each as a stand-in (`⟨U+202E⟩`,
 //! [`crate::tui::shown::sanitize`]); an edit whose result holds more of one
 //! than the file did (counted by character: a right-to-left override added
-//! beside the one the file holds too) is a trust doubt ([`hidden_added`]):
-//! text the file already has, kept, is not, nor are the marks of an Arabic
-//! or Hebrew file written again with its new text. A joiner (U+200C, U+200D) between two characters that are
+//! beside the one the file holds too), or one on a line the file did not
+//! have that the lines it replaces did not hold (one moved from test data
+//! into code), is a trust doubt ([`hidden_added`]): text the file already
+//! has, kept on its line, is not, nor are the marks of an Arabic or Hebrew
+//! file written again with its new text. A joiner (U+200C, U+200D) between two characters that are
 //! neither ASCII nor white space joins a script's letters or an emoji
 //! sequence, and is not doubted.
+
+use std::collections::HashSet;
+use std::ops::Range;
 
 /// Whether `c` is a bidirectional control or a zero-width character.
 pub fn is_hidden(c: char) -> bool {
@@ -109,18 +114,20 @@ impl HiddenAdded {
     /// text", "the diff"), ending with what to send.
     pub fn describe(&self, what: &str) -> String {
         let held = self.counts.iter().any(|&(before, _)| before > 0);
+        let more = self.counts.iter().any(|&(before, after)| after > before);
         let chars: Vec<String> = self
             .chars
             .iter()
             .zip(&self.counts)
             .map(|(&c, &(before, after))| {
                 let char = format!("U+{:04X} {}", u32::from(c), name(c));
-                match (held, before) {
+                match (held && more, before) {
                     (false, _) => char,
                     (true, 0) => format!("{char}: {after} added"),
-                    (true, _) => {
+                    (true, _) if after > before => {
                         format!("{char}: {} more than the file's {before}", after - before)
                     }
+                    (true, _) => format!("{char}: put where it was not"),
                 }
             })
             .collect();
@@ -143,8 +150,12 @@ impl HiddenAdded {
         } else {
             "zero-width"
         };
-        let adds = if held {
+        let adds = if held && more {
             format!("adds more invisible {kind} characters than the file held")
+        } else if held {
+            // As many as the file held, one on a line that did not hold it
+            // (tester finding 37/04).
+            format!("puts invisible {kind} characters the file held where they were not")
         } else {
             format!("adds invisible {kind} characters the file did not hold")
         };
@@ -185,87 +196,155 @@ fn count_in(counts: &mut Vec<(char, usize)>, c: char) {
     }
 }
 
+/// One hidden character of a text: the character, its line (1-based) and
+/// the characters beside it on that line (what a kept one keeps).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Met {
+    c: char,
+    line: usize,
+    beside: (Option<char>, Option<char>),
+}
+
+/// The hidden characters of `text` (a U+FEFF starting it is a byte-order
+/// mark, left out), each with its line and the characters beside it.
+fn met_in(text: &str) -> Vec<Met> {
+    let (mut line, mut counted) = (1, 0);
+    let mut met = Vec::new();
+    for (at, c) in hidden_in(text) {
+        if at == 0 && c == '\u{feff}' {
+            continue;
+        }
+        line += memchr::memchr_iter(b'\n', &text.as_bytes()[counted..at]).count();
+        counted = at;
+        let on_line = |n: Option<char>| n.filter(|&n| n != '\n' && n != '\r');
+        let before = on_line(text[..at].chars().next_back());
+        let after = on_line(text[at + c.len_utf8()..].chars().next());
+        met.push(Met {
+            c,
+            line,
+            beside: (before, after),
+        });
+    }
+    met
+}
+
+/// The 1-based lines of `result` that are not the file's as they are (a
+/// line the file holds word for word is its own wherever it lands), each
+/// with the file's lines it replaces: the changed stretches of a line
+/// diff, as `(lines of the file, lines of the result)`.
+fn changed_stretches(original: &str, result: &str) -> Vec<(Range<usize>, Range<usize>)> {
+    use similar::DiffOp;
+    let diff = similar::TextDiff::configure()
+        .timeout(std::time::Duration::from_secs(1))
+        .diff_lines(original, result);
+    let mut stretches: Vec<(Range<usize>, Range<usize>)> = Vec::new();
+    let mut open = false;
+    for op in diff.ops() {
+        let (old, new) = (op.old_range(), op.new_range());
+        if matches!(op, DiffOp::Equal { .. }) {
+            open = false;
+            continue;
+        }
+        match stretches.last_mut().filter(|_| open) {
+            Some((o, n)) => {
+                o.end = old.end;
+                n.end = new.end;
+            }
+            None => stretches.push((old, new)),
+        }
+        open = true;
+    }
+    // 1-based lines.
+    stretches
+        .into_iter()
+        .map(|(o, n)| (o.start + 1..o.end + 1, n.start + 1..n.end + 1))
+        .collect()
+}
+
 /// The hidden characters `result` (the file as an edit leaves it, in
-/// pieces) holds more of than `original` (the file before), counted by
-/// character: one the file did not hold, or a further one of a kind it
-/// held (a right-to-left override added beside the one the file has); a
-/// directional mark only when the file held none (see [`mark`]). A U+FEFF
-/// starting either is a byte-order mark, not counted. `None` when there is
-/// none.
+/// pieces) adds (tester finding 37/04: counted per file, one moved from a
+/// string of test data into a code line passed). One is added when:
+/// - the result holds more of it than `original` (the file before) did
+///   (a right-to-left override beside the one the file holds), or
+/// - it is on a line of the result that is not the file's as it is (no
+///   line of the file is that line word for word) and the file's lines
+///   that line replaces do not hold it between the same characters (the
+///   file's own kept on its edited line is not added; one taken out of
+///   one line and put in another is).
+///
+/// A directional mark is added only when the file held none (see
+/// [`mark`]). A U+FEFF starting either is a byte-order mark, not counted.
+/// `None` when there is none.
 pub fn hidden_added<'a>(
     original: &str,
     result: impl IntoIterator<Item = &'a str>,
 ) -> Option<HiddenAdded> {
+    let result: String = result.into_iter().collect();
+    let old = met_in(original);
+    let new = met_in(&result);
     let mut had: Vec<(char, usize)> = Vec::new();
-    for (at, c) in hidden_in(original) {
-        if !(at == 0 && c == '\u{feff}') {
-            count_in(&mut had, c);
-        }
+    for m in &old {
+        count_in(&mut had, m.c);
     }
-    let pieces: Vec<&str> = result.into_iter().collect();
-    // Every hidden character of the result, with its line.
-    let mut met: Vec<(char, usize)> = Vec::new();
+    let doubted = |c: char| count_of(&had, c) == 0 || !mark(c);
+    if !new.iter().any(|m| doubted(m.c)) {
+        return None;
+    }
     let mut has: Vec<(char, usize)> = Vec::new();
-    // Lines and bytes before the current piece.
-    let (mut line, mut offset) = (1, 0);
-    for piece in &pieces {
-        let mut counted = 0;
-        for (at, c) in hidden_in(piece) {
-            if offset + at == 0 && c == '\u{feff}' {
+    for m in &new {
+        count_in(&mut has, m.c);
+    }
+    // The result's characters not kept from the file: on a changed line,
+    // not matched by one of the lines it replaces.
+    let original_lines: HashSet<&str> = original.split_inclusive('\n').collect();
+    let result_lines: Vec<&str> = result.split_inclusive('\n').collect();
+    let mut not_kept: Vec<Met> = Vec::new();
+    for (old_lines, new_lines) in changed_stretches(original, &result) {
+        let mut replaced: Vec<&Met> = old.iter().filter(|m| old_lines.contains(&m.line)).collect();
+        for m in new.iter().filter(|m| new_lines.contains(&m.line)) {
+            let own_line = result_lines
+                .get(m.line - 1)
+                .is_some_and(|text| original_lines.contains(text));
+            if own_line {
                 continue;
             }
-            line += memchr::memchr_iter(b'\n', &piece.as_bytes()[counted..at]).count();
-            counted = at;
-            met.push((c, line));
-            count_in(&mut has, c);
+            match replaced
+                .iter()
+                .position(|o| o.c == m.c && o.beside == m.beside)
+            {
+                Some(i) => {
+                    replaced.swap_remove(i);
+                }
+                None => not_kept.push(*m),
+            }
         }
-        line += memchr::memchr_iter(b'\n', &piece.as_bytes()[counted..]).count();
-        offset += piece.len();
     }
-    let added = |c: char| {
-        let (before, after) = (count_of(&had, c), count_of(&has, c));
-        after > before && (before == 0 || !mark(c))
-    };
     let mut found = HiddenAdded {
         chars: Vec::new(),
         counts: Vec::new(),
         lines: Vec::new(),
     };
-    for &(c, _) in &met {
-        if added(c) && !found.chars.contains(&c) {
-            found.chars.push(c);
-            found.counts.push((count_of(&had, c), count_of(&has, c)));
+    for m in &new {
+        let (before, after) = (count_of(&had, m.c), count_of(&has, m.c));
+        let added = after > before || not_kept.iter().any(|k| k.c == m.c);
+        if added && doubted(m.c) && !found.chars.contains(&m.c) {
+            found.chars.push(m.c);
+            found.counts.push((before, after));
         }
     }
     if found.chars.is_empty() {
         return None;
     }
-    // A character the file held: its lines the file has as they are are
-    // not named (the added ones are on the others), unless that leaves
-    // none of its lines.
-    let held = found.counts.iter().any(|&(before, _)| before > 0);
-    let joined = if held { pieces.concat() } else { String::new() };
-    let result_lines: Vec<&str> = joined.split_inclusive('\n').collect();
-    let original_lines: std::collections::HashSet<&str> = if held {
-        original.split_inclusive('\n').collect()
-    } else {
-        Default::default()
-    };
-    for (i, &c) in found.chars.iter().enumerate() {
-        let all: Vec<usize> = met.iter().filter(|m| m.0 == c).map(|m| m.1).collect();
-        let new: Vec<usize> = match found.counts[i].0 {
-            1.. => all
-                .iter()
-                .copied()
-                .filter(|&l| {
-                    result_lines
-                        .get(l - 1)
-                        .is_none_or(|text| !original_lines.contains(text))
-                })
-                .collect(),
-            _ => Vec::new(),
+    // Each character's lines not kept from the file; all its lines when
+    // that is none (a file's line written twice).
+    for &c in &found.chars {
+        let lines = |from: &[Met]| -> Vec<usize> {
+            from.iter().filter(|m| m.c == c).map(|m| m.line).collect()
         };
-        found.lines.extend(if new.is_empty() { all } else { new });
+        let not = lines(&not_kept);
+        found
+            .lines
+            .extend(if not.is_empty() { lines(&new) } else { not });
     }
     found.lines.sort_unstable();
     found.lines.dedup();
@@ -336,11 +415,37 @@ mod tests {
             "{}",
             found.describe("the diff")
         );
-        // The file's one kept (its line edited), or moved: nothing added.
+        // The file's one kept (its line edited): nothing added.
         let kept = held.replace("access = ", "level = ");
         assert_eq!(hidden_added(&held, [kept.as_str()]), None);
+        // Moved to a line that did not hold it (tester finding 37/04): as
+        // many as before, added at its new line.
         let moved = FILE.replace("return access", "return \"\u{202e}\" + access");
-        assert_eq!(hidden_added(&held, [moved.as_str()]), None);
+        let found = hidden_added(&held, [moved.as_str()]).expect("moved");
+        assert_eq!(
+            (&found.chars, &found.counts, &found.lines),
+            (&vec!['\u{202e}'], &vec![(1, 1)], &vec![3])
+        );
+        assert_eq!(
+            found.describe("the diff"),
+            "the diff puts invisible bidirectional control characters the file held where they \
+             were not (U+202E RIGHT-TO-LEFT OVERRIDE, at line 3): they reorder or hide the text \
+             around them, so the line reads otherwise in an editor than a compiler reads it: \
+             send the text without them, or write them as escapes (`\\u202E`) where they are \
+             meant"
+        );
+        // Moved within the line it was on, or its line moved whole: kept.
+        let within = held.replace("\"user\u{202e}\"", "\"user\u{202e}\" + \"\"");
+        assert_eq!(hidden_added(&held, [within.as_str()]), None);
+        let lines: Vec<&str> = held.split_inclusive('\n').collect();
+        let swapped = [lines[0], lines[2], lines[1]].concat();
+        assert_eq!(hidden_added(&held, [swapped.as_str()]), None);
+        // Its neighbours changed on its own line: not the file's as it was.
+        let reworded = held.replace("\"user\u{202e}\"", "\"admin\u{202e}\"");
+        assert_eq!(
+            hidden_added(&held, [reworded.as_str()]).map(|f| f.lines),
+            Some(vec![2])
+        );
         // A file's line written twice: the lines holding it are named.
         let twice = held.replace("    return", "    access = \"user\u{202e}\"\n    return");
         let found = hidden_added(&held, [twice.as_str()]).expect("added");

@@ -89,8 +89,10 @@ pub fn pick_section(
 /// one-file world edits FILE itself, in place, and the reader is told.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Elsewhere {
-    /// The path the section names, when that is another file (a lone
-    /// section is FILE's whatever path it names).
+    /// The path the section names (a lone section is FILE's whatever path
+    /// it names): another file unless [`names_file`] says it is FILE (the
+    /// section is picked by FILE's name alone, so a same-named file in
+    /// another folder is picked too, tester finding 37/05).
     pub named: Option<String>,
     /// The section's path and `*** Move to:` path, when it moves the file.
     pub moved: Option<(String, String)>,
@@ -108,7 +110,7 @@ pub fn elsewhere(text: &str, name: &str) -> Elsewhere {
     let section = &patch.sections[i];
     let path = section.path();
     Elsewhere {
-        named: (!names(path, name)).then(|| path.to_string()),
+        named: Some(path.to_string()),
         moved: match section {
             Section::Update {
                 path,
@@ -121,25 +123,51 @@ pub fn elsewhere(text: &str, name: &str) -> Elsewhere {
 }
 
 /// Whether the path an input names (`named`, as the model wrote it) is
-/// FILE: the same name (`m.py`, `./m.py`, `/elsewhere/src/m.py`: the
-/// agent's paths are its own machine's), or the same file once resolved
-/// from the current folder (a link to FILE). An empty path names no file,
-/// so none other.
+/// FILE (tester finding 37/05: a same-named file in another folder is
+/// another file). Resolved from the current folder (a relative path) or as
+/// given (an absolute one):
+/// - when it and FILE both exist, it names FILE only if both are the same
+///   file (a link to FILE does); an existing path is never FILE when FILE
+///   does not exist;
+/// - otherwise an absolute path names FILE only if it is FILE's absolute
+///   path (`.` and `..` resolved), and a relative path only if it resolves
+///   to FILE or its folders and name end FILE's absolute path (`calc.py`,
+///   `./calc.py`, `src/calc.py` name `/w/src/calc.py`; `lib/calc.py` and
+///   `../calc.py` do not).
+///
+/// An empty path names no file, so none other.
 pub fn names_file(named: &str, file: &Path) -> bool {
-    let normalized = normalize(named.trim());
-    let Some(last) = normalized.rsplit('/').next().filter(|l| !l.is_empty()) else {
+    let named = named.trim();
+    let relative = normalize(named);
+    if relative.rsplit('/').next().is_none_or(str::is_empty) {
         return true;
+    }
+    let cwd = std::env::current_dir()
+        .map(|d| d.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let absolute = |path: &str| {
+        if path.starts_with('/') {
+            normalize(path)
+        } else {
+            normalize(&format!("{cwd}/{path}"))
+        }
     };
-    if file
-        .file_name()
-        .is_some_and(|name| name.to_string_lossy() == last)
-    {
+    let resolved = absolute(named);
+    let own = absolute(&file.to_string_lossy());
+    match (Path::new(&resolved).canonicalize(), file.canonicalize()) {
+        (Ok(a), Ok(b)) => return a == b,
+        (Ok(_), Err(_)) => return false,
+        _ => {}
+    }
+    if resolved == own {
         return true;
     }
-    match (Path::new(named.trim()).canonicalize(), file.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
+    if named.starts_with('/') {
+        return false;
     }
+    let parts: Vec<&str> = relative.split('/').collect();
+    let own: Vec<&str> = own.split('/').filter(|p| !p.is_empty()).collect();
+    !parts.contains(&"..") && own.ends_with(&parts)
 }
 
 /// How a patch edits the file its section names (the command said in

@@ -1098,7 +1098,10 @@ mod tests {
             }
             assert_eq!(std::fs::read_to_string(&path).unwrap(), "a\nb\n", "{input}");
         }
-        let own = "*** Begin Patch\n*** Update File: src/f.txt\n@@\n a\n-b\n+B\n*** End Patch\n";
+        // FILE's name, or `./` and its name: no such file in the current
+        // folder (`src/f.txt` would name a file of `src/`, tester finding
+        // 37/05).
+        let own = "*** Begin Patch\n*** Update File: f.txt\n@@\n a\n-b\n+B\n*** End Patch\n";
         let own_edit = r#"{"file_path": "./f.txt", "old_string": "b", "new_string": "B"}"#;
         for input in [own, own_edit] {
             let (_dir, path, mut s) = screen_showing("f.txt", "a\nb\n", input, true);

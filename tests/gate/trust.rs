@@ -1459,7 +1459,8 @@ const ADMIN: &str = "def is_admin(user):\n    access = \"user\"\n    if access !
 /// agent naming the characters and the line (it passed as exact, the
 /// text reading as a harmless string). Counted by character: a file
 /// holding one U+202E already getting another is a doubt too, saying how
-/// many. The same edit in a Hebrew file that already holds its marks, and
+/// many, and one moving the file's own into a code line (tester finding
+/// 37/04). The same edit in a Hebrew file that already holds its marks, and
 /// an edit keeping them, are exact.
 #[test]
 fn an_edit_adding_bidi_controls_or_zero_width_characters_is_a_doubt() {
@@ -1494,6 +1495,16 @@ fn an_edit_adding_bidi_controls_or_zero_width_characters_is_a_doubt() {
             .to_string(),
     )];
     assert_doubts_say(("a.py", &held), &more);
+    // The file's one taken out of its string and put in a code line by one
+    // edit over both, as many as before (tester finding 37/04).
+    let moved = [(
+        "    if access != \"none\u{202e}\":\n        return True\n    return False\n",
+        "    if access != \"none\":\n        return True\n    return False # \u{202e} } if (user.guest) {\n",
+        "puts invisible bidirectional control characters the file held where they were not \
+         (U+202E RIGHT-TO-LEFT OVERRIDE, at line 5): they reorder or hide the text around them"
+            .to_string(),
+    )];
+    assert_doubts_say(("a.py", &held), &moved);
     for agent in agents() {
         let (old, new) = (
             "    if access != \"none\u{202e}\":\n",
