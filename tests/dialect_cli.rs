@@ -215,6 +215,8 @@ fn an_input_naming_file_in_another_form_edits_it() {
         ("calc.py", "calc.py"),
         ("calc.py", file.as_str()),
         ("calc.py", ending.as_str()),
+        // From another machine or a container: nothing there here.
+        ("calc.py", "/elsewhere/src/calc.py"),
         ("sub/calc.py", "sub/calc.py"),
         ("sub/calc.py", "./sub/../sub/calc.py"),
     ];
@@ -291,11 +293,6 @@ fn a_same_named_file_in_another_folder_is_another_file() {
         ("deploy/staging/values.yaml", root.to_path_buf(), file),
         (staging.as_str(), root.to_path_buf(), file),
         (
-            "/elsewhere/deploy/prod/values.yaml",
-            root.to_path_buf(),
-            file,
-        ),
-        (
             "values.yaml",
             root.join("deploy/staging"),
             "../prod/values.yaml",
@@ -337,6 +334,12 @@ fn a_same_named_file_in_another_folder_is_another_file() {
         (own.as_str(), root.to_path_buf(), file),
         ("values.yaml", root.join("deploy/prod"), "values.yaml"),
         ("prod/values.yaml", root.join("deploy/prod"), "values.yaml"),
+        // A path from another machine (nothing there here): its name.
+        (
+            "/elsewhere/deploy/prod/values.yaml",
+            root.to_path_buf(),
+            file,
+        ),
     ];
     let new = values.replace("1.4.0", "1.5.0-rc1");
     for (path, cwd, file) in edits {

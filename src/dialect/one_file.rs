@@ -129,8 +129,11 @@ pub fn elsewhere(text: &str, name: &str) -> Elsewhere {
 /// - when it and FILE both exist, it names FILE only if both are the same
 ///   file (a link to FILE does); an existing path is never FILE when FILE
 ///   does not exist;
-/// - otherwise an absolute path names FILE only if it is FILE's absolute
-///   path (`.` and `..` resolved), and a relative path only if it resolves
+/// - otherwise an absolute path that names nothing here names FILE when
+///   their file names are the same: a path from another machine or a
+///   container (`/workspace/src/calc.py`, an agent's recorded session)
+///   cannot be followed here, and the user named FILE for it; a relative
+///   path names FILE only if it resolves
 ///   to FILE or its folders and name end FILE's absolute path (`calc.py`,
 ///   `./calc.py`, `src/calc.py` name `/w/src/calc.py`; `lib/calc.py` and
 ///   `../calc.py` do not).
@@ -163,7 +166,7 @@ pub fn names_file(named: &str, file: &Path) -> bool {
         return true;
     }
     if named.starts_with('/') {
-        return false;
+        return Path::new(&resolved).file_name() == file.file_name();
     }
     let parts: Vec<&str> = relative.split('/').collect();
     let own: Vec<&str> = own.split('/').filter(|p| !p.is_empty()).collect();

@@ -141,7 +141,12 @@ fn not_found(
     };
     let where_ = block.region_sentence(reason);
     let (suggestion, withheld) = match (block.closest, &block.withheld) {
-        // The rules of trust the block diagnosis applies hold for the edit.
+        // The rules of trust the block diagnosis applies hold for the edit,
+        // but for a SEARCH indentation it maps by no rule: an edit's text
+        // is never re-indented here, and its own check names the line.
+        (Some(c), Some(why)) if *why == diagnose::no_indent_relation_withheld() => {
+            suggest(content, old, new, c, edit, original)
+        }
         (Some(_), Some(why)) => (None, Some(why.clone())),
         (Some(c), None) => suggest(content, old, new, c, edit, original),
         (None, _) => (None, None),
