@@ -74,6 +74,46 @@ pub struct KeyMove {
     pub column: usize,
     /// How many more key lines of the same stretch move.
     pub others: usize,
+    /// What tells the move.
+    pub why: Why,
+}
+
+/// What tells a [`KeyMove`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Why {
+    /// The stretch's first line of content stands at another column than
+    /// the first line it replaces; `replaced` is that line.
+    FirstLine,
+    /// The key rewrites a line of the same key (`replaced`) that the
+    /// edit's old text nests among its own lines as its new text does.
+    Rewritten,
+}
+
+/// A fault the YAML layout check finds in the file as an edit leaves it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum YamlBreak {
+    /// A key put in another mapping than the model's own text has it in.
+    Move(KeyMove),
+    /// A key or list item YAML refuses.
+    Misplaced(Misplaced),
+}
+
+impl YamlBreak {
+    /// One sentence without a final stop.
+    pub fn describe(&self) -> String {
+        match self {
+            YamlBreak::Move(m) => m.describe(),
+            YamlBreak::Misplaced(m) => m.describe(),
+        }
+    }
+
+    /// [`Self::describe`] without what to send instead: the fault alone.
+    pub fn fault(&self) -> String {
+        match self {
+            YamlBreak::Move(m) => m.fault(),
+            YamlBreak::Misplaced(m) => m.fault(),
+        }
+    }
 }
 
 impl KeyMove {
@@ -95,18 +135,27 @@ impl KeyMove {
                 if n == 1 { "moves" } else { "move" }
             ),
         };
+        let how = match self.why {
+            Why::FirstLine => format!(
+                "the new text's first line is at column {} where the line it replaces (line \
+                 {} of the file before) is at column {}",
+                self.column, self.replaced.0, self.replaced.1
+            ),
+            Why::Rewritten => format!(
+                "the new text sets it at column {} where the line it rewrites (line {} of the \
+                 file before) is at column {}, though the edit's old and new text nest it \
+                 alike among their own lines",
+                self.column, self.replaced.0, self.replaced.1
+            ),
+        };
         format!(
-            "as written, line {} (`{}`) moves the key `{}` from {} to {}{others}: the new \
-             text's first line is at column {} where the line it replaces (line {} of the \
-             file before) is at column {}, and YAML nests keys by their column",
+            "as written, line {} (`{}`) moves the key `{}` from {} to {}{others}: {how}, and \
+             YAML nests keys by their column",
             self.line,
             self.text,
             self.key,
             place(&self.meant),
             place(&self.written),
-            self.column,
-            self.replaced.0,
-            self.replaced.1
         )
     }
 }
@@ -146,8 +195,105 @@ struct Level {
     column: usize,
     /// The key, or `-` for a list item.
     label: String,
-    /// A key with no value on its line (a list may stand at its column).
+    /// A key with no value on its line, or only an anchor or a tag (a list
+    /// may stand at its column, a mapping under it).
     opens: bool,
+    /// The first key or list item read under it.
+    child: Option<Entry>,
+}
+
+/// A key or a list item as read: its line (1-based), trimmed, its column
+/// and whether it is a list item.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// Its line, 1-based.
+    pub line: usize,
+    /// The line from its dash or key on, trimmed at its end.
+    pub text: String,
+    /// The column of its dash or key.
+    pub column: usize,
+    /// A list item (`- `), not a key.
+    pub item: bool,
+}
+
+impl Entry {
+    fn what(&self) -> &'static str {
+        if self.item { "a list item" } else { "a key" }
+    }
+}
+
+/// A key or list item the file as the edit leaves it holds where YAML
+/// refuses it, the file before reading without any.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Misplaced {
+    /// The key or list item refused.
+    pub entry: Entry,
+    /// The keys and list items above it (outermost first).
+    pub parents: Vec<String>,
+    /// The first key or list item under the same parent, when the entry
+    /// stands at another column than it or is of the other kind; `None`
+    /// when the entry is a key deeper than a key with its value on its
+    /// line.
+    pub sibling: Option<Entry>,
+}
+
+impl Misplaced {
+    /// One sentence without a final stop.
+    pub fn describe(&self) -> String {
+        format!(
+            "{}: send the new lines at the indentation of the lines they replace",
+            self.fault()
+        )
+    }
+
+    /// [`Self::describe`] without what to send instead: the fault alone.
+    pub fn fault(&self) -> String {
+        let e = &self.entry;
+        let head = format!(
+            "as written, line {} (`{}`) is {} at column {}",
+            e.line,
+            e.text,
+            e.what(),
+            e.column
+        );
+        let Some(s) = &self.sibling else {
+            return format!(
+                "{head}, deeper than the key `{}` that holds a value on its own line: YAML \
+                 refuses a key there (the file no longer parses)",
+                self.parents.last().map(String::as_str).unwrap_or_default()
+            );
+        };
+        let whose = match place(&self.parents) {
+            top if self.parents.is_empty() => format!("at {top}"),
+            under if under.starts_with("under") => under,
+            item => format!("in {item}"),
+        };
+        if s.item == e.item {
+            let (kind, collection) = if e.item {
+                ("item", "list")
+            } else {
+                ("key", "mapping")
+            };
+            format!(
+                "{head} where line {} (`{}`), {} {kind} of the same {collection} {whose}, \
+                 stands at column {}: YAML refuses the {kind}s of one {collection} at \
+                 different columns (the file no longer parses)",
+                s.line,
+                s.text,
+                if s.item { "an" } else { "a" },
+                s.column
+            )
+        } else {
+            format!(
+                "{head} where line {} (`{}`) is {} at column {} {whose}: YAML refuses \
+                 keys and list items in one collection (the file no longer parses)",
+                s.line,
+                s.text,
+                s.what(),
+                s.column
+            )
+        }
+    }
 }
 
 /// What the lines being read are inside of.
@@ -175,6 +321,12 @@ struct Reader {
     inside: Inside,
     /// A tab in a line's indentation: the reading is not trusted.
     tabbed: bool,
+    /// The lines read.
+    read: usize,
+    /// The first key or list item of the document's top level.
+    top: Option<Entry>,
+    /// The first key or list item read where YAML refuses it.
+    fault: Option<Misplaced>,
 }
 
 impl Reader {
@@ -183,12 +335,47 @@ impl Reader {
             stack: Vec::new(),
             inside: Inside::Nothing,
             tabbed: false,
+            read: 0,
+            top: None,
+            fault: None,
+        }
+    }
+
+    /// Records `entry`, a key or list item put under the level on top of
+    /// the stack (the top level for none); a fault where its column or
+    /// kind differs from that level's first one, or where that level is a
+    /// key with its value on its line and `entry` a key.
+    fn enter(&mut self, entry: Entry) {
+        let parents: Vec<String> = self.stack.iter().map(|l| l.label.clone()).collect();
+        let (first, scalar) = match self.stack.last_mut() {
+            Some(level) => (
+                &mut level.child,
+                !level.opens && level.label != "-" && !entry.item,
+            ),
+            None => (&mut self.top, false),
+        };
+        let sibling = match first {
+            None if scalar => None,
+            None => {
+                *first = Some(entry);
+                return;
+            }
+            Some(first) if first.column == entry.column && first.item == entry.item => return,
+            Some(first) => Some(first.clone()),
+        };
+        if self.fault.is_none() {
+            self.fault = Some(Misplaced {
+                entry,
+                parents,
+                sibling,
+            });
         }
     }
 
     /// Reads `line`: for a key line, its chain (the labels above it, then
     /// the key).
     fn line(&mut self, line: &str) -> Option<Vec<String>> {
+        self.read += 1;
         let line = line.trim_end_matches('\r');
         let text = line.trim_start_matches(' ');
         let lead = line.len() - text.len();
@@ -224,6 +411,7 @@ impl Reader {
                 .any(|m| text == *m || text.starts_with(&format!("{m} ")))
             {
                 self.stack.clear();
+                self.top = None;
                 return None;
             }
             if text.starts_with('%') {
@@ -234,7 +422,7 @@ impl Reader {
         // List items, `- - a` nesting them.
         let mut dash = None;
         while rest == "-" || rest.starts_with("- ") {
-            self.item(column);
+            self.item(column, rest);
             dash = Some(column);
             let after = rest[1..].trim_start_matches(' ');
             column += rest.len() - after.len();
@@ -254,17 +442,24 @@ impl Reader {
         }
         let mut chain: Vec<String> = self.stack.iter().map(|l| l.label.clone()).collect();
         chain.push(key.to_string());
+        self.enter(Entry {
+            line: self.read,
+            text: rest.trim_end().to_string(),
+            column,
+            item: false,
+        });
         self.inside = after_value(value, column);
         self.stack.push(Level {
             column,
             label: key.to_string(),
-            opens: value.is_empty() || value.starts_with('#'),
+            opens: opens(value),
+            child: None,
         });
         Some(chain)
     }
 
-    /// A list item's dash at `column`.
-    fn item(&mut self, column: usize) {
+    /// A list item's dash at `column`, `text` the line from it.
+    fn item(&mut self, column: usize, text: &str) {
         while self
             .stack
             .last()
@@ -282,12 +477,29 @@ impl Reader {
                 self.stack.pop();
             }
         }
+        self.enter(Entry {
+            line: self.read,
+            text: text.trim_end().to_string(),
+            column,
+            item: true,
+        });
         self.stack.push(Level {
             column,
             label: "-".into(),
             opens: true,
+            child: None,
         });
     }
+}
+
+/// Whether a key whose value on its line is `value` (trimmed at its start)
+/// may hold a mapping or a list on the lines after it: no value, a comment,
+/// or only anchors and tags (`&a`, `!!map`).
+fn opens(value: &str) -> bool {
+    value
+        .split_whitespace()
+        .take_while(|word| !word.starts_with('#'))
+        .all(|word| word.starts_with(['&', '!']))
 }
 
 /// What a value (`value`, trimmed at its start) opens on the lines after
@@ -410,9 +622,9 @@ fn shifted(line: &str, shift: isize) -> String {
     }
 }
 
-/// The key [`yaml_break`] finds moved, for a YAML file (`path` by its
-/// name, see [`super::file_kind`]); `None` for another file.
-pub fn key_move(path: &str, original: &str, result: &str) -> Option<KeyMove> {
+/// The fault [`yaml_break`] finds, for a YAML file (`path` by its name, see
+/// [`super::file_kind`]); `None` for another file.
+pub fn yaml_doubt(path: &str, original: &str, result: &str) -> Option<YamlBreak> {
     if super::file_kind::FileKind::of_edit(path, original, result)
         != super::file_kind::FileKind::Yaml
     {
@@ -421,10 +633,21 @@ pub fn key_move(path: &str, original: &str, result: &str) -> Option<KeyMove> {
     yaml_break(original, result)
 }
 
-/// The first key of `result` (the YAML file as an edit leaves it) that a
-/// stretch of new lines replacing lines of `original` puts in another
-/// mapping than the model's own text has it in (see the module).
-pub(super) fn yaml_break(original: &str, result: &str) -> Option<KeyMove> {
+/// The key [`yaml_break`] finds moved, for a YAML file; `None` for another
+/// file or another fault.
+pub fn key_move(path: &str, original: &str, result: &str) -> Option<KeyMove> {
+    match yaml_doubt(path, original, result)? {
+        YamlBreak::Move(found) => Some(found),
+        YamlBreak::Misplaced(_) => None,
+    }
+}
+
+/// The first fault of `result` (the YAML file as an edit leaves it) that
+/// `original` had not (see the module): a key a stretch of new lines
+/// replacing lines of `original` puts in another mapping than the model's
+/// own text has it in, else a key or list item YAML refuses where the file
+/// before read without any.
+pub(super) fn yaml_break(original: &str, result: &str) -> Option<YamlBreak> {
     if original == result {
         return None;
     }
@@ -432,32 +655,46 @@ pub(super) fn yaml_break(original: &str, result: &str) -> Option<KeyMove> {
     let new: Vec<&str> = result.lines().collect();
     let (head, tail) = shared_ends(&old, &new);
     let (old_mid, new_mid) = (&old[head..old.len() - tail], &new[head..new.len() - tail]);
-    // The stretches that replace lines, each with the shift its anchors
-    // tell; the diff only where the shared ends leave any.
+    // The stretches that replace lines (old start, old length, new start,
+    // new length, in the whole files); the diff only where the shared ends
+    // leave any.
+    let replaces: Vec<Stretch> = ops(old_mid, new_mid, None)
+        .into_iter()
+        .filter_map(|op| match op {
+            DiffOp::Replace {
+                old_index,
+                old_len,
+                new_index,
+                new_len,
+            } => Some((head + old_index, old_len, head + new_index, new_len)),
+            _ => None,
+        })
+        .collect();
+    first_line_move(&old, &new, &replaces)
+        .or_else(|| rewritten_move(&old, &new, &replaces))
+        .map(YamlBreak::Move)
+        .or_else(|| misplaced(original, result).map(YamlBreak::Misplaced))
+}
+
+/// Old lines replaced by new ones: the old lines' start and count, the new
+/// lines' start and count (0-based, in the whole files).
+type Stretch = (usize, usize, usize, usize);
+
+/// The first key a stretch whose first line of content moved column puts
+/// in another mapping than the stretch's lines read at the old column do.
+fn first_line_move(old: &[&str], new: &[&str], replaces: &[Stretch]) -> Option<KeyMove> {
+    // The stretches whose anchors tell a shift.
     let mut stretches = Vec::new();
-    for op in ops(old_mid, new_mid, None) {
-        let DiffOp::Replace {
-            old_index,
-            old_len,
-            new_index,
-            new_len,
-        } = op
-        else {
-            continue;
-        };
-        let taken = &old_mid[old_index..old_index + old_len];
-        let put = &new_mid[new_index..new_index + new_len];
+    for &(old_index, old_len, new_index, new_len) in replaces {
+        let taken = &old[old_index..old_index + old_len];
+        let put = &new[new_index..new_index + new_len];
         let (Some((at, was)), Some((_, is))) = (anchor(taken), anchor(put)) else {
             continue;
         };
         if was != is {
             let shift = was as isize - is as isize;
-            let replaced = (head + old_index + at + 1, was);
-            stretches.push((head + new_index, new_len, shift, replaced, is));
+            stretches.push((new_index, new_len, shift, (old_index + at + 1, was), is));
         }
-    }
-    if stretches.is_empty() {
-        return None;
     }
     // The file as written, read once to each stretch; the stretch read
     // again from there as the model set it.
@@ -494,10 +731,119 @@ pub(super) fn yaml_break(original: &str, result: &str) -> Option<KeyMove> {
                 replaced,
                 column,
                 others: moves.len() - 1,
+                why: Why::FirstLine,
             });
         }
     }
     None
+}
+
+/// A key line of a stretch: its index in its file, its column, its chain
+/// in the file and in the stretch's lines read alone.
+struct KeyLine {
+    index: usize,
+    column: usize,
+    file: Vec<String>,
+    alone: Vec<String>,
+}
+
+/// The key lines of `lines` (from index `start` of their file), read on by
+/// `reader` (the file read up to them) and alone.
+fn key_lines(reader: &mut Reader, lines: &[&str], start: usize) -> Vec<KeyLine> {
+    let mut alone = Reader::new();
+    let mut keys = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let (file, own) = (reader.line(line), alone.line(line));
+        if let (Some(file), Some(own), Some(level)) = (file, own, reader.stack.last()) {
+            keys.push(KeyLine {
+                index: start + i,
+                column: level.column,
+                file,
+                alone: own,
+            });
+        }
+    }
+    keys
+}
+
+/// The first key line of a stretch that rewrites an old key line of the
+/// same key (the n-th of that key among the old lines for the n-th among
+/// the new ones, when both count alike) at another column, at another
+/// depth in the file, where the old and the new lines read alone nest it
+/// alike: the model's own text keeps it among its lines, the file moves it.
+fn rewritten_move(old: &[&str], new: &[&str], replaces: &[Stretch]) -> Option<KeyMove> {
+    let (mut before, mut after) = (Reader::new(), Reader::new());
+    let (mut old_read, mut new_read) = (0, 0);
+    for &(old_index, old_len, new_index, new_len) in replaces {
+        for line in &old[old_read..old_index] {
+            before.line(line);
+        }
+        for line in &new[new_read..new_index] {
+            after.line(line);
+        }
+        let was = key_lines(&mut before, &old[old_index..old_index + old_len], old_index);
+        let is = key_lines(&mut after, &new[new_index..new_index + new_len], new_index);
+        (old_read, new_read) = (old_index + old_len, new_index + new_len);
+        if before.tabbed || after.tabbed {
+            return None;
+        }
+        let key = |k: &KeyLine| k.file.last().cloned().unwrap_or_default();
+        let mut moves: Vec<(&KeyLine, &KeyLine)> = Vec::new();
+        for (n, line) in is.iter().enumerate() {
+            let name = key(line);
+            let nth = is[..n].iter().filter(|k| key(k) == name).count();
+            let olds: Vec<&KeyLine> = was.iter().filter(|k| key(k) == name).collect();
+            if olds.len() != is.iter().filter(|k| key(k) == name).count() {
+                continue;
+            }
+            let Some(&was) = olds.get(nth) else {
+                continue;
+            };
+            if was.column != line.column
+                && was.file.len() != line.file.len()
+                && was.alone == line.alone
+            {
+                moves.push((was, line));
+            }
+        }
+        if let Some(&(was, is)) = moves.first() {
+            let mut written = is.file.clone();
+            let key = written.pop().unwrap_or_default();
+            let mut meant = was.file.clone();
+            meant.pop();
+            return Some(KeyMove {
+                line: is.index + 1,
+                text: new[is.index].trim().to_string(),
+                key,
+                meant,
+                written,
+                replaced: (was.index + 1, was.column),
+                column: is.column,
+                others: moves.len() - 1,
+                why: Why::Rewritten,
+            });
+        }
+    }
+    None
+}
+
+/// The first key or list item of `result` YAML refuses (a list's items or
+/// a mapping's keys at different columns, both in one collection, a key
+/// under a key holding a value on its line), where `original` read
+/// without any; `None` where either has a tab in its indentation.
+fn misplaced(original: &str, result: &str) -> Option<Misplaced> {
+    let read = |text: &str| {
+        let mut reader = Reader::new();
+        for line in text.lines() {
+            reader.line(line);
+        }
+        reader
+    };
+    let (before, after) = (read(original), read(result));
+    if before.tabbed || after.tabbed || before.fault.is_some() {
+        return None;
+    }
+    after.fault
 }
 
 #[cfg(test)]
