@@ -226,15 +226,26 @@ impl Entry {
 /// refuses it, the file before reading without any.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Misplaced {
-    /// The key or list item refused.
+    /// The key or list item refused (or a block scalar's line).
     pub entry: Entry,
     /// The keys and list items above it (outermost first).
     pub parents: Vec<String>,
-    /// The first key or list item under the same parent, when the entry
-    /// stands at another column than it or is of the other kind; `None`
-    /// when the entry is a key deeper than a key with its value on its
-    /// line.
-    pub sibling: Option<Entry>,
+    /// What it is refused beside.
+    pub against: Against,
+}
+
+/// What a [`Misplaced`] entry is refused beside.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Against {
+    /// The first key or list item under the same parent, at another
+    /// column or of the other kind.
+    Sibling(Entry),
+    /// The key above it holds a value on its line (the entry is a key).
+    Value,
+    /// The entry is a line of a block scalar (`|`, `>`) less deep than the
+    /// scalar's first line, this one: YAML ends the scalar there and
+    /// refuses the line.
+    Block(Entry),
 }
 
 impl Misplaced {
@@ -249,6 +260,33 @@ impl Misplaced {
     /// [`Self::describe`] without what to send instead: the fault alone.
     pub fn fault(&self) -> String {
         let e = &self.entry;
+        let whose = match place(&self.parents) {
+            top if self.parents.is_empty() => format!("at {top}"),
+            under if under.starts_with("under") => under,
+            item => format!("in {item}"),
+        };
+        let s = match &self.against {
+            Against::Sibling(s) => s,
+            Against::Value => {
+                return format!(
+                    "as written, line {} (`{}`) is a key at column {}, deeper than the key `{}` \
+                     that holds a value on its own line: YAML refuses a key there (the file no \
+                     longer parses)",
+                    e.line,
+                    e.text,
+                    e.column,
+                    self.parents.last().map(String::as_str).unwrap_or_default()
+                );
+            }
+            Against::Block(first) => {
+                return format!(
+                    "as written, line {} (`{}`) is a line of the block scalar {whose} at column \
+                     {} where its first line (line {}) stands at column {}: YAML ends the \
+                     scalar there and refuses the line (the file no longer parses)",
+                    e.line, e.text, e.column, first.line, first.column
+                );
+            }
+        };
         let head = format!(
             "as written, line {} (`{}`) is {} at column {}",
             e.line,
@@ -256,18 +294,6 @@ impl Misplaced {
             e.what(),
             e.column
         );
-        let Some(s) = &self.sibling else {
-            return format!(
-                "{head}, deeper than the key `{}` that holds a value on its own line: YAML \
-                 refuses a key there (the file no longer parses)",
-                self.parents.last().map(String::as_str).unwrap_or_default()
-            );
-        };
-        let whose = match place(&self.parents) {
-            top if self.parents.is_empty() => format!("at {top}"),
-            under if under.starts_with("under") => under,
-            item => format!("in {item}"),
-        };
         if s.item == e.item {
             let (kind, collection) = if e.item {
                 ("item", "list")
@@ -300,9 +326,12 @@ impl Misplaced {
 #[derive(Debug, Clone, Copy)]
 enum Inside {
     Nothing,
-    /// A block scalar: lines deeper than `above` (and blank ones).
+    /// A block scalar: lines deeper than `above` (and blank ones); its
+    /// first line of content (line, column) once read, `(0, 0)` for a
+    /// column its header sets.
     Block {
         above: usize,
+        first: Option<(usize, usize)>,
     },
     /// A flow collection still `depth` brackets deep.
     Flow {
@@ -346,7 +375,6 @@ impl Reader {
     /// kind differs from that level's first one, or where that level is a
     /// key with its value on its line and `entry` a key.
     fn enter(&mut self, entry: Entry) {
-        let parents: Vec<String> = self.stack.iter().map(|l| l.label.clone()).collect();
         let (first, scalar) = match self.stack.last_mut() {
             Some(level) => (
                 &mut level.child,
@@ -354,20 +382,26 @@ impl Reader {
             ),
             None => (&mut self.top, false),
         };
-        let sibling = match first {
-            None if scalar => None,
+        let against = match first {
+            None if scalar => Against::Value,
             None => {
                 *first = Some(entry);
                 return;
             }
             Some(first) if first.column == entry.column && first.item == entry.item => return,
-            Some(first) => Some(first.clone()),
+            Some(first) => Against::Sibling(first.clone()),
         };
+        self.refuse(entry, against);
+    }
+
+    /// Records the first fault: `entry`, refused beside `against`.
+    fn refuse(&mut self, entry: Entry, against: Against) {
         if self.fault.is_none() {
+            let parents = self.stack.iter().map(|l| l.label.clone()).collect();
             self.fault = Some(Misplaced {
                 entry,
                 parents,
-                sibling,
+                against,
             });
         }
     }
@@ -381,8 +415,35 @@ impl Reader {
         let lead = line.len() - text.len();
         match self.inside {
             Inside::Nothing => {}
-            Inside::Block { above } => {
-                if text.is_empty() || lead > above {
+            Inside::Block { above, first } => {
+                if text.is_empty() {
+                    return None;
+                }
+                if lead > above {
+                    match first {
+                        None => {
+                            self.inside = Inside::Block {
+                                above,
+                                first: Some((self.read, lead)),
+                            }
+                        }
+                        Some((at, column)) if lead < column => {
+                            let entry = Entry {
+                                line: self.read,
+                                text: text.trim_end().to_string(),
+                                column: lead,
+                                item: false,
+                            };
+                            let first = Entry {
+                                line: at,
+                                text: String::new(),
+                                column,
+                                item: false,
+                            };
+                            self.refuse(entry, Against::Block(first));
+                        }
+                        Some(_) => {}
+                    }
                     return None;
                 }
                 self.inside = Inside::Nothing;
@@ -507,7 +568,15 @@ fn opens(value: &str) -> bool {
 /// collection or a quoted scalar left open.
 fn after_value(value: &str, above: usize) -> Inside {
     match value.chars().next() {
-        Some('|' | '>') => Inside::Block { above },
+        // An indentation indicator (`|2`) sets the lines' column: not read.
+        Some('|' | '>') => Inside::Block {
+            above,
+            first: value
+                .split_whitespace()
+                .next()
+                .is_some_and(|header| header.contains(|c: char| c.is_ascii_digit()))
+                .then_some((0, 0)),
+        },
         Some('[' | '{') => flow(value, 0),
         Some(quote @ ('"' | '\'')) => match closing(&value[1..], quote) {
             Some(_) => Inside::Nothing,
@@ -907,7 +976,7 @@ mod tests {
 
     /// Ordinary edits: a value changed, a sibling added at the same column,
     /// a nested mapping added, a list item added, a key wrapped into a new
-    /// mapping, a whole mapping re-indented alike, a list re-indented to
+    /// mapping, a whole mapping re-indented alike, a whole list re-indented to
     /// its key's column, a block scalar's lines re-indented, a top-level
     /// section appended after a nested line (a pure insertion), a sibling
     /// added and a value changed further down in one edit. No doubt; nor a
@@ -940,11 +1009,15 @@ mod tests {
             ),
             (CONFIG, "  port: 80\n", "  port: 80\n  timeout: 5\n"),
             (list, "    v: 2\n", "    v: 2\n  - name: c\n    v: 3\n"),
-            (list, "  - name: a\n    v: 1\n", "- name: a\n  v: 10\n"),
+            (
+                list,
+                "  - name: a\n    v: 1\n  - name: b\n    v: 2\n",
+                "- name: a\n  v: 10\n- name: b\n  v: 2\n",
+            ),
             (
                 list,
                 "  echo a: b\n  echo c\n",
-                "    echo a: b\n  echo c: 2\n",
+                "    echo a: b\n    echo c: 2\n",
             ),
             (list, "items:\n", "# the items\nitems:\n"),
         ];
@@ -952,7 +1025,7 @@ mod tests {
             let result = file.replacen(old, new, 1);
             assert_ne!(result, file, "{old:?}");
             assert_eq!(
-                key_move("c.yaml", file, &result),
+                yaml_doubt("c.yaml", file, &result),
                 None,
                 "{old:?} -> {new:?}"
             );
@@ -985,18 +1058,320 @@ mod tests {
         ] {
             let result = ci.replacen(old, new, 1);
             assert_ne!(result, ci, "{old:?}");
-            assert_eq!(key_move("ci.yml", ci, &result), None, "{old:?} -> {new:?}");
+            assert_eq!(
+                yaml_doubt("ci.yml", ci, &result),
+                None,
+                "{old:?} -> {new:?}"
+            );
         }
         // Two changes in one edit: a sibling added, a value changed below.
         let result = CONFIG
             .replace("  host: a\n", "  host: a\n  timeout: 5\n")
             .replace("  name: x\n", "  name: y\n");
-        assert_eq!(key_move("c.yaml", CONFIG, &result), None);
+        assert_eq!(yaml_doubt("c.yaml", CONFIG, &result), None);
         let moved = CONFIG.replace("  port: 80\n", "port: 80\n  timeout: 5\n");
         assert_eq!(key_move("c.txt", CONFIG, &moved), None);
         let tabbed = format!("x:\n\ty: 1\n{CONFIG}");
         let moved = tabbed.replace("  port: 80\n", "port: 80\n  timeout: 5\n");
         assert_eq!(key_move("c.yaml", &tabbed, &moved), None);
+    }
+
+    /// The k8s Deployment of the tester's find 01.
+    const DEPLOY: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 2\n  template:\n    spec:\n      containers:\n        - name: web\n          image: nginx:1.25\n          ports:\n            - containerPort: 80\n";
+
+    /// The tester's find 01: `ports` moved out of its container on the
+    /// stretch's second line, the first (an image bump) at its column: the
+    /// old and new text nest `ports` alike (beside `image`), the file moves
+    /// it to the pod spec. Each key's own rewrite is compared, not only the
+    /// first line's. A deliberate dedent of a mapping's last key is doubted
+    /// the same way (the doubt names it).
+    #[test]
+    fn a_key_rewritten_at_another_column_moves_though_the_first_line_keeps_its_own() {
+        let result = DEPLOY.replace(
+            "          image: nginx:1.25\n          ports:\n",
+            "          image: nginx:1.27\n      ports:\n",
+        );
+        let found = key_move("deploy.yaml", DEPLOY, &result).expect("a move");
+        assert_eq!(
+            (found.line, found.key.as_str(), found.column, found.replaced),
+            (12, "ports", 6, (12, 10))
+        );
+        assert_eq!((found.why, found.others), (Why::Rewritten, 0));
+        assert_eq!(
+            found.describe(),
+            "as written, line 12 (`ports:`) moves the key `ports` from a list item of \
+             `spec.template.spec.containers` to under `spec.template.spec`: the new text sets \
+             it at column 6 where the line it rewrites (line 12 of the file before) is at \
+             column 10, though the edit's old and new text nest it alike among their own \
+             lines, and YAML nests keys by their column: send the new lines at the \
+             indentation of the lines they replace"
+        );
+        // The key's own lines move with it: counted.
+        let result = DEPLOY.replace(
+            "          image: nginx:1.25\n          ports:\n            - containerPort: 80\n",
+            "          image: nginx:1.27\n      ports:\n        - containerPort: 80\n",
+        );
+        let found = key_move("deploy.yaml", DEPLOY, &result).expect("a move");
+        assert_eq!((found.key.as_str(), found.others), ("ports", 1));
+        // A mapping's last key dedented to the top level.
+        let result = CONFIG.replace("  port: 80\n  host: a\n", "  port: 81\nhost: a\n");
+        let found = key_move("c.yaml", CONFIG, &result).expect("a move");
+        assert_eq!((found.line, found.key.as_str()), (3, "host"));
+        assert!(
+            found
+                .describe()
+                .contains("moves the key `host` from under `server` to the top level"),
+            "{}",
+            found.describe()
+        );
+    }
+
+    /// The tester's find 02: one item of a compact `steps:` list re-sent
+    /// indented leaves its sibling at the old column (YAML refuses it), and
+    /// the reverse; a key added at the column of a list's dashes; a key
+    /// added deeper than a key holding a value; a mapping's key dedented to
+    /// a column no sibling uses. Each named with its line, its column and
+    /// the sibling's.
+    #[test]
+    fn entries_of_one_collection_at_different_columns_are_a_doubt() {
+        let ci = "name: CI\non:\n  push:\n    branches: [main]\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n    - uses: actions/checkout@v3\n    - name: Test\n      run: make test\n";
+        let result = ci.replace(
+            "    - uses: actions/checkout@v3\n",
+            "      - uses: actions/checkout@v4\n",
+        );
+        let Some(YamlBreak::Misplaced(found)) = yaml_doubt("ci.yml", ci, &result) else {
+            panic!("{:?}", yaml_doubt("ci.yml", ci, &result));
+        };
+        assert_eq!(
+            (found.entry.line, found.entry.column, found.entry.item),
+            (10, 4, true)
+        );
+        let Against::Sibling(sibling) = found.against else {
+            panic!("{:?}", found.against);
+        };
+        assert_eq!((sibling.line, sibling.column), (9, 6));
+        assert_eq!(
+            yaml_doubt("ci.yml", ci, &result).map(|f| f.describe()),
+            Some(
+                "as written, line 10 (`- name: Test`) is a list item at column 4 where line 9 \
+                 (`- uses: actions/checkout@v4`), an item of the same list under \
+                 `jobs.build.steps`, stands at column 6: YAML refuses the items of one list at \
+                 different columns (the file no longer parses): send the new lines at the \
+                 indentation of the lines they replace"
+                    .into()
+            )
+        );
+        let indented = ci
+            .replace("    - ", "      - ")
+            .replace("      run", "        run");
+        let result = indented.replace(
+            "      - name: Test\n        run: make test\n",
+            "    - name: Test\n      run: make test\n",
+        );
+        let said = yaml_doubt("ci.yml", &indented, &result).map(|f| f.fault());
+        assert!(
+            said.as_deref().is_some_and(|s| s.starts_with(
+                "as written, line 10 (`- name: Test`) is a list item at column 4 where line 9 \
+                 (`- uses: actions/checkout@v3`), an item of the same list"
+            )),
+            "{said:?}"
+        );
+        let said = yaml_doubt(
+            "deploy.yaml",
+            DEPLOY,
+            &DEPLOY.replace(
+                "          image: nginx:1.25\n",
+                "          image: nginx:1.27\n        resources:\n          limits:\n            cpu: \"1\"\n",
+            ),
+        )
+        .map(|f| f.fault());
+        assert_eq!(
+            said.as_deref(),
+            Some(
+                "as written, line 12 (`resources:`) is a key at column 8 where line 10 (`- \
+                 name: web`) is a list item at column 8 under `spec.template.spec.containers`: \
+                 YAML refuses keys and list items in one collection (the file no longer parses)"
+            )
+        );
+        let said = yaml_doubt(
+            "deploy.yaml",
+            DEPLOY,
+            &DEPLOY.replace(
+                "          image: nginx:1.25\n",
+                "          image: nginx:1.27\n            pullPolicy: Always\n",
+            ),
+        )
+        .map(|f| f.fault());
+        assert_eq!(
+            said.as_deref(),
+            Some(
+                "as written, line 12 (`pullPolicy: Always`) is a key at column 12, deeper than \
+                 the key `image` that holds a value on its own line: YAML refuses a key there \
+                 (the file no longer parses)"
+            )
+        );
+        let nested = "a:\n    b: 1\n    c: 2\n";
+        let said = yaml_doubt("x.yml", nested, &nested.replace("    c: 2\n", "  c: 3\n"))
+            .map(|f| f.fault());
+        assert!(
+            said.as_deref().is_some_and(|s| s.starts_with(
+                "as written, line 3 (`c: 3`) is a key at column 2 where line 2 (`b: 1`), a key \
+                 of the same mapping under `a`, stands at column 4"
+            )),
+            "{said:?}"
+        );
+        // One item of an indented list re-sent at its key's column (this
+        // module's own test called it ordinary once: YAML refuses it).
+        let list = "items:\n  - name: a\n    v: 1\n  - name: b\n    v: 2\n";
+        let said = yaml_doubt(
+            "x.yml",
+            list,
+            &list.replace("  - name: a\n    v: 1\n", "- name: a\n  v: 10\n"),
+        )
+        .map(|f| f.fault());
+        assert!(
+            said.as_deref().is_some_and(|s| s.starts_with(
+                "as written, line 4 (`- name: b`) is a list item at column 2 where line 2 \
+                 (`name: a`) is a key at column 2 in a list item of `items`"
+            )),
+            "{said:?}"
+        );
+        // A block scalar's first line re-indented deeper than the next
+        // (this module's own test called it ordinary once: YAML ends the
+        // scalar at the next line and refuses it); an indentation
+        // indicator sets the column: not read.
+        let script = "run: |\n  echo a: b\n  echo c\nnext: 1\n";
+        let result = script.replace("  echo a: b\n  echo c\n", "    echo a: b\n  echo c: 2\n");
+        assert_eq!(
+            yaml_doubt("x.yml", script, &result)
+                .map(|f| f.fault())
+                .as_deref(),
+            Some(
+                "as written, line 3 (`echo c: 2`) is a line of the block scalar under `run` at \
+                 column 2 where its first line (line 2) stands at column 4: YAML ends the scalar \
+                 there and refuses the line (the file no longer parses)"
+            )
+        );
+        let fixed = script.replace("run: |", "run: |2");
+        let result = fixed.replace("  echo a: b\n  echo c\n", "    echo a: b\n  echo c: 2\n");
+        assert_eq!(yaml_doubt("x.yml", &fixed, &result), None);
+        // Not where the file before already read such a fault, nor with a
+        // tab in the indentation.
+        let faulty = format!("x:\n    y: 1\n  z: 2\n{ci}");
+        let result = faulty.replace(
+            "    - uses: actions/checkout@v3\n",
+            "      - uses: actions/checkout@v4\n",
+        );
+        assert_eq!(yaml_doubt("ci.yml", &faulty, &result), None);
+    }
+
+    /// Everyday edits of a k8s Deployment, a docker-compose file and a
+    /// GitHub workflow in either list style: no doubt of either kind.
+    #[test]
+    fn everyday_k8s_compose_and_workflow_edits_are_not_doubted() {
+        let compose = "version: \"3.8\"\nservices:\n  web:\n    image: nginx:1.25\n    ports:\n      - \"80:80\"\n    environment:\n      - A=1\n  db:\n    image: postgres:15\nvolumes:\n  data:\n";
+        let compact = "jobs:\n  build:\n    steps:\n    - uses: actions/checkout@v3\n    - name: Test\n      run: make test\n";
+        let indented = "jobs:\n  build:\n    steps:\n      - uses: actions/checkout@v3\n      - name: Test\n        run: make test\n";
+        let cases: &[(&str, &str, &str)] = &[
+            (DEPLOY, "nginx:1.25", "nginx:1.27"),
+            (
+                DEPLOY,
+                "          image: nginx:1.25\n          ports:\n",
+                "          image: nginx:1.27\n          ports:\n",
+            ),
+            (
+                DEPLOY,
+                "          image: nginx:1.25\n",
+                "          image: nginx:1.25\n          resources:\n            limits:\n              cpu: \"1\"\n",
+            ),
+            (
+                DEPLOY,
+                "  name: web\n",
+                "  name: web\n  labels:\n    app: web\n",
+            ),
+            (
+                DEPLOY,
+                "  replicas: 2\n  template:\n    spec:\n      containers:\n        - name: web\n          image: nginx:1.25\n",
+                "  replicas: 3\n  template:\n    spec:\n      containers:\n        - name: web\n          image: nginx:1.27\n",
+            ),
+            (
+                DEPLOY,
+                "            - containerPort: 80\n",
+                "            - containerPort: 80\n        - name: side\n          image: busybox\n",
+            ),
+            (
+                DEPLOY,
+                "        - name: web\n          image: nginx:1.25\n          ports:\n            - containerPort: 80\n",
+                "      - name: web\n        image: nginx:1.25\n        ports:\n          - containerPort: 80\n",
+            ),
+            (
+                compose,
+                "volumes:\n",
+                "  cache:\n    image: redis:7\nvolumes:\n",
+            ),
+            (
+                compose,
+                "    ports:\n      - \"80:80\"\n",
+                "    ports:\n    - \"80:80\"\n    - \"443:443\"\n",
+            ),
+            (
+                compose,
+                "    environment:\n      - A=1\n",
+                "    environment:\n      A: \"1\"\n      B: \"2\"\n",
+            ),
+            (compose, "  data:\n", "  data:\n    driver: local\n"),
+            (
+                compact,
+                "    - uses: actions/checkout@v3\n",
+                "    - uses: actions/checkout@v4\n      with:\n        fetch-depth: 0\n",
+            ),
+            (
+                compact,
+                "      run: make test\n",
+                "      run: make test\n    - name: Lint\n      run: make lint\n",
+            ),
+            (
+                compact,
+                "    - uses: actions/checkout@v3\n    - name: Test\n      run: make test\n",
+                "      - uses: actions/checkout@v3\n      - name: Test\n        run: make test\n",
+            ),
+            (
+                indented,
+                "        run: make test\n",
+                "        run: |\n          make test\n          make check\n",
+            ),
+            (
+                indented,
+                "      - name: Test\n        run: make test\n",
+                "      - name: Unit tests\n        run: make unit\n",
+            ),
+            (
+                "server:\n  http:\n    port: 80\n    host: a\n",
+                "  http:\n    port: 80\n    host: a\n",
+                "  port: 80\n  host: a\n",
+            ),
+            (
+                "server:\n  a: 1\n  port: 80\n",
+                "server:\n  a: 1\n",
+                "backend:\n  a: 1\n",
+            ),
+            (CONFIG, "  port: 80\n  host: a\n", "  host: a\n  port: 80\n"),
+            (
+                "base: &b\n  x: 1\nother:\n  <<: *b\n  y: 2\n",
+                "  y: 2\n",
+                "  y: 3\n  z: 4\n",
+            ),
+            ("a: 1\n---\nb:\n  c: 1\n", "  c: 1\n", "  c: 2\n  d: 3\n"),
+        ];
+        for &(file, old, new) in cases {
+            assert_eq!(file.matches(old).count(), 1, "{old:?}");
+            let result = file.replacen(old, new, 1);
+            assert_eq!(
+                yaml_doubt("f.yaml", file, &result),
+                None,
+                "{old:?} -> {new:?}"
+            );
+        }
     }
 
     /// What the reading takes for a key line: its chain of parents.
