@@ -1,26 +1,45 @@
-//! *Pure.* An edit that moves a YAML key into another mapping than the one
-//! its own new text puts it in, although its old text matched exactly (old
-//! `  port: 80` under `server:` replaced by `port: 80\n  host: x`: `port`
-//! lands at the file's top level, and `host` under it; srview called it
-//! fine). YAML nests by column, as Python does; no YAML parser is used,
-//! the file's lines are read by their indentation only.
+//! *Pure.* An edit that leaves a YAML file nested otherwise than the
+//! model's own text says, or laid out as YAML refuses, although its old text
+//! matched exactly: a key moved into another mapping (old `  port: 80`
+//! under `server:` replaced by `port: 80\n  host: x`: `port` lands at the
+//! file's top level, and `host` under it; srview called it fine), or one
+//! step of a compact `steps:` list re-sent indented, its next sibling left
+//! at the old column (the workflow no longer loads). YAML nests by column,
+//! as Python does; no YAML parser is used, the file's lines are read by
+//! their indentation only.
 //!
-//! The rule, by evidence only:
-//! - the file is YAML ([`super::file_kind`]: `.yaml`, `.yml`);
-//! - the file as the edit leaves it is compared line by line with the file
-//!   before (a line diff); each stretch that replaces lines (old lines
-//!   taken out, new ones put in their place: not a pure insertion or
-//!   deletion) is anchored at its first line of content (not blank, not a
-//!   comment, not a document marker `---`/`...`) among the old lines and
-//!   among the new ones;
-//! - where the two anchors stand at different columns, the new lines are
-//!   read again set as the model wrote them relative to each other, their
-//!   first line at the old anchor's column (every new line of the stretch
-//!   shifted by the same columns): that is where the model's own new text
-//!   puts each key. A key line of the stretch whose parent chain (the keys
-//!   and list items above it, by indentation) differs between that reading
-//!   and the file as written is the doubt: the key moves from the mapping
-//!   it sits in within the model's text to another one.
+//! The rule, by evidence only, for a YAML file ([`super::file_kind`]:
+//! `.yaml`, `.yml`), the file as the edit leaves it compared line by line
+//! with the file before (a line diff); a stretch that replaces lines takes
+//! old lines out and puts new ones in their place (not a pure insertion or
+//! deletion). The first of these faults is the doubt:
+//! - **the first line moved**: a stretch's first line of content (not
+//!   blank, not a comment, not a document marker `---`/`...`) stands at
+//!   another column among the new lines than among the old ones; the new
+//!   lines are read again set as the model wrote them relative to each
+//!   other, their first line at the old column (every new line shifted
+//!   alike): that is where the model's own new text puts each key. A key
+//!   line whose parent chain (the keys and list items above it, by
+//!   indentation) differs between that reading and the file as written is
+//!   doubted;
+//! - **a rewritten key moved**: a new key line of a stretch rewrites the
+//!   old key line of the same key in it (the n-th of that key among the old
+//!   lines for the n-th among the new, where both count alike), at another
+//!   column, and lands at another depth in the file than the old line had,
+//!   while the old lines read alone and the new lines read alone nest it
+//!   alike (the same chain within the model's own text): an image bump on
+//!   the line before and `ports` sent 4 columns left moves `ports` out of
+//!   its container. A key the model's text itself re-nests (a mapping
+//!   wrapped in a new key, a wrapper removed) changes its chain within the
+//!   text and is not doubted;
+//! - **a key or list item YAML refuses**, where the file before reads
+//!   without any (by the same reading): two items of one list (`- ` under
+//!   the same parent) or two keys of one mapping at different columns, a
+//!   key and a list item in one collection (a key added at the column of a
+//!   list's dashes), a key deeper than a key holding a value on its line
+//!   (`image: x` then `  pullPolicy: y`), a block scalar's line less deep
+//!   than its first line. Named with its line, its column and the
+//!   sibling's (or the first line's).
 //!
 //! The parent chain of a key line is read by indentation: the nearest line
 //! above it at a smaller column is its parent; `- key: v` is a list item at
@@ -30,24 +49,29 @@
 //! (`|`, `>` and the deeper lines after them), of a flow collection (`[`,
 //! `{`) or a quoted scalar running over several lines; `---` and `...`
 //! start the chain afresh. Keys written after an anchor, tag or `?` (`&a
-//! key:`, `!t key:`, `? key`) are not read as keys. A tab in the
-//! indentation of a line read (the file as the edit leaves it, up to the
-//! stretch's end) stops the check (YAML forbids it there).
+//! key:`, `!t key:`, `? key`) are not read as keys; a key whose value is
+//! only an anchor or a tag (`base: &b`) may hold a mapping. A tab in the
+//! indentation of a line read stops the check (YAML forbids it there).
 //!
-//! Not caught: a new line added where no old line is replaced (a pure
-//! insertion has no anchor: a key appended at the top level after a nested
-//! mapping's last line may be meant there, and the edit dialects' own check
-//! of an old text starting inside a line's indentation speaks for the text
-//! that lost its columns); siblings at inconsistent columns that keep their
-//! parent (YAML refuses them, this check reads no faults); a key moved to
-//! another item of the same list (items are not told apart); a line that is
-//! a key in one reading and inside a block scalar in the other. A stretch
-//! whose new lines are all shifted alike keeps every key's parent (a whole
-//! mapping re-indented from 2 to 4 columns) and is not doubted; a
-//! deliberate re-indentation that moves a key to another mapping (a nested
-//! key replaced by a top-level one in the same place) is doubted too: the
-//! edit's text cannot tell it from a first line sent without its columns,
-//! and the doubt names the move for the reviewer to confirm.
+//! Not caught: a key moved by a pure insertion (no old line is replaced: a
+//! key appended at the top level after a nested mapping's last line may be
+//! meant there, and the edit dialects' own check of an old text starting
+//! inside a line's indentation speaks for the text that lost its columns);
+//! a rewritten key whose name the old lines hold a different number of
+//! times, or that the edit renames; a key moved to another item of the same
+//! list (items are not told apart); a line that is a key in one reading and
+//! inside a block scalar in the other; a plain scalar's line read as a key
+//! or a list item (`- a` then `  b: 1`: YAML refuses it, this reading does
+//! not); faults YAML finds outside this reading (duplicate keys, flow
+//! syntax, a block scalar under an indentation indicator); any fault where
+//! the file before already read one (the reading is not trusted there). A
+//! stretch whose new lines are all shifted alike keeps every key's parent
+//! (a whole mapping or list re-indented) and is not doubted; a deliberate
+//! re-indentation that moves a key to another mapping (a nested key
+//! replaced by a top-level one in the same place, a mapping's last key
+//! dedented to the top level beside an edit of the line before) is doubted
+//! too: the edit's text cannot tell it from a line sent without its
+//! columns, and the doubt names the move for the reviewer to confirm.
 
 use crate::textdiff::{ops, shared_ends};
 use similar::DiffOp;
@@ -691,7 +715,7 @@ fn shifted(line: &str, shift: isize) -> String {
     }
 }
 
-/// The fault [`yaml_break`] finds, for a YAML file (`path` by its name, see
+/// The fault the module's check finds, for a YAML file (`path` by its name, see
 /// [`super::file_kind`]); `None` for another file.
 pub fn yaml_doubt(path: &str, original: &str, result: &str) -> Option<YamlBreak> {
     if super::file_kind::FileKind::of_edit(path, original, result)
@@ -702,7 +726,7 @@ pub fn yaml_doubt(path: &str, original: &str, result: &str) -> Option<YamlBreak>
     yaml_break(original, result)
 }
 
-/// The key [`yaml_break`] finds moved, for a YAML file; `None` for another
+/// The key the module's check finds moved, for a YAML file; `None` for another
 /// file or another fault.
 pub fn key_move(path: &str, original: &str, result: &str) -> Option<KeyMove> {
     match yaml_doubt(path, original, result)? {
