@@ -75,6 +75,7 @@
 
 use crate::textdiff::{ops, shared_ends};
 use similar::DiffOp;
+use std::collections::HashMap;
 
 /// A key an edit's new text puts in another mapping than its own text has
 /// it in.
@@ -880,16 +881,29 @@ fn rewritten_move(old: &[&str], new: &[&str], replaces: &[Stretch]) -> Option<Ke
         if before.tabbed || after.tabbed {
             return None;
         }
-        let key = |k: &KeyLine| k.file.last().cloned().unwrap_or_default();
+        // Each key's old lines, in order, and how many new lines it has.
+        fn key(line: &KeyLine) -> &str {
+            line.file.last().map_or("", String::as_str)
+        }
+        let mut olds: HashMap<&str, Vec<&KeyLine>> = HashMap::new();
+        for line in &was {
+            olds.entry(key(line)).or_default().push(line);
+        }
+        let mut counts: HashMap<&str, usize> = HashMap::new();
+        for line in &is {
+            *counts.entry(key(line)).or_default() += 1;
+        }
+        let mut seen: HashMap<&str, usize> = HashMap::new();
         let mut moves: Vec<(&KeyLine, &KeyLine)> = Vec::new();
-        for (n, line) in is.iter().enumerate() {
+        for line in &is {
             let name = key(line);
-            let nth = is[..n].iter().filter(|k| key(k) == name).count();
-            let olds: Vec<&KeyLine> = was.iter().filter(|k| key(k) == name).collect();
-            if olds.len() != is.iter().filter(|k| key(k) == name).count() {
+            let nth = seen.entry(name).or_default();
+            *nth += 1;
+            let olds = olds.get(name).map_or(&[][..], Vec::as_slice);
+            if olds.len() != counts.get(name).copied().unwrap_or_default() {
                 continue;
             }
-            let Some(&was) = olds.get(nth) else {
+            let Some(&was) = olds.get(*nth - 1) else {
                 continue;
             };
             if was.column != line.column
