@@ -1,26 +1,45 @@
-//! *Pure.* An edit that moves a YAML key into another mapping than the one
-//! its own new text puts it in, although its old text matched exactly (old
-//! `  port: 80` under `server:` replaced by `port: 80\n  host: x`: `port`
-//! lands at the file's top level, and `host` under it; srview called it
-//! fine). YAML nests by column, as Python does; no YAML parser is used,
-//! the file's lines are read by their indentation only.
+//! *Pure.* An edit that leaves a YAML file nested otherwise than the
+//! model's own text says, or laid out as YAML refuses, although its old text
+//! matched exactly: a key moved into another mapping (old `  port: 80`
+//! under `server:` replaced by `port: 80\n  host: x`: `port` lands at the
+//! file's top level, and `host` under it; srview called it fine), or one
+//! step of a compact `steps:` list re-sent indented, its next sibling left
+//! at the old column (the workflow no longer loads). YAML nests by column,
+//! as Python does; no YAML parser is used, the file's lines are read by
+//! their indentation only.
 //!
-//! The rule, by evidence only:
-//! - the file is YAML ([`super::file_kind`]: `.yaml`, `.yml`);
-//! - the file as the edit leaves it is compared line by line with the file
-//!   before (a line diff); each stretch that replaces lines (old lines
-//!   taken out, new ones put in their place: not a pure insertion or
-//!   deletion) is anchored at its first line of content (not blank, not a
-//!   comment, not a document marker `---`/`...`) among the old lines and
-//!   among the new ones;
-//! - where the two anchors stand at different columns, the new lines are
-//!   read again set as the model wrote them relative to each other, their
-//!   first line at the old anchor's column (every new line of the stretch
-//!   shifted by the same columns): that is where the model's own new text
-//!   puts each key. A key line of the stretch whose parent chain (the keys
-//!   and list items above it, by indentation) differs between that reading
-//!   and the file as written is the doubt: the key moves from the mapping
-//!   it sits in within the model's text to another one.
+//! The rule, by evidence only, for a YAML file ([`super::file_kind`]:
+//! `.yaml`, `.yml`), the file as the edit leaves it compared line by line
+//! with the file before (a line diff); a stretch that replaces lines takes
+//! old lines out and puts new ones in their place (not a pure insertion or
+//! deletion). The first of these faults is the doubt:
+//! - **the first line moved**: a stretch's first line of content (not
+//!   blank, not a comment, not a document marker `---`/`...`) stands at
+//!   another column among the new lines than among the old ones; the new
+//!   lines are read again set as the model wrote them relative to each
+//!   other, their first line at the old column (every new line shifted
+//!   alike): that is where the model's own new text puts each key. A key
+//!   line whose parent chain (the keys and list items above it, by
+//!   indentation) differs between that reading and the file as written is
+//!   doubted;
+//! - **a rewritten key moved**: a new key line of a stretch rewrites the
+//!   old key line of the same key in it (the n-th of that key among the old
+//!   lines for the n-th among the new, where both count alike), at another
+//!   column, and lands at another depth in the file than the old line had,
+//!   while the old lines read alone and the new lines read alone nest it
+//!   alike (the same chain within the model's own text): an image bump on
+//!   the line before and `ports` sent 4 columns left moves `ports` out of
+//!   its container. A key the model's text itself re-nests (a mapping
+//!   wrapped in a new key, a wrapper removed) changes its chain within the
+//!   text and is not doubted;
+//! - **a key or list item YAML refuses**, where the file before reads
+//!   without any (by the same reading): two items of one list (`- ` under
+//!   the same parent) or two keys of one mapping at different columns, a
+//!   key and a list item in one collection (a key added at the column of a
+//!   list's dashes), a key deeper than a key holding a value on its line
+//!   (`image: x` then `  pullPolicy: y`), a block scalar's line less deep
+//!   than its first line. Named with its line, its column and the
+//!   sibling's (or the first line's).
 //!
 //! The parent chain of a key line is read by indentation: the nearest line
 //! above it at a smaller column is its parent; `- key: v` is a list item at
@@ -30,27 +49,33 @@
 //! (`|`, `>` and the deeper lines after them), of a flow collection (`[`,
 //! `{`) or a quoted scalar running over several lines; `---` and `...`
 //! start the chain afresh. Keys written after an anchor, tag or `?` (`&a
-//! key:`, `!t key:`, `? key`) are not read as keys. A tab in the
-//! indentation of a line read (the file as the edit leaves it, up to the
-//! stretch's end) stops the check (YAML forbids it there).
+//! key:`, `!t key:`, `? key`) are not read as keys; a key whose value is
+//! only an anchor or a tag (`base: &b`) may hold a mapping. A tab in the
+//! indentation of a line read stops the check (YAML forbids it there).
 //!
-//! Not caught: a new line added where no old line is replaced (a pure
-//! insertion has no anchor: a key appended at the top level after a nested
-//! mapping's last line may be meant there, and the edit dialects' own check
-//! of an old text starting inside a line's indentation speaks for the text
-//! that lost its columns); siblings at inconsistent columns that keep their
-//! parent (YAML refuses them, this check reads no faults); a key moved to
-//! another item of the same list (items are not told apart); a line that is
-//! a key in one reading and inside a block scalar in the other. A stretch
-//! whose new lines are all shifted alike keeps every key's parent (a whole
-//! mapping re-indented from 2 to 4 columns) and is not doubted; a
-//! deliberate re-indentation that moves a key to another mapping (a nested
-//! key replaced by a top-level one in the same place) is doubted too: the
-//! edit's text cannot tell it from a first line sent without its columns,
-//! and the doubt names the move for the reviewer to confirm.
+//! Not caught: a key moved by a pure insertion (no old line is replaced: a
+//! key appended at the top level after a nested mapping's last line may be
+//! meant there, and the edit dialects' own check of an old text starting
+//! inside a line's indentation speaks for the text that lost its columns);
+//! a rewritten key whose name the old lines hold a different number of
+//! times, or that the edit renames; a key moved to another item of the same
+//! list (items are not told apart); a line that is a key in one reading and
+//! inside a block scalar in the other; a plain scalar's line read as a key
+//! or a list item (`- a` then `  b: 1`: YAML refuses it, this reading does
+//! not); faults YAML finds outside this reading (duplicate keys, flow
+//! syntax, a block scalar under an indentation indicator); any fault where
+//! the file before already read one (the reading is not trusted there). A
+//! stretch whose new lines are all shifted alike keeps every key's parent
+//! (a whole mapping or list re-indented) and is not doubted; a deliberate
+//! re-indentation that moves a key to another mapping (a nested key
+//! replaced by a top-level one in the same place, a mapping's last key
+//! dedented to the top level beside an edit of the line before) is doubted
+//! too: the edit's text cannot tell it from a line sent without its
+//! columns, and the doubt names the move for the reviewer to confirm.
 
 use crate::textdiff::{ops, shared_ends};
 use similar::DiffOp;
+use std::collections::HashMap;
 
 /// A key an edit's new text puts in another mapping than its own text has
 /// it in.
@@ -74,6 +99,46 @@ pub struct KeyMove {
     pub column: usize,
     /// How many more key lines of the same stretch move.
     pub others: usize,
+    /// What tells the move.
+    pub why: Why,
+}
+
+/// What tells a [`KeyMove`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Why {
+    /// The stretch's first line of content stands at another column than
+    /// the first line it replaces; `replaced` is that line.
+    FirstLine,
+    /// The key rewrites a line of the same key (`replaced`) that the
+    /// edit's old text nests among its own lines as its new text does.
+    Rewritten,
+}
+
+/// A fault the YAML layout check finds in the file as an edit leaves it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum YamlBreak {
+    /// A key put in another mapping than the model's own text has it in.
+    Move(KeyMove),
+    /// A key or list item YAML refuses.
+    Misplaced(Misplaced),
+}
+
+impl YamlBreak {
+    /// One sentence without a final stop.
+    pub fn describe(&self) -> String {
+        match self {
+            YamlBreak::Move(m) => m.describe(),
+            YamlBreak::Misplaced(m) => m.describe(),
+        }
+    }
+
+    /// [`Self::describe`] without what to send instead: the fault alone.
+    pub fn fault(&self) -> String {
+        match self {
+            YamlBreak::Move(m) => m.fault(),
+            YamlBreak::Misplaced(m) => m.fault(),
+        }
+    }
 }
 
 impl KeyMove {
@@ -95,18 +160,27 @@ impl KeyMove {
                 if n == 1 { "moves" } else { "move" }
             ),
         };
+        let how = match self.why {
+            Why::FirstLine => format!(
+                "the new text's first line is at column {} where the line it replaces (line \
+                 {} of the file before) is at column {}",
+                self.column, self.replaced.0, self.replaced.1
+            ),
+            Why::Rewritten => format!(
+                "the new text sets it at column {} where the line it rewrites (line {} of the \
+                 file before) is at column {}, though the edit's old and new text nest it \
+                 alike among their own lines",
+                self.column, self.replaced.0, self.replaced.1
+            ),
+        };
         format!(
-            "as written, line {} (`{}`) moves the key `{}` from {} to {}{others}: the new \
-             text's first line is at column {} where the line it replaces (line {} of the \
-             file before) is at column {}, and YAML nests keys by their column",
+            "as written, line {} (`{}`) moves the key `{}` from {} to {}{others}: {how}, and \
+             YAML nests keys by their column",
             self.line,
             self.text,
             self.key,
             place(&self.meant),
             place(&self.written),
-            self.column,
-            self.replaced.0,
-            self.replaced.1
         )
     }
 }
@@ -146,17 +220,143 @@ struct Level {
     column: usize,
     /// The key, or `-` for a list item.
     label: String,
-    /// A key with no value on its line (a list may stand at its column).
+    /// A key with no value on its line, or only an anchor or a tag (a list
+    /// may stand at its column, a mapping under it).
     opens: bool,
+    /// The first key or list item read under it.
+    child: Option<Entry>,
+}
+
+/// A key or a list item as read: its line (1-based), trimmed, its column
+/// and whether it is a list item.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// Its line, 1-based.
+    pub line: usize,
+    /// The line from its dash or key on, trimmed at its end.
+    pub text: String,
+    /// The column of its dash or key.
+    pub column: usize,
+    /// A list item (`- `), not a key.
+    pub item: bool,
+}
+
+impl Entry {
+    fn what(&self) -> &'static str {
+        if self.item { "a list item" } else { "a key" }
+    }
+}
+
+/// A key or list item the file as the edit leaves it holds where YAML
+/// refuses it, the file before reading without any.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Misplaced {
+    /// The key or list item refused (or a block scalar's line).
+    pub entry: Entry,
+    /// The keys and list items above it (outermost first).
+    pub parents: Vec<String>,
+    /// What it is refused beside.
+    pub against: Against,
+}
+
+/// What a [`Misplaced`] entry is refused beside.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Against {
+    /// The first key or list item under the same parent, at another
+    /// column or of the other kind.
+    Sibling(Entry),
+    /// The key above it holds a value on its line (the entry is a key).
+    Value,
+    /// The entry is a line of a block scalar (`|`, `>`) less deep than the
+    /// scalar's first line, this one: YAML ends the scalar there and
+    /// refuses the line.
+    Block(Entry),
+}
+
+impl Misplaced {
+    /// One sentence without a final stop.
+    pub fn describe(&self) -> String {
+        format!(
+            "{}: send the new lines at the indentation of the lines they replace",
+            self.fault()
+        )
+    }
+
+    /// [`Self::describe`] without what to send instead: the fault alone.
+    pub fn fault(&self) -> String {
+        let e = &self.entry;
+        let whose = match place(&self.parents) {
+            top if self.parents.is_empty() => format!("at {top}"),
+            under if under.starts_with("under") => under,
+            item => format!("in {item}"),
+        };
+        let s = match &self.against {
+            Against::Sibling(s) => s,
+            Against::Value => {
+                return format!(
+                    "as written, line {} (`{}`) is a key at column {}, deeper than the key `{}` \
+                     that holds a value on its own line: YAML refuses a key there (the file no \
+                     longer parses)",
+                    e.line,
+                    e.text,
+                    e.column,
+                    self.parents.last().map(String::as_str).unwrap_or_default()
+                );
+            }
+            Against::Block(first) => {
+                return format!(
+                    "as written, line {} (`{}`) is a line of the block scalar {whose} at column \
+                     {} where its first line (line {}) stands at column {}: YAML ends the \
+                     scalar there and refuses the line (the file no longer parses)",
+                    e.line, e.text, e.column, first.line, first.column
+                );
+            }
+        };
+        let head = format!(
+            "as written, line {} (`{}`) is {} at column {}",
+            e.line,
+            e.text,
+            e.what(),
+            e.column
+        );
+        if s.item == e.item {
+            let (kind, collection) = if e.item {
+                ("item", "list")
+            } else {
+                ("key", "mapping")
+            };
+            format!(
+                "{head} where line {} (`{}`), {} {kind} of the same {collection} {whose}, \
+                 stands at column {}: YAML refuses the {kind}s of one {collection} at \
+                 different columns (the file no longer parses)",
+                s.line,
+                s.text,
+                if s.item { "an" } else { "a" },
+                s.column
+            )
+        } else {
+            format!(
+                "{head} where line {} (`{}`) is {} at column {} {whose}: YAML refuses \
+                 keys and list items in one collection (the file no longer parses)",
+                s.line,
+                s.text,
+                s.what(),
+                s.column
+            )
+        }
+    }
 }
 
 /// What the lines being read are inside of.
 #[derive(Debug, Clone, Copy)]
 enum Inside {
     Nothing,
-    /// A block scalar: lines deeper than `above` (and blank ones).
+    /// A block scalar: lines deeper than `above` (and blank ones); its
+    /// first line of content (line, column) once read, `(0, 0)` for a
+    /// column its header sets.
     Block {
         above: usize,
+        first: Option<(usize, usize)>,
     },
     /// A flow collection still `depth` brackets deep.
     Flow {
@@ -175,6 +375,12 @@ struct Reader {
     inside: Inside,
     /// A tab in a line's indentation: the reading is not trusted.
     tabbed: bool,
+    /// The lines read.
+    read: usize,
+    /// The first key or list item of the document's top level.
+    top: Option<Entry>,
+    /// The first key or list item read where YAML refuses it.
+    fault: Option<Misplaced>,
 }
 
 impl Reader {
@@ -183,19 +389,86 @@ impl Reader {
             stack: Vec::new(),
             inside: Inside::Nothing,
             tabbed: false,
+            read: 0,
+            top: None,
+            fault: None,
+        }
+    }
+
+    /// Records `entry`, a key or list item put under the level on top of
+    /// the stack (the top level for none); a fault where its column or
+    /// kind differs from that level's first one, or where that level is a
+    /// key with its value on its line and `entry` a key.
+    fn enter(&mut self, entry: Entry) {
+        let (first, scalar) = match self.stack.last_mut() {
+            Some(level) => (
+                &mut level.child,
+                !level.opens && level.label != "-" && !entry.item,
+            ),
+            None => (&mut self.top, false),
+        };
+        let against = match first {
+            None if scalar => Against::Value,
+            None => {
+                *first = Some(entry);
+                return;
+            }
+            Some(first) if first.column == entry.column && first.item == entry.item => return,
+            Some(first) => Against::Sibling(first.clone()),
+        };
+        self.refuse(entry, against);
+    }
+
+    /// Records the first fault: `entry`, refused beside `against`.
+    fn refuse(&mut self, entry: Entry, against: Against) {
+        if self.fault.is_none() {
+            let parents = self.stack.iter().map(|l| l.label.clone()).collect();
+            self.fault = Some(Misplaced {
+                entry,
+                parents,
+                against,
+            });
         }
     }
 
     /// Reads `line`: for a key line, its chain (the labels above it, then
     /// the key).
     fn line(&mut self, line: &str) -> Option<Vec<String>> {
+        self.read += 1;
         let line = line.trim_end_matches('\r');
         let text = line.trim_start_matches(' ');
         let lead = line.len() - text.len();
         match self.inside {
             Inside::Nothing => {}
-            Inside::Block { above } => {
-                if text.is_empty() || lead > above {
+            Inside::Block { above, first } => {
+                if text.is_empty() {
+                    return None;
+                }
+                if lead > above {
+                    match first {
+                        None => {
+                            self.inside = Inside::Block {
+                                above,
+                                first: Some((self.read, lead)),
+                            }
+                        }
+                        Some((at, column)) if lead < column => {
+                            let entry = Entry {
+                                line: self.read,
+                                text: text.trim_end().to_string(),
+                                column: lead,
+                                item: false,
+                            };
+                            let first = Entry {
+                                line: at,
+                                text: String::new(),
+                                column,
+                                item: false,
+                            };
+                            self.refuse(entry, Against::Block(first));
+                        }
+                        Some(_) => {}
+                    }
                     return None;
                 }
                 self.inside = Inside::Nothing;
@@ -224,6 +497,7 @@ impl Reader {
                 .any(|m| text == *m || text.starts_with(&format!("{m} ")))
             {
                 self.stack.clear();
+                self.top = None;
                 return None;
             }
             if text.starts_with('%') {
@@ -234,7 +508,7 @@ impl Reader {
         // List items, `- - a` nesting them.
         let mut dash = None;
         while rest == "-" || rest.starts_with("- ") {
-            self.item(column);
+            self.item(column, rest);
             dash = Some(column);
             let after = rest[1..].trim_start_matches(' ');
             column += rest.len() - after.len();
@@ -254,17 +528,24 @@ impl Reader {
         }
         let mut chain: Vec<String> = self.stack.iter().map(|l| l.label.clone()).collect();
         chain.push(key.to_string());
+        self.enter(Entry {
+            line: self.read,
+            text: rest.trim_end().to_string(),
+            column,
+            item: false,
+        });
         self.inside = after_value(value, column);
         self.stack.push(Level {
             column,
             label: key.to_string(),
-            opens: value.is_empty() || value.starts_with('#'),
+            opens: opens(value),
+            child: None,
         });
         Some(chain)
     }
 
-    /// A list item's dash at `column`.
-    fn item(&mut self, column: usize) {
+    /// A list item's dash at `column`, `text` the line from it.
+    fn item(&mut self, column: usize, text: &str) {
         while self
             .stack
             .last()
@@ -282,12 +563,29 @@ impl Reader {
                 self.stack.pop();
             }
         }
+        self.enter(Entry {
+            line: self.read,
+            text: text.trim_end().to_string(),
+            column,
+            item: true,
+        });
         self.stack.push(Level {
             column,
             label: "-".into(),
             opens: true,
+            child: None,
         });
     }
+}
+
+/// Whether a key whose value on its line is `value` (trimmed at its start)
+/// may hold a mapping or a list on the lines after it: no value, a comment,
+/// or only anchors and tags (`&a`, `!!map`).
+fn opens(value: &str) -> bool {
+    value
+        .split_whitespace()
+        .take_while(|word| !word.starts_with('#'))
+        .all(|word| word.starts_with(['&', '!']))
 }
 
 /// What a value (`value`, trimmed at its start) opens on the lines after
@@ -295,7 +593,15 @@ impl Reader {
 /// collection or a quoted scalar left open.
 fn after_value(value: &str, above: usize) -> Inside {
     match value.chars().next() {
-        Some('|' | '>') => Inside::Block { above },
+        // An indentation indicator (`|2`) sets the lines' column: not read.
+        Some('|' | '>') => Inside::Block {
+            above,
+            first: value
+                .split_whitespace()
+                .next()
+                .is_some_and(|header| header.contains(|c: char| c.is_ascii_digit()))
+                .then_some((0, 0)),
+        },
         Some('[' | '{') => flow(value, 0),
         Some(quote @ ('"' | '\'')) => match closing(&value[1..], quote) {
             Some(_) => Inside::Nothing,
@@ -410,9 +716,9 @@ fn shifted(line: &str, shift: isize) -> String {
     }
 }
 
-/// The key [`yaml_break`] finds moved, for a YAML file (`path` by its
-/// name, see [`super::file_kind`]); `None` for another file.
-pub fn key_move(path: &str, original: &str, result: &str) -> Option<KeyMove> {
+/// The fault the module's check finds, for a YAML file (`path` by its name, see
+/// [`super::file_kind`]); `None` for another file.
+pub fn yaml_doubt(path: &str, original: &str, result: &str) -> Option<YamlBreak> {
     if super::file_kind::FileKind::of_edit(path, original, result)
         != super::file_kind::FileKind::Yaml
     {
@@ -421,10 +727,21 @@ pub fn key_move(path: &str, original: &str, result: &str) -> Option<KeyMove> {
     yaml_break(original, result)
 }
 
-/// The first key of `result` (the YAML file as an edit leaves it) that a
-/// stretch of new lines replacing lines of `original` puts in another
-/// mapping than the model's own text has it in (see the module).
-pub(super) fn yaml_break(original: &str, result: &str) -> Option<KeyMove> {
+/// The key the module's check finds moved, for a YAML file; `None` for another
+/// file or another fault.
+pub fn key_move(path: &str, original: &str, result: &str) -> Option<KeyMove> {
+    match yaml_doubt(path, original, result)? {
+        YamlBreak::Move(found) => Some(found),
+        YamlBreak::Misplaced(_) => None,
+    }
+}
+
+/// The first fault of `result` (the YAML file as an edit leaves it) that
+/// `original` had not (see the module): a key a stretch of new lines
+/// replacing lines of `original` puts in another mapping than the model's
+/// own text has it in, else a key or list item YAML refuses where the file
+/// before read without any.
+pub(super) fn yaml_break(original: &str, result: &str) -> Option<YamlBreak> {
     if original == result {
         return None;
     }
@@ -432,32 +749,46 @@ pub(super) fn yaml_break(original: &str, result: &str) -> Option<KeyMove> {
     let new: Vec<&str> = result.lines().collect();
     let (head, tail) = shared_ends(&old, &new);
     let (old_mid, new_mid) = (&old[head..old.len() - tail], &new[head..new.len() - tail]);
-    // The stretches that replace lines, each with the shift its anchors
-    // tell; the diff only where the shared ends leave any.
+    // The stretches that replace lines (old start, old length, new start,
+    // new length, in the whole files); the diff only where the shared ends
+    // leave any.
+    let replaces: Vec<Stretch> = ops(old_mid, new_mid, None)
+        .into_iter()
+        .filter_map(|op| match op {
+            DiffOp::Replace {
+                old_index,
+                old_len,
+                new_index,
+                new_len,
+            } => Some((head + old_index, old_len, head + new_index, new_len)),
+            _ => None,
+        })
+        .collect();
+    first_line_move(&old, &new, &replaces)
+        .or_else(|| rewritten_move(&old, &new, &replaces))
+        .map(YamlBreak::Move)
+        .or_else(|| misplaced(original, result).map(YamlBreak::Misplaced))
+}
+
+/// Old lines replaced by new ones: the old lines' start and count, the new
+/// lines' start and count (0-based, in the whole files).
+type Stretch = (usize, usize, usize, usize);
+
+/// The first key a stretch whose first line of content moved column puts
+/// in another mapping than the stretch's lines read at the old column do.
+fn first_line_move(old: &[&str], new: &[&str], replaces: &[Stretch]) -> Option<KeyMove> {
+    // The stretches whose anchors tell a shift.
     let mut stretches = Vec::new();
-    for op in ops(old_mid, new_mid, None) {
-        let DiffOp::Replace {
-            old_index,
-            old_len,
-            new_index,
-            new_len,
-        } = op
-        else {
-            continue;
-        };
-        let taken = &old_mid[old_index..old_index + old_len];
-        let put = &new_mid[new_index..new_index + new_len];
+    for &(old_index, old_len, new_index, new_len) in replaces {
+        let taken = &old[old_index..old_index + old_len];
+        let put = &new[new_index..new_index + new_len];
         let (Some((at, was)), Some((_, is))) = (anchor(taken), anchor(put)) else {
             continue;
         };
         if was != is {
             let shift = was as isize - is as isize;
-            let replaced = (head + old_index + at + 1, was);
-            stretches.push((head + new_index, new_len, shift, replaced, is));
+            stretches.push((new_index, new_len, shift, (old_index + at + 1, was), is));
         }
-    }
-    if stretches.is_empty() {
-        return None;
     }
     // The file as written, read once to each stretch; the stretch read
     // again from there as the model set it.
@@ -494,10 +825,132 @@ pub(super) fn yaml_break(original: &str, result: &str) -> Option<KeyMove> {
                 replaced,
                 column,
                 others: moves.len() - 1,
+                why: Why::FirstLine,
             });
         }
     }
     None
+}
+
+/// A key line of a stretch: its index in its file, its column, its chain
+/// in the file and in the stretch's lines read alone.
+struct KeyLine {
+    index: usize,
+    column: usize,
+    file: Vec<String>,
+    alone: Vec<String>,
+}
+
+/// The key lines of `lines` (from index `start` of their file), read on by
+/// `reader` (the file read up to them) and alone.
+fn key_lines(reader: &mut Reader, lines: &[&str], start: usize) -> Vec<KeyLine> {
+    let mut alone = Reader::new();
+    let mut keys = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let (file, own) = (reader.line(line), alone.line(line));
+        if let (Some(file), Some(own), Some(level)) = (file, own, reader.stack.last()) {
+            keys.push(KeyLine {
+                index: start + i,
+                column: level.column,
+                file,
+                alone: own,
+            });
+        }
+    }
+    keys
+}
+
+/// The first key line of a stretch that rewrites an old key line of the
+/// same key (the n-th of that key among the old lines for the n-th among
+/// the new ones, when both count alike) at another column, at another
+/// depth in the file, where the old and the new lines read alone nest it
+/// alike: the model's own text keeps it among its lines, the file moves it.
+fn rewritten_move(old: &[&str], new: &[&str], replaces: &[Stretch]) -> Option<KeyMove> {
+    let (mut before, mut after) = (Reader::new(), Reader::new());
+    let (mut old_read, mut new_read) = (0, 0);
+    for &(old_index, old_len, new_index, new_len) in replaces {
+        for line in &old[old_read..old_index] {
+            before.line(line);
+        }
+        for line in &new[new_read..new_index] {
+            after.line(line);
+        }
+        let was = key_lines(&mut before, &old[old_index..old_index + old_len], old_index);
+        let is = key_lines(&mut after, &new[new_index..new_index + new_len], new_index);
+        (old_read, new_read) = (old_index + old_len, new_index + new_len);
+        if before.tabbed || after.tabbed {
+            return None;
+        }
+        // Each key's old lines, in order, and how many new lines it has.
+        fn key(line: &KeyLine) -> &str {
+            line.file.last().map_or("", String::as_str)
+        }
+        let mut olds: HashMap<&str, Vec<&KeyLine>> = HashMap::new();
+        for line in &was {
+            olds.entry(key(line)).or_default().push(line);
+        }
+        let mut counts: HashMap<&str, usize> = HashMap::new();
+        for line in &is {
+            *counts.entry(key(line)).or_default() += 1;
+        }
+        let mut seen: HashMap<&str, usize> = HashMap::new();
+        let mut moves: Vec<(&KeyLine, &KeyLine)> = Vec::new();
+        for line in &is {
+            let name = key(line);
+            let nth = seen.entry(name).or_default();
+            *nth += 1;
+            let olds = olds.get(name).map_or(&[][..], Vec::as_slice);
+            if olds.len() != counts.get(name).copied().unwrap_or_default() {
+                continue;
+            }
+            let Some(&was) = olds.get(*nth - 1) else {
+                continue;
+            };
+            if was.column != line.column
+                && was.file.len() != line.file.len()
+                && was.alone == line.alone
+            {
+                moves.push((was, line));
+            }
+        }
+        if let Some(&(was, is)) = moves.first() {
+            let mut written = is.file.clone();
+            let key = written.pop().unwrap_or_default();
+            let mut meant = was.file.clone();
+            meant.pop();
+            return Some(KeyMove {
+                line: is.index + 1,
+                text: new[is.index].trim().to_string(),
+                key,
+                meant,
+                written,
+                replaced: (was.index + 1, was.column),
+                column: is.column,
+                others: moves.len() - 1,
+                why: Why::Rewritten,
+            });
+        }
+    }
+    None
+}
+
+/// The first key or list item of `result` YAML refuses (a list's items or
+/// a mapping's keys at different columns, both in one collection, a key
+/// under a key holding a value on its line), where `original` read
+/// without any; `None` where either has a tab in its indentation.
+fn misplaced(original: &str, result: &str) -> Option<Misplaced> {
+    let read = |text: &str| {
+        let mut reader = Reader::new();
+        for line in text.lines() {
+            reader.line(line);
+        }
+        reader
+    };
+    let (before, after) = (read(original), read(result));
+    if before.tabbed || after.tabbed || before.fault.is_some() {
+        return None;
+    }
+    after.fault
 }
 
 #[cfg(test)]
@@ -561,7 +1014,7 @@ mod tests {
 
     /// Ordinary edits: a value changed, a sibling added at the same column,
     /// a nested mapping added, a list item added, a key wrapped into a new
-    /// mapping, a whole mapping re-indented alike, a list re-indented to
+    /// mapping, a whole mapping re-indented alike, a whole list re-indented to
     /// its key's column, a block scalar's lines re-indented, a top-level
     /// section appended after a nested line (a pure insertion), a sibling
     /// added and a value changed further down in one edit. No doubt; nor a
@@ -594,11 +1047,15 @@ mod tests {
             ),
             (CONFIG, "  port: 80\n", "  port: 80\n  timeout: 5\n"),
             (list, "    v: 2\n", "    v: 2\n  - name: c\n    v: 3\n"),
-            (list, "  - name: a\n    v: 1\n", "- name: a\n  v: 10\n"),
+            (
+                list,
+                "  - name: a\n    v: 1\n  - name: b\n    v: 2\n",
+                "- name: a\n  v: 10\n- name: b\n  v: 2\n",
+            ),
             (
                 list,
                 "  echo a: b\n  echo c\n",
-                "    echo a: b\n  echo c: 2\n",
+                "    echo a: b\n    echo c: 2\n",
             ),
             (list, "items:\n", "# the items\nitems:\n"),
         ];
@@ -606,7 +1063,7 @@ mod tests {
             let result = file.replacen(old, new, 1);
             assert_ne!(result, file, "{old:?}");
             assert_eq!(
-                key_move("c.yaml", file, &result),
+                yaml_doubt("c.yaml", file, &result),
                 None,
                 "{old:?} -> {new:?}"
             );
@@ -639,18 +1096,320 @@ mod tests {
         ] {
             let result = ci.replacen(old, new, 1);
             assert_ne!(result, ci, "{old:?}");
-            assert_eq!(key_move("ci.yml", ci, &result), None, "{old:?} -> {new:?}");
+            assert_eq!(
+                yaml_doubt("ci.yml", ci, &result),
+                None,
+                "{old:?} -> {new:?}"
+            );
         }
         // Two changes in one edit: a sibling added, a value changed below.
         let result = CONFIG
             .replace("  host: a\n", "  host: a\n  timeout: 5\n")
             .replace("  name: x\n", "  name: y\n");
-        assert_eq!(key_move("c.yaml", CONFIG, &result), None);
+        assert_eq!(yaml_doubt("c.yaml", CONFIG, &result), None);
         let moved = CONFIG.replace("  port: 80\n", "port: 80\n  timeout: 5\n");
         assert_eq!(key_move("c.txt", CONFIG, &moved), None);
         let tabbed = format!("x:\n\ty: 1\n{CONFIG}");
         let moved = tabbed.replace("  port: 80\n", "port: 80\n  timeout: 5\n");
         assert_eq!(key_move("c.yaml", &tabbed, &moved), None);
+    }
+
+    /// The k8s Deployment of the tester's find 01.
+    const DEPLOY: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 2\n  template:\n    spec:\n      containers:\n        - name: web\n          image: nginx:1.25\n          ports:\n            - containerPort: 80\n";
+
+    /// The tester's find 01: `ports` moved out of its container on the
+    /// stretch's second line, the first (an image bump) at its column: the
+    /// old and new text nest `ports` alike (beside `image`), the file moves
+    /// it to the pod spec. Each key's own rewrite is compared, not only the
+    /// first line's. A deliberate dedent of a mapping's last key is doubted
+    /// the same way (the doubt names it).
+    #[test]
+    fn a_key_rewritten_at_another_column_moves_though_the_first_line_keeps_its_own() {
+        let result = DEPLOY.replace(
+            "          image: nginx:1.25\n          ports:\n",
+            "          image: nginx:1.27\n      ports:\n",
+        );
+        let found = key_move("deploy.yaml", DEPLOY, &result).expect("a move");
+        assert_eq!(
+            (found.line, found.key.as_str(), found.column, found.replaced),
+            (12, "ports", 6, (12, 10))
+        );
+        assert_eq!((found.why, found.others), (Why::Rewritten, 0));
+        assert_eq!(
+            found.describe(),
+            "as written, line 12 (`ports:`) moves the key `ports` from a list item of \
+             `spec.template.spec.containers` to under `spec.template.spec`: the new text sets \
+             it at column 6 where the line it rewrites (line 12 of the file before) is at \
+             column 10, though the edit's old and new text nest it alike among their own \
+             lines, and YAML nests keys by their column: send the new lines at the \
+             indentation of the lines they replace"
+        );
+        // The key's own lines move with it: counted.
+        let result = DEPLOY.replace(
+            "          image: nginx:1.25\n          ports:\n            - containerPort: 80\n",
+            "          image: nginx:1.27\n      ports:\n        - containerPort: 80\n",
+        );
+        let found = key_move("deploy.yaml", DEPLOY, &result).expect("a move");
+        assert_eq!((found.key.as_str(), found.others), ("ports", 1));
+        // A mapping's last key dedented to the top level.
+        let result = CONFIG.replace("  port: 80\n  host: a\n", "  port: 81\nhost: a\n");
+        let found = key_move("c.yaml", CONFIG, &result).expect("a move");
+        assert_eq!((found.line, found.key.as_str()), (3, "host"));
+        assert!(
+            found
+                .describe()
+                .contains("moves the key `host` from under `server` to the top level"),
+            "{}",
+            found.describe()
+        );
+    }
+
+    /// The tester's find 02: one item of a compact `steps:` list re-sent
+    /// indented leaves its sibling at the old column (YAML refuses it), and
+    /// the reverse; a key added at the column of a list's dashes; a key
+    /// added deeper than a key holding a value; a mapping's key dedented to
+    /// a column no sibling uses. Each named with its line, its column and
+    /// the sibling's.
+    #[test]
+    fn entries_of_one_collection_at_different_columns_are_a_doubt() {
+        let ci = "name: CI\non:\n  push:\n    branches: [main]\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n    - uses: actions/checkout@v3\n    - name: Test\n      run: make test\n";
+        let result = ci.replace(
+            "    - uses: actions/checkout@v3\n",
+            "      - uses: actions/checkout@v4\n",
+        );
+        let Some(YamlBreak::Misplaced(found)) = yaml_doubt("ci.yml", ci, &result) else {
+            panic!("{:?}", yaml_doubt("ci.yml", ci, &result));
+        };
+        assert_eq!(
+            (found.entry.line, found.entry.column, found.entry.item),
+            (10, 4, true)
+        );
+        let Against::Sibling(sibling) = found.against else {
+            panic!("{:?}", found.against);
+        };
+        assert_eq!((sibling.line, sibling.column), (9, 6));
+        assert_eq!(
+            yaml_doubt("ci.yml", ci, &result).map(|f| f.describe()),
+            Some(
+                "as written, line 10 (`- name: Test`) is a list item at column 4 where line 9 \
+                 (`- uses: actions/checkout@v4`), an item of the same list under \
+                 `jobs.build.steps`, stands at column 6: YAML refuses the items of one list at \
+                 different columns (the file no longer parses): send the new lines at the \
+                 indentation of the lines they replace"
+                    .into()
+            )
+        );
+        let indented = ci
+            .replace("    - ", "      - ")
+            .replace("      run", "        run");
+        let result = indented.replace(
+            "      - name: Test\n        run: make test\n",
+            "    - name: Test\n      run: make test\n",
+        );
+        let said = yaml_doubt("ci.yml", &indented, &result).map(|f| f.fault());
+        assert!(
+            said.as_deref().is_some_and(|s| s.starts_with(
+                "as written, line 10 (`- name: Test`) is a list item at column 4 where line 9 \
+                 (`- uses: actions/checkout@v3`), an item of the same list"
+            )),
+            "{said:?}"
+        );
+        let said = yaml_doubt(
+            "deploy.yaml",
+            DEPLOY,
+            &DEPLOY.replace(
+                "          image: nginx:1.25\n",
+                "          image: nginx:1.27\n        resources:\n          limits:\n            cpu: \"1\"\n",
+            ),
+        )
+        .map(|f| f.fault());
+        assert_eq!(
+            said.as_deref(),
+            Some(
+                "as written, line 12 (`resources:`) is a key at column 8 where line 10 (`- \
+                 name: web`) is a list item at column 8 under `spec.template.spec.containers`: \
+                 YAML refuses keys and list items in one collection (the file no longer parses)"
+            )
+        );
+        let said = yaml_doubt(
+            "deploy.yaml",
+            DEPLOY,
+            &DEPLOY.replace(
+                "          image: nginx:1.25\n",
+                "          image: nginx:1.27\n            pullPolicy: Always\n",
+            ),
+        )
+        .map(|f| f.fault());
+        assert_eq!(
+            said.as_deref(),
+            Some(
+                "as written, line 12 (`pullPolicy: Always`) is a key at column 12, deeper than \
+                 the key `image` that holds a value on its own line: YAML refuses a key there \
+                 (the file no longer parses)"
+            )
+        );
+        let nested = "a:\n    b: 1\n    c: 2\n";
+        let said = yaml_doubt("x.yml", nested, &nested.replace("    c: 2\n", "  c: 3\n"))
+            .map(|f| f.fault());
+        assert!(
+            said.as_deref().is_some_and(|s| s.starts_with(
+                "as written, line 3 (`c: 3`) is a key at column 2 where line 2 (`b: 1`), a key \
+                 of the same mapping under `a`, stands at column 4"
+            )),
+            "{said:?}"
+        );
+        // One item of an indented list re-sent at its key's column (this
+        // module's own test called it ordinary once: YAML refuses it).
+        let list = "items:\n  - name: a\n    v: 1\n  - name: b\n    v: 2\n";
+        let said = yaml_doubt(
+            "x.yml",
+            list,
+            &list.replace("  - name: a\n    v: 1\n", "- name: a\n  v: 10\n"),
+        )
+        .map(|f| f.fault());
+        assert!(
+            said.as_deref().is_some_and(|s| s.starts_with(
+                "as written, line 4 (`- name: b`) is a list item at column 2 where line 2 \
+                 (`name: a`) is a key at column 2 in a list item of `items`"
+            )),
+            "{said:?}"
+        );
+        // A block scalar's first line re-indented deeper than the next
+        // (this module's own test called it ordinary once: YAML ends the
+        // scalar at the next line and refuses it); an indentation
+        // indicator sets the column: not read.
+        let script = "run: |\n  echo a: b\n  echo c\nnext: 1\n";
+        let result = script.replace("  echo a: b\n  echo c\n", "    echo a: b\n  echo c: 2\n");
+        assert_eq!(
+            yaml_doubt("x.yml", script, &result)
+                .map(|f| f.fault())
+                .as_deref(),
+            Some(
+                "as written, line 3 (`echo c: 2`) is a line of the block scalar under `run` at \
+                 column 2 where its first line (line 2) stands at column 4: YAML ends the scalar \
+                 there and refuses the line (the file no longer parses)"
+            )
+        );
+        let fixed = script.replace("run: |", "run: |2");
+        let result = fixed.replace("  echo a: b\n  echo c\n", "    echo a: b\n  echo c: 2\n");
+        assert_eq!(yaml_doubt("x.yml", &fixed, &result), None);
+        // Not where the file before already read such a fault, nor with a
+        // tab in the indentation.
+        let faulty = format!("x:\n    y: 1\n  z: 2\n{ci}");
+        let result = faulty.replace(
+            "    - uses: actions/checkout@v3\n",
+            "      - uses: actions/checkout@v4\n",
+        );
+        assert_eq!(yaml_doubt("ci.yml", &faulty, &result), None);
+    }
+
+    /// Everyday edits of a k8s Deployment, a docker-compose file and a
+    /// GitHub workflow in either list style: no doubt of either kind.
+    #[test]
+    fn everyday_k8s_compose_and_workflow_edits_are_not_doubted() {
+        let compose = "version: \"3.8\"\nservices:\n  web:\n    image: nginx:1.25\n    ports:\n      - \"80:80\"\n    environment:\n      - A=1\n  db:\n    image: postgres:15\nvolumes:\n  data:\n";
+        let compact = "jobs:\n  build:\n    steps:\n    - uses: actions/checkout@v3\n    - name: Test\n      run: make test\n";
+        let indented = "jobs:\n  build:\n    steps:\n      - uses: actions/checkout@v3\n      - name: Test\n        run: make test\n";
+        let cases: &[(&str, &str, &str)] = &[
+            (DEPLOY, "nginx:1.25", "nginx:1.27"),
+            (
+                DEPLOY,
+                "          image: nginx:1.25\n          ports:\n",
+                "          image: nginx:1.27\n          ports:\n",
+            ),
+            (
+                DEPLOY,
+                "          image: nginx:1.25\n",
+                "          image: nginx:1.25\n          resources:\n            limits:\n              cpu: \"1\"\n",
+            ),
+            (
+                DEPLOY,
+                "  name: web\n",
+                "  name: web\n  labels:\n    app: web\n",
+            ),
+            (
+                DEPLOY,
+                "  replicas: 2\n  template:\n    spec:\n      containers:\n        - name: web\n          image: nginx:1.25\n",
+                "  replicas: 3\n  template:\n    spec:\n      containers:\n        - name: web\n          image: nginx:1.27\n",
+            ),
+            (
+                DEPLOY,
+                "            - containerPort: 80\n",
+                "            - containerPort: 80\n        - name: side\n          image: busybox\n",
+            ),
+            (
+                DEPLOY,
+                "        - name: web\n          image: nginx:1.25\n          ports:\n            - containerPort: 80\n",
+                "      - name: web\n        image: nginx:1.25\n        ports:\n          - containerPort: 80\n",
+            ),
+            (
+                compose,
+                "volumes:\n",
+                "  cache:\n    image: redis:7\nvolumes:\n",
+            ),
+            (
+                compose,
+                "    ports:\n      - \"80:80\"\n",
+                "    ports:\n    - \"80:80\"\n    - \"443:443\"\n",
+            ),
+            (
+                compose,
+                "    environment:\n      - A=1\n",
+                "    environment:\n      A: \"1\"\n      B: \"2\"\n",
+            ),
+            (compose, "  data:\n", "  data:\n    driver: local\n"),
+            (
+                compact,
+                "    - uses: actions/checkout@v3\n",
+                "    - uses: actions/checkout@v4\n      with:\n        fetch-depth: 0\n",
+            ),
+            (
+                compact,
+                "      run: make test\n",
+                "      run: make test\n    - name: Lint\n      run: make lint\n",
+            ),
+            (
+                compact,
+                "    - uses: actions/checkout@v3\n    - name: Test\n      run: make test\n",
+                "      - uses: actions/checkout@v3\n      - name: Test\n        run: make test\n",
+            ),
+            (
+                indented,
+                "        run: make test\n",
+                "        run: |\n          make test\n          make check\n",
+            ),
+            (
+                indented,
+                "      - name: Test\n        run: make test\n",
+                "      - name: Unit tests\n        run: make unit\n",
+            ),
+            (
+                "server:\n  http:\n    port: 80\n    host: a\n",
+                "  http:\n    port: 80\n    host: a\n",
+                "  port: 80\n  host: a\n",
+            ),
+            (
+                "server:\n  a: 1\n  port: 80\n",
+                "server:\n  a: 1\n",
+                "backend:\n  a: 1\n",
+            ),
+            (CONFIG, "  port: 80\n  host: a\n", "  host: a\n  port: 80\n"),
+            (
+                "base: &b\n  x: 1\nother:\n  <<: *b\n  y: 2\n",
+                "  y: 2\n",
+                "  y: 3\n  z: 4\n",
+            ),
+            ("a: 1\n---\nb:\n  c: 1\n", "  c: 1\n", "  c: 2\n  d: 3\n"),
+        ];
+        for &(file, old, new) in cases {
+            assert_eq!(file.matches(old).count(), 1, "{old:?}");
+            let result = file.replacen(old, new, 1);
+            assert_eq!(
+                yaml_doubt("f.yaml", file, &result),
+                None,
+                "{old:?} -> {new:?}"
+            );
+        }
     }
 
     /// What the reading takes for a key line: its chain of parents.

@@ -21,7 +21,8 @@ pub fn layout_read(path: &str, content: &str) -> bool {
 /// The fault in its layout that `result` (the file `path` as an edit
 /// leaves it) has where `original` had none, in one sentence without a
 /// final stop: Python's indentation, a Makefile's recipe tabs, a YAML key
-/// the edit's new text puts in another mapping than its own text has it in.
+/// the edit's new text puts in another mapping than its own text has it in
+/// or a YAML key or list item at a column YAML refuses.
 pub fn layout_break(path: &str, original: &str, result: &str) -> Option<String> {
     match FileKind::of_edit(path, original, result) {
         FileKind::Python => python_break(original, result).map(|fault| fault.describe()),

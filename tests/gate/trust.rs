@@ -1238,9 +1238,15 @@ const PORT_MOVES: &str = "as written, line 2 (`port: 80`) moves the key `port` f
 /// `srview check` of the edit JSON `edit` over config.yaml holding
 /// `CONFIG_YAML`: its exit code and its output (stdout, then stderr).
 fn check_yaml(edit: &serde_json::Value) -> (i32, String) {
+    check_yaml_in(("config.yaml", CONFIG_YAML), edit)
+}
+
+/// `srview check` of the edit JSON `edit` over the file `(name, content)`:
+/// its exit code and its output (stdout, then stderr).
+fn check_yaml_in((name, content): (&str, &str), edit: &serde_json::Value) -> (i32, String) {
     let dir = tempfile::tempdir().expect("tempdir");
-    let file = dir.path().join("config.yaml");
-    std::fs::write(&file, CONFIG_YAML).expect("write");
+    let file = dir.path().join(name);
+    std::fs::write(&file, content).expect("write");
     let json = dir.path().join("edit.json");
     std::fs::write(&json, edit.to_string()).expect("write");
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_srview"))
@@ -1274,6 +1280,22 @@ fn an_exact_edit_that_moves_a_yaml_key_into_another_mapping_is_a_doubt() {
             .to_string(),
     );
     assert_doubts_say(("config.yaml", CONFIG_YAML), &[step]);
+    // A tester's find: the moved key on the old text's second line, the
+    // first kept at its column (only the first line was compared).
+    let (second, dedented) = ("  port: 80\n  host: a\n", "  port: 81\nhost: a\n");
+    let host = "as written, line 3 (`host: a`) moves the key `host` from under `server` to the \
+         top level: the new text sets it at column 0 where the line it rewrites (line 3 of the \
+         file before) is at column 2, though the edit's old and new text nest it alike among \
+         their own lines, and YAML nests keys by their column";
+    assert_doubts_say(
+        ("config.yaml", CONFIG_YAML),
+        &[(second, dedented, host.to_string())],
+    );
+    let (code, out) = check_yaml(&json!({
+        "file_path": "config.yaml", "old_string": second, "new_string": dedented
+    }));
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains(host), "{out}");
     // The same result written whole.
     let written = CONFIG_YAML.replacen(old, new, 1);
     for agent in WRITE_AGENTS {
@@ -1301,7 +1323,8 @@ fn an_exact_edit_that_moves_a_yaml_key_into_another_mapping_is_a_doubt() {
 
 /// Ordinary YAML edits: a value changed, a sibling key added at the same
 /// column, a nested mapping added, a list item added, a mapping's keys
-/// re-indented alike (2 columns to 4). Exact for every agent, and `srview
+/// re-indented alike (2 columns to 4), a key added to a list item, the
+/// whole list re-indented to its key's column. Exact for every agent, and `srview
 /// check` exits 0 (no doubt).
 #[test]
 fn ordinary_yaml_edits_are_not_doubted() {
@@ -1317,6 +1340,11 @@ fn ordinary_yaml_edits_are_not_doubted() {
             "    run: make\n  - name: test\n    run: make test\n",
         ),
         ("  port: 80\n  host: a\n", "    port: 80\n    host: b\n"),
+        ("    run: make\n", "    run: make\n    shell: bash\n"),
+        (
+            "  - name: build\n    run: make\n",
+            "- name: build\n  run: make\n",
+        ),
     ];
     for (old, new) in cases {
         for agent in agents() {
@@ -1327,6 +1355,59 @@ fn ordinary_yaml_edits_are_not_doubted() {
         }));
         assert_eq!(code, 0, "{new:?}: {out}");
         assert!(!out.contains("moves the key"), "{new:?}: {out}");
+    }
+}
+
+/// A GitHub workflow whose `steps:` list stands at its key's column.
+const WORKFLOW_YAML: &str = "name: CI\non:\n  push:\n    branches: [main]\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n    - uses: actions/checkout@v3\n    - name: Test\n      run: make test\n";
+
+/// A tester's find: one step of a workflow's compact `steps:` list re-sent
+/// indented leaves the next step at the old column, and YAML refuses the
+/// file (every job of it lost); passed as exact. A doubt for every agent,
+/// naming the line, its column and the sibling's; `srview check` exits 1
+/// saying it. Everyday edits of the same file stay exact: a new action
+/// version, a step added, the whole list re-indented alike.
+#[test]
+fn an_exact_edit_that_leaves_a_yaml_lists_items_at_different_columns_is_a_doubt() {
+    let file = ("ci.yml", WORKFLOW_YAML);
+    let (old, new) = (
+        "    - uses: actions/checkout@v3\n",
+        "      - uses: actions/checkout@v4\n",
+    );
+    let said = "as written, line 10 (`- name: Test`) is a list item at column 4 where line 9 \
+         (`- uses: actions/checkout@v4`), an item of the same list under `jobs.build.steps`, \
+         stands at column 6: YAML refuses the items of one list at different columns (the file \
+         no longer parses)";
+    assert_doubts_say(file, &[(old, new, said.to_string())]);
+    let (code, out) = check_yaml_in(
+        file,
+        &json!({ "file_path": "ci.yml", "old_string": old, "new_string": new }),
+    );
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains(said), "{out}");
+    let steps = "    - uses: actions/checkout@v3\n    - name: Test\n      run: make test\n";
+    for (old, new) in [
+        (
+            "    - uses: actions/checkout@v3\n",
+            "    - uses: actions/checkout@v4\n",
+        ),
+        (
+            "      run: make test\n",
+            "      run: make test\n    - name: Lint\n      run: make lint\n",
+        ),
+        (
+            steps,
+            "      - uses: actions/checkout@v3\n      - name: Test\n        run: make test\n",
+        ),
+    ] {
+        for agent in agents() {
+            judged_as(Case::Exact, agent, file, old, new);
+        }
+        let (code, out) = check_yaml_in(
+            file,
+            &json!({ "file_path": "ci.yml", "old_string": old, "new_string": new }),
+        );
+        assert_eq!(code, 0, "{new:?}: {out}");
     }
 }
 
