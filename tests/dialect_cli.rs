@@ -292,6 +292,18 @@ fn a_same_named_file_in_another_folder_is_another_file() {
     let refused = [
         ("deploy/staging/values.yaml", root.to_path_buf(), file),
         (staging.as_str(), root.to_path_buf(), file),
+        // The agent's machine's path: its tail is staging's file here
+        // (tester finding 37c/01), from the folder or one below it.
+        (
+            "/home/user/project/deploy/staging/values.yaml",
+            root.to_path_buf(),
+            file,
+        ),
+        (
+            "/home/user/project/deploy/staging/values.yaml",
+            root.join("deploy/prod"),
+            "values.yaml",
+        ),
         (
             "values.yaml",
             root.join("deploy/staging"),
@@ -334,12 +346,25 @@ fn a_same_named_file_in_another_folder_is_another_file() {
         (own.as_str(), root.to_path_buf(), file),
         ("values.yaml", root.join("deploy/prod"), "values.yaml"),
         ("prod/values.yaml", root.join("deploy/prod"), "values.yaml"),
-        // A path from another machine (nothing there here): its name.
+        // A path from another machine (nothing there here): its tail is
+        // FILE here; a Windows one too (tester finding 37c/03).
         (
             "/elsewhere/deploy/prod/values.yaml",
             root.to_path_buf(),
             file,
         ),
+        (
+            "/home/user/project/deploy/prod/values.yaml",
+            root.join("deploy/prod"),
+            "values.yaml",
+        ),
+        (
+            r"C:\repo\deploy\prod\values.yaml",
+            root.to_path_buf(),
+            file,
+        ),
+        // Nothing of it here but its name: taken by its name.
+        ("/workspace/values.yaml", root.to_path_buf(), file),
     ];
     let new = values.replace("1.4.0", "1.5.0-rc1");
     for (path, cwd, file) in edits {

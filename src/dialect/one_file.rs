@@ -123,54 +123,93 @@ pub fn elsewhere(text: &str, name: &str) -> Elsewhere {
 }
 
 /// Whether the path an input names (`named`, as the model wrote it) is
-/// FILE (tester finding 37/05: a same-named file in another folder is
-/// another file). Resolved from the current folder (a relative path) or as
-/// given (an absolute one):
+/// FILE (tester findings 37/05, 37c/01, 37c/03: a same-named file in
+/// another folder is another file). Resolved from the current folder (a
+/// relative path) or as given (an absolute one):
 /// - when it and FILE both exist, it names FILE only if both are the same
 ///   file (a link to FILE does); an existing path is never FILE when FILE
 ///   does not exist;
-/// - otherwise an absolute path that names nothing here names FILE when
-///   their file names are the same: a path from another machine or a
-///   container (`/workspace/src/calc.py`, an agent's recorded session)
-///   cannot be followed here, and the user named FILE for it; a relative
-///   path names FILE only if it resolves
-///   to FILE or its folders and name end FILE's absolute path (`calc.py`,
-///   `./calc.py`, `src/calc.py` name `/w/src/calc.py`; `lib/calc.py` and
-///   `../calc.py` do not).
+/// - an absolute path that names nothing here is the agent's own machine's
+///   (`/home/user/project/deploy/prod/values.yaml`, a container's
+///   `/workspace/calc.py`, a Windows `C:\repo\calc.py`, read with `\` as a
+///   separator): its tails, longest first, are looked for in the current
+///   folder and each folder above it (nearest first); the first that
+///   exists decides (FILE, or another file: `deploy/staging/values.yaml`
+///   found beside `deploy/prod/values.yaml`); where none exists, its file
+///   name must be FILE's;
+/// - a relative path names FILE only if it resolves to FILE or its folders
+///   and name end FILE's absolute path (`calc.py`, `./calc.py`,
+///   `src/calc.py` name `/w/src/calc.py`; `lib/calc.py` and `../calc.py`
+///   do not).
 ///
 /// An empty path names no file, so none other.
 pub fn names_file(named: &str, file: &Path) -> bool {
     let named = named.trim();
+    let windows = windows_path(named);
+    let named = windows.as_deref().unwrap_or(named);
     let relative = normalize(named);
     if relative.rsplit('/').next().is_none_or(str::is_empty) {
         return true;
     }
-    let cwd = std::env::current_dir()
-        .map(|d| d.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let cwd_text = cwd.to_string_lossy().into_owned();
     let absolute = |path: &str| {
         if path.starts_with('/') {
             normalize(path)
         } else {
-            normalize(&format!("{cwd}/{path}"))
+            normalize(&format!("{cwd_text}/{path}"))
         }
     };
     let resolved = absolute(named);
     let own = absolute(&file.to_string_lossy());
-    match (Path::new(&resolved).canonicalize(), file.canonicalize()) {
-        (Ok(a), Ok(b)) => return a == b,
-        (Ok(_), Err(_)) => return false,
-        _ => {}
+    let same = |path: &Path| match (path.canonicalize(), file.canonicalize()) {
+        (Ok(a), Ok(b)) => Some(a == b),
+        (Ok(_), Err(_)) => Some(false),
+        _ => None,
+    };
+    // A Windows path is never a path here, whatever this machine holds.
+    if windows.is_none()
+        && let Some(same) = same(Path::new(&resolved))
+    {
+        return same;
     }
     if resolved == own {
         return true;
     }
     if named.starts_with('/') {
+        let parts: Vec<&str> = resolved.split('/').filter(|p| !p.is_empty()).collect();
+        for from in 0..parts.len() {
+            let tail = parts[from..].join("/");
+            for folder in cwd.ancestors() {
+                if let Some(same) = same(&folder.join(&tail)) {
+                    return same;
+                }
+            }
+        }
         return Path::new(&resolved).file_name() == file.file_name();
     }
     let parts: Vec<&str> = relative.split('/').collect();
     let own: Vec<&str> = own.split('/').filter(|p| !p.is_empty()).collect();
     !parts.contains(&"..") && own.ends_with(&parts)
+}
+
+/// A Windows path (`C:\repo\a.py`, `C:/repo/a.py`, `\\server\share\a.py`)
+/// as an absolute path with `/` separators and no drive (`/repo/a.py`);
+/// `None` for any other path.
+fn windows_path(path: &str) -> Option<String> {
+    let b = path.as_bytes();
+    let rest = if b.len() > 2
+        && b[0].is_ascii_alphabetic()
+        && b[1] == b':'
+        && matches!(b[2], b'\\' | b'/')
+    {
+        &path[2..]
+    } else if path.starts_with("\\\\") {
+        &path[1..]
+    } else {
+        return None;
+    };
+    Some(rest.replace('\\', "/"))
 }
 
 /// How a patch edits the file its section names (the command said in
