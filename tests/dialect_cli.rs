@@ -289,31 +289,41 @@ fn a_same_named_file_in_another_folder_is_another_file() {
             .to_string()
     };
     let file = "deploy/prod/values.yaml";
+    // Each refused path, where srview runs, FILE there, and the path that
+    // edits it here (the agent's machine's paths mapped to this one's).
     let refused = [
-        ("deploy/staging/values.yaml", root.to_path_buf(), file),
-        (staging.as_str(), root.to_path_buf(), file),
+        (
+            "deploy/staging/values.yaml",
+            root.to_path_buf(),
+            file,
+            "deploy/staging/values.yaml",
+        ),
+        (staging.as_str(), root.to_path_buf(), file, staging.as_str()),
         // The agent's machine's path: its tail is staging's file here
         // (tester finding 37c/01), from the folder or one below it.
         (
             "/home/user/project/deploy/staging/values.yaml",
             root.to_path_buf(),
             file,
+            "deploy/staging/values.yaml",
         ),
         (
             "/home/user/project/deploy/staging/values.yaml",
             root.join("deploy/prod"),
             "values.yaml",
+            staging.as_str(),
         ),
         (
             "values.yaml",
             root.join("deploy/staging"),
             "../prod/values.yaml",
+            "values.yaml",
         ),
     ];
-    for (path, cwd, file) in refused {
+    for (path, cwd, file, here) in refused {
         let how = [
             "`srview apply --transcript PATCH --cwd DIR` applies it".to_string(),
-            format!("`srview apply {path} INPUT` applies it there"),
+            format!("`srview apply {here} INPUT` applies it there"),
         ];
         for (input, how) in [patch(path), edit(path)].into_iter().zip(how) {
             support::files::write(root, "input", input.as_bytes());
@@ -358,11 +368,7 @@ fn a_same_named_file_in_another_folder_is_another_file() {
             root.join("deploy/prod"),
             "values.yaml",
         ),
-        (
-            r"C:\repo\deploy\prod\values.yaml",
-            root.to_path_buf(),
-            file,
-        ),
+        (r"C:\repo\deploy\prod\values.yaml", root.to_path_buf(), file),
         // Nothing of it here but its name: taken by its name.
         ("/workspace/values.yaml", root.to_path_buf(), file),
     ];

@@ -177,20 +177,27 @@ pub fn names_file(named: &str, file: &Path) -> bool {
         return true;
     }
     if named.starts_with('/') {
-        let parts: Vec<&str> = resolved.split('/').filter(|p| !p.is_empty()).collect();
-        for from in 0..parts.len() {
-            let tail = parts[from..].join("/");
-            for folder in cwd.ancestors() {
-                if let Some(same) = same(&folder.join(&tail)) {
-                    return same;
-                }
-            }
-        }
-        return Path::new(&resolved).file_name() == file.file_name();
+        return match found_here(&resolved, &cwd) {
+            Some(here) => same(&here).unwrap_or(false),
+            None => Path::new(&resolved).file_name() == file.file_name(),
+        };
     }
     let parts: Vec<&str> = relative.split('/').collect();
     let own: Vec<&str> = own.split('/').filter(|p| !p.is_empty()).collect();
     !parts.contains(&"..") && own.ends_with(&parts)
+}
+
+/// Where an absolute path from the agent's machine (`resolved`, `/`
+/// separators) stands here: its longest tail found in `cwd` or a folder
+/// above it (nearest first); `None` when none is.
+fn found_here(resolved: &str, cwd: &Path) -> Option<std::path::PathBuf> {
+    let parts: Vec<&str> = resolved.split('/').filter(|p| !p.is_empty()).collect();
+    (0..parts.len()).find_map(|from| {
+        let tail = parts[from..].join("/");
+        cwd.ancestors()
+            .map(|folder| folder.join(&tail))
+            .find(|here| here.exists())
+    })
 }
 
 /// A Windows path (`C:\repo\a.py`, `C:/repo/a.py`, `\\server\share\a.py`)
@@ -218,7 +225,30 @@ pub const PATCH_ELSEWHERE: &str = "`srview apply --transcript PATCH --cwd DIR` a
 
 /// How an edit's JSON naming `named` edits that file.
 pub fn edit_elsewhere(named: &str) -> String {
-    format!("`srview apply {named} INPUT` applies it there")
+    format!(
+        "`srview apply {} INPUT` applies it there",
+        local_name(named)
+    )
+}
+
+/// `named` as a path here: an absolute path from the agent's machine (or a
+/// Windows one) that names nothing here, as the file found by its tails
+/// ([`names_file`]), relative to the current folder where it is below it;
+/// any other path as given.
+fn local_name(named: &str) -> String {
+    let windows = windows_path(named.trim());
+    let path = windows.as_deref().unwrap_or(named.trim());
+    if !path.starts_with('/') || (windows.is_none() && Path::new(path).exists()) {
+        return named.to_string();
+    }
+    let cwd = std::env::current_dir().unwrap_or_default();
+    match found_here(&normalize(path), &cwd) {
+        Some(here) => here
+            .strip_prefix(&cwd)
+            .map(|p| p.display().to_string())
+            .unwrap_or_else(|_| here.display().to_string()),
+        None => named.to_string(),
+    }
 }
 
 /// Why an input that edits `other`, not FILE, is not applied to FILE:
