@@ -373,8 +373,35 @@ fn no_suggestion_for_a_region_an_earlier_block_edits() {
 /// A tester's find (37c-02): in a tab-indented Python file holding a
 /// string over several lines, a block written with 4 spaces for a tab got
 /// a suggestion writing a new line with the string's spaces under a tab
-/// (Python: TabError), while `fix` withheld the same correction. No
-/// suggestion now, as text, into a pipe and as JSON, with the sentence
+/// (Python: TabError), while `fix` withheld the same correction. The
+/// string's lines, spaced as the file has them, no longer teach the
+/// indentation: the new line goes two tabs deep, as `fix` writes it.
+#[test]
+fn a_string_over_several_lines_does_not_teach_the_code_indentation() {
+    let (_dir, file, d) = files_of(
+        (
+            "u.py",
+            "def usage():\n\ttext = \"\"\"\n        tool [flags] FILE\n        \"\"\"\n\treturn text\n",
+        ),
+        (
+            "a.diff",
+            "------- SEARCH\ndef usage():\n    text = \"\"\"\n        tool [flags] FILE\n        \"\"\"\n    return text\n=======\ndef usage():\n    text = \"\"\"\n        tool [flags] FILE\n        \"\"\"\n    if not text:\n        text = \"?\"\n    return text\n+++++++ REPLACE\n",
+        ),
+    );
+    let (code, out, err) = srview_all(&["check", &file, &d, "--suggest"]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(
+        out,
+        "------- SEARCH\ndef usage():\n\ttext = \"\"\"\n        tool [flags] FILE\n        \"\"\"\n\treturn text\n=======\ndef usage():\n\ttext = \"\"\"\n        tool [flags] FILE\n        \"\"\"\n\tif not text:\n\t\ttext = \"?\"\n\treturn text\n+++++++ REPLACE\n",
+        "{err}"
+    );
+    let (fix, fixed, fix_err) = srview_all(&["fix", &file, &d]);
+    assert_eq!((fix, fixed), (0, out), "{fix_err}");
+}
+
+/// The same find where the SEARCH text spaces the string otherwise than
+/// the file: the suggestion still misindents, and `fix` withholds it. No
+/// suggestion then, as text, into a pipe and as JSON, with the sentence
 /// `fix` withholds its correction with; the diff as sent is not blamed.
 #[test]
 fn no_suggestion_where_fix_withholds_a_correction_that_misindents() {
@@ -384,8 +411,8 @@ fn no_suggestion_where_fix_withholds_a_correction_that_misindents() {
             "def usage():\n\ttext = \"\"\"\n        tool [flags] FILE\n        \"\"\"\n\treturn text\n",
         ),
         (
-            "a.diff",
-            "------- SEARCH\ndef usage():\n    text = \"\"\"\n        tool [flags] FILE\n        \"\"\"\n    return text\n=======\ndef usage():\n    text = \"\"\"\n        tool [flags] FILE\n        \"\"\"\n    if not text:\n        text = \"?\"\n    return text\n+++++++ REPLACE\n",
+            "b.diff",
+            "------- SEARCH\ndef usage():\n    text = \"\"\"\n            tool [flags] FILE\n            \"\"\"\n    return text\n=======\ndef usage():\n    text = \"\"\"\n            tool [flags] FILE\n            \"\"\"\n    if not text:\n            text = \"?\"\n    return text\n+++++++ REPLACE\n",
         ),
     );
     let why = "srview's correction leaves u.py misindented: as written, line 6 (`text = \"?\"`) \
