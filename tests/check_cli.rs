@@ -370,6 +370,78 @@ fn no_suggestion_for_a_region_an_earlier_block_edits() {
     );
 }
 
+/// A tester's find (37c-02): in a tab-indented Python file holding a
+/// string over several lines, a block written with 4 spaces for a tab got
+/// a suggestion writing a new line with the string's spaces under a tab
+/// (Python: TabError), while `fix` withheld the same correction. The
+/// string's lines, spaced as the file has them, no longer teach the
+/// indentation: the new line goes two tabs deep, as `fix` writes it.
+#[test]
+fn a_string_over_several_lines_does_not_teach_the_code_indentation() {
+    let (_dir, file, d) = files_of(
+        (
+            "u.py",
+            "def usage():\n\ttext = \"\"\"\n        tool [flags] FILE\n        \"\"\"\n\treturn text\n",
+        ),
+        (
+            "a.diff",
+            "------- SEARCH\ndef usage():\n    text = \"\"\"\n        tool [flags] FILE\n        \"\"\"\n    return text\n=======\ndef usage():\n    text = \"\"\"\n        tool [flags] FILE\n        \"\"\"\n    if not text:\n        text = \"?\"\n    return text\n+++++++ REPLACE\n",
+        ),
+    );
+    let (code, out, err) = srview_all(&["check", &file, &d, "--suggest"]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(
+        out,
+        "------- SEARCH\ndef usage():\n\ttext = \"\"\"\n        tool [flags] FILE\n        \"\"\"\n\treturn text\n=======\ndef usage():\n\ttext = \"\"\"\n        tool [flags] FILE\n        \"\"\"\n\tif not text:\n\t\ttext = \"?\"\n\treturn text\n+++++++ REPLACE\n",
+        "{err}"
+    );
+    let (fix, fixed, fix_err) = srview_all(&["fix", &file, &d]);
+    assert_eq!((fix, fixed), (0, out), "{fix_err}");
+}
+
+/// The same find where the SEARCH text spaces the string otherwise than
+/// the file: the suggestion still misindents, and `fix` withholds it. No
+/// suggestion then, as text, into a pipe and as JSON, with the sentence
+/// `fix` withholds its correction with; the diff as sent is not blamed.
+#[test]
+fn no_suggestion_where_fix_withholds_a_correction_that_misindents() {
+    let (_dir, file, d) = files_of(
+        (
+            "u.py",
+            "def usage():\n\ttext = \"\"\"\n        tool [flags] FILE\n        \"\"\"\n\treturn text\n",
+        ),
+        (
+            "b.diff",
+            "------- SEARCH\ndef usage():\n    text = \"\"\"\n            tool [flags] FILE\n            \"\"\"\n    return text\n=======\ndef usage():\n    text = \"\"\"\n            tool [flags] FILE\n            \"\"\"\n    if not text:\n            text = \"?\"\n    return text\n+++++++ REPLACE\n",
+        ),
+    );
+    let why = "srview's correction leaves u.py misindented: as written, line 6 (`text = \"?\"`) \
+               mixes tabs and spaces against the lines of its block: its depth depends on how \
+               wide a tab is: Python refuses the file (TabError: inconsistent use of tabs and \
+               spaces in indentation): the diff as sent leaves no such fault, so the fault is \
+               the correction's and the correction is withheld";
+    let (code, out, err) = srview_all(&["check", &file, &d, "--suggest"]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(out, "", "nothing suggested: {err}");
+    assert_contains(&err, &format!("\nblock #1: no suggestion ({why})\n"));
+    let (fix, _, fix_err) = srview_all(&["fix", &file, &d]);
+    assert_eq!(fix, 1, "{fix_err}");
+    assert_eq!(
+        fix_err,
+        format!("srview: the corrected diff is in doubt: {why}\n"),
+        "fix withholds it with the same sentence"
+    );
+    let (_, json) = srview(&["check", &file, &d, "--json"]);
+    let v: Value = serde_json::from_str(&json).expect("json");
+    assert_eq!(v["blocks"][0]["suggestion"], Value::Null, "{json}");
+    assert!(
+        v["blocks"][0]["message"]
+            .as_str()
+            .is_some_and(|m| m.ends_with(&format!(" No suggestion: {why}."))),
+        "{json}"
+    );
+}
+
 /// The three damaging edits of issue 27 through the binary: `check` exits
 /// 1 and says what the edit does, `apply --write` holds the result back
 /// (the file untouched, `--force` writes the reference's result), `fix`

@@ -23,8 +23,10 @@ pub fn run(args: &CheckArgs) -> CmdResult {
     let outcome = engine::apply_indexed(&diff, &index, options);
     let mut blocks = diagnose::diagnose_indexed(&diff, &index, options, &outcome);
     // A Markdown hard break a suggestion would lose or add: kept as the
-    // block means it, or no suggestion, saying why.
-    diagnose::trailing::keep_line_ends(
+    // block means it, or no suggestion, saying why; a suggestion `fix`
+    // would withhold (it misindents where the block as sent does not):
+    // none, saying why.
+    diagnose::settle_suggestions(
         &args.file.display().to_string(),
         &original,
         &diff,

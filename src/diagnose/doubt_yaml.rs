@@ -26,8 +26,9 @@
 //!   old key line of the same key in it (the n-th of that key among the old
 //!   lines for the n-th among the new, where both count alike), at another
 //!   column, and lands at another depth in the file than the old line had,
-//!   while the old lines read alone and the new lines read alone nest it
-//!   alike (the same chain within the model's own text): an image bump on
+//!   while the old lines read alone and the new lines read alone set it
+//!   under the same keys and list items (the same chain within the model's
+//!   own text, often none; the doubt names it): an image bump on
 //!   the line before and `ports` sent 4 columns left moves `ports` out of
 //!   its container. A key the model's text itself re-nests (a mapping
 //!   wrapped in a new key, a wrapper removed) changes its chain within the
@@ -99,6 +100,11 @@ pub struct KeyMove {
     pub column: usize,
     /// How many more key lines of the same stretch move.
     pub others: usize,
+    /// For [`Why::Rewritten`]: the keys and list items above it in the
+    /// edit's old text read alone, the same as in its new text read alone
+    /// (outermost first; empty where neither sets it under one of its
+    /// lines). Empty for [`Why::FirstLine`].
+    pub own: Vec<String>,
     /// What tells the move.
     pub why: Why,
 }
@@ -110,7 +116,8 @@ pub enum Why {
     /// the first line it replaces; `replaced` is that line.
     FirstLine,
     /// The key rewrites a line of the same key (`replaced`) that the
-    /// edit's old text nests among its own lines as its new text does.
+    /// edit's old text, read alone, sets under the same keys and list
+    /// items of its own lines as its new text does (`own`).
     Rewritten,
 }
 
@@ -168,9 +175,11 @@ impl KeyMove {
             ),
             Why::Rewritten => format!(
                 "the new text sets it at column {} where the line it rewrites (line {} of the \
-                 file before) is at column {}, though the edit's old and new text nest it \
-                 alike among their own lines",
-                self.column, self.replaced.0, self.replaced.1
+                 file before) is at column {}, though {}",
+                self.column,
+                self.replaced.0,
+                self.replaced.1,
+                own_place(&self.own)
             ),
         };
         format!(
@@ -185,24 +194,47 @@ impl KeyMove {
     }
 }
 
+/// Where a rewritten key stands among the edit's own lines, `chain` its
+/// parents there (the same in the old text and the new text, each read
+/// alone), as a clause: what the doubt compares, and finds alike.
+fn own_place(chain: &[String]) -> String {
+    let Some((last, above)) = chain.split_last() else {
+        return "neither the edit's old text nor its new text, each read alone, sets it under \
+                a key or list item of its own lines"
+            .into();
+    };
+    let under = if last != "-" {
+        format!("under `{}`", path(chain))
+    } else if above.is_empty() {
+        "in a list item".into()
+    } else {
+        format!("in a list item of `{}`", path(above))
+    };
+    format!(
+        "the edit's old and new text, each read alone, both set it {under} among their own lines"
+    )
+}
+
+/// A parent chain as a dotted path, `[]` for a list item.
+fn path(chain: &[String]) -> String {
+    let mut path = String::new();
+    for label in chain {
+        if label == "-" {
+            path.push_str("[]");
+        } else {
+            if !path.is_empty() {
+                path.push('.');
+            }
+            path.push_str(label);
+        }
+    }
+    path
+}
+
 /// Where a key with parent chain `chain` stands, in words.
 fn place(chain: &[String]) -> String {
     let Some((last, above)) = chain.split_last() else {
         return "the top level".into();
-    };
-    let path = |chain: &[String]| {
-        let mut path = String::new();
-        for label in chain {
-            if label == "-" {
-                path.push_str("[]");
-            } else {
-                if !path.is_empty() {
-                    path.push('.');
-                }
-                path.push_str(label);
-            }
-        }
-        path
     };
     if last != "-" {
         return format!("under `{}`", path(chain));
@@ -825,6 +857,7 @@ fn first_line_move(old: &[&str], new: &[&str], replaces: &[Stretch]) -> Option<K
                 replaced,
                 column,
                 others: moves.len() - 1,
+                own: Vec::new(),
                 why: Why::FirstLine,
             });
         }
@@ -863,8 +896,9 @@ fn key_lines(reader: &mut Reader, lines: &[&str], start: usize) -> Vec<KeyLine> 
 /// The first key line of a stretch that rewrites an old key line of the
 /// same key (the n-th of that key among the old lines for the n-th among
 /// the new ones, when both count alike) at another column, at another
-/// depth in the file, where the old and the new lines read alone nest it
-/// alike: the model's own text keeps it among its lines, the file moves it.
+/// depth in the file, where the old and the new lines read alone set it
+/// under the same keys and list items of their own (often none): the
+/// model's own text does not re-nest it, the file moves it.
 fn rewritten_move(old: &[&str], new: &[&str], replaces: &[Stretch]) -> Option<KeyMove> {
     let (mut before, mut after) = (Reader::new(), Reader::new());
     let (mut old_read, mut new_read) = (0, 0);
@@ -918,6 +952,8 @@ fn rewritten_move(old: &[&str], new: &[&str], replaces: &[Stretch]) -> Option<Ke
             let key = written.pop().unwrap_or_default();
             let mut meant = was.file.clone();
             meant.pop();
+            let mut own = is.alone.clone();
+            own.pop();
             return Some(KeyMove {
                 line: is.index + 1,
                 text: new[is.index].trim().to_string(),
@@ -927,6 +963,7 @@ fn rewritten_move(old: &[&str], new: &[&str], replaces: &[Stretch]) -> Option<Ke
                 replaced: (was.index + 1, was.column),
                 column: is.column,
                 others: moves.len() - 1,
+                own,
                 why: Why::Rewritten,
             });
         }
@@ -1118,11 +1155,14 @@ mod tests {
     const DEPLOY: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 2\n  template:\n    spec:\n      containers:\n        - name: web\n          image: nginx:1.25\n          ports:\n            - containerPort: 80\n";
 
     /// The tester's find 01: `ports` moved out of its container on the
-    /// stretch's second line, the first (an image bump) at its column: the
-    /// old and new text nest `ports` alike (beside `image`), the file moves
-    /// it to the pod spec. Each key's own rewrite is compared, not only the
-    /// first line's. A deliberate dedent of a mapping's last key is doubted
-    /// the same way (the doubt names it).
+    /// stretch's second line, the first (an image bump) at its column:
+    /// neither the old text (`ports` beside `image`) nor the new text
+    /// (`ports` left of `image`) sets `ports` under a line of its own, the
+    /// file moves it to the pod spec, and the doubt says what it compared
+    /// (a tester's find, 37c-04: it said the two texts "nest it alike").
+    /// Each key's own rewrite is compared, not only the first line's. A
+    /// deliberate dedent of a mapping's last key is doubted the same way
+    /// (the doubt names it).
     #[test]
     fn a_key_rewritten_at_another_column_moves_though_the_first_line_keeps_its_own() {
         let result = DEPLOY.replace(
@@ -1140,9 +1180,23 @@ mod tests {
             "as written, line 12 (`ports:`) moves the key `ports` from a list item of \
              `spec.template.spec.containers` to under `spec.template.spec`: the new text sets \
              it at column 6 where the line it rewrites (line 12 of the file before) is at \
-             column 10, though the edit's old and new text nest it alike among their own \
-             lines, and YAML nests keys by their column: send the new lines at the \
-             indentation of the lines they replace"
+             column 10, though neither the edit's old text nor its new text, each read alone, \
+             sets it under a key or list item of its own lines, and YAML nests keys by their \
+             column: send the new lines at the indentation of the lines they replace"
+        );
+        assert_eq!(found.own, Vec::<String>::new());
+        // Where the texts set it under lines of their own, those are named.
+        let own =
+            |chain: &[&str]| own_place(&chain.iter().map(|l| l.to_string()).collect::<Vec<_>>());
+        assert_eq!(
+            own(&["server"]),
+            "the edit's old and new text, each read alone, both set it under `server` among \
+             their own lines"
+        );
+        assert_eq!(
+            own(&["jobs", "-"]),
+            "the edit's old and new text, each read alone, both set it in a list item of \
+             `jobs` among their own lines"
         );
         // The key's own lines move with it: counted.
         let result = DEPLOY.replace(

@@ -685,11 +685,44 @@ pub fn merge(
                 })
             })
     });
-    let fix = Corrections::new(search, region, replace, &pairs, kept, crlf);
+    // Lines inside a string over several lines that the SEARCH text quotes
+    // with the file's own spacing say nothing of how the code around them
+    // is indented (a tester's find, 37c-02: a string's 8 spaces, kept as 8
+    // under a file indented with tabs, took the model's 8-space code line
+    // to 8 spaces under a tab): the relation is learnt from the code
+    // lines, and a new line inside such a string keeps the model's
+    // spacing, which is the file's there.
+    let ws = |l: &str| -> String { l.chars().take(lead(l)).collect() };
+    let in_strings: Vec<(usize, usize)> = pairs
+        .iter()
+        .copied()
+        .filter(|&(i, j)| !js_trim(search[i]).is_empty() && in_string(j))
+        .collect();
+    let strings_alike = !in_strings.is_empty()
+        && in_strings
+            .iter()
+            .all(|&(i, j)| ws(search[i]) == ws(region[j]));
+    let code_pairs: Vec<(usize, usize)> = pairs
+        .iter()
+        .copied()
+        .filter(|&(i, j)| !(strings_alike && in_strings.contains(&(i, j))))
+        .collect();
+    let fix = Corrections::new(search, region, replace, &code_pairs, kept, crlf);
     let rewrites = rewritten_from(&ops, |i, k| line_likeness(search[i], &new[k]));
     // Every new line placed in the file's indentation (kept lines too,
     // for the lines after them; the file's own are written for those).
-    let placed = fix.place(&new);
+    let mut placed = fix.place(&new);
+    if strings_alike {
+        let model = new.join("\n");
+        let strings = MultilineStrings::new(&model);
+        for (k, slot) in placed.iter_mut().enumerate() {
+            if strings.at(k) && !js_trim(&new[k]).is_empty() {
+                let fixed = fix.apply(&new[k]);
+                let body: String = fixed.chars().skip(lead(&fixed)).collect();
+                *slot = Ok(ws(&new[k]) + &body);
+            }
+        }
+    }
     let mut out: Vec<String> = Vec::with_capacity(region.len() + replace.len());
     // The next file line not yet written.
     let mut next = 0usize;
@@ -1434,6 +1467,54 @@ mod tests {
         );
         assert_eq!(spaced_otherwise("Name: {n}", "Name:  {n}", || false), None);
         assert_eq!(spaced_otherwise("Name: {n}", "Name: {m}", || true), None);
+    }
+
+    /// A tester's find (37c-02): a tab-indented file holding a string
+    /// over several lines whose lines the SEARCH text spaces as the file
+    /// does (8 spaces): the string taught "8 spaces stay 8", and the
+    /// model's 8-space code line went under a tab with 8 spaces (TabError).
+    /// The code lines teach a tab for 4 spaces, the code line goes two tabs
+    /// deep, and a new line inside the string keeps the model's spaces.
+    #[test]
+    fn a_string_over_several_lines_does_not_teach_the_indentation() {
+        let file = [
+            "def u():",
+            "\tt = \"\"\"",
+            "        a",
+            "        \"\"\"",
+            "\treturn t",
+        ];
+        let search = [
+            "def u():",
+            "    t = \"\"\"",
+            "        a",
+            "        \"\"\"",
+            "    return t",
+        ];
+        let replace = [
+            "def u():",
+            "    t = \"\"\"",
+            "        a",
+            "        b",
+            "        \"\"\"",
+            "    if not t:",
+            "        t = 1",
+            "    return t",
+        ];
+        let in_string = |j: usize| j == 2 || j == 3;
+        assert_eq!(
+            merge(&search, &file, &replace, false, &in_string).expect("merged"),
+            [
+                "def u():",
+                "\tt = \"\"\"",
+                "        a",
+                "        b",
+                "        \"\"\"",
+                "\tif not t:",
+                "\t\tt = 1",
+                "\treturn t"
+            ]
+        );
     }
 
     #[test]

@@ -66,7 +66,7 @@ pub(crate) use merge::{
     lines_up_with_a_word, no_indent_relation_withheld, rewritten_from, spaced_otherwise,
     string_spacing_withheld, string_spacing_withheld_at,
 };
-pub use suggest::suggestion;
+pub use suggest::{settle_suggestions, suggestion};
 
 /// The root cause of a block's trouble. JSON: the kebab-case [`Reason::code`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]

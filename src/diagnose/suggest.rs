@@ -68,6 +68,63 @@ pub fn suggestion(
     ))
 }
 
+/// The suggestions of `blocks` (a diagnosis of `diff` over `original`, the
+/// file `path`) made fit to offer, for every command that shows them
+/// (`check --suggest`, its JSON, the previewer's copy of a corrected
+/// block): a Markdown hard break kept as the block means it
+/// ([`super::trailing::keep_line_ends`]), and a suggestion that leaves the
+/// file's layout broken (Python misindented, a Makefile's recipe in
+/// spaces, a YAML key moved) where the block as sent leaves no such fault
+/// withheld, saying why in the sentence `fix` withholds its correction
+/// with ([`super::doubt_exact::correction_misindents`]): no command offers
+/// a correction `fix` withholds.
+pub fn settle_suggestions(
+    path: &str,
+    original: &str,
+    diff: &str,
+    options: crate::engine::Options,
+    blocks: &mut [super::BlockDiagnosis],
+) {
+    super::trailing::keep_line_ends(path, original, diff, options, blocks);
+    if !blocks.iter().any(|d| d.suggestion.is_some()) || !super::layout::layout_read(path, original)
+    {
+        return;
+    }
+    let index = crate::engine::matcher::LineIndex::new(original);
+    let diff_lines: Vec<&str> = diff.split_inclusive('\n').collect();
+    for d in blocks.iter_mut() {
+        let Some(suggested) = d.suggestion.as_deref() else {
+            continue;
+        };
+        let corrected = crate::engine::apply_indexed(suggested, &index, options);
+        let Ok(corrected) = &corrected.result else {
+            continue;
+        };
+        let Some(why) =
+            super::doubt_exact::correction_misindents(path, original, &corrected.new_content)
+        else {
+            continue;
+        };
+        // The block as sent, alone: where it too breaks the layout (or
+        // does not apply), the fault is not the correction's, as `fix`
+        // judges it.
+        let [first, last] = d.diff_lines;
+        let Some(sent) = diff_lines.get(first.saturating_sub(1)..last.min(diff_lines.len())) else {
+            continue;
+        };
+        let sent: String = sent.concat();
+        let own = crate::engine::apply_indexed(&sent, &index, options);
+        let sound = own.result.as_ref().is_ok_and(|own| {
+            super::doubt_exact::result_misindents(path, original, &own.new_content).is_none()
+        });
+        if sound {
+            d.suggestion = None;
+            d.withheld = Some(why);
+            d.message = super::message::describe(d, options.version, options.is_final);
+        }
+    }
+}
+
 /// Lines `start..end`, each with a `\n` (the last file line may have none).
 fn join(file: &FileIndex, start: usize, end: usize) -> String {
     let mut s = String::new();

@@ -1285,8 +1285,9 @@ fn an_exact_edit_that_moves_a_yaml_key_into_another_mapping_is_a_doubt() {
     let (second, dedented) = ("  port: 80\n  host: a\n", "  port: 81\nhost: a\n");
     let host = "as written, line 3 (`host: a`) moves the key `host` from under `server` to the \
          top level: the new text sets it at column 0 where the line it rewrites (line 3 of the \
-         file before) is at column 2, though the edit's old and new text nest it alike among \
-         their own lines, and YAML nests keys by their column";
+         file before) is at column 2, though neither the edit's old text nor its new text, each \
+         read alone, sets it under a key or list item of its own lines, and YAML nests keys by \
+         their column";
     assert_doubts_say(
         ("config.yaml", CONFIG_YAML),
         &[(second, dedented, host.to_string())],

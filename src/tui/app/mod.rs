@@ -1028,8 +1028,9 @@ impl App {
             &self.outcome,
         );
         // A Markdown hard break a suggestion would lose or add: kept as the
-        // block means it, or no suggestion (as `check --suggest`).
-        crate::diagnose::trailing::keep_line_ends(
+        // block means it, or no suggestion; a suggestion that misindents
+        // where the block as sent does not: none (as `check --suggest`).
+        crate::diagnose::settle_suggestions(
             &self.file_path.to_string_lossy(),
             self.session.original(),
             self.session.text(),
