@@ -1227,3 +1227,31 @@ fn a_kept_recipe_continuation_is_carried_byte_for_byte() {
         assert_eq!(continuation(&want), continuation(makefile), "{want:?}");
     }
 }
+
+/// A string over several lines that the model's new text opens, in a file
+/// indented otherwise (a tester's find, 37d-01: tabs for the model's four
+/// spaces): its lines are the string's content, written as the model wrote
+/// them, while the code lines around it take the file's tabs. Re-indented,
+/// the help text's value would change (`\t\tusage` for eight spaces).
+#[test]
+fn a_new_string_over_several_lines_keeps_the_models_spacing() {
+    let original = "def usage():\n\ttext = \"x\"\n\treturn text\n";
+    let search = "def usage():\n    text = \"x\"\n    return text\n";
+    let help = "    help = \"\"\"\n        usage: tool\n            -v  verbose\n    \"\"\"\n";
+    assert_fixed_replace(&[
+        (
+            "double quotes",
+            original,
+            search,
+            &format!("def usage():\n    text = \"x\"\n{help}    return text + help\n"),
+            "def usage():\n\ttext = \"x\"\n\thelp = \"\"\"\n        usage: tool\n            -v  verbose\n    \"\"\"\n\treturn text + help\n",
+        ),
+        (
+            "single quotes, a blank line of spaces inside",
+            original,
+            search,
+            "def usage():\n    text = '''\n        a\n    \n        b'''\n    return text\n",
+            "def usage():\n\ttext = '''\n        a\n    \n        b'''\n\treturn text\n",
+        ),
+    ]);
+}

@@ -712,10 +712,21 @@ pub fn merge(
     // Every new line placed in the file's indentation (kept lines too,
     // for the lines after them; the file's own are written for those).
     let mut placed = fix.place(&new);
-    if strings_alike {
-        let model = new.join("\n");
-        let strings = MultilineStrings::new(&model);
+    // A string over several lines that the model's new text opens (its
+    // SEARCH text holds none): the lines inside it are the string's
+    // content, written as the model wrote them, white space and all (a
+    // tester's find, 37d-01: a new help text's 8 spaces made two tabs).
+    let model = new.join("\n");
+    let strings = MultilineStrings::new(&model);
+    let old_text = old.join("\n");
+    let search_strings = MultilineStrings::new(&old_text);
+    let opens_its_own = !(0..old.len()).any(|i| search_strings.at(i));
+    if strings_alike || opens_its_own {
         for (k, slot) in placed.iter_mut().enumerate() {
+            if opens_its_own && !strings_alike && strings.at(k) {
+                *slot = Ok(new[k].clone());
+                continue;
+            }
             if strings.at(k) && !js_trim(&new[k]).is_empty() {
                 let fixed = fix.apply(&new[k]);
                 let body: String = fixed.chars().skip(lead(&fixed)).collect();
