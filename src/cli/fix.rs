@@ -67,9 +67,7 @@ fn corrected_doubts(
     original: &str,
     options: crate::engine::Options,
 ) -> (Vec<String>, bool) {
-    use crate::diagnose::doubt_exact::{
-        correction_misindents, exact_doubt_kinds, result_misindents,
-    };
+    use crate::diagnose::doubt_exact::{correction_fault, exact_doubt_kinds};
     use crate::dialect::edit::EditDoubtKind;
     let index = crate::engine::matcher::LineIndex::new(original);
     let outcome = crate::engine::apply_indexed(diff, &index, options);
@@ -80,18 +78,17 @@ fn corrected_doubts(
     let mut kinded = exact_doubt_kinds(file, original, &outcome.blocks, || result);
     let misindents = kinded.iter().any(|(k, _)| *k == EditDoubtKind::Misindents);
     let mut withheld = false;
-    if misindents && diff != sent {
-        let own = crate::engine::apply_indexed(sent, &index, options);
-        let sound = own
-            .result
-            .as_ref()
-            .is_ok_and(|own| result_misindents(file, original, &own.new_content).is_none());
-        if sound && let Some(why) = correction_misindents(file, original, result) {
-            withheld = true;
-            for (kind, sentence) in &mut kinded {
-                if *kind == EditDoubtKind::Misindents {
-                    *sentence = why.clone();
-                }
+    if misindents
+        && diff != sent
+        && let Some(why) = correction_fault(file, original, result, || {
+            let own = crate::engine::apply_indexed(sent, &index, options);
+            own.result.ok().map(|own| own.new_content)
+        })
+    {
+        withheld = true;
+        for (kind, sentence) in &mut kinded {
+            if *kind == EditDoubtKind::Misindents {
+                *sentence = why.clone();
             }
         }
     }

@@ -172,3 +172,20 @@ pub fn correction_misindents(path: &str, original: &str, result: &str) -> Option
          such fault, so the fault is the correction's and the correction is withheld"
     ))
 }
+
+/// [`correction_misindents`] of `corrected` (the file as srview's
+/// correction leaves it) only where `sent` (the file as the edit as sent
+/// leaves it, asked only then; `None`: it does not apply) has no such
+/// fault: else the fault is the edit's own, said of it elsewhere. The one
+/// judgement `fix` and every suggestion (`check --suggest`, the
+/// previewer's copy) withhold a correction by.
+pub fn correction_fault(
+    path: &str,
+    original: &str,
+    corrected: &str,
+    sent: impl FnOnce() -> Option<String>,
+) -> Option<String> {
+    let why = correction_misindents(path, original, corrected)?;
+    let sound = sent().is_some_and(|sent| result_misindents(path, original, &sent).is_none());
+    sound.then_some(why)
+}

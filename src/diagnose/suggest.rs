@@ -100,28 +100,23 @@ pub fn settle_suggestions(
         let Ok(corrected) = &corrected.result else {
             continue;
         };
-        let Some(why) =
-            super::doubt_exact::correction_misindents(path, original, &corrected.new_content)
-        else {
-            continue;
-        };
         // The block as sent, alone: where it too breaks the layout (or
         // does not apply), the fault is not the correction's, as `fix`
         // judges it.
         let [first, last] = d.diff_lines;
-        let Some(sent) = diff_lines.get(first.saturating_sub(1)..last.min(diff_lines.len())) else {
+        let sent = || {
+            let lines = diff_lines.get(first.saturating_sub(1)..last.min(diff_lines.len()))?;
+            let own = crate::engine::apply_indexed(&lines.concat(), &index, options);
+            own.result.ok().map(|own| own.new_content)
+        };
+        let Some(why) =
+            super::doubt_exact::correction_fault(path, original, &corrected.new_content, sent)
+        else {
             continue;
         };
-        let sent: String = sent.concat();
-        let own = crate::engine::apply_indexed(&sent, &index, options);
-        let sound = own.result.as_ref().is_ok_and(|own| {
-            super::doubt_exact::result_misindents(path, original, &own.new_content).is_none()
-        });
-        if sound {
-            d.suggestion = None;
-            d.withheld = Some(why);
-            d.message = super::message::describe(d, options.version, options.is_final);
-        }
+        d.suggestion = None;
+        d.withheld = Some(why);
+        d.message = super::message::describe(d, options.version, options.is_final);
     }
 }
 

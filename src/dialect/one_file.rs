@@ -264,21 +264,36 @@ pub fn edits_another_file(other: &str, file: &Path, how: &str) -> String {
 /// for FILE, or the edit's JSON, names another file; `None` when it names
 /// FILE or cannot be read (its reading says why elsewhere).
 pub fn another_file_refusal(text: &str, dialect: Dialect, file: &Path) -> Option<String> {
+    refusal_of(&path_named(text, dialect, file)?, dialect, file)
+}
+
+/// The path `text` in `dialect` names: the patch's section for FILE's, or
+/// the edit JSON's; `None` when it names none or cannot be read.
+pub fn path_named(text: &str, dialect: Dialect, file: &Path) -> Option<String> {
     match dialect {
         Dialect::ApplyPatch => {
             let name = file.file_name()?.to_string_lossy().into_owned();
-            let other = elsewhere(text, &name)
-                .named
-                .filter(|other| !names_file(other, file))?;
-            Some(edits_another_file(&other, file, PATCH_ELSEWHERE))
+            elsewhere(text, &name).named
         }
         Dialect::EditJson | Dialect::SearchReplace => {
-            let edit = parse_edit(text).ok()?;
-            let named = edit.path();
-            (!names_file(named, file))
-                .then(|| edits_another_file(named, file, &edit_elsewhere(named)))
+            parse_edit(text).ok().map(|edit| edit.path().to_string())
         }
     }
+}
+
+/// [`edits_another_file`] when `named` (the path an input in `dialect`
+/// names, [`path_named`]) is another file than FILE; it reads the file
+/// system ([`names_file`]), so a caller following a stream asks it once a
+/// path.
+pub fn refusal_of(named: &str, dialect: Dialect, file: &Path) -> Option<String> {
+    if names_file(named, file) {
+        return None;
+    }
+    let how = match dialect {
+        Dialect::ApplyPatch => PATCH_ELSEWHERE.to_string(),
+        Dialect::EditJson | Dialect::SearchReplace => edit_elsewhere(named),
+    };
+    Some(edits_another_file(named, file, &how))
 }
 
 /// FILE as the one-file world names it: its folder (absolute, as the

@@ -51,6 +51,10 @@ pub struct SingleFile {
     unreadable: Option<String>,
     /// The notice saying why `a` wrote nothing of the text as it stood.
     text_refusal: Option<String>,
+    /// The path the text names and whether it is another file than FILE
+    /// (the refusal): asked of the file system once a path, not once a
+    /// streamed chunk.
+    named: std::cell::RefCell<Option<(String, Option<String>)>>,
 }
 
 impl SingleFile {
@@ -73,6 +77,7 @@ impl SingleFile {
             asked: false,
             unreadable: None,
             text_refusal: None,
+            named: Default::default(),
         }
     }
 
@@ -367,10 +372,21 @@ impl SingleFile {
     /// Why `raw` (another dialect's text) is not written to FILE when its
     /// patch section or edit names another file: `apply`'s refusal.
     fn another_file(&self, other: Reading, raw: &str) -> Option<String> {
+        use crate::dialect::one_file::{path_named, refusal_of};
         let Reading::Builtin(dialect) = other else {
             return None;
         };
-        crate::dialect::one_file::another_file_refusal(raw, dialect, self.app.file_path())
+        let file = self.app.file_path();
+        let named = path_named(raw, dialect, file)?;
+        let mut cached = self.named.borrow_mut();
+        match cached.as_ref() {
+            Some((path, refusal)) if *path == named => refusal.clone(),
+            _ => {
+                let refusal = refusal_of(&named, dialect, file);
+                *cached = Some((named, refusal.clone()));
+                refusal
+            }
+        }
     }
 
     /// Whether FILE on disk still holds what was loaded (the one check
