@@ -76,7 +76,9 @@ fn corrected_doubts(
     };
     let result = applied.new_content.as_str();
     let mut kinded = exact_doubt_kinds(file, original, &outcome.blocks, || result);
-    let misindents = kinded.iter().any(|(k, _)| *k == EditDoubtKind::Misindents);
+    let layout =
+        |k: &EditDoubtKind| matches!(k, EditDoubtKind::Misindents | EditDoubtKind::DefinesTwice);
+    let misindents = kinded.iter().any(|(k, _)| layout(k));
     let mut withheld = false;
     if misindents
         && diff != sent
@@ -87,7 +89,7 @@ fn corrected_doubts(
     {
         withheld = true;
         for (kind, sentence) in &mut kinded {
-            if *kind == EditDoubtKind::Misindents {
+            if layout(kind) {
                 *sentence = why.clone();
             }
         }

@@ -114,10 +114,7 @@ pub fn exact_doubt_kinds<R: AsRef<str>>(
         let made = result();
         let result = made.as_ref();
         if layout {
-            doubts.extend(
-                result_misindents(path, original, result)
-                    .map(|sentence| (EditDoubtKind::Misindents, sentence)),
-            );
+            doubts.extend(result_misindents(path, original, result));
         }
         if hidden {
             doubts.extend(
@@ -151,12 +148,17 @@ pub fn hidden_doubt<'a>(
 /// whole diff leaves it) where `original` had none, in one sentence
 /// without a final stop; `None` for a file whose layout srview does not
 /// read ([`crate::diagnose::layout::layout_break`]).
-pub fn result_misindents(path: &str, original: &str, result: &str) -> Option<String> {
+pub fn result_misindents(
+    path: &str,
+    original: &str,
+    result: &str,
+) -> Option<(EditDoubtKind, String)> {
     let fault = crate::diagnose::layout::layout_break(path, original, result)?;
     let name = std::path::Path::new(path)
         .file_name()
         .map_or(path.into(), |n| n.to_string_lossy());
-    Some(format!("the diff leaves {name} misindented: {fault}"))
+    let sentence = format!("the diff leaves {name} {}: {}", fault.leaves(), fault.why);
+    Some((crate::dialect::edit::layout_kind(fault).0, sentence))
 }
 
 /// [`result_misindents`] for a result srview's own correction leaves,
@@ -168,8 +170,10 @@ pub fn correction_misindents(path: &str, original: &str, result: &str) -> Option
         .file_name()
         .map_or(path.into(), |n| n.to_string_lossy());
     Some(format!(
-        "srview's correction leaves {name} misindented: {fault}: the diff as sent leaves no \
-         such fault, so the fault is the correction's and the correction is withheld"
+        "srview's correction leaves {name} {}: {}: the diff as sent leaves no such fault, so \
+         the fault is the correction's and the correction is withheld",
+        fault.leaves(),
+        fault.why
     ))
 }
 

@@ -178,7 +178,7 @@ type Fault = (usize, BreakKind, usize, Vec<usize>, Option<usize>);
 /// A line's indentation as Python's tokenizer measures it: its column
 /// with a tab to the next multiple of 8, and with a tab as 1 column.
 /// `None` for a form feed (Python restarts the count there: not judged).
-fn widths(lead: &str) -> Option<(usize, usize)> {
+pub(super) fn widths(lead: &str) -> Option<(usize, usize)> {
     let (mut column, mut alternative) = (0, 0);
     for c in lead.chars() {
         match c {
@@ -213,6 +213,83 @@ fn tab_error(stack: &[(usize, usize)], at: (usize, usize)) -> bool {
     }
 }
 
+/// Python's reading of a file's lines one after another: whether a line
+/// starts a statement, or continues one (inside brackets, a triple-quoted
+/// string, or after a `\`).
+#[derive(Debug, Default)]
+pub(super) struct Scanner {
+    /// Open brackets.
+    depth: isize,
+    /// The triple quote a string still open was opened with.
+    triple: Option<&'static str>,
+    /// The line before ended with `\` (outside a comment and a string).
+    continued: bool,
+}
+
+impl Scanner {
+    /// Whether the next line starts a statement (nothing is left open).
+    pub(super) fn at_statement(&self) -> bool {
+        self.triple.is_none() && self.depth <= 0 && !self.continued
+    }
+
+    /// Reads `line`'s strings, brackets and comment; returns its last
+    /// character of code that is not white space (`"` for a string's end),
+    /// `None` where it has none.
+    pub(super) fn line(&mut self, line: &str) -> Option<char> {
+        let mut last = None;
+        let mut quote: Option<char> = None;
+        // A `\` ending a comment continues nothing.
+        let mut comment = false;
+        let mut rest = line;
+        while let Some(c) = rest.chars().next() {
+            if let Some(close) = self.triple {
+                match rest.find(close) {
+                    Some(at) => {
+                        rest = &rest[at + 3..];
+                        self.triple = None;
+                        last = Some('"');
+                        continue;
+                    }
+                    None => break,
+                }
+            }
+            if let Some(q) = quote {
+                if c == '\\' {
+                    rest = rest.get(2..).unwrap_or("");
+                    continue;
+                }
+                if c == q {
+                    quote = None;
+                    last = Some(c);
+                }
+                rest = &rest[c.len_utf8()..];
+                continue;
+            }
+            if rest.starts_with("\"\"\"") || rest.starts_with("'''") {
+                self.triple = Some(if c == '"' { "\"\"\"" } else { "'''" });
+                rest = &rest[3..];
+                continue;
+            }
+            match c {
+                '#' => {
+                    comment = true;
+                    break;
+                }
+                '"' | '\'' => quote = Some(c),
+                '(' | '[' | '{' => self.depth += 1,
+                ')' | ']' | '}' => self.depth -= 1,
+                _ => {}
+            }
+            if !c.is_whitespace() {
+                last = Some(c);
+            }
+            rest = &rest[c.len_utf8()..];
+        }
+        self.continued = self.triple.is_none() && !comment && line.ends_with('\\');
+        last
+    }
+}
+
 /// The first indentation fault of `lines` (0-based index), read as
 /// Python reads them from a top-level line; `Err(())` when the reading
 /// cannot be trusted (a form feed in the indentation). `ends_file`: the
@@ -225,9 +302,7 @@ fn first_fault<'a>(
 ) -> Result<Option<Fault>, ()> {
     // Each open block's column and its column with a tab as 1.
     let mut stack = vec![(0usize, 0usize)];
-    let mut depth: isize = 0;
-    let mut triple: Option<&str> = None;
-    let mut continued = false;
+    let mut scan = Scanner::default();
     let mut opens_block = false;
     // The line whose `:` opened the block still waiting for its first line.
     let mut opener = 0;
@@ -235,7 +310,7 @@ fn first_fault<'a>(
     for (i, raw) in lines.into_iter().enumerate() {
         read = i + 1;
         let line = raw.trim_end_matches('\r');
-        let starts_statement = triple.is_none() && depth <= 0 && !continued;
+        let starts_statement = scan.at_statement();
         let text = line.trim_start_matches([' ', '\t']);
         if starts_statement && !text.is_empty() && !text.starts_with('#') {
             let lead = &line[..line.len() - text.len()];
@@ -265,64 +340,15 @@ fn first_fault<'a>(
                 }
             }
         }
-        // The line's strings, brackets and comment.
-        let mut last = None;
-        let mut quote: Option<char> = None;
-        // A `\` ending a comment continues nothing.
-        let mut comment = false;
-        let mut rest = line;
-        while let Some(c) = rest.chars().next() {
-            if let Some(close) = triple {
-                match rest.find(close) {
-                    Some(at) => {
-                        rest = &rest[at + 3..];
-                        triple = None;
-                        last = Some('"');
-                        continue;
-                    }
-                    None => break,
-                }
-            }
-            if let Some(q) = quote {
-                if c == '\\' {
-                    rest = rest.get(2..).unwrap_or("");
-                    continue;
-                }
-                if c == q {
-                    quote = None;
-                    last = Some(c);
-                }
-                rest = &rest[c.len_utf8()..];
-                continue;
-            }
-            if rest.starts_with("\"\"\"") || rest.starts_with("'''") {
-                triple = Some(if c == '"' { "\"\"\"" } else { "'''" });
-                rest = &rest[3..];
-                continue;
-            }
-            match c {
-                '#' => {
-                    comment = true;
-                    break;
-                }
-                '"' | '\'' => quote = Some(c),
-                '(' | '[' | '{' => depth += 1,
-                ')' | ']' | '}' => depth -= 1,
-                _ => {}
-            }
-            if !c.is_whitespace() {
-                last = Some(c);
-            }
-            rest = &rest[c.len_utf8()..];
-        }
-        continued = triple.is_none() && !comment && line.ends_with('\\');
+        let last = scan.line(line);
+        let ends_statement = scan.at_statement();
         if starts_statement && !text.is_empty() && !text.starts_with('#') {
-            opens_block = last == Some(':') && depth <= 0 && triple.is_none() && !continued;
-        } else if triple.is_none() && depth <= 0 && !continued && last.is_some() {
+            opens_block = last == Some(':') && ends_statement;
+        } else if ends_statement && last.is_some() {
             // The last line of a statement that ran over several.
             opens_block = last == Some(':');
         }
-        if opens_block && triple.is_none() && depth <= 0 && !continued && last.is_some() {
+        if opens_block && ends_statement && last.is_some() {
             opener = i;
         }
     }

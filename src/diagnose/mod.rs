@@ -31,6 +31,7 @@ pub mod doubt;
 pub mod doubt_exact;
 pub mod doubt_indent;
 pub mod doubt_make;
+pub mod doubt_redefine;
 pub mod doubt_repeat;
 pub mod doubt_yaml;
 pub mod effect;

@@ -161,6 +161,7 @@ fn doubt_steps(outcome: &edit::EditOutcome, content: &str) -> Vec<(NextStep, Str
                 Kind::ElidesLines
                 | Kind::RepeatsNeighbours
                 | Kind::Misindents
+                | Kind::DefinesTwice
                 | Kind::MixesEndings
                 | Kind::HiddenText => NextStep::Said,
                 Kind::CutsWord | Kind::LineEndings => NextStep::WholeLines,
@@ -597,10 +598,10 @@ fn write(path_key: &str, content_key: &str, call: &Call, fs: &dyn PatchFs) -> Fi
             // changes (a write of a 10,000-line file that changes a few
             // lines costs what an edit of them does).
             None => crate::diagnose::layout::layout_break(&file, old, new)
-                .map(|why| {
+                .map(|b| {
                     (
                         NextStep::Said,
-                        format!("its content leaves {file} misindented: {why}"),
+                        format!("its content leaves {file} {}: {}", b.leaves(), b.why),
                     )
                 })
                 .into_iter()
@@ -1016,7 +1017,7 @@ fn indent_doubt(
 ) -> Option<String> {
     let (file, content) = (file?, content?);
     let written = outcome.writes.first()?.content.as_deref()?;
-    crate::diagnose::layout::layout_break(file, content, written)
+    crate::diagnose::layout::layout_break(file, content, written).map(|b| b.why)
 }
 
 /// The key of a patch dialect's patch text in its input (OpenCode's and

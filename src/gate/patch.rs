@@ -245,6 +245,7 @@ fn doubt_steps(patch: &Patch, doubts: Vec<apply_patch::PatchDoubt>) -> Vec<(Next
                 Kind::MovesOntoItself
                 | Kind::RepeatsNeighbours
                 | Kind::BreaksIndentation
+                | Kind::DefinesTwice
                 | Kind::HiddenText => NextStep::Said,
                 Kind::Repeated | Kind::IndentShift => NextStep::WholeLines,
             };

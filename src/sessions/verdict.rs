@@ -64,6 +64,9 @@ pub enum DoubtKind {
     /// The result leaves Python misindented (an `IndentationError`, a
     /// `TabError`) where the file before had no such fault.
     Misindents,
+    /// The result defines a Python name twice in one block where the file
+    /// before did not: the later definition silently wins.
+    DefinesTwice,
     /// A whitespace-blind match kept the edit's own indentation: its new
     /// lines are shifted against the lines they replace.
     ShiftsIndent,
@@ -99,6 +102,7 @@ impl DoubtKind {
             DoubtKind::StandsIn => "stands in for code it leaves out",
             DoubtKind::WritesTwice => "writes lines twice",
             DoubtKind::Misindents => "leaves Python misindented",
+            DoubtKind::DefinesTwice => "defines a name twice",
             DoubtKind::ShiftsIndent => "shifts indentation",
             DoubtKind::AppliedAlready => "its new text was there already",
             DoubtKind::CutsWord => "cuts a word",
@@ -120,6 +124,7 @@ impl DoubtKind {
             K::AlreadyApplied => DoubtKind::AppliedAlready,
             K::RepeatsNeighbours => DoubtKind::WritesTwice,
             K::Misindents => DoubtKind::Misindents,
+            K::DefinesTwice => DoubtKind::DefinesTwice,
             K::ElidesLines => DoubtKind::StandsIn,
             K::HiddenText => DoubtKind::HiddenText,
         }
@@ -145,6 +150,7 @@ impl DoubtKind {
             K::MovesOntoItself => DoubtKind::MovesOntoItself,
             K::RepeatsNeighbours => DoubtKind::WritesTwice,
             K::BreaksIndentation => DoubtKind::Misindents,
+            K::DefinesTwice => DoubtKind::DefinesTwice,
             K::IndentShift => DoubtKind::ShiftsIndent,
             K::AlreadyApplied => DoubtKind::AppliedAlready,
             K::ElidesLines => DoubtKind::StandsIn,
@@ -388,9 +394,11 @@ fn call_doubts(
 
 /// The Python fault `after` has where `before` had none, as a doubt.
 fn misindents(path: &str, before: &str, after: &str) -> Option<Doubt> {
-    crate::diagnose::doubt_exact::result_misindents(path, before, after).map(|message| Doubt {
-        kind: DoubtKind::Misindents,
-        message,
+    crate::diagnose::doubt_exact::result_misindents(path, before, after).map(|(kind, message)| {
+        Doubt {
+            kind: DoubtKind::of_edit(kind),
+            message,
+        }
     })
 }
 

@@ -46,6 +46,10 @@ pub enum PatchDoubtKind {
     /// misindented where Python reads it, or a Makefile's recipe line in
     /// spaces ([`crate::diagnose::layout::layout_break`]).
     BreaksIndentation,
+    /// Every hunk matched exactly, and the section leaves a Python file
+    /// defining one name twice in one block
+    /// ([`crate::diagnose::doubt_redefine`]).
+    DefinesTwice,
     /// A whitespace-blind level matched it, and its new lines keep the
     /// patch's indentation: they are shifted against the lines they replace.
     IndentShift,
@@ -372,8 +376,12 @@ fn indent_doubt(
         file: path.clone(),
         section: s,
         hunk: None,
-        kind: PatchDoubtKind::BreaksIndentation,
-        message: format!("the patch leaves {path} misindented: {fault}"),
+        kind: if fault.twice {
+            PatchDoubtKind::DefinesTwice
+        } else {
+            PatchDoubtKind::BreaksIndentation
+        },
+        message: format!("the patch leaves {path} {}: {}", fault.leaves(), fault.why),
     })
 }
 

@@ -42,6 +42,9 @@ pub enum EditDoubtKind {
     RepeatsNeighbours,
     /// It leaves Python misindented where it changes the file.
     Misindents,
+    /// It leaves a Python file defining one name twice in one block
+    /// ([`crate::diagnose::doubt_redefine`]).
+    DefinesTwice,
     /// Its new text stands in for lines of its old text it leaves out (the
     /// sentence ends with what to send instead).
     ElidesLines,
@@ -49,6 +52,16 @@ pub enum EditDoubtKind {
     /// the file did not hold ([`crate::diagnose::hidden`]; the sentence
     /// ends with what to send instead).
     HiddenText,
+}
+
+/// A layout fault as a doubt, with its kind.
+pub fn layout_kind(b: crate::diagnose::layout::LayoutBreak) -> (EditDoubtKind, String) {
+    let kind = if b.twice {
+        EditDoubtKind::DefinesTwice
+    } else {
+        EditDoubtKind::Misindents
+    };
+    (kind, b.why)
 }
 
 /// [`edit_doubts`], each with its kind.
@@ -86,7 +99,7 @@ pub fn edit_doubt_kinds(outcome: &EditOutcome, original: &str) -> Vec<(EditDoubt
                         original,
                         &done.new_content,
                     )
-                    .map(kind(EditDoubtKind::Misindents)),
+                    .map(layout_kind),
                 );
             }
             return out;
@@ -105,7 +118,7 @@ pub fn edit_doubt_kinds(outcome: &EditOutcome, original: &str) -> Vec<(EditDoubt
         if out.is_empty() {
             out.extend(
                 crate::diagnose::layout::layout_break(&outcome.path, original, &done.new_content)
-                    .map(|fault| (EditDoubtKind::Misindents, fault)),
+                    .map(layout_kind),
             );
         }
         if crate::diagnose::hidden::has_hidden(&outcome.block.replace_text) {

@@ -37,7 +37,9 @@ pub mod partial_json;
 mod preview;
 mod text;
 
-pub use doubt::{EditDoubtKind, edit_doubt_kinds, edit_doubts, repeated_around, write_doubt};
+pub use doubt::{
+    EditDoubtKind, edit_doubt_kinds, edit_doubts, layout_kind, repeated_around, write_doubt,
+};
 pub use error::{EditError, Provenance};
 pub use explanation::EditDiagnosis;
 pub use input::ParseError;
