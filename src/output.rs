@@ -12,7 +12,7 @@
 //! files whose process is gone (on Linux, where that can be checked).
 //!
 //! Known limits: a hard-linked FILE becomes a new inode (the other names keep
-//! the old content); a change made to FILE by another program between the
+//! the old content: the writers ask first, see [`hard_link_doubt`]); a change made to FILE by another program between the
 //! last check and the rename (a window of one `rename` call) is overwritten.
 
 use std::fs::{self, File, OpenOptions};
@@ -517,6 +517,48 @@ pub fn preflight(path: &Path) -> Result<(), WriteError> {
         }),
         _ => Ok(()),
     }
+}
+
+/// What srview cannot stand behind in replacing the existing file at
+/// `path` when the file has other names (hard links; a tester's find): the
+/// write puts a new file in its place (see the module), so the other names
+/// keep the old content, where the agents, writing in place, change every
+/// name. One sentence without a final stop; `None` for a file with one name
+/// or none yet. Asked before a write is weighed, as a doubt: `--write` holds
+/// it back and `a` asks (a snapshot made with hard links is meant to keep
+/// the old content; a file shared under two names is not).
+pub fn hard_link_doubt(path: &Path) -> Option<String> {
+    let others = other_names(&resolve_target(path))?;
+    let (names, keep) = if others == 1 {
+        (
+            "1 other name (a hard link)".to_string(),
+            "the other name keeps",
+        )
+    } else {
+        (
+            format!("{others} other names (hard links)"),
+            "the other names keep",
+        )
+    };
+    Some(format!(
+        "{} has {names}: srview writes the new content as a new file in its place, so {keep} \
+         the old content (an agent writing the file in place changes every name)",
+        path.display()
+    ))
+}
+
+/// How many names besides `path` the file at `path` has (hard links);
+/// `None` for one name, no file, or where that cannot be asked.
+#[cfg(unix)]
+fn other_names(path: &Path) -> Option<u64> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = fs::metadata(path).ok().filter(fs::Metadata::is_file)?;
+    (meta.nlink() > 1).then(|| meta.nlink() - 1)
+}
+
+#[cfg(not(unix))]
+fn other_names(_path: &Path) -> Option<u64> {
+    None
 }
 
 /// Why the existing file at `path` may not be replaced: replacing it by

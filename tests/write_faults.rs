@@ -338,6 +338,47 @@ fn secret_file_keeps_its_mode_and_symlink_is_kept() {
     assert_eq!(mode, 0o600);
 }
 
+/// A tester's find (round 38b): a file with a second name (a hard link)
+/// was replaced by a new file, `written`, exit 0, and the other name kept
+/// the old content without a word. Now held back with the reason (exit 1,
+/// both names untouched); `--force` writes it and says so on stderr.
+#[cfg(unix)]
+#[test]
+fn a_hard_linked_file_is_held_back_and_forced_with_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("f.txt");
+    let other = dir.path().join("g.txt");
+    std::fs::write(&file, OLD).unwrap();
+    std::fs::hard_link(&file, &other).unwrap();
+    let why = format!(
+        "{} has 1 other name (a hard link): srview writes the new content as a new file in its \
+         place, so the other name keeps the old content (an agent writing the file in place \
+         changes every name)",
+        file.display()
+    );
+    let out = apply(&["--write", p(&file)], DIFF.as_bytes(), None);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "srview: {} was not written: {why} (--force writes it)\n",
+            file.display()
+        )
+    );
+    assert_eq!(std::fs::read(&file).unwrap(), OLD);
+    assert_eq!(std::fs::read(&other).unwrap(), OLD);
+    let json = apply(&["--write", "--json", p(&file)], DIFF.as_bytes(), None);
+    assert_eq!(json.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(report["write"]["state"], "held-back");
+    assert_eq!(report["write"]["reasons"], serde_json::json!([why]));
+    let forced = apply(&["--write", "--force", p(&file)], DIFF.as_bytes(), None);
+    assert_eq!(forced.status.code(), Some(0), "{}", stderr(&forced));
+    assert_eq!(stderr(&forced), format!("srview: warning: {why}\n"));
+    assert_eq!(std::fs::read(&file).unwrap(), NEW);
+    assert_eq!(std::fs::read(&other).unwrap(), OLD);
+}
+
 // ---------------------------------------------------------------- SIGKILL
 
 /// A random delay of less than `micros` (at least one step): the delays

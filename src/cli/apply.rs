@@ -89,7 +89,7 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
                 &original,
                 pieces.iter().copied(),
             );
-            let doubts = super::commit::weigh(true, args.force, doubts);
+            let doubts = super::commit::weigh(true, args.force, doubts, &[file]);
             Commit::run_on(file, doubts, || {
                 // Without a block there is nothing to accept: FILE is not
                 // rewritten (its time stamp stays).

@@ -260,7 +260,8 @@ fn commit(args: &ApplyArgs, row: &DialectRow, run: &Run, only: Option<&str>) -> 
     }
     let mut doubts = loose_notes(row, run);
     doubts.extend(lost_files(row, run));
-    let doubts = super::commit::weigh(true, args.force, doubts);
+    let replaced: Vec<std::path::PathBuf> = changes(run).into_iter().map(|c| c.path).collect();
+    let doubts = super::commit::weigh(true, args.force, doubts, &replaced);
     Some(Commit::run("nothing written", doubts, || {
         let changed = output::write_batch(&changes(run))
             .map_err(|e| Error::Write(format!("{}: {}", e.path.display(), e.message)))?;

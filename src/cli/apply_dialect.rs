@@ -234,7 +234,7 @@ pub fn run(
             None => Commit::not_applied(),
         })
     };
-    let weigh = |doubts| super::commit::weigh(args.write, args.force, doubts);
+    let weigh = |doubts| super::commit::weigh(args.write, args.force, doubts, &[file]);
     let mut lost = false;
     let (new_content, commit) = match dialect {
         Dialect::ApplyPatch => {

@@ -32,7 +32,12 @@ pub fn run(args: &ApplyArgs, text: &str, workspace: &PathRules) -> CmdResult {
         doubts = patch::write_doubts(&run, workspace);
         doubts.extend(patch::doubts(text, &run));
     }
-    let doubts = super::commit::weigh(args.write, args.force, doubts);
+    let doubts = super::commit::weigh(
+        args.write,
+        args.force,
+        doubts,
+        &patch::targets(workspace, &run),
+    );
     let commit = args.write.then(|| {
         if outcome.exit_code != 0 {
             return Commit::not_applied();

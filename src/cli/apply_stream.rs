@@ -182,7 +182,7 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
                 super::apply_dialect::edit_doubts(file, original, stream.live.text())?
             }
         };
-        let doubts = super::commit::weigh(args.write, args.force, doubts);
+        let doubts = super::commit::weigh(args.write, args.force, doubts, &[file]);
         let commit = args.write.then(|| match content {
             Some(content) => Commit::run_on(file, doubts, || {
                 let expected = stream.dialect_file.original().map(str::as_bytes);
@@ -226,7 +226,7 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
                 index.text(),
                 [applied.new_content.as_str()],
             );
-            let doubts = super::commit::weigh(true, args.force, doubts);
+            let doubts = super::commit::weigh(true, args.force, doubts, &[file]);
             Commit::run_on(file, doubts, || {
                 super::load::write_result(file, &applied.new_content, stream.session.original())
             })

@@ -87,8 +87,13 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
     } else {
         Vec::new()
     };
-    let doubts = super::commit::weigh(args.write, args.force, doubts);
     let all: Vec<&FileEdit> = files.iter().collect();
+    let replaced = if all_ok {
+        transcript::targets(&workspace, &all)
+    } else {
+        Vec::new()
+    };
+    let doubts = super::commit::weigh(args.write, args.force, doubts, &replaced);
     let commit = (args.write && !refused).then(|| {
         if !all_ok {
             eprintln!("srview: nothing written: not every file applies");

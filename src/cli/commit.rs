@@ -10,8 +10,22 @@ use crate::report::{WriteJson, WriteState};
 /// Weighs what srview cannot stand behind in a result: returns what
 /// `--write` holds it back for; any doubt nothing holds back (no `--write`,
 /// or `--force` writing anyway) is warned about on stderr instead, as loose
-/// matches are, whatever the output.
-pub(super) fn weigh(write: bool, force: bool, doubts: Vec<String>) -> Vec<String> {
+/// matches are, whatever the output. `files`: the files the write would
+/// replace; with `--write`, one with other names (hard links) is a doubt
+/// too ([`crate::output::hard_link_doubt`]).
+pub(super) fn weigh<P: AsRef<std::path::Path>>(
+    write: bool,
+    force: bool,
+    mut doubts: Vec<String>,
+    files: &[P],
+) -> Vec<String> {
+    if write {
+        doubts.extend(
+            files
+                .iter()
+                .filter_map(|f| crate::output::hard_link_doubt(f.as_ref())),
+        );
+    }
     if write && !force {
         return doubts;
     }

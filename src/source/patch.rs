@@ -190,6 +190,14 @@ pub fn preflight(workspace: &PathRules, run: &PatchRun) -> Result<(), WriteError
     plan(workspace, run).map(drop)
 }
 
+/// The full paths of the files [`write`] would change (none where it would
+/// write nothing).
+pub fn targets(workspace: &PathRules, run: &PatchRun) -> Vec<PathBuf> {
+    plan(workspace, run)
+        .map(|planned| planned.into_iter().map(|(full, _, _)| full).collect())
+        .unwrap_or_default()
+}
+
 /// One file [`write`] changes: its full path, its path as the patch names
 /// it, its new content (`None`: deleted).
 type Planned<'r> = (PathBuf, &'r str, &'r Option<String>);

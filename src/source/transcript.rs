@@ -15,7 +15,7 @@ mod write;
 
 pub use apply::{ApplyOptions, CallEffect, CallResult, FileEdit, FileState, apply_calls};
 pub use paths::{OUTSIDE_REFUSAL, PathError, PathRules};
-pub use write::{WriteError, preflight, write_files, write_files_with};
+pub use write::{WriteError, preflight, targets, write_files, write_files_with};
 
 pub use super::call::{CallKind, ToolCall};
 

@@ -1112,7 +1112,10 @@ impl AgentEdits {
             before: None,
             deletes: false,
             on_disk,
-            doubts: vec![question],
+            // A file with other names (hard links) is said in the question.
+            doubts: std::iter::once(question)
+                .chain(crate::output::hard_link_doubt(&path))
+                .collect(),
             answered: self.confirming == Some(row.seq),
         });
         match decision {

@@ -469,6 +469,12 @@ impl SingleFile {
                 }
             }
         };
+        // A file with other names (hard links): the write would leave them
+        // the old content; asked about with the other doubts.
+        let mut doubts = doubts;
+        if result.as_ref().is_ok_and(Option::is_some) {
+            doubts.extend(crate::output::hard_link_doubt(self.app.file_path()));
+        }
         let decision = accept(Case {
             input,
             result: match &result {

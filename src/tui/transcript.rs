@@ -31,6 +31,9 @@ pub struct TranscriptFiles {
     written: Vec<String>,
     /// An accepted write failed (the notice said which).
     write_failed: bool,
+    /// The files (indices into the edits) whose other names (hard links)
+    /// were asked about: the same write asked again is done.
+    links_asked: Option<Vec<usize>>,
     syntaxes: Arc<Syntaxes>,
     /// One per tab, and the tab generation each was made for.
     caches: Vec<Caches>,
@@ -48,6 +51,7 @@ impl TranscriptFiles {
             originals: HashMap::new(),
             written: Vec::new(),
             write_failed: false,
+            links_asked: None,
             syntaxes: Arc::new(Syntaxes::load()),
             caches: Vec::new(),
             generations: Vec::new(),
@@ -163,6 +167,22 @@ impl TranscriptFiles {
             .iter()
             .filter_map(|&i| self.ws.edits().get(i))
             .collect();
+        // A file with other names (hard links): asked about first, as
+        // `apply --write` holds it back.
+        let links: Vec<String> = transcript::targets(&self.paths, &files)
+            .iter()
+            .filter_map(|p| crate::output::hard_link_doubt(p))
+            .collect();
+        if links.is_empty() || self.links_asked.as_deref() == Some(indices) {
+            self.links_asked = None;
+        } else {
+            self.links_asked = Some(indices.to_vec());
+            self.ws.refuse_write(format!(
+                "{}: press the same key again to write anyway",
+                links.join("; ")
+            ));
+            return Flow::Continue;
+        }
         match transcript::write_files_with(&self.paths, &files, file_endings) {
             Ok(paths) => {
                 self.written.extend(paths);

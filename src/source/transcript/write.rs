@@ -97,6 +97,14 @@ pub fn preflight(workspace: &PathRules, files: &[&FileEdit]) -> Result<(), Write
     plan(workspace, files).map(drop)
 }
 
+/// The full paths of the files [`write_files`] would change (none where
+/// it would write nothing).
+pub fn targets(workspace: &PathRules, files: &[&FileEdit]) -> Vec<PathBuf> {
+    plan(workspace, files)
+        .map(|planned| planned.into_iter().map(|(full, _)| full).collect())
+        .unwrap_or_default()
+}
+
 /// The files [`write_files`] changes, with their full paths, once every
 /// check before writing passed.
 fn plan<'f>(
