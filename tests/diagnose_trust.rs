@@ -1201,7 +1201,8 @@ fn a_fragment_line_the_edit_keeps_keeps_the_files_rest() {
 /// line of a Python `for` body commented out (Python: expected an
 /// indented block), a Makefile recipe line added with spaces under tab
 /// recipes (make: missing separator), a method body written as `pass  #
-/// unchanged`. `check` exits 1 saying what it found, `apply --write`
+/// unchanged`, a method added again beside its old self (Python keeps the
+/// later one silently). `check` exits 1 saying what it found, `apply --write`
 /// holds the result back and leaves the file as it was.
 #[test]
 fn exact_blocks_that_empty_a_block_or_break_a_recipe_are_held_back() {
@@ -1241,6 +1242,17 @@ fn exact_blocks_that_empty_a_block_or_break_a_recipe_are_held_back() {
                 "        pass  # unchanged\n",
             ),
             "REPLACE text stands in for lines it leaves out (its line 1: `pass  # unchanged`)",
+        ),
+        (
+            "cart.py",
+            cart,
+            block(
+                "class Cart:\n",
+                "class Cart:\n    def total(self):\n        return sum(self.items)\n\n",
+            ),
+            "held back: the diff leaves cart.py defining a name twice: as written, the file \
+             defines `total` twice in class `Cart` (line 1), at lines 2 and 5: Python keeps the \
+             later one (line 5) without a word, and the one at line 2 never runs",
         ),
     ];
     for (name, content, diff, said) in cases {

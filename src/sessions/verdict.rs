@@ -677,8 +677,8 @@ mod tests {
     }
 
     /// A SEARCH/REPLACE block placed exactly whose REPLACE text stands in
-    /// for the lines it leaves out, and one that misindents Python: each
-    /// in doubt, with its kind.
+    /// for the lines it leaves out, one that misindents Python, one that
+    /// defines a function again: each in doubt, with its kind.
     #[test]
     fn exact_search_replace_blocks_are_judged() {
         let before =
@@ -699,6 +699,14 @@ mod tests {
         assert_eq!(kinds(&misindent, "m.py"), [DoubtKind::Misindents]);
         // Not Python: nothing to misindent.
         assert_eq!(kinds(&misindent, "m.txt"), []);
+        let again = EditInput::SearchReplace(
+            "------- SEARCH\n    return x\n=======\n    return x\n\n\ndef a():\n    pass\n\
+             +++++++ REPLACE\n"
+                .into(),
+        );
+        assert_eq!(kinds(&again, "m.py"), [DoubtKind::DefinesTwice]);
+        assert_eq!(DoubtKind::DefinesTwice.words(), "defines a name twice");
+        assert_eq!(kinds(&again, "m.txt"), []);
     }
 
     #[test]

@@ -464,6 +464,28 @@ fn an_exact_edit_that_misindents_python_is_a_doubt() {
     assert_doubts_say(("cart.py", CART), &cases);
 }
 
+/// An edit re-sent changed a little after its first send was applied
+/// (`add` added again, above `__init__`'s last line: its text is not
+/// "already there"): Python would keep the later `add` silently, so the
+/// model's new one never runs. A doubt in every agent's shape, naming both
+/// lines; the same method added to a file without it is exact.
+#[test]
+fn an_edit_defining_a_method_again_in_its_class_is_a_doubt() {
+    let old = "        self.count = 0\n";
+    let new =
+        "        self.count = 0\n\n    def add(self, item):\n        self.items.insert(0, item)\n";
+    let said = "as written, the file defines `add` twice in class `Cart` (line 1), at lines 6 and \
+                9: Python keeps the later one (line 9) without a word, and the one at line 6 never \
+                runs: change the definition that is there (its text in the old text) \
+                instead of adding another, or give the new one another name"
+        .to_string();
+    assert_doubts_say(("cart.py", CART), &[(old, new, said)]);
+    let without = CART.replace("add(self, item)", "put(self, item)");
+    for agent in agents() {
+        judged_as(Case::Exact, agent, ("cart.py", &without), old, new);
+    }
+}
+
 /// Re-indents Python reads as meant: a line moved out of an `if` to the
 /// enclosing level (a deliberate dedent), a line moved to an enclosing
 /// level, a new block opened and indented, a line inside brackets at any
