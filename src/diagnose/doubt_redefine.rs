@@ -14,8 +14,11 @@
 //!   enclosing them are the same lines (a `def` under `if` and one under
 //!   `else:` are in two blocks, as are two `if TYPE_CHECKING:` blocks);
 //! - not counted: the name `_`, and a definition with a decorator naming
-//!   `overload` or starting `@NAME.` (a property's `@x.setter`, a
-//!   dispatcher's `@f.register`): those are meant to be defined again;
+//!   `overload`: those are meant to be defined again; a definition with a
+//!   decorator starting `@NAME.` (a property's `@x.setter`, `@x.deleter`)
+//!   is counted apart, as that role of the name: one setter beside the
+//!   getter is meant, a second setter of the same property replaces the
+//!   first as silently (a tester's find);
 //! - doubted: the file as the edit leaves it has more definitions of a
 //!   name in one block, beside another of it, than the file before had
 //!   under the same enclosing statements (their text), and one of the
@@ -25,6 +28,14 @@
 //! Not caught: a name defined again by an assignment or an import, a
 //! definition in another block that shadows one (a nested `def`), other
 //! languages.
+//!
+//! The same for a YAML file: a key the edit adds to a mapping that already
+//! holds it ([`yaml_duplicate_key`]; read by [`super::doubt_yaml`]'s
+//! reading of keys and list items by their columns, a mapping told by the
+//! line of the key or list item holding it). Some YAML readers refuse a
+//! duplicated key (js-yaml, Go's yaml.v3, ruamel.yaml), others keep the
+//! later value silently (PyYAML): damage either way. Not caught: a key
+//! written once quoted and once plain, keys of a flow mapping (`{a: 1}`).
 
 use super::doubt_indent::Scanner;
 use crate::textdiff::shared_ends;
@@ -35,6 +46,9 @@ use std::collections::HashMap;
 pub struct Redefinition {
     /// The name.
     pub name: String,
+    /// The role a decorator `@NAME.ROLE` gives both (`setter`), `None`
+    /// for a plain definition.
+    pub role: Option<String>,
     /// The statement enclosing both, trimmed, and its line (1-based);
     /// `None` at the module's top level.
     pub block: Option<(usize, String)>,
@@ -63,11 +77,14 @@ impl Redefinition {
                 None => format!("in the block of line {line} (`{text}`)"),
             },
         };
+        let what = match &self.role {
+            None => format!("`{}`", self.name),
+            Some(role) => format!("`{}`'s `@{}.{role}`", self.name, self.name),
+        };
         format!(
-            "as written, the file defines `{}` twice {place}, at lines {earlier} and {later}: \
+            "as written, the file defines {what} twice {place}, at lines {earlier} and {later}: \
              Python keeps the later one (line {later}) without a word, and the one at line \
-             {earlier} never runs",
-            self.name
+             {earlier} never runs"
         )
     }
 }
@@ -104,6 +121,8 @@ struct Defined<'a> {
     /// Its line (0-based).
     line: usize,
     name: &'a str,
+    /// See [`Redefinition::role`].
+    role: Option<&'a str>,
     /// The lines (0-based) of the statements enclosing it, outermost first.
     blocks: Vec<usize>,
 }
@@ -128,19 +147,21 @@ fn definitions<'a>(lines: &[&'a str]) -> Option<Vec<Defined<'a>>> {
                 decorators.push(text);
             } else {
                 if let Some((_, name)) = definition(text) {
-                    let meant_again = name == "_"
-                        || decorators.iter().any(|d| {
-                            d.contains("overload")
-                                || d[1..]
-                                    .trim_start()
-                                    .strip_prefix(name)
-                                    .is_some_and(|rest| rest.starts_with('.'))
-                        });
+                    let meant_again =
+                        name == "_" || decorators.iter().any(|d| d.contains("overload"));
+                    let role = decorators.iter().find_map(|d| {
+                        let rest = d[1..].trim_start().strip_prefix(name)?.strip_prefix('.')?;
+                        let end = rest
+                            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                            .unwrap_or(rest.len());
+                        Some(&rest[..end])
+                    });
                     if !meant_again {
                         let blocks = open.iter().map(|&(_, l)| l).collect();
                         found.push(Defined {
                             line: at,
                             name,
+                            role,
                             blocks,
                         });
                     }
@@ -154,19 +175,25 @@ fn definitions<'a>(lines: &[&'a str]) -> Option<Vec<Defined<'a>>> {
     Some(found)
 }
 
-/// The definitions of `lines` that stand beside another of their name in
-/// their block, grouped by that block's enclosing statements' text and the
-/// name: how many.
-fn twice<'a>(lines: &[&'a str], found: &[Defined<'a>]) -> HashMap<(Vec<&'a str>, &'a str), usize> {
-    let mut per_block: HashMap<(&[usize], &str), usize> = HashMap::new();
+/// A definition's name and role (see [`Redefinition::role`]).
+type Named<'a> = (&'a str, Option<&'a str>);
+
+/// The definitions of `lines` that stand beside another of their name and
+/// role in their block, grouped by that block's enclosing statements' text
+/// and the name and role: how many.
+fn twice<'a>(
+    lines: &[&'a str],
+    found: &[Defined<'a>],
+) -> HashMap<(Vec<&'a str>, Named<'a>), usize> {
+    let mut per_block: HashMap<(&[usize], Named), usize> = HashMap::new();
     for d in found {
-        *per_block.entry((&d.blocks, d.name)).or_default() += 1;
+        *per_block.entry((&d.blocks, (d.name, d.role))).or_default() += 1;
     }
     let mut by_text = HashMap::new();
-    for ((blocks, name), n) in per_block {
+    for ((blocks, named), n) in per_block {
         if n > 1 {
             let text = blocks.iter().map(|&l| lines[l].trim()).collect();
-            *by_text.entry((text, name)).or_default() += n;
+            *by_text.entry((text, named)).or_default() += n;
         }
     }
     by_text
@@ -197,20 +224,24 @@ pub(super) fn python_redefinition(original: &str, result: &str) -> Option<Redefi
     for (i, a) in after.iter().enumerate() {
         let Some(b) = after[i + 1..]
             .iter()
-            .find(|b| b.name == a.name && b.blocks == a.blocks)
+            .find(|b| b.name == a.name && b.role == a.role && b.blocks == a.blocks)
         else {
             continue;
         };
         if !changed.contains(&a.line) && !changed.contains(&b.line) {
             continue;
         }
-        let key = (a.blocks.iter().map(|&l| new[l].trim()).collect(), a.name);
+        let key = (
+            a.blocks.iter().map(|&l| new[l].trim()).collect(),
+            (a.name, a.role),
+        );
         if now.get(&key) <= was.get(&key) {
             continue;
         }
         let block = a.blocks.last().map(|&l| (l + 1, new[l].trim().to_string()));
         return Some(Redefinition {
             name: a.name.to_string(),
+            role: a.role.map(str::to_string),
             block,
             lines: (a.line + 1, b.line + 1),
         });
@@ -218,9 +249,138 @@ pub(super) fn python_redefinition(original: &str, result: &str) -> Option<Redefi
     None
 }
 
+/// A key a YAML mapping holds twice.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DuplicateKey {
+    /// The key, as written.
+    pub key: String,
+    /// The key or list item holding the mapping, trimmed, and its line
+    /// (1-based); `None` at the document's top level.
+    pub holder: Option<(usize, String)>,
+    /// The two lines (1-based) holding it: the earlier and the later.
+    pub lines: (usize, usize),
+}
+
+impl DuplicateKey {
+    /// One sentence without a final stop.
+    pub fn describe(&self) -> String {
+        format!(
+            "{}: change the key that is there (its line in the old text) instead of adding it \
+             again",
+            self.fault()
+        )
+    }
+
+    /// [`Self::describe`] without what to send instead.
+    pub fn fault(&self) -> String {
+        let (earlier, later) = self.lines;
+        let place = match &self.holder {
+            None => "at the top level".to_string(),
+            Some((line, text)) => format!("in the mapping under line {line} (`{text}`)"),
+        };
+        format!(
+            "as written, the file has the key `{}` twice {place}, at lines {earlier} and \
+             {later}: some YAML readers refuse the file (a duplicated key), others keep the \
+             later value (line {later}) without a word",
+            self.key
+        )
+    }
+}
+
+/// One key line the YAML reading found: its line (0-based), its key and
+/// its mapping (see `Reader::key_line`).
+type KeyAt = (usize, String, (usize, usize));
+
+/// The key lines of a YAML text; `None` where the reading stops (a tab in
+/// an indentation).
+fn yaml_keys(lines: &[&str]) -> Option<Vec<KeyAt>> {
+    let mut reader = super::doubt_yaml::Reader::new();
+    let mut keys = Vec::new();
+    for line in lines {
+        if let Some((key, mapping)) = reader.key_line(line) {
+            keys.push((reader.read() - 1, key, mapping));
+        }
+        if reader.tabbed() {
+            return None;
+        }
+    }
+    Some(keys)
+}
+
+/// The key `result` (a YAML file as an edit leaves it) holds twice in one
+/// mapping where `original` (the file before) did not, one of the two on a
+/// line the edit changed: the same rule as [`python_redefinition`]'s, the
+/// mapping told by the line of the key or list item holding it (`<<`, the
+/// merge key, is left out).
+pub(super) fn yaml_duplicate_key(original: &str, result: &str) -> Option<DuplicateKey> {
+    if original == result {
+        return None;
+    }
+    let old: Vec<&str> = original.lines().collect();
+    let new: Vec<&str> = result.lines().collect();
+    let (prefix, suffix) = shared_ends(&old, &new);
+    let changed = prefix..new.len() - suffix;
+    if changed.is_empty() {
+        return None;
+    }
+    let after = yaml_keys(&new)?;
+    let before = yaml_keys(&old)?;
+    // Per mapping's holder text and key: how many keys stand beside another
+    // of their name.
+    let twice = |lines: &[&str], keys: &[KeyAt]| {
+        let mut per_mapping: HashMap<(&(usize, usize), &str), usize> = HashMap::new();
+        for (_, key, mapping) in keys {
+            *per_mapping.entry((mapping, key.as_str())).or_default() += 1;
+        }
+        let mut by_text: HashMap<(usize, String, String), usize> = HashMap::new();
+        for ((&(document, holder), key), n) in per_mapping {
+            if n > 1 {
+                let text = holder
+                    .checked_sub(1)
+                    .and_then(|at| lines.get(at))
+                    .map_or(String::new(), |l| l.trim().to_string());
+                *by_text
+                    .entry((document, text, key.to_string()))
+                    .or_default() += n;
+            }
+        }
+        by_text
+    };
+    let (was, now) = (twice(&old, &before), twice(&new, &after));
+    for (i, (a, key, mapping)) in after.iter().enumerate() {
+        if key == "<<" {
+            continue;
+        }
+        let Some((b, ..)) = after[i + 1..]
+            .iter()
+            .find(|(_, k, m)| k == key && m == mapping)
+        else {
+            continue;
+        };
+        if !changed.contains(a) && !changed.contains(b) {
+            continue;
+        }
+        let (document, holder) = *mapping;
+        let text = holder
+            .checked_sub(1)
+            .and_then(|at| new.get(at))
+            .map(|l| l.trim().to_string());
+        let at = (document, text.clone().unwrap_or_default(), key.clone());
+        if now.get(&at) <= was.get(&at) {
+            continue;
+        }
+        return Some(DuplicateKey {
+            key: key.clone(),
+            holder: text.map(|t| (holder, t)),
+            lines: (a + 1, b + 1),
+        });
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{Redefinition, python_redefinition};
+    use super::{DuplicateKey, Redefinition, python_redefinition, yaml_duplicate_key};
 
     const CLASS: &str = "class Inventory:\n    def __init__(self):\n        self.items = {}\n\n    def total(self):\n        return sum(self.items.values())\n";
 
@@ -238,6 +398,7 @@ mod tests {
             found,
             Some(Redefinition {
                 name: "total".into(),
+                role: None,
                 block: Some((1, "class Inventory:".into())),
                 lines: (5, 8),
             })
@@ -334,6 +495,33 @@ mod tests {
         }
     }
 
+    /// A tester's find (round 38d): a property's setter sent again, changed
+    /// a little: the second `@x.setter` replaces the first as silently. One
+    /// setter and one deleter beside the getter are not doubted.
+    #[test]
+    fn a_second_setter_of_one_property_is_doubted() {
+        let class = "class A:\n    @property\n    def x(self):\n        return self._x\n\n    @x.setter\n    def x(self, v):\n        self._x = v\n\n    def run(self):\n        return 1\n";
+        let again = class.replace(
+            "    def run(self):\n",
+            "    @x.setter\n    def x(self, v):\n        self._x = int(v)\n\n    def run(self):\n",
+        );
+        let found = python_redefinition(class, &again);
+        assert_eq!(
+            found.as_ref().map(|f| (f.role.as_deref(), f.lines)),
+            Some((Some("setter"), (7, 11)))
+        );
+        assert!(
+            found
+                .map(|f| f.fault())
+                .is_some_and(|f| f.starts_with("as written, the file defines `x`'s `@x.setter` twice in class `A` (line 1), at lines 7 and 11")),
+        );
+        let deleter = class.replace(
+            "    def run(self):\n",
+            "    @x.deleter\n    def x(self):\n        del self._x\n\n    def run(self):\n",
+        );
+        assert_eq!(python_redefinition(class, &deleter), None);
+    }
+
     /// Twice already before the edit: not this edit's doing. A third copy
     /// is.
     #[test]
@@ -359,5 +547,76 @@ mod tests {
         );
         let other = format!("{twice}def g():\n    pass\n");
         assert_eq!(python_redefinition(twice, &other), None);
+    }
+
+    const SERVER: &str = "server:\n  port: 80\n  timeout: 30\nlogging:\n  level: info\n";
+
+    /// A key added to a mapping that holds it (a model that did not see
+    /// `timeout` further down): a doubt naming both lines.
+    #[test]
+    fn a_yaml_key_added_again_to_its_mapping_is_doubted() {
+        let result = SERVER.replace("  port: 80\n", "  port: 80\n  timeout: 5\n");
+        let found = yaml_duplicate_key(SERVER, &result);
+        assert_eq!(
+            found,
+            Some(DuplicateKey {
+                key: "timeout".into(),
+                holder: Some((1, "server:".into())),
+                lines: (3, 4),
+            })
+        );
+        assert_eq!(
+            found.map(|f| f.describe()).as_deref(),
+            Some(
+                "as written, the file has the key `timeout` twice in the mapping under line 1 \
+                 (`server:`), at lines 3 and 4: some YAML readers refuse the file (a duplicated \
+                 key), others keep the later value (line 4) without a word: change the key that \
+                 is there (its line in the old text) instead of adding it again"
+            )
+        );
+        let top = format!("{SERVER}server:\n  port: 81\n");
+        assert_eq!(
+            yaml_duplicate_key(SERVER, &top).map(|f| (f.holder, f.lines)),
+            Some((None, (1, 6)))
+        );
+        // In a list item's mapping.
+        let items = "steps:\n  - name: a\n    run: x\n";
+        let again = items.replace("    run: x\n", "    run: x\n    name: b\n");
+        assert_eq!(
+            yaml_duplicate_key(items, &again).map(|f| (f.key, f.lines)),
+            Some(("name".to_string(), (2, 4)))
+        );
+    }
+
+    #[test]
+    fn the_same_key_in_other_mappings_is_not_doubted() {
+        let items = "steps:\n  - name: a\n    run: x\n";
+        let cases = [
+            // A new list item: its own mapping.
+            (
+                items,
+                "steps:\n  - name: a\n    run: x\n  - name: b\n    run: y\n",
+            ),
+            (
+                SERVER,
+                "server:\n  port: 80\n  timeout: 30\nlogging:\n  level: info\n  timeout: 5\n",
+            ),
+            // Another document.
+            ("kind: A\n", "kind: A\n---\nkind: B\n"),
+            // Text of a block scalar.
+            ("run: |\n  echo a\n", "run: |\n  echo a\n  run: b\n"),
+            // The merge key.
+            ("a:\n  <<: *x\n  k: 1\n", "a:\n  <<: *x\n  <<: *y\n  k: 1\n"),
+        ];
+        for (original, result) in cases {
+            assert_eq!(yaml_duplicate_key(original, result), None, "{result}");
+        }
+    }
+
+    #[test]
+    fn a_yaml_key_held_twice_already_is_not_doubted_again() {
+        let twice = "a: 1\na: 2\nb: 3\n";
+        assert_eq!(yaml_duplicate_key(twice, "a: 1\na: 5\nb: 3\n"), None);
+        assert_eq!(yaml_duplicate_key(twice, "a: 1\na: 2\nb: 4\n"), None);
     }
 }

@@ -250,6 +250,8 @@ fn place(chain: &[String]) -> String {
 #[derive(Debug, Clone)]
 struct Level {
     column: usize,
+    /// Its line (1-based).
+    line: usize,
     /// The key, or `-` for a list item.
     label: String,
     /// A key with no value on its line, or only an anchor or a tag (a list
@@ -402,7 +404,7 @@ enum Inside {
 
 /// The reading of a YAML text's lines, one at a time.
 #[derive(Debug, Clone)]
-struct Reader {
+pub(super) struct Reader {
     stack: Vec<Level>,
     inside: Inside,
     /// A tab in a line's indentation: the reading is not trusted.
@@ -413,10 +415,12 @@ struct Reader {
     top: Option<Entry>,
     /// The first key or list item read where YAML refuses it.
     fault: Option<Misplaced>,
+    /// Documents begun (`---`, `...`) before the line read.
+    document: usize,
 }
 
 impl Reader {
-    fn new() -> Self {
+    pub(super) fn new() -> Self {
         Reader {
             stack: Vec::new(),
             inside: Inside::Nothing,
@@ -424,7 +428,37 @@ impl Reader {
             read: 0,
             top: None,
             fault: None,
+            document: 0,
         }
+    }
+
+    /// Reads `line` ([`Reader::line`]); for a key line, the key and what
+    /// tells its mapping apart from every other: the document and the line
+    /// (1-based) of the key or list item holding the mapping (0 for the
+    /// document's top level). `None` for another line, and for every line
+    /// once a tab in an indentation stopped the reading.
+    pub(super) fn key_line(&mut self, line: &str) -> Option<(String, (usize, usize))> {
+        self.line(line)?;
+        if self.tabbed {
+            return None;
+        }
+        let depth = self.stack.len();
+        let key = self.stack.last()?.label.clone();
+        let holder = depth
+            .checked_sub(2)
+            .and_then(|at| self.stack.get(at))
+            .map_or(0, |level| level.line);
+        Some((key, (self.document, holder)))
+    }
+
+    /// The line (1-based) of the last line read.
+    pub(super) fn read(&self) -> usize {
+        self.read
+    }
+
+    /// Whether a tab in an indentation stopped the reading.
+    pub(super) fn tabbed(&self) -> bool {
+        self.tabbed
     }
 
     /// Records `entry`, a key or list item put under the level on top of
@@ -530,6 +564,7 @@ impl Reader {
             {
                 self.stack.clear();
                 self.top = None;
+                self.document += 1;
                 return None;
             }
             if text.starts_with('%') {
@@ -569,6 +604,7 @@ impl Reader {
         self.inside = after_value(value, column);
         self.stack.push(Level {
             column,
+            line: self.read,
             label: key.to_string(),
             opens: opens(value),
             child: None,
@@ -603,6 +639,7 @@ impl Reader {
         });
         self.stack.push(Level {
             column,
+            line: self.read,
             label: "-".into(),
             opens: true,
             child: None,
