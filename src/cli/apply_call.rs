@@ -559,8 +559,14 @@ pub(super) fn check(args: &CheckArgs, row: &DialectRow, text: &str) -> CmdResult
                 } else {
                     &[]
                 };
+                // Lines of the file as the call's earlier edits left it,
+                // where the agent applies them one after another.
+                let whose = crate::dialect::call_doubts::left_by(outcome, i)
+                    .filter(|_| edit.lines.is_some())
+                    .map(|left| format!(" of the file as {left} left it"))
+                    .unwrap_or_default();
                 format!(
-                    "edit {}: {}{} ({how})\n",
+                    "edit {}: {}{}{whose} ({how})\n",
                     i + 1,
                     edit.stage,
                     places(edit.lines, also)

@@ -221,6 +221,43 @@ pub struct EditMatch {
     /// otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub named: Option<String>,
+    /// Where the agent searched for the edit's text, when that is not the
+    /// whole file before the call from its top ([`Searched`]); `None`: the
+    /// file before the call, searched from its first line. srview's own
+    /// reading of the agent's search, for its doubts: not serialized.
+    #[serde(skip)]
+    pub searched: Option<Box<Searched>>,
+}
+
+/// Where an agent searched for one edit's text ([`EditMatch::searched`]),
+/// for the doubt that it took the first of several places
+/// ([`CallMatcher::takes_first_of_several`]).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Searched {
+    /// The text searched, where the agent applies a call's edits one after
+    /// another, each on what the earlier ones left (Aider's blocks and
+    /// hunks): [`EditMatch::lines`] are its lines. `None`: the file before
+    /// the call.
+    pub content: Option<String>,
+    /// The 0-based line the search started at: a patch's hunks are searched
+    /// from after the previous one, and after their `@@` line.
+    pub from: usize,
+    /// The hunk's `@@` line, where it has one with text.
+    pub header: Option<Header>,
+    /// The hunk is marked to stand at the end of the file: the agent tries
+    /// the end first.
+    pub at_end: bool,
+}
+
+/// A patch hunk's `@@` line, as the agent looked for it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Header {
+    /// Its text, after `@@ `.
+    pub text: String,
+    /// The 1-based file line where the agent found it; `None`: not found,
+    /// and the agent searched for the hunk's lines as if it had none
+    /// (Cline 3.x).
+    pub line: Option<usize>,
 }
 
 /// An agent's matcher for one tool.

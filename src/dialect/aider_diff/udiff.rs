@@ -347,6 +347,7 @@ fn placed(before: &str, after: &str, stage: &'static str, hunk: &Hunk) -> EditMa
                 written: Some(replace),
                 path: None,
                 named: None,
+                searched: None,
             };
         }
     }
@@ -364,6 +365,7 @@ fn placed(before: &str, after: &str, stage: &'static str, hunk: &Hunk) -> EditMa
         written: Some(new_span.concat()),
         path: None,
         named: None,
+        searched: None,
     }
 }
 

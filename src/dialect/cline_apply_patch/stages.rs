@@ -116,6 +116,7 @@ pub fn edit_match(
         lines,
         found: Some(window_lines.join("\n")),
         written: Some(written.join("\n")),
+        searched: None,
     }
 }
 

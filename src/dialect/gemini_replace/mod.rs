@@ -254,6 +254,7 @@ fn edit(params: &StringEdit, resolved: &str, call: &ToolCall) -> CallOutcome {
             EditMatch {
                 path: None,
                 named: None,
+                searched: None,
                 stage: stage.to_string(),
                 loose: stage != "exact",
                 lines,

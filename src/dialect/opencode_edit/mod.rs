@@ -220,6 +220,7 @@ fn edit_text(before: &str, input: &StringEdit, at: String) -> CallOutcome {
                 edits: vec![EditMatch {
                     path: None,
                     named: None,
+                    searched: None,
                     stage: replaced.stage.name().into(),
                     loose: replaced.stage != Stage::Simple,
                     lines,

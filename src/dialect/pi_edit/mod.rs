@@ -117,6 +117,7 @@ pub fn run_with_home(call: &ToolCall, home: Option<&str>) -> CallOutcome {
         edits.push(EditMatch {
             path: None,
             named: None,
+            searched: None,
             stage: if loose { "fuzzy" } else { "exact" }.into(),
             loose,
             lines: line_span(&base_content, p.index, p.length),

@@ -284,6 +284,7 @@ fn edit(params: &Params, call: &ToolCall) -> CallOutcome {
     let edit = EditMatch {
         path: None,
         named: None,
+        searched: None,
         stage: stage.clone(),
         loose: stage != "literal",
         lines: Some((first_line, first_line + body.matches('\n').count())),
