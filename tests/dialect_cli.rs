@@ -2280,7 +2280,7 @@ fn an_aider_udiff_reply_is_read_by_aiders_own_udiff_applier() {
     ]);
     let note = "srview: note: read as --dialect aider-udiff (Aider 0.86.2's udiff edit format), \
                 from its ```diff fence of unified-diff hunks\n";
-    let both = "Aider 0.86.2's udiff edit format replaces every occurrence: it changes lines \
+    let both = "edit 1: Aider 0.86.2's udiff edit format replaces every occurrence: it changes lines \
                 2-3 and also lines 7-8: the hunk's text stands at several places and the model \
                 may have meant one: add a line of context to the hunk so that its text stands at \
                 one place";
@@ -2673,4 +2673,54 @@ fn a_patch_hunk_placed_by_its_header_is_not_a_first_place_doubt() {
          which may not be the one meant\nthe agent says: Successfully applied patch to the \
          following files:\np.js\n"
     );
+}
+
+/// Round 38a, finding 03: an Aider udiff reply whose first hunk adds a
+/// helper holding `total`'s loop, and whose second changes the loop's
+/// return: Aider replaces both places of the second hunk's text. The
+/// warning names that hunk, edit 2, and its own first place (lines of the
+/// file as edit 1 left it), not edit 1's line; the JSON ties
+/// `alsoReplaced` to that block (the call's top-level field, which the
+/// replace-all tools' readers use, stays).
+#[test]
+fn a_udiff_hunk_changing_several_places_is_named_with_its_own_place() {
+    let dir = support::files::folder(&[("cart.js", CART)]);
+    let reply = "```diff\n--- cart.js\n+++ cart.js\n@@ ... @@\n+function subtotal(items) {\n+  let sum = 0;\n+  for (const i of items) sum += i.price;\n+  return sum;\n+}\n+\n function total(items) {\n@@ ... @@\n   for (const i of items) sum += i.price;\n-  return sum;\n+  return sum * 1.2;\n```\n";
+    let check = run_on_input(
+        dir.path(),
+        ["check", "cart.js", "u.md"],
+        reply,
+        "aider-udiff",
+    );
+    assert_eq!(check.status.code(), Some(1));
+    assert_eq!(
+        text(&check.stdout),
+        "edit 1: search_and_replace at line 1 (exact)\nedit 2: search_and_replace at lines 3-4 \
+         and lines 9-10 of the file as edit 1 left it (exact)\nwarning: edit 2: Aider 0.86.2's \
+         udiff edit format replaces every occurrence: it changes lines 3-4 and also lines 9-10 \
+         of the file as edit 1 left it: the hunk's text stands at several places and the model \
+         may have meant one: add a line of context to the hunk so that its text stands at one \
+         place\nthe agent says: Applied edit to cart.js\n"
+    );
+    let json = run_in(
+        dir.path(),
+        &[
+            "check",
+            "cart.js",
+            "u.md",
+            "--dialect",
+            "aider-udiff",
+            "--json",
+        ],
+    );
+    assert_eq!(json.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
+    assert_eq!(
+        report["blocks"],
+        serde_json::json!([
+            {"lines": [1, 1], "loose": false, "stage": "search_and_replace"},
+            {"alsoReplaced": [[9, 10]], "lines": [3, 4], "loose": false, "stage": "search_and_replace"}
+        ])
+    );
+    assert_eq!(report["alsoReplaced"], serde_json::json!([[9, 10]]));
 }

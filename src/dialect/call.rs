@@ -98,8 +98,10 @@ pub struct CallOutcome {
     /// 1-based first/last line ranges of the file before that an edit
     /// replacing every occurrence (Gemini's `allow_multiple`, OpenCode's
     /// `replaceAll`, Qwen's `replace_all`) changed beyond its first place
-    /// (its [`EditMatch::lines`]): every other place the call changed.
-    /// Empty when it changed one place.
+    /// (its [`EditMatch::lines`]): every other place the call changed,
+    /// each edit's own in [`EditMatch::also_replaced`] (where a call's
+    /// edits apply one after another, Aider's udiff hunks, each range is of
+    /// the text its edit was searched in). Empty when it changed one place.
     pub also_replaced: Vec<(usize, usize)>,
     /// Lines of the model's input the agent's parser skips without a word
     /// where they stand among lines it reads, so that what it writes lacks
@@ -227,6 +229,12 @@ pub struct EditMatch {
     /// reading of the agent's search, for its doubts: not serialized.
     #[serde(skip)]
     pub searched: Option<Box<Searched>>,
+    /// 1-based first/last line ranges (of the text it was searched in)
+    /// that the edit, replacing every occurrence of its text, changed
+    /// beyond its first place ([`EditMatch::lines`]): this edit's share of
+    /// [`CallOutcome::also_replaced`]. Empty when it changed one place.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub also_replaced: Vec<(usize, usize)>,
 }
 
 /// Where an agent searched for one edit's text ([`EditMatch::searched`]),

@@ -138,16 +138,18 @@ pub fn exact_doubt_kinds(
     let mut out: Vec<(CallDoubtKind, String)> = (outcome.dropped.iter())
         .map(|sentence| (CallDoubtKind::Dropped, sentence.clone()))
         .collect();
-    if let Some(title) = judged.every_place
-        && let Some(changes) = every_place_changes(title, outcome)
-    {
-        out.push((
-            CallDoubtKind::FirstOfSeveral,
-            format!(
-                "{changes}: the hunk's text stands at several places and the model may have \
-                 meant one: add a line of context to the hunk so that its text stands at one place"
-            ),
-        ));
+    if let Some(title) = judged.every_place {
+        for (i, changes) in every_place_changes(title, outcome) {
+            out.push((
+                CallDoubtKind::FirstOfSeveral,
+                format!(
+                    "edit {}: {changes}: the hunk's text stands at several places and the model \
+                     may have meant one: add a line of context to the hunk so that its text \
+                     stands at one place",
+                    i + 1
+                ),
+            ));
+        }
     }
     for (i, matched) in outcome.edits.iter().enumerate() {
         let (false, Some(found), Some(written)) = (matched.loose, &matched.found, &matched.written)
@@ -476,27 +478,37 @@ fn appended_doubt(
 }
 
 /// `{title} replaces every occurrence: it changes lines A-B and also
-/// lines C-D`: what a call replacing every place of an edit's text changed
-/// beyond its first place; `None` when it changed one place or failed.
-pub fn every_place_changes(title: &str, outcome: &CallOutcome) -> Option<String> {
-    if outcome.also_replaced.is_empty() || !outcome.ok {
-        return None;
+/// lines C-D`: what each edit of a call replacing every place of its text
+/// changed beyond its own first place ([`EditMatch::also_replaced`]), with
+/// the edit's index (from 0); the lines those of the file as the call's
+/// earlier edits left it where they changed it ([`left_by`]). None for an
+/// edit that changed one place, nothing for a call that failed.
+pub fn every_place_changes(title: &str, outcome: &CallOutcome) -> Vec<(usize, String)> {
+    if !outcome.ok {
+        return Vec::new();
     }
-    let ranges: Vec<String> = outcome
-        .also_replaced
-        .iter()
-        .map(|&range| lines_text(range))
-        .collect();
-    let first = outcome
-        .edits
-        .first()
-        .and_then(|e| e.lines)
-        .map(|range| format!("{} and ", lines_text(range)))
-        .unwrap_or_default();
-    Some(format!(
-        "{title} replaces every occurrence: it changes {first}also {}",
-        ranges.join(", ")
-    ))
+    (outcome.edits.iter().enumerate())
+        .filter(|(_, edit)| !edit.also_replaced.is_empty())
+        .map(|(i, edit)| {
+            let ranges: Vec<String> = edit
+                .also_replaced
+                .iter()
+                .map(|&range| lines_text(range))
+                .collect();
+            let first = edit
+                .lines
+                .map(|range| format!("{} and ", lines_text(range)))
+                .unwrap_or_default();
+            let whose = left_by(outcome, i)
+                .map(|left| format!(" of the file as {left} left it"))
+                .unwrap_or_default();
+            let sentence = format!(
+                "{title} replaces every occurrence: it changes {first}also {}{whose}",
+                ranges.join(", ")
+            );
+            (i, sentence)
+        })
+        .collect()
 }
 
 /// `line N` / `lines A-B`.
@@ -556,6 +568,7 @@ mod tests {
         let matcher = row.matcher().expect("matcher");
         let outcome = run_in_memory(matcher, "/p", &[("a.py", file)], &input);
         assert_eq!(outcome.also_replaced, vec![(6, 7)], "{outcome:?}");
+        assert_eq!(outcome.edits[0].also_replaced, vec![(6, 7)], "{outcome:?}");
         let kinds = exact_doubt_kinds(
             &outcome,
             &|_| Some(file.to_string()),
@@ -565,7 +578,7 @@ mod tests {
             kinds,
             vec![(
                 CallDoubtKind::FirstOfSeveral,
-                "Aider 0.86.2's udiff edit format replaces every occurrence: it changes lines \
+                "edit 1: Aider 0.86.2's udiff edit format replaces every occurrence: it changes lines \
                  2-3 and also lines 6-7: the hunk's text stands at several places and the model \
                  may have meant one: add a line of context to the hunk so that its text stands \
                  at one place"

@@ -307,6 +307,7 @@ fn finish(
                         content: Some(applied.searched),
                         ..Searched::default()
                     })),
+                    also_replaced: Vec::new(),
                 }
             }
         };

@@ -117,6 +117,7 @@ pub fn edit_match(
         found: Some(window_lines.join("\n")),
         written: Some(written.join("\n")),
         searched: None,
+        also_replaced: Vec::new(),
     }
 }
 

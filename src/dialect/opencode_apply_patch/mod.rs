@@ -197,6 +197,7 @@ impl OpencodeApplyPatch {
                                 }),
                                 at_end: placed.at_end,
                             })),
+                            also_replaced: Vec::new(),
                         });
                     }
                     changes.push(Change::Update {

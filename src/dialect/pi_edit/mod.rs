@@ -118,6 +118,7 @@ pub fn run_with_home(call: &ToolCall, home: Option<&str>) -> CallOutcome {
             path: None,
             named: None,
             searched: None,
+            also_replaced: Vec::new(),
             stage: if loose { "fuzzy" } else { "exact" }.into(),
             loose,
             lines: line_span(&base_content, p.index, p.length),
