@@ -2724,3 +2724,37 @@ fn a_udiff_hunk_changing_several_places_is_named_with_its_own_place() {
     );
     assert_eq!(report["alsoReplaced"], serde_json::json!([[9, 10]]));
 }
+
+/// Round 38a, finding 06: an OpenCode edit that misremembers one line of a
+/// function (`return null;` where the file throws) and changes that very
+/// line. No corrected edit, and the reason says the line as sent is not
+/// the file's line and the edit changes it, quoting both: not that it
+/// "looks like part of" the file's line, with which it shares only its
+/// indentation.
+#[test]
+fn a_misremembered_line_the_edit_changes_is_not_called_part_of_the_files() {
+    let file = "function find(id) {\n  const row = db.get(id);\n  if (!row) {\n    throw new Error(\"missing\");\n  }\n  return row;\n}\n";
+    let dir = support::files::folder(&[("f.js", file)]);
+    let input = serde_json::json!({
+        "filePath": "f.js",
+        "oldString": "function find(id) {\n  const row = db.get(id);\n  if (!row) {\n    return null;\n  }\n  return row;\n}",
+        "newString": "function find(id) {\n  const row = db.get(id);\n  if (!row) {\n    return undefined;\n  }\n  return row.value;\n}",
+    });
+    let out = run_on_input(
+        dir.path(),
+        ["fix", "f.js", "e.json"],
+        &input.to_string(),
+        "opencode-edit",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr),
+        "srview: edit 1: oldString does not occur in the file; closest: lines 1-7 (similarity \
+         0.86): the closest region of the file has different content. No corrected edit: line 4 \
+         of the text as sent (`return null;`) is not file line 4 (`throw new \
+         Error(\"missing\");`), and the edit changes that line: what the file's line should \
+         become cannot be told; send the edit with the file's line as it stands.\nsrview: no \
+         corrected edit: srview cannot stand behind a correction of this edit\n"
+    );
+    assert_eq!(text(&out.stdout), "");
+}
