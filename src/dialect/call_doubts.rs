@@ -238,11 +238,7 @@ fn first_of_several(outcome: &CallOutcome, i: usize, before: &str) -> Option<Str
         .and_then(|s| s.content.as_deref())
         .unwrap_or(before);
     let found = matched.found.as_deref()?;
-    let wanted: Vec<&str> = found
-        .strip_suffix('\n')
-        .unwrap_or(found)
-        .split('\n')
-        .collect();
+    let wanted = text_lines(found);
     let lines = text_lines(content);
     let taken = matched.lines?.0.checked_sub(1)?;
     let from = searched.map_or(0, |s| s.from);
@@ -312,10 +308,14 @@ fn first_of_several(outcome: &CallOutcome, i: usize, before: &str) -> Option<Str
     ))
 }
 
-/// `text`'s lines, split at `\n` (a `\r` kept), without the empty one
-/// after a final newline.
+/// `text`'s lines, split at `\n`, each without a `\r` ending it (an agent
+/// may have read a CRLF file's lines without theirs), and without the empty
+/// one after a final newline.
 fn text_lines(text: &str) -> Vec<&str> {
-    let mut lines: Vec<&str> = text.split('\n').collect();
+    let mut lines: Vec<&str> = text
+        .split('\n')
+        .map(|line| line.strip_suffix('\r').unwrap_or(line))
+        .collect();
     if text.ends_with('\n') {
         lines.pop();
     }
@@ -715,6 +715,8 @@ mod tests {
         assert_eq!(origin(&[], now, (1, 1)), Origin::Unknown);
         assert_eq!(join_and(&["1", "2", "3"]), "1, 2 and 3");
         assert_eq!(ranges_text(&[(3, 3), (7, 8)]), "line 3 and lines 7-8");
+        assert_eq!(text_lines("a\r\nb\r\n"), ["a", "b"]);
+        assert_eq!(text_lines("a\n\n"), ["a", ""]);
     }
 
     /// Two functions alike, the patch naming the second by its `@@` line:
