@@ -2280,7 +2280,7 @@ fn an_aider_udiff_reply_is_read_by_aiders_own_udiff_applier() {
     ]);
     let note = "srview: note: read as --dialect aider-udiff (Aider 0.86.2's udiff edit format), \
                 from its ```diff fence of unified-diff hunks\n";
-    let both = "Aider 0.86.2's udiff edit format replaces every occurrence: it changes lines \
+    let both = "edit 1: Aider 0.86.2's udiff edit format replaces every occurrence: it changes lines \
                 2-3 and also lines 7-8: the hunk's text stands at several places and the model \
                 may have meant one: add a line of context to the hunk so that its text stands at \
                 one place";
@@ -2515,4 +2515,246 @@ fn lines_opencodes_patch_parser_drops_are_a_doubt() {
         "srview: nothing written: OpenCode drops patch line 6",
     );
     assert_eq!(read(&file), imports);
+}
+
+/// The cart of round 38a's findings 02 and 03: `total` summing prices.
+const CART: &str = "function total(items) {\n  let sum = 0;\n  for (const i of items) sum += i.price;\n  return sum;\n}\n\nmodule.exports = { total };\n";
+
+/// Round 38a, finding 02: an Aider reply adds a `subtotal` helper holding
+/// `total`'s loop, then changes the loop's return. Aider applies the second
+/// block on the file as the first left it and takes the first place, the
+/// new helper: `check` says where it landed (lines of the file after edit
+/// 1), that edit 1 added that text, and where the meant copy stands, and
+/// exits 1; `--write` holds the result back.
+#[test]
+fn an_aider_block_landing_in_text_an_earlier_block_added_is_in_doubt() {
+    let dir = support::files::folder(&[("cart.js", CART)]);
+    let reply = "Add a `subtotal` helper and make `total` include tax.\n\ncart.js\n```javascript\n<<<<<<< SEARCH\nfunction total(items) {\n=======\nfunction subtotal(items) {\n  let sum = 0;\n  for (const i of items) sum += i.price;\n  return sum;\n}\n\nfunction total(items) {\n>>>>>>> REPLACE\n```\n\ncart.js\n```javascript\n<<<<<<< SEARCH\n  for (const i of items) sum += i.price;\n  return sum;\n=======\n  for (const i of items) sum += i.price;\n  return sum * 1.2;\n>>>>>>> REPLACE\n```\n";
+    let check = run_on_input(
+        dir.path(),
+        ["check", "cart.js", "reply.md"],
+        reply,
+        "aider-diff",
+    );
+    assert_eq!(check.status.code(), Some(1), "{}", text(&check.stdout));
+    let doubt = "edit 2: in the file as edit 1 left it, the text it replaced stands at lines 3-4 \
+                 (text edit 1 added) and also at lines 9-10 (lines 3-4 of the file before the \
+                 call): the agent takes the first place, which may not be the one meant";
+    assert_eq!(
+        text(&check.stdout),
+        format!(
+            "edit 1: perfect at line 1 (exact)\nedit 2: perfect at lines 3-4 of the file as edit \
+             1 left it (exact)\nwarning: {doubt}\nthe agent says: Applied edit to cart.js\n"
+        )
+    );
+    let write = run_in(
+        dir.path(),
+        &[
+            "apply",
+            "cart.js",
+            "reply.md",
+            "--dialect",
+            "aider-diff",
+            "--write",
+        ],
+    );
+    assert_eq!(write.status.code(), Some(1));
+    assert_eq!(
+        text(&write.stderr),
+        format!("srview: nothing written: {doubt} (--force writes it)\n")
+    );
+    assert_eq!(read(&dir.path().join("cart.js").to_string_lossy()), CART);
+    // The same second block alone on a file holding both copies: the
+    // doubt as before, both places of the file before the call.
+    let twin = "function subtotal(items) {\n  let sum = 0;\n  for (const i of items) sum += i.price;\n  return sum;\n}\n\nfunction total(items) {\n  let sum = 0;\n  for (const i of items) sum += i.price;\n  return sum;\n}\n";
+    support::files::write(dir.path(), "twin.js", twin.as_bytes());
+    let second = "twin.js\n```javascript\n<<<<<<< SEARCH\n  for (const i of items) sum += i.price;\n  return sum;\n=======\n  for (const i of items) sum += i.price;\n  return sum * 1.2;\n>>>>>>> REPLACE\n```\n";
+    let alone = run_on_input(
+        dir.path(),
+        ["check", "twin.js", "r2.md"],
+        second,
+        "aider-diff",
+    );
+    assert_eq!(alone.status.code(), Some(1));
+    assert_contains(
+        &text(&alone.stdout),
+        "warning: edit 1: the text it replaced also stands at lines 9-10: the agent takes the \
+         first place, which may not be the one meant\n",
+    );
+}
+
+/// Round 38a, finding 05: two functions alike, the patch naming the second
+/// by its `@@` line. Cline 3.x's and OpenCode's `apply_patch` move past it
+/// and place the hunk there, as the Codex reference does: no doubt, `check`
+/// exits 0 and `--write` writes. With an `@@` line not in the file, which
+/// Cline ignores, it lands in the first function: the doubt names the place
+/// taken, the other, and the `@@` line not found.
+#[test]
+fn a_patch_hunk_placed_by_its_header_is_not_a_first_place_doubt() {
+    let file = "function parseA(s) {\n  const parts = s.split(\",\");\n  return parts.map(Number);\n}\n\nfunction parseB(s) {\n  const parts = s.split(\",\");\n  return parts.map(Number);\n}\n";
+    let patch = |header: &str| {
+        format!(
+            "*** Begin Patch\n*** Update File: p.js\n@@ {header}\n   const parts = s.split(\",\");\n-  return parts.map(Number);\n+  return parts.map(Number).filter(Boolean);\n*** End Patch\n"
+        )
+    };
+    let fixed = "function parseA(s) {\n  const parts = s.split(\",\");\n  return parts.map(Number);\n}\n\nfunction parseB(s) {\n  const parts = s.split(\",\");\n  return parts.map(Number).filter(Boolean);\n}\n";
+    for (dialect, said) in [
+        (
+            "cline-apply-patch",
+            "the agent says: Successfully applied patch to the following files:\np.js\n",
+        ),
+        (
+            "opencode-apply-patch",
+            "the agent says: Success. Updated the following files:\nM p.js\n",
+        ),
+        ("apply-patch", ""),
+    ] {
+        let dir = support::files::folder(&[("p.js", file)]);
+        support::files::write(
+            dir.path(),
+            "ok.patch",
+            patch("function parseB(s) {").as_bytes(),
+        );
+        let check = run_in(
+            dir.path(),
+            &["check", "p.js", "ok.patch", "--dialect", dialect],
+        );
+        assert_eq!(
+            check.status.code(),
+            Some(0),
+            "{dialect}: {}",
+            text(&check.stdout)
+        );
+        if !said.is_empty() {
+            assert_eq!(
+                text(&check.stdout),
+                format!("edit 1: exact at lines 7-8 (exact)\n{said}"),
+                "{dialect}"
+            );
+        }
+        let write = run_in(
+            dir.path(),
+            &["apply", "p.js", "ok.patch", "--dialect", dialect, "--write"],
+        );
+        assert_eq!(
+            write.status.code(),
+            Some(0),
+            "{dialect}: {}",
+            text(&write.stderr)
+        );
+        assert_eq!(
+            read(&dir.path().join("p.js").to_string_lossy()),
+            fixed,
+            "{dialect}"
+        );
+    }
+    let dir = support::files::folder(&[("p.js", file)]);
+    support::files::write(
+        dir.path(),
+        "bad.patch",
+        patch("function parseB(str) {").as_bytes(),
+    );
+    let check = run_in(
+        dir.path(),
+        &[
+            "check",
+            "p.js",
+            "bad.patch",
+            "--dialect",
+            "cline-apply-patch",
+        ],
+    );
+    assert_eq!(check.status.code(), Some(1));
+    assert_eq!(
+        text(&check.stdout),
+        "edit 1: exact at lines 2-3 (exact)\nwarning: edit 1: its @@ line 'function \
+         parseB(str) {' is not in the file, so the agent searched from the top without it and \
+         took lines 2-3; the same text stands at lines 7-8: the agent takes the first place, \
+         which may not be the one meant\nthe agent says: Successfully applied patch to the \
+         following files:\np.js\n"
+    );
+}
+
+/// Round 38a, finding 03: an Aider udiff reply whose first hunk adds a
+/// helper holding `total`'s loop, and whose second changes the loop's
+/// return: Aider replaces both places of the second hunk's text. The
+/// warning names that hunk, edit 2, and its own first place (lines of the
+/// file as edit 1 left it), not edit 1's line; the JSON ties
+/// `alsoReplaced` to that block (the call's top-level field, which the
+/// replace-all tools' readers use, stays).
+#[test]
+fn a_udiff_hunk_changing_several_places_is_named_with_its_own_place() {
+    let dir = support::files::folder(&[("cart.js", CART)]);
+    let reply = "```diff\n--- cart.js\n+++ cart.js\n@@ ... @@\n+function subtotal(items) {\n+  let sum = 0;\n+  for (const i of items) sum += i.price;\n+  return sum;\n+}\n+\n function total(items) {\n@@ ... @@\n   for (const i of items) sum += i.price;\n-  return sum;\n+  return sum * 1.2;\n```\n";
+    let check = run_on_input(
+        dir.path(),
+        ["check", "cart.js", "u.md"],
+        reply,
+        "aider-udiff",
+    );
+    assert_eq!(check.status.code(), Some(1));
+    assert_eq!(
+        text(&check.stdout),
+        "edit 1: search_and_replace at line 1 (exact)\nedit 2: search_and_replace at lines 3-4 \
+         and lines 9-10 of the file as edit 1 left it (exact)\nwarning: edit 2: Aider 0.86.2's \
+         udiff edit format replaces every occurrence: it changes lines 3-4 and also lines 9-10 \
+         of the file as edit 1 left it: the hunk's text stands at several places and the model \
+         may have meant one: add a line of context to the hunk so that its text stands at one \
+         place\nthe agent says: Applied edit to cart.js\n"
+    );
+    let json = run_in(
+        dir.path(),
+        &[
+            "check",
+            "cart.js",
+            "u.md",
+            "--dialect",
+            "aider-udiff",
+            "--json",
+        ],
+    );
+    assert_eq!(json.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
+    assert_eq!(
+        report["blocks"],
+        serde_json::json!([
+            {"lines": [1, 1], "loose": false, "stage": "search_and_replace"},
+            {"alsoReplaced": [[9, 10]], "lines": [3, 4], "loose": false, "stage": "search_and_replace"}
+        ])
+    );
+    assert_eq!(report["alsoReplaced"], serde_json::json!([[9, 10]]));
+}
+
+/// Round 38a, finding 06: an OpenCode edit that misremembers one line of a
+/// function (`return null;` where the file throws) and changes that very
+/// line. No corrected edit, and the reason says the line as sent is not
+/// the file's line and the edit changes it, quoting both: not that it
+/// "looks like part of" the file's line, with which it shares only its
+/// indentation.
+#[test]
+fn a_misremembered_line_the_edit_changes_is_not_called_part_of_the_files() {
+    let file = "function find(id) {\n  const row = db.get(id);\n  if (!row) {\n    throw new Error(\"missing\");\n  }\n  return row;\n}\n";
+    let dir = support::files::folder(&[("f.js", file)]);
+    let input = serde_json::json!({
+        "filePath": "f.js",
+        "oldString": "function find(id) {\n  const row = db.get(id);\n  if (!row) {\n    return null;\n  }\n  return row;\n}",
+        "newString": "function find(id) {\n  const row = db.get(id);\n  if (!row) {\n    return undefined;\n  }\n  return row.value;\n}",
+    });
+    let out = run_on_input(
+        dir.path(),
+        ["fix", "f.js", "e.json"],
+        &input.to_string(),
+        "opencode-edit",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr),
+        "srview: edit 1: oldString does not occur in the file; closest: lines 1-7 (similarity \
+         0.86): the closest region of the file has different content. No corrected edit: line 4 \
+         of the text as sent (`return null;`) is not file line 4 (`throw new \
+         Error(\"missing\");`), and the edit changes that line: what the file's line should \
+         become cannot be told; send the edit with the file's line as it stands.\nsrview: no \
+         corrected edit: srview cannot stand behind a correction of this edit\n"
+    );
+    assert_eq!(text(&out.stdout), "");
 }

@@ -1102,7 +1102,7 @@ fn aider_udiff_sessions_are_judged_by_aiders_udiff_applier() {
     let dir = fixtures().join("../aider-udiff");
     // Aider changes both places; the hunk's text standing at several
     // places is a doubt (tester finding 36/10), as for every dialect.
-    let doubt = "Aider 0.86.2's udiff edit format replaces every occurrence: it changes lines \
+    let doubt = "edit 1: Aider 0.86.2's udiff edit format replaces every occurrence: it changes lines \
                  2-3 and also lines 7-8: the hunk's text stands at several places and the model \
                  may have meant one: add a line of context to the hunk so that its text stands \
                  at one place";

@@ -122,7 +122,7 @@ fn loose_notes(row: &DialectRow, run: &Run) -> Vec<String> {
             format!(
                 "edit {} was placed{} by {}, a loose stage of {}: the text it replaced is not the text the model wrote{known}",
                 i + 1,
-                places(edit.lines, &outcome.also_replaced),
+                places(edit.lines, &edit.also_replaced),
                 edit.stage,
                 row.title
             )
@@ -555,13 +555,15 @@ pub(super) fn check(args: &CheckArgs, row: &DialectRow, text: &str) -> CmdResult
                 }
             } else {
                 let how = if edit.loose { "loose" } else { "exact" };
-                let also: &[(usize, usize)] = if outcome.edits.len() == 1 {
-                    &outcome.also_replaced
-                } else {
-                    &[]
-                };
+                let also = &edit.also_replaced;
+                // Lines of the file as the call's earlier edits left it,
+                // where the agent applies them one after another.
+                let whose = crate::dialect::call_doubts::left_by(outcome, i)
+                    .filter(|_| edit.lines.is_some())
+                    .map(|left| format!(" of the file as {left} left it"))
+                    .unwrap_or_default();
                 format!(
-                    "edit {}: {}{} ({how})\n",
+                    "edit {}: {}{}{whose} ({how})\n",
                     i + 1,
                     edit.stage,
                     places(edit.lines, also)
@@ -986,9 +988,10 @@ fn places(lines: Option<(usize, usize)>, also: &[(usize, usize)]) -> String {
 }
 
 /// What a replace-all edit changed beyond its first place, said whether or
-/// not it was placed loosely: `None` when it changed one place, and for an
-/// agent that replaces every place unasked (Aider's udiff), whose call
-/// changing several places is a doubt ([`loose_notes`]), not a note.
+/// not it was placed loosely (the edit named where the call has several):
+/// `None` when it changed one place, and for an agent that replaces every
+/// place unasked (Aider's udiff), whose call changing several places is a
+/// doubt ([`loose_notes`]), not a note.
 fn also_replaced_note(row: &DialectRow, outcome: &CallOutcome) -> Option<String> {
     if row
         .matcher()
@@ -996,7 +999,18 @@ fn also_replaced_note(row: &DialectRow, outcome: &CallOutcome) -> Option<String>
     {
         return None;
     }
-    crate::dialect::call_doubts::every_place_changes(row.title, outcome)
+    let several = outcome.edits.len() > 1;
+    let notes: Vec<String> = crate::dialect::call_doubts::every_place_changes(row.title, outcome)
+        .into_iter()
+        .map(|(i, note)| {
+            if several {
+                format!("edit {}: {note}", i + 1)
+            } else {
+                note
+            }
+        })
+        .collect();
+    (!notes.is_empty()).then(|| notes.join("; "))
 }
 
 /// ` at line N` / ` at lines A-B`, or nothing.

@@ -98,8 +98,10 @@ pub struct CallOutcome {
     /// 1-based first/last line ranges of the file before that an edit
     /// replacing every occurrence (Gemini's `allow_multiple`, OpenCode's
     /// `replaceAll`, Qwen's `replace_all`) changed beyond its first place
-    /// (its [`EditMatch::lines`]): every other place the call changed.
-    /// Empty when it changed one place.
+    /// (its [`EditMatch::lines`]): every other place the call changed,
+    /// each edit's own in [`EditMatch::also_replaced`] (where a call's
+    /// edits apply one after another, Aider's udiff hunks, each range is of
+    /// the text its edit was searched in). Empty when it changed one place.
     pub also_replaced: Vec<(usize, usize)>,
     /// Lines of the model's input the agent's parser skips without a word
     /// where they stand among lines it reads, so that what it writes lacks
@@ -221,6 +223,49 @@ pub struct EditMatch {
     /// otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub named: Option<String>,
+    /// Where the agent searched for the edit's text, when that is not the
+    /// whole file before the call from its top ([`Searched`]); `None`: the
+    /// file before the call, searched from its first line. srview's own
+    /// reading of the agent's search, for its doubts: not serialized.
+    #[serde(skip)]
+    pub searched: Option<Box<Searched>>,
+    /// 1-based first/last line ranges (of the text it was searched in)
+    /// that the edit, replacing every occurrence of its text, changed
+    /// beyond its first place ([`EditMatch::lines`]): this edit's share of
+    /// [`CallOutcome::also_replaced`]. Empty when it changed one place.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub also_replaced: Vec<(usize, usize)>,
+}
+
+/// Where an agent searched for one edit's text ([`EditMatch::searched`]),
+/// for the doubt that it took the first of several places
+/// ([`CallMatcher::takes_first_of_several`]).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Searched {
+    /// The text searched, where the agent applies a call's edits one after
+    /// another, each on what the earlier ones left (Aider's blocks and
+    /// hunks): [`EditMatch::lines`] are its lines. `None`: the file before
+    /// the call.
+    pub content: Option<String>,
+    /// The 0-based line the search started at: a patch's hunks are searched
+    /// from after the previous one, and after their `@@` line.
+    pub from: usize,
+    /// The hunk's `@@` line, where it has one with text.
+    pub header: Option<Header>,
+    /// The hunk is marked to stand at the end of the file: the agent tries
+    /// the end first.
+    pub at_end: bool,
+}
+
+/// A patch hunk's `@@` line, as the agent looked for it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Header {
+    /// Its text, after `@@ `.
+    pub text: String,
+    /// The 1-based file line where the agent found it; `None`: not found,
+    /// and the agent searched for the hunk's lines as if it had none
+    /// (Cline 3.x).
+    pub line: Option<usize>,
 }
 
 /// An agent's matcher for one tool.

@@ -10,7 +10,7 @@
 //! lines only), is a doubt too: its text already ends the file (sent
 //! again after it applied), or else it names no place.
 
-use super::call::{CallMatcher, CallOutcome, EditMatch};
+use super::call::{CallMatcher, CallOutcome, EditMatch, Header};
 use super::edit::{self, Edit};
 use super::registry::DialectRow;
 
@@ -138,16 +138,18 @@ pub fn exact_doubt_kinds(
     let mut out: Vec<(CallDoubtKind, String)> = (outcome.dropped.iter())
         .map(|sentence| (CallDoubtKind::Dropped, sentence.clone()))
         .collect();
-    if let Some(title) = judged.every_place
-        && let Some(changes) = every_place_changes(title, outcome)
-    {
-        out.push((
-            CallDoubtKind::FirstOfSeveral,
-            format!(
-                "{changes}: the hunk's text stands at several places and the model may have \
-                 meant one: add a line of context to the hunk so that its text stands at one place"
-            ),
-        ));
+    if let Some(title) = judged.every_place {
+        for (i, changes) in every_place_changes(title, outcome) {
+            out.push((
+                CallDoubtKind::FirstOfSeveral,
+                format!(
+                    "edit {}: {changes}: the hunk's text stands at several places and the model \
+                     may have meant one: add a line of context to the hunk so that its text \
+                     stands at one place",
+                    i + 1
+                ),
+            ));
+        }
     }
     for (i, matched) in outcome.edits.iter().enumerate() {
         let (false, Some(found), Some(written)) = (matched.loose, &matched.found, &matched.written)
@@ -182,23 +184,13 @@ pub fn exact_doubt_kinds(
         let Some(content) = before(matched) else {
             continue;
         };
-        if judged.first_wins {
-            let places: Vec<usize> = content
-                .match_indices(found.as_str())
-                .map(|(at, _)| content[..at].matches('\n').count() + 1)
-                .collect();
-            if places.len() > 1 {
-                let others: Vec<String> = places[1..].iter().map(ToString::to_string).collect();
-                out.push((
-                    CallDoubtKind::FirstOfSeveral,
-                    format!(
-                        "edit {}: the text it replaced also stands at line {}: the agent takes \
-                         the first place, which may not be the one meant",
-                        i + 1,
-                        others.join(", ")
-                    ),
-                ));
-            }
+        if judged.first_wins
+            && let Some(doubt) = first_of_several(outcome, i, &content)
+        {
+            out.push((
+                CallDoubtKind::FirstOfSeveral,
+                format!("edit {}: {doubt}", i + 1),
+            ));
         }
         // The file named for its comment marks; not a file whose layout
         // srview reads: its callers read the call's whole result for that.
@@ -225,6 +217,226 @@ pub fn exact_doubt_kinds(
         );
     }
     out
+}
+
+/// What is in doubt about edit `i` of `outcome`, placed exactly by an agent
+/// that takes the first of several places its text stands at, `before`
+/// the file before the call: the places besides the one taken where it
+/// stands in the text the agent searched ([`EditMatch::searched`]: the
+/// file as the call's earlier edits left it, searched from a line, after
+/// an `@@` line), by the rule every such agent shares
+/// ([`crate::dialect::apply_patch::doubt::other_places`]); `None` when
+/// there is none. Said: where it landed and where else it stands, with
+/// whose line numbers these are and which lines an earlier edit added, or
+/// that the `@@` line was not found and the agent searched without it.
+fn first_of_several(outcome: &CallOutcome, i: usize, before: &str) -> Option<String> {
+    use crate::dialect::apply_patch::doubt::other_places;
+    use crate::dialect::apply_patch::seek::{MatchLevel, occurrences};
+    let matched = outcome.edits.get(i)?;
+    let searched = matched.searched.as_deref();
+    let content = searched
+        .and_then(|s| s.content.as_deref())
+        .unwrap_or(before);
+    let found = matched.found.as_deref()?;
+    let wanted = text_lines(found);
+    let lines = text_lines(content);
+    let taken = matched.lines?.0.checked_sub(1)?;
+    let from = searched.map_or(0, |s| s.from);
+    if searched.is_some_and(|s| s.at_end) && taken + wanted.len() == lines.len() {
+        // Marked to stand at the end of the file, and it does.
+        return None;
+    }
+    let places = occurrences(&lines, &wanted, 0, false, MatchLevel::Exact);
+    let header = searched.and_then(|s| s.header.as_ref());
+    let again = header.and_then(|h| {
+        let line = h.line?;
+        Some(occurrences(
+            &lines,
+            &[h.text.as_str()],
+            line,
+            false,
+            MatchLevel::Unicode,
+        ))
+    });
+    let others: Vec<(usize, usize)> = other_places(&places, taken, from, again.as_deref())
+        .into_iter()
+        .map(|at| (at + 1, at + wanted.len()))
+        .collect();
+    if others.is_empty() {
+        return None;
+    }
+    let taken = (taken + 1, taken + wanted.len());
+    let first_place = "the agent takes the first place, which may not be the one meant";
+    if let Some(Header { text, line: None }) = header {
+        let (missing, way) = if from == 0 {
+            (String::new(), "from the top".to_string())
+        } else {
+            (
+                format!(" after line {from}"),
+                format!("from line {}", from + 1),
+            )
+        };
+        return Some(format!(
+            "its @@ line '{text}' is not in the file{missing}, so the agent searched {way} \
+             without it and took {}; the same text stands at {}: {first_place}",
+            lines_text(taken),
+            ranges_text(&others)
+        ));
+    }
+    let Some(left) = left_by(outcome, i) else {
+        return Some(format!(
+            "the text it replaced also stands at {}: {first_place}",
+            ranges_text(&others)
+        ));
+    };
+    let chain = earlier_texts(outcome, i);
+    let noted = |range: (usize, usize)| {
+        let origin = match origin(&chain, content, range) {
+            Origin::Added(number, true) => format!(" (text edit {number} added)"),
+            Origin::Added(number, false) => format!(" (partly text edit {number} added)"),
+            Origin::Before(old) => format!(" ({} of the file before the call)", lines_text(old)),
+            Origin::Unknown => String::new(),
+        };
+        format!("{}{origin}", lines_text(range))
+    };
+    let others: Vec<String> = others.into_iter().map(noted).collect();
+    Some(format!(
+        "in the file as {left} left it, the text it replaced stands at {} and also at {}: \
+         {first_place}",
+        noted(taken),
+        join_and(&others)
+    ))
+}
+
+/// `text`'s lines, split at `\n`, each without a `\r` ending it (an agent
+/// may have read a CRLF file's lines without theirs), and without the empty
+/// one after a final newline.
+fn text_lines(text: &str) -> Vec<&str> {
+    let mut lines: Vec<&str> = text
+        .split('\n')
+        .map(|line| line.strip_suffix('\r').unwrap_or(line))
+        .collect();
+    if text.ends_with('\n') {
+        lines.pop();
+    }
+    lines
+}
+
+/// `edit 1` / `edits 1 and 2`: the earlier edits of `outcome` that changed
+/// the file edit `i` was searched in, where the agent applies them one
+/// after another ([`Searched::content`](super::call::Searched::content)); `None` when none did, and the
+/// edit's lines are the file's before the call.
+pub fn left_by(outcome: &CallOutcome, i: usize) -> Option<String> {
+    let matched = outcome.edits.get(i)?;
+    let content = matched.searched.as_ref()?.content.as_deref()?;
+    let chain = earlier_texts(outcome, i);
+    let (_, first) = chain.first()?;
+    if *first == content {
+        return None;
+    }
+    let numbers: Vec<String> = chain
+        .iter()
+        .enumerate()
+        .filter(|&(k, (_, met))| {
+            let after = chain.get(k + 1).map_or(content, |(_, next)| next);
+            *met != after
+        })
+        .map(|(_, (number, _))| number.to_string())
+        .collect();
+    match &numbers[..] {
+        [] => None,
+        [one] => Some(format!("edit {one}")),
+        more => Some(format!("edits {}", join_and(more))),
+    }
+}
+
+/// The earlier edits of `outcome` on the file edit `i` edits, each with
+/// its number (from 1) and the text it was searched in, in order
+/// ([`Searched::content`](super::call::Searched::content)).
+fn earlier_texts(outcome: &CallOutcome, i: usize) -> Vec<(usize, &str)> {
+    let Some(path) = outcome.edits.get(i).map(|e| &e.path) else {
+        return Vec::new();
+    };
+    outcome.edits[..i]
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| &e.path == path && e.found.is_some())
+        .filter_map(|(j, e)| {
+            let met = e.searched.as_ref()?.content.as_deref()?;
+            Some((j + 1, met))
+        })
+        .collect()
+}
+
+/// Where lines of the text an edit was searched in come from.
+#[derive(Debug, PartialEq, Eq)]
+enum Origin {
+    /// Earlier edit N added them (all of them, or some).
+    Added(usize, bool),
+    /// They are these lines of the file before the call.
+    Before((usize, usize)),
+    /// Neither can be told.
+    Unknown,
+}
+
+/// Where lines `range` (1-based) of `now` come from, `chain` the texts the
+/// earlier edits were searched in ([`earlier_texts`]), the first being the
+/// file before the call: followed back edit by edit, through the lines
+/// each one left as they were.
+fn origin(chain: &[(usize, &str)], now: &str, range: (usize, usize)) -> Origin {
+    let mut range = range;
+    let mut after = now;
+    for &(number, met) in chain.iter().rev() {
+        let diff = similar::TextDiff::from_lines(met, after);
+        let mut kept: Vec<Option<usize>> = vec![None; text_lines(after).len() + 1];
+        for op in diff.ops() {
+            let (tag, old, new) = op.as_tag_tuple();
+            if tag == similar::DiffTag::Equal {
+                for (o, n) in old.zip(new) {
+                    if let Some(slot) = kept.get_mut(n) {
+                        *slot = Some(o);
+                    }
+                }
+            }
+        }
+        let mapped: Vec<Option<usize>> = (range.0 - 1..range.1)
+            .map(|n| kept.get(n).copied().flatten())
+            .collect();
+        match (mapped.first(), mapped.last()) {
+            (Some(Some(a)), Some(Some(b)))
+                if mapped.iter().all(Option::is_some) && b - a + 1 == mapped.len() =>
+            {
+                range = (a + 1, b + 1);
+                after = met;
+            }
+            _ if mapped.iter().all(Option::is_none) => return Origin::Added(number, true),
+            _ if mapped.iter().any(Option::is_none) => return Origin::Added(number, false),
+            _ => return Origin::Unknown,
+        }
+    }
+    if chain.is_empty() {
+        Origin::Unknown
+    } else {
+        Origin::Before(range)
+    }
+}
+
+/// `A`, `A and B`, `A, B and C`.
+fn join_and<S: AsRef<str>>(items: &[S]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.as_ref().to_string(),
+        [init @ .., last] => {
+            let init: Vec<&str> = init.iter().map(AsRef::as_ref).collect();
+            format!("{} and {}", init.join(", "), last.as_ref())
+        }
+    }
+}
+
+/// `line N`, `lines A-B and line C`: line ranges in a sentence.
+fn ranges_text(ranges: &[(usize, usize)]) -> String {
+    let texts: Vec<String> = ranges.iter().map(|&r| lines_text(r)).collect();
+    join_and(&texts)
 }
 
 /// What is in doubt about an edit the agent appended at the end of
@@ -266,27 +478,37 @@ fn appended_doubt(
 }
 
 /// `{title} replaces every occurrence: it changes lines A-B and also
-/// lines C-D`: what a call replacing every place of an edit's text changed
-/// beyond its first place; `None` when it changed one place or failed.
-pub fn every_place_changes(title: &str, outcome: &CallOutcome) -> Option<String> {
-    if outcome.also_replaced.is_empty() || !outcome.ok {
-        return None;
+/// lines C-D`: what each edit of a call replacing every place of its text
+/// changed beyond its own first place ([`EditMatch::also_replaced`]), with
+/// the edit's index (from 0); the lines those of the file as the call's
+/// earlier edits left it where they changed it ([`left_by`]). None for an
+/// edit that changed one place, nothing for a call that failed.
+pub fn every_place_changes(title: &str, outcome: &CallOutcome) -> Vec<(usize, String)> {
+    if !outcome.ok {
+        return Vec::new();
     }
-    let ranges: Vec<String> = outcome
-        .also_replaced
-        .iter()
-        .map(|&range| lines_text(range))
-        .collect();
-    let first = outcome
-        .edits
-        .first()
-        .and_then(|e| e.lines)
-        .map(|range| format!("{} and ", lines_text(range)))
-        .unwrap_or_default();
-    Some(format!(
-        "{title} replaces every occurrence: it changes {first}also {}",
-        ranges.join(", ")
-    ))
+    (outcome.edits.iter().enumerate())
+        .filter(|(_, edit)| !edit.also_replaced.is_empty())
+        .map(|(i, edit)| {
+            let ranges: Vec<String> = edit
+                .also_replaced
+                .iter()
+                .map(|&range| lines_text(range))
+                .collect();
+            let first = edit
+                .lines
+                .map(|range| format!("{} and ", lines_text(range)))
+                .unwrap_or_default();
+            let whose = left_by(outcome, i)
+                .map(|left| format!(" of the file as {left} left it"))
+                .unwrap_or_default();
+            let sentence = format!(
+                "{title} replaces every occurrence: it changes {first}also {}{whose}",
+                ranges.join(", ")
+            );
+            (i, sentence)
+        })
+        .collect()
 }
 
 /// `line N` / `lines A-B`.
@@ -346,6 +568,7 @@ mod tests {
         let matcher = row.matcher().expect("matcher");
         let outcome = run_in_memory(matcher, "/p", &[("a.py", file)], &input);
         assert_eq!(outcome.also_replaced, vec![(6, 7)], "{outcome:?}");
+        assert_eq!(outcome.edits[0].also_replaced, vec![(6, 7)], "{outcome:?}");
         let kinds = exact_doubt_kinds(
             &outcome,
             &|_| Some(file.to_string()),
@@ -355,7 +578,7 @@ mod tests {
             kinds,
             vec![(
                 CallDoubtKind::FirstOfSeveral,
-                "Aider 0.86.2's udiff edit format replaces every occurrence: it changes lines \
+                "edit 1: Aider 0.86.2's udiff edit format replaces every occurrence: it changes lines \
                  2-3 and also lines 6-7: the hunk's text stands at several places and the model \
                  may have meant one: add a line of context to the hunk so that its text stands \
                  at one place"
@@ -439,6 +662,125 @@ mod tests {
         let brace = append_doubts("fn f() {\n}\n", "}\n");
         assert_eq!(brace.len(), 1, "{brace:?}");
         assert_eq!(brace[0].0, CallDoubtKind::AddedAtEnd);
+    }
+
+    /// The cart of round 38a's finding 02: `total` summing prices.
+    const CART: &str = "function total(items) {\n  let sum = 0;\n  for (const i of items) sum += i.price;\n  return sum;\n}\n\nmodule.exports = { total };\n";
+
+    /// An Aider reply whose first block adds a helper holding `total`'s
+    /// loop, and whose second changes that loop's return: Aider applies the
+    /// second on the file as the first left it and takes the first place,
+    /// the helper. The doubt is judged there, names both places with whose
+    /// line numbers they are, and says which one the first block added.
+    #[test]
+    fn an_aider_block_is_judged_on_the_file_as_earlier_blocks_left_it() {
+        let row = find("aider-diff").expect("row");
+        let reply = "cart.js\n```javascript\n<<<<<<< SEARCH\nfunction total(items) {\n=======\nfunction subtotal(items) {\n  let sum = 0;\n  for (const i of items) sum += i.price;\n  return sum;\n}\n\nfunction total(items) {\n>>>>>>> REPLACE\n```\n\ncart.js\n```javascript\n<<<<<<< SEARCH\n  for (const i of items) sum += i.price;\n  return sum;\n=======\n  for (const i of items) sum += i.price;\n  return sum * 1.2;\n>>>>>>> REPLACE\n```\n";
+        let input = serde_json::json!({"reply": reply, "chat_files": ["cart.js"]});
+        let matcher = row.matcher().expect("matcher");
+        let outcome = run_in_memory(matcher, "/p", &[("cart.js", CART)], &input);
+        assert!(outcome.ok, "{outcome:?}");
+        assert_eq!(outcome.edits[1].lines, Some((3, 4)));
+        assert_eq!(left_by(&outcome, 0), None);
+        assert_eq!(left_by(&outcome, 1).as_deref(), Some("edit 1"));
+        let kinds = exact_doubt_kinds(
+            &outcome,
+            &|_| Some(CART.to_string()),
+            Judged::of(row, &None),
+        );
+        assert_eq!(
+            kinds,
+            vec![(
+                CallDoubtKind::FirstOfSeveral,
+                "edit 2: in the file as edit 1 left it, the text it replaced stands at lines 3-4 \
+                 (text edit 1 added) and also at lines 9-10 (lines 3-4 of the file before the \
+                 call): the agent takes the first place, which may not be the one meant"
+                    .to_string()
+            )]
+        );
+    }
+
+    /// Lines followed back through the edits that made the text: kept
+    /// lines to the file's, added ones to the edit that added them.
+    #[test]
+    fn lines_are_followed_back_to_the_edit_that_added_them() {
+        let first = "a\nb\n";
+        let second = "x\na\nb\n";
+        let now = "x\na\ny\nb\n";
+        let chain = [(1, first), (2, second)];
+        assert_eq!(origin(&chain, now, (1, 1)), Origin::Added(1, true));
+        assert_eq!(origin(&chain, now, (3, 3)), Origin::Added(2, true));
+        assert_eq!(origin(&chain, now, (2, 2)), Origin::Before((1, 1)));
+        assert_eq!(origin(&chain, now, (2, 3)), Origin::Added(2, false));
+        assert_eq!(origin(&[], now, (1, 1)), Origin::Unknown);
+        assert_eq!(join_and(&["1", "2", "3"]), "1, 2 and 3");
+        assert_eq!(ranges_text(&[(3, 3), (7, 8)]), "line 3 and lines 7-8");
+        assert_eq!(text_lines("a\r\nb\r\n"), ["a", "b"]);
+        assert_eq!(text_lines("a\n\n"), ["a", ""]);
+    }
+
+    /// Two functions alike, the patch naming the second by its `@@` line:
+    /// Cline 3.x and OpenCode move past it and take the second, which no
+    /// other `@@` line of that text precedes: no doubt. An `@@` line not in
+    /// the file, which Cline ignores: it takes the first, and the doubt
+    /// names the place taken, the other, and the missing `@@` line.
+    #[test]
+    fn a_hunk_placed_by_its_header_is_no_first_place_doubt() {
+        let file = "function parseA(s) {\n  const parts = s.split(\",\");\n  return parts.map(Number);\n}\n\nfunction parseB(s) {\n  const parts = s.split(\",\");\n  return parts.map(Number);\n}\n";
+        let patch = |header: &str| {
+            format!(
+                "*** Begin Patch\n*** Update File: p.js\n@@ {header}\n   const parts = s.split(\",\");\n-  return parts.map(Number);\n+  return parts.map(Number).filter(Boolean);\n*** End Patch\n"
+            )
+        };
+        let doubts = |dialect: &str, key: &str, header: &str| {
+            let row = find(dialect).expect("row");
+            let input = serde_json::json!({ key: patch(header) });
+            let matcher = row.matcher().expect("matcher");
+            let outcome = run_in_memory(matcher, "/p", &[("p.js", file)], &input);
+            assert!(outcome.ok, "{dialect}: {outcome:?}");
+            exact_doubts(
+                &outcome,
+                &|_| Some(file.to_string()),
+                Judged::of(row, &None),
+            )
+        };
+        assert_eq!(
+            doubts("cline-apply-patch", "input", "function parseB(s) {"),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            doubts("opencode-apply-patch", "patchText", "function parseB(s) {"),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            doubts("cline-apply-patch", "input", "function parseB(str) {"),
+            vec![
+                "edit 1: its @@ line 'function parseB(str) {' is not in the file, so the agent \
+                 searched from the top without it and took lines 2-3; the same text stands at \
+                 lines 7-8: the agent takes the first place, which may not be the one meant"
+                    .to_string()
+            ]
+        );
+        // The same @@ line twice: the second one's lines are another place.
+        let twice = format!(
+            "{file}\nfunction parseB(s) {{\n  const parts = s.split(\",\");\n  return parts.map(Number);\n}}\n"
+        );
+        let row = find("cline-apply-patch").expect("row");
+        let input = serde_json::json!({ "input": patch("function parseB(s) {") });
+        let outcome = run_in_memory(
+            row.matcher().expect("matcher"),
+            "/p",
+            &[("p.js", &twice)],
+            &input,
+        );
+        assert_eq!(
+            exact_doubts(&outcome, &|_| Some(twice.clone()), Judged::of(row, &None)),
+            vec![
+                "edit 1: the text it replaced also stands at lines 12-13: the agent takes the \
+                 first place, which may not be the one meant"
+                    .to_string()
+            ]
+        );
     }
 
     /// The same edit on the file before it applied: nothing to doubt.

@@ -48,8 +48,10 @@ pub struct CallReport<'a> {
     pub rewritten_outside: Vec<[usize; 2]>,
     /// How the call matched, the agent's own name.
     pub stage: Option<&'a str>,
-    /// Line ranges (1-based, first and last) of the file before that an
-    /// edit replacing every occurrence changed beyond its block's `lines`.
+    /// Line ranges (1-based, first and last) that the call's edits
+    /// replacing every occurrence changed beyond their blocks' `lines`: all
+    /// blocks' `alsoReplaced` together (kept for the replace-all tools'
+    /// readers; each block's own says which edit changed them).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub also_replaced: Vec<[usize; 2]>,
     /// Lines of the input the agent's parser drops, one sentence per hunk
@@ -70,6 +72,11 @@ pub struct Explained<'a> {
 /// How one edit matched.
 #[derive(Serialize)]
 pub struct CallBlock<'a> {
+    /// Line ranges (1-based, first and last, of the text the edit was
+    /// searched in) that the edit, replacing every occurrence, changed
+    /// beyond its `lines`.
+    #[serde(rename = "alsoReplaced", skip_serializing_if = "Vec::is_empty")]
+    pub also_replaced: Vec<[usize; 2]>,
     /// 1-based first and last line of the file it replaced.
     pub lines: Option<[usize; 2]>,
     /// Placed by any stage but the exact one.
@@ -131,6 +138,11 @@ impl<'a> CallBlock<'a> {
             loose: edit.loose,
             stage: &edit.stage,
             written_differs: Vec::new(),
+            also_replaced: edit
+                .also_replaced
+                .iter()
+                .map(|&(first, last)| [first, last])
+                .collect(),
         }
     }
 }

@@ -117,3 +117,33 @@ fn a_corrected_patch_withheld_for_a_loose_stage_names_it() {
         "{reason}"
     );
 }
+
+/// Round 38a, finding 06: OpenCode's `edit` misremembering one line of a
+/// function and changing that very line is denied without a corrected
+/// edit, and the deny says the line as sent is not the file's line and the
+/// edit changes it (not that it looks like part of the file's line).
+#[test]
+fn a_misremembered_line_the_edit_changes_is_said_as_not_the_files_line() {
+    let file = "function find(id) {\n  const row = db.get(id);\n  if (!row) {\n    throw new Error(\"missing\");\n  }\n  return row;\n}\n";
+    let args = json!({
+        "filePath": format!("{CWD}/inventory.py"),
+        "oldString": "function find(id) {\n  const row = db.get(id);\n  if (!row) {\n    return null;\n  }\n  return row;\n}",
+        "newString": "function find(id) {\n  const row = db.get(id);\n  if (!row) {\n    return undefined;\n  }\n  return row.value;\n}",
+    });
+    let judgment = judge_on(
+        GateAgent::Opencode,
+        &own_payload("edit", args),
+        file,
+        &Policy::default(),
+    );
+    let reason = deny_reason(&judgment);
+    assert!(
+        reason.contains(
+            "No corrected edit: line 4 of the text as sent (`return null;`) is not file line 4 \
+             (`throw new Error(\"missing\");`), and the edit changes that line: what the file's \
+             line should become cannot be told; send the edit with the file's line as it stands."
+        ),
+        "{reason}"
+    );
+    assert!(!reason.contains("looks like part of"), "{reason}");
+}

@@ -32,7 +32,7 @@ pub use udiff::{AiderUdiff, is_udiff_reply};
 
 use std::collections::BTreeSet;
 
-use crate::dialect::call::{CallMatcher, CallOutcome, EditMatch, ToolCall};
+use crate::dialect::call::{CallMatcher, CallOutcome, EditMatch, Searched, ToolCall};
 
 use parse::{Block, choose_fence, find_blocks, path_name};
 use pytext::is_blank;
@@ -157,6 +157,8 @@ struct Applied {
     lines: Option<(usize, usize)>,
     found: String,
     written: String,
+    /// The text searched: the file as the earlier blocks left it.
+    searched: String,
 }
 
 /// `Coder.apply_updates`: dry run, `prepare_to_edit`, real run, report.
@@ -299,6 +301,13 @@ fn finish(
                         .and_then(|&index| named.get(index))
                         .cloned()
                         .flatten(),
+                    // Aider applies the blocks one after another: each
+                    // searched the file as the earlier ones left it.
+                    searched: Some(Box::new(Searched {
+                        content: Some(applied.searched),
+                        ..Searched::default()
+                    })),
+                    also_replaced: Vec::new(),
                 }
             }
         };
@@ -436,6 +445,7 @@ fn do_replace(
             lines: None,
             found: String::new(),
             written: after,
+            searched: content,
         }
     } else {
         let Some(replaced) = replace_most_similar_chunk(&content, &before, &after) else {
@@ -457,6 +467,7 @@ fn do_replace(
             stage: replaced.stage,
             lines,
             written: replaced.written,
+            searched: content,
         }
     };
     Ok((!applied.text.is_empty()).then_some(applied))

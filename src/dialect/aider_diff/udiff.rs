@@ -17,7 +17,9 @@
 //! `make_new_lines_explicit` diffs the hunk's before-text against the file
 //! with diff-match-patch's line diff, ported in `dmp`.
 
-use crate::dialect::call::{CallMatcher, CallOutcome, EditMatch, ToolCall, later_occurrences};
+use crate::dialect::call::{
+    CallMatcher, CallOutcome, EditMatch, Searched, ToolCall, later_occurrences,
+};
 
 use super::allowed_to_edit;
 use super::dmp::{common_prefix, common_suffix};
@@ -311,8 +313,15 @@ fn apply_edits(
         edit.path = Some(world.write_key(&full));
         if stage == DIRECT {
             let (search, _) = hunk_to_before_after(hunk);
-            also_replaced.extend(later_occurrences(&before, &search));
+            edit.also_replaced = later_occurrences(&before, &search);
+            also_replaced.extend(edit.also_replaced.iter().copied());
         }
+        // Aider applies the hunks one after another: each searched the
+        // file as the earlier ones left it.
+        edit.searched = Some(Box::new(Searched {
+            content: Some(before),
+            ..Searched::default()
+        }));
         matches[*index] = edit;
         world.write_text(&full, &text);
     }
@@ -347,6 +356,8 @@ fn placed(before: &str, after: &str, stage: &'static str, hunk: &Hunk) -> EditMa
                 written: Some(replace),
                 path: None,
                 named: None,
+                searched: None,
+                also_replaced: Vec::new(),
             };
         }
     }
@@ -364,6 +375,8 @@ fn placed(before: &str, after: &str, stage: &'static str, hunk: &Hunk) -> EditMa
         written: Some(new_span.concat()),
         path: None,
         named: None,
+        searched: None,
+        also_replaced: Vec::new(),
     }
 }
 

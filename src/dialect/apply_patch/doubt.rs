@@ -432,6 +432,29 @@ pub fn already_ends(lines: &[&str], added: &[&str]) -> Option<(usize, usize)> {
         .then_some((first + 1, last))
 }
 
+/// The places besides `taken` where an agent that takes the first place a
+/// hunk's lines stand at (searching from line `from`) may have been meant
+/// to put them, of `places` (every place they stand at; all 0-based first
+/// lines): each one from `from` on. With an `@@` line the agent found, the
+/// `@@` line chose the place: the lines after it are the ones meant, and
+/// only the same `@@` line again (`again`: where it stands after the one
+/// found), with the lines after it, is another place. The rule of the
+/// Codex reference and of every agent taking the first place
+/// ([`crate::dialect::call_doubts`]).
+pub fn other_places(
+    places: &[usize],
+    taken: usize,
+    from: usize,
+    again: Option<&[usize]>,
+) -> Vec<usize> {
+    places
+        .iter()
+        .copied()
+        .filter(|&at| at != taken && at >= from)
+        .filter(|&at| again.is_none_or(|again| at > taken && again.iter().any(|&h| h < at)))
+        .collect()
+}
+
 /// What is in doubt about one applied hunk, over the section's original
 /// `lines`, searched (as the reference searches) from `cursor` (0-based).
 fn hunk_doubt(
@@ -526,15 +549,18 @@ fn hunk_doubt(
             ),
         ));
     }
-    let mut others = occurrences(lines, &old, cursor, chunk.is_eof, level);
-    others.retain(|&at| at != first && at >= cursor);
-    if let (Some(context), Some(header)) = (&chunk.context, &hunk.header) {
-        // The @@ line chose the place: the lines after it are the ones
-        // meant. Only the same @@ line again, with the lines after it, is
-        // another place.
-        let again = occurrences(lines, &[context.as_str()], header.line, false, header.level);
-        others.retain(|&at| at > first && again.iter().any(|&h| h < at));
-    }
+    let places = occurrences(lines, &old, cursor, chunk.is_eof, level);
+    let again = match (&chunk.context, &hunk.header) {
+        (Some(context), Some(header)) => Some(occurrences(
+            lines,
+            &[context.as_str()],
+            header.line,
+            false,
+            header.level,
+        )),
+        _ => None,
+    };
+    let others = other_places(&places, first, cursor, again.as_deref());
     let others: Vec<String> = others.iter().map(|at| (at + 1).to_string()).collect();
     if others.is_empty() {
         return None;

@@ -12,6 +12,7 @@ use super::seek::{FileLines, find_context};
 use super::stages;
 pub use super::stages::{Chunk, Section};
 use crate::dialect::apply_patch::parse::{ADD, BEGIN, DELETE, END, END_OF_FILE, MOVE_TO, UPDATE};
+use crate::dialect::call::{Header, Searched};
 
 /// What the patch does to one path.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -176,9 +177,16 @@ impl Parser<'_> {
                 let shown = line.as_deref().unwrap_or("undefined");
                 return error(format!("Invalid Line:\n{shown}"));
             }
+            let mut sought = None;
             if let Some(header) = header.map(js::trim).filter(|h| !h.is_empty()) {
+                let before = cursor;
                 cursor = self.seek_header(&file, header, cursor);
+                sought = Some(Header {
+                    text: header.to_string(),
+                    line: (cursor != before).then_some(cursor as usize),
+                });
             }
+            let from = cursor.max(0) as usize;
             let (context, section_chunks, next, eof) = peek(self.lines, self.index)?;
             let found = find_context(&file, &context, cursor, eof);
             if found.index == -1 {
@@ -204,7 +212,15 @@ impl Parser<'_> {
             }
             self.index = next;
             let stage = stages::section_stage(&file, &context, found, eof);
-            let edit = stages::edit_match(&file, &context, &section_chunks, found, &stage);
+            let mut edit = stages::edit_match(&file, &context, &section_chunks, found, &stage);
+            if edit.found.is_some() {
+                edit.searched = Some(Box::new(Searched {
+                    content: None,
+                    from,
+                    header: sought,
+                    at_end: eof,
+                }));
+            }
             self.out.sections.push(Section { stage, edit });
         }
         Ok(chunks)

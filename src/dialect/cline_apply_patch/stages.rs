@@ -116,6 +116,8 @@ pub fn edit_match(
         lines,
         found: Some(window_lines.join("\n")),
         written: Some(written.join("\n")),
+        searched: None,
+        also_replaced: Vec::new(),
     }
 }
 

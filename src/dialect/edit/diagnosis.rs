@@ -180,6 +180,30 @@ fn as_block(content: &str, old: &str, new: &str) -> Option<BlockDiagnosis> {
         .next()
 }
 
+/// Why no corrected edit is offered for line `k` of the text (`sent`,
+/// trimmed), which the new text changes, where file line `n` (`file`,
+/// trimmed) is much shorter or longer: the sent line is part of the file's
+/// (a line cut short: the file's whole line may not be what the new text
+/// replaces), or the file's is part of it (it holds code the file's line
+/// does not); else it is another line than the file's, whose text the
+/// model misremembered, and what the file's line should become cannot be
+/// told.
+fn length_withheld(k: usize, n: usize, sent: &str, file: &str) -> String {
+    if file.contains(sent) {
+        format!(
+            "line {k} of the text looks like part of file line {n}, and the file's whole line may not be what the new text replaces"
+        )
+    } else if sent.contains(file) {
+        format!(
+            "line {k} of the text is much longer than file line {n}: it holds code the file's line does not, and what the new text should become there cannot be told"
+        )
+    } else {
+        format!(
+            "line {k} of the text as sent (`{sent}`) is not file line {n} (`{file}`), and the edit changes that line: what the file's line should become cannot be told; send the edit with the file's line as it stands"
+        )
+    }
+}
+
 /// A corrected edit for region `c`, or why none is offered.
 fn suggest(
     content: &str,
@@ -271,20 +295,7 @@ fn suggest(
             lo.min(lr) as f64 / lo.max(lr) as f64
         };
         if ratio < MIN_LENGTH_RATIO {
-            let why = if lo < lr {
-                format!(
-                    "line {} of the text looks like part of file line {}, and the file's whole line may not be what the new text replaces",
-                    i + 1,
-                    c.start_line + i
-                )
-            } else {
-                format!(
-                    "line {} of the text is much longer than file line {}: it holds code the file's line does not, and what the new text should become there cannot be told",
-                    i + 1,
-                    c.start_line + i
-                )
-            };
-            return (None, Some(why));
+            return (None, Some(length_withheld(i + 1, c.start_line + i, o, r)));
         }
         if similar::TextDiff::from_chars(o, r).ratio() < MIN_LINE_SIMILARITY as f32 {
             return (
@@ -429,4 +440,33 @@ fn with_texts(edit: &Edit, old: &str, new: &str) -> Edit {
         Edit::ClaudeWrite { .. } => {}
     }
     fixed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A line much shorter or longer than the file's: part of it, holding
+    /// it, or another line than the file's, which shares only its
+    /// indentation (round 38a, finding 06: `return null;` is no part of
+    /// `throw new Error("missing");`).
+    #[test]
+    fn a_line_unlike_the_files_in_length_is_told_by_what_it_shares() {
+        assert_eq!(
+            length_withheld(2, 5, "total +=", "total += o.price * o.qty"),
+            "line 2 of the text looks like part of file line 5, and the file's whole line may \
+             not be what the new text replaces"
+        );
+        assert_eq!(
+            length_withheld(2, 5, "total += o.price * o.qty", "o.qty"),
+            "line 2 of the text is much longer than file line 5: it holds code the file's line \
+             does not, and what the new text should become there cannot be told"
+        );
+        assert_eq!(
+            length_withheld(4, 4, "return null;", "throw new Error(\"missing\");"),
+            "line 4 of the text as sent (`return null;`) is not file line 4 (`throw new \
+             Error(\"missing\");`), and the edit changes that line: what the file's line should \
+             become cannot be told; send the edit with the file's line as it stands"
+        );
+    }
 }

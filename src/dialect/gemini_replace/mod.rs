@@ -245,7 +245,7 @@ fn edit(params: &StringEdit, resolved: &str, call: &ToolCall) -> CallOutcome {
             ranges.join(", ")
         ));
     }
-    let edit = match &replacement.first {
+    let mut edit = match &replacement.first {
         Some((offset, found, text)) => {
             let first_line = crate::dialect::quick::count_newlines(&content[..*offset]) + 1;
             let body = found.strip_suffix('\n').unwrap_or(found);
@@ -254,6 +254,8 @@ fn edit(params: &StringEdit, resolved: &str, call: &ToolCall) -> CallOutcome {
             EditMatch {
                 path: None,
                 named: None,
+                searched: None,
+                also_replaced: Vec::new(),
                 stage: stage.to_string(),
                 loose: stage != "exact",
                 lines,
@@ -280,6 +282,7 @@ fn edit(params: &StringEdit, resolved: &str, call: &ToolCall) -> CallOutcome {
             &edit.lines.into_iter().collect::<Vec<_>>(),
         )
     };
+    edit.also_replaced.clone_from(&also_replaced);
     let written = crlf_written.unwrap_or(replacement.new_content);
     CallOutcome {
         also_replaced,

@@ -11,8 +11,8 @@ pub mod seek;
 use serde_json::Value;
 
 use super::call::{
-    CallMatcher, CallOutcome, EditMatch, Entry, FileWrite, ToolCall, display_path, fs_path,
-    normalize, relative_path,
+    CallMatcher, CallOutcome, EditMatch, Entry, FileWrite, Header, Searched, ToolCall,
+    display_path, fs_path, normalize, relative_path,
 };
 use super::opencode_edit::js::{join_bom, split_bom, trim};
 use super::opencode_edit::schema;
@@ -188,6 +188,16 @@ impl OpencodeApplyPatch {
                                 .then(|| (placed.at + 1, placed.at + placed.replaced)),
                             found,
                             written: Some(placed.new_lines.join("\n")),
+                            searched: Some(Box::new(Searched {
+                                content: None,
+                                from: placed.from,
+                                header: placed.header.as_ref().map(|(text, line)| Header {
+                                    text: text.clone(),
+                                    line: Some(*line),
+                                }),
+                                at_end: placed.at_end,
+                            })),
+                            also_replaced: Vec::new(),
                         });
                     }
                     changes.push(Change::Update {

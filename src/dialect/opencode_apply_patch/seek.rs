@@ -123,6 +123,13 @@ pub struct Placed {
     pub new_lines: Vec<String>,
     /// The loosest pass among its `@@` and its lines (`None`: no search).
     pub pass: Option<Pass>,
+    /// The 0-based line its lines were searched from (after the previous
+    /// chunk, and after its `@@` line).
+    pub from: usize,
+    /// Its `@@` line's text and the 1-based line where it was found.
+    pub header: Option<(String, usize)>,
+    /// The chunk is marked `*** End of File`.
+    pub at_end: bool,
 }
 
 /// The file as `deriveNewContentsFromChunks` leaves it.
@@ -183,12 +190,14 @@ fn compute_replacements(
     let mut cursor = 0;
     for chunk in chunks {
         let mut context_pass = None;
+        let mut header = None;
         if let Some(context) = &chunk.change_context {
             let Some(at) = seek_sequence(lines, &[context], cursor, false, trace) else {
                 return Err(format!("Failed to find context '{context}' in {path}"));
             };
             context_pass = *trace.last().unwrap_or(&None);
             cursor = at + 1;
+            header = Some((context.clone(), at + 1));
         }
         if chunk.old_lines.is_empty() {
             let at = if lines.last().is_some_and(String::is_empty) {
@@ -201,6 +210,9 @@ fn compute_replacements(
                 replaced: 0,
                 new_lines: chunk.new_lines.clone(),
                 pass: context_pass,
+                from: cursor,
+                header,
+                at_end: chunk.is_end_of_file,
             });
             continue;
         }
@@ -226,6 +238,9 @@ fn compute_replacements(
             replaced: old.len(),
             new_lines: new.to_vec(),
             pass: context_pass.max(lines_pass),
+            from: cursor,
+            header,
+            at_end: chunk.is_end_of_file,
         });
         cursor = at + old.len();
     }

@@ -209,7 +209,6 @@ fn edit_text(before: &str, input: &StringEdit, at: String) -> CallOutcome {
                 Vec::new()
             };
             CallOutcome {
-                also_replaced,
                 ok: true,
                 message: Some(texts::APPLIED.into()),
                 stage: Some(replaced.stage.name().into()),
@@ -220,12 +219,15 @@ fn edit_text(before: &str, input: &StringEdit, at: String) -> CallOutcome {
                 edits: vec![EditMatch {
                     path: None,
                     named: None,
+                    searched: None,
+                    also_replaced: also_replaced.clone(),
                     stage: replaced.stage.name().into(),
                     loose: replaced.stage != Stage::Simple,
                     lines,
                     found: Some(replaced.span),
                     written: Some(written_there),
                 }],
+                also_replaced,
                 ..CallOutcome::default()
             }
         }

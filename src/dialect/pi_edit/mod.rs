@@ -117,6 +117,8 @@ pub fn run_with_home(call: &ToolCall, home: Option<&str>) -> CallOutcome {
         edits.push(EditMatch {
             path: None,
             named: None,
+            searched: None,
+            also_replaced: Vec::new(),
             stage: if loose { "fuzzy" } else { "exact" }.into(),
             loose,
             lines: line_span(&base_content, p.index, p.length),

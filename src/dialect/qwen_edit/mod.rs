@@ -281,19 +281,21 @@ fn edit(params: &Params, call: &ToolCall) -> CallOutcome {
     );
     let first_line = crate::dialect::quick::count_newlines(&content[..offset]) + 1;
     let body = old.strip_suffix('\n').unwrap_or(&old);
+    let also_replaced = if params.replace_all {
+        crate::dialect::call::later_occurrences(&content, &old)
+    } else {
+        Vec::new()
+    };
     let edit = EditMatch {
         path: None,
         named: None,
+        searched: None,
+        also_replaced: also_replaced.clone(),
         stage: stage.clone(),
         loose: stage != "literal",
         lines: Some((first_line, first_line + body.matches('\n').count())),
         found: Some(old.clone()),
         written: Some(new),
-    };
-    let also_replaced = if params.replace_all {
-        crate::dialect::call::later_occurrences(&content, &old)
-    } else {
-        Vec::new()
     };
     CallOutcome {
         also_replaced,
