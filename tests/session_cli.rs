@@ -1290,3 +1290,202 @@ fn a_misindenting_edit_is_in_doubt_and_an_exact_clean_one_is_not() {
     );
     assert_eq!(reviewed.counts().doubted, 0);
 }
+
+/// Round-38 findings 02 and 03: an output that ends after an edit's call,
+/// before the agent's result (the agent killed mid-edit: Claude Code backs
+/// the file up right before writing it, Codex writes a patch before it logs
+/// its end), does not say the agent never ran it. The edit is `pending`,
+/// that is said, it is not counted as failed, and the file as it is now,
+/// holding the edit's new text, makes srview say it looks applied already
+/// (not "applies against the content it ran against", nor "failed").
+#[test]
+fn an_output_ending_after_an_edits_call_leaves_it_pending_and_looks_applied_already() {
+    let cut_off = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/cut-off");
+    const SAID: &str = "srview: the output ends before the agent's result on 1 edit: the agent \
+                        may have applied it (shown as pending)\n";
+    let cases = [
+        (
+            "claude-killed-mid-edit.jsonl",
+            "inventory.py",
+            "Claude Code 2.1.328: 1 edit, 0 failed, 0 loose, 0 disagreements\n   1  inventory.py  \
+             Edit             Claude Code: pending   srview: unknown (the output ends before \
+             Claude Code's result on this edit: it may have been applied; the current file ",
+        ),
+        (
+            "codex-killed-mid-patch.jsonl",
+            "calc.py",
+            "Codex 0.169.0: 1 edit, 0 failed, 0 loose, 0 disagreements\n   1  calc.py  \
+             apply_patch      Codex: pending   srview: unknown (the output ends before Codex's \
+             result on this edit: it may have been applied; the current file ",
+        ),
+    ];
+    for (session, file, listed) in cases {
+        let session = cut_off.join(session);
+        let ws = tempfile::tempdir().unwrap();
+        let now = fs::read_to_string(cut_off.join(format!("{file}.now"))).unwrap();
+        fs::write(ws.path().join(file), &now).unwrap();
+        let looks_applied = format!(
+            "the current file {} holds its new text already: it looks applied already",
+            ws.path().join(file).display()
+        );
+
+        let out = session_run(&session, ws.path(), &["--list"]);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        let text = stdout(&out);
+        assert_starts_with(&text, listed);
+        assert!(text.contains(&looks_applied), "{text}");
+        assert!(
+            !text.contains("FAILED") && !text.contains("not-run"),
+            "{text}"
+        );
+        assert_eq!(stderr(&out), SAID);
+
+        let (json, err) = srview_session(&session, ws.path());
+        let edit = &json["edits"][0];
+        assert_eq!(edit["agentVerdict"], "pending", "{edit}");
+        assert_eq!(edit["srview"]["ok"], Value::Null, "{edit}");
+        assert_eq!(edit["srview"]["against"], Value::Null, "{edit}");
+        let why = edit["srview"]["why"].as_str().unwrap_or_default();
+        assert!(why.ends_with(&looks_applied), "{why}");
+        assert_eq!(err, SAID);
+
+        // `check --session`: nothing failed (exit 0), the edit not judged,
+        // and why.
+        let (status, text) = check_session(&session, Some(ws.path()));
+        assert_eq!(status, Some(0), "{text}");
+        assert!(
+            text.contains(": 1 edit, 0 failed, 1 not judged\n"),
+            "{text}"
+        );
+        assert!(text.contains(&looks_applied), "{text}");
+        // Nothing written.
+        assert_eq!(fs::read_to_string(ws.path().join(file)).unwrap(), now);
+    }
+
+    // The patch not in the file (Codex killed before writing it): it
+    // applies on the current file, whose content before is unknown; still
+    // pending, never "never ran".
+    let ws = tempfile::tempdir().unwrap();
+    let before = expected(&fixtures().join("codex-0.169.0/a_success")).edits[0]
+        .content_before
+        .clone()
+        .unwrap();
+    fs::write(ws.path().join("calc.py"), before).unwrap();
+    let out = session_run(
+        &cut_off.join("codex-killed-mid-patch.jsonl"),
+        ws.path(),
+        &["--list"],
+    );
+    assert_eq!(
+        stdout(&out),
+        "Codex 0.169.0: 1 edit, 0 failed, 0 loose, 0 disagreements\n   1  calc.py  apply_patch      \
+         Codex: pending   srview: applied (exact, exact) on the current file (content before \
+         unknown)\n"
+    );
+
+    // Live: Claude Code's stream cut after the first Edit's call (the
+    // finding's `head -46`).
+    let stream =
+        fs::read_to_string(fixtures().join("claude-code-2.1.328/a_edits_ok/stdout.jsonl")).unwrap();
+    let head: String = stream.split_inclusive('\n').take(46).collect();
+    let out = srview(["session", "-", "--list"])
+        .stdin(head.as_bytes())
+        .output();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("  Edit             Claude Code: pending   srview: unknown ("),
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!(stderr(&out), SAID);
+}
+
+/// Where the output shows the agent went on without running a call, the
+/// call stays `not-run`: Claude Code's stream-json `result` line (the run's
+/// end) after an Edit whose result is missing, Codex's `task_complete`
+/// after a patch without its outcome. Nothing is said of a lost verdict.
+#[test]
+fn a_call_the_run_ended_without_running_stays_not_run() {
+    let stream =
+        fs::read_to_string(fixtures().join("claude-code-2.1.328/a_edits_ok/stdout.jsonl")).unwrap();
+    // The first Edit's result left out: the run goes on and ends.
+    let first_result = stream
+        .split_inclusive('\n')
+        .position(|l| l.starts_with("{\"type\":\"user\"") && l.contains("\"structuredPatch\""))
+        .expect("the first Edit's result");
+    let without: String = stream
+        .split_inclusive('\n')
+        .enumerate()
+        .filter(|(i, _)| *i != first_result)
+        .map(|(_, l)| l)
+        .collect();
+    assert!(without.trim_end().ends_with('}') && without.contains("\"type\":\"result\""));
+    let out = srview(["session", "-", "--json"])
+        .stdin(without.as_bytes())
+        .output();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let got: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let verdicts: Vec<&str> = got["edits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["agentVerdict"].as_str().unwrap())
+        .collect();
+    assert_eq!(verdicts, ["not-run", "applied"]);
+    assert_eq!(stderr(&out), "");
+
+    let cut = fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/cut-off/codex-killed-mid-patch.jsonl"),
+    )
+    .unwrap();
+    let ended = format!(
+        "{cut}{}\n",
+        r#"{"timestamp":"2026-11-30T16:44:58.000Z","ordinal":10,"type":"event_msg","payload":{"type":"task_complete","turn_id":"01a22d58-653e-7933-9bae-69c1aca133d6","last_agent_message":null}}"#
+    );
+    let out = srview(["session", "-", "--json"])
+        .stdin(ended.as_bytes())
+        .output();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let got: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(got["edits"][0]["agentVerdict"], "not-run", "{got}");
+    assert_eq!(stderr(&out), "");
+}
+
+/// An edit the agent failed is run against the file as it is now (what the
+/// agent had) only where no later edit of the session may have written the
+/// file: a later Edit of the same file the output ends before the result
+/// of may have (Claude Code killed while writing it).
+#[test]
+fn a_cut_off_edit_may_have_written_the_file_an_earlier_failed_edit_had() {
+    let dir = fixtures().join("claude-code-2.1.328/c_edit_ambiguous");
+    let want = expected(&dir);
+    let tmp = tempfile::tempdir().unwrap();
+    let ws = tmp.path().join("ws");
+    fs::create_dir(&ws).unwrap();
+    let before = want.edits[0].content_before.clone().unwrap();
+    fs::write(ws.join("inventory.py"), &before).unwrap();
+    let whole = fs::read_to_string(session_path(&dir)).unwrap();
+    let session = tmp.path().join("s.jsonl");
+    // As recorded: the failed Edit against the file now (nothing wrote it
+    // since).
+    fs::write(&session, &whole).unwrap();
+    let (json, _) = srview_session(&session, &ws);
+    assert_eq!(json["edits"][0]["srview"]["against"], "on-disk");
+    // A later Edit of inventory.py without its result.
+    let cut = format!(
+        "{whole}{}\n",
+        r#"{"type":"assistant","uuid":"u-cut","message":{"id":"msg_cut","role":"assistant","content":[{"type":"tool_use","id":"toolu_cut","name":"Edit","input":{"file_path":"/home/user/project/inventory.py","old_string":"LOW_STOCK = 5\n","new_string":"LOW_STOCK = 5\nHIGH_STOCK = 50\n"}}]}}"#
+    );
+    fs::write(&session, cut).unwrap();
+    let (json, _) = srview_session(&session, &ws);
+    let edits = json["edits"].as_array().unwrap();
+    assert_eq!(edits[0]["agentVerdict"], "failed");
+    assert_eq!(edits[0]["srview"]["against"], Value::Null, "{}", edits[0]);
+    assert_eq!(edits[1]["agentVerdict"], "pending");
+    assert_eq!(
+        edits[1]["srview"]["against"], "current-file",
+        "{}",
+        edits[1]
+    );
+}

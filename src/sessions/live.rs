@@ -118,6 +118,9 @@ impl ReaderFacts {
             checkpoints: &self.checkpoints,
             edits,
             shell_runs: &self.shell_runs,
+            // The edits given are as reviewed: those whose verdict the
+            // output may have lost are pending already.
+            lost: &[],
         }
     }
 

@@ -298,32 +298,38 @@ pub fn review_live(
 }
 
 /// The problems met reading `reader`'s output (finished), in words, and
-/// the edits, by seq, whose verdict may have been lost with a torn line:
-/// an output that ended inside a line, or has a line that is not JSON
-/// (torn where it was written), may have lost the agent's verdict with it;
-/// the edits it ended without a verdict on have none (pending), not "never
-/// run".
+/// the edits, by seq, the output ended before the agent's result on: they
+/// have no verdict (pending), not "never run". An output that stops after
+/// an edit's call (the agent killed, the stream cut) does not say the
+/// agent did not run it: Claude Code backs the file up and writes it
+/// before its result, Codex writes a patch before logging its end. One
+/// that ended inside a line, or has a line that is not JSON (torn where it
+/// was written), may have lost the verdict with it.
 pub fn reading_problems(reader: &AgentReader) -> (Vec<String>, &[usize]) {
     let mut errors: Vec<String> = reader.errors().iter().map(ToString::to_string).collect();
     let torn_within = reader
         .errors()
         .iter()
         .any(|e| matches!(e, crate::source::agent::AgentError::Malformed { .. }));
-    let lost = if reader.ended_inside_line() || torn_within {
-        reader.ended_without_verdict()
-    } else {
-        &[]
-    };
+    let lost = reader.ended_without_verdict();
     if !lost.is_empty() {
-        let where_ = if reader.ended_inside_line() {
-            "the output ended inside a line"
+        let edits = crate::words::count(lost.len(), "edit");
+        errors.push(if reader.ended_inside_line() || torn_within {
+            let where_ = if reader.ended_inside_line() {
+                "the output ended inside a line"
+            } else {
+                "a line of the output could not be read"
+            };
+            format!(
+                "{where_}: the agent's verdict on {edits} may have been in it (shown as pending)"
+            )
         } else {
-            "a line of the output could not be read"
-        };
-        errors.push(format!(
-            "{where_}: the agent's verdict on {} may have been in it (shown as pending)",
-            crate::words::count(lost.len(), "edit")
-        ));
+            let them = if lost.len() == 1 { "it" } else { "them" };
+            format!(
+                "the output ends before the agent's result on {edits}: the agent may have \
+                 applied {them} (shown as pending)"
+            )
+        });
     }
     (errors, lost)
 }
@@ -384,6 +390,10 @@ pub(super) struct Session<'s, 'a> {
     pub edits: Option<Vec<&'a AgentEdit>>,
     /// See [`AgentReader::shell_runs`].
     pub shell_runs: &'s [usize],
+    /// The edits, by seq, the output ended before the agent's verdict on,
+    /// where `edits` has them `not-run` as read (see [`reading_problems`]):
+    /// the agent may have written their files.
+    pub lost: &'s [usize],
 }
 
 impl<'s, 'a> Session<'s, 'a> {
@@ -395,6 +405,7 @@ impl<'s, 'a> Session<'s, 'a> {
             checkpoints: reader.checkpoints(),
             edits: None,
             shell_runs: reader.shell_runs(),
+            lost: reader.ended_without_verdict(),
         }
     }
 }
@@ -461,7 +472,20 @@ impl<'a> Reviewer<'a> {
                 if row.commits_replies {
                     reviewer.aider_commits = recover::aider_commits(&edits);
                 }
-                reviewer.unwritten = recover::unwritten_after(&edits, session.shell_runs);
+                // An edit the output ended before the verdict on may have
+                // written its file: not "never run" here.
+                let files: Vec<(&str, Verdict)> = edits
+                    .iter()
+                    .map(|e| {
+                        let verdict = if session.lost.contains(&e.seq) {
+                            Verdict::Pending
+                        } else {
+                            e.agent_verdict
+                        };
+                        (e.file.as_str(), verdict)
+                    })
+                    .collect();
+                reviewer.unwritten = recover::unwritten_after_each(&files, session.shell_runs);
             }
             if row.undoes_diffs {
                 reviewer.undone = Some(Undone::of(edits, reviewer.ws.get()));
@@ -631,7 +655,12 @@ impl<'a> Reviewer<'a> {
             .or_else(|| {
                 // Failed or never run, and nothing of the session wrote
                 // the file after it: the file now is what the agent had.
-                if !self.unwritten.get(index).copied().unwrap_or(false) {
+                // Not for an edit without the agent's verdict (the output
+                // ends before its result): the agent may have written it,
+                // and the file now may be its result.
+                if !self.unwritten.get(index).copied().unwrap_or(false)
+                    || edit.agent_verdict == Verdict::Pending
+                {
                     return None;
                 }
                 let now = ws.current(&edit.file)?;
@@ -856,7 +885,23 @@ fn run_one(
                 // The content before unknown: nothing judged.
                 let on_current = verdict::run(&runs, &current, cwd, None);
                 let text = current.text().unwrap_or_default();
-                if on_current
+                let cut_off = edit.agent_verdict == Verdict::Pending;
+                if cut_off
+                    && (holds_new_text(&edit.input, text)
+                        || on_current
+                            .as_ref()
+                            .is_some_and(|a| may_hold_result(a, text)))
+                {
+                    // The output ends before the agent's result: the file
+                    // holding the edit's new text is most likely its
+                    // result. Never run again (nor written).
+                    review.run = Run::not_run(format!(
+                        "{}; the current file {} holds its new text already: it looks applied \
+                         already",
+                        cut_off_words(agent),
+                        ws.path(&edit.file).display()
+                    ));
+                } else if on_current
                     .as_ref()
                     .is_some_and(|a| a.ok() && a.loose.is_empty() && may_hold_result(a, text))
                 {
@@ -884,9 +929,13 @@ fn run_one(
                         },
                         None => "cannot be run".to_string(),
                     };
+                    let first = if cut_off {
+                        cut_off_words(agent)
+                    } else {
+                        unknown_before(agent, unavailable.as_deref())
+                    };
                     review.run = Run::not_run(format!(
-                        "{}; on the current file {}, the edit {how}",
-                        unknown_before(agent, unavailable.as_deref()),
+                        "{first}; on the current file {}, the edit {how}",
                         ws.path(&edit.file).display()
                     ));
                 }
@@ -1009,6 +1058,57 @@ fn may_hold_result(applied: &verdict::Applied, current: &str) -> bool {
         && new_texts
             .iter()
             .all(|text| !text.trim().is_empty() && current.contains(text))
+}
+
+/// Whether `current` holds every piece of new text `input` writes (none
+/// empty): a Claude Code Edit's `new_string`, each apply_patch hunk's
+/// lines after it (its context and added lines). An edit whose result the
+/// file may be.
+fn holds_new_text(input: &EditInput, current: &str) -> bool {
+    let texts: Vec<String> = match input {
+        EditInput::Exact(crate::dialect::edit::Edit::ClaudeEdit { new_string, .. }) => {
+            vec![new_string.clone()]
+        }
+        EditInput::ApplyPatch(patch) => hunks_new_texts(patch),
+        _ => Vec::new(),
+    };
+    !texts.is_empty()
+        && texts
+            .iter()
+            .all(|t| !t.trim().is_empty() && current.contains(t.as_str()))
+}
+
+/// Each hunk's new side in an apply_patch section: its context and added
+/// lines, in order (a hunk of removals only gives its context).
+fn hunks_new_texts(patch: &str) -> Vec<String> {
+    let mut texts = Vec::new();
+    let mut hunk: Option<String> = None;
+    for line in patch.lines() {
+        if line.starts_with("@@") || line.starts_with("*** ") {
+            texts.extend(hunk.take());
+            if line.starts_with("@@") {
+                hunk = Some(String::new());
+            }
+        } else if let Some(text) = hunk.as_mut() {
+            if let Some(kept) = line.strip_prefix(' ').or_else(|| line.strip_prefix('+')) {
+                text.push_str(kept);
+                text.push('\n');
+            } else if line.is_empty() {
+                text.push('\n');
+            }
+        }
+    }
+    texts.extend(hunk);
+    texts
+}
+
+/// Why an edit the output ends before the agent's result on is not run
+/// against the file as it is now: the agent may have written it.
+fn cut_off_words(agent: AgentKind) -> String {
+    format!(
+        "the output ends before {}'s result on this edit: it may have been applied",
+        agent.display_name()
+    )
 }
 
 /// The first half of a "why unknown" sentence.
@@ -1269,6 +1369,33 @@ pub(super) mod tests {
         assert!(after.ok() && may_hold_result(&after, "a\nb\nc\n"));
         let before = run_sr(diff, "a\nc\n");
         assert!(before.ok() && !may_hold_result(&before, "a\nc\n"));
+    }
+
+    /// Each apply_patch hunk's new side is its context and added lines; the
+    /// file holds the patch's result only where it holds every hunk's.
+    #[test]
+    fn a_patch_s_new_text_is_each_hunk_s_context_and_added_lines() {
+        let patch = "*** Begin Patch\n*** Update File: a.py\n@@ def f():\n     x = 1\n-    y = 2\n\
+                     +    y = 3\n@@\n-z = 0\n+z = 1\n*** End Patch\n";
+        assert_eq!(
+            hunks_new_texts(patch),
+            ["    x = 1\n    y = 3\n", "z = 1\n"]
+        );
+        let input = EditInput::ApplyPatch(patch.to_string());
+        assert!(holds_new_text(
+            &input,
+            "def f():\n    x = 1\n    y = 3\nz = 1\n"
+        ));
+        assert!(!holds_new_text(
+            &input,
+            "def f():\n    x = 1\n    y = 2\nz = 1\n"
+        ));
+        // Nothing to look for is no sign of the result.
+        let removal = "*** Begin Patch\n*** Update File: a.py\n@@\n-z = 0\n*** End Patch\n";
+        assert!(!holds_new_text(
+            &EditInput::ApplyPatch(removal.into()),
+            "x\n"
+        ));
     }
 
     /// A recorded edit cut off inside a block, in its SEARCH section or in

@@ -160,11 +160,21 @@ impl Surveyed {
         let reviewer = if self.held {
             Reviewer::new(&self.reader, &self.root, Recovery::Full)
         } else {
+            // An edit whose verdict the output may have lost may have
+            // written its file.
             let shown: Vec<(&str, Verdict)> = self
                 .files
                 .iter()
                 .map(String::as_str)
                 .zip(self.verdicts.iter().copied())
+                .enumerate()
+                .map(|(i, (file, verdict))| {
+                    if lost.contains(&(i + 1)) {
+                        (file, Verdict::Pending)
+                    } else {
+                        (file, verdict)
+                    }
+                })
                 .collect();
             let unwritten = unwritten_after_each(&shown, self.reader.shell_runs());
             Reviewer::streaming(&self.reader, &self.root, Recovery::Full).with_unwritten(unwritten)

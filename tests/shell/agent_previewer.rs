@@ -821,3 +821,52 @@ fn drawn_at_80x24(screen: &mut AgentEdits) -> Vec<String> {
         .map(|y| (0..80).map(|x| buf[(x, y)].symbol().to_string()).collect())
         .collect()
 }
+
+/// Round-38 finding 02 in the session browser: Claude Code's saved session
+/// ends after an Edit's call and its `file-history-delta` (Claude Code backs
+/// the file up right before writing it), the file holding the edit's
+/// result. The edit has no verdict (not "never ran"), srview says it looks
+/// applied already, and `a`, pressed twice, writes nothing: the inserted
+/// line stays in the file once.
+#[test]
+fn the_browser_writes_nothing_for_an_edit_the_output_ends_before_the_result_of() {
+    use ratatui_crossterm::crossterm::event::{Event, KeyCode, KeyEvent};
+    use srview::tui::app::agent::EditState;
+    let cut_off = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/cut-off");
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let now = fs::read_to_string(cut_off.join("inventory.py.now")).expect("the file now");
+    let file = tmp.path().join("inventory.py");
+    fs::write(&file, &now).expect("write");
+    let reader =
+        read_session(&cut_off.join("claude-killed-mid-edit.jsonl"), None).expect("the session");
+    let root = SessionRoot {
+        root: tmp.path().to_path_buf(),
+    };
+    let mut screen = AgentEdits::session("s".into(), reader, root);
+    let row = screen.list().rows()[0].clone();
+    assert!(row.verdict_missing);
+    assert_eq!(row.state(), EditState::NoVerdict);
+    assert!(
+        row.srview.starts_with(
+            "unknown: the output ends before Claude Code's result on this edit: it may have \
+             been applied; the current file "
+        ) && row
+            .srview
+            .ends_with("holds its new text already: it looks applied already"),
+        "{}",
+        row.srview
+    );
+    screen.select(1);
+    for _ in 0..2 {
+        screen.on_event(Event::Key(KeyEvent::from(KeyCode::Char('a'))));
+        assert_eq!(
+            screen.list().notice().as_ref().map(|n| n.text.as_str()),
+            Some(
+                "not accepted: the output ends before Claude Code's verdict on this edit: \
+                 srview cannot tell whether Claude Code applied it"
+            )
+        );
+    }
+    assert_eq!(fs::read_to_string(&file).expect("read"), now);
+    assert_eq!(now.matches("HIGH_STOCK = 50").count(), 1);
+}

@@ -83,7 +83,7 @@ impl Kinded for Line<'_> {
 fn is_read(kind: &str) -> bool {
     matches!(
         kind,
-        "system" | "stream_event" | "assistant" | "user" | "file-history-delta"
+        "system" | "stream_event" | "assistant" | "user" | "file-history-delta" | "result"
     )
 }
 
@@ -242,6 +242,9 @@ impl Parser {
                 }
             }
             "file-history-delta" => self.backup(&line, store),
+            // The run's last line (stream-json): a call it ends without a
+            // result on was never run.
+            "result" => store.run_ended(),
             "user" => {
                 for block in blocks(line.message.as_ref(), "tool_result") {
                     self.tool_result(block, line.tool_use_result, store);

@@ -22,6 +22,9 @@ use crate::source::transcript::{self, CallKind};
 pub(super) struct UiParser {
     /// Message `ts` → edit.
     by_ts: HashMap<i64, usize>,
+    /// The last tool message asks for approval (an approved or
+    /// auto-approved one is a `say`), and no request followed it.
+    awaiting_approval: bool,
 }
 
 #[derive(Deserialize)]
@@ -68,9 +71,20 @@ impl UiParser {
             _ => None,
         };
         match kind {
-            Some("tool") => self.tool(&message, store),
+            Some("tool") => {
+                self.awaiting_approval = message.kind == "ask" && message.partial != Some(true);
+                self.tool(&message, store);
+            }
             Some("command") => store.barrier(),
+            // The task stopped, offered to be resumed, while its last edit
+            // awaited approval: never run (see `stopped_awaiting_approval`).
+            Some("resume_task" | "resume_completed_task")
+                if message.kind == "ask" && self.awaiting_approval =>
+            {
+                store.run_ended();
+            }
             Some("api_req_started") => {
+                self.awaiting_approval = false;
                 let request = message
                     .text
                     .as_deref()
@@ -244,6 +258,42 @@ impl super::reader::FormatReader for UiParser {
     }
 }
 
+/// A UI message without its text (its kind only).
+#[derive(Deserialize)]
+struct UiHead {
+    #[serde(rename = "type", default)]
+    kind: String,
+    #[serde(default)]
+    say: Option<String>,
+    #[serde(default)]
+    ask: Option<String>,
+    #[serde(default)]
+    partial: Option<bool>,
+}
+
+/// Whether Cline's UI messages end with an edit asked for approval (an
+/// `ask`, where an approved or auto-approved one is a `say`) and then the
+/// task offered to be resumed, with no request between them (approved,
+/// its result would have been sent to the model): the task stopped while
+/// the edit awaited approval, and Cline never ran it.
+fn stopped_awaiting_approval(messages: &[UiHead]) -> bool {
+    let mut resumed = false;
+    for message in messages.iter().rev() {
+        let kind = match message.kind.as_str() {
+            "say" => message.say.as_deref(),
+            "ask" => message.ask.as_deref(),
+            _ => None,
+        };
+        match (message.kind.as_str(), kind) {
+            ("ask", Some("resume_task" | "resume_completed_task")) => resumed = true,
+            ("ask", Some("tool")) => return resumed && message.partial != Some(true),
+            (_, Some("tool" | "api_req_started")) => return false,
+            _ => {}
+        }
+    }
+    false
+}
+
 #[derive(Deserialize)]
 struct TaskMetadata {
     #[serde(default)]
@@ -256,9 +306,21 @@ struct Environment {
     host_version: Option<String>,
 }
 
-/// A Cline classic task's `task_metadata.json`: the extension's version.
+/// A Cline classic task's `task_metadata.json`: the extension's version;
+/// beside its `api_conversation_history.json` (which ends with the call of
+/// an edit still without a result), its `ui_messages.json`: whether the
+/// task stopped while that edit awaited approval.
 pub(super) fn side_files(file: &std::path::Path, reader: &mut super::AgentReader, _use_cwd: bool) {
     let Some(dir) = file.parent() else { return };
+    if file
+        .file_name()
+        .is_some_and(|n| n == "api_conversation_history.json")
+        && let Some(messages) =
+            super::reader::read_json::<Vec<UiHead>>(&dir.join("ui_messages.json"))
+        && stopped_awaiting_approval(&messages)
+    {
+        reader.stopped_at_end();
+    }
     let Some(meta) = super::reader::read_json::<TaskMetadata>(&dir.join("task_metadata.json"))
     else {
         return;
@@ -270,5 +332,36 @@ pub(super) fn side_files(file: &std::path::Path, reader: &mut super::AgentReader
         .find_map(|e| e.host_version.clone())
     {
         reader.set_version(&v);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{UiHead, stopped_awaiting_approval};
+
+    fn messages(json: &str) -> Vec<UiHead> {
+        serde_json::from_str(json).expect("UI messages")
+    }
+
+    /// Stopped while awaiting approval: the edit's `ask`, then the offer to
+    /// resume, no request between them. An auto-approved edit (`say`), or
+    /// one whose result was sent (a request after the ask), is not.
+    #[test]
+    fn a_task_stopped_while_its_edit_awaited_approval_is_told() {
+        let tool = r#"{"tool":"editedExistingFile","path":"a.py","content":"x"}"#;
+        let ask = format!(r#"{{"ts":2,"type":"ask","ask":"tool","text":{tool:?}}}"#);
+        let say = format!(r#"{{"ts":2,"type":"say","say":"tool","text":{tool:?}}}"#);
+        let resume = r#"{"ts":3,"type":"ask","ask":"resume_task"}"#;
+        let request = r#"{"ts":4,"type":"say","say":"api_req_started","text":"{}"}"#;
+        assert!(stopped_awaiting_approval(&messages(&format!(
+            "[{ask},{resume},{resume}]"
+        ))));
+        assert!(!stopped_awaiting_approval(&messages(&format!("[{ask}]"))));
+        assert!(!stopped_awaiting_approval(&messages(&format!(
+            "[{say},{resume}]"
+        ))));
+        assert!(!stopped_awaiting_approval(&messages(&format!(
+            "[{ask},{request},{resume}]"
+        ))));
     }
 }

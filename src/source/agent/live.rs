@@ -246,18 +246,29 @@ impl LiveOutput {
         self.note_torn(notes);
     }
 
-    /// When the output ended inside a line, the edits it ended before a
-    /// verdict on may have lost it with that line: said, and `a` refuses
-    /// them.
+    /// The edits the output ended before the agent's result on (stopped
+    /// after the call, or inside a line that may have held the verdict):
+    /// the agent may have run them; said, and `a` refuses them.
     fn note_torn(&mut self, notes: &mut Vec<OutputNote>) {
         let Some(reader) = &self.reader else {
             return;
         };
+        self.verdict_missing = reader.ended_without_verdict().iter().copied().collect();
         if reader.ended_inside_line() {
-            self.verdict_missing = reader.ended_without_verdict().iter().copied().collect();
             say(
                 notes,
                 "the output ended inside a line: a verdict in that line is lost",
+            );
+        } else if !self.verdict_missing.is_empty() {
+            let n = self.verdict_missing.len();
+            let them = if n == 1 { "it" } else { "them" };
+            say(
+                notes,
+                &format!(
+                    "the output ends before the agent's result on {}: the agent may have \
+                     applied {them}",
+                    crate::words::count(n, "edit")
+                ),
             );
         }
     }

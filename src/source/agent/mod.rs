@@ -354,7 +354,10 @@ pub enum Verdict {
     /// The agent tried it and reported an error.
     Failed,
     /// The edit was produced but never executed (not approved, dropped with
-    /// a failing sibling, or the input ended before any verdict).
+    /// a failing sibling, the run ended without running it). An input that
+    /// merely ends before any verdict leaves this too for a reader, noted
+    /// in [`AgentReader::ended_without_verdict`]: a review shows those
+    /// `Pending` (the agent may have run them).
     NotRun,
     /// No verdict yet (the input has not ended).
     Pending,
@@ -678,6 +681,14 @@ impl AgentReader {
         self
     }
 
+    /// A side file shows the agent's run stopped after the output's last
+    /// record (a Cline classic task's UI messages offer to resume it while
+    /// its last edit awaited approval): the edits the output ends without a
+    /// verdict on were never run, not cut off.
+    pub(super) fn stopped_at_end(&mut self) {
+        self.store.stopped_at_end();
+    }
+
     /// The agent's version as a side file names it (Cline's
     /// `task_metadata.json`, a Cline CLI manifest).
     pub fn set_version(&mut self, version: &str) {
@@ -741,7 +752,9 @@ impl AgentReader {
     }
 
     /// The input has ended: a torn last line is read as it is, and edits
-    /// still without a verdict are `not-run`. Returns all edits.
+    /// still without a verdict are `not-run`, listed in
+    /// [`AgentReader::ended_without_verdict`] (the output does not say the
+    /// agent never ran them). Returns all edits.
     pub fn finish(&mut self) -> &[AgentEdit] {
         if !self.finished {
             self.finished = true;
@@ -763,9 +776,11 @@ impl AgentReader {
         self.store.chained()
     }
 
-    /// The edits the input ended before the agent's verdict on (they are
-    /// `not-run`), by seq; with [`AgentReader::ended_inside_line`], their
-    /// verdict may have been in the torn last line.
+    /// The edits the input ended before the agent's verdict on (`not-run`
+    /// here, but the agent may have run them: a review shows them
+    /// `pending`), by seq; with [`AgentReader::ended_inside_line`], their
+    /// verdict may have been in the torn last line. Edits the output shows
+    /// the run ended without running (its end record) are not among them.
     pub fn ended_without_verdict(&self) -> &[usize] {
         self.store.ended_pending()
     }

@@ -10,8 +10,12 @@ use super::{
 pub(super) struct Store {
     agent: AgentKind,
     /// Seqs of the edits still without a verdict when the input ended
-    /// (made `not-run` by [`Store::finish`]).
+    /// (made `not-run` by [`Store::finish`]; the output does not say
+    /// whether the agent ran them).
     ended_pending: Vec<usize>,
+    /// A side file shows the run stopped after the last record read
+    /// ([`Store::stopped_at_end`]).
+    stopped_at_end: bool,
     /// The edits from index `taken` on (those before were handed out by
     /// [`Store::take_settled`]). Indices are the edits' positions in the
     /// whole session (`seq - 1`).
@@ -68,6 +72,7 @@ impl Store {
         Store {
             agent,
             ended_pending: Vec::new(),
+            stopped_at_end: false,
             edits: Vec::new(),
             taken: 0,
             workspace: None,
@@ -467,8 +472,43 @@ impl Store {
         });
     }
 
-    /// The input ended: edits without a verdict were never run.
+    /// The output shows the agent's run (or turn) ended: the edits still
+    /// without a verdict were never run (the agent went on without running
+    /// them), unlike those an output that merely stops is left without.
+    pub(super) fn run_ended(&mut self) {
+        // A line that could not be read may have held a verdict: the edits
+        // stay without one (see `finish`).
+        if self
+            .errors
+            .iter()
+            .any(|e| matches!(e, AgentError::Malformed { .. }))
+        {
+            return;
+        }
+        for index in self.taken..self.count() {
+            if self
+                .get(index)
+                .is_some_and(|e| e.agent_verdict == Verdict::Pending)
+            {
+                self.set_verdict(index, Verdict::NotRun, None);
+            }
+        }
+    }
+
+    /// A side file shows the run stopped after the output's last record:
+    /// [`Store::finish`] ends it ([`Store::run_ended`]).
+    pub(super) fn stopped_at_end(&mut self) {
+        self.stopped_at_end = true;
+    }
+
+    /// The input ended: edits without a verdict are `not-run` for a reader,
+    /// and noted in [`Store::ended_pending`]: the output ended before the
+    /// agent's result, so the agent may have run them (a caller reviewing
+    /// them shows them as pending).
     pub(super) fn finish(&mut self) {
+        if self.stopped_at_end {
+            self.run_ended();
+        }
         for index in self.taken..self.count() {
             if let Some(e) = self.get(index)
                 && e.agent_verdict == Verdict::Pending

@@ -46,8 +46,9 @@ pub struct EditRow {
     pub basis: Option<Basis>,
     /// Its input is still arriving.
     pub streaming: bool,
-    /// The output ended inside a line before the agent's verdict on it:
-    /// `not-run` is then a guess (the verdict may have been in that line).
+    /// The output ended before the agent's verdict on it (after its call,
+    /// or inside a line that may have held the verdict): `not-run` is then
+    /// a guess, the agent may have applied it.
     pub verdict_missing: bool,
     /// srview wrote its result (`a`).
     pub written: bool,
@@ -720,8 +721,8 @@ pub fn accept_refusal(row: &EditRow, agent: &str) -> Option<String> {
     }
     if row.verdict_missing {
         return Some(format!(
-            "the output ended inside a line before {agent}'s verdict on this edit: \
-             srview cannot tell whether {agent} applied it"
+            "the output ends before {agent}'s verdict on this edit: srview cannot tell \
+             whether {agent} applied it"
         ));
     }
     match row.agent {

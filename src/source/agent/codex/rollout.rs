@@ -99,8 +99,13 @@ impl RolloutParser {
                 self.response_item(call, store);
             }
             "event_msg" => {
-                let is_item = serde_json::from_str::<EventHead>(payload)
-                    .is_ok_and(|head| head.kind == "item_completed");
+                let kind = serde_json::from_str::<EventHead>(payload).map(|head| head.kind);
+                // The turn ended: a patch it ended without an outcome on
+                // was never run.
+                if kind.as_ref().is_ok_and(|k| k == "task_complete") {
+                    store.run_ended();
+                }
+                let is_item = kind.is_ok_and(|k| k == "item_completed");
                 if is_item && let Ok(event) = serde_json::from_str::<Value>(payload) {
                     self.event(&event, store);
                 }
