@@ -11,11 +11,11 @@
 //! edited as text ([`super::jsonc`]): srview's hook group is appended to
 //! the event's array (creating the `hooks` object or the event's array
 //! where there is none), in the file's own layout, and nothing else moves.
-//! An install first takes out the group an earlier install added (a
-//! command holding `gate --agent ID`), so installing twice is installing
-//! once, and `--uninstall` takes out exactly the text install put in: a
-//! file left `{}` and folders left empty are removed (install created
-//! them). Codex also needs the hook trusted: its `trusted_hash`, computed
+//! srview's own hook is known by its command, exactly as install writes it
+//! (`--install-created` in it); nothing else is touched: installing again
+//! replaces that group in place, and `--uninstall` takes out exactly the
+//! text install put in: a file left `{}` and folders left empty are
+//! removed (install created them). Codex also needs the hook trusted: its `trusted_hash`, computed
 //! as Codex computes it, is appended to `config.toml` as text.
 //!
 //! OpenCode's plugin, pi's extension and Cline's hook file are files of
@@ -178,15 +178,13 @@ pub fn plan(
             // No PostToolUseFailure group: Claude Code 2.1.328 runs no hook
             // at all for an Edit its own validation refuses (old_string not
             // found; run against the real CLI, tests/gate_e2e/), the one
-            // failure srview could diagnose. An earlier install's group is
-            // still taken out.
+            // failure srview could diagnose.
             settings_change(
                 &mut plan,
                 request,
                 &path,
                 read(&path)?,
                 &[("PreToolUse", group("Edit|Write", &command, request.timeout))],
-                &["PostToolUseFailure"],
             )?;
         }
         GateAgent::Codex => codex(&mut plan, request, &command, &read)?,
@@ -200,7 +198,6 @@ pub fn plan(
                 &path,
                 read(&path)?,
                 &[("BeforeTool", entry)],
-                &[],
             )?;
             if request.scope == Scope::Project && !request.uninstall {
                 plan.notes.push(
@@ -221,7 +218,6 @@ pub fn plan(
                 &path,
                 read(&path)?,
                 &[("PreToolUse", entry)],
-                &[],
             )?;
             if !request.uninstall {
                 plan.notes.push(
@@ -356,9 +352,9 @@ pub fn command(request: &Request) -> String {
 /// usage error, its reason on stderr) passes as it is; its answers exit 0.
 pub fn hook_command(request: &Request) -> String {
     format!(
-        "{} || {{ s=$?; [ $s = 2 ] || printf 'srview gate: %s did not answer (exit %s): the edit is blocked\\n' {} $s >&2; exit 2; }}",
+        "{}{}",
         command(request),
-        shell_quote(&request.srview.to_string_lossy()),
+        deny_tail(&shell_quote(&request.srview.to_string_lossy()))
     )
 }
 
@@ -402,9 +398,10 @@ const EMPTY_SETTINGS: &str = "{}\n";
 /// as `--install-created file,hooks,event` (`none`: the user had all three;
 /// the gate reads and ignores it), so that `--uninstall` takes out what the
 /// install added and nothing of the user's: a settings file holding `{}`,
-/// an empty `"hooks": {}` or an empty event array the user had stay. A
-/// group without it (written by an srview before the flag) is taken out as
-/// that srview did: with its array, `hooks` and a file left `{}`.
+/// an empty `"hooks": {}` or an empty event array the user had stay. The
+/// flag is also what tells srview's own hook from the user's: only a
+/// command exactly as install writes it, flag included ([`installed`]), is
+/// srview's to replace or take out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Created {
     file: bool,
@@ -413,13 +410,6 @@ struct Created {
 }
 
 impl Created {
-    /// As an earlier srview took its group out (see above).
-    const UNMARKED: Created = Created {
-        file: true,
-        hooks: true,
-        event: true,
-    };
-
     /// The flag's value.
     fn flag(self) -> String {
         let words: Vec<&str> = [
@@ -438,33 +428,259 @@ impl Created {
         }
     }
 
-    /// What the command of srview's group says it created.
-    fn of_command(command: &str) -> Created {
-        let Some(rest) = command.split(" --install-created ").nth(1) else {
-            return Created::UNMARKED;
-        };
-        let value = rest.split(' ').next().unwrap_or("");
-        let has = |word: &str| value.split(',').any(|w| w == word);
-        Created {
-            file: has("file"),
-            hooks: has("hooks"),
-            event: has("event"),
+    /// The flag's value read back: only as [`Created::flag`] writes it.
+    fn parse(value: &str) -> Option<Created> {
+        [false, true]
+            .into_iter()
+            .flat_map(|file| [false, true].map(|hooks| (file, hooks)))
+            .flat_map(|(file, hooks)| [false, true].map(|event| Created { file, hooks, event }))
+            .find(|created| created.flag() == value)
+    }
+}
+
+/// What follows srview's invocation in a settings file's command: a deny
+/// (exit 2, the reason on stderr) when `srview` (quoted for the shell)
+/// cannot be run or dies without answering.
+fn deny_tail(srview: &str) -> String {
+    format!(
+        " || {{ s=$?; [ $s = 2 ] || printf 'srview gate: %s did not answer (exit %s): the edit is blocked\\n' {srview} $s >&2; exit 2; }}"
+    )
+}
+
+/// `word` read back as [`shell_quote`] wrote it, `None` when it is not
+/// one word so written.
+fn shell_unquote(word: &str) -> Option<String> {
+    let plain = match word.strip_prefix('\'').and_then(|w| w.strip_suffix('\'')) {
+        Some(inner) => inner.replace("'\\''", "'"),
+        None => word.to_string(),
+    };
+    (shell_quote(&plain) == word).then_some(plain)
+}
+
+/// What the install that wrote `command` created, when `command` is a
+/// hook command exactly as `srview gate install --agent AGENT` writes it
+/// into settings: srview's absolute path, `gate --agent AGENT
+/// --install-created V --timeout N [--policy P]`, then the deny when srview
+/// cannot run ([`hook_command`]). `None` for anything else: a command the
+/// user wrote, even one running srview's gate, is the user's.
+fn installed(command: &str, agent: GateAgent) -> Option<Created> {
+    let marker = format!(" gate --agent {} --install-created ", agent.id());
+    let (srview, rest) = command.split_once(&marker)?;
+    if !shell_unquote(srview)?.starts_with('/') {
+        return None;
+    }
+    let (value, rest) = rest.split_once(' ')?;
+    let created = Created::parse(value)?;
+    let rest = rest
+        .strip_prefix("--timeout ")?
+        .strip_suffix(&deny_tail(srview))?;
+    let (timeout, policy) = match rest.split_once(" --policy ") {
+        Some((timeout, policy)) => (timeout, Some(policy)),
+        None => (rest, None),
+    };
+    let seconds = timeout.parse::<u32>().ok()?;
+    if seconds.to_string() != timeout || policy.is_some_and(|p| shell_unquote(p).is_none()) {
+        return None;
+    }
+    Some(created)
+}
+
+/// Whether `command` runs srview's gate for `agent` without being one
+/// install wrote: its first word a program named `srview`, then `gate
+/// --agent AGENT` (written by hand, as the docs show, or by an srview
+/// before `--install-created`). Such a hook is left as it is and named.
+fn runs_the_gate(command: &str, agent: GateAgent) -> bool {
+    let words: Vec<&str> = command.split_whitespace().collect();
+    let program = words.first().and_then(|w| shell_unquote(w));
+    program.is_some_and(|p| p == "srview" || p.ends_with("/srview"))
+        && words.get(1..4) == Some(&["gate", "--agent", agent.id()][..])
+        && installed(command, agent).is_none()
+}
+
+/// srview's hook found in an event's array: its group and its place in
+/// the group; `own_group` when the group holds it alone (install wrote the
+/// group); what its install created.
+#[derive(Debug, Clone, Copy)]
+struct Ours {
+    group: usize,
+    hook: usize,
+    own_group: bool,
+    created: Created,
+}
+
+/// srview's hooks (for `agent`) in the event array `list`, in order.
+fn ours_in(list: &Node, agent: GateAgent) -> Vec<Ours> {
+    let mut found = Vec::new();
+    for (group, node) in list.elements().iter().enumerate() {
+        let hooks = node.get("hooks").map_or(&[][..], Node::elements);
+        for (hook, entry) in hooks.iter().enumerate() {
+            let created = entry
+                .get("command")
+                .and_then(Node::as_str)
+                .and_then(|c| installed(c, agent));
+            if let Some(created) = created {
+                found.push(Ours {
+                    group,
+                    hook,
+                    own_group: hooks.len() == 1,
+                    created,
+                });
+            }
         }
     }
+    found
+}
 
-    /// What srview's group (of `agent`) says it created.
-    fn of_group(group: &Node, agent: GateAgent) -> Created {
-        let marker = format!(" gate --agent {}", agent.id());
-        group
-            .get("hooks")
-            .and_then(|hooks| {
-                hooks.elements().iter().find_map(|hook| {
-                    hook.get("command")
-                        .and_then(Node::as_str)
-                        .filter(|c| c.contains(&marker))
-                })
-            })
-            .map_or(Created::UNMARKED, Created::of_command)
+/// `hooks.<event>` of the settings, when there is one.
+fn event_list<'n>(root: &'n Node, event: &str) -> Option<&'n Node> {
+    root.get("hooks")?.get(event)
+}
+
+/// A group's matcher, for a message (`(no matcher)` without one).
+fn matcher_of(group: &Node) -> String {
+    group
+        .get("matcher")
+        .and_then(Node::as_str)
+        .map_or("(no matcher)".into(), |m| {
+            format!("matcher {}", serde_json::Value::from(m))
+        })
+}
+
+/// Adds (or, uninstalling, takes out) srview's group of each event to the
+/// JSON settings at `path`. Only srview's own hook ([`installed`]) is
+/// touched: its group replaced in place on a re-install (so no group of the
+/// user's moves), taken out on uninstall with what its install created
+/// around it; one the user put into a group of theirs beside other hooks is
+/// taken out of that group alone, and said.
+fn settings_change(
+    plan: &mut Plan,
+    request: &Request,
+    path: &Path,
+    before: Option<String>,
+    events: &[(&'static str, Json)],
+) -> Result<(), InstallError> {
+    let bad = |why: String| InstallError::Config {
+        path: path.display().to_string(),
+        why,
+    };
+    let agent = request.agent;
+    let mut text = before.clone().unwrap_or_else(|| EMPTY_SETTINGS.to_string());
+    root_object(&text).map_err(bad)?;
+    let mut created_file = false;
+    for (event, entry) in events {
+        // Every srview hook of the event goes, but the first group of
+        // srview's own when installing: it is replaced in place.
+        loop {
+            let root = root_object(&text).map_err(bad)?;
+            let Some(list) = event_list(&root, event) else {
+                break;
+            };
+            let found = ours_in(list, agent);
+            let kept = (!request.uninstall)
+                .then(|| found.iter().position(|o| o.own_group))
+                .flatten();
+            let Some(ours) = found
+                .iter()
+                .enumerate()
+                .find(|(i, _)| Some(*i) != kept)
+                .map(|(_, o)| *o)
+            else {
+                break;
+            };
+            let group = &list.elements()[ours.group];
+            if ours.own_group {
+                created_file |= ours.created.file;
+                text = without_group(&text, &root, event, ours.group, ours.created);
+            } else {
+                plan.notes.push(format!(
+                    "{}: took srview's hook out of group {} of hooks.{event} ({}), which holds hooks of yours: \
+                     they stay as they are",
+                    path.display(),
+                    ours.group + 1,
+                    matcher_of(group)
+                ));
+                let hooks = group.get("hooks").unwrap_or(group);
+                text = jsonc::remove(&text, &root, hooks, ours.hook);
+            }
+        }
+        if request.uninstall {
+            continue;
+        }
+        let root = root_object(&text).map_err(bad)?;
+        let own = event_list(&root, event).and_then(|list| {
+            Some((
+                list,
+                ours_in(list, agent).into_iter().find(|o| o.own_group)?,
+            ))
+        });
+        text = match own {
+            Some((list, ours)) => {
+                let group = &list.elements()[ours.group];
+                let new = marked(entry, agent, ours.created);
+                let now =
+                    serde_json::from_str::<serde_json::Value>(&text[group.start()..group.end()]);
+                if now.is_ok_and(|v| v == new.to_value()) {
+                    text
+                } else {
+                    jsonc::replace(&text, &root, group, &new)
+                }
+            }
+            None => {
+                let hooks = root.get("hooks");
+                let created = Created {
+                    file: before.is_none(),
+                    hooks: hooks.is_none(),
+                    event: hooks.is_none_or(|h| h.get(event).is_none()),
+                };
+                with_entry(&text, event, &marked(entry, agent, created)).map_err(bad)?
+            }
+        };
+    }
+    if !request.uninstall {
+        others_running_the_gate(plan, path, &text, agent);
+    }
+    let emptied = text == EMPTY_SETTINGS
+        || (request.agent == GateAgent::QwenCode && only_qwen_version(&text));
+    let after = if request.uninstall && created_file && emptied && before.is_some() {
+        None
+    } else if before.is_none() && text == EMPTY_SETTINGS {
+        // Nothing there, nothing to take out.
+        return Ok(());
+    } else {
+        Some(text)
+    };
+    push(plan, path, before, after, false);
+    Ok(())
+}
+
+/// A note for each hook of the settings that runs srview's gate without
+/// being srview's own ([`runs_the_gate`]): left as it is, said.
+fn others_running_the_gate(plan: &mut Plan, path: &Path, text: &str, agent: GateAgent) {
+    let Ok(root) = root_object(text) else {
+        return;
+    };
+    let Some(hooks) = root.get("hooks") else {
+        return;
+    };
+    for member in hooks.members() {
+        for (index, group) in member.value.elements().iter().enumerate() {
+            let commands = group
+                .get("hooks")
+                .map_or(&[][..], Node::elements)
+                .iter()
+                .filter_map(|h| h.get("command").and_then(Node::as_str));
+            for command in commands.filter(|c| runs_the_gate(c, agent)) {
+                plan.notes.push(format!(
+                    "{}: group {} of hooks.{} ({}) runs `{command}`, which `srview gate install` did not write \
+                     (by hand, or by an srview before 0.1's --install-created): srview leaves it as it is; \
+                     beside srview's own hook the gate runs twice: take one of them out by hand",
+                    path.display(),
+                    index + 1,
+                    member.key,
+                    matcher_of(group)
+                ));
+            }
+        }
     }
 }
 
@@ -487,63 +703,6 @@ fn marked(entry: &Json, agent: GateAgent, created: Created) -> Json {
         ),
         Json::Arr(items) => Json::Arr(items.iter().map(|i| marked(i, agent, created)).collect()),
     }
-}
-
-/// Adds (or, uninstalling, takes out) srview's group of each event to the
-/// JSON settings at `path`; srview's group of each `retired` event (one an
-/// earlier srview installed) is only taken out.
-fn settings_change(
-    plan: &mut Plan,
-    request: &Request,
-    path: &Path,
-    before: Option<String>,
-    events: &[(&'static str, Json)],
-    retired: &[&str],
-) -> Result<(), InstallError> {
-    let bad = |why: String| InstallError::Config {
-        path: path.display().to_string(),
-        why,
-    };
-    let original = before.clone().unwrap_or_else(|| EMPTY_SETTINGS.to_string());
-    // Take out every event's srview group, the last installed first: what
-    // is left is the user's own settings.
-    let mut text = original.clone();
-    let mut file_was_ours = before.is_none();
-    for event in events
-        .iter()
-        .rev()
-        .map(|(event, _)| *event)
-        .chain(retired.iter().copied())
-    {
-        let (without, created) = without_ours(&text, event, request.agent).map_err(bad)?;
-        text = without;
-        file_was_ours |= created.is_some_and(|c| c.file);
-    }
-    let emptied = text == EMPTY_SETTINGS
-        || (request.agent == GateAgent::QwenCode && only_qwen_version(&text));
-    let file_created = file_was_ours && emptied;
-    if !request.uninstall {
-        for (event, entry) in events {
-            let root = root_object(&text).map_err(bad)?;
-            let hooks = root.get("hooks");
-            let created = Created {
-                file: file_created,
-                hooks: hooks.is_none(),
-                event: hooks.is_none_or(|h| h.get(event).is_none()),
-            };
-            text = with_entry(&text, event, &marked(entry, request.agent, created)).map_err(bad)?;
-        }
-    }
-    let after = if request.uninstall && file_created && before.is_some() {
-        None
-    } else if before.is_none() && text == EMPTY_SETTINGS {
-        // Nothing there, nothing to take out.
-        return Ok(());
-    } else {
-        Some(text)
-    };
-    push(plan, path, before, after, false);
-    Ok(())
 }
 
 /// Whether the settings hold nothing but the `"$version"` Qwen Code 0.24.4
@@ -609,70 +768,21 @@ fn with_entry(text: &str, event: &'static str, entry: &Json) -> Result<String, S
     }
 }
 
-/// Whether a group of `hooks.<event>` is srview's gate for `agent`.
-fn is_ours(group: &Node, agent: GateAgent) -> bool {
-    let marker = format!(" gate --agent {}", agent.id());
-    group.get("hooks").is_some_and(|hooks| {
-        hooks.elements().iter().any(|hook| {
-            hook.get("command")
-                .and_then(Node::as_str)
-                .is_some_and(|c| c.contains(&marker))
-        })
-    })
-}
-
-/// `text` without srview's group in `hooks.<event>`, and what the group
-/// says its install created ([`Created`]; `None`: there was none): the
-/// event's array goes too when it is left empty and the install created it,
-/// and `hooks` when that leaves it empty and the install created it.
-fn without_ours(
-    text: &str,
-    event: &str,
-    agent: GateAgent,
-) -> Result<(String, Option<Created>), String> {
-    let mut text = text.to_string();
-    let mut found: Option<Created> = None;
-    // An edited file may hold several (installed by hand, say): all go.
-    loop {
-        let root = root_object(&text)?;
-        let Some(hooks @ Node::Object { members, .. }) = root.get("hooks") else {
-            return Ok((text, found));
-        };
-        let Some((event_index, list)) = members
-            .iter()
-            .enumerate()
-            .find(|(_, m)| m.key == event)
-            .map(|(i, m)| (i, &m.value))
-        else {
-            return Ok((text, found));
-        };
-        let Some(index) = list.elements().iter().position(|g| is_ours(g, agent)) else {
-            return Ok((text, found));
-        };
-        let created = Created::of_group(&list.elements()[index], agent);
-        let seen = found.unwrap_or(Created {
-            file: false,
-            hooks: false,
-            event: false,
-        });
-        found = Some(Created {
-            file: seen.file || created.file,
-            hooks: seen.hooks || created.hooks,
-            event: seen.event || created.event,
-        });
-        text = if list.elements().len() > 1 || !created.event {
-            jsonc::remove(&text, &root, list, index)
-        } else if members.len() > 1 || !created.hooks {
-            jsonc::remove(&text, &root, hooks, event_index)
-        } else {
-            let hooks_index = match &root {
-                Node::Object { members, .. } => {
-                    members.iter().position(|m| m.key == "hooks").unwrap_or(0)
-                }
-                _ => 0,
-            };
-            jsonc::remove(&text, &root, &root, hooks_index)
-        };
+/// `text` without group `index` of `hooks.<event>` (srview's own): the
+/// event's array goes too when that leaves it empty and the install
+/// `created` it, and `hooks` when that leaves it empty and the install
+/// created it.
+fn without_group(text: &str, root: &Node, event: &str, index: usize, created: Created) -> String {
+    let position = |node: &Node, key: &str| node.members().iter().rposition(|m| m.key == key);
+    let (Some(hooks), Some(list)) = (root.get("hooks"), event_list(root, event)) else {
+        return text.to_string();
+    };
+    if list.elements().len() > 1 || !created.event {
+        jsonc::remove(text, root, list, index)
+    } else if hooks.members().len() > 1 || !created.hooks {
+        jsonc::remove(text, root, hooks, position(hooks, event).unwrap_or(0))
+    } else {
+        jsonc::remove(text, root, root, position(root, "hooks").unwrap_or(0))
     }
 }
 
@@ -758,7 +868,6 @@ fn codex(
         &hooks_path,
         before.clone(),
         &[("PreToolUse", entry)],
-        &[],
     )?;
     let hooks_after = plan
         .changes
@@ -782,14 +891,16 @@ fn codex(
             .as_deref()
             .and_then(|t| root_object(t).ok())
             .and_then(|root| {
-                let groups = root.get("hooks")?.get("PreToolUse")?.elements();
-                let index = groups.iter().position(|g| is_ours(g, GateAgent::Codex))?;
-                let command = groups[index]
+                let list = event_list(&root, "PreToolUse")?;
+                let ours = ours_in(list, GateAgent::Codex)
+                    .into_iter()
+                    .find(|o| o.own_group)?;
+                let command = list.elements()[ours.group]
                     .get("hooks")?
                     .elements()
                     .first()?
                     .get("command")?;
-                Some((index, command.as_str()?.to_string()))
+                Some((ours.group, command.as_str()?.to_string()))
             });
         let (index, command) = ours.unwrap_or((0, command.to_string()));
         let key = format!("{}:pre_tool_use:{index}:0", hooks_path.display());

@@ -56,11 +56,25 @@ impl Node {
         }
     }
 
-    /// The value of member `key` of an object.
+    /// The value of member `key` of an object: the last one when the key
+    /// is given more than once, as JavaScript's `JSON.parse` and Python's
+    /// `json` read it.
     pub fn get(&self, key: &str) -> Option<&Node> {
         match self {
-            Node::Object { members, .. } => members.iter().find(|m| m.key == key).map(|m| &m.value),
+            Node::Object { members, .. } => members
+                .iter()
+                .rev()
+                .find(|m| m.key == key)
+                .map(|m| &m.value),
             _ => None,
+        }
+    }
+
+    /// The members of an object (none for another value).
+    pub fn members(&self) -> &[Member] {
+        match self {
+            Node::Object { members, .. } => members,
+            _ => &[],
         }
     }
 
@@ -282,6 +296,23 @@ struct Layout {
 }
 
 impl Json {
+    /// The value as serde_json reads it (to compare with a file's).
+    pub fn to_value(&self) -> serde_json::Value {
+        match self {
+            Json::Str(s) => serde_json::Value::from(s.as_str()),
+            Json::Num(n) => serde_json::Value::from(*n),
+            Json::Obj(members) => serde_json::Value::Object(
+                members
+                    .iter()
+                    .map(|(k, v)| ((*k).to_string(), v.to_value()))
+                    .collect(),
+            ),
+            Json::Arr(items) => {
+                serde_json::Value::Array(items.iter().map(Json::to_value).collect())
+            }
+        }
+    }
+
     /// The value as text; `indent` is the indentation of the line it starts on.
     fn render(&self, layout: &Layout, indent: &str) -> String {
         let inner = |indent: &str| match &layout.unit {
@@ -431,6 +462,23 @@ pub fn insert(
         piece.push_str(&own);
     }
     Insertion { at, piece }
+}
+
+/// The text with `node` replaced by `value`, laid out as the file is from
+/// the indentation of the line `node` starts on: nothing before or after
+/// it moves.
+pub fn replace(text: &str, root: &Node, node: &Node, value: &Json) -> String {
+    let layout = layout_of(text, root);
+    let indent = match &layout.unit {
+        Some(_) => line_indent(text, node.start()).to_string(),
+        None => String::new(),
+    };
+    format!(
+        "{}{}{}",
+        &text[..node.start()],
+        value.render(&layout, &indent),
+        &text[node.end()..]
+    )
 }
 
 /// The text with item `index` of `container` taken out: the inverse of

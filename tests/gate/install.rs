@@ -62,6 +62,30 @@ impl World {
         }
     }
 
+    /// A HOME and a project holding nothing but `files` (path under HOME,
+    /// text).
+    fn bare(files: &[(&str, &str)]) -> World {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let world = World {
+            home: dir.path().join("home"),
+            project: dir.path().join("project"),
+            _dir: dir,
+        };
+        std::fs::create_dir_all(&world.project).expect("the project");
+        std::fs::create_dir_all(&world.home).expect("HOME");
+        for (path, text) in files {
+            let path = world.home.join(path);
+            std::fs::create_dir_all(path.parent().expect("a folder")).expect("folders");
+            std::fs::write(&path, text).expect("the user's settings");
+        }
+        world
+    }
+
+    /// The text of `relative` under HOME.
+    fn text(&self, relative: &str) -> String {
+        std::fs::read_to_string(self.home.join(relative)).expect("the file")
+    }
+
     /// `srview gate install ARGS`: (stdout, stderr, exit status).
     fn install(&self, args: &[&str]) -> (String, String, Option<i32>) {
         let out = Command::new(env!("CARGO_BIN_EXE_srview"))
@@ -251,50 +275,66 @@ fn claude_code_gets_pre_tool_use_only() {
     });
 }
 
-/// A settings file an earlier srview wrote (PreToolUse and the
-/// PostToolUseFailure group it no longer installs): install leaves one
-/// PreToolUse group and takes the retired one out; uninstall takes out
-/// both, giving back the user's own settings byte for byte.
+/// A settings file an earlier srview wrote before `--install-created`
+/// (PreToolUse and the PostToolUseFailure group it no longer installs):
+/// those commands cannot be told from ones the user wrote by hand, so they
+/// are the user's: install leaves them, names each in a note, and adds its
+/// own group; uninstall gives back the file byte for byte.
 #[test]
-fn claude_code_install_takes_out_an_earlier_post_tool_use_failure_group() {
+fn an_earlier_unmarked_gate_hook_is_left_and_named() {
     let world = World::new("claude-code");
     let path = world.home.join(".claude/settings.json");
-    let own = "{\n  \"cleanupPeriodDays\": 30\n}\n";
-    // An earlier install's command (without the deny when srview cannot
-    // run), and this one's.
     let invocation = format!("{} gate --agent claude-code --timeout 60", srview());
-    let group_with = |matcher: &str, command: &str| {
+    let group = |matcher: &str| {
         format!(
             "[\n      {{\n        \"matcher\": \"{matcher}\",\n        \"hooks\": [\n          {{\n            \
              \"type\": \"command\",\n            \"command\": {},\n            \
-             \"timeout\": 60\n          }}\n        ]\n      }}\n    ]",
-            Value::from(command)
+             \"timeout\": 60\n          }}\n        ]\n      }}",
+            Value::from(invocation.as_str())
         )
     };
-    let group = |matcher: &str| group_with(matcher, &invocation);
     let earlier = format!(
-        "{{\n  \"cleanupPeriodDays\": 30,\n  \"hooks\": {{\n    \"PreToolUse\": {},\n    \"PostToolUseFailure\": {}\n  }}\n}}\n",
+        "{{\n  \"cleanupPeriodDays\": 30,\n  \"hooks\": {{\n    \"PreToolUse\": {}\n    ],\n    \"PostToolUseFailure\": {}\n    ]\n  }}\n}}\n",
         group("Edit|Write"),
         group("Edit")
     );
     std::fs::write(&path, &earlier).expect("the earlier install's settings");
     let said = world.ok(&["--agent", "claude-code"]);
-    assert!(said.starts_with("srview gate: installed for "), "{said}");
-    assert_eq!(
-        std::fs::read_to_string(&path).expect("the settings"),
+    let note = |n: usize, event: &str, matcher: &str| {
         format!(
-            "{{\n  \"cleanupPeriodDays\": 30,\n  \"hooks\": {{\n    \"PreToolUse\": {}\n  }}\n}}\n",
-            group_with(
-                "Edit|Write",
-                &hook_command(&format!(
-                    "{} gate --agent claude-code --install-created hooks,event --timeout 60",
-                    srview()
-                ))
-            )
+            "note: {}: group {n} of hooks.{event} (matcher \"{matcher}\") runs `{invocation}`, which `srview gate \
+             install` did not write (by hand, or by an srview before 0.1's --install-created): srview leaves it as it \
+             is; beside srview's own hook the gate runs twice: take one of them out by hand\n",
+            path.display()
+        )
+    };
+    assert_eq!(
+        said,
+        format!(
+            "srview gate: installed for Claude Code: {invocation}\n  changed {}\n{}{}",
+            path.display(),
+            note(1, "PreToolUse", "Edit|Write"),
+            note(1, "PostToolUseFailure", "Edit")
         )
     );
+    let pre = world.hooks(".claude/settings.json", "PreToolUse");
+    assert_eq!(pre.len(), 2, "the earlier group stays, srview's follows");
+    assert_eq!(pre[0]["hooks"][0]["command"], invocation.as_str());
+    assert_eq!(
+        pre[1],
+        gate_group("Edit|Write", "claude-code", "none", 60, 60)
+    );
+    assert_eq!(
+        world
+            .hooks(".claude/settings.json", "PostToolUseFailure")
+            .len(),
+        1
+    );
     world.ok(&["--agent", "claude-code", "--uninstall"]);
-    assert_eq!(std::fs::read_to_string(&path).expect("the settings"), own);
+    assert_eq!(
+        std::fs::read_to_string(&path).expect("the settings"),
+        earlier
+    );
 }
 
 /// The project's `.claude/settings.json`, created with its folder, both
@@ -802,5 +842,251 @@ console.log(JSON.stringify({ old: output.args.oldString, replaced: (n.match(/\uF
             pi.contains(&format!("child.{stream}.setEncoding(\"utf8\");")),
             "pi's extension decodes its {stream} as UTF-8 across reads"
         );
+    }
+}
+
+/// The command install writes for `agent` (seconds, `created`).
+fn installed_command(agent: &str, created: &str, seconds: u32) -> String {
+    hook_command(&format!(
+        "{} gate --agent {agent} --install-created {created} --timeout {seconds}",
+        srview()
+    ))
+}
+
+/// Round-38c finding 03: a group of the user's holding an audit hook and a
+/// hand-written srview gate command. Install touches neither (the
+/// hand-written command is the user's: named in a note), adds its own
+/// group recording that it created nothing, and uninstall gives back the
+/// file byte for byte: the audit hook, `hooks` and `PreToolUse` stay.
+#[test]
+fn install_leaves_a_users_group_holding_a_hand_written_gate() {
+    let settings = "{\n  \"model\": \"opus\",\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\n        \
+                    \"matcher\": \"Edit|Write|Bash\",\n        \"hooks\": [\n          \
+                    {\"type\": \"command\", \"command\": \"/usr/local/bin/audit-log.sh\", \"timeout\": 5},\n          \
+                    {\"type\": \"command\", \"command\": \"/opt/srview gate --agent claude-code --timeout 10\", \"timeout\": 10}\n        \
+                    ]\n      }\n    ]\n  }\n}\n";
+    let world = World::bare(&[(".claude/settings.json", settings)]);
+    let path = world.home.join(".claude/settings.json");
+    let said = world.ok(&["--agent", "claude-code"]);
+    assert_eq!(
+        said,
+        format!(
+            "srview gate: installed for Claude Code: {} gate --agent claude-code --timeout 60\n  changed {}\n\
+             note: {}: group 1 of hooks.PreToolUse (matcher \"Edit|Write|Bash\") runs `/opt/srview gate --agent \
+             claude-code --timeout 10`, which `srview gate install` did not write (by hand, or by an srview before \
+             0.1's --install-created): srview leaves it as it is; beside srview's own hook the gate runs twice: take \
+             one of them out by hand\n",
+            srview(),
+            path.display(),
+            path.display()
+        )
+    );
+    let installed = world.text(".claude/settings.json");
+    let srviews = format!(
+        ",\n      {{\n        \"matcher\": \"Edit|Write\",\n        \"hooks\": [\n          {{\n            \
+         \"type\": \"command\",\n            \"command\": {},\n            \"timeout\": 60\n          }}\n        \
+         ]\n      }}",
+        Value::from(installed_command("claude-code", "none", 60))
+    );
+    let at = settings
+        .rfind("\n    ]\n  }")
+        .expect("the end of PreToolUse");
+    assert_eq!(
+        installed,
+        format!("{}{srviews}{}", &settings[..at], &settings[at..])
+    );
+    world.ok(&["--agent", "claude-code"]);
+    assert_eq!(world.text(".claude/settings.json"), installed);
+    let gone = world.ok(&["--agent", "claude-code", "--uninstall"]);
+    assert_eq!(
+        gone,
+        format!(
+            "srview gate: uninstalled for Claude Code\n  changed {}\n",
+            path.display()
+        )
+    );
+    assert_eq!(world.text(".claude/settings.json"), settings);
+}
+
+/// Round-38c finding 03 (its one-line file): a hand-written srview group
+/// alone in the user's file. Install adds its own group beside it (on the
+/// one line), records that it created nothing, and uninstall gives the
+/// file back: neither the file nor `.claude/` is removed.
+#[test]
+fn a_one_line_file_with_a_hand_written_gate_comes_back_whole() {
+    let settings = "{\"hooks\": {\"PreToolUse\": [{\"matcher\":\"Edit|Write\",\"hooks\":[{\"type\":\"command\",\
+                    \"command\":\"/old/srview gate --agent claude-code --timeout 5\"}]}]}}\n";
+    let world = World::bare(&[(".claude/settings.json", settings)]);
+    let original = world.snapshot();
+    world.ok(&["--agent", "claude-code"]);
+    assert_eq!(
+        world.text(".claude/settings.json"),
+        format!(
+            "{{\"hooks\": {{\"PreToolUse\": [{{\"matcher\":\"Edit|Write\",\"hooks\":[{{\"type\":\"command\",\
+             \"command\":\"/old/srview gate --agent claude-code --timeout 5\"}}]}}, {{\"matcher\": \"Edit|Write\", \
+             \"hooks\": [{{\"type\": \"command\", \"command\": {}, \"timeout\": 60}}]}}]}}}}\n",
+            Value::from(installed_command("claude-code", "none", 60))
+        )
+    );
+    let said = world.ok(&["--agent", "claude-code", "--uninstall"]);
+    assert!(!said.contains("removed"), "{said}");
+    assert_eq!(world.snapshot(), original);
+}
+
+/// Round-38c finding 05: a hook of another tool whose command merely
+/// mentions `srview gate --agent gemini-cli` (a shell comment) is the
+/// user's: install keeps it and says nothing of it (it does not run
+/// srview), uninstall gives the file back.
+#[test]
+fn a_hook_that_mentions_the_gate_is_not_srviews() {
+    let settings = "{\n  \"hooks\": {\n    \"BeforeTool\": [\n      {\"matcher\": \"run_shell_command\", \"hooks\": \
+                    [{\"type\": \"command\", \"command\": \"/usr/bin/lint.sh # was: srview gate --agent gemini-cli\", \
+                    \"timeout\": 5000}]}\n    ]\n  }\n}\n";
+    let world = World::bare(&[(".gemini/settings.json", settings)]);
+    let original = world.snapshot();
+    let said = world.ok(&["--agent", "gemini-cli"]);
+    assert!(!said.contains("note:"), "{said}");
+    let before = world.hooks(".gemini/settings.json", "BeforeTool");
+    assert_eq!(before.len(), 2);
+    assert_eq!(
+        before[0]["hooks"][0]["command"],
+        "/usr/bin/lint.sh # was: srview gate --agent gemini-cli"
+    );
+    assert_eq!(
+        before[1],
+        gate_group("replace|write_file", "gemini-cli", "none", 60, 60000)
+    );
+    world.ok(&["--agent", "gemini-cli", "--uninstall"]);
+    assert_eq!(world.snapshot(), original);
+}
+
+/// srview's own command (as install writes it) that the user moved into a
+/// group of theirs beside another hook: only that hook is taken out of the
+/// group (said in a note), never the group; install then adds srview's
+/// own group, recording that it created nothing.
+#[test]
+fn srviews_hook_in_a_users_group_is_taken_out_alone() {
+    let moved = installed_command("claude-code", "hooks,event", 60);
+    let settings = format!(
+        "{{\"hooks\": {{\"PreToolUse\": [{{\"matcher\": \"Edit|Write|Bash\", \"hooks\": [{{\"type\": \"command\", \
+         \"command\": \"/usr/local/bin/audit-log.sh\"}}, {{\"type\": \"command\", \"command\": {}}}]}}]}}}}\n",
+        Value::from(moved.as_str())
+    );
+    let users = "{\"hooks\": {\"PreToolUse\": [{\"matcher\": \"Edit|Write|Bash\", \"hooks\": [{\"type\": \
+                 \"command\", \"command\": \"/usr/local/bin/audit-log.sh\"}]}]}}\n";
+    for uninstall in [false, true] {
+        let world = World::bare(&[(".claude/settings.json", &settings)]);
+        let path = world.home.join(".claude/settings.json");
+        let mut args = vec!["--agent", "claude-code"];
+        if uninstall {
+            args.push("--uninstall");
+        }
+        let said = world.ok(&args);
+        let note = format!(
+            "note: {}: took srview's hook out of group 1 of hooks.PreToolUse (matcher \"Edit|Write|Bash\"), which \
+             holds hooks of yours: they stay as they are\n",
+            path.display()
+        );
+        assert!(said.ends_with(&note), "{said}");
+        let text = world.text(".claude/settings.json");
+        if uninstall {
+            assert_eq!(text, users);
+        } else {
+            assert_eq!(
+                text,
+                format!(
+                    "{}, {{\"matcher\": \"Edit|Write\", \"hooks\": [{{\"type\": \"command\", \"command\": {}, \
+                     \"timeout\": 60}}]}}]}}}}\n",
+                    users.strip_suffix("]}}\n").expect("the list's end"),
+                    Value::from(installed_command("claude-code", "none", 60))
+                )
+            );
+            world.ok(&["--agent", "claude-code", "--uninstall"]);
+            assert_eq!(world.text(".claude/settings.json"), users);
+        }
+    }
+}
+
+/// Installing again with another timeout replaces srview's group where it
+/// is, keeping what its first install recorded: the user's groups after it
+/// stay where they are.
+#[test]
+fn a_reinstall_replaces_srviews_group_in_place() {
+    let world = World::bare(&[(
+        ".claude/settings.json",
+        "{\n  \"hooks\": {\n    \"PreToolUse\": []\n  }\n}\n",
+    )]);
+    let original = world.snapshot();
+    world.ok(&["--agent", "claude-code"]);
+    // The user adds a group of theirs after srview's.
+    let text = world.text(".claude/settings.json");
+    let at = text.rfind("\n    ]").expect("the list's end");
+    let theirs = ",\n      {\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"echo B\"}]}";
+    std::fs::write(
+        world.home.join(".claude/settings.json"),
+        format!("{}{theirs}{}", &text[..at], &text[at..]),
+    )
+    .expect("the user's edit");
+    world.ok(&["--agent", "claude-code", "--timeout", "30"]);
+    let pre = world.hooks(".claude/settings.json", "PreToolUse");
+    assert_eq!(pre.len(), 2);
+    assert_eq!(
+        pre[0],
+        gate_group("Edit|Write", "claude-code", "none", 30, 30)
+    );
+    assert_eq!(pre[1]["hooks"][0]["command"], "echo B");
+    world.ok(&["--agent", "claude-code", "--uninstall"]);
+    let text = world.text(".claude/settings.json");
+    assert_eq!(
+        text,
+        format!(
+            "{{\n  \"hooks\": {{\n    \"PreToolUse\": [\n      {}\n    ]\n  }}\n}}\n",
+            &theirs[8..]
+        )
+    );
+    std::fs::write(
+        world.home.join(".claude/settings.json"),
+        "{\n  \"hooks\": {\n    \"PreToolUse\": []\n  }\n}\n",
+    )
+    .expect("back");
+    assert_eq!(world.snapshot(), original);
+}
+
+/// Install then uninstall gives back the same bytes, for each settings
+/// agent, with a one-line file and with a file holding other hooks of the
+/// same event, of another event, and another agent's gate.
+#[test]
+fn install_then_uninstall_gives_back_each_shape() {
+    let shapes = |event: &str| {
+        vec![
+            format!(
+                "{{\"hooks\": {{\"{event}\": [{{\"matcher\": \"x\", \"hooks\": [{{\"type\": \"command\", \"command\": \"a\"}}]}}]}}}}"
+            ),
+            format!("{{\"model\": \"m\", \"hooks\": {{\"Other\": []}}}}\n"),
+            format!(
+                "{{\n    \"hooks\": {{\n        \"{event}\": [\n            {{\n                \"matcher\": \"*\",\n                \
+                 \"hooks\": [\n                    {{ \"type\": \"command\", \"command\": \"/usr/bin/srview gate --agent pi --timeout 5\" }},\n                    \
+                 {{ \"type\": \"command\", \"command\": \"audit\" }}\n                ]\n            }}\n        ],\n        \
+                 \"Stop\": []\n    }}\n}}\n"
+            ),
+            "// mine\n{\n\t\"a\": [1, 2] /* kept */\n}".to_string(),
+        ]
+    };
+    let agents = [
+        ("claude-code", ".claude/settings.json", "PreToolUse"),
+        ("gemini-cli", ".gemini/settings.json", "BeforeTool"),
+        ("qwen-code", ".qwen/settings.json", "PreToolUse"),
+        ("codex", ".codex/hooks.json", "PreToolUse"),
+    ];
+    for (agent, file, event) in agents {
+        for shape in shapes(event) {
+            let world = World::bare(&[(file, &shape)]);
+            let original = world.snapshot();
+            world.ok(&["--agent", agent]);
+            assert_ne!(world.text(file), shape, "{agent}: {shape}");
+            world.ok(&["--agent", agent]);
+            world.ok(&["--agent", agent, "--uninstall"]);
+            assert_eq!(world.snapshot(), original, "{agent}: {shape}");
+        }
     }
 }
