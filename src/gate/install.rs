@@ -565,7 +565,11 @@ fn settings_change(
     };
     let agent = request.agent;
     let mut text = before.clone().unwrap_or_else(|| EMPTY_SETTINGS.to_string());
-    root_object(&text).map_err(bad)?;
+    let root = root_object(&text).map_err(bad)?;
+    let names: Vec<&str> = events.iter().map(|(event, _)| *event).collect();
+    if let Some(why) = given_twice(&text, &root, &names, agent) {
+        return Err(bad(why));
+    }
     let mut created_file = false;
     for (event, entry) in events {
         // Every srview hook of the event goes, but the first group of
@@ -651,6 +655,47 @@ fn settings_change(
     };
     push(plan, path, before, after, false);
     Ok(())
+}
+
+/// Why the settings cannot be edited when a key on the path install
+/// edits (`hooks`, the event's array) is given more than once: an agent
+/// reading the file keeps one of them (the last, as JavaScript's
+/// `JSON.parse` and Python's `json` do, which srview takes the agents to
+/// do), so srview's hook, written into either, might never run.
+fn given_twice(text: &str, root: &Node, events: &[&str], agent: GateAgent) -> Option<String> {
+    let lines = |node: &Node, key: &str| -> Vec<usize> {
+        node.members()
+            .iter()
+            .filter(|m| m.key == key)
+            .map(|m| jsonc::line_of(text, m.key_start))
+            .collect()
+    };
+    let twice = |name: String, lines: Vec<usize>| {
+        let (last, rest) = lines.split_last()?;
+        if rest.is_empty() {
+            return None;
+        }
+        let rest: Vec<String> = rest.iter().map(usize::to_string).collect();
+        Some(format!(
+            "{name} is given {} (lines {} and {last}): srview edits no settings with a hook key given twice, since \
+             {} reads only one of them (the last, if it reads JSON as JavaScript's JSON.parse and Python's json \
+             do), so a hook written into the other would never run: merge them into one",
+            if lines.len() == 2 {
+                "twice".to_string()
+            } else {
+                format!("{} times", lines.len())
+            },
+            rest.join(", "),
+            agent.title()
+        ))
+    };
+    if let Some(why) = twice("\"hooks\"".into(), lines(root, "hooks")) {
+        return Some(why);
+    }
+    let hooks = root.get("hooks")?;
+    events
+        .iter()
+        .find_map(|event| twice(format!("\"hooks\".\"{event}\""), lines(hooks, event)))
 }
 
 /// A note for each hook of the settings that runs srview's gate without

@@ -464,6 +464,15 @@ pub fn insert(
     Insertion { at, piece }
 }
 
+/// The line (from 1) that offset `at` of `text` is on.
+pub fn line_of(text: &str, at: usize) -> usize {
+    text.as_bytes()[..at.min(text.len())]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1
+}
+
 /// The text with `node` replaced by `value`, laid out as the file is from
 /// the indentation of the line `node` starts on: nothing before or after
 /// it moves.

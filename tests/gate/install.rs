@@ -1090,3 +1090,63 @@ fn install_then_uninstall_gives_back_each_shape() {
         }
     }
 }
+
+/// Round-38c finding 01: a key on the path install edits given twice (the
+/// agents read JSON keeping the last, as JSON.parse and Python's json do:
+/// a hook added to the first `hooks` would never run). Refused, exit 2,
+/// the key and its lines named, nothing written; uninstall too.
+#[test]
+fn a_hook_key_given_twice_is_refused() {
+    let cases = [
+        (
+            "claude-code",
+            ".claude/settings.json",
+            "{\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \
+             \"command\": \"echo old\"}]}\n    ]\n  },\n  \"model\": \"opus\",\n  \"hooks\": {\n    \"PostToolUse\": [\n      \
+             {\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"echo new\"}]}\n    ]\n  }\n}\n",
+            "\"hooks\" is given twice (lines 2 and 8): srview edits no settings with a hook key given twice, since \
+             Claude Code reads only one of them",
+        ),
+        (
+            "gemini-cli",
+            ".gemini/settings.json",
+            "{\n  \"hooks\": {\n    \"BeforeTool\": [],\n    \"BeforeTool\": [\n      {\"matcher\": \"run_shell_command\", \
+             \"hooks\": [{\"type\": \"command\", \"command\": \"echo x\", \"timeout\": 5000}]}\n    ]\n  }\n}\n",
+            "\"hooks\".\"BeforeTool\" is given twice (lines 3 and 4): srview edits no settings with a hook key given \
+             twice, since Gemini CLI reads only one of them",
+        ),
+        (
+            "codex",
+            ".codex/hooks.json",
+            "{\"hooks\": {}, \"hooks\": {},\n\"hooks\": {}}",
+            "\"hooks\" is given 3 times (lines 1, 1 and 2): srview edits no settings with a hook key given twice, \
+             since Codex reads only one of them",
+        ),
+    ];
+    for (agent, file, text, why) in cases {
+        let world = World::bare(&[(file, text)]);
+        let original = world.snapshot();
+        for uninstall in [false, true] {
+            let mut args = vec!["--agent", agent];
+            if uninstall {
+                args.push("--uninstall");
+            }
+            let (stdout, stderr, code) = world.install(&args);
+            assert_eq!(
+                (stdout.as_str(), stderr, code),
+                (
+                    "",
+                    format!(
+                        "srview: gate install: {}: {why} (the last, if it reads JSON as JavaScript's JSON.parse \
+                         and Python's json do), so a hook written into the other would never run: merge them into \
+                         one; it is left as it is\n",
+                        world.home.join(file).display()
+                    ),
+                    Some(2)
+                ),
+                "{agent} {args:?}"
+            );
+            assert_eq!(world.snapshot(), original, "{agent}: nothing written");
+        }
+    }
+}
