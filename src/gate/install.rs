@@ -89,6 +89,13 @@ pub struct Plan {
     pub root: PathBuf,
     /// What else the agent needs, or what srview did beside the files.
     pub notes: Vec<String>,
+    /// What the user must do, the files written or not: the gate will not
+    /// run as installed, or a hook of the user's stops running (the
+    /// command exits 1).
+    pub warnings: Vec<String>,
+    /// The gate as written will not run until the user acts (a warning
+    /// says how): the command does not say "installed".
+    pub gate_off: bool,
 }
 
 /// Why nothing is installed.
@@ -918,7 +925,7 @@ fn codex(
         .changes
         .iter()
         .find(|c| c.path == hooks_path)
-        .map_or(before, |c| c.after.clone());
+        .map_or(before.clone(), |c| c.after.clone());
 
     // The trust: Codex skips a hook silently until `[hooks.state."KEY"]`
     // holds its hash. The key names the group by its place in the file.
@@ -931,6 +938,14 @@ fn codex(
     let config_created = config.is_empty()
         && (config_before.is_none()
             || before_text.contains(&format!("{TRUST_MARK}{CREATED_MARK}")));
+    moved_trust(
+        plan,
+        &hooks_path,
+        &config_path,
+        &config,
+        before.as_deref(),
+        hooks_after.as_deref(),
+    );
     if !request.uninstall {
         let ours = hooks_after
             .as_deref()
@@ -951,6 +966,26 @@ fn codex(
         let key = format!("{}:pre_tool_use:{index}:0", hooks_path.display());
         let hash = codex_trust_hash(MATCHER, &command, request.timeout);
         let created = if config_created { CREATED_MARK } else { "" };
+        // A trust of the user's at srview's key: srview's hook is trusted
+        // when it holds srview's hash; else Codex skips srview's hook.
+        let users = trusted_hash(&config, &key);
+        if users.as_deref() == Some(hash.as_str()) {
+            push(plan, &config_path, config_before, Some(config), false);
+            return Ok(());
+        }
+        if let Some(theirs) = users {
+            plan.gate_off = true;
+            plan.warnings.push(format!(
+                "Codex skips srview's hook: {} already trusts another hook at srview's place ([hooks.state.{}] \
+                 trusted_hash = \"{theirs}\"), and srview leaves the user's trust as it is: trust srview's hook in \
+                 Codex's TUI (/hooks), or take that entry out and run `srview gate install` again",
+                config_path.display(),
+                toml_key(&key)
+            ));
+            let config_after = (config_before.is_some() || !config.is_empty()).then_some(config);
+            push(plan, &config_path, config_before, config_after, false);
+            return Ok(());
+        }
         let block = format!(
             "{TRUST_MARK}{created}\n[hooks.state.{}]\ntrusted_hash = \"{hash}\"\n",
             toml_key(&key)
@@ -969,11 +1004,15 @@ fn codex(
                     config_path.display()
                 ));
             }
-            Err(_) => plan.notes.push(format!(
-                "Codex skips the hook until it is trusted, and srview could not add the trust to {} (it would clash \
-                 with what is there): trust it in Codex's TUI (/hooks), or run codex with --dangerously-bypass-hook-trust",
-                config_path.display()
-            )),
+            Err(_) => {
+                plan.gate_off = true;
+                plan.warnings.push(format!(
+                    "Codex skips the hook until it is trusted, and srview could not add the trust to {} (it would \
+                     clash with what is there): trust it in Codex's TUI (/hooks), or run codex with \
+                     --dangerously-bypass-hook-trust",
+                    config_path.display()
+                ));
+            }
         }
         if request.scope == Scope::Project {
             plan.notes.push(format!(
@@ -991,6 +1030,78 @@ fn codex(
     };
     push(plan, &config_path, config_before, config_after, false);
     Ok(())
+}
+
+/// The user's hooks of `hooks.PreToolUse` in Codex's hooks.json `text`
+/// (srview's own left out), in order: group, place in the group, command.
+fn users_codex_hooks(text: Option<&str>) -> Vec<(usize, usize, String)> {
+    let Some(root) = text.and_then(|t| root_object(t).ok()) else {
+        return Vec::new();
+    };
+    let Some(list) = event_list(&root, "PreToolUse") else {
+        return Vec::new();
+    };
+    let mut hooks = Vec::new();
+    for (group, node) in list.elements().iter().enumerate() {
+        for (place, hook) in node
+            .get("hooks")
+            .map_or(&[][..], Node::elements)
+            .iter()
+            .enumerate()
+        {
+            let command = hook.get("command").and_then(Node::as_str).unwrap_or("");
+            if installed(command, GateAgent::Codex).is_none() {
+                hooks.push((group, place, command.to_string()));
+            }
+        }
+    }
+    hooks
+}
+
+/// A warning for each hook of the user's that Codex trusts
+/// (`[hooks.state."<hooks.json>:pre_tool_use:G:H"]` in `config`) and that
+/// taking srview's hook out moves to another place: Codex keys the trust by
+/// the place, and skips the hook, silently, until it is trusted again.
+fn moved_trust(
+    plan: &mut Plan,
+    hooks_path: &Path,
+    config_path: &Path,
+    config: &str,
+    before: Option<&str>,
+    after: Option<&str>,
+) {
+    let key = |group: usize, place: usize| {
+        format!("{}:pre_tool_use:{group}:{place}", hooks_path.display())
+    };
+    let was = users_codex_hooks(before);
+    let now = users_codex_hooks(after);
+    for ((group, place, command), (to_group, to_place, _)) in was.iter().zip(&now) {
+        if (group, place) == (to_group, to_place)
+            || trusted_hash(config, &key(*group, *place)).is_none()
+        {
+            continue;
+        }
+        plan.warnings.push(format!(
+            "your hook `{command}` moves from group {} to group {} of hooks.PreToolUse in {}: Codex keys its trust by \
+             its place (pre_tool_use:{group}:{place} in {}, now pre_tool_use:{to_group}:{to_place}), and skips it, \
+             silently, until it is trusted again: trust it in Codex's TUI (/hooks)",
+            group + 1,
+            to_group + 1,
+            hooks_path.display(),
+            config_path.display()
+        ));
+    }
+}
+
+/// The `trusted_hash` Codex's config.toml `text` holds for hook `key`.
+fn trusted_hash(text: &str, key: &str) -> Option<String> {
+    let document = text.parse::<toml_edit::DocumentMut>().ok()?;
+    let hash = document
+        .get("hooks")?
+        .get("state")?
+        .get(key)?
+        .get("trusted_hash")?;
+    hash.as_str().map(str::to_string)
 }
 
 /// The comment line starting srview's trust block in Codex's config.toml;

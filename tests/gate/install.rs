@@ -1150,3 +1150,212 @@ fn a_hook_key_given_twice_is_refused() {
         }
     }
 }
+
+/// Codex's trust hash for srview's `command` (its identity's compact JSON
+/// with sorted keys, SHA-256).
+fn codex_hash(command: &str, timeout: u32) -> String {
+    use sha2::Digest;
+    let identity = format!(
+        r#"{{"event_name":"pre_tool_use","hooks":[{{"async":false,"command":{},"timeout":{timeout},"type":"command"}}],"matcher":"apply_patch"}}"#,
+        Value::from(command)
+    );
+    let hex: String = sha2::Sha256::digest(identity.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    format!("sha256:{hex}")
+}
+
+/// Round-38c finding 02's setup: the user's hook A (trusted at place 0),
+/// srview installed after it (place 1), then the user's hook B added after
+/// srview's and trusted at place 2.
+fn codex_with_a_hook_after_srviews() -> World {
+    let world = World::bare(&[(
+        ".codex/hooks.json",
+        "{\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \
+         \"command\": \"echo A\", \"timeout\": 3}]}\n    ]\n  }\n}\n",
+    )]);
+    let key = |n: usize| {
+        format!(
+            "{}/.codex/hooks.json:pre_tool_use:{n}:0",
+            world.home.display()
+        )
+    };
+    std::fs::write(
+        world.home.join(".codex/config.toml"),
+        format!(
+            "model = \"gpt-5.5\"\n\n[hooks.state.\"{}\"]\ntrusted_hash = \"sha256:aaaa\"\n",
+            key(0)
+        ),
+    )
+    .expect("config.toml");
+    world.ok(&["--agent", "codex"]);
+    let path = world.home.join(".codex/hooks.json");
+    let text = world.text(".codex/hooks.json");
+    let at = text.rfind("\n    ]").expect("the list's end");
+    std::fs::write(
+        &path,
+        format!(
+            "{},\n      {{\"matcher\": \"apply_patch\", \"hooks\": [{{\"type\": \"command\", \"command\": \"echo B\", \
+             \"timeout\": 3}}]}}{}",
+            &text[..at],
+            &text[at..]
+        ),
+    )
+    .expect("B added");
+    let config = world.text(".codex/config.toml");
+    std::fs::write(
+        world.home.join(".codex/config.toml"),
+        format!(
+            "{config}\n[hooks.state.\"{}\"]\ntrusted_hash = \"sha256:bbbb\"\n",
+            key(2)
+        ),
+    )
+    .expect("B trusted");
+    world
+}
+
+/// Round-38c finding 02, uninstall: B moves from place 2 to 1, off its
+/// trust: said plainly, exit 1; the user's trust entries stay as they are.
+#[test]
+fn codex_uninstall_says_which_hooks_lose_their_trust() {
+    let world = codex_with_a_hook_after_srviews();
+    let config = world.text(".codex/config.toml");
+    let (stdout, stderr, code) = world.install(&["--agent", "codex", "--uninstall"]);
+    let hooks = world.home.join(".codex/hooks.json");
+    let toml = world.home.join(".codex/config.toml");
+    assert_eq!(
+        (stdout, stderr, code),
+        (
+            format!(
+                "srview gate: uninstalled for Codex\n  changed {}\n  changed {}\nwarning: your hook `echo B` moves \
+                 from group 3 to group 2 of hooks.PreToolUse in {}: Codex keys its trust by its place \
+                 (pre_tool_use:2:0 in {}, now pre_tool_use:1:0), and skips it, silently, until it is trusted again: \
+                 trust it in Codex's TUI (/hooks)\n",
+                hooks.display(),
+                toml.display(),
+                hooks.display(),
+                toml.display()
+            ),
+            String::new(),
+            Some(1)
+        )
+    );
+    let key = |n: usize| {
+        format!(
+            "{}/.codex/hooks.json:pre_tool_use:{n}:0",
+            world.home.display()
+        )
+    };
+    assert!(config.contains("# srview gate install"), "{config}");
+    assert_eq!(
+        world.text(".codex/config.toml"),
+        format!(
+            "model = \"gpt-5.5\"\n\n[hooks.state.\"{}\"]\ntrusted_hash = \"sha256:aaaa\"\n\n\
+             [hooks.state.\"{}\"]\ntrusted_hash = \"sha256:bbbb\"\n",
+            key(0),
+            key(2)
+        ),
+        "srview's trust block goes, the user's entries stay"
+    );
+    let pre = world.hooks(".codex/hooks.json", "PreToolUse");
+    assert_eq!(pre.len(), 2);
+    assert_eq!(pre[1]["hooks"][0]["command"], "echo B");
+}
+
+/// Round-38c finding 02, re-install with another timeout: srview's group
+/// is replaced where it is, so B keeps its place and its trust, and
+/// srview's trust is written for the new hash at the same key: installed,
+/// exit 0.
+#[test]
+fn codex_reinstall_keeps_every_group_in_its_place() {
+    let world = codex_with_a_hook_after_srviews();
+    let config = world.text(".codex/config.toml");
+    let said = world.ok(&["--agent", "codex", "--timeout", "30"]);
+    assert!(
+        said.starts_with("srview gate: installed for Codex: "),
+        "{said}"
+    );
+    assert!(!said.contains("warning"), "{said}");
+    let pre = world.hooks(".codex/hooks.json", "PreToolUse");
+    let commands: Vec<&str> = pre
+        .iter()
+        .map(|g| g["hooks"][0]["command"].as_str().expect("a command"))
+        .collect();
+    let ours = installed_command("codex", "none", 30);
+    assert_eq!(commands, ["echo A", ours.as_str(), "echo B"]);
+    let key = format!(
+        "{}/.codex/hooks.json:pre_tool_use:1:0",
+        world.home.display()
+    );
+    let old_hash = codex_hash(&installed_command("codex", "none", 60), 60);
+    assert!(config.contains(&old_hash));
+    let user = |n: usize, hash: &str| {
+        format!(
+            "[hooks.state.\"{}/.codex/hooks.json:pre_tool_use:{n}:0\"]\ntrusted_hash = \"{hash}\"\n",
+            world.home.display()
+        )
+    };
+    assert_eq!(
+        world.text(".codex/config.toml"),
+        format!(
+            "model = \"gpt-5.5\"\n\n{}\n{}\n# srview gate install: trust for srview's hook (srview gate install \
+             --uninstall removes it)\n[hooks.state.\"{key}\"]\ntrusted_hash = \"{}\"\n",
+            user(0, "sha256:aaaa"),
+            user(2, "sha256:bbbb"),
+            codex_hash(&ours, 30)
+        ),
+        "srview's trust, at the same key, has the new hash; the user's stay"
+    );
+}
+
+/// A trust of the user's already at srview's key: with another hash,
+/// Codex would skip srview's hook: not "installed", a warning saying what
+/// to do, exit 1, config.toml untouched; with srview's own hash, installed
+/// with nothing added.
+#[test]
+fn codex_says_when_srviews_hook_will_not_be_trusted() {
+    let hooks = "{\"hooks\": {\"PreToolUse\": [{\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \
+                 \"command\": \"echo A\", \"timeout\": 3}]}]}}\n";
+    let ours = installed_command("codex", "none", 60);
+    for (hash, off) in [
+        ("sha256:cccc".to_string(), true),
+        (codex_hash(&ours, 60), false),
+    ] {
+        let world = World::bare(&[(".codex/hooks.json", hooks)]);
+        let key = format!(
+            "{}/.codex/hooks.json:pre_tool_use:1:0",
+            world.home.display()
+        );
+        let config = format!("[hooks.state.\"{key}\"]\ntrusted_hash = \"{hash}\"\n");
+        std::fs::write(world.home.join(".codex/config.toml"), &config).expect("config.toml");
+        let (stdout, _, code) = world.install(&["--agent", "codex"]);
+        assert_eq!(world.text(".codex/config.toml"), config);
+        assert_eq!(world.hooks(".codex/hooks.json", "PreToolUse").len(), 2);
+        if off {
+            assert_eq!(code, Some(1), "{stdout}");
+            assert_eq!(
+                stdout,
+                format!(
+                    "srview gate: written for Codex, but Codex will not run it until you act (warning below): {} \
+                     gate --agent codex --timeout 60\n  changed {}\nwarning: Codex skips srview's hook: {} already \
+                     trusts another hook at srview's place ([hooks.state.\"{key}\"] trusted_hash = \"{hash}\"), and \
+                     srview leaves the user's trust as it is: trust srview's hook in Codex's TUI (/hooks), or take \
+                     that entry out and run `srview gate install` again\n",
+                    srview(),
+                    world.home.join(".codex/hooks.json").display(),
+                    world.home.join(".codex/config.toml").display()
+                )
+            );
+        } else {
+            assert_eq!(code, Some(0), "{stdout}");
+            assert!(
+                stdout.starts_with("srview gate: installed for Codex: "),
+                "{stdout}"
+            );
+        }
+        world.ok(&["--agent", "codex", "--uninstall"]);
+        assert_eq!(world.text(".codex/hooks.json"), hooks);
+        assert_eq!(world.text(".codex/config.toml"), config);
+    }
+}
