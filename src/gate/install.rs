@@ -649,6 +649,15 @@ fn settings_change(
     }
     if !request.uninstall {
         others_running_the_gate(plan, path, &text, agent);
+        if let Some(why) = hooks_switched_off(&text, agent) {
+            plan.gate_off = true;
+            plan.warnings.push(format!(
+                "{title} runs no hook while {} {why}: srview's hook is written, but it will not run until that \
+                 setting is removed (srview leaves your setting as it is)",
+                path.display(),
+                title = agent.title()
+            ));
+        }
     }
     let emptied = text == EMPTY_SETTINGS
         || (request.agent == GateAgent::QwenCode && only_qwen_version(&text));
@@ -703,6 +712,31 @@ fn given_twice(text: &str, root: &Node, events: &[&str], agent: GateAgent) -> Op
     events
         .iter()
         .find_map(|event| twice(format!("\"hooks\".\"{event}\""), lines(hooks, event)))
+}
+
+/// The agent's own switch turning every hook off, as the settings `text`
+/// set it (said with its line): Claude Code's and Qwen Code's
+/// `"disableAllHooks": true`, Gemini CLI's `"hooksConfig": {"enabled":
+/// false}` (each agent's documented switch; the last of a key given twice,
+/// as JSON.parse reads it).
+fn hooks_switched_off(text: &str, agent: GateAgent) -> Option<String> {
+    let root = root_object(text).ok()?;
+    let (owner, key, off) = match agent {
+        GateAgent::ClaudeCode | GateAgent::QwenCode => (&root, "disableAllHooks", "true"),
+        GateAgent::GeminiCli => (root.get("hooksConfig")?, "enabled", "false"),
+        _ => return None,
+    };
+    let member = owner.members().iter().rev().find(|m| m.key == key)?;
+    if member.value.literal(text) != Some(off) {
+        return None;
+    }
+    let line = jsonc::line_of(text, member.key_start);
+    Some(match agent {
+        GateAgent::GeminiCli => {
+            format!("sets \"hooksConfig\": {{\"enabled\": false}} (line {line})")
+        }
+        _ => format!("sets \"{key}\": {off} (line {line})"),
+    })
 }
 
 /// A note for each hook of the settings that runs srview's gate without
@@ -947,6 +981,19 @@ fn codex(
         hooks_after.as_deref(),
     );
     if !request.uninstall {
+        let features_off = config
+            .parse::<toml_edit::DocumentMut>()
+            .ok()
+            .and_then(|d| d.get("features")?.get("hooks")?.as_bool())
+            == Some(false);
+        if features_off {
+            plan.gate_off = true;
+            plan.warnings.push(format!(
+                "Codex runs no hook while {} sets hooks = false in its [features]: srview's hook is written, but it \
+                 will not run until that setting is removed (srview leaves your setting as it is)",
+                config_path.display()
+            ));
+        }
         let ours = hooks_after
             .as_deref()
             .and_then(|t| root_object(t).ok())

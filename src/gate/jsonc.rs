@@ -70,6 +70,14 @@ impl Node {
         }
     }
 
+    /// The text of a number, `true`, `false` or `null`.
+    pub fn literal<'t>(&self, text: &'t str) -> Option<&'t str> {
+        match self {
+            Node::Other { start, end } => text.get(*start..*end),
+            _ => None,
+        }
+    }
+
     /// The members of an object (none for another value).
     pub fn members(&self) -> &[Member] {
         match self {

@@ -1359,3 +1359,84 @@ fn codex_says_when_srviews_hook_will_not_be_trusted() {
         assert_eq!(world.text(".codex/config.toml"), config);
     }
 }
+
+/// Round-38c finding 04: settings whose own switch turns every hook off
+/// (Claude Code's and Qwen Code's `"disableAllHooks": true`, Gemini CLI's
+/// `"hooksConfig": {"enabled": false}`, Codex's `[features] hooks =
+/// false`): install still writes, but says plainly that the hook will not
+/// run until the setting is removed, never "installed": exit 1. The
+/// user's switch stays; uninstall gives the files back.
+#[test]
+fn install_under_a_switch_turning_hooks_off_says_so() {
+    let cases = [
+        (
+            "claude-code",
+            ".claude/settings.json",
+            "{\"disableAllHooks\": true}\n",
+            "Claude Code runs no hook while {path} sets \"disableAllHooks\": true (line 1)",
+        ),
+        (
+            "qwen-code",
+            ".qwen/settings.json",
+            "{\n  \"disableAllHooks\": false,\n  \"disableAllHooks\": true\n}\n",
+            "Qwen Code runs no hook while {path} sets \"disableAllHooks\": true (line 3)",
+        ),
+        (
+            "gemini-cli",
+            ".gemini/settings.json",
+            "{\n  \"hooksConfig\": {\n    \"enabled\": false\n  }\n}\n",
+            "Gemini CLI runs no hook while {path} sets \"hooksConfig\": {\"enabled\": false} (line 3)",
+        ),
+        (
+            "codex",
+            ".codex/config.toml",
+            "[features]\nhooks = false\n",
+            "Codex runs no hook while {path} sets hooks = false in its [features]",
+        ),
+    ];
+    for (agent, file, text, why) in cases {
+        let world = World::bare(&[(file, text)]);
+        let original = world.snapshot();
+        let path = world.home.join(file);
+        let (stdout, _, code) = world.install(&["--agent", agent]);
+        assert_eq!(code, Some(1), "{agent}: {stdout}");
+        let title = stdout
+            .strip_prefix("srview gate: written for ")
+            .and_then(|rest| rest.split_once(", but "))
+            .map(|(title, _)| title.to_string())
+            .expect("the first line");
+        assert!(
+            stdout.starts_with(&format!(
+                "srview gate: written for {title}, but {title} will not run it until you act (warning below): {} \
+                 gate --agent {agent} --timeout 60\n",
+                srview()
+            )),
+            "{stdout}"
+        );
+        assert!(
+            stdout.ends_with(&format!(
+                "warning: {}: srview's hook is written, but it will not run until that setting is removed (srview \
+                 leaves your setting as it is)\n",
+                why.replace("{path}", &path.display().to_string())
+            )),
+            "{stdout}"
+        );
+        assert!(
+            world
+                .text(file)
+                .starts_with(text.trim_end_matches(['}', '\n'])),
+            "{agent}: the switch stays"
+        );
+        let (again, _, code) = world.install(&["--agent", agent]);
+        assert_eq!(code, Some(1), "{again}");
+        assert!(
+            again.starts_with(&format!("srview gate: already written for {title}, but ")),
+            "{again}"
+        );
+        let (dry, _, code) = world.install(&["--agent", agent, "--dry-run"]);
+        assert_eq!(code, Some(1), "{dry}");
+        assert!(dry.contains("\nwarning: "), "{dry}");
+        world.ok(&["--agent", agent, "--uninstall"]);
+        assert_eq!(world.snapshot(), original, "{agent}");
+    }
+}
