@@ -1223,6 +1223,76 @@ mod tests {
         assert_eq!(shell_quote("/my tools/it's"), "'/my tools/it'\\''s'");
     }
 
+    /// srview's own command is known only whole, as install writes it.
+    #[test]
+    fn only_the_command_install_writes_is_srviews() {
+        let request = |srview: &str, policy: Option<&str>| Request {
+            agent: GateAgent::ClaudeCode,
+            scope: Scope::User,
+            srview: PathBuf::from(srview),
+            timeout: 7,
+            policy: policy.map(str::to_string),
+            uninstall: false,
+            home: PathBuf::from("/h"),
+            project: PathBuf::from("/p"),
+            codex_home: None,
+            xdg_config_home: None,
+        };
+        let created = Created {
+            file: false,
+            hooks: true,
+            event: true,
+        };
+        let written = |r: &Request| {
+            hook_command(r).replacen(
+                " gate --agent claude-code ",
+                " gate --agent claude-code --install-created hooks,event ",
+                1,
+            )
+        };
+        for r in [
+            request("/usr/bin/srview", None),
+            request("/my tools/it's/srview", Some("loose=deny")),
+            request("/x/srview", Some("a b")),
+        ] {
+            let command = written(&r);
+            assert_eq!(
+                installed(&command, GateAgent::ClaudeCode),
+                Some(created),
+                "{command}"
+            );
+            assert_eq!(installed(&command, GateAgent::Codex), None);
+            for other in [
+                format!("{command} # mine"),
+                format!("x; {command}"),
+                command.replace("hooks,event", "event,hooks"),
+                command.replace("--timeout 7", "--timeout 07"),
+                command.replace(" exit 2; }", " exit 1; }"),
+            ] {
+                assert_eq!(installed(&other, GateAgent::ClaudeCode), None, "{other}");
+            }
+        }
+        for user in [
+            "/opt/srview gate --agent claude-code --timeout 10",
+            "/usr/bin/lint.sh # was: srview gate --agent claude-code --install-created none --timeout 5",
+            "srview gate --agent claude-code --install-created none --timeout 5",
+        ] {
+            assert_eq!(installed(user, GateAgent::ClaudeCode), None, "{user}");
+        }
+        assert!(runs_the_gate(
+            "/opt/srview gate --agent claude-code --timeout 10",
+            GateAgent::ClaudeCode
+        ));
+        assert!(!runs_the_gate(
+            "/usr/bin/lint.sh # was: srview gate --agent claude-code",
+            GateAgent::ClaudeCode
+        ));
+        assert!(!runs_the_gate(
+            &written(&request("/usr/bin/srview", None)),
+            GateAgent::ClaudeCode
+        ));
+    }
+
     #[test]
     fn the_trust_block_goes_in_and_out() {
         let text = "a = 1\n";

@@ -611,6 +611,22 @@ mod tests {
     }
 
     #[test]
+    fn a_value_is_replaced_in_place_and_the_last_key_is_read() {
+        let text =
+            "{\n  \"list\": [\n    1,\n    {\"old\": 2},\n    3\n  ],\n  \"list\": [] // end\n}\n";
+        let root = parse(text).unwrap();
+        assert_eq!(root.get("list").map(|l| l.elements().len()), Some(0));
+        let first = &root.members()[0].value;
+        let replaced = replace(text, &root, &first.elements()[1], &entry());
+        assert_eq!(
+            replaced,
+            "{\n  \"list\": [\n    1,\n    {\n      \"matcher\": \"Edit\",\n      \"hooks\": [\n        {\n          \
+             \"timeout\": 3\n        }\n      ]\n    },\n    3\n  ],\n  \"list\": [] // end\n}\n"
+        );
+        assert_eq!(line_of(text, text.find("3\n").unwrap()), 5);
+    }
+
+    #[test]
     fn what_is_not_json_is_said_with_its_line() {
         assert_eq!(
             parse("{\n \"a\": tru\n}").unwrap_err(),
