@@ -758,7 +758,7 @@ fn others_running_the_gate(plan: &mut Plan, path: &Path, text: &str, agent: Gate
             for command in commands.filter(|c| runs_the_gate(c, agent)) {
                 plan.notes.push(format!(
                     "{}: group {} of hooks.{} ({}) runs `{command}`, which `srview gate install` did not write \
-                     (by hand, or by an srview before 0.1's --install-created): srview leaves it as it is; \
+                     (by hand, or by an srview from before --install-created): srview leaves it as it is; \
                      beside srview's own hook the gate runs twice: take one of them out by hand",
                     path.display(),
                     index + 1,

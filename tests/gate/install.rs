@@ -303,7 +303,7 @@ fn an_earlier_unmarked_gate_hook_is_left_and_named() {
     let note = |n: usize, event: &str, matcher: &str| {
         format!(
             "note: {}: group {n} of hooks.{event} (matcher \"{matcher}\") runs `{invocation}`, which `srview gate \
-             install` did not write (by hand, or by an srview before 0.1's --install-created): srview leaves it as it \
+             install` did not write (by hand, or by an srview from before --install-created): srview leaves it as it \
              is; beside srview's own hook the gate runs twice: take one of them out by hand\n",
             path.display()
         )
@@ -873,8 +873,8 @@ fn install_leaves_a_users_group_holding_a_hand_written_gate() {
         format!(
             "srview gate: installed for Claude Code: {} gate --agent claude-code --timeout 60\n  changed {}\n\
              note: {}: group 1 of hooks.PreToolUse (matcher \"Edit|Write|Bash\") runs `/opt/srview gate --agent \
-             claude-code --timeout 10`, which `srview gate install` did not write (by hand, or by an srview before \
-             0.1's --install-created): srview leaves it as it is; beside srview's own hook the gate runs twice: take \
+             claude-code --timeout 10`, which `srview gate install` did not write (by hand, or by an srview from before \
+             --install-created): srview leaves it as it is; beside srview's own hook the gate runs twice: take \
              one of them out by hand\n",
             srview(),
             path.display(),
