@@ -628,9 +628,8 @@ fn settings_change(
             Some((list, ours)) => {
                 let group = &list.elements()[ours.group];
                 let new = marked(entry, agent, ours.created);
-                let now =
-                    serde_json::from_str::<serde_json::Value>(&text[group.start()..group.end()]);
-                if now.is_ok_and(|v| v == new.to_value()) {
+                // The same group, however laid out (comments too): kept.
+                if group.to_value(&text) == Some(new.to_value()) {
                     text
                 } else {
                     jsonc::replace(&text, &root, group, &new)

@@ -78,6 +78,28 @@ impl Node {
         }
     }
 
+    /// The value as serde_json reads it (comments dropped; the last of a
+    /// key given twice), `None` when a number does not read.
+    pub fn to_value(&self, text: &str) -> Option<serde_json::Value> {
+        Some(match self {
+            Node::Object { members, .. } => {
+                let mut map = serde_json::Map::new();
+                for member in members {
+                    map.insert(member.key.clone(), member.value.to_value(text)?);
+                }
+                serde_json::Value::Object(map)
+            }
+            Node::Array { elements, .. } => serde_json::Value::Array(
+                elements
+                    .iter()
+                    .map(|e| e.to_value(text))
+                    .collect::<Option<_>>()?,
+            ),
+            Node::Str { value, .. } => serde_json::Value::from(value.as_str()),
+            Node::Other { .. } => serde_json::from_str(self.literal(text)?).ok()?,
+        })
+    }
+
     /// The members of an object (none for another value).
     pub fn members(&self) -> &[Member] {
         match self {

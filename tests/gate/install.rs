@@ -1440,3 +1440,29 @@ fn install_under_a_switch_turning_hooks_off_says_so() {
         assert_eq!(world.snapshot(), original, "{agent}");
     }
 }
+
+/// srview's group as the user laid it out again (one line, a comment
+/// inside): installing again with the same options keeps it as it is.
+#[test]
+fn a_reinstall_keeps_srviews_group_however_laid_out() {
+    let settings = format!(
+        "{{\n  \"hooks\": {{\n    \"PreToolUse\": [\n      {{ \"matcher\": \"Edit|Write\", /* srview */ \"hooks\": \
+         [ {{ \"type\": \"command\", \"command\": {}, \"timeout\": 60 }} ] }}\n    ]\n  }}\n}}\n",
+        Value::from(installed_command("claude-code", "none", 60))
+    );
+    let world = World::bare(&[(".claude/settings.json", &settings)]);
+    let said = world.ok(&["--agent", "claude-code"]);
+    assert_eq!(said, "srview gate: already installed for Claude Code\n");
+    assert_eq!(world.text(".claude/settings.json"), settings);
+    world.ok(&["--agent", "claude-code", "--timeout", "9"]);
+    assert_eq!(
+        world.hooks(".claude/settings.json", "PreToolUse"),
+        vec![gate_group("Edit|Write", "claude-code", "none", 9, 9)]
+    );
+    world.ok(&["--agent", "claude-code", "--uninstall"]);
+    assert_eq!(
+        world.text(".claude/settings.json"),
+        "{\n  \"hooks\": {\n    \"PreToolUse\": []\n  }\n}\n",
+        "the group recorded that the user had hooks and the event's list"
+    );
+}
