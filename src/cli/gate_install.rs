@@ -63,7 +63,9 @@ pub fn run(args: &GateInstallArgs) -> CmdResult {
     out.write_all(text.as_bytes())
         .and_then(|()| out.flush())
         .map_err(Error::stdout)?;
-    Ok(0)
+    // Exit 1: written (or, with --dry-run, to be written), but the user
+    // must act (each `warning:` line says what).
+    Ok(u8::from(!plan.warnings.is_empty()))
 }
 
 /// The agent named, or a usage error (exit 2): Aider and Cline classic
@@ -122,6 +124,9 @@ fn dry_run(plan: &Plan) -> String {
     for note in &plan.notes {
         text.push_str(&format!("note: {note}\n"));
     }
+    for warning in &plan.warnings {
+        text.push_str(&format!("warning: {warning}\n"));
+    }
     text.push_str("(--dry-run: nothing written)\n");
     text
 }
@@ -178,14 +183,25 @@ fn remove_empty_folders(path: &Path, root: &Path) {
 
 fn summary(request: &Request, plan: &Plan) -> String {
     let title = request.agent.title();
-    let mut text = if plan.changes.is_empty() {
-        if request.uninstall {
+    let mut text = if request.uninstall {
+        if plan.changes.is_empty() {
             format!("srview gate: nothing to uninstall for {title}\n")
         } else {
-            format!("srview gate: already installed for {title}\n")
+            format!("srview gate: uninstalled for {title}\n")
         }
-    } else if request.uninstall {
-        format!("srview gate: uninstalled for {title}\n")
+    } else if plan.gate_off {
+        // Never "installed" for a gate the agent will not run.
+        let done = if plan.changes.is_empty() {
+            "already written"
+        } else {
+            "written"
+        };
+        format!(
+            "srview gate: {done} for {title}, but {title} will not run it until you act (warning below): {}\n",
+            install::command(request)
+        )
+    } else if plan.changes.is_empty() {
+        format!("srview gate: already installed for {title}\n")
     } else {
         format!(
             "srview gate: installed for {title}: {}\n",
@@ -202,6 +218,9 @@ fn summary(request: &Request, plan: &Plan) -> String {
     }
     for note in &plan.notes {
         text.push_str(&format!("note: {note}\n"));
+    }
+    for warning in &plan.warnings {
+        text.push_str(&format!("warning: {warning}\n"));
     }
     text
 }

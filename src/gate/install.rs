@@ -11,11 +11,11 @@
 //! edited as text ([`super::jsonc`]): srview's hook group is appended to
 //! the event's array (creating the `hooks` object or the event's array
 //! where there is none), in the file's own layout, and nothing else moves.
-//! An install first takes out the group an earlier install added (a
-//! command holding `gate --agent ID`), so installing twice is installing
-//! once, and `--uninstall` takes out exactly the text install put in: a
-//! file left `{}` and folders left empty are removed (install created
-//! them). Codex also needs the hook trusted: its `trusted_hash`, computed
+//! srview's own hook is known by its command, exactly as install writes it
+//! (`--install-created` in it); nothing else is touched: installing again
+//! replaces that group in place, and `--uninstall` takes out exactly the
+//! text install put in: a file left `{}` and folders left empty are
+//! removed (install created them). Codex also needs the hook trusted: its `trusted_hash`, computed
 //! as Codex computes it, is appended to `config.toml` as text.
 //!
 //! OpenCode's plugin, pi's extension and Cline's hook file are files of
@@ -89,6 +89,13 @@ pub struct Plan {
     pub root: PathBuf,
     /// What else the agent needs, or what srview did beside the files.
     pub notes: Vec<String>,
+    /// What the user must do, the files written or not: the gate will not
+    /// run as installed, or a hook of the user's stops running (the
+    /// command exits 1).
+    pub warnings: Vec<String>,
+    /// The gate as written will not run until the user acts (a warning
+    /// says how): the command does not say "installed".
+    pub gate_off: bool,
 }
 
 /// Why nothing is installed.
@@ -178,15 +185,13 @@ pub fn plan(
             // No PostToolUseFailure group: Claude Code 2.1.328 runs no hook
             // at all for an Edit its own validation refuses (old_string not
             // found; run against the real CLI, tests/gate_e2e/), the one
-            // failure srview could diagnose. An earlier install's group is
-            // still taken out.
+            // failure srview could diagnose.
             settings_change(
                 &mut plan,
                 request,
                 &path,
                 read(&path)?,
                 &[("PreToolUse", group("Edit|Write", &command, request.timeout))],
-                &["PostToolUseFailure"],
             )?;
         }
         GateAgent::Codex => codex(&mut plan, request, &command, &read)?,
@@ -200,7 +205,6 @@ pub fn plan(
                 &path,
                 read(&path)?,
                 &[("BeforeTool", entry)],
-                &[],
             )?;
             if request.scope == Scope::Project && !request.uninstall {
                 plan.notes.push(
@@ -221,7 +225,6 @@ pub fn plan(
                 &path,
                 read(&path)?,
                 &[("PreToolUse", entry)],
-                &[],
             )?;
             if !request.uninstall {
                 plan.notes.push(
@@ -356,9 +359,9 @@ pub fn command(request: &Request) -> String {
 /// usage error, its reason on stderr) passes as it is; its answers exit 0.
 pub fn hook_command(request: &Request) -> String {
     format!(
-        "{} || {{ s=$?; [ $s = 2 ] || printf 'srview gate: %s did not answer (exit %s): the edit is blocked\\n' {} $s >&2; exit 2; }}",
+        "{}{}",
         command(request),
-        shell_quote(&request.srview.to_string_lossy()),
+        deny_tail(&shell_quote(&request.srview.to_string_lossy()))
     )
 }
 
@@ -402,9 +405,10 @@ const EMPTY_SETTINGS: &str = "{}\n";
 /// as `--install-created file,hooks,event` (`none`: the user had all three;
 /// the gate reads and ignores it), so that `--uninstall` takes out what the
 /// install added and nothing of the user's: a settings file holding `{}`,
-/// an empty `"hooks": {}` or an empty event array the user had stay. A
-/// group without it (written by an srview before the flag) is taken out as
-/// that srview did: with its array, `hooks` and a file left `{}`.
+/// an empty `"hooks": {}` or an empty event array the user had stay. The
+/// flag is also what tells srview's own hook from the user's: only a
+/// command exactly as install writes it, flag included ([`installed`]), is
+/// srview's to replace or take out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Created {
     file: bool,
@@ -413,13 +417,6 @@ struct Created {
 }
 
 impl Created {
-    /// As an earlier srview took its group out (see above).
-    const UNMARKED: Created = Created {
-        file: true,
-        hooks: true,
-        event: true,
-    };
-
     /// The flag's value.
     fn flag(self) -> String {
         let words: Vec<&str> = [
@@ -438,33 +435,337 @@ impl Created {
         }
     }
 
-    /// What the command of srview's group says it created.
-    fn of_command(command: &str) -> Created {
-        let Some(rest) = command.split(" --install-created ").nth(1) else {
-            return Created::UNMARKED;
-        };
-        let value = rest.split(' ').next().unwrap_or("");
-        let has = |word: &str| value.split(',').any(|w| w == word);
-        Created {
-            file: has("file"),
-            hooks: has("hooks"),
-            event: has("event"),
+    /// The flag's value read back: only as [`Created::flag`] writes it.
+    fn parse(value: &str) -> Option<Created> {
+        [false, true]
+            .into_iter()
+            .flat_map(|file| [false, true].map(|hooks| (file, hooks)))
+            .flat_map(|(file, hooks)| [false, true].map(|event| Created { file, hooks, event }))
+            .find(|created| created.flag() == value)
+    }
+}
+
+/// What follows srview's invocation in a settings file's command: a deny
+/// (exit 2, the reason on stderr) when `srview` (quoted for the shell)
+/// cannot be run or dies without answering.
+fn deny_tail(srview: &str) -> String {
+    format!(
+        " || {{ s=$?; [ $s = 2 ] || printf 'srview gate: %s did not answer (exit %s): the edit is blocked\\n' {srview} $s >&2; exit 2; }}"
+    )
+}
+
+/// `word` read back as [`shell_quote`] wrote it, `None` when it is not
+/// one word so written.
+fn shell_unquote(word: &str) -> Option<String> {
+    let plain = match word.strip_prefix('\'').and_then(|w| w.strip_suffix('\'')) {
+        Some(inner) => inner.replace("'\\''", "'"),
+        None => word.to_string(),
+    };
+    (shell_quote(&plain) == word).then_some(plain)
+}
+
+/// What the install that wrote `command` created, when `command` is a
+/// hook command exactly as `srview gate install --agent AGENT` writes it
+/// into settings: srview's absolute path, `gate --agent AGENT
+/// --install-created V --timeout N [--policy P]`, then the deny when srview
+/// cannot run ([`hook_command`]). `None` for anything else: a command the
+/// user wrote, even one running srview's gate, is the user's.
+fn installed(command: &str, agent: GateAgent) -> Option<Created> {
+    let marker = format!(" gate --agent {} --install-created ", agent.id());
+    let (srview, rest) = command.split_once(&marker)?;
+    if !shell_unquote(srview)?.starts_with('/') {
+        return None;
+    }
+    let (value, rest) = rest.split_once(' ')?;
+    let created = Created::parse(value)?;
+    let rest = rest
+        .strip_prefix("--timeout ")?
+        .strip_suffix(&deny_tail(srview))?;
+    let (timeout, policy) = match rest.split_once(" --policy ") {
+        Some((timeout, policy)) => (timeout, Some(policy)),
+        None => (rest, None),
+    };
+    let seconds = timeout.parse::<u32>().ok()?;
+    if seconds.to_string() != timeout || policy.is_some_and(|p| shell_unquote(p).is_none()) {
+        return None;
+    }
+    Some(created)
+}
+
+/// Whether `command` runs srview's gate for `agent` without being one
+/// install wrote: its first word a program named `srview`, then `gate
+/// --agent AGENT` (written by hand, as the docs show, or by an srview
+/// before `--install-created`). Such a hook is left as it is and named.
+fn runs_the_gate(command: &str, agent: GateAgent) -> bool {
+    let words: Vec<&str> = command.split_whitespace().collect();
+    let program = words.first().and_then(|w| shell_unquote(w));
+    program.is_some_and(|p| p == "srview" || p.ends_with("/srview"))
+        && words.get(1..4) == Some(&["gate", "--agent", agent.id()][..])
+        && installed(command, agent).is_none()
+}
+
+/// srview's hook found in an event's array: its group and its place in
+/// the group; `own_group` when the group holds it alone (install wrote the
+/// group); what its install created.
+#[derive(Debug, Clone, Copy)]
+struct Ours {
+    group: usize,
+    hook: usize,
+    own_group: bool,
+    created: Created,
+}
+
+/// srview's hooks (for `agent`) in the event array `list`, in order.
+fn ours_in(list: &Node, agent: GateAgent) -> Vec<Ours> {
+    let mut found = Vec::new();
+    for (group, node) in list.elements().iter().enumerate() {
+        let hooks = node.get("hooks").map_or(&[][..], Node::elements);
+        for (hook, entry) in hooks.iter().enumerate() {
+            let created = entry
+                .get("command")
+                .and_then(Node::as_str)
+                .and_then(|c| installed(c, agent));
+            if let Some(created) = created {
+                found.push(Ours {
+                    group,
+                    hook,
+                    own_group: hooks.len() == 1,
+                    created,
+                });
+            }
         }
     }
+    found
+}
 
-    /// What srview's group (of `agent`) says it created.
-    fn of_group(group: &Node, agent: GateAgent) -> Created {
-        let marker = format!(" gate --agent {}", agent.id());
-        group
-            .get("hooks")
-            .and_then(|hooks| {
-                hooks.elements().iter().find_map(|hook| {
-                    hook.get("command")
-                        .and_then(Node::as_str)
-                        .filter(|c| c.contains(&marker))
-                })
-            })
-            .map_or(Created::UNMARKED, Created::of_command)
+/// `hooks.<event>` of the settings, when there is one.
+fn event_list<'n>(root: &'n Node, event: &str) -> Option<&'n Node> {
+    root.get("hooks")?.get(event)
+}
+
+/// A group's matcher, for a message (`(no matcher)` without one).
+fn matcher_of(group: &Node) -> String {
+    group
+        .get("matcher")
+        .and_then(Node::as_str)
+        .map_or("(no matcher)".into(), |m| {
+            format!("matcher {}", serde_json::Value::from(m))
+        })
+}
+
+/// Adds (or, uninstalling, takes out) srview's group of each event to the
+/// JSON settings at `path`. Only srview's own hook ([`installed`]) is
+/// touched: its group replaced in place on a re-install (so no group of the
+/// user's moves), taken out on uninstall with what its install created
+/// around it; one the user put into a group of theirs beside other hooks is
+/// taken out of that group alone, and said.
+fn settings_change(
+    plan: &mut Plan,
+    request: &Request,
+    path: &Path,
+    before: Option<String>,
+    events: &[(&'static str, Json)],
+) -> Result<(), InstallError> {
+    let bad = |why: String| InstallError::Config {
+        path: path.display().to_string(),
+        why,
+    };
+    let agent = request.agent;
+    let mut text = before.clone().unwrap_or_else(|| EMPTY_SETTINGS.to_string());
+    let root = root_object(&text).map_err(bad)?;
+    let names: Vec<&str> = events.iter().map(|(event, _)| *event).collect();
+    if let Some(why) = given_twice(&text, &root, &names, agent) {
+        return Err(bad(why));
+    }
+    let mut created_file = false;
+    for (event, entry) in events {
+        // Every srview hook of the event goes, but the first group of
+        // srview's own when installing: it is replaced in place.
+        loop {
+            let root = root_object(&text).map_err(bad)?;
+            let Some(list) = event_list(&root, event) else {
+                break;
+            };
+            let found = ours_in(list, agent);
+            let kept = (!request.uninstall)
+                .then(|| found.iter().position(|o| o.own_group))
+                .flatten();
+            let Some(ours) = found
+                .iter()
+                .enumerate()
+                .find(|(i, _)| Some(*i) != kept)
+                .map(|(_, o)| *o)
+            else {
+                break;
+            };
+            let group = &list.elements()[ours.group];
+            if ours.own_group {
+                created_file |= ours.created.file;
+                text = without_group(&text, &root, event, ours.group, ours.created);
+            } else {
+                plan.notes.push(format!(
+                    "{}: took srview's hook out of group {} of hooks.{event} ({}), which holds hooks of yours: \
+                     they stay as they are",
+                    path.display(),
+                    ours.group + 1,
+                    matcher_of(group)
+                ));
+                let hooks = group.get("hooks").unwrap_or(group);
+                text = jsonc::remove(&text, &root, hooks, ours.hook);
+            }
+        }
+        if request.uninstall {
+            continue;
+        }
+        let root = root_object(&text).map_err(bad)?;
+        let own = event_list(&root, event).and_then(|list| {
+            Some((
+                list,
+                ours_in(list, agent).into_iter().find(|o| o.own_group)?,
+            ))
+        });
+        text = match own {
+            Some((list, ours)) => {
+                let group = &list.elements()[ours.group];
+                let new = marked(entry, agent, ours.created);
+                // The same group, however laid out (comments too): kept.
+                if group.to_value(&text) == Some(new.to_value()) {
+                    text
+                } else {
+                    jsonc::replace(&text, &root, group, &new)
+                }
+            }
+            None => {
+                let hooks = root.get("hooks");
+                let created = Created {
+                    file: before.is_none(),
+                    hooks: hooks.is_none(),
+                    event: hooks.is_none_or(|h| h.get(event).is_none()),
+                };
+                with_entry(&text, event, &marked(entry, agent, created)).map_err(bad)?
+            }
+        };
+    }
+    if !request.uninstall {
+        others_running_the_gate(plan, path, &text, agent);
+        if let Some(why) = hooks_switched_off(&text, agent) {
+            plan.gate_off = true;
+            plan.warnings.push(format!(
+                "{title} runs no hook while {} {why}: srview's hook is written, but it will not run until that \
+                 setting is removed (srview leaves your setting as it is)",
+                path.display(),
+                title = agent.title()
+            ));
+        }
+    }
+    let emptied = text == EMPTY_SETTINGS
+        || (request.agent == GateAgent::QwenCode && only_qwen_version(&text));
+    let after = if request.uninstall && created_file && emptied && before.is_some() {
+        None
+    } else if before.is_none() && text == EMPTY_SETTINGS {
+        // Nothing there, nothing to take out.
+        return Ok(());
+    } else {
+        Some(text)
+    };
+    push(plan, path, before, after, false);
+    Ok(())
+}
+
+/// Why the settings cannot be edited when a key on the path install
+/// edits (`hooks`, the event's array) is given more than once: an agent
+/// reading the file keeps one of them (the last, as JavaScript's
+/// `JSON.parse` and Python's `json` do, which srview takes the agents to
+/// do), so srview's hook, written into either, might never run.
+fn given_twice(text: &str, root: &Node, events: &[&str], agent: GateAgent) -> Option<String> {
+    let lines = |node: &Node, key: &str| -> Vec<usize> {
+        node.members()
+            .iter()
+            .filter(|m| m.key == key)
+            .map(|m| jsonc::line_of(text, m.key_start))
+            .collect()
+    };
+    let twice = |name: String, lines: Vec<usize>| {
+        let (last, rest) = lines.split_last()?;
+        if rest.is_empty() {
+            return None;
+        }
+        let rest: Vec<String> = rest.iter().map(usize::to_string).collect();
+        Some(format!(
+            "{name} is given {} (lines {} and {last}): srview edits no settings with a hook key given twice, since \
+             {} reads only one of them (the last, if it reads JSON as JavaScript's JSON.parse and Python's json \
+             do), so a hook written into the other would never run: merge them into one",
+            if lines.len() == 2 {
+                "twice".to_string()
+            } else {
+                format!("{} times", lines.len())
+            },
+            rest.join(", "),
+            agent.title()
+        ))
+    };
+    if let Some(why) = twice("\"hooks\"".into(), lines(root, "hooks")) {
+        return Some(why);
+    }
+    let hooks = root.get("hooks")?;
+    events
+        .iter()
+        .find_map(|event| twice(format!("\"hooks\".\"{event}\""), lines(hooks, event)))
+}
+
+/// The agent's own switch turning every hook off, as the settings `text`
+/// set it (said with its line): Claude Code's and Qwen Code's
+/// `"disableAllHooks": true`, Gemini CLI's `"hooksConfig": {"enabled":
+/// false}` (each agent's documented switch; the last of a key given twice,
+/// as JSON.parse reads it).
+fn hooks_switched_off(text: &str, agent: GateAgent) -> Option<String> {
+    let root = root_object(text).ok()?;
+    let (owner, key, off) = match agent {
+        GateAgent::ClaudeCode | GateAgent::QwenCode => (&root, "disableAllHooks", "true"),
+        GateAgent::GeminiCli => (root.get("hooksConfig")?, "enabled", "false"),
+        _ => return None,
+    };
+    let member = owner.members().iter().rev().find(|m| m.key == key)?;
+    if member.value.literal(text) != Some(off) {
+        return None;
+    }
+    let line = jsonc::line_of(text, member.key_start);
+    Some(match agent {
+        GateAgent::GeminiCli => {
+            format!("sets \"hooksConfig\": {{\"enabled\": false}} (line {line})")
+        }
+        _ => format!("sets \"{key}\": {off} (line {line})"),
+    })
+}
+
+/// A note for each hook of the settings that runs srview's gate without
+/// being srview's own ([`runs_the_gate`]): left as it is, said.
+fn others_running_the_gate(plan: &mut Plan, path: &Path, text: &str, agent: GateAgent) {
+    let Ok(root) = root_object(text) else {
+        return;
+    };
+    let Some(hooks) = root.get("hooks") else {
+        return;
+    };
+    for member in hooks.members() {
+        for (index, group) in member.value.elements().iter().enumerate() {
+            let commands = group
+                .get("hooks")
+                .map_or(&[][..], Node::elements)
+                .iter()
+                .filter_map(|h| h.get("command").and_then(Node::as_str));
+            for command in commands.filter(|c| runs_the_gate(c, agent)) {
+                plan.notes.push(format!(
+                    "{}: group {} of hooks.{} ({}) runs `{command}`, which `srview gate install` did not write \
+                     (by hand, or by an srview from before --install-created): srview leaves it as it is; \
+                     beside srview's own hook the gate runs twice: take one of them out by hand",
+                    path.display(),
+                    index + 1,
+                    member.key,
+                    matcher_of(group)
+                ));
+            }
+        }
     }
 }
 
@@ -487,63 +788,6 @@ fn marked(entry: &Json, agent: GateAgent, created: Created) -> Json {
         ),
         Json::Arr(items) => Json::Arr(items.iter().map(|i| marked(i, agent, created)).collect()),
     }
-}
-
-/// Adds (or, uninstalling, takes out) srview's group of each event to the
-/// JSON settings at `path`; srview's group of each `retired` event (one an
-/// earlier srview installed) is only taken out.
-fn settings_change(
-    plan: &mut Plan,
-    request: &Request,
-    path: &Path,
-    before: Option<String>,
-    events: &[(&'static str, Json)],
-    retired: &[&str],
-) -> Result<(), InstallError> {
-    let bad = |why: String| InstallError::Config {
-        path: path.display().to_string(),
-        why,
-    };
-    let original = before.clone().unwrap_or_else(|| EMPTY_SETTINGS.to_string());
-    // Take out every event's srview group, the last installed first: what
-    // is left is the user's own settings.
-    let mut text = original.clone();
-    let mut file_was_ours = before.is_none();
-    for event in events
-        .iter()
-        .rev()
-        .map(|(event, _)| *event)
-        .chain(retired.iter().copied())
-    {
-        let (without, created) = without_ours(&text, event, request.agent).map_err(bad)?;
-        text = without;
-        file_was_ours |= created.is_some_and(|c| c.file);
-    }
-    let emptied = text == EMPTY_SETTINGS
-        || (request.agent == GateAgent::QwenCode && only_qwen_version(&text));
-    let file_created = file_was_ours && emptied;
-    if !request.uninstall {
-        for (event, entry) in events {
-            let root = root_object(&text).map_err(bad)?;
-            let hooks = root.get("hooks");
-            let created = Created {
-                file: file_created,
-                hooks: hooks.is_none(),
-                event: hooks.is_none_or(|h| h.get(event).is_none()),
-            };
-            text = with_entry(&text, event, &marked(entry, request.agent, created)).map_err(bad)?;
-        }
-    }
-    let after = if request.uninstall && file_created && before.is_some() {
-        None
-    } else if before.is_none() && text == EMPTY_SETTINGS {
-        // Nothing there, nothing to take out.
-        return Ok(());
-    } else {
-        Some(text)
-    };
-    push(plan, path, before, after, false);
-    Ok(())
 }
 
 /// Whether the settings hold nothing but the `"$version"` Qwen Code 0.24.4
@@ -609,70 +853,21 @@ fn with_entry(text: &str, event: &'static str, entry: &Json) -> Result<String, S
     }
 }
 
-/// Whether a group of `hooks.<event>` is srview's gate for `agent`.
-fn is_ours(group: &Node, agent: GateAgent) -> bool {
-    let marker = format!(" gate --agent {}", agent.id());
-    group.get("hooks").is_some_and(|hooks| {
-        hooks.elements().iter().any(|hook| {
-            hook.get("command")
-                .and_then(Node::as_str)
-                .is_some_and(|c| c.contains(&marker))
-        })
-    })
-}
-
-/// `text` without srview's group in `hooks.<event>`, and what the group
-/// says its install created ([`Created`]; `None`: there was none): the
-/// event's array goes too when it is left empty and the install created it,
-/// and `hooks` when that leaves it empty and the install created it.
-fn without_ours(
-    text: &str,
-    event: &str,
-    agent: GateAgent,
-) -> Result<(String, Option<Created>), String> {
-    let mut text = text.to_string();
-    let mut found: Option<Created> = None;
-    // An edited file may hold several (installed by hand, say): all go.
-    loop {
-        let root = root_object(&text)?;
-        let Some(hooks @ Node::Object { members, .. }) = root.get("hooks") else {
-            return Ok((text, found));
-        };
-        let Some((event_index, list)) = members
-            .iter()
-            .enumerate()
-            .find(|(_, m)| m.key == event)
-            .map(|(i, m)| (i, &m.value))
-        else {
-            return Ok((text, found));
-        };
-        let Some(index) = list.elements().iter().position(|g| is_ours(g, agent)) else {
-            return Ok((text, found));
-        };
-        let created = Created::of_group(&list.elements()[index], agent);
-        let seen = found.unwrap_or(Created {
-            file: false,
-            hooks: false,
-            event: false,
-        });
-        found = Some(Created {
-            file: seen.file || created.file,
-            hooks: seen.hooks || created.hooks,
-            event: seen.event || created.event,
-        });
-        text = if list.elements().len() > 1 || !created.event {
-            jsonc::remove(&text, &root, list, index)
-        } else if members.len() > 1 || !created.hooks {
-            jsonc::remove(&text, &root, hooks, event_index)
-        } else {
-            let hooks_index = match &root {
-                Node::Object { members, .. } => {
-                    members.iter().position(|m| m.key == "hooks").unwrap_or(0)
-                }
-                _ => 0,
-            };
-            jsonc::remove(&text, &root, &root, hooks_index)
-        };
+/// `text` without group `index` of `hooks.<event>` (srview's own): the
+/// event's array goes too when that leaves it empty and the install
+/// `created` it, and `hooks` when that leaves it empty and the install
+/// created it.
+fn without_group(text: &str, root: &Node, event: &str, index: usize, created: Created) -> String {
+    let position = |node: &Node, key: &str| node.members().iter().rposition(|m| m.key == key);
+    let (Some(hooks), Some(list)) = (root.get("hooks"), event_list(root, event)) else {
+        return text.to_string();
+    };
+    if list.elements().len() > 1 || !created.event {
+        jsonc::remove(text, root, list, index)
+    } else if hooks.members().len() > 1 || !created.hooks {
+        jsonc::remove(text, root, hooks, position(hooks, event).unwrap_or(0))
+    } else {
+        jsonc::remove(text, root, root, position(root, "hooks").unwrap_or(0))
     }
 }
 
@@ -758,13 +953,12 @@ fn codex(
         &hooks_path,
         before.clone(),
         &[("PreToolUse", entry)],
-        &[],
     )?;
     let hooks_after = plan
         .changes
         .iter()
         .find(|c| c.path == hooks_path)
-        .map_or(before, |c| c.after.clone());
+        .map_or(before.clone(), |c| c.after.clone());
 
     // The trust: Codex skips a hook silently until `[hooks.state."KEY"]`
     // holds its hash. The key names the group by its place in the file.
@@ -777,24 +971,67 @@ fn codex(
     let config_created = config.is_empty()
         && (config_before.is_none()
             || before_text.contains(&format!("{TRUST_MARK}{CREATED_MARK}")));
+    moved_trust(
+        plan,
+        &hooks_path,
+        &config_path,
+        &config,
+        before.as_deref(),
+        hooks_after.as_deref(),
+    );
     if !request.uninstall {
+        let features_off = config
+            .parse::<toml_edit::DocumentMut>()
+            .ok()
+            .and_then(|d| d.get("features")?.get("hooks")?.as_bool())
+            == Some(false);
+        if features_off {
+            plan.gate_off = true;
+            plan.warnings.push(format!(
+                "Codex runs no hook while {} sets hooks = false in its [features]: srview's hook is written, but it \
+                 will not run until that setting is removed (srview leaves your setting as it is)",
+                config_path.display()
+            ));
+        }
         let ours = hooks_after
             .as_deref()
             .and_then(|t| root_object(t).ok())
             .and_then(|root| {
-                let groups = root.get("hooks")?.get("PreToolUse")?.elements();
-                let index = groups.iter().position(|g| is_ours(g, GateAgent::Codex))?;
-                let command = groups[index]
+                let list = event_list(&root, "PreToolUse")?;
+                let ours = ours_in(list, GateAgent::Codex)
+                    .into_iter()
+                    .find(|o| o.own_group)?;
+                let command = list.elements()[ours.group]
                     .get("hooks")?
                     .elements()
                     .first()?
                     .get("command")?;
-                Some((index, command.as_str()?.to_string()))
+                Some((ours.group, command.as_str()?.to_string()))
             });
         let (index, command) = ours.unwrap_or((0, command.to_string()));
         let key = format!("{}:pre_tool_use:{index}:0", hooks_path.display());
         let hash = codex_trust_hash(MATCHER, &command, request.timeout);
         let created = if config_created { CREATED_MARK } else { "" };
+        // A trust of the user's at srview's key: srview's hook is trusted
+        // when it holds srview's hash; else Codex skips srview's hook.
+        let users = trusted_hash(&config, &key);
+        if users.as_deref() == Some(hash.as_str()) {
+            push(plan, &config_path, config_before, Some(config), false);
+            return Ok(());
+        }
+        if let Some(theirs) = users {
+            plan.gate_off = true;
+            plan.warnings.push(format!(
+                "Codex skips srview's hook: {} already trusts another hook at srview's place ([hooks.state.{}] \
+                 trusted_hash = \"{theirs}\"), and srview leaves the user's trust as it is: trust srview's hook in \
+                 Codex's TUI (/hooks), or take that entry out and run `srview gate install` again",
+                config_path.display(),
+                toml_key(&key)
+            ));
+            let config_after = (config_before.is_some() || !config.is_empty()).then_some(config);
+            push(plan, &config_path, config_before, config_after, false);
+            return Ok(());
+        }
         let block = format!(
             "{TRUST_MARK}{created}\n[hooks.state.{}]\ntrusted_hash = \"{hash}\"\n",
             toml_key(&key)
@@ -813,11 +1050,15 @@ fn codex(
                     config_path.display()
                 ));
             }
-            Err(_) => plan.notes.push(format!(
-                "Codex skips the hook until it is trusted, and srview could not add the trust to {} (it would clash \
-                 with what is there): trust it in Codex's TUI (/hooks), or run codex with --dangerously-bypass-hook-trust",
-                config_path.display()
-            )),
+            Err(_) => {
+                plan.gate_off = true;
+                plan.warnings.push(format!(
+                    "Codex skips the hook until it is trusted, and srview could not add the trust to {} (it would \
+                     clash with what is there): trust it in Codex's TUI (/hooks), or run codex with \
+                     --dangerously-bypass-hook-trust",
+                    config_path.display()
+                ));
+            }
         }
         if request.scope == Scope::Project {
             plan.notes.push(format!(
@@ -835,6 +1076,78 @@ fn codex(
     };
     push(plan, &config_path, config_before, config_after, false);
     Ok(())
+}
+
+/// The user's hooks of `hooks.PreToolUse` in Codex's hooks.json `text`
+/// (srview's own left out), in order: group, place in the group, command.
+fn users_codex_hooks(text: Option<&str>) -> Vec<(usize, usize, String)> {
+    let Some(root) = text.and_then(|t| root_object(t).ok()) else {
+        return Vec::new();
+    };
+    let Some(list) = event_list(&root, "PreToolUse") else {
+        return Vec::new();
+    };
+    let mut hooks = Vec::new();
+    for (group, node) in list.elements().iter().enumerate() {
+        for (place, hook) in node
+            .get("hooks")
+            .map_or(&[][..], Node::elements)
+            .iter()
+            .enumerate()
+        {
+            let command = hook.get("command").and_then(Node::as_str).unwrap_or("");
+            if installed(command, GateAgent::Codex).is_none() {
+                hooks.push((group, place, command.to_string()));
+            }
+        }
+    }
+    hooks
+}
+
+/// A warning for each hook of the user's that Codex trusts
+/// (`[hooks.state."<hooks.json>:pre_tool_use:G:H"]` in `config`) and that
+/// taking srview's hook out moves to another place: Codex keys the trust by
+/// the place, and skips the hook, silently, until it is trusted again.
+fn moved_trust(
+    plan: &mut Plan,
+    hooks_path: &Path,
+    config_path: &Path,
+    config: &str,
+    before: Option<&str>,
+    after: Option<&str>,
+) {
+    let key = |group: usize, place: usize| {
+        format!("{}:pre_tool_use:{group}:{place}", hooks_path.display())
+    };
+    let was = users_codex_hooks(before);
+    let now = users_codex_hooks(after);
+    for ((group, place, command), (to_group, to_place, _)) in was.iter().zip(&now) {
+        if (group, place) == (to_group, to_place)
+            || trusted_hash(config, &key(*group, *place)).is_none()
+        {
+            continue;
+        }
+        plan.warnings.push(format!(
+            "your hook `{command}` moves from group {} to group {} of hooks.PreToolUse in {}: Codex keys its trust by \
+             its place (pre_tool_use:{group}:{place} in {}, now pre_tool_use:{to_group}:{to_place}), and skips it, \
+             silently, until it is trusted again: trust it in Codex's TUI (/hooks)",
+            group + 1,
+            to_group + 1,
+            hooks_path.display(),
+            config_path.display()
+        ));
+    }
+}
+
+/// The `trusted_hash` Codex's config.toml `text` holds for hook `key`.
+fn trusted_hash(text: &str, key: &str) -> Option<String> {
+    let document = text.parse::<toml_edit::DocumentMut>().ok()?;
+    let hash = document
+        .get("hooks")?
+        .get("state")?
+        .get(key)?
+        .get("trusted_hash")?;
+    hash.as_str().map(str::to_string)
 }
 
 /// The comment line starting srview's trust block in Codex's config.toml;
@@ -907,6 +1220,76 @@ mod tests {
     fn the_command_is_quoted_for_the_shell() {
         assert_eq!(shell_quote("/usr/bin/srview"), "/usr/bin/srview");
         assert_eq!(shell_quote("/my tools/it's"), "'/my tools/it'\\''s'");
+    }
+
+    /// srview's own command is known only whole, as install writes it.
+    #[test]
+    fn only_the_command_install_writes_is_srviews() {
+        let request = |srview: &str, policy: Option<&str>| Request {
+            agent: GateAgent::ClaudeCode,
+            scope: Scope::User,
+            srview: PathBuf::from(srview),
+            timeout: 7,
+            policy: policy.map(str::to_string),
+            uninstall: false,
+            home: PathBuf::from("/h"),
+            project: PathBuf::from("/p"),
+            codex_home: None,
+            xdg_config_home: None,
+        };
+        let created = Created {
+            file: false,
+            hooks: true,
+            event: true,
+        };
+        let written = |r: &Request| {
+            hook_command(r).replacen(
+                " gate --agent claude-code ",
+                " gate --agent claude-code --install-created hooks,event ",
+                1,
+            )
+        };
+        for r in [
+            request("/usr/bin/srview", None),
+            request("/my tools/it's/srview", Some("loose=deny")),
+            request("/x/srview", Some("a b")),
+        ] {
+            let command = written(&r);
+            assert_eq!(
+                installed(&command, GateAgent::ClaudeCode),
+                Some(created),
+                "{command}"
+            );
+            assert_eq!(installed(&command, GateAgent::Codex), None);
+            for other in [
+                format!("{command} # mine"),
+                format!("x; {command}"),
+                command.replace("hooks,event", "event,hooks"),
+                command.replace("--timeout 7", "--timeout 07"),
+                command.replace(" exit 2; }", " exit 1; }"),
+            ] {
+                assert_eq!(installed(&other, GateAgent::ClaudeCode), None, "{other}");
+            }
+        }
+        for user in [
+            "/opt/srview gate --agent claude-code --timeout 10",
+            "/usr/bin/lint.sh # was: srview gate --agent claude-code --install-created none --timeout 5",
+            "srview gate --agent claude-code --install-created none --timeout 5",
+        ] {
+            assert_eq!(installed(user, GateAgent::ClaudeCode), None, "{user}");
+        }
+        assert!(runs_the_gate(
+            "/opt/srview gate --agent claude-code --timeout 10",
+            GateAgent::ClaudeCode
+        ));
+        assert!(!runs_the_gate(
+            "/usr/bin/lint.sh # was: srview gate --agent claude-code",
+            GateAgent::ClaudeCode
+        ));
+        assert!(!runs_the_gate(
+            &written(&request("/usr/bin/srview", None)),
+            GateAgent::ClaudeCode
+        ));
     }
 
     #[test]

@@ -56,11 +56,55 @@ impl Node {
         }
     }
 
-    /// The value of member `key` of an object.
+    /// The value of member `key` of an object: the last one when the key
+    /// is given more than once, as JavaScript's `JSON.parse` and Python's
+    /// `json` read it.
     pub fn get(&self, key: &str) -> Option<&Node> {
         match self {
-            Node::Object { members, .. } => members.iter().find(|m| m.key == key).map(|m| &m.value),
+            Node::Object { members, .. } => members
+                .iter()
+                .rev()
+                .find(|m| m.key == key)
+                .map(|m| &m.value),
             _ => None,
+        }
+    }
+
+    /// The text of a number, `true`, `false` or `null`.
+    pub fn literal<'t>(&self, text: &'t str) -> Option<&'t str> {
+        match self {
+            Node::Other { start, end } => text.get(*start..*end),
+            _ => None,
+        }
+    }
+
+    /// The value as serde_json reads it (comments dropped; the last of a
+    /// key given twice), `None` when a number does not read.
+    pub fn to_value(&self, text: &str) -> Option<serde_json::Value> {
+        Some(match self {
+            Node::Object { members, .. } => {
+                let mut map = serde_json::Map::new();
+                for member in members {
+                    map.insert(member.key.clone(), member.value.to_value(text)?);
+                }
+                serde_json::Value::Object(map)
+            }
+            Node::Array { elements, .. } => serde_json::Value::Array(
+                elements
+                    .iter()
+                    .map(|e| e.to_value(text))
+                    .collect::<Option<_>>()?,
+            ),
+            Node::Str { value, .. } => serde_json::Value::from(value.as_str()),
+            Node::Other { .. } => serde_json::from_str(self.literal(text)?).ok()?,
+        })
+    }
+
+    /// The members of an object (none for another value).
+    pub fn members(&self) -> &[Member] {
+        match self {
+            Node::Object { members, .. } => members,
+            _ => &[],
         }
     }
 
@@ -282,6 +326,23 @@ struct Layout {
 }
 
 impl Json {
+    /// The value as serde_json reads it (to compare with a file's).
+    pub fn to_value(&self) -> serde_json::Value {
+        match self {
+            Json::Str(s) => serde_json::Value::from(s.as_str()),
+            Json::Num(n) => serde_json::Value::from(*n),
+            Json::Obj(members) => serde_json::Value::Object(
+                members
+                    .iter()
+                    .map(|(k, v)| ((*k).to_string(), v.to_value()))
+                    .collect(),
+            ),
+            Json::Arr(items) => {
+                serde_json::Value::Array(items.iter().map(Json::to_value).collect())
+            }
+        }
+    }
+
     /// The value as text; `indent` is the indentation of the line it starts on.
     fn render(&self, layout: &Layout, indent: &str) -> String {
         let inner = |indent: &str| match &layout.unit {
@@ -433,6 +494,32 @@ pub fn insert(
     Insertion { at, piece }
 }
 
+/// The line (from 1) that offset `at` of `text` is on.
+pub fn line_of(text: &str, at: usize) -> usize {
+    text.as_bytes()[..at.min(text.len())]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1
+}
+
+/// The text with `node` replaced by `value`, laid out as the file is from
+/// the indentation of the line `node` starts on: nothing before or after
+/// it moves.
+pub fn replace(text: &str, root: &Node, node: &Node, value: &Json) -> String {
+    let layout = layout_of(text, root);
+    let indent = match &layout.unit {
+        Some(_) => line_indent(text, node.start()).to_string(),
+        None => String::new(),
+    };
+    format!(
+        "{}{}{}",
+        &text[..node.start()],
+        value.render(&layout, &indent),
+        &text[node.end()..]
+    )
+}
+
 /// The text with item `index` of `container` taken out: the inverse of
 /// [`insert`] for the last item (its comma and the line break before it go
 /// with it).
@@ -543,6 +630,22 @@ mod tests {
             None,
             "{\n\t\"list\": [\n\t\t1,\n\t\t{\n\t\t\t\"matcher\": \"Edit\",\n\t\t\t\"hooks\": [\n\t\t\t\t{\n\t\t\t\t\t\"timeout\": 3\n\t\t\t\t}\n\t\t\t]\n\t\t}\n\t]\n}",
         );
+    }
+
+    #[test]
+    fn a_value_is_replaced_in_place_and_the_last_key_is_read() {
+        let text =
+            "{\n  \"list\": [\n    1,\n    {\"old\": 2},\n    3\n  ],\n  \"list\": [] // end\n}\n";
+        let root = parse(text).unwrap();
+        assert_eq!(root.get("list").map(|l| l.elements().len()), Some(0));
+        let first = &root.members()[0].value;
+        let replaced = replace(text, &root, &first.elements()[1], &entry());
+        assert_eq!(
+            replaced,
+            "{\n  \"list\": [\n    1,\n    {\n      \"matcher\": \"Edit\",\n      \"hooks\": [\n        {\n          \
+             \"timeout\": 3\n        }\n      ]\n    },\n    3\n  ],\n  \"list\": [] // end\n}\n"
+        );
+        assert_eq!(line_of(text, text.find("3\n").unwrap()), 5);
     }
 
     #[test]

@@ -62,6 +62,30 @@ impl World {
         }
     }
 
+    /// A HOME and a project holding nothing but `files` (path under HOME,
+    /// text).
+    fn bare(files: &[(&str, &str)]) -> World {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let world = World {
+            home: dir.path().join("home"),
+            project: dir.path().join("project"),
+            _dir: dir,
+        };
+        std::fs::create_dir_all(&world.project).expect("the project");
+        std::fs::create_dir_all(&world.home).expect("HOME");
+        for (path, text) in files {
+            let path = world.home.join(path);
+            std::fs::create_dir_all(path.parent().expect("a folder")).expect("folders");
+            std::fs::write(&path, text).expect("the user's settings");
+        }
+        world
+    }
+
+    /// The text of `relative` under HOME.
+    fn text(&self, relative: &str) -> String {
+        std::fs::read_to_string(self.home.join(relative)).expect("the file")
+    }
+
     /// `srview gate install ARGS`: (stdout, stderr, exit status).
     fn install(&self, args: &[&str]) -> (String, String, Option<i32>) {
         let out = Command::new(env!("CARGO_BIN_EXE_srview"))
@@ -251,50 +275,66 @@ fn claude_code_gets_pre_tool_use_only() {
     });
 }
 
-/// A settings file an earlier srview wrote (PreToolUse and the
-/// PostToolUseFailure group it no longer installs): install leaves one
-/// PreToolUse group and takes the retired one out; uninstall takes out
-/// both, giving back the user's own settings byte for byte.
+/// A settings file an earlier srview wrote before `--install-created`
+/// (PreToolUse and the PostToolUseFailure group it no longer installs):
+/// those commands cannot be told from ones the user wrote by hand, so they
+/// are the user's: install leaves them, names each in a note, and adds its
+/// own group; uninstall gives back the file byte for byte.
 #[test]
-fn claude_code_install_takes_out_an_earlier_post_tool_use_failure_group() {
+fn an_earlier_unmarked_gate_hook_is_left_and_named() {
     let world = World::new("claude-code");
     let path = world.home.join(".claude/settings.json");
-    let own = "{\n  \"cleanupPeriodDays\": 30\n}\n";
-    // An earlier install's command (without the deny when srview cannot
-    // run), and this one's.
     let invocation = format!("{} gate --agent claude-code --timeout 60", srview());
-    let group_with = |matcher: &str, command: &str| {
+    let group = |matcher: &str| {
         format!(
             "[\n      {{\n        \"matcher\": \"{matcher}\",\n        \"hooks\": [\n          {{\n            \
              \"type\": \"command\",\n            \"command\": {},\n            \
-             \"timeout\": 60\n          }}\n        ]\n      }}\n    ]",
-            Value::from(command)
+             \"timeout\": 60\n          }}\n        ]\n      }}",
+            Value::from(invocation.as_str())
         )
     };
-    let group = |matcher: &str| group_with(matcher, &invocation);
     let earlier = format!(
-        "{{\n  \"cleanupPeriodDays\": 30,\n  \"hooks\": {{\n    \"PreToolUse\": {},\n    \"PostToolUseFailure\": {}\n  }}\n}}\n",
+        "{{\n  \"cleanupPeriodDays\": 30,\n  \"hooks\": {{\n    \"PreToolUse\": {}\n    ],\n    \"PostToolUseFailure\": {}\n    ]\n  }}\n}}\n",
         group("Edit|Write"),
         group("Edit")
     );
     std::fs::write(&path, &earlier).expect("the earlier install's settings");
     let said = world.ok(&["--agent", "claude-code"]);
-    assert!(said.starts_with("srview gate: installed for "), "{said}");
-    assert_eq!(
-        std::fs::read_to_string(&path).expect("the settings"),
+    let note = |n: usize, event: &str, matcher: &str| {
         format!(
-            "{{\n  \"cleanupPeriodDays\": 30,\n  \"hooks\": {{\n    \"PreToolUse\": {}\n  }}\n}}\n",
-            group_with(
-                "Edit|Write",
-                &hook_command(&format!(
-                    "{} gate --agent claude-code --install-created hooks,event --timeout 60",
-                    srview()
-                ))
-            )
+            "note: {}: group {n} of hooks.{event} (matcher \"{matcher}\") runs `{invocation}`, which `srview gate \
+             install` did not write (by hand, or by an srview from before --install-created): srview leaves it as it \
+             is; beside srview's own hook the gate runs twice: take one of them out by hand\n",
+            path.display()
+        )
+    };
+    assert_eq!(
+        said,
+        format!(
+            "srview gate: installed for Claude Code: {invocation}\n  changed {}\n{}{}",
+            path.display(),
+            note(1, "PreToolUse", "Edit|Write"),
+            note(1, "PostToolUseFailure", "Edit")
         )
     );
+    let pre = world.hooks(".claude/settings.json", "PreToolUse");
+    assert_eq!(pre.len(), 2, "the earlier group stays, srview's follows");
+    assert_eq!(pre[0]["hooks"][0]["command"], invocation.as_str());
+    assert_eq!(
+        pre[1],
+        gate_group("Edit|Write", "claude-code", "none", 60, 60)
+    );
+    assert_eq!(
+        world
+            .hooks(".claude/settings.json", "PostToolUseFailure")
+            .len(),
+        1
+    );
     world.ok(&["--agent", "claude-code", "--uninstall"]);
-    assert_eq!(std::fs::read_to_string(&path).expect("the settings"), own);
+    assert_eq!(
+        std::fs::read_to_string(&path).expect("the settings"),
+        earlier
+    );
 }
 
 /// The project's `.claude/settings.json`, created with its folder, both
@@ -803,4 +843,626 @@ console.log(JSON.stringify({ old: output.args.oldString, replaced: (n.match(/\uF
             "pi's extension decodes its {stream} as UTF-8 across reads"
         );
     }
+}
+
+/// The command install writes for `agent` (seconds, `created`).
+fn installed_command(agent: &str, created: &str, seconds: u32) -> String {
+    hook_command(&format!(
+        "{} gate --agent {agent} --install-created {created} --timeout {seconds}",
+        srview()
+    ))
+}
+
+/// Round-38c finding 03: a group of the user's holding an audit hook and a
+/// hand-written srview gate command. Install touches neither (the
+/// hand-written command is the user's: named in a note), adds its own
+/// group recording that it created nothing, and uninstall gives back the
+/// file byte for byte: the audit hook, `hooks` and `PreToolUse` stay.
+#[test]
+fn install_leaves_a_users_group_holding_a_hand_written_gate() {
+    let settings = "{\n  \"model\": \"opus\",\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\n        \
+                    \"matcher\": \"Edit|Write|Bash\",\n        \"hooks\": [\n          \
+                    {\"type\": \"command\", \"command\": \"/usr/local/bin/audit-log.sh\", \"timeout\": 5},\n          \
+                    {\"type\": \"command\", \"command\": \"/opt/srview gate --agent claude-code --timeout 10\", \"timeout\": 10}\n        \
+                    ]\n      }\n    ]\n  }\n}\n";
+    let world = World::bare(&[(".claude/settings.json", settings)]);
+    let path = world.home.join(".claude/settings.json");
+    let said = world.ok(&["--agent", "claude-code"]);
+    assert_eq!(
+        said,
+        format!(
+            "srview gate: installed for Claude Code: {} gate --agent claude-code --timeout 60\n  changed {}\n\
+             note: {}: group 1 of hooks.PreToolUse (matcher \"Edit|Write|Bash\") runs `/opt/srview gate --agent \
+             claude-code --timeout 10`, which `srview gate install` did not write (by hand, or by an srview from before \
+             --install-created): srview leaves it as it is; beside srview's own hook the gate runs twice: take \
+             one of them out by hand\n",
+            srview(),
+            path.display(),
+            path.display()
+        )
+    );
+    let installed = world.text(".claude/settings.json");
+    let srviews = format!(
+        ",\n      {{\n        \"matcher\": \"Edit|Write\",\n        \"hooks\": [\n          {{\n            \
+         \"type\": \"command\",\n            \"command\": {},\n            \"timeout\": 60\n          }}\n        \
+         ]\n      }}",
+        Value::from(installed_command("claude-code", "none", 60))
+    );
+    let at = settings
+        .rfind("\n    ]\n  }")
+        .expect("the end of PreToolUse");
+    assert_eq!(
+        installed,
+        format!("{}{srviews}{}", &settings[..at], &settings[at..])
+    );
+    world.ok(&["--agent", "claude-code"]);
+    assert_eq!(world.text(".claude/settings.json"), installed);
+    let gone = world.ok(&["--agent", "claude-code", "--uninstall"]);
+    assert_eq!(
+        gone,
+        format!(
+            "srview gate: uninstalled for Claude Code\n  changed {}\n",
+            path.display()
+        )
+    );
+    assert_eq!(world.text(".claude/settings.json"), settings);
+}
+
+/// Round-38c finding 03 (its one-line file): a hand-written srview group
+/// alone in the user's file. Install adds its own group beside it (on the
+/// one line), records that it created nothing, and uninstall gives the
+/// file back: neither the file nor `.claude/` is removed.
+#[test]
+fn a_one_line_file_with_a_hand_written_gate_comes_back_whole() {
+    let settings = "{\"hooks\": {\"PreToolUse\": [{\"matcher\":\"Edit|Write\",\"hooks\":[{\"type\":\"command\",\
+                    \"command\":\"/old/srview gate --agent claude-code --timeout 5\"}]}]}}\n";
+    let world = World::bare(&[(".claude/settings.json", settings)]);
+    let original = world.snapshot();
+    world.ok(&["--agent", "claude-code"]);
+    assert_eq!(
+        world.text(".claude/settings.json"),
+        format!(
+            "{{\"hooks\": {{\"PreToolUse\": [{{\"matcher\":\"Edit|Write\",\"hooks\":[{{\"type\":\"command\",\
+             \"command\":\"/old/srview gate --agent claude-code --timeout 5\"}}]}}, {{\"matcher\": \"Edit|Write\", \
+             \"hooks\": [{{\"type\": \"command\", \"command\": {}, \"timeout\": 60}}]}}]}}}}\n",
+            Value::from(installed_command("claude-code", "none", 60))
+        )
+    );
+    let said = world.ok(&["--agent", "claude-code", "--uninstall"]);
+    assert!(!said.contains("removed"), "{said}");
+    assert_eq!(world.snapshot(), original);
+}
+
+/// Round-38c finding 05: a hook of another tool whose command merely
+/// mentions `srview gate --agent gemini-cli` (a shell comment) is the
+/// user's: install keeps it and says nothing of it (it does not run
+/// srview), uninstall gives the file back.
+#[test]
+fn a_hook_that_mentions_the_gate_is_not_srviews() {
+    let settings = "{\n  \"hooks\": {\n    \"BeforeTool\": [\n      {\"matcher\": \"run_shell_command\", \"hooks\": \
+                    [{\"type\": \"command\", \"command\": \"/usr/bin/lint.sh # was: srview gate --agent gemini-cli\", \
+                    \"timeout\": 5000}]}\n    ]\n  }\n}\n";
+    let world = World::bare(&[(".gemini/settings.json", settings)]);
+    let original = world.snapshot();
+    let said = world.ok(&["--agent", "gemini-cli"]);
+    assert!(!said.contains("note:"), "{said}");
+    let before = world.hooks(".gemini/settings.json", "BeforeTool");
+    assert_eq!(before.len(), 2);
+    assert_eq!(
+        before[0]["hooks"][0]["command"],
+        "/usr/bin/lint.sh # was: srview gate --agent gemini-cli"
+    );
+    assert_eq!(
+        before[1],
+        gate_group("replace|write_file", "gemini-cli", "none", 60, 60000)
+    );
+    world.ok(&["--agent", "gemini-cli", "--uninstall"]);
+    assert_eq!(world.snapshot(), original);
+}
+
+/// srview's own command (as install writes it) that the user moved into a
+/// group of theirs beside another hook: only that hook is taken out of the
+/// group (said in a note), never the group; install then adds srview's
+/// own group, recording that it created nothing.
+#[test]
+fn srviews_hook_in_a_users_group_is_taken_out_alone() {
+    let moved = installed_command("claude-code", "hooks,event", 60);
+    let settings = format!(
+        "{{\"hooks\": {{\"PreToolUse\": [{{\"matcher\": \"Edit|Write|Bash\", \"hooks\": [{{\"type\": \"command\", \
+         \"command\": \"/usr/local/bin/audit-log.sh\"}}, {{\"type\": \"command\", \"command\": {}}}]}}]}}}}\n",
+        Value::from(moved.as_str())
+    );
+    let users = "{\"hooks\": {\"PreToolUse\": [{\"matcher\": \"Edit|Write|Bash\", \"hooks\": [{\"type\": \
+                 \"command\", \"command\": \"/usr/local/bin/audit-log.sh\"}]}]}}\n";
+    for uninstall in [false, true] {
+        let world = World::bare(&[(".claude/settings.json", &settings)]);
+        let path = world.home.join(".claude/settings.json");
+        let mut args = vec!["--agent", "claude-code"];
+        if uninstall {
+            args.push("--uninstall");
+        }
+        let said = world.ok(&args);
+        let note = format!(
+            "note: {}: took srview's hook out of group 1 of hooks.PreToolUse (matcher \"Edit|Write|Bash\"), which \
+             holds hooks of yours: they stay as they are\n",
+            path.display()
+        );
+        assert!(said.ends_with(&note), "{said}");
+        let text = world.text(".claude/settings.json");
+        if uninstall {
+            assert_eq!(text, users);
+        } else {
+            assert_eq!(
+                text,
+                format!(
+                    "{}, {{\"matcher\": \"Edit|Write\", \"hooks\": [{{\"type\": \"command\", \"command\": {}, \
+                     \"timeout\": 60}}]}}]}}}}\n",
+                    users.strip_suffix("]}}\n").expect("the list's end"),
+                    Value::from(installed_command("claude-code", "none", 60))
+                )
+            );
+            world.ok(&["--agent", "claude-code", "--uninstall"]);
+            assert_eq!(world.text(".claude/settings.json"), users);
+        }
+    }
+}
+
+/// Installing again with another timeout replaces srview's group where it
+/// is, keeping what its first install recorded: the user's groups after it
+/// stay where they are.
+#[test]
+fn a_reinstall_replaces_srviews_group_in_place() {
+    let world = World::bare(&[(
+        ".claude/settings.json",
+        "{\n  \"hooks\": {\n    \"PreToolUse\": []\n  }\n}\n",
+    )]);
+    let original = world.snapshot();
+    world.ok(&["--agent", "claude-code"]);
+    // The user adds a group of theirs after srview's.
+    let text = world.text(".claude/settings.json");
+    let at = text.rfind("\n    ]").expect("the list's end");
+    let theirs = ",\n      {\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"echo B\"}]}";
+    std::fs::write(
+        world.home.join(".claude/settings.json"),
+        format!("{}{theirs}{}", &text[..at], &text[at..]),
+    )
+    .expect("the user's edit");
+    world.ok(&["--agent", "claude-code", "--timeout", "30"]);
+    let pre = world.hooks(".claude/settings.json", "PreToolUse");
+    assert_eq!(pre.len(), 2);
+    assert_eq!(
+        pre[0],
+        gate_group("Edit|Write", "claude-code", "none", 30, 30)
+    );
+    assert_eq!(pre[1]["hooks"][0]["command"], "echo B");
+    world.ok(&["--agent", "claude-code", "--uninstall"]);
+    let text = world.text(".claude/settings.json");
+    assert_eq!(
+        text,
+        format!(
+            "{{\n  \"hooks\": {{\n    \"PreToolUse\": [\n      {}\n    ]\n  }}\n}}\n",
+            &theirs[8..]
+        )
+    );
+    std::fs::write(
+        world.home.join(".claude/settings.json"),
+        "{\n  \"hooks\": {\n    \"PreToolUse\": []\n  }\n}\n",
+    )
+    .expect("back");
+    assert_eq!(world.snapshot(), original);
+}
+
+/// Install then uninstall gives back the same bytes, for each settings
+/// agent, with a one-line file and with a file holding other hooks of the
+/// same event, of another event, and another agent's gate.
+#[test]
+fn install_then_uninstall_gives_back_each_shape() {
+    let shapes = |event: &str| {
+        vec![
+            format!(
+                "{{\"hooks\": {{\"{event}\": [{{\"matcher\": \"x\", \"hooks\": [{{\"type\": \"command\", \"command\": \"a\"}}]}}]}}}}"
+            ),
+            format!("{{\"model\": \"m\", \"hooks\": {{\"Other\": []}}}}\n"),
+            format!(
+                "{{\n    \"hooks\": {{\n        \"{event}\": [\n            {{\n                \"matcher\": \"*\",\n                \
+                 \"hooks\": [\n                    {{ \"type\": \"command\", \"command\": \"/usr/bin/srview gate --agent pi --timeout 5\" }},\n                    \
+                 {{ \"type\": \"command\", \"command\": \"audit\" }}\n                ]\n            }}\n        ],\n        \
+                 \"Stop\": []\n    }}\n}}\n"
+            ),
+            "// mine\n{\n\t\"a\": [1, 2] /* kept */\n}".to_string(),
+        ]
+    };
+    let agents = [
+        ("claude-code", ".claude/settings.json", "PreToolUse"),
+        ("gemini-cli", ".gemini/settings.json", "BeforeTool"),
+        ("qwen-code", ".qwen/settings.json", "PreToolUse"),
+        ("codex", ".codex/hooks.json", "PreToolUse"),
+    ];
+    for (agent, file, event) in agents {
+        for shape in shapes(event) {
+            let world = World::bare(&[(file, &shape)]);
+            let original = world.snapshot();
+            world.ok(&["--agent", agent]);
+            assert_ne!(world.text(file), shape, "{agent}: {shape}");
+            world.ok(&["--agent", agent]);
+            world.ok(&["--agent", agent, "--uninstall"]);
+            assert_eq!(world.snapshot(), original, "{agent}: {shape}");
+        }
+    }
+}
+
+/// Round-38c finding 01: a key on the path install edits given twice (the
+/// agents read JSON keeping the last, as JSON.parse and Python's json do:
+/// a hook added to the first `hooks` would never run). Refused, exit 2,
+/// the key and its lines named, nothing written; uninstall too.
+#[test]
+fn a_hook_key_given_twice_is_refused() {
+    let cases = [
+        (
+            "claude-code",
+            ".claude/settings.json",
+            "{\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \
+             \"command\": \"echo old\"}]}\n    ]\n  },\n  \"model\": \"opus\",\n  \"hooks\": {\n    \"PostToolUse\": [\n      \
+             {\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"echo new\"}]}\n    ]\n  }\n}\n",
+            "\"hooks\" is given twice (lines 2 and 8): srview edits no settings with a hook key given twice, since \
+             Claude Code reads only one of them",
+        ),
+        (
+            "gemini-cli",
+            ".gemini/settings.json",
+            "{\n  \"hooks\": {\n    \"BeforeTool\": [],\n    \"BeforeTool\": [\n      {\"matcher\": \"run_shell_command\", \
+             \"hooks\": [{\"type\": \"command\", \"command\": \"echo x\", \"timeout\": 5000}]}\n    ]\n  }\n}\n",
+            "\"hooks\".\"BeforeTool\" is given twice (lines 3 and 4): srview edits no settings with a hook key given \
+             twice, since Gemini CLI reads only one of them",
+        ),
+        (
+            "codex",
+            ".codex/hooks.json",
+            "{\"hooks\": {}, \"hooks\": {},\n\"hooks\": {}}",
+            "\"hooks\" is given 3 times (lines 1, 1 and 2): srview edits no settings with a hook key given twice, \
+             since Codex reads only one of them",
+        ),
+    ];
+    for (agent, file, text, why) in cases {
+        let world = World::bare(&[(file, text)]);
+        let original = world.snapshot();
+        for uninstall in [false, true] {
+            let mut args = vec!["--agent", agent];
+            if uninstall {
+                args.push("--uninstall");
+            }
+            let (stdout, stderr, code) = world.install(&args);
+            assert_eq!(
+                (stdout.as_str(), stderr, code),
+                (
+                    "",
+                    format!(
+                        "srview: gate install: {}: {why} (the last, if it reads JSON as JavaScript's JSON.parse \
+                         and Python's json do), so a hook written into the other would never run: merge them into \
+                         one; it is left as it is\n",
+                        world.home.join(file).display()
+                    ),
+                    Some(2)
+                ),
+                "{agent} {args:?}"
+            );
+            assert_eq!(world.snapshot(), original, "{agent}: nothing written");
+        }
+    }
+}
+
+/// Codex's trust hash for srview's `command` (its identity's compact JSON
+/// with sorted keys, SHA-256).
+fn codex_hash(command: &str, timeout: u32) -> String {
+    use sha2::Digest;
+    let identity = format!(
+        r#"{{"event_name":"pre_tool_use","hooks":[{{"async":false,"command":{},"timeout":{timeout},"type":"command"}}],"matcher":"apply_patch"}}"#,
+        Value::from(command)
+    );
+    let hex: String = sha2::Sha256::digest(identity.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    format!("sha256:{hex}")
+}
+
+/// Round-38c finding 02's setup: the user's hook A (trusted at place 0),
+/// srview installed after it (place 1), then the user's hook B added after
+/// srview's and trusted at place 2.
+fn codex_with_a_hook_after_srviews() -> World {
+    let world = World::bare(&[(
+        ".codex/hooks.json",
+        "{\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \
+         \"command\": \"echo A\", \"timeout\": 3}]}\n    ]\n  }\n}\n",
+    )]);
+    let key = |n: usize| {
+        format!(
+            "{}/.codex/hooks.json:pre_tool_use:{n}:0",
+            world.home.display()
+        )
+    };
+    std::fs::write(
+        world.home.join(".codex/config.toml"),
+        format!(
+            "model = \"gpt-5.5\"\n\n[hooks.state.\"{}\"]\ntrusted_hash = \"sha256:aaaa\"\n",
+            key(0)
+        ),
+    )
+    .expect("config.toml");
+    world.ok(&["--agent", "codex"]);
+    let path = world.home.join(".codex/hooks.json");
+    let text = world.text(".codex/hooks.json");
+    let at = text.rfind("\n    ]").expect("the list's end");
+    std::fs::write(
+        &path,
+        format!(
+            "{},\n      {{\"matcher\": \"apply_patch\", \"hooks\": [{{\"type\": \"command\", \"command\": \"echo B\", \
+             \"timeout\": 3}}]}}{}",
+            &text[..at],
+            &text[at..]
+        ),
+    )
+    .expect("B added");
+    let config = world.text(".codex/config.toml");
+    std::fs::write(
+        world.home.join(".codex/config.toml"),
+        format!(
+            "{config}\n[hooks.state.\"{}\"]\ntrusted_hash = \"sha256:bbbb\"\n",
+            key(2)
+        ),
+    )
+    .expect("B trusted");
+    world
+}
+
+/// Round-38c finding 02, uninstall: B moves from place 2 to 1, off its
+/// trust: said plainly, exit 1; the user's trust entries stay as they are.
+#[test]
+fn codex_uninstall_says_which_hooks_lose_their_trust() {
+    let world = codex_with_a_hook_after_srviews();
+    let config = world.text(".codex/config.toml");
+    let (stdout, stderr, code) = world.install(&["--agent", "codex", "--uninstall"]);
+    let hooks = world.home.join(".codex/hooks.json");
+    let toml = world.home.join(".codex/config.toml");
+    assert_eq!(
+        (stdout, stderr, code),
+        (
+            format!(
+                "srview gate: uninstalled for Codex\n  changed {}\n  changed {}\nwarning: your hook `echo B` moves \
+                 from group 3 to group 2 of hooks.PreToolUse in {}: Codex keys its trust by its place \
+                 (pre_tool_use:2:0 in {}, now pre_tool_use:1:0), and skips it, silently, until it is trusted again: \
+                 trust it in Codex's TUI (/hooks)\n",
+                hooks.display(),
+                toml.display(),
+                hooks.display(),
+                toml.display()
+            ),
+            String::new(),
+            Some(1)
+        )
+    );
+    let key = |n: usize| {
+        format!(
+            "{}/.codex/hooks.json:pre_tool_use:{n}:0",
+            world.home.display()
+        )
+    };
+    assert!(config.contains("# srview gate install"), "{config}");
+    assert_eq!(
+        world.text(".codex/config.toml"),
+        format!(
+            "model = \"gpt-5.5\"\n\n[hooks.state.\"{}\"]\ntrusted_hash = \"sha256:aaaa\"\n\n\
+             [hooks.state.\"{}\"]\ntrusted_hash = \"sha256:bbbb\"\n",
+            key(0),
+            key(2)
+        ),
+        "srview's trust block goes, the user's entries stay"
+    );
+    let pre = world.hooks(".codex/hooks.json", "PreToolUse");
+    assert_eq!(pre.len(), 2);
+    assert_eq!(pre[1]["hooks"][0]["command"], "echo B");
+}
+
+/// Round-38c finding 02, re-install with another timeout: srview's group
+/// is replaced where it is, so B keeps its place and its trust, and
+/// srview's trust is written for the new hash at the same key: installed,
+/// exit 0.
+#[test]
+fn codex_reinstall_keeps_every_group_in_its_place() {
+    let world = codex_with_a_hook_after_srviews();
+    let config = world.text(".codex/config.toml");
+    let said = world.ok(&["--agent", "codex", "--timeout", "30"]);
+    assert!(
+        said.starts_with("srview gate: installed for Codex: "),
+        "{said}"
+    );
+    assert!(!said.contains("warning"), "{said}");
+    let pre = world.hooks(".codex/hooks.json", "PreToolUse");
+    let commands: Vec<&str> = pre
+        .iter()
+        .map(|g| g["hooks"][0]["command"].as_str().expect("a command"))
+        .collect();
+    let ours = installed_command("codex", "none", 30);
+    assert_eq!(commands, ["echo A", ours.as_str(), "echo B"]);
+    let key = format!(
+        "{}/.codex/hooks.json:pre_tool_use:1:0",
+        world.home.display()
+    );
+    let old_hash = codex_hash(&installed_command("codex", "none", 60), 60);
+    assert!(config.contains(&old_hash));
+    let user = |n: usize, hash: &str| {
+        format!(
+            "[hooks.state.\"{}/.codex/hooks.json:pre_tool_use:{n}:0\"]\ntrusted_hash = \"{hash}\"\n",
+            world.home.display()
+        )
+    };
+    assert_eq!(
+        world.text(".codex/config.toml"),
+        format!(
+            "model = \"gpt-5.5\"\n\n{}\n{}\n# srview gate install: trust for srview's hook (srview gate install \
+             --uninstall removes it)\n[hooks.state.\"{key}\"]\ntrusted_hash = \"{}\"\n",
+            user(0, "sha256:aaaa"),
+            user(2, "sha256:bbbb"),
+            codex_hash(&ours, 30)
+        ),
+        "srview's trust, at the same key, has the new hash; the user's stay"
+    );
+}
+
+/// A trust of the user's already at srview's key: with another hash,
+/// Codex would skip srview's hook: not "installed", a warning saying what
+/// to do, exit 1, config.toml untouched; with srview's own hash, installed
+/// with nothing added.
+#[test]
+fn codex_says_when_srviews_hook_will_not_be_trusted() {
+    let hooks = "{\"hooks\": {\"PreToolUse\": [{\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \
+                 \"command\": \"echo A\", \"timeout\": 3}]}]}}\n";
+    let ours = installed_command("codex", "none", 60);
+    for (hash, off) in [
+        ("sha256:cccc".to_string(), true),
+        (codex_hash(&ours, 60), false),
+    ] {
+        let world = World::bare(&[(".codex/hooks.json", hooks)]);
+        let key = format!(
+            "{}/.codex/hooks.json:pre_tool_use:1:0",
+            world.home.display()
+        );
+        let config = format!("[hooks.state.\"{key}\"]\ntrusted_hash = \"{hash}\"\n");
+        std::fs::write(world.home.join(".codex/config.toml"), &config).expect("config.toml");
+        let (stdout, _, code) = world.install(&["--agent", "codex"]);
+        assert_eq!(world.text(".codex/config.toml"), config);
+        assert_eq!(world.hooks(".codex/hooks.json", "PreToolUse").len(), 2);
+        if off {
+            assert_eq!(code, Some(1), "{stdout}");
+            assert_eq!(
+                stdout,
+                format!(
+                    "srview gate: written for Codex, but Codex will not run it until you act (warning below): {} \
+                     gate --agent codex --timeout 60\n  changed {}\nwarning: Codex skips srview's hook: {} already \
+                     trusts another hook at srview's place ([hooks.state.\"{key}\"] trusted_hash = \"{hash}\"), and \
+                     srview leaves the user's trust as it is: trust srview's hook in Codex's TUI (/hooks), or take \
+                     that entry out and run `srview gate install` again\n",
+                    srview(),
+                    world.home.join(".codex/hooks.json").display(),
+                    world.home.join(".codex/config.toml").display()
+                )
+            );
+        } else {
+            assert_eq!(code, Some(0), "{stdout}");
+            assert!(
+                stdout.starts_with("srview gate: installed for Codex: "),
+                "{stdout}"
+            );
+        }
+        world.ok(&["--agent", "codex", "--uninstall"]);
+        assert_eq!(world.text(".codex/hooks.json"), hooks);
+        assert_eq!(world.text(".codex/config.toml"), config);
+    }
+}
+
+/// Round-38c finding 04: settings whose own switch turns every hook off
+/// (Claude Code's and Qwen Code's `"disableAllHooks": true`, Gemini CLI's
+/// `"hooksConfig": {"enabled": false}`, Codex's `[features] hooks =
+/// false`): install still writes, but says plainly that the hook will not
+/// run until the setting is removed, never "installed": exit 1. The
+/// user's switch stays; uninstall gives the files back.
+#[test]
+fn install_under_a_switch_turning_hooks_off_says_so() {
+    let cases = [
+        (
+            "claude-code",
+            ".claude/settings.json",
+            "{\"disableAllHooks\": true}\n",
+            "Claude Code runs no hook while {path} sets \"disableAllHooks\": true (line 1)",
+        ),
+        (
+            "qwen-code",
+            ".qwen/settings.json",
+            "{\n  \"disableAllHooks\": false,\n  \"disableAllHooks\": true\n}\n",
+            "Qwen Code runs no hook while {path} sets \"disableAllHooks\": true (line 3)",
+        ),
+        (
+            "gemini-cli",
+            ".gemini/settings.json",
+            "{\n  \"hooksConfig\": {\n    \"enabled\": false\n  }\n}\n",
+            "Gemini CLI runs no hook while {path} sets \"hooksConfig\": {\"enabled\": false} (line 3)",
+        ),
+        (
+            "codex",
+            ".codex/config.toml",
+            "[features]\nhooks = false\n",
+            "Codex runs no hook while {path} sets hooks = false in its [features]",
+        ),
+    ];
+    for (agent, file, text, why) in cases {
+        let world = World::bare(&[(file, text)]);
+        let original = world.snapshot();
+        let path = world.home.join(file);
+        let (stdout, _, code) = world.install(&["--agent", agent]);
+        assert_eq!(code, Some(1), "{agent}: {stdout}");
+        let title = stdout
+            .strip_prefix("srview gate: written for ")
+            .and_then(|rest| rest.split_once(", but "))
+            .map(|(title, _)| title.to_string())
+            .expect("the first line");
+        assert!(
+            stdout.starts_with(&format!(
+                "srview gate: written for {title}, but {title} will not run it until you act (warning below): {} \
+                 gate --agent {agent} --timeout 60\n",
+                srview()
+            )),
+            "{stdout}"
+        );
+        assert!(
+            stdout.ends_with(&format!(
+                "warning: {}: srview's hook is written, but it will not run until that setting is removed (srview \
+                 leaves your setting as it is)\n",
+                why.replace("{path}", &path.display().to_string())
+            )),
+            "{stdout}"
+        );
+        assert!(
+            world
+                .text(file)
+                .starts_with(text.trim_end_matches(['}', '\n'])),
+            "{agent}: the switch stays"
+        );
+        let (again, _, code) = world.install(&["--agent", agent]);
+        assert_eq!(code, Some(1), "{again}");
+        assert!(
+            again.starts_with(&format!("srview gate: already written for {title}, but ")),
+            "{again}"
+        );
+        let (dry, _, code) = world.install(&["--agent", agent, "--dry-run"]);
+        assert_eq!(code, Some(1), "{dry}");
+        assert!(dry.contains("\nwarning: "), "{dry}");
+        world.ok(&["--agent", agent, "--uninstall"]);
+        assert_eq!(world.snapshot(), original, "{agent}");
+    }
+}
+
+/// srview's group as the user laid it out again (one line, a comment
+/// inside): installing again with the same options keeps it as it is.
+#[test]
+fn a_reinstall_keeps_srviews_group_however_laid_out() {
+    let settings = format!(
+        "{{\n  \"hooks\": {{\n    \"PreToolUse\": [\n      {{ \"matcher\": \"Edit|Write\", /* srview */ \"hooks\": \
+         [ {{ \"type\": \"command\", \"command\": {}, \"timeout\": 60 }} ] }}\n    ]\n  }}\n}}\n",
+        Value::from(installed_command("claude-code", "none", 60))
+    );
+    let world = World::bare(&[(".claude/settings.json", &settings)]);
+    let said = world.ok(&["--agent", "claude-code"]);
+    assert_eq!(said, "srview gate: already installed for Claude Code\n");
+    assert_eq!(world.text(".claude/settings.json"), settings);
+    world.ok(&["--agent", "claude-code", "--timeout", "9"]);
+    assert_eq!(
+        world.hooks(".claude/settings.json", "PreToolUse"),
+        vec![gate_group("Edit|Write", "claude-code", "none", 9, 9)]
+    );
+    world.ok(&["--agent", "claude-code", "--uninstall"]);
+    assert_eq!(
+        world.text(".claude/settings.json"),
+        "{\n  \"hooks\": {\n    \"PreToolUse\": []\n  }\n}\n",
+        "the group recorded that the user had hooks and the event's list"
+    );
 }
