@@ -116,6 +116,18 @@ pub enum InstallError {
         /// The file.
         path: String,
     },
+    /// srview's own file, changed since srview wrote it (its seal line no
+    /// longer matches): writing over it or removing it would lose the
+    /// changes.
+    #[error(
+        "{path} was changed since srview wrote it (its last line, srview's seal, no longer \
+         matches the lines above it): it is left as it is, so your changes are not lost; move \
+         them elsewhere or delete the file, then run this again"
+    )]
+    ChangedSince {
+        /// The file.
+        path: String,
+    },
     /// A file cannot be read.
     #[error("cannot read {path}: {why}")]
     Read {
@@ -907,8 +919,39 @@ fn script(asset: &str, request: &Request, id: &str) -> Result<String, InstallErr
     Ok(text)
 }
 
+/// The seal srview ends its own file with: the SHA-256 of every line above
+/// it, in a comment (`//`, or `#` for a shell script), so that a later
+/// install or uninstall tells the file as srview wrote it from one the user
+/// changed since (a tester's find: a re-install reverted the user's edit
+/// of the plugin without a word, an uninstall deleted it).
+const SEAL: &str = " srview-gate seal: sha256 ";
+
+/// `text` with its seal line (see [`SEAL`]), in `comment`'s syntax.
+fn sealed(text: &str, comment: &str) -> String {
+    format!(
+        "{text}{comment}{SEAL}{}\n",
+        super::sha256_hex(text.as_bytes())
+    )
+}
+
+/// Whether `existing` (srview's own file) is as srview wrote it: its seal
+/// matches the lines above it. A file without a seal (written by an srview
+/// from before seals) is taken as srview's.
+fn as_written(existing: &str) -> bool {
+    let body = existing.strip_suffix('\n').unwrap_or(existing);
+    let (above, last) = match body.rfind('\n') {
+        Some(at) => (&existing[..=at], &body[at + 1..]),
+        None => ("", body),
+    };
+    match last.split_once(SEAL) {
+        Some((_, hash)) => hash.trim() == super::sha256_hex(above.as_bytes()),
+        None => !existing.contains(SEAL),
+    }
+}
+
 /// srview's own file at `path`: written (install) or removed (uninstall);
-/// a file there that is not srview's is left alone.
+/// a file there that is not srview's, or that the user changed since
+/// srview wrote it (its seal, see [`SEAL`]), is left alone.
 fn own_file(
     plan: &mut Plan,
     request: &Request,
@@ -917,13 +960,19 @@ fn own_file(
     text: String,
     executable: bool,
 ) -> Result<(), InstallError> {
-    if let Some(existing) = &before
-        && !existing.contains("srview gate")
-    {
-        return Err(InstallError::NotOurs {
-            path: path.display().to_string(),
-        });
+    if let Some(existing) = &before {
+        if !existing.contains("srview gate") {
+            return Err(InstallError::NotOurs {
+                path: path.display().to_string(),
+            });
+        }
+        if !as_written(existing) {
+            return Err(InstallError::ChangedSince {
+                path: path.display().to_string(),
+            });
+        }
     }
+    let text = sealed(&text, if executable { "#" } else { "//" });
     let after = (!request.uninstall).then_some(text);
     push(plan, path, before, after, executable);
     Ok(())

@@ -513,6 +513,48 @@ fn pi_gets_the_extension_file() {
     });
 }
 
+/// A tester's find (round 38d): the user's edit of srview's plugin (a
+/// tool added to its list) was reverted by a re-install without a word,
+/// and an uninstall deleted the edited file. srview's own files end with a
+/// seal (the SHA-256 of the lines above it): a file whose seal no longer
+/// matches is left as it is, install and uninstall exit 2 saying so. An
+/// unedited file is replaced and removed as before.
+#[test]
+fn srviews_own_file_changed_by_the_user_is_left_as_it_is() {
+    for (agent, relative) in [
+        ("opencode", ".config/opencode/plugin/srview-gate.js"),
+        ("pi", ".pi/agent/extensions/srview-gate.ts"),
+        ("cline-cli", "Documents/Cline/Hooks/PreToolUse"),
+    ] {
+        let world = World::bare(&[]);
+        world.ok(&["--agent", agent]);
+        let written = world.text(relative);
+        let edited = written.replacen("srview gate", "srview gate (mine)", 1);
+        std::fs::write(world.home.join(relative), &edited).expect("the user's edit");
+        let said = format!(
+            "{} was changed since srview wrote it (its last line, srview's seal, no longer \
+             matches the lines above it): it is left as it is, so your changes are not lost; \
+             move them elsewhere or delete the file, then run this again",
+            world.home.join(relative).display()
+        );
+        for args in [
+            vec!["--agent", agent, "--timeout", "30"],
+            vec!["--agent", agent, "--uninstall"],
+        ] {
+            let (_, stderr, code) = world.install(&args);
+            assert_eq!(code, Some(2), "{agent} {args:?}: {stderr}");
+            assert!(stderr.contains(&said), "{agent} {args:?}: {stderr}");
+            assert_eq!(world.text(relative), edited, "{agent} {args:?}");
+        }
+        // Put back as srview wrote it: replaced and removed again.
+        std::fs::write(world.home.join(relative), &written).expect("srview's file");
+        world.ok(&["--agent", agent, "--timeout", "30"]);
+        assert!(world.text(relative).contains("30"), "{agent}");
+        world.ok(&["--agent", agent, "--uninstall"]);
+        assert!(!world.home.join(relative).exists(), "{agent}");
+    }
+}
+
 /// Cline's hook file is a program (0755) running the gate, which blocks
 /// the edit (a cancel) when srview cannot run: Cline CLI 3.0.65 ran the
 /// tool when its hook answered nothing (srview deleted, tests/gate_e2e/).
@@ -522,8 +564,18 @@ fn cline_cli_gets_its_hook_file_which_cancels_when_srview_cannot_run() {
     let world = install_twice_then_uninstall("cline-cli", &[], |world| {
         let path = world.home.join("Documents/Cline/Hooks/PreToolUse");
         let text = std::fs::read_to_string(&path).expect("the hook file");
+        let body = text
+            .rsplit_once("# srview-gate seal: sha256 ")
+            .map_or(text.as_str(), |(body, _)| body);
         assert_eq!(
             text,
+            format!(
+                "{body}# srview-gate seal: sha256 {}\n",
+                srview::gate::sha256_hex(body.as_bytes())
+            )
+        );
+        assert_eq!(
+            body,
             format!(
                 "#!/bin/sh\n# srview gate for Cline CLI 3.x (run offline against Cline CLI 3.0.65: it runs this file\n\
                  # for every tool call; srview's deny, a cancel, stops Cline's whole task). Written by\n\
