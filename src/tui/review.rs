@@ -14,7 +14,9 @@
 //! `r` rejects with a reason typed here (sent to the model), `c` allows
 //! srview's corrected edit instead (only when the gate offered one), `A`
 //! allows this call and every later one of its session while the pane
-//! runs. The gate writes the answer in the agent's own format and records
+//! runs. Each call is shown judged against its file as it is when shown,
+//! and `a`/`A` judge it again first: a file changed since asks again, on
+//! the new judgment, and answers nothing ([`spool::judged_now`]). The gate writes the answer in the agent's own format and records
 //! it; a call the pane does not answer before the gate's deadline (or one
 //! whose gate went away) leaves the queue, the policy having decided.
 
@@ -481,6 +483,20 @@ impl ReviewPane {
             self.shown = None;
             return;
         };
+        if self.shown.as_ref().is_some_and(|s| s.seq != pending.seq) {
+            self.shown = None;
+        }
+        // Every call is shown as judged against its file as it is when it
+        // is shown (a tester's find: the second of two calls queued was
+        // shown at its old line numbers after the first had been written).
+        if self.shown.is_none()
+            && let Some(changed) = self.judge_again(self.current)
+        {
+            self.say(&changed, true);
+        }
+        let Some(pending) = self.queue.get(self.current) else {
+            return;
+        };
         let request = &pending.request;
         let corrected = match &request.corrected {
             Some(corrected) if self.corrected_of == Some(pending.seq) => Some(corrected),
@@ -825,8 +841,12 @@ impl ReviewPane {
                     self.say("this edit names one file", false);
                 }
             }
-            PaneAction::Allow => self.answer(Verdict::Allow),
             PaneAction::Reject => self.reason = Some(String::new()),
+            PaneAction::Allow => {
+                if !self.changed_since_shown() {
+                    self.answer(Verdict::Allow);
+                }
+            }
             PaneAction::Corrected => {
                 if waiting.is_some_and(|p| p.request.corrected.is_some()) {
                     self.answer(Verdict::Corrected);
@@ -840,6 +860,10 @@ impl ReviewPane {
             }
             PaneAction::AllowSession => {
                 if waiting.is_some_and(|p| session_key(p).is_some()) {
+                    if self.changed_since_shown() {
+                        self.schedule();
+                        return Flow::Continue;
+                    }
                     self.answer(Verdict::AllowSession);
                 } else {
                     self.say("this call names no session: a allows it alone", true);
@@ -856,6 +880,52 @@ impl ReviewPane {
         // The call shown may have changed: its countdown is looked at.
         self.schedule();
         Flow::Continue
+    }
+
+    /// The call at `index` judged again when a file it edits changed since
+    /// it was judged ([`spool::judged_now`]): its request becomes the new
+    /// judgment, and its view is built again. What changed, for the user;
+    /// `None` when nothing did.
+    fn judge_again(&mut self, index: usize) -> Option<String> {
+        let pending = self.queue.get_mut(index)?;
+        let now = spool::judged_now(&pending.request)?;
+        let was = GateVerdict::of(&pending.request, false).judged();
+        let is = GateVerdict::of(&now, false).judged();
+        let file = now.file.as_deref().unwrap_or("the file");
+        let file = file
+            .strip_prefix(&format!("{}/", now.cwd))
+            .unwrap_or(file)
+            .to_string();
+        let verdict = if was == is {
+            format!("still {is}")
+        } else {
+            format!("was {was}, now {is}")
+        };
+        pending.request = now;
+        let seq = pending.seq;
+        if self.shown.as_ref().is_some_and(|s| s.seq == seq) {
+            self.shown = None;
+        }
+        Some(format!(
+            "{file} changed since this call was judged: judged again against the file as it is \
+             now ({verdict}); look again, then answer"
+        ))
+    }
+
+    /// Before `a` or `A` answers the call selected: whether a file it edits
+    /// changed since its view was built. Then it is judged again, shown
+    /// anew and asked again, never allowed on the old view (a tester's
+    /// find: `a` let through an edit judged exact whose new line had been
+    /// written meanwhile; it was written twice).
+    fn changed_since_shown(&mut self) -> bool {
+        match self.judge_again(self.current) {
+            Some(changed) => {
+                self.show();
+                self.say(&changed, true);
+                true
+            }
+            None => false,
+        }
     }
 
     fn say(&mut self, text: &str, error: bool) {
@@ -1550,7 +1620,53 @@ mod tests {
         );
     }
     use super::*;
-    use crate::gate::spool::{Outcome, Request, ask};
+    use crate::gate::spool::{Outcome, Request};
+
+    /// `request` as a gate in the workspace `dir` sends it: its paths
+    /// (`/w`) in `dir`, and its files written there as the gate judged
+    /// them, so the pane, which judges a call again when its file changed,
+    /// finds them as judged.
+    fn placed(dir: &Path, request: &Request) -> Request {
+        let root = dir.display().to_string();
+        let moved = |value: &serde_json::Value| -> serde_json::Value {
+            let text = value.to_string().replace("\"/w/", &format!("\"{root}/"));
+            serde_json::from_str(&text).unwrap_or_else(|_| value.clone())
+        };
+        let moved_path = |path: &str| match path.strip_prefix("/w") {
+            Some(rest) => format!("{root}{rest}"),
+            None => path.to_string(),
+        };
+        let r = Request {
+            cwd: moved_path(&request.cwd),
+            file: request.file.as_deref().map(|files| {
+                files
+                    .split(", ")
+                    .map(moved_path)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }),
+            input: moved(&request.input),
+            corrected: request.corrected.as_ref().map(moved),
+            ..request.clone()
+        };
+        let files = r.file.clone().unwrap_or_default();
+        let first = spool::first_file(&files).to_string();
+        for (file, content) in std::iter::once((first, r.before.clone())).chain(r.others.clone()) {
+            if let Some(content) = content {
+                let path = Path::new(&r.cwd).join(file);
+                if let Some(folder) = path.parent() {
+                    std::fs::create_dir_all(folder).expect("the file's folder");
+                }
+                std::fs::write(path, content).expect("the file as judged");
+            }
+        }
+        r
+    }
+
+    /// [`spool::ask`] of `request` [`placed`] in `dir`.
+    fn ask(dir: &Path, request: &Request, deadline: Instant) -> Outcome {
+        spool::ask(dir, &placed(dir, request), deadline)
+    }
 
     fn request(session: &str, call: &str) -> Request {
         Request {
@@ -1588,8 +1704,9 @@ mod tests {
         std::thread::spawn(move || ask(&dir, &request, Instant::now() + Duration::from_secs(20)))
     }
 
-    /// [`gate`] of call `n`, an Edit of `/w/a.py` (holding `before`) from
-    /// `old` to `new` that the gate judged `case` at `stage`.
+    /// [`gate`] of call `n`, an Edit of `/w/N/a.py` (holding `before`: a
+    /// file of each call's own) from `old` to `new` that the gate judged
+    /// `case` at `stage`.
     fn edit_gate(
         dir: &Path,
         n: usize,
@@ -1602,7 +1719,8 @@ mod tests {
         r.case = case.into();
         r.stage = Some(stage.into());
         r.before = Some(before.into());
-        r.input = serde_json::json!({"file_path": "/w/a.py", "old_string": old,
+        r.file = Some(format!("/w/{n}/a.py"));
+        r.input = serde_json::json!({"file_path": format!("/w/{n}/a.py"), "old_string": old,
                                      "new_string": new, "replace_all": false});
         let dir = dir.to_path_buf();
         std::thread::spawn(move || ask(&dir, &r, Instant::now() + Duration::from_secs(20)))
@@ -1957,6 +2075,203 @@ mod tests {
         for call in calls {
             assert!(matches!(call.join().expect("gate"), Outcome::Failed(_)));
         }
+    }
+
+    /// The recorded inventory.py of the gate's fixtures.
+    const INVENTORY: &str = include_str!("../../tests/fixtures/gate/inventory.py");
+
+    /// A Claude Code `Edit` of `dir/inventory.py` from `old` to `new`,
+    /// judged by the gate under `exact=review` and put to the pane (the
+    /// judgment the gate ends with, on its thread).
+    fn claude_edit(
+        dir: &Path,
+        call: &str,
+        old: &str,
+        new: &str,
+    ) -> std::thread::JoinHandle<crate::gate::Judgment> {
+        use crate::gate::{GateAgent, Policy, judge};
+        let payload = serde_json::json!({
+            "session_id": "s1", "transcript_path": "/nonexistent",
+            "cwd": dir.display().to_string(), "permission_mode": "acceptEdits",
+            "hook_event_name": "PreToolUse", "tool_name": "Edit",
+            "tool_input": {"file_path": dir.join("inventory.py").display().to_string(),
+                           "old_string": old, "new_string": new, "replace_all": false},
+            "tool_use_id": call,
+        });
+        let policy = Policy::parse("exact=review").expect("a policy");
+        let judgment = judge(
+            GateAgent::ClaudeCode,
+            payload.to_string().as_bytes(),
+            |cwd| crate::dialect::apply_patch::DirFs { root: cwd.into() },
+            &policy,
+        );
+        assert_eq!(judgment.case, crate::gate::Case::Exact, "{judgment:?}");
+        std::thread::spawn(move || {
+            spool::consult(judgment, Instant::now() + Duration::from_secs(20))
+        })
+    }
+
+    /// Round-38d finding 01: `a` never allows an edit on a view of a file
+    /// that changed since the call was judged. An edit adding `sku` after
+    /// `price`, exact when sent (`exact=review` puts it to the pane); the
+    /// line arrives by another route while the call waits. `a` judges it
+    /// again against the file as it is now (a doubt: its new text is
+    /// already there), shows that and asks again; only the next `a`
+    /// answers (it was allowed at once, and the line written twice).
+    #[test]
+    fn allow_judges_a_call_again_when_its_file_changed() {
+        let (dir, mut pane) = listening();
+        let file = dir.path().join("inventory.py");
+        std::fs::write(&file, INVENTORY).expect("the file");
+        let (old, new) = (
+            "    qty: int\n    price: float\n",
+            "    qty: int\n    price: float\n    sku: str = \"\"\n",
+        );
+        let gate = claude_edit(dir.path(), "toolu_C", old, new);
+        until_waiting(&mut pane, 1);
+        let text = screen(&mut pane);
+        assert!(
+            text.contains(" 1/1 Claude Code Edit inventory.py · exact · "),
+            "{text}"
+        );
+        // Meanwhile the line arrives by another route.
+        std::fs::write(&file, INVENTORY.replacen(old, new, 1)).expect("changed");
+        press(&mut pane, KeyCode::Char('a'));
+        assert_eq!(pane.queue.len(), 1, "not answered on the old view");
+        assert!(!gate.is_finished());
+        assert_eq!(
+            pane.notice.as_ref().map(|n| n.text.as_str()),
+            Some(
+                "inventory.py changed since this call was judged: judged again against the file \
+                 as it is now (was exact, now doubt (exact)); look again, then answer"
+            )
+        );
+        let request = &pane.queue[0].request;
+        assert_eq!(request.case, "doubt");
+        assert_eq!(
+            request.before.as_deref(),
+            Some(&*INVENTORY.replacen(old, new, 1))
+        );
+        assert!(
+            request
+                .diagnosis
+                .contains("its new text is already there (lines 12-14)"),
+            "{}",
+            request.diagnosis
+        );
+        let text = screen(&mut pane);
+        assert!(
+            text.contains(" 1/1 Claude Code Edit inventory.py · doubt (exact) · "),
+            "{text}"
+        );
+        assert!(
+            text.contains("changed since this call was judged"),
+            "{text}"
+        );
+        // Asked again, on the view of the file as it is: `a` answers.
+        press(&mut pane, KeyCode::Char('a'));
+        assert!(pane.queue.is_empty());
+        let decided = gate.join().expect("the gate");
+        assert_eq!(decided.verdict(), Some(&Verdict::Allow));
+        let log: Vec<&str> = pane.log.iter().map(|(text, _)| text.as_str()).collect();
+        assert_eq!(log, ["allowed: Claude Code Edit inventory.py (doubt)"]);
+    }
+
+    /// The line number of the first row of `text` showing `line`.
+    fn shown_at(text: &str, line: &str) -> Option<u32> {
+        let row = text.lines().find(|row| row.contains(line))?;
+        let digits: String = row
+            .trim_start()
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        digits.parse().ok()
+    }
+
+    /// Of two calls queued, the second is shown judged against the file as
+    /// it is when shown, and judged again on `a`: the first one allowed and
+    /// written (four lines above the second's), the second shows its new
+    /// line numbers, never the old ones (a tester's find: shown at line
+    /// 30, written at 34).
+    #[test]
+    fn a_call_shown_later_is_judged_against_the_file_as_it_is_then() {
+        let (dir, mut pane) = listening();
+        let file = dir.path().join("inventory.py");
+        std::fs::write(&file, INVENTORY).expect("the file");
+        let first = (
+            "TAX_RATE = 0.2\n",
+            "TAX_RATE = 0.2\nCURRENCY = \"EUR\"\nDISCOUNT = 0.1\nMAX_QTY = 99\nMIN_QTY = 1\n",
+        );
+        let second = (
+            "def cheapest(items):\n    if not items:\n",
+            "def cheapest(items):\n    if not items:  # none at all\n",
+        );
+        let one = claude_edit(dir.path(), "toolu_1", first.0, first.1);
+        until_waiting(&mut pane, 1);
+        let two = claude_edit(dir.path(), "toolu_2", second.0, second.1);
+        until_waiting(&mut pane, 2);
+        // The second, seen at its place before the first is answered; the
+        // first allowed, and then written by the agent.
+        press(&mut pane, KeyCode::Char(']'));
+        let text = screen(&mut pane);
+        assert_eq!(shown_at(&text, "def cheapest"), Some(30), "{text}");
+        press(&mut pane, KeyCode::Char('['));
+        press(&mut pane, KeyCode::Char('a'));
+        assert_eq!(
+            one.join().expect("the gate").verdict(),
+            Some(&Verdict::Allow)
+        );
+        std::fs::write(&file, INVENTORY.replacen(first.0, first.1, 1)).expect("written");
+        // The second, shown before the first was written, is judged again
+        // on `a` and shown at its place now.
+        press(&mut pane, KeyCode::Char('a'));
+        assert_eq!(pane.queue.len(), 1, "asked again");
+        assert_eq!(
+            pane.notice.as_ref().map(|n| n.text.as_str()),
+            Some(
+                "inventory.py changed since this call was judged: judged again against the file \
+                 as it is now (still exact); look again, then answer"
+            )
+        );
+        let text = screen(&mut pane);
+        assert_eq!(shown_at(&text, "def cheapest"), Some(34), "{text}");
+        // Shown again after a change of the file: judged when shown.
+        let now = INVENTORY.replacen(first.0, first.1, 1);
+        std::fs::write(&file, format!("# a comment\n{now}")).expect("changed again");
+        let three = claude_edit(dir.path(), "toolu_3", "LOW_STOCK = 5\n", "LOW_STOCK = 6\n");
+        until_waiting(&mut pane, 2);
+        std::fs::write(&file, format!("# a comment\n# and another\n{now}")).expect("changed");
+        press(&mut pane, KeyCode::Char(']'));
+        assert_eq!(
+            pane.notice.as_ref().map(|n| n.text.as_str()),
+            Some(
+                "inventory.py changed since this call was judged: judged again against the file \
+                 as it is now (still exact); look again, then answer"
+            )
+        );
+        let text = screen(&mut pane);
+        assert_eq!(shown_at(&text, "LOW_STOCK = "), Some(7), "{text}");
+        press(&mut pane, KeyCode::Char('a'));
+        assert_eq!(
+            three.join().expect("the gate").verdict(),
+            Some(&Verdict::Allow)
+        );
+        // The second, shown again once the third is answered, is judged
+        // as the file is then: two lines further down.
+        assert_eq!(
+            pane.notice.as_ref().map(|n| n.text.as_str()),
+            Some(
+                "inventory.py changed since this call was judged: judged again against the file \
+                 as it is now (still exact); look again, then answer"
+            )
+        );
+        let text = screen(&mut pane);
+        assert_eq!(shown_at(&text, "def cheapest"), Some(36), "{text}");
+        press(&mut pane, KeyCode::Char('a'));
+        assert_eq!(
+            two.join().expect("the gate").verdict(),
+            Some(&Verdict::Allow)
+        );
     }
 
     /// A Tab typed in the reason is kept: the model reads it (a user's
