@@ -11,7 +11,8 @@
 //! so that it lands the same, nothing is shown placed and the note says
 //! so ([`GateVerdict`]). Its keys (one
 //! table, [`PANE_KEYS`], drawing the footer and the `?` help): `a` allows,
-//! `r` rejects with a reason typed here (sent to the model), `c` allows
+//! `r` rejects with a reason typed here (sent to the model; only to the
+//! call it was typed for, dropped when that call stops waiting), `c` allows
 //! srview's corrected edit instead (only when the gate offered one), `A`
 //! allows this call and every later one of its session while the pane
 //! runs. Each call is shown judged against its file as it is when shown,
@@ -255,6 +256,29 @@ struct Shown {
     caches: Option<Caches>,
 }
 
+/// A reason being typed for `r`. It belongs to the call `r` was pressed on:
+/// when that call stops waiting (its deadline, its gate gone), the reason
+/// is dropped, never sent to the call shown next (a tester's find: a reason
+/// typed for a call that timed out rejected the next call, unseen). The
+/// prompt stays open until Enter or Esc, so the rest of what is typed never
+/// acts as the pane's keys on a call that arrived meanwhile (`a` in a
+/// reason would allow it).
+struct Reason {
+    /// The `seq` of the call it is for; `None`: `r` was pressed when no
+    /// call waited.
+    call: Option<u64>,
+    text: String,
+    /// Its call stopped waiting: it will not be sent.
+    dropped: bool,
+}
+
+impl Reason {
+    /// Whether Enter sends it.
+    fn sendable(&self) -> bool {
+        self.call.is_some() && !self.dropped
+    }
+}
+
 /// Rows above the edit's previewer: the title, the call's line.
 const TOP_ROWS: u16 = 2;
 
@@ -276,8 +300,8 @@ pub struct ReviewPane {
     queue: Vec<Pending>,
     current: usize,
     shown: Option<Shown>,
-    /// The reason being typed for `r`.
-    reason: Option<String>,
+    /// The reason being typed for `r`, and the call it is for.
+    reason: Option<Reason>,
     /// `s`: the split view shows srview's corrected edit of this call
     /// (its `seq`); every other call opens on the edit as sent (a new
     /// user's find: the toggle carried over to the next call).
@@ -389,14 +413,34 @@ impl ReviewPane {
             self.queue.push(pending);
         }
         let now = Instant::now();
+        // The call selected stays selected while it waits, whichever calls
+        // before it leave.
+        let selected = self.queue.get(self.current).map(|p| p.seq);
         let mut kept = Vec::with_capacity(self.queue.len());
         for pending in std::mem::take(&mut self.queue) {
             if pending.gone() || pending.deadline() <= now {
                 let what = describe(&pending);
+                let fallback = &pending.request.fallback;
+                let reason = self
+                    .reason
+                    .as_mut()
+                    .filter(|r| r.call == Some(pending.seq) && !r.dropped);
+                let unsent = match reason {
+                    Some(reason) => {
+                        reason.dropped = true;
+                        let said = format!(
+                            "{what} stopped waiting: its policy decided ({fallback}); your \
+                             reason was not sent (Enter or Esc closes it)"
+                        );
+                        self.say(&said, true);
+                        "; the reason being typed was not sent"
+                    }
+                    None => "",
+                };
                 self.note(
                     format!(
-                        "the gate stopped waiting; its policy decided ({}): {what}",
-                        pending.request.fallback
+                        "the gate stopped waiting; its policy decided ({fallback}): \
+                         {what}{unsent}"
                     ),
                     true,
                 );
@@ -405,9 +449,11 @@ impl ReviewPane {
             }
         }
         self.queue = kept;
+        if let Some(at) = selected.and_then(|seq| self.queue.iter().position(|p| p.seq == seq)) {
+            self.current = at;
+        }
         if self.current >= self.queue.len() {
             self.current = self.queue.len().saturating_sub(1);
-            self.reason = None;
         }
         self.schedule();
         self.show();
@@ -696,10 +742,16 @@ impl ReviewPane {
 
     /// Sends `verdict` for the call selected.
     fn answer(&mut self, verdict: Verdict) {
-        if self.current >= self.queue.len() {
+        self.answer_at(self.current, verdict);
+    }
+
+    /// Sends `verdict` for the call at `index` of the queue.
+    fn answer_at(&mut self, index: usize, verdict: Verdict) {
+        if index >= self.queue.len() {
             return;
         }
-        let pending = self.queue.remove(self.current);
+        let selected = self.queue.get(self.current).map(|p| p.seq);
+        let pending = self.queue.remove(index);
         self.finding = None;
         let what = describe(&pending);
         if verdict == Verdict::AllowSession
@@ -727,6 +779,9 @@ impl ReviewPane {
                 true,
             ),
         }
+        if let Some(at) = selected.and_then(|seq| self.queue.iter().position(|p| p.seq == seq)) {
+            self.current = at;
+        }
         if self.current >= self.queue.len() {
             self.current = self.queue.len().saturating_sub(1);
         }
@@ -753,23 +808,44 @@ impl ReviewPane {
         if let Some(reason) = &mut self.reason {
             match key.code {
                 KeyCode::Enter => {
-                    let reason = std::mem::take(reason);
-                    self.reason = None;
-                    self.answer(Verdict::Reject { reason });
+                    let reason = self.reason.take();
+                    // Only to the call it was typed for, while it waits.
+                    let call = reason
+                        .as_ref()
+                        .filter(|r| r.sendable())
+                        .and_then(|r| r.call)
+                        .and_then(|seq| self.queue.iter().position(|p| p.seq == seq));
+                    match (call, reason) {
+                        (Some(at), Some(reason)) => self.answer_at(
+                            at,
+                            Verdict::Reject {
+                                reason: reason.text,
+                            },
+                        ),
+                        (_, Some(Reason { call: None, .. })) => self.say(
+                            "the reason was not sent: no gate call was waiting when r was pressed",
+                            true,
+                        ),
+                        _ => self.say(
+                            "the reason was not sent: its call had stopped waiting",
+                            true,
+                        ),
+                    }
                 }
                 KeyCode::Esc => self.reason = None,
                 KeyCode::Backspace => {
-                    reason.pop();
+                    reason.text.pop();
                 }
                 KeyCode::Char('c') if key.modifiers.contains(KeyModifiers::CONTROL) => {
                     self.reason = None;
                 }
-                KeyCode::Char(c) => reason.push(c),
+                KeyCode::Char(c) => reason.text.push(c),
                 // Kept as typed (a user's find: it was dropped); the footer
                 // shows it as spaces.
-                KeyCode::Tab => reason.push('\t'),
+                KeyCode::Tab => reason.text.push('\t'),
                 _ => {}
             }
+            self.schedule();
             return Flow::Continue;
         }
         if self.help {
@@ -812,6 +888,24 @@ impl ReviewPane {
                 self.show();
             }
             PaneAction::Next | PaneAction::Previous => {}
+            // With no call waiting the prompt opens all the same, sending
+            // nothing: the reason typed next never acts as keys on a call
+            // arriving meanwhile (a tester's find: `r`, then `abc`, allowed
+            // a call that came as it was typed).
+            PaneAction::Reject => {
+                let call = waiting.map(|p| p.seq);
+                if call.is_none() {
+                    self.say(
+                        "no gate call is waiting: what you type is not sent (Enter or Esc closes)",
+                        true,
+                    );
+                }
+                self.reason = Some(Reason {
+                    call,
+                    text: String::new(),
+                    dropped: false,
+                });
+            }
             PaneAction::SwitchEdit => {
                 if waiting.is_some_and(|p| p.request.corrected.is_some()) {
                     let seq = waiting.map(|p| p.seq);
@@ -841,7 +935,6 @@ impl ReviewPane {
                     self.say("this edit names one file", false);
                 }
             }
-            PaneAction::Reject => self.reason = Some(String::new()),
             PaneAction::Allow => {
                 if !self.changed_since_shown() {
                     self.answer(Verdict::Allow);
@@ -1411,7 +1504,23 @@ impl Screen for ReviewPane {
         frame.render_widget(Clear, footer);
         match &self.reason {
             Some(reason) => {
-                let text = reason_line(&sanitize(reason), usize::from(area.width));
+                let typed = sanitize(&reason.text);
+                let width = usize::from(area.width);
+                let text = match (reason.call, reason.dropped) {
+                    (Some(_), false) => reason_line(&typed, width),
+                    (Some(_), true) => prompt_line(
+                        " not sent (its call stopped waiting): ",
+                        "  Enter or Esc closes",
+                        &typed,
+                        width,
+                    ),
+                    (None, _) => prompt_line(
+                        " not sent (no call waits): ",
+                        "  Enter or Esc closes",
+                        &typed,
+                        width,
+                    ),
+                };
                 frame.render_widget(Paragraph::new(text).style(theme.warn()), footer);
             }
             None => {
@@ -1535,18 +1644,27 @@ fn render_help(frame: &mut Frame, area: Rect, theme: &Theme) {
 /// left shows `…` and its last characters; the keys' hint goes first when
 /// the room is short.
 fn reason_line(reason: &str, width: usize) -> String {
+    prompt_line(
+        " reason for the model: ",
+        "  Enter sends · Esc cancels",
+        reason,
+        width,
+    )
+}
+
+/// [`reason_line`] with its label and its keys' hint given: a reason that
+/// will not be sent says so where it is typed.
+fn prompt_line(label: &str, hint: &str, reason: &str, width: usize) -> String {
     use unicode_width::UnicodeWidthStr;
-    const LABEL: &str = " reason for the model: ";
-    const HINT: &str = "  Enter sends · Esc cancels";
-    let fixed = LABEL.width() + 1; // the cursor `▏`
-    let hint = if fixed + reason.width() + HINT.width() <= width {
-        HINT
+    let fixed = label.width() + 1; // the cursor `▏`
+    let hint = if fixed + reason.width() + hint.width() <= width {
+        hint
     } else {
         ""
     };
     let room = width.saturating_sub(fixed + hint.width());
     if reason.width() <= room {
-        return format!("{LABEL}{reason}▏{hint}");
+        return format!("{label}{reason}▏{hint}");
     }
     // The tail that fits beside `…`.
     let mut tail_width = 0;
@@ -1559,7 +1677,7 @@ fn reason_line(reason: &str, width: usize) -> String {
         tail_width += w;
         start = at;
     }
-    format!("{LABEL}…{}▏", &reason[start..])
+    format!("{label}…{}▏", &reason[start..])
 }
 
 /// The tool input as `v` shows it: its fields one a line, and a text of
@@ -1761,10 +1879,10 @@ mod tests {
         let same = loose_gate(dir.path(), "s1", "three");
         until_waiting(&mut pane, 3);
         press(&mut pane, KeyCode::Char('r'));
-        assert_eq!(pane.reason.as_deref(), Some(""));
+        assert_eq!(pane.reason.as_ref().map(|r| r.text.as_str()), Some(""));
         press(&mut pane, KeyCode::Char('n'));
         press(&mut pane, KeyCode::Esc);
-        assert_eq!(pane.reason, None);
+        assert!(pane.reason.is_none());
         assert_eq!(pane.queue.len(), 3, "Esc sent nothing");
         press(&mut pane, KeyCode::Char('c'));
         assert_eq!(pane.queue.len(), 3, "no corrected edit to allow");
@@ -2274,6 +2392,178 @@ mod tests {
         );
     }
 
+    /// A gate call of `call` (session `s1`) waiting until `deadline`.
+    fn gate_until(dir: &Path, call: &str, deadline: Instant) -> std::thread::JoinHandle<Outcome> {
+        let (dir, request) = (dir.to_path_buf(), request("s1", call));
+        std::thread::spawn(move || ask(&dir, &request, deadline))
+    }
+
+    /// Looks at the calls until `n` wait.
+    fn until_left(pane: &mut ReviewPane, n: usize) {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while pane.queue.len() > n {
+            assert!(Instant::now() < deadline, "{} waiting", pane.queue.len());
+            std::thread::sleep(Duration::from_millis(20));
+            pane.on_wake();
+        }
+    }
+
+    fn type_text(pane: &mut ReviewPane, text: &str) {
+        for c in text.chars() {
+            press(pane, KeyCode::Char(c));
+        }
+    }
+
+    fn notice_text(pane: &ReviewPane) -> Option<&str> {
+        pane.notice.as_ref().map(|n| n.text.as_str())
+    }
+
+    /// Round-38d finding 02: a reason typed for a call that stops waiting
+    /// while it is typed (its deadline) is dropped, saying so; it never
+    /// moves to the call shown next, and the rest of it typed (`a` among
+    /// its letters) never acts as the pane's keys on that call (the reason
+    /// `no bad approach` rejected the next call, unseen).
+    #[test]
+    fn a_reason_for_a_call_that_stopped_waiting_goes_to_no_other_call() {
+        let (dir, mut pane) = listening();
+        let short = gate_until(
+            dir.path(),
+            "toolu_C",
+            Instant::now() + Duration::from_millis(800),
+        );
+        until_waiting(&mut pane, 1);
+        let long = gate(dir.path(), "s1", "toolu_A");
+        until_waiting(&mut pane, 2);
+        press(&mut pane, KeyCode::Char('r'));
+        type_text(&mut pane, "no");
+        // Call 1 reaches its deadline while the reason is typed.
+        until_left(&mut pane, 1);
+        assert!(matches!(short.join().expect("gate"), Outcome::TimedOut(_)));
+        assert_eq!(
+            notice_text(&pane),
+            Some(
+                "Claude Code Edit a.py (doubt) stopped waiting: its policy decided (deny); your \
+                 reason was not sent (Enter or Esc closes it)"
+            )
+        );
+        let text = screen(&mut pane);
+        assert!(
+            text.contains("\n not sent (its call stopped waiting): no▏  Enter or Esc closes\n"),
+            "{text}"
+        );
+        type_text(&mut pane, " bad approach");
+        press(&mut pane, KeyCode::Enter);
+        assert_eq!(pane.queue.len(), 1, "the next call is not answered");
+        assert!(!long.is_finished());
+        assert!(pane.reason.is_none());
+        assert_eq!(
+            notice_text(&pane),
+            Some("the reason was not sent: its call had stopped waiting")
+        );
+        let log: Vec<&str> = pane.log.iter().map(|(text, _)| text.as_str()).collect();
+        assert_eq!(
+            log,
+            [
+                "the gate stopped waiting; its policy decided (deny): Claude Code Edit a.py \
+              (doubt); the reason being typed was not sent"
+            ]
+        );
+        // The call shown now is answered by a reason typed for it.
+        press(&mut pane, KeyCode::Char('r'));
+        type_text(&mut pane, "ok");
+        press(&mut pane, KeyCode::Enter);
+        assert_eq!(
+            long.join().expect("gate"),
+            Outcome::Answered(Verdict::Reject {
+                reason: "ok".into()
+            })
+        );
+    }
+
+    /// The call selected stays selected when a call before it stops
+    /// waiting: the reason typed for it rejects it, not the call after it
+    /// (the queue's index pointed at the next call).
+    #[test]
+    fn a_reason_stays_with_its_call_when_an_earlier_call_leaves() {
+        let (dir, mut pane) = listening();
+        let short = gate_until(
+            dir.path(),
+            "one",
+            Instant::now() + Duration::from_millis(800),
+        );
+        until_waiting(&mut pane, 1);
+        let second = gate(dir.path(), "s1", "two");
+        until_waiting(&mut pane, 2);
+        let third = gate(dir.path(), "s1", "three");
+        until_waiting(&mut pane, 3);
+        press(&mut pane, KeyCode::Char(']'));
+        assert_eq!(
+            pane.queue[pane.current].request.call_id.as_deref(),
+            Some("two")
+        );
+        press(&mut pane, KeyCode::Char('r'));
+        type_text(&mut pane, "not this one");
+        until_left(&mut pane, 2);
+        assert!(matches!(short.join().expect("gate"), Outcome::TimedOut(_)));
+        assert_eq!(
+            pane.queue[pane.current].request.call_id.as_deref(),
+            Some("two")
+        );
+        assert_eq!(notice_text(&pane), None);
+        press(&mut pane, KeyCode::Enter);
+        assert_eq!(
+            second.join().expect("gate"),
+            Outcome::Answered(Verdict::Reject {
+                reason: "not this one".into()
+            })
+        );
+        assert_eq!(pane.queue.len(), 1);
+        assert_eq!(pane.queue[0].request.call_id.as_deref(), Some("three"));
+        drop(pane);
+        assert!(matches!(third.join().expect("gate"), Outcome::Failed(_)));
+    }
+
+    /// `r` pressed when no call waits opens a prompt that sends nothing:
+    /// the reason typed then never acts as keys on a call arriving
+    /// meanwhile (a tester saw `r`, `abc` allow a call that came as it was
+    /// typed).
+    #[test]
+    fn a_reason_typed_with_no_call_waiting_answers_no_call() {
+        let (dir, mut pane) = listening();
+        press(&mut pane, KeyCode::Char('r'));
+        assert_eq!(
+            notice_text(&pane),
+            Some("no gate call is waiting: what you type is not sent (Enter or Esc closes)")
+        );
+        type_text(&mut pane, "ab");
+        let call = gate(dir.path(), "s1", "arrives");
+        until_waiting(&mut pane, 1);
+        type_text(&mut pane, "cA");
+        assert_eq!(
+            pane.queue.len(),
+            1,
+            "the letters are the reason's, not keys"
+        );
+        assert!(!call.is_finished());
+        let text = screen(&mut pane);
+        assert!(
+            text.contains("\n not sent (no call waits): abcA▏  Enter or Esc closes\n"),
+            "{text}"
+        );
+        press(&mut pane, KeyCode::Enter);
+        assert_eq!(pane.queue.len(), 1);
+        assert_eq!(
+            notice_text(&pane),
+            Some("the reason was not sent: no gate call was waiting when r was pressed")
+        );
+        // Closed: the pane's keys act again, on the call shown.
+        press(&mut pane, KeyCode::Char('a'));
+        assert_eq!(
+            call.join().expect("gate"),
+            Outcome::Answered(Verdict::Allow)
+        );
+    }
+
     /// A Tab typed in the reason is kept: the model reads it (a user's
     /// find: it was dropped).
     #[test]
@@ -2290,7 +2580,7 @@ mod tests {
         ] {
             press(&mut pane, code);
         }
-        assert_eq!(pane.reason.as_deref(), Some("a\tb"));
+        assert_eq!(pane.reason.as_ref().map(|r| r.text.as_str()), Some("a\tb"));
         let text = screen(&mut pane);
         assert!(text.contains("reason for the model: a"), "{text}");
         press(&mut pane, KeyCode::Enter);
