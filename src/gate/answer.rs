@@ -174,6 +174,14 @@ pub enum NextStep {
     TellTheUser,
     /// A path srview cannot read as a text file: check it.
     CheckPath,
+    /// The user rejected the edit in the review pane: not again as it is;
+    /// `reason`: they gave one (the deny says it first). Said in place of
+    /// a step that speaks of letting the edit through, which the user has
+    /// just declined ([`from_pane`]).
+    Rejected {
+        /// The user gave a reason (said first in the deny).
+        reason: bool,
+    },
 }
 
 impl NextStep {
@@ -261,6 +269,13 @@ impl NextStep {
                     .to_string()
             }
             NextStep::CheckPath => "Check the path it names and send it again.".to_string(),
+            NextStep::Rejected { reason: true } => "The user rejected this edit: do not send it \
+                                                    again as it is; follow their reason above."
+                .to_string(),
+            NextStep::Rejected { reason: false } => "The user rejected this edit: do not send it \
+                                                     again as it is; ask the user what they want \
+                                                     instead."
+                .to_string(),
         })
     }
 
@@ -398,7 +413,10 @@ fn deny_text(agent: GateAgent, tool: &str, finding: &Finding, fallback: Option<&
                 // the file's own; a file's line endings, or a file that
                 // exists: "read the file again" cannot help (their steps
                 // are below).
-                NextStep::NothingToChange | NextStep::LineEndings | NextStep::WriteWhole(_) => {}
+                NextStep::NothingToChange
+                | NextStep::LineEndings
+                | NextStep::WriteWhole(_)
+                | NextStep::Rejected { .. } => {}
                 _ => {
                     text.push('\n');
                     text.push_str(&NextStep::OwnText.text(tool).unwrap_or_default());
@@ -512,7 +530,7 @@ pub fn from_pane(
     action: Action,
 ) -> Answer {
     use super::verdict::Verdict;
-    let findings = || {
+    let findings = |finding: &Finding| {
         let text = deny_text(agent, tool, finding, None);
         let body = text.strip_prefix("srview gate: ").unwrap_or(&text);
         format!("srview's finding: {body}")
@@ -526,8 +544,22 @@ pub fn from_pane(
             } else {
                 format!("srview gate: the user rejected this {tool} in the review pane: {reason}")
             };
+            // A step that speaks of the user letting the edit through
+            // ("Nothing in the edit needs changing: only the user can let it
+            // through") says the opposite of their reject (a tester's find:
+            // it invited the model to send the same edit again): the
+            // reject is the step then.
+            let mut finding = finding.clone();
+            if matches!(
+                finding.next_step,
+                NextStep::OnlyTheUser | NextStep::LeaveTheGate | NextStep::LineEndings
+            ) {
+                finding.next_step = NextStep::Rejected {
+                    reason: !reason.is_empty(),
+                };
+            }
             Answer::Deny {
-                reason: format!("{said}\n{}", findings()),
+                reason: format!("{said}\n{}", findings(&finding)),
             }
         }
         Verdict::Corrected => match &finding.corrected {
@@ -544,7 +576,7 @@ pub fn from_pane(
                     "srview gate: the user chose srview's corrected edit in the review pane, \
                      which {} cannot take in place of this {tool}.\n{}",
                     agent.title(),
-                    findings()
+                    findings(finding)
                 ),
             },
             None => review_fallback(

@@ -351,35 +351,12 @@ pub fn failure(agent: GateAgent, why: &str) -> Judgment {
 /// The policy's answer to a finding.
 fn decide(agent: GateAgent, call: Call, mut finding: Finding, policy: &Policy) -> Judgment {
     let tool = call.tool.clone();
-    // An old text found at several places: the advice in the agent's terms
-    // (which is the step said).
-    finding.explanation = wording::ambiguity_in_terms(agent, &tool, &finding.explanation);
-    if wording::is_ambiguous(&finding.explanation) {
-        finding.next_step = NextStep::Ambiguous;
-    }
-    // The agent's own matcher named where srview's diagnosis says "the
-    // reference".
-    finding.explanation = wording::own_matcher(agent, &tool, &finding.explanation);
-    finding.withheld = (finding.withheld.take()).map(|w| wording::own_matcher(agent, &tool, &w));
     let after_failure =
         agent == GateAgent::ClaudeCode && call.event.as_deref() == Some("PostToolUseFailure");
-    // An exact edit held back by the policy (`exact=deny`, `exact=review`)
-    // has no finding to say: the policy is the reason (a new user's find:
-    // the model read "srview gate: " and nothing more).
-    if finding.case == Case::Exact && finding.explanation.is_empty() && !after_failure {
-        let file = finding.file.as_deref().unwrap_or("the file");
-        finding.explanation = match policy.action(Case::Exact) {
-            Some(Action::Deny) => format!(
-                "the edit of {file} matches exactly, but srview's policy exact=deny lets no \
-                 edit through."
-            ),
-            Some(Action::Review) => format!(
-                "the edit of {file} matches exactly; srview's policy exact=review puts every \
-                 edit to the review pane."
-            ),
-            _ => String::new(),
-        };
-    }
+    let exact_action = (!after_failure)
+        .then(|| policy.action(Case::Exact))
+        .flatten();
+    worded(agent, &tool, &mut finding, exact_action);
     let (action, answer) = if after_failure {
         (None, answer::after_failure(agent, &tool, &finding))
     } else {
@@ -409,6 +386,39 @@ fn decide(agent: GateAgent, call: Call, mut finding: Finding, policy: &Policy) -
         review,
         next_step: Some(finding.next_step),
         note: finding.note,
+    }
+}
+
+/// `finding` in the words the model reads (and the review pane shows) for
+/// `agent`'s `tool`; `exact_action`: the policy's action for an exact edit
+/// (`None` after a failure), which is the reason an exact edit is held back.
+fn worded(agent: GateAgent, tool: &str, finding: &mut Finding, exact_action: Option<Action>) {
+    // An old text found at several places: the advice in the agent's terms
+    // (which is the step said).
+    finding.explanation = wording::ambiguity_in_terms(agent, tool, &finding.explanation);
+    if wording::is_ambiguous(&finding.explanation) {
+        finding.next_step = NextStep::Ambiguous;
+    }
+    // The agent's own matcher named where srview's diagnosis says "the
+    // reference".
+    finding.explanation = wording::own_matcher(agent, tool, &finding.explanation);
+    finding.withheld = (finding.withheld.take()).map(|w| wording::own_matcher(agent, tool, &w));
+    // An exact edit held back by the policy (`exact=deny`, `exact=review`)
+    // has no finding to say: the policy is the reason (a new user's find:
+    // the model read "srview gate: " and nothing more).
+    if finding.case == Case::Exact && finding.explanation.is_empty() {
+        let file = finding.file.as_deref().unwrap_or("the file");
+        finding.explanation = match exact_action {
+            Some(Action::Deny) => format!(
+                "the edit of {file} matches exactly, but srview's policy exact=deny lets no \
+                 edit through."
+            ),
+            Some(Action::Review) => format!(
+                "the edit of {file} matches exactly; srview's policy exact=review puts every \
+                 edit to the review pane."
+            ),
+            _ => String::new(),
+        };
     }
 }
 

@@ -694,6 +694,90 @@ pub fn corrected_refused(request: &Request) -> Option<String> {
     })
 }
 
+/// The files `request` edits as they are now, read as the gate reads them
+/// for the pane ([`consult`]): the first it names, and a patch's others.
+fn files_now(request: &Request) -> (Option<String>, Vec<(String, Option<String>)>) {
+    let read = |file: &str| std::fs::read_to_string(Path::new(&request.cwd).join(file)).ok();
+    let files = request.file.as_deref().unwrap_or_default();
+    let before = request
+        .file
+        .as_deref()
+        .and_then(|_| read(first_file(files)));
+    let others = (request.others.iter())
+        .map(|(file, _)| (file.clone(), read(file)))
+        .collect();
+    (before, others)
+}
+
+/// `request` judged again against its files as they are now, when one of
+/// them changed since it was judged (`None`: none did, and the judgment
+/// stands): its case, stage, diagnosis and files as the gate would send
+/// them now. Its corrected edit is kept only while it is still exact (what
+/// the gate sends for `c`, which it judges again too). The pane's `a` and
+/// `A`, and every call it shows, go through this: the user never allows an
+/// edit on a view of a file that is no longer there (a tester's find: an
+/// edit judged exact was allowed after the line it adds had been written by
+/// hand, and was written twice).
+pub fn judged_now(request: &Request) -> Option<Request> {
+    // Read before judging: a file changing meanwhile is found changed at
+    // the next look.
+    let (before, others) = files_now(request);
+    if before == request.before && others == request.others {
+        return None;
+    }
+    let changed = Request {
+        before,
+        others,
+        ..request.clone()
+    };
+    let Some(agent) = super::GateAgent::from_id(&request.agent) else {
+        return Some(Request {
+            case: super::Case::Unreadable.name().to_string(),
+            stage: None,
+            diagnosis: format!(
+                "the file changed since the gate judged it, and srview cannot judge it again \
+                 (an agent it does not know: {})",
+                request.agent
+            ),
+            corrected: None,
+            ..changed
+        });
+    };
+    let call = super::Call {
+        cwd: request.cwd.clone(),
+        session_id: request.session_id.clone(),
+        call_id: request.call_id.clone(),
+        tool: request.tool.clone(),
+        event: None,
+        input: request.input.clone(),
+    };
+    let fs = crate::dialect::apply_patch::DirFs {
+        root: Path::new(&call.cwd).to_path_buf(),
+    };
+    let mut finding = super::finding_of(agent, &call, &fs);
+    // An exact edit reaches the pane only by the policy `exact=review`.
+    let exact_action = (request.case == super::Case::Exact.name()).then_some(super::Action::Review);
+    super::worded(agent, &call.tool, &mut finding, exact_action);
+    if finding.explanation.trim().is_empty() {
+        let file = finding.file.as_deref().unwrap_or("the file");
+        finding.explanation = format!(
+            "the edit of {file} matches exactly against the file as it is now, with no doubt."
+        );
+    }
+    let corrected = request
+        .corrected
+        .as_ref()
+        .filter(|input| corrected_now(agent, &call, input).case == super::Case::Exact)
+        .cloned();
+    Some(Request {
+        case: finding.case.name().to_string(),
+        stage: finding.stage,
+        diagnosis: finding.explanation.trim_end().to_string(),
+        corrected,
+        ..changed
+    })
+}
+
 /// `input` (the request's tool input, or its corrected one) as the
 /// previewer reads an agent's edit: what the pane shows in the split view
 /// (`None`: a tool the gate does not judge, or an input that cannot be

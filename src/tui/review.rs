@@ -11,10 +11,13 @@
 //! so that it lands the same, nothing is shown placed and the note says
 //! so ([`GateVerdict`]). Its keys (one
 //! table, [`PANE_KEYS`], drawing the footer and the `?` help): `a` allows,
-//! `r` rejects with a reason typed here (sent to the model), `c` allows
+//! `r` rejects with a reason typed here (sent to the model; only to the
+//! call it was typed for, dropped when that call stops waiting), `c` allows
 //! srview's corrected edit instead (only when the gate offered one), `A`
 //! allows this call and every later one of its session while the pane
-//! runs. The gate writes the answer in the agent's own format and records
+//! runs. Each call is shown judged against its file as it is when shown,
+//! and `a`/`A` judge it again first: a file changed since asks again, on
+//! the new judgment, and answers nothing ([`spool::judged_now`]). The gate writes the answer in the agent's own format and records
 //! it; a call the pane does not answer before the gate's deadline (or one
 //! whose gate went away) leaves the queue, the policy having decided.
 
@@ -253,6 +256,29 @@ struct Shown {
     caches: Option<Caches>,
 }
 
+/// A reason being typed for `r`. It belongs to the call `r` was pressed on:
+/// when that call stops waiting (its deadline, its gate gone), the reason
+/// is dropped, never sent to the call shown next (a tester's find: a reason
+/// typed for a call that timed out rejected the next call, unseen). The
+/// prompt stays open until Enter or Esc, so the rest of what is typed never
+/// acts as the pane's keys on a call that arrived meanwhile (`a` in a
+/// reason would allow it).
+struct Reason {
+    /// The `seq` of the call it is for; `None`: `r` was pressed when no
+    /// call waited.
+    call: Option<u64>,
+    text: String,
+    /// Its call stopped waiting: it will not be sent.
+    dropped: bool,
+}
+
+impl Reason {
+    /// Whether Enter sends it.
+    fn sendable(&self) -> bool {
+        self.call.is_some() && !self.dropped
+    }
+}
+
 /// Rows above the edit's previewer: the title, the call's line.
 const TOP_ROWS: u16 = 2;
 
@@ -274,8 +300,8 @@ pub struct ReviewPane {
     queue: Vec<Pending>,
     current: usize,
     shown: Option<Shown>,
-    /// The reason being typed for `r`.
-    reason: Option<String>,
+    /// The reason being typed for `r`, and the call it is for.
+    reason: Option<Reason>,
     /// `s`: the split view shows srview's corrected edit of this call
     /// (its `seq`); every other call opens on the edit as sent (a new
     /// user's find: the toggle carried over to the next call).
@@ -387,14 +413,34 @@ impl ReviewPane {
             self.queue.push(pending);
         }
         let now = Instant::now();
+        // The call selected stays selected while it waits, whichever calls
+        // before it leave.
+        let selected = self.queue.get(self.current).map(|p| p.seq);
         let mut kept = Vec::with_capacity(self.queue.len());
         for pending in std::mem::take(&mut self.queue) {
             if pending.gone() || pending.deadline() <= now {
                 let what = describe(&pending);
+                let fallback = &pending.request.fallback;
+                let reason = self
+                    .reason
+                    .as_mut()
+                    .filter(|r| r.call == Some(pending.seq) && !r.dropped);
+                let unsent = match reason {
+                    Some(reason) => {
+                        reason.dropped = true;
+                        let said = format!(
+                            "{what} stopped waiting: its policy decided ({fallback}); your \
+                             reason was not sent (Enter or Esc closes it)"
+                        );
+                        self.say(&said, true);
+                        "; the reason being typed was not sent"
+                    }
+                    None => "",
+                };
                 self.note(
                     format!(
-                        "the gate stopped waiting; its policy decided ({}): {what}",
-                        pending.request.fallback
+                        "the gate stopped waiting; its policy decided ({fallback}): \
+                         {what}{unsent}"
                     ),
                     true,
                 );
@@ -403,9 +449,11 @@ impl ReviewPane {
             }
         }
         self.queue = kept;
+        if let Some(at) = selected.and_then(|seq| self.queue.iter().position(|p| p.seq == seq)) {
+            self.current = at;
+        }
         if self.current >= self.queue.len() {
             self.current = self.queue.len().saturating_sub(1);
-            self.reason = None;
         }
         self.schedule();
         self.show();
@@ -479,6 +527,20 @@ impl ReviewPane {
     fn show(&mut self) {
         let Some(pending) = self.queue.get(self.current) else {
             self.shown = None;
+            return;
+        };
+        if self.shown.as_ref().is_some_and(|s| s.seq != pending.seq) {
+            self.shown = None;
+        }
+        // Every call is shown as judged against its file as it is when it
+        // is shown (a tester's find: the second of two calls queued was
+        // shown at its old line numbers after the first had been written).
+        if self.shown.is_none()
+            && let Some(changed) = self.judge_again(self.current)
+        {
+            self.say(&changed, true);
+        }
+        let Some(pending) = self.queue.get(self.current) else {
             return;
         };
         let request = &pending.request;
@@ -680,10 +742,16 @@ impl ReviewPane {
 
     /// Sends `verdict` for the call selected.
     fn answer(&mut self, verdict: Verdict) {
-        if self.current >= self.queue.len() {
+        self.answer_at(self.current, verdict);
+    }
+
+    /// Sends `verdict` for the call at `index` of the queue.
+    fn answer_at(&mut self, index: usize, verdict: Verdict) {
+        if index >= self.queue.len() {
             return;
         }
-        let pending = self.queue.remove(self.current);
+        let selected = self.queue.get(self.current).map(|p| p.seq);
+        let pending = self.queue.remove(index);
         self.finding = None;
         let what = describe(&pending);
         if verdict == Verdict::AllowSession
@@ -711,6 +779,9 @@ impl ReviewPane {
                 true,
             ),
         }
+        if let Some(at) = selected.and_then(|seq| self.queue.iter().position(|p| p.seq == seq)) {
+            self.current = at;
+        }
         if self.current >= self.queue.len() {
             self.current = self.queue.len().saturating_sub(1);
         }
@@ -737,23 +808,44 @@ impl ReviewPane {
         if let Some(reason) = &mut self.reason {
             match key.code {
                 KeyCode::Enter => {
-                    let reason = std::mem::take(reason);
-                    self.reason = None;
-                    self.answer(Verdict::Reject { reason });
+                    let reason = self.reason.take();
+                    // Only to the call it was typed for, while it waits.
+                    let call = reason
+                        .as_ref()
+                        .filter(|r| r.sendable())
+                        .and_then(|r| r.call)
+                        .and_then(|seq| self.queue.iter().position(|p| p.seq == seq));
+                    match (call, reason) {
+                        (Some(at), Some(reason)) => self.answer_at(
+                            at,
+                            Verdict::Reject {
+                                reason: reason.text,
+                            },
+                        ),
+                        (_, Some(Reason { call: None, .. })) => self.say(
+                            "the reason was not sent: no gate call was waiting when r was pressed",
+                            true,
+                        ),
+                        _ => self.say(
+                            "the reason was not sent: its call had stopped waiting",
+                            true,
+                        ),
+                    }
                 }
                 KeyCode::Esc => self.reason = None,
                 KeyCode::Backspace => {
-                    reason.pop();
+                    reason.text.pop();
                 }
                 KeyCode::Char('c') if key.modifiers.contains(KeyModifiers::CONTROL) => {
                     self.reason = None;
                 }
-                KeyCode::Char(c) => reason.push(c),
+                KeyCode::Char(c) => reason.text.push(c),
                 // Kept as typed (a user's find: it was dropped); the footer
                 // shows it as spaces.
-                KeyCode::Tab => reason.push('\t'),
+                KeyCode::Tab => reason.text.push('\t'),
                 _ => {}
             }
+            self.schedule();
             return Flow::Continue;
         }
         if self.help {
@@ -796,6 +888,24 @@ impl ReviewPane {
                 self.show();
             }
             PaneAction::Next | PaneAction::Previous => {}
+            // With no call waiting the prompt opens all the same, sending
+            // nothing: the reason typed next never acts as keys on a call
+            // arriving meanwhile (a tester's find: `r`, then `abc`, allowed
+            // a call that came as it was typed).
+            PaneAction::Reject => {
+                let call = waiting.map(|p| p.seq);
+                if call.is_none() {
+                    self.say(
+                        "no gate call is waiting: what you type is not sent (Enter or Esc closes)",
+                        true,
+                    );
+                }
+                self.reason = Some(Reason {
+                    call,
+                    text: String::new(),
+                    dropped: false,
+                });
+            }
             PaneAction::SwitchEdit => {
                 if waiting.is_some_and(|p| p.request.corrected.is_some()) {
                     let seq = waiting.map(|p| p.seq);
@@ -825,8 +935,11 @@ impl ReviewPane {
                     self.say("this edit names one file", false);
                 }
             }
-            PaneAction::Allow => self.answer(Verdict::Allow),
-            PaneAction::Reject => self.reason = Some(String::new()),
+            PaneAction::Allow => {
+                if !self.changed_since_shown() {
+                    self.answer(Verdict::Allow);
+                }
+            }
             PaneAction::Corrected => {
                 if waiting.is_some_and(|p| p.request.corrected.is_some()) {
                     self.answer(Verdict::Corrected);
@@ -840,6 +953,10 @@ impl ReviewPane {
             }
             PaneAction::AllowSession => {
                 if waiting.is_some_and(|p| session_key(p).is_some()) {
+                    if self.changed_since_shown() {
+                        self.schedule();
+                        return Flow::Continue;
+                    }
                     self.answer(Verdict::AllowSession);
                 } else {
                     self.say("this call names no session: a allows it alone", true);
@@ -856,6 +973,52 @@ impl ReviewPane {
         // The call shown may have changed: its countdown is looked at.
         self.schedule();
         Flow::Continue
+    }
+
+    /// The call at `index` judged again when a file it edits changed since
+    /// it was judged ([`spool::judged_now`]): its request becomes the new
+    /// judgment, and its view is built again. What changed, for the user;
+    /// `None` when nothing did.
+    fn judge_again(&mut self, index: usize) -> Option<String> {
+        let pending = self.queue.get_mut(index)?;
+        let now = spool::judged_now(&pending.request)?;
+        let was = GateVerdict::of(&pending.request, false).judged();
+        let is = GateVerdict::of(&now, false).judged();
+        let file = now.file.as_deref().unwrap_or("the file");
+        let file = file
+            .strip_prefix(&format!("{}/", now.cwd))
+            .unwrap_or(file)
+            .to_string();
+        let verdict = if was == is {
+            format!("still {is}")
+        } else {
+            format!("was {was}, now {is}")
+        };
+        pending.request = now;
+        let seq = pending.seq;
+        if self.shown.as_ref().is_some_and(|s| s.seq == seq) {
+            self.shown = None;
+        }
+        Some(format!(
+            "{file} changed since this call was judged: judged again against the file as it is \
+             now ({verdict}); look again, then answer"
+        ))
+    }
+
+    /// Before `a` or `A` answers the call selected: whether a file it edits
+    /// changed since its view was built. Then it is judged again, shown
+    /// anew and asked again, never allowed on the old view (a tester's
+    /// find: `a` let through an edit judged exact whose new line had been
+    /// written meanwhile; it was written twice).
+    fn changed_since_shown(&mut self) -> bool {
+        match self.judge_again(self.current) {
+            Some(changed) => {
+                self.show();
+                self.say(&changed, true);
+                true
+            }
+            None => false,
+        }
     }
 
     fn say(&mut self, text: &str, error: bool) {
@@ -1341,7 +1504,23 @@ impl Screen for ReviewPane {
         frame.render_widget(Clear, footer);
         match &self.reason {
             Some(reason) => {
-                let text = reason_line(&sanitize(reason), usize::from(area.width));
+                let typed = sanitize(&reason.text);
+                let width = usize::from(area.width);
+                let text = match (reason.call, reason.dropped) {
+                    (Some(_), false) => reason_line(&typed, width),
+                    (Some(_), true) => prompt_line(
+                        " not sent (its call stopped waiting): ",
+                        "  Enter or Esc closes",
+                        &typed,
+                        width,
+                    ),
+                    (None, _) => prompt_line(
+                        " not sent (no call waits): ",
+                        "  Enter or Esc closes",
+                        &typed,
+                        width,
+                    ),
+                };
                 frame.render_widget(Paragraph::new(text).style(theme.warn()), footer);
             }
             None => {
@@ -1465,18 +1644,27 @@ fn render_help(frame: &mut Frame, area: Rect, theme: &Theme) {
 /// left shows `…` and its last characters; the keys' hint goes first when
 /// the room is short.
 fn reason_line(reason: &str, width: usize) -> String {
+    prompt_line(
+        " reason for the model: ",
+        "  Enter sends · Esc cancels",
+        reason,
+        width,
+    )
+}
+
+/// [`reason_line`] with its label and its keys' hint given: a reason that
+/// will not be sent says so where it is typed.
+fn prompt_line(label: &str, hint: &str, reason: &str, width: usize) -> String {
     use unicode_width::UnicodeWidthStr;
-    const LABEL: &str = " reason for the model: ";
-    const HINT: &str = "  Enter sends · Esc cancels";
-    let fixed = LABEL.width() + 1; // the cursor `▏`
-    let hint = if fixed + reason.width() + HINT.width() <= width {
-        HINT
+    let fixed = label.width() + 1; // the cursor `▏`
+    let hint = if fixed + reason.width() + hint.width() <= width {
+        hint
     } else {
         ""
     };
     let room = width.saturating_sub(fixed + hint.width());
     if reason.width() <= room {
-        return format!("{LABEL}{reason}▏{hint}");
+        return format!("{label}{reason}▏{hint}");
     }
     // The tail that fits beside `…`.
     let mut tail_width = 0;
@@ -1489,7 +1677,7 @@ fn reason_line(reason: &str, width: usize) -> String {
         tail_width += w;
         start = at;
     }
-    format!("{LABEL}…{}▏", &reason[start..])
+    format!("{label}…{}▏", &reason[start..])
 }
 
 /// The tool input as `v` shows it: its fields one a line, and a text of
@@ -1550,7 +1738,53 @@ mod tests {
         );
     }
     use super::*;
-    use crate::gate::spool::{Outcome, Request, ask};
+    use crate::gate::spool::{Outcome, Request};
+
+    /// `request` as a gate in the workspace `dir` sends it: its paths
+    /// (`/w`) in `dir`, and its files written there as the gate judged
+    /// them, so the pane, which judges a call again when its file changed,
+    /// finds them as judged.
+    fn placed(dir: &Path, request: &Request) -> Request {
+        let root = dir.display().to_string();
+        let moved = |value: &serde_json::Value| -> serde_json::Value {
+            let text = value.to_string().replace("\"/w/", &format!("\"{root}/"));
+            serde_json::from_str(&text).unwrap_or_else(|_| value.clone())
+        };
+        let moved_path = |path: &str| match path.strip_prefix("/w") {
+            Some(rest) => format!("{root}{rest}"),
+            None => path.to_string(),
+        };
+        let r = Request {
+            cwd: moved_path(&request.cwd),
+            file: request.file.as_deref().map(|files| {
+                files
+                    .split(", ")
+                    .map(moved_path)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }),
+            input: moved(&request.input),
+            corrected: request.corrected.as_ref().map(moved),
+            ..request.clone()
+        };
+        let files = r.file.clone().unwrap_or_default();
+        let first = spool::first_file(&files).to_string();
+        for (file, content) in std::iter::once((first, r.before.clone())).chain(r.others.clone()) {
+            if let Some(content) = content {
+                let path = Path::new(&r.cwd).join(file);
+                if let Some(folder) = path.parent() {
+                    std::fs::create_dir_all(folder).expect("the file's folder");
+                }
+                std::fs::write(path, content).expect("the file as judged");
+            }
+        }
+        r
+    }
+
+    /// [`spool::ask`] of `request` [`placed`] in `dir`.
+    fn ask(dir: &Path, request: &Request, deadline: Instant) -> Outcome {
+        spool::ask(dir, &placed(dir, request), deadline)
+    }
 
     fn request(session: &str, call: &str) -> Request {
         Request {
@@ -1588,8 +1822,9 @@ mod tests {
         std::thread::spawn(move || ask(&dir, &request, Instant::now() + Duration::from_secs(20)))
     }
 
-    /// [`gate`] of call `n`, an Edit of `/w/a.py` (holding `before`) from
-    /// `old` to `new` that the gate judged `case` at `stage`.
+    /// [`gate`] of call `n`, an Edit of `/w/N/a.py` (holding `before`: a
+    /// file of each call's own) from `old` to `new` that the gate judged
+    /// `case` at `stage`.
     fn edit_gate(
         dir: &Path,
         n: usize,
@@ -1602,7 +1837,8 @@ mod tests {
         r.case = case.into();
         r.stage = Some(stage.into());
         r.before = Some(before.into());
-        r.input = serde_json::json!({"file_path": "/w/a.py", "old_string": old,
+        r.file = Some(format!("/w/{n}/a.py"));
+        r.input = serde_json::json!({"file_path": format!("/w/{n}/a.py"), "old_string": old,
                                      "new_string": new, "replace_all": false});
         let dir = dir.to_path_buf();
         std::thread::spawn(move || ask(&dir, &r, Instant::now() + Duration::from_secs(20)))
@@ -1643,10 +1879,10 @@ mod tests {
         let same = loose_gate(dir.path(), "s1", "three");
         until_waiting(&mut pane, 3);
         press(&mut pane, KeyCode::Char('r'));
-        assert_eq!(pane.reason.as_deref(), Some(""));
+        assert_eq!(pane.reason.as_ref().map(|r| r.text.as_str()), Some(""));
         press(&mut pane, KeyCode::Char('n'));
         press(&mut pane, KeyCode::Esc);
-        assert_eq!(pane.reason, None);
+        assert!(pane.reason.is_none());
         assert_eq!(pane.queue.len(), 3, "Esc sent nothing");
         press(&mut pane, KeyCode::Char('c'));
         assert_eq!(pane.queue.len(), 3, "no corrected edit to allow");
@@ -1959,6 +2195,375 @@ mod tests {
         }
     }
 
+    /// The recorded inventory.py of the gate's fixtures.
+    const INVENTORY: &str = include_str!("../../tests/fixtures/gate/inventory.py");
+
+    /// A Claude Code `Edit` of `dir/inventory.py` from `old` to `new`,
+    /// judged by the gate under `exact=review` and put to the pane (the
+    /// judgment the gate ends with, on its thread).
+    fn claude_edit(
+        dir: &Path,
+        call: &str,
+        old: &str,
+        new: &str,
+    ) -> std::thread::JoinHandle<crate::gate::Judgment> {
+        use crate::gate::{GateAgent, Policy, judge};
+        let payload = serde_json::json!({
+            "session_id": "s1", "transcript_path": "/nonexistent",
+            "cwd": dir.display().to_string(), "permission_mode": "acceptEdits",
+            "hook_event_name": "PreToolUse", "tool_name": "Edit",
+            "tool_input": {"file_path": dir.join("inventory.py").display().to_string(),
+                           "old_string": old, "new_string": new, "replace_all": false},
+            "tool_use_id": call,
+        });
+        let policy = Policy::parse("exact=review").expect("a policy");
+        let judgment = judge(
+            GateAgent::ClaudeCode,
+            payload.to_string().as_bytes(),
+            |cwd| crate::dialect::apply_patch::DirFs { root: cwd.into() },
+            &policy,
+        );
+        assert_eq!(judgment.case, crate::gate::Case::Exact, "{judgment:?}");
+        std::thread::spawn(move || {
+            spool::consult(judgment, Instant::now() + Duration::from_secs(20))
+        })
+    }
+
+    /// Round-38d finding 01: `a` never allows an edit on a view of a file
+    /// that changed since the call was judged. An edit adding `sku` after
+    /// `price`, exact when sent (`exact=review` puts it to the pane); the
+    /// line arrives by another route while the call waits. `a` judges it
+    /// again against the file as it is now (a doubt: its new text is
+    /// already there), shows that and asks again; only the next `a`
+    /// answers (it was allowed at once, and the line written twice).
+    #[test]
+    fn allow_judges_a_call_again_when_its_file_changed() {
+        let (dir, mut pane) = listening();
+        let file = dir.path().join("inventory.py");
+        std::fs::write(&file, INVENTORY).expect("the file");
+        let (old, new) = (
+            "    qty: int\n    price: float\n",
+            "    qty: int\n    price: float\n    sku: str = \"\"\n",
+        );
+        let gate = claude_edit(dir.path(), "toolu_C", old, new);
+        until_waiting(&mut pane, 1);
+        let text = screen(&mut pane);
+        assert!(
+            text.contains(" 1/1 Claude Code Edit inventory.py · exact · "),
+            "{text}"
+        );
+        // Meanwhile the line arrives by another route.
+        std::fs::write(&file, INVENTORY.replacen(old, new, 1)).expect("changed");
+        press(&mut pane, KeyCode::Char('a'));
+        assert_eq!(pane.queue.len(), 1, "not answered on the old view");
+        assert!(!gate.is_finished());
+        assert_eq!(
+            pane.notice.as_ref().map(|n| n.text.as_str()),
+            Some(
+                "inventory.py changed since this call was judged: judged again against the file \
+                 as it is now (was exact, now doubt (exact)); look again, then answer"
+            )
+        );
+        let request = &pane.queue[0].request;
+        assert_eq!(request.case, "doubt");
+        assert_eq!(
+            request.before.as_deref(),
+            Some(&*INVENTORY.replacen(old, new, 1))
+        );
+        assert!(
+            request
+                .diagnosis
+                .contains("its new text is already there (lines 12-14)"),
+            "{}",
+            request.diagnosis
+        );
+        let text = screen(&mut pane);
+        assert!(
+            text.contains(" 1/1 Claude Code Edit inventory.py · doubt (exact) · "),
+            "{text}"
+        );
+        assert!(
+            text.contains("changed since this call was judged"),
+            "{text}"
+        );
+        // Asked again, on the view of the file as it is: `a` answers.
+        press(&mut pane, KeyCode::Char('a'));
+        assert!(pane.queue.is_empty());
+        let decided = gate.join().expect("the gate");
+        assert_eq!(decided.verdict(), Some(&Verdict::Allow));
+        let log: Vec<&str> = pane.log.iter().map(|(text, _)| text.as_str()).collect();
+        assert_eq!(log, ["allowed: Claude Code Edit inventory.py (doubt)"]);
+    }
+
+    /// The line number of the first row of `text` showing `line`.
+    fn shown_at(text: &str, line: &str) -> Option<u32> {
+        let row = text.lines().find(|row| row.contains(line))?;
+        let digits: String = row
+            .trim_start()
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        digits.parse().ok()
+    }
+
+    /// Of two calls queued, the second is shown judged against the file as
+    /// it is when shown, and judged again on `a`: the first one allowed and
+    /// written (four lines above the second's), the second shows its new
+    /// line numbers, never the old ones (a tester's find: shown at line
+    /// 30, written at 34).
+    #[test]
+    fn a_call_shown_later_is_judged_against_the_file_as_it_is_then() {
+        let (dir, mut pane) = listening();
+        let file = dir.path().join("inventory.py");
+        std::fs::write(&file, INVENTORY).expect("the file");
+        let first = (
+            "TAX_RATE = 0.2\n",
+            "TAX_RATE = 0.2\nCURRENCY = \"EUR\"\nDISCOUNT = 0.1\nMAX_QTY = 99\nMIN_QTY = 1\n",
+        );
+        let second = (
+            "def cheapest(items):\n    if not items:\n",
+            "def cheapest(items):\n    if not items:  # none at all\n",
+        );
+        let one = claude_edit(dir.path(), "toolu_1", first.0, first.1);
+        until_waiting(&mut pane, 1);
+        let two = claude_edit(dir.path(), "toolu_2", second.0, second.1);
+        until_waiting(&mut pane, 2);
+        // The second, seen at its place before the first is answered; the
+        // first allowed, and then written by the agent.
+        press(&mut pane, KeyCode::Char(']'));
+        let text = screen(&mut pane);
+        assert_eq!(shown_at(&text, "def cheapest"), Some(30), "{text}");
+        press(&mut pane, KeyCode::Char('['));
+        press(&mut pane, KeyCode::Char('a'));
+        assert_eq!(
+            one.join().expect("the gate").verdict(),
+            Some(&Verdict::Allow)
+        );
+        std::fs::write(&file, INVENTORY.replacen(first.0, first.1, 1)).expect("written");
+        // The second, shown before the first was written, is judged again
+        // on `a` and shown at its place now.
+        press(&mut pane, KeyCode::Char('a'));
+        assert_eq!(pane.queue.len(), 1, "asked again");
+        assert_eq!(
+            pane.notice.as_ref().map(|n| n.text.as_str()),
+            Some(
+                "inventory.py changed since this call was judged: judged again against the file \
+                 as it is now (still exact); look again, then answer"
+            )
+        );
+        let text = screen(&mut pane);
+        assert_eq!(shown_at(&text, "def cheapest"), Some(34), "{text}");
+        // Shown again after a change of the file: judged when shown.
+        let now = INVENTORY.replacen(first.0, first.1, 1);
+        std::fs::write(&file, format!("# a comment\n{now}")).expect("changed again");
+        let three = claude_edit(dir.path(), "toolu_3", "LOW_STOCK = 5\n", "LOW_STOCK = 6\n");
+        until_waiting(&mut pane, 2);
+        std::fs::write(&file, format!("# a comment\n# and another\n{now}")).expect("changed");
+        press(&mut pane, KeyCode::Char(']'));
+        assert_eq!(
+            pane.notice.as_ref().map(|n| n.text.as_str()),
+            Some(
+                "inventory.py changed since this call was judged: judged again against the file \
+                 as it is now (still exact); look again, then answer"
+            )
+        );
+        let text = screen(&mut pane);
+        assert_eq!(shown_at(&text, "LOW_STOCK = "), Some(7), "{text}");
+        press(&mut pane, KeyCode::Char('a'));
+        assert_eq!(
+            three.join().expect("the gate").verdict(),
+            Some(&Verdict::Allow)
+        );
+        // The second, shown again once the third is answered, is judged
+        // as the file is then: two lines further down.
+        assert_eq!(
+            pane.notice.as_ref().map(|n| n.text.as_str()),
+            Some(
+                "inventory.py changed since this call was judged: judged again against the file \
+                 as it is now (still exact); look again, then answer"
+            )
+        );
+        let text = screen(&mut pane);
+        assert_eq!(shown_at(&text, "def cheapest"), Some(36), "{text}");
+        press(&mut pane, KeyCode::Char('a'));
+        assert_eq!(
+            two.join().expect("the gate").verdict(),
+            Some(&Verdict::Allow)
+        );
+    }
+
+    /// A gate call of `call` (session `s1`) waiting until `deadline`.
+    fn gate_until(dir: &Path, call: &str, deadline: Instant) -> std::thread::JoinHandle<Outcome> {
+        let (dir, request) = (dir.to_path_buf(), request("s1", call));
+        std::thread::spawn(move || ask(&dir, &request, deadline))
+    }
+
+    /// Looks at the calls until `n` wait.
+    fn until_left(pane: &mut ReviewPane, n: usize) {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while pane.queue.len() > n {
+            assert!(Instant::now() < deadline, "{} waiting", pane.queue.len());
+            std::thread::sleep(Duration::from_millis(20));
+            pane.on_wake();
+        }
+    }
+
+    fn type_text(pane: &mut ReviewPane, text: &str) {
+        for c in text.chars() {
+            press(pane, KeyCode::Char(c));
+        }
+    }
+
+    fn notice_text(pane: &ReviewPane) -> Option<&str> {
+        pane.notice.as_ref().map(|n| n.text.as_str())
+    }
+
+    /// Round-38d finding 02: a reason typed for a call that stops waiting
+    /// while it is typed (its deadline) is dropped, saying so; it never
+    /// moves to the call shown next, and the rest of it typed (`a` among
+    /// its letters) never acts as the pane's keys on that call (the reason
+    /// `no bad approach` rejected the next call, unseen).
+    #[test]
+    fn a_reason_for_a_call_that_stopped_waiting_goes_to_no_other_call() {
+        let (dir, mut pane) = listening();
+        let short = gate_until(
+            dir.path(),
+            "toolu_C",
+            Instant::now() + Duration::from_millis(800),
+        );
+        until_waiting(&mut pane, 1);
+        let long = gate(dir.path(), "s1", "toolu_A");
+        until_waiting(&mut pane, 2);
+        press(&mut pane, KeyCode::Char('r'));
+        type_text(&mut pane, "no");
+        // Call 1 reaches its deadline while the reason is typed.
+        until_left(&mut pane, 1);
+        assert!(matches!(short.join().expect("gate"), Outcome::TimedOut(_)));
+        assert_eq!(
+            notice_text(&pane),
+            Some(
+                "Claude Code Edit a.py (doubt) stopped waiting: its policy decided (deny); your \
+                 reason was not sent (Enter or Esc closes it)"
+            )
+        );
+        let text = screen(&mut pane);
+        assert!(
+            text.contains("\n not sent (its call stopped waiting): no▏  Enter or Esc closes\n"),
+            "{text}"
+        );
+        type_text(&mut pane, " bad approach");
+        press(&mut pane, KeyCode::Enter);
+        assert_eq!(pane.queue.len(), 1, "the next call is not answered");
+        assert!(!long.is_finished());
+        assert!(pane.reason.is_none());
+        assert_eq!(
+            notice_text(&pane),
+            Some("the reason was not sent: its call had stopped waiting")
+        );
+        let log: Vec<&str> = pane.log.iter().map(|(text, _)| text.as_str()).collect();
+        assert_eq!(
+            log,
+            [
+                "the gate stopped waiting; its policy decided (deny): Claude Code Edit a.py \
+              (doubt); the reason being typed was not sent"
+            ]
+        );
+        // The call shown now is answered by a reason typed for it.
+        press(&mut pane, KeyCode::Char('r'));
+        type_text(&mut pane, "ok");
+        press(&mut pane, KeyCode::Enter);
+        assert_eq!(
+            long.join().expect("gate"),
+            Outcome::Answered(Verdict::Reject {
+                reason: "ok".into()
+            })
+        );
+    }
+
+    /// The call selected stays selected when a call before it stops
+    /// waiting: the reason typed for it rejects it, not the call after it
+    /// (the queue's index pointed at the next call).
+    #[test]
+    fn a_reason_stays_with_its_call_when_an_earlier_call_leaves() {
+        let (dir, mut pane) = listening();
+        let short = gate_until(
+            dir.path(),
+            "one",
+            Instant::now() + Duration::from_millis(800),
+        );
+        until_waiting(&mut pane, 1);
+        let second = gate(dir.path(), "s1", "two");
+        until_waiting(&mut pane, 2);
+        let third = gate(dir.path(), "s1", "three");
+        until_waiting(&mut pane, 3);
+        press(&mut pane, KeyCode::Char(']'));
+        assert_eq!(
+            pane.queue[pane.current].request.call_id.as_deref(),
+            Some("two")
+        );
+        press(&mut pane, KeyCode::Char('r'));
+        type_text(&mut pane, "not this one");
+        until_left(&mut pane, 2);
+        assert!(matches!(short.join().expect("gate"), Outcome::TimedOut(_)));
+        assert_eq!(
+            pane.queue[pane.current].request.call_id.as_deref(),
+            Some("two")
+        );
+        assert_eq!(notice_text(&pane), None);
+        press(&mut pane, KeyCode::Enter);
+        assert_eq!(
+            second.join().expect("gate"),
+            Outcome::Answered(Verdict::Reject {
+                reason: "not this one".into()
+            })
+        );
+        assert_eq!(pane.queue.len(), 1);
+        assert_eq!(pane.queue[0].request.call_id.as_deref(), Some("three"));
+        drop(pane);
+        assert!(matches!(third.join().expect("gate"), Outcome::Failed(_)));
+    }
+
+    /// `r` pressed when no call waits opens a prompt that sends nothing:
+    /// the reason typed then never acts as keys on a call arriving
+    /// meanwhile (a tester saw `r`, `abc` allow a call that came as it was
+    /// typed).
+    #[test]
+    fn a_reason_typed_with_no_call_waiting_answers_no_call() {
+        let (dir, mut pane) = listening();
+        press(&mut pane, KeyCode::Char('r'));
+        assert_eq!(
+            notice_text(&pane),
+            Some("no gate call is waiting: what you type is not sent (Enter or Esc closes)")
+        );
+        type_text(&mut pane, "ab");
+        let call = gate(dir.path(), "s1", "arrives");
+        until_waiting(&mut pane, 1);
+        type_text(&mut pane, "cA");
+        assert_eq!(
+            pane.queue.len(),
+            1,
+            "the letters are the reason's, not keys"
+        );
+        assert!(!call.is_finished());
+        let text = screen(&mut pane);
+        assert!(
+            text.contains("\n not sent (no call waits): abcA▏  Enter or Esc closes\n"),
+            "{text}"
+        );
+        press(&mut pane, KeyCode::Enter);
+        assert_eq!(pane.queue.len(), 1);
+        assert_eq!(
+            notice_text(&pane),
+            Some("the reason was not sent: no gate call was waiting when r was pressed")
+        );
+        // Closed: the pane's keys act again, on the call shown.
+        press(&mut pane, KeyCode::Char('a'));
+        assert_eq!(
+            call.join().expect("gate"),
+            Outcome::Answered(Verdict::Allow)
+        );
+    }
+
     /// A Tab typed in the reason is kept: the model reads it (a user's
     /// find: it was dropped).
     #[test]
@@ -1975,7 +2580,7 @@ mod tests {
         ] {
             press(&mut pane, code);
         }
-        assert_eq!(pane.reason.as_deref(), Some("a\tb"));
+        assert_eq!(pane.reason.as_ref().map(|r| r.text.as_str()), Some("a\tb"));
         let text = screen(&mut pane);
         assert!(text.contains("reason for the model: a"), "{text}");
         press(&mut pane, KeyCode::Enter);

@@ -16,7 +16,7 @@ pub(crate) use crate::support::pty;
 use serde_json::{Value, json};
 use srview::dialect::apply_patch::DirFs;
 use srview::gate::spool::{self, Listener, Outcome, Pending, Request, Verdict};
-use srview::gate::{Answer, Case, GateAgent, Judgment, Policy, judge};
+use srview::gate::{Answer, Case, GateAgent, Judgment, NextStep, Policy, judge};
 
 use super::payload;
 use super::support::text::assert_holds;
@@ -383,6 +383,94 @@ fn the_panes_verdicts_become_the_agents_answers_and_are_recorded() {
     assert_eq!(
         exact_edit.clone().with_verdict(Verdict::Corrected),
         exact_edit
+    );
+}
+
+/// Round-38d finding 05: the user's reject of an exact edit put to the
+/// pane (`exact=review`) ends with the reject as the step, never "Nothing in
+/// the edit needs changing: only the user can let it through" (which told
+/// the model the opposite of the user's no, inviting the same edit again);
+/// the policy's own hold (no pane answering) keeps that step, where it is
+/// true.
+#[test]
+fn a_reject_in_the_pane_ends_with_the_reject_not_only_the_user() {
+    let dir = workspace();
+    let agent = GateAgent::ClaudeCode;
+    let input = super::string_edit(
+        agent,
+        "    qty: int\n    price: float\n",
+        "    qty: int\n    price: float\n    sku: str = \"\"\n",
+    );
+    let bytes = moved(&super::edit_payload(agent, input), dir.path());
+    let judgment = judge(
+        agent,
+        &bytes,
+        |cwd| DirFs { root: cwd.into() },
+        &Policy::parse("exact=review").expect("a policy"),
+    );
+    assert_eq!(judgment.case, Case::Exact);
+    let file = format!("{}/inventory.py", dir.path().display());
+    let finding = format!(
+        "the edit of {file} matches exactly; srview's policy exact=review puts every edit to the \
+         review pane."
+    );
+    let rejected = judgment.clone().with_verdict(Verdict::Reject {
+        reason: "no thanks".into(),
+    });
+    assert_eq!(
+        deny_text(&rejected),
+        format!(
+            "srview gate: the user rejected this Edit in the review pane: no thanks\nsrview's \
+             finding: {finding}\nThe user rejected this edit: do not send it again as it is; \
+             follow their reason above."
+        )
+    );
+    let without = judgment
+        .clone()
+        .with_verdict(Verdict::Reject { reason: " ".into() });
+    assert_eq!(
+        deny_text(&without),
+        format!(
+            "srview gate: the user rejected this Edit in the review pane.\nsrview's finding: \
+             {finding}\nThe user rejected this edit: do not send it again as it is; ask the user \
+             what they want instead."
+        )
+    );
+    // No pane answered: the policy holds it back, and only the user can
+    // let it through.
+    assert_eq!(
+        deny_text(&judgment),
+        format!(
+            "srview gate: {finding}\n(no review pane runs, so srview's policy exact=review falls \
+             back to deny)\nNothing in the edit needs changing: only the user can let it through \
+             (in srview's review pane, or by srview's policy)."
+        )
+    );
+    // A doubt's own step stays: it is about the edit, and still true (the
+    // line already written: its new text is already there).
+    let path = dir.path().join("inventory.py");
+    let text = std::fs::read_to_string(&path).expect("the file");
+    let sku = text.replacen(
+        "    price: float\n",
+        "    price: float\n    sku: str = \"\"\n",
+        1,
+    );
+    std::fs::write(&path, sku).expect("the line written");
+    let doubt = judge(
+        agent,
+        &bytes,
+        |cwd| DirFs { root: cwd.into() },
+        &Policy::default(),
+    );
+    assert_eq!(doubt.case, Case::Doubt);
+    let step = doubt.next_step.expect("a step");
+    assert_ne!(step, NextStep::OnlyTheUser);
+    let text = deny_text(&doubt.with_verdict(Verdict::Reject {
+        reason: "no".into(),
+    }));
+    assert!(
+        text.ends_with(&format!("\n{}", step.text("Edit").expect("a sentence"))),
+        "{text}"
     );
 }
 
