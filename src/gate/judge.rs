@@ -693,6 +693,34 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
                 None,
             ),
         };
+        // A hunk placed at the first of several places where the agent's
+        // own matcher searched (Cline's `apply_patch` ignoring an `@@`
+        // line it does not find and taking the first copy from the top: a
+        // tester's find, `check` said so and the gate allowed it). Codex's
+        // patch checks above judge Codex's search, not the agent's.
+        if patch_key(row).is_some() && row.matcher().is_some_and(|m| m.takes_first_of_several()) {
+            let before = |edit: &crate::dialect::call::EditMatch| {
+                // The file the edit names, else the call's one file.
+                let path = match (&edit.path, &outcome.writes[..]) {
+                    (Some(path), _) => path.as_str(),
+                    (None, [only]) => only.path.as_str(),
+                    _ => return None,
+                };
+                read(fs, &call.cwd, path).ok()?.map(|text| text.to_string())
+            };
+            let judged = crate::dialect::call_doubts::Judged {
+                first_wins: true,
+                ..Default::default()
+            };
+            doubts.extend(
+                crate::dialect::call_doubts::exact_doubt_kinds(&outcome, &before, judged)
+                    .into_iter()
+                    .filter(|(kind, _)| {
+                        *kind == crate::dialect::call_doubts::CallDoubtKind::FirstOfSeveral
+                    })
+                    .map(|(_, m)| (NextStep::WholeLines, m)),
+            );
+        }
         // Line endings as the agent writes them (OpenCode gives the edit
         // the file's; others write the model's as they are).
         let written = outcome.writes.first().and_then(|w| w.content.as_deref());

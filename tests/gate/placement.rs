@@ -159,3 +159,41 @@ fn a_pure_addition_under_a_bare_at_line_passes_and_the_record_says_where_it_land
     assert_eq!(judgment.case, Case::Exact);
     assert_eq!(record_of(&judgment).get("note"), None);
 }
+
+/// Two functions with the same body: Cline's `apply_patch` ignores an `@@`
+/// line it does not find (`parseB(str)` for the file's `parseB(s)`) and
+/// takes the first copy from the top, in `parseA` (a tester's find: `check`
+/// said so, the gate allowed it). A doubt naming both places; the same
+/// hunk under the file's own `@@` line goes on. OpenCode refuses the
+/// header it does not find.
+#[test]
+fn a_cline_hunk_whose_at_line_is_not_found_and_lands_at_a_first_copy_is_a_doubt() {
+    let file = "function parseA(s) {\n  const parts = s.split(\",\");\n  return parts.map(Number);\n}\n\nfunction parseB(s) {\n  const parts = s.split(\",\");\n  return parts.map(Number);\n}\n";
+    let body = |header: &str| {
+        format!(
+            "*** Begin Patch\n*** Update File: inventory.py\n@@ {header}\n   const parts = s.split(\",\");\n-  return parts.map(Number);\n+  return parts.map(Number).filter(Boolean);\n*** End Patch"
+        )
+    };
+    let judged = |header: &str| {
+        judge_on(
+            GateAgent::ClineCli,
+            &cline_patch_payload(&body(header)),
+            file,
+            &Policy::default(),
+        )
+    };
+    let missed = judged("function parseB(str) {");
+    assert_eq!(missed.case, Case::Doubt, "{:?}", missed.answer);
+    assert_eq!(missed.next_step, Some(NextStep::WholeLines));
+    assert!(
+        deny_reason(&missed).contains(
+            "edit 1: its @@ line 'function parseB(str) {' is not in the file, so the agent \
+             searched from the top without it and took lines 2-3; the same text stands at lines \
+             7-8: the agent takes the first place, which may not be the one meant."
+        ),
+        "{}",
+        deny_reason(&missed)
+    );
+    let found = judged("function parseB(s) {");
+    assert_eq!(found.case, Case::Exact, "{:?}", found.answer);
+}
