@@ -108,7 +108,7 @@ pub fn exact_doubt_kinds<R: AsRef<str>>(
 ) -> Vec<(EditDoubtKind, String)> {
     let mut doubts = block_doubt_kinds(path, original, blocks);
     // The result is put together only for a check that reads it.
-    let layout = doubts.is_empty() && crate::diagnose::layout::layout_read(path, original);
+    let layout = doubts.is_empty() && crate::diagnose::layout::result_read(path, original);
     let hidden = adds_hidden(blocks);
     if layout || hidden {
         let made = result();

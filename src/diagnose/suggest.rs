@@ -86,7 +86,7 @@ pub fn settle_suggestions(
     blocks: &mut [super::BlockDiagnosis],
 ) {
     super::trailing::keep_line_ends(path, original, diff, options, blocks);
-    if !blocks.iter().any(|d| d.suggestion.is_some()) || !super::layout::layout_read(path, original)
+    if !blocks.iter().any(|d| d.suggestion.is_some()) || !super::layout::result_read(path, original)
     {
         return;
     }

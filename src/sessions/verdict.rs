@@ -64,9 +64,15 @@ pub enum DoubtKind {
     /// The result leaves Python misindented (an `IndentationError`, a
     /// `TabError`) where the file before had no such fault.
     Misindents,
-    /// The result defines a Python name twice in one block where the file
-    /// before did not: the later definition silently wins.
+    /// The result defines a Python name twice in one block, or a
+    /// JavaScript, TypeScript, Go or Rust top-level function twice, where
+    /// the file before did not: the later definition silently wins, or
+    /// the file no longer compiles.
     DefinesTwice,
+    /// The result leaves a brace language's brackets unbalanced where the
+    /// file before read balanced: it no longer parses, or a later `}`
+    /// closes another block.
+    Unbalanced,
     /// A whitespace-blind match kept the edit's own indentation: its new
     /// lines are shifted against the lines they replace.
     ShiftsIndent,
@@ -103,6 +109,7 @@ impl DoubtKind {
             DoubtKind::WritesTwice => "writes lines twice",
             DoubtKind::Misindents => "leaves Python misindented",
             DoubtKind::DefinesTwice => "defines a name twice",
+            DoubtKind::Unbalanced => "leaves braces unbalanced",
             DoubtKind::ShiftsIndent => "shifts indentation",
             DoubtKind::AppliedAlready => "its new text was there already",
             DoubtKind::CutsWord => "cuts a word",
@@ -125,6 +132,7 @@ impl DoubtKind {
             K::RepeatsNeighbours => DoubtKind::WritesTwice,
             K::Misindents => DoubtKind::Misindents,
             K::DefinesTwice => DoubtKind::DefinesTwice,
+            K::Unbalanced => DoubtKind::Unbalanced,
             K::ElidesLines => DoubtKind::StandsIn,
             K::HiddenText => DoubtKind::HiddenText,
         }
@@ -151,6 +159,7 @@ impl DoubtKind {
             K::RepeatsNeighbours => DoubtKind::WritesTwice,
             K::BreaksIndentation => DoubtKind::Misindents,
             K::DefinesTwice => DoubtKind::DefinesTwice,
+            K::Unbalanced => DoubtKind::Unbalanced,
             K::IndentShift => DoubtKind::ShiftsIndent,
             K::AlreadyApplied => DoubtKind::AppliedAlready,
             K::ElidesLines => DoubtKind::StandsIn,
