@@ -1414,10 +1414,14 @@ fn a_whole_patch_runs_as_the_agent_runs_it() {
             };
             // A loose stage, a hunk whose lines stand at several places
             // (the agent takes the first), or lines OpenCode's parser drops
-            // (a line without a prefix between lines it reads): held back.
+            // (a line without a prefix between lines it reads), a result
+            // srview cannot stand behind (the synthetic corpus's patches
+            // drop a class's closing `}` with an `*** End of File` hunk):
+            // held back.
             let loose = text(&out.stderr).contains("a loose stage")
                 || text(&out.stderr).contains("the agent takes the first place")
-                || text(&out.stderr).contains("OpenCode drops patch line");
+                || text(&out.stderr).contains("OpenCode drops patch line")
+                || text(&out.stderr).contains("nothing written: the call leaves ");
             // The agent's summary is not printed over a write held back.
             let said = if ok && loose { String::new() } else { said };
             assert_eq!(text(&out.stdout), said, "{id}: {}", text(&out.stderr));

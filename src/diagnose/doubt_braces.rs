@@ -338,6 +338,7 @@ fn char_literal_end(chars: &[char], i: usize) -> usize {
 
 /// The counts of a whole text, or `None` when its reading ends inside a
 /// string or a comment.
+#[cfg(test)]
 fn read_all<'a>(lang: Lang, lines: impl IntoIterator<Item = &'a str>) -> Option<Counts> {
     let mut reader = Reader::new(lang);
     for line in lines {
@@ -456,62 +457,73 @@ pub fn unbalanced(path: &str, original: &str, result: &str) -> Option<Unbalanced
     {
         return None;
     }
-    let before = read_all(lang, old.iter().copied())?;
-    if (0..3).any(|k| before[k] != before[3 + k]) {
+    // The lines both files share before the edit, read once; then the
+    // rest of each (a string the edit opens changes the reading of the
+    // lines after it), the changed lines' counts on the way.
+    let mut before = Reader::new(lang);
+    for line in &old[..prefix] {
+        before.line(line.trim_end_matches('\r'));
+    }
+    let mut after = before.clone();
+    let rest = |reader: &mut Reader, lines: &[&str], changed: &std::ops::Range<usize>| {
+        let mut counted = Vec::new();
+        for (at, line) in lines.iter().enumerate().skip(prefix) {
+            let counts = reader.line(line.trim_end_matches('\r'));
+            if changed.contains(&at) {
+                counted.push((at, counts));
+            }
+        }
+        counted
+    };
+    let old_lines = rest(&mut before, &old, &old_changed);
+    let read_through = before.mode == Mode::Code && before.templates.is_empty();
+    let before = before.counts;
+    if !read_through || (0..3).any(|k| before[k] != before[3 + k]) {
         return None;
     }
-    // The result, read whole (a string the edit opens changes the reading
-    // of the lines after it); the changed lines' counts on the way.
-    let mut reader = Reader::new(lang);
-    let mut new_lines: Vec<(usize, Counts)> = Vec::new();
-    for (at, line) in new.iter().enumerate() {
-        let counts = reader.line(line.trim_end_matches('\r'));
-        if new_changed.contains(&at) {
-            new_lines.push((at, counts));
-        }
-    }
-    let after = reader.counts;
+    let new_lines = rest(&mut after, &new, &new_changed);
+    let after = after.counts;
     let k = (0..3).find(|&k| after[k] != after[3 + k])?;
     let excess = after[k] as i64 - after[3 + k] as i64;
-    // The old text's changed lines, read from where the file before is at
-    // their first line.
-    let mut old_reader = Reader::new(lang);
-    for line in &old[..prefix] {
-        old_reader.line(line.trim_end_matches('\r'));
-    }
-    let old_lines: Vec<(usize, Counts)> = old_changed
-        .clone()
-        .map(|at| (at, old_reader.line(old[at].trim_end_matches('\r'))))
-        .collect();
-    let sum = |lines: &[(usize, Counts)], j: usize| lines.iter().map(|(_, c)| c[j]).sum::<usize>();
-    let (opens, closes) = (k, 3 + k);
-    // Where the edit unbalances them: a closer gone (or an opener added)
-    // for more openers; an opener gone (or a closer added) for more
-    // closers. The line named: the last such of the old text, the first
-    // of the new.
-    let last_with = |lines: &[(usize, Counts)], j: usize| {
+    // Each changed line's own balance of the pair: above 0 where it opens
+    // more than it closes.
+    let net = |c: &Counts| c[k] as i64 - c[3 + k] as i64;
+    let sum = |lines: &[(usize, Counts)], more_open: bool| {
         lines
             .iter()
-            .rev()
-            .find(|(_, c)| c[j] > 0)
+            .map(|(_, c)| {
+                if more_open {
+                    net(c).max(0)
+                } else {
+                    (-net(c)).max(0)
+                }
+            })
+            .sum::<i64>()
+    };
+    // Where the edit unbalances them: a line closing a block gone (or a
+    // line opening one added) for more openers; a line opening one gone
+    // (or one closing one added) for more closers. The line named: the
+    // last such of the old text, the first of the new.
+    let last_with = |lines: &[(usize, Counts)], open: bool| {
+        (lines.iter().rev())
+            .find(|(_, c)| if open { net(c) > 0 } else { net(c) < 0 })
             .map(|&(at, _)| at)
     };
-    let first_with = |lines: &[(usize, Counts)], j: usize| {
-        lines.iter().find(|(_, c)| c[j] > 0).map(|&(at, _)| at)
+    let first_with = |lines: &[(usize, Counts)], open: bool| {
+        (lines.iter())
+            .find(|(_, c)| if open { net(c) > 0 } else { net(c) < 0 })
+            .map(|&(at, _)| at)
     };
     let (line, of_old) = if excess > 0 {
-        if sum(&old_lines, closes) > sum(&new_lines, closes) {
-            (last_with(&old_lines, closes).map(|at| (at, old[at])), true)
+        if sum(&old_lines, false) > sum(&new_lines, false) {
+            (last_with(&old_lines, false).map(|at| (at, old[at])), true)
         } else {
-            (first_with(&new_lines, opens).map(|at| (at, new[at])), false)
+            (first_with(&new_lines, true).map(|at| (at, new[at])), false)
         }
-    } else if sum(&new_lines, closes) > sum(&old_lines, closes) {
-        (
-            first_with(&new_lines, closes).map(|at| (at, new[at])),
-            false,
-        )
+    } else if sum(&old_lines, true) > sum(&new_lines, true) {
+        (last_with(&old_lines, true).map(|at| (at, old[at])), true)
     } else {
-        (last_with(&old_lines, opens).map(|at| (at, old[at])), true)
+        (first_with(&new_lines, false).map(|at| (at, new[at])), false)
     };
     Some(Unbalanced {
         pair: (OPEN[k], CLOSE[k]),
