@@ -98,6 +98,10 @@ struct Reader {
     /// the reading (the innermost last).
     templates: Vec<usize>,
     counts: Counts,
+    /// The line read last: each pair's balance so far on it, and how far
+    /// below 0 it went (its closers of blocks opened on earlier lines).
+    running: [i64; 3],
+    dips: [usize; 3],
 }
 
 impl Reader {
@@ -107,6 +111,8 @@ impl Reader {
             mode: Mode::Code,
             templates: Vec::new(),
             counts: [0; 6],
+            running: [0; 3],
+            dips: [0; 3],
         }
     }
 
@@ -114,6 +120,8 @@ impl Reader {
     /// brackets.
     fn line(&mut self, line: &str) -> Counts {
         let before = self.counts;
+        self.running = [0; 3];
+        self.dips = [0; 3];
         let chars: Vec<char> = line.chars().collect();
         let mut i = 0;
         // The last character of code read on this line that is no white
@@ -202,6 +210,7 @@ impl Reader {
         let lang = self.lang;
         if let Some(k) = OPEN.iter().position(|&o| o == c) {
             self.counts[k] += 1;
+            self.running[k] += 1;
             if c == '{'
                 && let Some(depth) = self.templates.last_mut()
             {
@@ -222,6 +231,8 @@ impl Reader {
                 *depth -= 1;
             }
             self.counts[3 + k] += 1;
+            self.running[k] -= 1;
+            self.dips[k] = self.dips[k].max((-self.running[k]).max(0) as usize);
             return i;
         }
         match c {
@@ -437,6 +448,31 @@ impl Unbalanced {
     }
 }
 
+/// A changed line read: its index, its counts, and how many of its
+/// closers close blocks of earlier lines, per pair.
+type Counted = (usize, Counts, [usize; 3]);
+
+/// The lines of `lines` holding an opener of pair `k` that no later closer
+/// of them matches, and those holding a closer no earlier opener matches.
+fn unmatched(lines: &[Counted], k: usize) -> (Vec<usize>, Vec<usize>) {
+    let mut open: Vec<usize> = Vec::new();
+    let mut close = Vec::new();
+    for &(at, c, dips) in lines {
+        for _ in 0..dips[k] {
+            if open.pop().is_none() {
+                close.push(at);
+            }
+        }
+        // What the line leaves open: its balance, with what it closed of
+        // earlier lines given back.
+        let left = c[k] + dips[k] - c[3 + k];
+        open.extend(std::iter::repeat_n(at, left));
+    }
+    open.dedup();
+    close.dedup();
+    (open, close)
+}
+
 /// The brackets `result` (the file `path` as an edit leaves it) has
 /// unbalanced where `original` (the file before) read balanced (see the
 /// module).
@@ -470,7 +506,7 @@ pub fn unbalanced(path: &str, original: &str, result: &str) -> Option<Unbalanced
         for (at, line) in lines.iter().enumerate().skip(prefix) {
             let counts = reader.line(line.trim_end_matches('\r'));
             if changed.contains(&at) {
-                counted.push((at, counts));
+                counted.push((at, counts, reader.dips));
             }
         }
         counted
@@ -485,45 +521,24 @@ pub fn unbalanced(path: &str, original: &str, result: &str) -> Option<Unbalanced
     let after = after.counts;
     let k = (0..3).find(|&k| after[k] != after[3 + k])?;
     let excess = after[k] as i64 - after[3 + k] as i64;
-    // Each changed line's own balance of the pair: above 0 where it opens
-    // more than it closes.
-    let net = |c: &Counts| c[k] as i64 - c[3 + k] as i64;
-    let sum = |lines: &[(usize, Counts)], more_open: bool| {
-        lines
-            .iter()
-            .map(|(_, c)| {
-                if more_open {
-                    net(c).max(0)
-                } else {
-                    (-net(c)).max(0)
-                }
-            })
-            .sum::<i64>()
-    };
-    // Where the edit unbalances them: a line closing a block gone (or a
-    // line opening one added) for more openers; a line opening one gone
-    // (or one closing one added) for more closers. The line named: the
-    // last such of the old text, the first of the new.
-    let last_with = |lines: &[(usize, Counts)], open: bool| {
-        (lines.iter().rev())
-            .find(|(_, c)| if open { net(c) > 0 } else { net(c) < 0 })
-            .map(|&(at, _)| at)
-    };
-    let first_with = |lines: &[(usize, Counts)], open: bool| {
-        (lines.iter())
-            .find(|(_, c)| if open { net(c) > 0 } else { net(c) < 0 })
-            .map(|&(at, _)| at)
-    };
+    // Where the edit unbalances them: a closer of the old text that no
+    // opener of it matches, gone (or an opener the new text does not
+    // close, added) for more openers; an opener the old text does not
+    // close, gone (or a closer of the new text no opener of it matches,
+    // added) for more closers. The line named: the last such of the old
+    // text, the first of the new.
+    let (old_open, old_close) = unmatched(&old_lines, k);
+    let (new_open, new_close) = unmatched(&new_lines, k);
     let (line, of_old) = if excess > 0 {
-        if sum(&old_lines, false) > sum(&new_lines, false) {
-            (last_with(&old_lines, false).map(|at| (at, old[at])), true)
+        if old_close.len() > new_close.len() {
+            (old_close.last().map(|&at| (at, old[at])), true)
         } else {
-            (first_with(&new_lines, true).map(|at| (at, new[at])), false)
+            (new_open.first().map(|&at| (at, new[at])), false)
         }
-    } else if sum(&old_lines, true) > sum(&new_lines, true) {
-        (last_with(&old_lines, true).map(|at| (at, old[at])), true)
+    } else if old_open.len() > new_open.len() {
+        (old_open.last().map(|&at| (at, old[at])), true)
     } else {
-        (first_with(&new_lines, false).map(|at| (at, new[at])), false)
+        (new_close.first().map(|&at| (at, new[at])), false)
     };
     Some(Unbalanced {
         pair: (OPEN[k], CLOSE[k]),
@@ -583,6 +598,29 @@ mod tests {
             Some((4, "  }".into()))
         );
         assert!(found.is_some_and(|u| u.of_old && u.excess == 1));
+    }
+
+    /// The line named is the one whose bracket nothing in its text
+    /// matches: not a `{}` on one line, not a block closed and opened
+    /// again (`} else {`), not an inner block the text closes itself.
+    #[test]
+    fn the_line_named_is_the_unmatched_one() {
+        let before = "fn f(a: u8) -> u8 {\n    if a {\n        1\n    } else {\n        2\n    }\n}\n\nfn g() {}\n";
+        let after = before.replace(
+            "fn f(a: u8) -> u8 {\n    if a {\n        1\n    } else {\n        2\n    }\n",
+            "fn f() {}\n",
+        );
+        let found = unbalanced("a.rs", before, &after);
+        assert_eq!(
+            found.map(|u| (u.excess, u.of_old, u.line)),
+            Some((-1, true, Some((1, "fn f(a: u8) -> u8 {".into()))))
+        );
+        let dropped = before.replace("        2\n    }\n}\n", "        2\n}\n");
+        let found = unbalanced("a.rs", before, &dropped);
+        assert_eq!(
+            found.map(|u| (u.excess, u.of_old, u.line)),
+            Some((1, true, Some((6, "    }".into()))))
+        );
     }
 
     #[test]
