@@ -123,6 +123,10 @@ fn definition(lang: Lang, line: &str) -> Option<String> {
                 }
             }
             let rest = rest.strip_prefix("function")?;
+            // `functionName(x)` is a call.
+            if !rest.starts_with([' ', '\t', '*']) {
+                return None;
+            }
             let rest = rest.strip_prefix('*').unwrap_or(rest).trim_start();
             let rest = rest.strip_prefix('*').unwrap_or(rest).trim_start();
             word(rest)
@@ -334,6 +338,12 @@ mod tests {
                 "a.rs",
                 "#[cfg(unix)]\nfn home() {}\n",
                 "#[cfg(unix)]\nfn home() {}\n#[cfg(windows)]\n/// Windows.\nfn home() {}\n",
+            ),
+            // Calls, not definitions.
+            (
+                "a.js",
+                "functionName(1)\n",
+                "functionName(1)\nfunctionName(2)\n",
             ),
             // A decorator.
             (

@@ -710,6 +710,27 @@ mod tests {
         assert_eq!(kinds(&misindent, "m.txt"), []);
     }
 
+    /// A brace language's block whose `}` the edit loses, and a function
+    /// added again beside the one there: in doubt, with their kinds and
+    /// words.
+    #[test]
+    fn brace_edits_that_unbalance_or_define_twice_are_judged() {
+        let before = FileContent::Text("function a() {\n  if (x) {\n    b();\n  }\n}\n".into());
+        let kinds = |input: &EditInput| -> Vec<DoubtKind> {
+            let got = run(input, &before, "/w", Some("a.js")).expect("runs");
+            got.doubts.iter().map(|d| d.kind).collect()
+        };
+        let lost = EditInput::SearchReplace(
+            "------- SEARCH\n    b();\n  }\n=======\n    b();\n+++++++ REPLACE\n".into(),
+        );
+        assert_eq!(kinds(&lost), [DoubtKind::Unbalanced]);
+        assert_eq!(DoubtKind::Unbalanced.words(), "leaves braces unbalanced");
+        let again = EditInput::SearchReplace(
+            "------- SEARCH\n  }\n}\n=======\n  }\n}\nfunction a() {}\n+++++++ REPLACE\n".into(),
+        );
+        assert_eq!(kinds(&again), [DoubtKind::DefinesTwice]);
+    }
+
     #[test]
     fn an_added_file_needs_no_content_before() {
         let input = EditInput::ApplyPatch(
