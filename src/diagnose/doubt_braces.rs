@@ -241,7 +241,9 @@ impl Reader {
                 self.mode = Mode::Block;
                 i + 1
             }
-            '/' if lang == Lang::Js && starts_regex(last) => regex_end(chars, i),
+            '/' if lang == Lang::Js && (starts_regex(last) || keyword_before(chars, i)) => {
+                regex_end(chars, i)
+            }
             '"' if lang == Lang::Rust => {
                 self.mode = Mode::Quoted('"');
                 i
@@ -312,6 +314,36 @@ fn starts_regex(last: Option<char>) -> bool {
         None => true,
         Some(c) => "(,=:[!&|?{};+-*%<>~^".contains(c),
     }
+}
+
+/// Whether the word before `chars[i]` is a keyword after which a `/`
+/// starts a regular expression (`return /[(]/.test(s)`).
+fn keyword_before(chars: &[char], i: usize) -> bool {
+    let mut end = i;
+    while end > 0 && chars[end - 1].is_whitespace() {
+        end -= 1;
+    }
+    let mut start = end;
+    while start > 0 && (chars[start - 1].is_alphanumeric() || chars[start - 1] == '_') {
+        start -= 1;
+    }
+    let word: String = chars[start..end].iter().collect();
+    matches!(
+        word.as_str(),
+        "return"
+            | "typeof"
+            | "case"
+            | "yield"
+            | "await"
+            | "in"
+            | "of"
+            | "delete"
+            | "void"
+            | "throw"
+            | "new"
+            | "else"
+            | "do"
+    )
 }
 
 /// The index of the `/` closing a regular expression that opens at
@@ -648,6 +680,10 @@ mod tests {
                 "const a = \"{\"; // }}\nconst b = '(' + `${x + `[`}]`;\n/* {\n */\n",
             ),
             (Lang::Js, "const r = /[{(]/g;\nconst d = a / b / c;\n"),
+            (
+                Lang::Js,
+                "if (x) return /[(]/.test(s);\nconst e = total / count / 2;\n",
+            ),
             (Lang::Js, "const t = `line\n{ ${ f({ a: 1 }) }\n`;\n"),
             (
                 Lang::Rust,
