@@ -467,10 +467,12 @@ fn a_block_anchor_match_with_a_typo_in_the_middle_is_fixed() {
     // Dropped along with its neighbour for one unlike line, it counts as
     // deleted; being the file's line misspelt (`totl` for `total`), it is
     // the line the author meant to drop.
-    let dropped = "------- SEARCH\n    if discount > 0.0 {\n        totl *= 1.0 - discount;\n    }\n=======\n    if discount > 0.5 { total = 0.0; }\n    }\n+++++++ REPLACE\n";
+    // (Its new line opens the block the kept `}` closes: a line closing
+    // it too would leave the file one `}` over, a doubt of its own.)
+    let dropped = "------- SEARCH\n    if discount > 0.0 {\n        totl *= 1.0 - discount;\n    }\n=======\n    if discount > 0.5 { total = 0.0;\n    }\n+++++++ REPLACE\n";
     let want = edited(
         "    if discount > 0.0 {\n        total *= 1.0 - discount;\n",
-        "    if discount > 0.5 { total = 0.0; }\n",
+        "    if discount > 0.5 { total = 0.0;\n",
     );
     assert_fixed(dropped, &want, 1);
     // A line of other words dropped (`price` where the file says
@@ -596,7 +598,8 @@ fn a_misspelt_line_deleted_and_an_elision_are_still_fixed() {
 /// Block-anchor compares only the first and last lines: a block whose
 /// middle is unlike the file (here a shorter, rewritten function whose
 /// closing brace anchors on an inner `}`) must not become an exact block
-/// that looks safe.
+/// that looks safe. Kept as written, it would leave the file one `}`
+/// over: said too.
 #[test]
 fn a_block_anchor_guess_is_not_turned_into_an_exact_block() {
     let diff = "------- SEARCH\npub fn order_total(items: &[Item], discount: f64) -> f64 {\n    let mut sum = 0;\n    for x in things { sum += x.cost }\n    if discount > 0.0 {\n        total *= 1.0 - discount;\n    }\n    total\n}\n=======\npub fn order_total() {}\n+++++++ REPLACE\n";
@@ -605,7 +608,13 @@ fn a_block_anchor_guess_is_not_turned_into_an_exact_block() {
             stderr(&out),
             "srview: block #1 (diff lines 1-12) matches only by its first and last lines \
              (block-anchor), and its SEARCH line 3 is unlike the file's line there: the region \
-             is a guess, kept as written (see srview check)\n"
+             is a guess, kept as written (see srview check)\nsrview: the corrected diff is in \
+             doubt: the diff leaves order.rs with its brackets unbalanced: as written, the file \
+             has one `}` more than `{` (srview counts them outside strings and comments; the \
+             file before has as many of each): the edit's old text opens a block its new text \
+             does not open (line 4 `pub fn order_total(items: &[Item], discount: f64) -> f64 \
+             {`), and leaves its closing `}`: send the new text with the line that opens the \
+             block\n"
         );
         assert_eq!(stdout(&out), diff, "kept as written");
     }

@@ -91,9 +91,46 @@ fn run_matcher(
 /// One sentence per edit a loose stage placed, per file line rewritten
 /// outside the edits, per hunk whose lines the agent's parser drops
 /// ([`CallOutcome::dropped`]), and per doubt of srview's trust checks on an exact
-/// edit (its new text already there, a word cut): what `--write` holds back,
-/// `check` exits 1 for, and the warnings say.
+/// edit (its new text already there, a word cut), and, when there is none
+/// and every edit is exact, per file the call leaves misindented, with a
+/// name defined twice or its brackets unbalanced ([`layout_notes`]): what
+/// `--write` holds back, `check` exits 1 for, and the warnings say.
 fn loose_notes(row: &DialectRow, run: &Run) -> Vec<String> {
+    let mut notes = edit_notes(row, run);
+    if notes.is_empty() && run.outcome.edits.iter().all(|e| !e.loose) {
+        notes.extend(layout_notes(run));
+    }
+    notes
+}
+
+/// The faults of each file as the call leaves it that the file before did
+/// not have ([`crate::diagnose::layout::layout_break`]), judged on the
+/// call's whole result (each edit alone is not: one of several may
+/// unbalance what the next balances).
+fn layout_notes(run: &Run) -> Vec<String> {
+    run.outcome
+        .writes
+        .iter()
+        .filter_map(|w| {
+            let after = w.content.as_deref()?;
+            let Some(Entry::File(before)) = run.seen.get(&w.path) else {
+                return None;
+            };
+            let fault = crate::diagnose::layout::layout_break(&w.path, before, after)?;
+            let name = Path::new(&w.path)
+                .file_name()
+                .map_or(w.path.clone(), |n| n.to_string_lossy().into_owned());
+            Some(format!(
+                "the call leaves {name} {}: {}",
+                fault.leaves(),
+                fault.why
+            ))
+        })
+        .collect()
+}
+
+/// [`loose_notes`] but the whole result's faults.
+fn edit_notes(row: &DialectRow, run: &Run) -> Vec<String> {
     let outcome = &run.outcome;
     let asked = crate::dialect::call_doubts::asked(row, &run.input);
     let outside = (!outcome.rewritten_outside.is_empty()).then(|| {

@@ -76,8 +76,7 @@ fn corrected_doubts(
     };
     let result = applied.new_content.as_str();
     let mut kinded = exact_doubt_kinds(file, original, &outcome.blocks, || result);
-    let layout =
-        |k: &EditDoubtKind| matches!(k, EditDoubtKind::Misindents | EditDoubtKind::DefinesTwice);
+    let layout = |k: &EditDoubtKind| k.of_layout();
     let misindents = kinded.iter().any(|(k, _)| layout(k));
     let mut withheld = false;
     if misindents

@@ -85,9 +85,11 @@ pub fn block_doubt_kinds(
 /// What srview cannot stand behind in exactly placed blocks and in what
 /// they write: [`block_doubts`], and, when those find nothing, whether the
 /// result leaves Python misindented or a Makefile's recipe in spaces
-/// ([`result_misindents`]; `result` is asked for only then, and only for a
+/// ([`result_misindents`]: or a brace language's brackets unbalanced, a
+/// name defined twice; `result` is asked for only then, and only for a
 /// file whose layout is read: Python, a Makefile, by name or by
-/// `original`'s first line). One sentence
+/// `original`'s first line, or a brace language by its extension,
+/// [`crate::diagnose::layout::result_read`]). One sentence
 /// each, without a final stop.
 pub fn exact_doubts<R: AsRef<str>>(
     path: &str,
@@ -108,7 +110,7 @@ pub fn exact_doubt_kinds<R: AsRef<str>>(
 ) -> Vec<(EditDoubtKind, String)> {
     let mut doubts = block_doubt_kinds(path, original, blocks);
     // The result is put together only for a check that reads it.
-    let layout = doubts.is_empty() && crate::diagnose::layout::layout_read(path, original);
+    let layout = doubts.is_empty() && crate::diagnose::layout::result_read(path, original);
     let hidden = adds_hidden(blocks);
     if layout || hidden {
         let made = result();

@@ -297,6 +297,13 @@ fn yaml_keys(lines: &[&str]) -> Option<Vec<KeyAt>> {
     let mut reader = super::doubt_yaml::Reader::new();
     let mut keys = Vec::new();
     for line in lines {
+        // An explicit key (`? key` then `: value`): its value's keys belong
+        // to it, which the reading by columns does not tell (a false doubt
+        // on a Google Cloud SDK resource file): the text is not read.
+        let text = line.trim_start_matches([' ', '-']);
+        if text == "?" || text == ":" || text.starts_with("? ") || text.starts_with(": ") {
+            return None;
+        }
         if let Some((key, mapping)) = reader.key_line(line) {
             keys.push((reader.read() - 1, key, mapping));
         }
@@ -607,6 +614,11 @@ mod tests {
             ("run: |\n  echo a\n", "run: |\n  echo a\n  run: b\n"),
             // The merge key.
             ("a:\n  <<: *x\n  k: 1\n", "a:\n  <<: *x\n  <<: *y\n  k: 1\n"),
+            // An explicit key: its value's keys are its own (not read).
+            (
+                "a:\n  name: x\n  plural: xs\n",
+                "a:\n  name: x\n  plural: xs\n? b\n: name: y\n  plural: ys\n",
+            ),
         ];
         for (original, result) in cases {
             assert_eq!(yaml_duplicate_key(original, result), None, "{result}");

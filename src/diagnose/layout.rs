@@ -2,30 +2,60 @@
 //! space: Python's indentation ([`super::doubt_indent`]), a Makefile's
 //! recipe tabs ([`super::doubt_make`]) and YAML's nesting
 //! ([`super::doubt_yaml`]), the file's kind told by its name or its first
-//! line ([`FileKind`]). One entry for the trust checks of every
-//! command, so each of them reads both.
+//! line ([`FileKind`]); and a brace language's brackets
+//! ([`super::doubt_braces`]) and top-level functions
+//! ([`super::doubt_defines`]), the language told by the extension. One
+//! entry for the trust checks of every command, so each of them reads
+//! all.
 
+use super::doubt_braces::{brace_language, unbalanced};
+use super::doubt_defines::redefined;
 use super::doubt_indent::python_break;
 use super::doubt_make::make_break;
-use super::doubt_redefine::python_redefinition;
+use super::doubt_redefine::{python_redefinition, yaml_duplicate_key};
 use super::doubt_yaml::yaml_break;
 pub use super::file_kind::FileKind;
 
-/// Whether srview reads the layout of `path`, whose content is `content`
-/// (any version of it; only its first line is read, and only when the name
-/// says nothing): Python's indentation, a Makefile's recipe tabs or
-/// YAML's nesting.
+/// Whether srview reads the white-space layout of `path`, whose content
+/// is `content` (any version of it; only its first line is read, and only
+/// when the name says nothing): Python's indentation, a Makefile's recipe
+/// tabs or YAML's nesting. Its callers leave a file so read to the check
+/// of a call's whole result (the layout of one edit of several is not
+/// judged alone), or re-indent corrections by it; a brace language's
+/// file is not one ([`result_read`]).
 pub fn layout_read(path: &str, content: &str) -> bool {
     FileKind::of(path, content) != FileKind::Other
 }
 
-/// A fault an edit leaves in a file's layout, or a Python name it leaves
-/// defined twice in one block.
+/// Whether [`layout_break`] reads anything of `path` (content as for
+/// [`layout_read`]): its white-space layout, or a brace language's
+/// brackets and definitions. A caller that builds a result only to judge
+/// it asks this first.
+pub fn result_read(path: &str, content: &str) -> bool {
+    layout_read(path, content) || brace_language(path).is_some()
+}
+
+/// What kind of fault a [`LayoutBreak`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BreakKind {
+    /// Python misindented, a Makefile's recipe in spaces, a YAML key moved.
+    Misindents,
+    /// A name defined twice ([`super::doubt_redefine`],
+    /// [`super::doubt_defines`]).
+    DefinesTwice,
+    /// A YAML key a mapping holds twice ([`super::doubt_redefine`]).
+    KeyTwice,
+    /// A brace language's brackets left unbalanced
+    /// ([`super::doubt_braces`]).
+    Unbalanced,
+}
+
+/// A fault an edit leaves in a file's layout, a name it leaves defined
+/// twice, or brackets it leaves unbalanced.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LayoutBreak {
-    /// A name defined twice ([`super::doubt_redefine`]), not a fault of
-    /// the indentation.
-    pub twice: bool,
+    /// Which.
+    pub kind: BreakKind,
     /// One sentence without a final stop.
     pub why: String,
 }
@@ -33,10 +63,11 @@ pub struct LayoutBreak {
 impl LayoutBreak {
     /// What the edit leaves the file, in words after "leaves FILE".
     pub fn leaves(&self) -> &'static str {
-        if self.twice {
-            "defining a name twice"
-        } else {
-            "misindented"
+        match self.kind {
+            BreakKind::Misindents => "misindented",
+            BreakKind::DefinesTwice => "defining a name twice",
+            BreakKind::KeyTwice => "with a key twice",
+            BreakKind::Unbalanced => "with its brackets unbalanced",
         }
     }
 }
@@ -46,7 +77,10 @@ impl LayoutBreak {
 /// name it defines twice in one block ([`super::doubt_redefine`]), a
 /// Makefile's recipe tabs, a YAML key the edit's new text puts in another
 /// mapping than its own text has it in or a YAML key or list item at a
-/// column YAML refuses. The sentence ends with what to send instead.
+/// column YAML refuses; a brace language's brackets left unbalanced
+/// ([`super::doubt_braces`]) or a top-level function defined twice
+/// ([`super::doubt_defines`]). The sentence ends with what to send
+/// instead.
 pub fn layout_break(path: &str, original: &str, result: &str) -> Option<LayoutBreak> {
     layout_with(path, original, result, true)
 }
@@ -59,23 +93,25 @@ pub fn layout_fault(path: &str, original: &str, result: &str) -> Option<LayoutBr
 
 /// [`layout_break`]; `advice`: the sentence ends with what to send.
 fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option<LayoutBreak> {
-    let fault = |why: String| LayoutBreak { twice: false, why };
+    let of = |kind: BreakKind| move |why: String| LayoutBreak { kind, why };
+    let say = |describe: String, fault: String| if advice { describe } else { fault };
     match FileKind::of_edit(path, original, result) {
         FileKind::Python => match python_break(original, result) {
-            Some(b) => Some(fault(if advice { b.describe() } else { b.fault() })),
-            None => python_redefinition(original, result).map(|twice| LayoutBreak {
-                twice: true,
-                why: if advice {
-                    twice.describe()
-                } else {
-                    twice.fault()
-                },
-            }),
+            Some(b) => Some(of(BreakKind::Misindents)(say(b.describe(), b.fault()))),
+            None => python_redefinition(original, result)
+                .map(|t| of(BreakKind::DefinesTwice)(say(t.describe(), t.fault()))),
         },
         FileKind::Makefile => make_break(original, result)
-            .map(|b| fault(if advice { b.describe() } else { b.fault() })),
-        FileKind::Yaml => yaml_break(original, result)
-            .map(|b| fault(if advice { b.describe() } else { b.fault() })),
-        FileKind::Other => None,
+            .map(|b| of(BreakKind::Misindents)(say(b.describe(), b.fault()))),
+        FileKind::Yaml => match yaml_break(original, result) {
+            Some(b) => Some(of(BreakKind::Misindents)(say(b.describe(), b.fault()))),
+            None => yaml_duplicate_key(original, result)
+                .map(|k| of(BreakKind::KeyTwice)(say(k.describe(), k.fault()))),
+        },
+        FileKind::Other => match unbalanced(path, original, result) {
+            Some(u) => Some(of(BreakKind::Unbalanced)(say(u.describe(), u.fault()))),
+            None => redefined(path, original, result)
+                .map(|t| of(BreakKind::DefinesTwice)(say(t.describe(), t.fault()))),
+        },
     }
 }

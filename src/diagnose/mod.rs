@@ -28,6 +28,8 @@ pub mod accept;
 mod closest;
 mod compare;
 pub mod doubt;
+pub mod doubt_braces;
+pub mod doubt_defines;
 pub mod doubt_exact;
 pub mod doubt_indent;
 pub mod doubt_make;

@@ -74,7 +74,8 @@ pub fn suggestion(
 /// block): a Markdown hard break kept as the block means it
 /// ([`super::trailing::keep_line_ends`]), and a suggestion that leaves the
 /// file's layout broken (Python misindented, a Makefile's recipe in
-/// spaces, a YAML key moved) where the block as sent leaves no such fault
+/// spaces, a YAML key moved, a brace language's brackets unbalanced, a
+/// name defined twice) where the block as sent leaves no such fault
 /// withheld, saying why in the sentence `fix` withholds its correction
 /// with ([`super::doubt_exact::correction_misindents`]): no command offers
 /// a correction `fix` withholds.
@@ -86,7 +87,7 @@ pub fn settle_suggestions(
     blocks: &mut [super::BlockDiagnosis],
 ) {
     super::trailing::keep_line_ends(path, original, diff, options, blocks);
-    if !blocks.iter().any(|d| d.suggestion.is_some()) || !super::layout::layout_read(path, original)
+    if !blocks.iter().any(|d| d.suggestion.is_some()) || !super::layout::result_read(path, original)
     {
         return;
     }

@@ -205,9 +205,14 @@ pub fn exact_doubt_kinds(
             replace_all: false,
         };
         let applied = edit::apply(&as_claude, Some(&content));
+        // The faults of the file as a whole (a brace language's brackets,
+        // read with the name kept) are the whole result's, judged by the
+        // callers: one edit of several alone may unbalance what the next
+        // balances.
         out.extend(
             edit::edit_doubt_kinds(&applied, &content)
                 .into_iter()
+                .filter(|(kind, _)| !kind.of_layout())
                 .map(|(kind, doubt)| {
                     (
                         CallDoubtKind::Edit(kind),

@@ -151,9 +151,21 @@ fn doubts(outcome: &edit::EditOutcome, content: Option<&str>) -> Vec<String> {
 
 /// [`doubts`], each with what the model can do about it.
 fn doubt_steps(outcome: &edit::EditOutcome, content: &str) -> Vec<(NextStep, String)> {
+    doubt_steps_but_layout(outcome, content, false)
+}
+
+/// [`doubt_steps`]; `no_layout`: without the faults of the file as a
+/// whole ([`edit::EditDoubtKind::of_layout`]), for one edit of a call
+/// whose whole result is judged for them.
+fn doubt_steps_but_layout(
+    outcome: &edit::EditOutcome,
+    content: &str,
+    no_layout: bool,
+) -> Vec<(NextStep, String)> {
     use edit::EditDoubtKind as Kind;
     edit::edit_doubt_kinds(outcome, content)
         .into_iter()
+        .filter(|(kind, _)| !(no_layout && kind.of_layout()))
         .map(|(kind, message)| {
             let step = match kind {
                 Kind::AlreadyApplied => NextStep::AlreadyThere,
@@ -162,6 +174,7 @@ fn doubt_steps(outcome: &edit::EditOutcome, content: &str) -> Vec<(NextStep, Str
                 | Kind::RepeatsNeighbours
                 | Kind::Misindents
                 | Kind::DefinesTwice
+                | Kind::Unbalanced
                 | Kind::MixesEndings
                 | Kind::HiddenText => NextStep::Said,
                 Kind::CutsWord | Kind::LineEndings => NextStep::WholeLines,
@@ -1036,8 +1049,10 @@ fn crlf_file(files: Option<&str>, call: &Call, fs: &dyn PatchFs) -> Option<Strin
 }
 
 /// A Python file an agent matcher's exact edit leaves misindented
-/// ([`crate::diagnose::doubt_indent`]): `file` as the input names it,
-/// `content` before the edit.
+/// ([`crate::diagnose::doubt_indent`]), or any fault
+/// [`crate::diagnose::layout::layout_break`] reads (a brace language's
+/// brackets unbalanced, a function defined twice) in the agent's whole
+/// result: `file` as the input names it, `content` before the edit.
 fn indent_doubt(
     file: Option<&str>,
     content: Option<&str>,
@@ -1242,7 +1257,7 @@ fn reindented_input(
 /// patch's. A fresh tester's find: a re-indented repair wrote a new line at
 /// a column no enclosing block has, and Gemini CLI ran it.
 fn correction_doubt(row: &DialectRow, input: &Value, path: &str, content: &str) -> Option<String> {
-    let doubts: Vec<String> = exact_doubts_at(row, input, path, Some(content))
+    let doubts: Vec<String> = exact_doubts_at(row, input, path, Some(content), false)
         .into_iter()
         .map(|(_, why)| why)
         .collect();
@@ -1261,8 +1276,12 @@ fn exact_doubts(
     // the Python indentation check on the agent's own written result
     // ([`indent_doubt`]). Another file is named: its kind tells its
     // comments (a stand-in `% ... rest unchanged ...` in LaTeX).
+    // A brace language's file keeps its name (its comment marks); its
+    // brackets and definitions, as a Python file's layout, are judged on
+    // the whole result only (one edit of several may unbalance what the
+    // next balances).
     let path = file.filter(|f| !crate::diagnose::layout::layout_read(f, content.unwrap_or("")));
-    exact_doubts_at(row, input, path.unwrap_or(""), content)
+    exact_doubts_at(row, input, path.unwrap_or(""), content, true)
 }
 
 /// [`exact_doubts`], each pair's edit naming `path` (its kind decides the
@@ -1272,6 +1291,7 @@ fn exact_doubts_at(
     input: &Value,
     path: &str,
     content: Option<&str>,
+    no_layout: bool,
 ) -> Vec<(NextStep, String)> {
     // The file itself for the first pair (not a copy of it), then each
     // pair's result.
@@ -1304,7 +1324,7 @@ fn exact_doubts_at(
             crate::diagnose::doubt::mixed_endings_doubt(&current, &done.new_content)
         });
         out.extend(
-            doubt_steps(&outcome, &current)
+            doubt_steps_but_layout(&outcome, &current, no_layout)
                 .into_iter()
                 .filter(|(_, m)| Some(m) != mixed.as_ref()),
         );

@@ -246,6 +246,7 @@ fn doubt_steps(patch: &Patch, doubts: Vec<apply_patch::PatchDoubt>) -> Vec<(Next
                 | Kind::RepeatsNeighbours
                 | Kind::BreaksIndentation
                 | Kind::DefinesTwice
+                | Kind::Unbalanced
                 | Kind::HiddenText => NextStep::Said,
                 Kind::Repeated | Kind::IndentShift => NextStep::WholeLines,
             };

@@ -64,9 +64,15 @@ pub enum DoubtKind {
     /// The result leaves Python misindented (an `IndentationError`, a
     /// `TabError`) where the file before had no such fault.
     Misindents,
-    /// The result defines a Python name twice in one block where the file
-    /// before did not: the later definition silently wins.
+    /// The result defines a Python name twice in one block, or a
+    /// JavaScript, TypeScript, Go or Rust top-level function twice, where
+    /// the file before did not: the later definition silently wins, or
+    /// the file no longer compiles.
     DefinesTwice,
+    /// The result leaves a brace language's brackets unbalanced where the
+    /// file before read balanced: it no longer parses, or a later `}`
+    /// closes another block.
+    Unbalanced,
     /// A whitespace-blind match kept the edit's own indentation: its new
     /// lines are shifted against the lines they replace.
     ShiftsIndent,
@@ -103,6 +109,7 @@ impl DoubtKind {
             DoubtKind::WritesTwice => "writes lines twice",
             DoubtKind::Misindents => "leaves Python misindented",
             DoubtKind::DefinesTwice => "defines a name twice",
+            DoubtKind::Unbalanced => "leaves braces unbalanced",
             DoubtKind::ShiftsIndent => "shifts indentation",
             DoubtKind::AppliedAlready => "its new text was there already",
             DoubtKind::CutsWord => "cuts a word",
@@ -125,6 +132,7 @@ impl DoubtKind {
             K::RepeatsNeighbours => DoubtKind::WritesTwice,
             K::Misindents => DoubtKind::Misindents,
             K::DefinesTwice => DoubtKind::DefinesTwice,
+            K::Unbalanced => DoubtKind::Unbalanced,
             K::ElidesLines => DoubtKind::StandsIn,
             K::HiddenText => DoubtKind::HiddenText,
         }
@@ -151,6 +159,7 @@ impl DoubtKind {
             K::RepeatsNeighbours => DoubtKind::WritesTwice,
             K::BreaksIndentation => DoubtKind::Misindents,
             K::DefinesTwice => DoubtKind::DefinesTwice,
+            K::Unbalanced => DoubtKind::Unbalanced,
             K::IndentShift => DoubtKind::ShiftsIndent,
             K::AlreadyApplied => DoubtKind::AppliedAlready,
             K::ElidesLines => DoubtKind::StandsIn,
@@ -707,6 +716,27 @@ mod tests {
         assert_eq!(kinds(&again, "m.py"), [DoubtKind::DefinesTwice]);
         assert_eq!(DoubtKind::DefinesTwice.words(), "defines a name twice");
         assert_eq!(kinds(&again, "m.txt"), []);
+    }
+
+    /// A brace language's block whose `}` the edit loses, and a function
+    /// added again beside the one there: in doubt, with their kinds and
+    /// words.
+    #[test]
+    fn brace_edits_that_unbalance_or_define_twice_are_judged() {
+        let before = FileContent::Text("function a() {\n  if (x) {\n    b();\n  }\n}\n".into());
+        let kinds = |input: &EditInput| -> Vec<DoubtKind> {
+            let got = run(input, &before, "/w", Some("a.js")).expect("runs");
+            got.doubts.iter().map(|d| d.kind).collect()
+        };
+        let lost = EditInput::SearchReplace(
+            "------- SEARCH\n    b();\n  }\n=======\n    b();\n+++++++ REPLACE\n".into(),
+        );
+        assert_eq!(kinds(&lost), [DoubtKind::Unbalanced]);
+        assert_eq!(DoubtKind::Unbalanced.words(), "leaves braces unbalanced");
+        let again = EditInput::SearchReplace(
+            "------- SEARCH\n  }\n}\n=======\n  }\n}\nfunction a() {}\n+++++++ REPLACE\n".into(),
+        );
+        assert_eq!(kinds(&again), [DoubtKind::DefinesTwice]);
     }
 
     #[test]

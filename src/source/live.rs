@@ -346,6 +346,22 @@ fn agent_result(row: &DialectRow, raw: &str, target: &Target) -> ReferenceResult
                 .sum::<usize>()
         ));
     }
+    // The call's whole result: Python misindented, a brace language's
+    // brackets unbalanced, a name defined twice (each edit alone is not
+    // judged for these: one of several may unbalance what the next
+    // balances).
+    if doubts.is_empty()
+        && outcome.edits.iter().all(|e| !e.loose)
+        && let (Some(before), Some(after)) = (target.content, content.as_deref())
+        && let Some(fault) = crate::diagnose::layout::layout_break(target.name, before, after)
+    {
+        doubts.push(format!(
+            "the call leaves {} {}: {}",
+            target.name,
+            fault.leaves(),
+            fault.why
+        ));
+    }
     Ok((content, doubts))
 }
 

@@ -486,6 +486,49 @@ fn an_edit_defining_a_method_again_in_its_class_is_a_doubt() {
     }
 }
 
+/// A tester's find (round 38d): a YAML key its mapping already holds,
+/// added again (`server:` re-sent with one new key instead of editing the
+/// one there; a second `host` under it): some YAML readers refuse the
+/// file, PyYAML keeps the later value and `host` and `port` are gone. A
+/// doubt in every agent's shape; a key added to another mapping is exact.
+#[test]
+fn a_yaml_key_added_again_to_its_mapping_is_a_doubt() {
+    let config = "server:\n  host: localhost\n  port: 8080\nlog:\n  level: info\n";
+    let advice = "some YAML readers refuse the file (a duplicated key), others keep the later \
+                  value (line 4) without a word: change the key that is there (its line in the \
+                  old text) instead of adding it again";
+    assert_doubts_say(
+        ("config.yaml", config),
+        &[
+            (
+                "log:\n",
+                "server:\n  tls: true\nlog:\n",
+                format!(
+                    "as written, the file has the key `server` twice at the top level, at lines \
+                     1 and 4: {advice}"
+                ),
+            ),
+            (
+                "  port: 8080\n",
+                "  port: 8080\n  host: 0.0.0.0\n",
+                format!(
+                    "as written, the file has the key `host` twice in the mapping under line 1 \
+                     (`server:`), at lines 2 and 4: {advice}"
+                ),
+            ),
+        ],
+    );
+    for agent in agents() {
+        judged_as(
+            Case::Exact,
+            agent,
+            ("config.yaml", config),
+            "  level: info\n",
+            "  level: info\n  host: log.local\n",
+        );
+    }
+}
+
 /// Re-indents Python reads as meant: a line moved out of an `if` to the
 /// enclosing level (a deliberate dedent), a line moved to an enclosing
 /// level, a new block opened and indented, a line inside brackets at any
@@ -1736,4 +1779,103 @@ fn a_correction_carries_a_kept_recipe_continuation_byte_for_byte() {
         }
         assert!(!text.contains("\\t\\t"), "{agent:?}: {text}");
     }
+}
+
+/// render.js of the round-38a finding 01: `formatPrice` is there.
+const RENDER_JS: &str = "function formatPrice(p) {\n  return \"$\" + p.toFixed(2);\n}\n\nfunction render(items) {\n  return items.map((i) => formatPrice(i.price)).join(\"\\n\");\n}\n\nmodule.exports = { render };\n";
+
+/// A tester's find (round 38a, 01): a helper the file already has, added
+/// again before the exports (another anchor than the copy's, so its text
+/// is not "already there" beside it), passed every agent's gate. Go's
+/// package no longer compiles, JavaScript keeps the later copy. Denied,
+/// in every agent's shape, saying where both stand.
+#[test]
+fn a_function_added_again_at_another_place_is_a_doubt() {
+    let old = "module.exports = { render };\n";
+    let new = "function formatPrice(p) {\n  return \"$\" + p.toFixed(2);\n}\n\nmodule.exports = { render };\n";
+    let said = "as written, the file defines function `formatPrice` twice at its top level, at \
+                lines 1 and 9: JavaScript keeps the later one (line 9) without a word, and the one \
+                at line 1 never runs";
+    assert_doubts_say(("render.js", RENDER_JS), &[(old, new, said.to_string())]);
+    let go = "package main\n\nfunc normalize(s string) string {\n\treturn s\n}\n\nfunc parse() {\n}\n\nfunc main() {\n}\n";
+    let said = "as written, the file defines func `normalize` twice at its top level, at lines 3 \
+                and 10: Go refuses to compile the package (normalize redeclared in this block)";
+    assert_doubts_say(
+        ("main.go", go),
+        &[(
+            "func main() {\n",
+            "func normalize(s string) string {\n\treturn s\n}\n\nfunc main() {\n",
+            said.to_string(),
+        )],
+    );
+}
+
+/// A tester's find (round 38a, 04): an exact edit that loses a block's
+/// closing `}` (the file balanced before, one `}` short after) passed the
+/// gate of Claude Code and pi. Denied, in every agent's shape, naming the
+/// brace and its line.
+#[test]
+fn an_edit_dropping_a_closing_brace_is_a_doubt() {
+    let check_js =
+        "function check(u) {\n  if (!u) {\n    return false;\n  }\n  return u.active;\n}\n";
+    let said = "as written, the file has one `}` fewer than `{` (srview counts them outside \
+                strings and comments; the file before has as many of each): the edit's old text \
+                closes a block its new text does not close (line 4 `}`): send the new text with \
+                its closing `}`";
+    assert_doubts_say(
+        ("c.js", check_js),
+        &[(
+            "  if (!u) {\n    return false;\n  }\n  return u.active;\n",
+            "  if (!u) {\n    log(\"no user\");\n    return false;\n  return u.active;\n",
+            said.to_string(),
+        )],
+    );
+    let main_rs = "fn greet(name: &str) -> String {\n    format!(\"Hi {}\", name)\n}\n\nfn main() {\n    println!(\"{}\", greet(\"a\"));\n}\n";
+    let said = "the edit's old text closes a block its new text does not close (line 3 `}`)";
+    assert_doubts_say(
+        ("main.rs", main_rs),
+        &[(
+            "    format!(\"Hi {}\", name)\n}\n\nfn main() {\n",
+            "    format!(\"Hi {}!\", name)\n\nfn main() {\n",
+            said.to_string(),
+        )],
+    );
+}
+
+/// Brace edits that leave the file balanced pass: a whole function
+/// added, a brace moved onto the line before, a file that read unbalanced
+/// before; pi's two edits that balance together (one alone would not).
+#[test]
+fn a_balanced_brace_edit_is_not_doubted() {
+    let file = "function a(x) {\n  if (x) {\n    b();\n  }\n  c();\n}\n";
+    let cases = [
+        (
+            "  c();\n}\n",
+            "  c();\n}\n\nfunction d(y) {\n  return [y, { y }];\n}\n",
+        ),
+        ("    b();\n  }\n", "    b(); }\n"),
+    ];
+    for (old, new) in cases {
+        for agent in agents() {
+            judged_as(Case::Exact, agent, ("c.js", file), old, new);
+        }
+    }
+    let unbalanced = "function a(x) {\n  if (x) {\n    b();\n  c();\n}\n";
+    judged_as(
+        Case::Exact,
+        GateAgent::ClaudeCode,
+        ("c.js", unbalanced),
+        "    b();\n",
+        "    b(); }\n  }\n",
+    );
+    let payload = own_payload(
+        "edit",
+        json!({"path": "c.js", "edits": [
+            {"oldText": "    b();\n  }\n", "newText": "    b();\n"},
+            {"oldText": "  c();\n", "newText": "    c();\n  }\n"},
+        ]}),
+    );
+    let fs = MemoryFs::new([("c.js".to_string(), file.to_string())]);
+    let judgment = srview::gate::judge(GateAgent::Pi, &payload, |_| fs, &Policy::default());
+    assert_eq!(judgment.case, Case::Exact, "{:?}", judgment.answer);
 }

@@ -50,6 +50,10 @@ pub enum PatchDoubtKind {
     /// defining one name twice in one block
     /// ([`crate::diagnose::doubt_redefine`]).
     DefinesTwice,
+    /// Every hunk matched exactly, and the section leaves a brace
+    /// language's file with its brackets unbalanced
+    /// ([`crate::diagnose::doubt_braces`]).
+    Unbalanced,
     /// A whitespace-blind level matched it, and its new lines keep the
     /// patch's indentation: they are shifted against the lines they replace.
     IndentShift,
@@ -367,19 +371,20 @@ fn indent_doubt(
     let result = outcome.files.get(&normalize(written))?.as_deref()?;
     // The kind by the name, or by the result's first line (in memory): the
     // file before is read only for a file whose layout is read.
-    if !crate::diagnose::layout::layout_read(written, result) {
+    if !crate::diagnose::layout::result_read(written, result) {
         return None;
     }
     let original = section_input(patch, fs, cwd, s)?;
+    use crate::diagnose::layout::BreakKind;
     let fault = crate::diagnose::layout::layout_break(path, &original, result)?;
     Some(PatchDoubt {
         file: path.clone(),
         section: s,
         hunk: None,
-        kind: if fault.twice {
-            PatchDoubtKind::DefinesTwice
-        } else {
-            PatchDoubtKind::BreaksIndentation
+        kind: match fault.kind {
+            BreakKind::Misindents => PatchDoubtKind::BreaksIndentation,
+            BreakKind::DefinesTwice | BreakKind::KeyTwice => PatchDoubtKind::DefinesTwice,
+            BreakKind::Unbalanced => PatchDoubtKind::Unbalanced,
         },
         message: format!("the patch leaves {path} {}: {}", fault.leaves(), fault.why),
     })

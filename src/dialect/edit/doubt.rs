@@ -43,8 +43,13 @@ pub enum EditDoubtKind {
     /// It leaves Python misindented where it changes the file.
     Misindents,
     /// It leaves a Python file defining one name twice in one block
-    /// ([`crate::diagnose::doubt_redefine`]).
+    /// ([`crate::diagnose::doubt_redefine`]), or a JavaScript, TypeScript,
+    /// Go or Rust file one top-level function
+    /// ([`crate::diagnose::doubt_defines`]).
     DefinesTwice,
+    /// It leaves a brace language's file with its brackets unbalanced
+    /// where it read balanced before ([`crate::diagnose::doubt_braces`]).
+    Unbalanced,
     /// Its new text stands in for lines of its old text it leaves out (the
     /// sentence ends with what to send instead).
     ElidesLines,
@@ -54,12 +59,27 @@ pub enum EditDoubtKind {
     HiddenText,
 }
 
+impl EditDoubtKind {
+    /// A fault of the file as a whole the edit leaves
+    /// ([`crate::diagnose::layout::layout_break`]): misindented, a name
+    /// defined twice, brackets unbalanced. One edit of several may leave
+    /// it where the call's whole result does not: a caller that judges
+    /// each edit of a call alone leaves these to the whole result.
+    pub fn of_layout(self) -> bool {
+        matches!(
+            self,
+            EditDoubtKind::Misindents | EditDoubtKind::DefinesTwice | EditDoubtKind::Unbalanced
+        )
+    }
+}
+
 /// A layout fault as a doubt, with its kind.
 pub fn layout_kind(b: crate::diagnose::layout::LayoutBreak) -> (EditDoubtKind, String) {
-    let kind = if b.twice {
-        EditDoubtKind::DefinesTwice
-    } else {
-        EditDoubtKind::Misindents
+    use crate::diagnose::layout::BreakKind;
+    let kind = match b.kind {
+        BreakKind::Misindents => EditDoubtKind::Misindents,
+        BreakKind::DefinesTwice | BreakKind::KeyTwice => EditDoubtKind::DefinesTwice,
+        BreakKind::Unbalanced => EditDoubtKind::Unbalanced,
     };
     (kind, b.why)
 }
