@@ -2761,6 +2761,8 @@ fn a_misremembered_line_the_edit_changes_is_not_called_part_of_the_files() {
          corrected edit: srview cannot stand behind a correction of this edit\n"
     );
     assert_eq!(text(&out.stdout), "");
+}
+
 /// render.js of the round-38a finding 01: `formatPrice` is there.
 const RENDER_JS: &str = "function formatPrice(p) {\n  return \"$\" + p.toFixed(2);\n}\n\nfunction render(items) {\n  return items.map((i) => formatPrice(i.price)).join(\"\\n\");\n}\n\nmodule.exports = { render };\n";
 
