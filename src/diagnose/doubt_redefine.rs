@@ -221,11 +221,9 @@ pub(super) fn python_redefinition(original: &str, result: &str) -> Option<Redefi
     let now = twice(&new, &after);
     // The first pair of one block, in the file's order, with a changed
     // line in it and more such definitions than the file had there.
-    for (i, a) in after.iter().enumerate() {
-        let Some(b) = after[i + 1..]
-            .iter()
-            .find(|b| b.name == a.name && b.role == a.role && b.blocks == a.blocks)
-        else {
+    let next = next_alike(&after, |d| (d.name, d.role, d.blocks.as_slice()));
+    for (a, b) in after.iter().zip(&next) {
+        let Some(b) = b.map(|at| &after[at]) else {
             continue;
         };
         if !changed.contains(&a.line) && !changed.contains(&b.line) {
@@ -247,6 +245,21 @@ pub(super) fn python_redefinition(original: &str, result: &str) -> Option<Redefi
         });
     }
     None
+}
+
+/// For each of `items`, the index of the next one alike (the same
+/// `key`), in one pass from the end: a file of 10,000 definitions or keys
+/// is not compared pair by pair.
+fn next_alike<'a, T, K: std::hash::Hash + Eq>(
+    items: &'a [T],
+    key: impl Fn(&'a T) -> K,
+) -> Vec<Option<usize>> {
+    let mut seen: HashMap<K, usize> = HashMap::new();
+    let mut next = vec![None; items.len()];
+    for (at, item) in items.iter().enumerate().rev() {
+        next[at] = seen.insert(key(item), at);
+    }
+    next
 }
 
 /// A key a YAML mapping holds twice.
@@ -354,14 +367,12 @@ pub(super) fn yaml_duplicate_key(original: &str, result: &str) -> Option<Duplica
         by_text
     };
     let (was, now) = (twice(&old, &before), twice(&new, &after));
-    for (i, (a, key, mapping)) in after.iter().enumerate() {
+    let next = next_alike(&after, |(_, key, mapping)| (key.as_str(), *mapping));
+    for ((a, key, mapping), b) in after.iter().zip(&next) {
         if key == "<<" {
             continue;
         }
-        let Some((b, ..)) = after[i + 1..]
-            .iter()
-            .find(|(_, k, m)| k == key && m == mapping)
-        else {
+        let Some((b, ..)) = b.map(|at| &after[at]) else {
             continue;
         };
         if !changed.contains(a) && !changed.contains(b) {
