@@ -2992,31 +2992,33 @@ fn raw_strings_and_nested_comments_are_read_as_the_language_reads_them() {
 /// A tester's find (round 38e, 06): the same dropped `}` was doubted in
 /// `f.cpp` and called fine in Dart, Gradle, Groovy, Solidity, Objective-C,
 /// CUDA, JSONC, Zig and Protobuf files. Now each is doubted; Terraform and
-/// HCL (heredocs) are still not read.
+/// HCL (heredocs) are still not read, nor a `.m` file with no Objective-C
+/// line (`#import`, `@interface`, ...: else it may be MATLAB).
 #[test]
 fn a_dropped_brace_is_doubted_in_the_brace_languages_added() {
     let dir = tempfile::tempdir().expect("temp dir");
     let root = dir.path();
     let content = "void z() {\n  if (a) {\n    b();\n  }\n  c();\n}\n";
+    let objc = format!("#import <Foundation/Foundation.h>\n{content}");
     let codes = [
-        ("cpp", 1),
-        ("dart", 1),
-        ("gradle", 1),
-        ("groovy", 1),
-        ("sol", 1),
-        ("m", 1),
-        ("mm", 1),
-        ("cu", 1),
-        ("cuh", 1),
-        ("jsonc", 1),
-        ("zig", 1),
-        ("proto", 1),
-        ("tf", 0),
-        ("hcl", 0),
+        ("f.cpp", content, 1),
+        ("f.dart", content, 1),
+        ("build.gradle", content, 1),
+        ("f.groovy", content, 1),
+        ("f.sol", content, 1),
+        ("f.m", &objc, 1),
+        ("f.mm", content, 1),
+        ("f.cu", content, 1),
+        ("f.cuh", content, 1),
+        ("f.jsonc", content, 1),
+        ("f.zig", content, 1),
+        ("f.proto", content, 1),
+        ("matlab.m", content, 0),
+        ("f.tf", content, 0),
+        ("f.hcl", content, 0),
     ];
-    for (ext, code) in codes {
-        let name = format!("f.{ext}");
-        support::files::write(root, &name, content.as_bytes());
+    for (name, content, code) in codes {
+        support::files::write(root, name, content.as_bytes());
         let edit = serde_json::json!({"file_path": name, "old_string": "    b();\n  }\n  c();\n",
             "new_string": "    b();\n  c();\n"});
         let out = run_on_input(

@@ -8,18 +8,52 @@
 //! `()` and `[]` (as many openers as closers of each, counted outside
 //! strings, comments and character literals, the reading ending outside
 //! them), and the file as the edit leaves it does not. A file that reads
-//! unbalanced before (a macro, a regular expression or a C++ raw string
-//! srview misreads) is not judged: its reading is not trusted.
+//! unbalanced before (a macro or a regular expression srview misreads) is
+//! not judged: its reading is not trusted. Nor is a file, before or after,
+//! holding a construct srview does not read (below: "not read").
 //!
-//! Languages, by extension: JavaScript and TypeScript (`.js .mjs .cjs .jsx
-//! .ts .tsx .mts .cts`: `'..'`, `".."`, template literals with their
-//! `${..}`, regular-expression literals), Go (`.go`: runes, backquoted raw
-//! strings), Rust (`.rs`: strings over several lines, `r#".."#`, byte
-//! strings, a lifetime `'a` is no character literal), the C family (`.c .h
-//! .cc .cpp .cxx .hpp .hh`), Java, C#, Kotlin, Scala, Swift (`.java .cs .kt
-//! .kts .scala .swift`: `"""` text blocks, C#'s `@".."`) and JSON (`.json`).
-//! Left out: CSS and its kin (`url(//host/a.png)` unquoted reads as a
-//! comment), PHP (HTML around `<?php`, heredocs, `#` comments), shell.
+//! Languages, by extension, and what is read of each:
+//! - JavaScript and TypeScript (`.js .mjs .cjs .jsx .ts .tsx .mts .cts`):
+//!   `'..'`, `".."`, template literals with their `${..}`, regular
+//!   expression literals (told from a division by what precedes the `/`).
+//! - Go (`.go`): runes, backquoted raw strings.
+//! - Rust (`.rs`): strings over several lines, `r#".."#`, byte strings,
+//!   nested block comments; a lifetime `'a` is no character literal.
+//! - The C family (`.c .h .cc .cpp .cxx .hpp .hh`, CUDA `.cu .cuh`,
+//!   Objective-C `.m .mm`, whose `@".."` reads as a string; a `.m` file
+//!   only where a line starts with `#import`, `#include`, `@interface`,
+//!   `@implementation` or `@protocol`: else it may be MATLAB): C++ raw
+//!   strings `R"d( .. )d"` over several lines, with the `u8R uR UR LR`
+//!   prefixes. Not read: a raw string whose delimiter is not there (more
+//!   than 16 characters, a space or `\` in it).
+//! - Java (`.java`): `"""` text blocks, `\"""` inside them escaped.
+//! - Kotlin (`.kt .kts`): `"${..}"` (quoted text with brackets inside),
+//!   `"""` raw strings (no escapes, `""""` ends at the last three), nested
+//!   block comments.
+//! - Scala (`.scala`): `s".."`, `f".."`, any `id".."` and `id"""..."""`
+//!   with `${..}` and `$$`; a plain `"${"` is text; nested comments.
+//! - Swift (`.swift`): `"\(..)"`, `"""` strings, raw strings `#".."#`,
+//!   `##".."##`, `#"""` .. `"""#` with their `\#(..)`; nested comments.
+//! - C# (`.cs`): `@".."` verbatim strings, `"""` raw strings.
+//! - Dart (`.dart`): `'..'`, `".."`, `'''..'''`, `"""..."""` with `${..}`;
+//!   raw `r'..'` and `r"""..."""`; nested comments; no character literals.
+//! - Groovy and Gradle scripts (`.groovy .gradle`): `'..'`, `".."` with
+//!   `${..}`, `'''` and `"""` strings, slashy strings `/../` on one line
+//!   (told as JavaScript's regular expressions are). Misread: a slashy
+//!   string over several lines (its lines read as code). Not read:
+//!   dollar-slashy `$/ .. /$`.
+//! - Solidity and Protocol Buffers (`.sol .proto`): `'..'` and `".."`
+//!   strings (`hex".."` too), C comments.
+//! - Zig (`.zig`): `\\` string lines, character literals, `//` comments
+//!   (Zig has no block comments).
+//! - JSON (`.json`, no comments) and JSON with comments (`.jsonc`).
+//!
+//! Not read in any language: an interpolation left open over the end of a
+//! one-line string (`"${f(` then a line break). Left out: CSS and its kin
+//! (`url(//host/a.png)` unquoted reads as a comment), PHP (HTML around
+//! `<?php`, heredocs, `#` comments), shell, Terraform and HCL (`.tf .hcl`:
+//! heredocs `<<EOF`, `#` comments), JSON5 (unquoted keys, `'..'`), Vue
+//! and Svelte files (script blocks inside HTML).
 //!
 //! Cheap on a long file: the file before is read once; the file after only
 //! when the edit's changed lines hold a bracket, a quote or a comment mark
@@ -513,6 +547,25 @@ impl Reader {
     }
 }
 
+/// Whether a `.m` file (Objective-C, or MATLAB and Octave, whose `%`
+/// comments and `'..'` strings the C reading misreads) reads as
+/// Objective-C: a line starts with `#import`, `#include`, `@interface`,
+/// `@implementation` or `@protocol`. Any other path: true.
+fn objective_c_if_m(path: &str, original: &str) -> bool {
+    !path.ends_with(".m")
+        || original.lines().any(|l| {
+            [
+                "#import",
+                "#include",
+                "@interface",
+                "@implementation",
+                "@protocol",
+            ]
+            .iter()
+            .any(|m| l.trim_start().starts_with(m))
+        })
+}
+
 /// Whether the `"` at `chars[i]` opens a C++ raw string: the word before
 /// it is `R`, `u8R`, `uR`, `UR` or `LR`.
 fn cpp_raw_prefix(chars: &[char], i: usize) -> bool {
@@ -733,7 +786,7 @@ fn unmatched(lines: &[Counted], k: usize) -> (Vec<usize>, Vec<usize>) {
 /// module).
 pub fn unbalanced(path: &str, original: &str, result: &str) -> Option<Unbalanced> {
     let lang = brace_language(path)?;
-    if original == result || original.is_empty() {
+    if original == result || original.is_empty() || !objective_c_if_m(path, original) {
         return None;
     }
     let old: Vec<&str> = original.lines().collect();
@@ -1037,6 +1090,12 @@ mod constructs {
         }
         read_both_ways("k.cu", "const char* q = R\"sql(SELECT ( FROM t)sql\";");
         read_both_ways("a.mm", "auto s = R\"(})\"; NSString *t = @\"{\";");
+        read_both_ways(
+            "a.m",
+            "#import <Foundation/Foundation.h>\nNSString *t = @\"{\";",
+        );
+        // A `.m` file with no Objective-C line may be MATLAB: not judged.
+        says_nothing("a.m", "x = [1 2]; % note");
         // `FOOR"` is no raw string: an ordinary one.
         read_both_ways("a.c", "#define FOOR \"(\"\nconst char *s = FOOR\"{\";");
         // A delimiter longer than 16 characters: not read, nothing said.
