@@ -3023,7 +3023,7 @@ fn a_dropped_brace_is_doubted_in_the_brace_languages_added() {
             "new_string": "    b();\n  c();\n"});
         let out = run_on_input(
             root,
-            ["check", &name, "e.json"],
+            ["check", name, "e.json"],
             &edit.to_string(),
             "edit-json",
         );
