@@ -2918,3 +2918,126 @@ fn a_call_whose_edits_balance_together_is_not_doubted() {
         assert_eq!(out.status.code(), Some(0), "{input}: {}", text(&out.stdout));
     }
 }
+
+/// A tester's find (round 38e, 01): a C++ raw string over several lines
+/// was read as an ordinary string, so a file holding one got no bracket
+/// check (an `if`'s `}` dropped: exit 0, written) and adding one was a
+/// doubt ("one `)` more than `(`"). Likewise a Rust comment nesting
+/// another. Now the drop is doubted and held back, the addition is fine.
+#[test]
+fn raw_strings_and_nested_comments_are_read_as_the_language_reads_them() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    let shader = "static const char* kFragment = R\"(\n#version 330 core\nout vec4 color;\nvoid main() {\n    color = vec4(1.0, 0.5, 0.2, 1.0);\n}\n)\";\n";
+    let render = format!(
+        "#include <cstdio>\n\n{shader}\nint compile(const char* src) {{\n    return src[0] != 0;\n}}\n\nint main() {{\n    if (!compile(kFragment)) {{\n        std::puts(\"failed\");\n        return 1;\n    }}\n    return 0;\n}}\n"
+    );
+    let nested = "/*\nfn legacy(s: &str) -> u32 {\n    /* TODO: hex */\n    s.parse().unwrap()\n}\n*/\n\nfn main() {\n    if true {\n        println!(\"x\");\n    }\n}\n";
+    let drops = [
+        (
+            "render.cpp",
+            render.as_str(),
+            "        return 1;\n    }\n    return 0;",
+            "        return 1;\n    return 0;",
+        ),
+        (
+            "n.rs",
+            nested,
+            "        println!(\"x\");\n    }\n}\n",
+            "        println!(\"x\");\n}\n",
+        ),
+    ];
+    for (name, content, old, new) in drops {
+        let file = support::files::write(root, name, content.as_bytes());
+        let edit = serde_json::json!({"file_path": name, "old_string": old, "new_string": new});
+        let out = run_on_input(
+            root,
+            ["check", name, "e.json"],
+            &edit.to_string(),
+            "edit-json",
+        );
+        assert_eq!(out.status.code(), Some(1), "{name}: {}", text(&out.stdout));
+        assert_contains(
+            &text(&out.stdout),
+            "! as written, the file has one `}` fewer than `{`",
+        );
+        let write = run_in(root, &["apply", name, "e.json", "--write"]);
+        assert_eq!(write.status.code(), Some(1), "{name}");
+        assert_eq!(std::fs::read_to_string(&file).expect("read"), content);
+    }
+    let plain = "#include <cstdio>\n\nint compile(const char* src) {\n    return src[0] != 0;\n}\n";
+    let file = support::files::write(root, "plain.cpp", plain.as_bytes());
+    let anchor = "int compile(const char* src) {";
+    let edit = serde_json::json!({"file_path": "plain.cpp", "old_string": anchor,
+        "new_string": format!("{shader}\n{anchor}")});
+    let out = run_on_input(
+        root,
+        ["check", "plain.cpp", "e.json"],
+        &edit.to_string(),
+        "edit-json",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    assert_eq!(
+        text(&out.stdout),
+        "plain.cpp: block #1 (Edit): applies, stage exact, 1 occurrence\n"
+    );
+    let write = run_in(root, &["apply", "plain.cpp", "e.json", "--write"]);
+    assert_eq!(write.status.code(), Some(0), "{}", text(&write.stderr));
+    assert_eq!(
+        std::fs::read_to_string(&file).expect("read"),
+        plain.replace(anchor, &format!("{shader}\n{anchor}"))
+    );
+}
+
+/// A tester's find (round 38e, 06): the same dropped `}` was doubted in
+/// `f.cpp` and called fine in Dart, Gradle, Groovy, Solidity, Objective-C,
+/// CUDA, JSONC, Zig and Protobuf files. Now each is doubted; Terraform and
+/// HCL (heredocs) are still not read, nor a `.m` file with no Objective-C
+/// line (`#import`, `@interface`, ...: else it may be MATLAB).
+#[test]
+fn a_dropped_brace_is_doubted_in_the_brace_languages_added() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    let content = "void z() {\n  if (a) {\n    b();\n  }\n  c();\n}\n";
+    let objc = format!("#import <Foundation/Foundation.h>\n{content}");
+    let codes = [
+        ("f.cpp", content, 1),
+        ("f.dart", content, 1),
+        ("build.gradle", content, 1),
+        ("f.groovy", content, 1),
+        ("f.sol", content, 1),
+        ("f.m", &objc, 1),
+        ("f.mm", content, 1),
+        ("f.cu", content, 1),
+        ("f.cuh", content, 1),
+        ("f.jsonc", content, 1),
+        ("f.zig", content, 1),
+        ("f.proto", content, 1),
+        ("matlab.m", content, 0),
+        ("f.tf", content, 0),
+        ("f.hcl", content, 0),
+    ];
+    for (name, content, code) in codes {
+        support::files::write(root, name, content.as_bytes());
+        let edit = serde_json::json!({"file_path": name, "old_string": "    b();\n  }\n  c();\n",
+            "new_string": "    b();\n  c();\n"});
+        let out = run_on_input(
+            root,
+            ["check", name, "e.json"],
+            &edit.to_string(),
+            "edit-json",
+        );
+        assert_eq!(
+            out.status.code(),
+            Some(code),
+            "{name}: {}",
+            text(&out.stdout)
+        );
+        assert_eq!(
+            text(&out.stdout).contains("one `}` fewer than `{`"),
+            code == 1,
+            "{name}: {}",
+            text(&out.stdout)
+        );
+    }
+}
