@@ -2918,3 +2918,41 @@ fn a_call_whose_edits_balance_together_is_not_doubted() {
         assert_eq!(out.status.code(), Some(0), "{input}: {}", text(&out.stdout));
     }
 }
+
+/// `check` of a Claude Code edit replacing `old` with `new` in the file
+/// `name` holding `content`: its exit code and its output.
+fn check_edit(name: &str, content: &str, old: &str, new: &str) -> (Option<i32>, String) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    support::files::write(root, name, content.as_bytes());
+    let edit = serde_json::json!({"file_path": name, "old_string": old, "new_string": new});
+    let out = run_on_input(
+        root,
+        ["check", name, "e.json"],
+        &edit.to_string(),
+        "edit-json",
+    );
+    (out.status.code(), text(&out.stdout))
+}
+
+/// A tester's find (round 38e, 05): `#[inline]` above the Rust function
+/// there switched the "defined twice" check off (with the attribute on
+/// the new copy, another attribute, or none). `check` now exits 1.
+#[test]
+fn a_rust_function_added_again_below_an_attribute_is_doubted() {
+    let lib = "#[inline]\npub fn clamp(x: i32) -> i32 {\n    x.max(0).min(10)\n}\n\npub fn helper() {}\n\npub fn run() -> i32 {\n    clamp(5)\n}\n";
+    for (attr, later) in [("#[inline]\n", 9), ("#[must_use]\n", 9), ("", 8)] {
+        let new = format!(
+            "{attr}pub fn clamp(x: i32) -> i32 {{\n    x.clamp(0, 10)\n}}\n\npub fn run() -> i32 {{"
+        );
+        let (code, said) = check_edit("lib.rs", lib, "pub fn run() -> i32 {", &new);
+        assert_eq!(code, Some(1), "{said}");
+        assert_contains(
+            &said,
+            &format!(
+                "    ! as written, the file defines fn `clamp` twice at its top level, at lines 2 \
+                 and {later}: Rust refuses to compile it"
+            ),
+        );
+    }
+}

@@ -15,9 +15,13 @@
 //!   its key (Go); `fn NAME` with `pub`, `pub(..)`, `const`, `async`,
 //!   `unsafe`, `extern ".."` before it (Rust);
 //! - not counted: a line ending with `;` (a TypeScript overload's
-//!   signature, a declaration), a definition right below an attribute or a
-//!   decorator (`#[cfg(test)]`, `@memo`: the line above, comments between
-//!   skipped), Go's `init` and `_` (meant more than once);
+//!   signature, a declaration), a definition right below a decorator
+//!   (`@memo`: the line above, comments between skipped), Go's `init` and
+//!   `_` (meant more than once); in Rust, two definitions gated apart:
+//!   each below `#[cfg(..)]` (or `#[cfg_attr(..)]` naming a `cfg`)
+//!   attributes, and the two gates' text differs (`#[cfg(unix)]`,
+//!   `#[cfg(not(unix))]`). Any other attribute (`#[inline]`, `#[test]`)
+//!   is read through, and an ungated definition clashes with any;
 //! - doubted: the file as the edit leaves it defines a key more times than
 //!   the file before, twice at least, and one of them is on a line the
 //!   edit changed.
@@ -187,28 +191,96 @@ fn definition(lang: Lang, line: &str) -> Option<String> {
     }
 }
 
-/// Whether the definition at `lines[at]` stands right below an attribute
-/// or a decorator (comments between skipped).
-fn attributed(lines: &[&str], at: usize) -> bool {
+/// Whether the definition at `lines[at]` stands right below a decorator
+/// (`@memo`; comments between skipped): not counted (JavaScript).
+fn decorated(lines: &[&str], at: usize) -> bool {
     lines[..at]
         .iter()
         .rev()
         .map(|l| l.trim())
         .find(|l| !l.starts_with("//") && !l.starts_with("/*") && !l.starts_with('*'))
-        .is_some_and(|l| l.starts_with("#[") || l.starts_with('@'))
+        .is_some_and(|l| l.starts_with('@'))
 }
 
-/// The counted definitions of `lines`: each key's lines (0-based).
-fn definitions(lang: Lang, lines: &[&str]) -> HashMap<String, Vec<usize>> {
-    let mut found: HashMap<String, Vec<usize>> = HashMap::new();
-    for (at, line) in lines.iter().enumerate() {
-        if let Some(key) = definition(lang, line)
-            && !attributed(lines, at)
+/// The gate of the Rust definition at `lines[at]`: the text of the
+/// `#[cfg(..)]` attributes (and `#[cfg_attr(..)]` naming a `cfg`) right
+/// above it, other attributes (`#[inline]`, `#[test]`), doc comments and
+/// comments read through; `None` when it has none. Two definitions gated
+/// apart are never compiled together; an ungated one clashes with any (a
+/// tester's find: any attribute above a function switched the check
+/// off, and `rustc` refused the result).
+fn gate(lines: &[&str], at: usize) -> Option<String> {
+    let mut cfgs: Vec<String> = Vec::new();
+    // An attribute over several lines, read upwards to its `#[`.
+    let mut pending: Vec<&str> = Vec::new();
+    for line in lines[..at].iter().rev() {
+        let l = line.trim();
+        if pending.is_empty() && (l.starts_with("//") || l.starts_with("/*") || l.starts_with('*'))
         {
-            found.entry(key).or_default().push(at);
+            continue;
+        }
+        if !l.starts_with("#[") {
+            // A continuation: the attribute's last line ends with `]`.
+            if (pending.is_empty() && !l.ends_with(']')) || pending.len() > 8 || l.is_empty() {
+                break;
+            }
+            pending.push(l);
+            continue;
+        }
+        pending.push(l);
+        pending.reverse();
+        let text = pending.join(" ");
+        pending.clear();
+        let inner = text["#[".len()..].trim_start();
+        if inner.starts_with("cfg(") || (inner.starts_with("cfg_attr(") && inner.contains("cfg(")) {
+            cfgs.push(text.split_whitespace().collect::<Vec<_>>().join(" "));
+        }
+    }
+    (!cfgs.is_empty()).then(|| {
+        cfgs.reverse();
+        cfgs.join(" ")
+    })
+}
+
+/// Whether two definitions of one name, gated `a` and `b`, are compiled
+/// together: unless both are gated, and gated apart.
+fn clash(a: &Option<String>, b: &Option<String>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => a == b,
+        _ => true,
+    }
+}
+
+/// The counted definitions of `lines`: each key's lines (0-based), only
+/// those that clash with another of the key ([`clash`]).
+fn definitions(lang: Lang, lines: &[&str]) -> HashMap<String, Vec<usize>> {
+    let mut found: HashMap<String, Vec<(usize, Option<String>)>> = HashMap::new();
+    for (at, line) in lines.iter().enumerate() {
+        let Some(key) = definition(lang, line) else {
+            continue;
+        };
+        match lang {
+            Lang::Rust => found.entry(key).or_default().push((at, gate(lines, at))),
+            _ if decorated(lines, at) => {}
+            _ => found.entry(key).or_default().push((at, None)),
         }
     }
     found
+        .into_iter()
+        .map(|(key, all)| {
+            let clashing = all
+                .iter()
+                .enumerate()
+                .filter(|(i, (_, g))| {
+                    all.iter()
+                        .enumerate()
+                        .any(|(j, (_, other))| *i != j && clash(g, other))
+                })
+                .map(|(_, (at, _))| *at)
+                .collect();
+            (key, clashing)
+        })
+        .collect()
 }
 
 /// The function `result` (the file `path` as an edit leaves it) defines
@@ -381,6 +453,58 @@ mod tests {
         ];
         for (path, original, result) in cases {
             assert_eq!(redefined(path, original, result), None, "{path}: {result}");
+        }
+    }
+
+    /// A tester's find (round 38e, 05): `#[inline]` above the function
+    /// there switched the check off, on either copy; only `cfg` gates
+    /// set two definitions apart, and only both gated, apart.
+    #[test]
+    fn only_cfg_gated_twins_are_exempt_in_rust() {
+        let lib = "#[inline]\npub fn clamp(x: i32) -> i32 {\n    x.max(0).min(10)\n}\n\npub fn helper() {}\n\npub fn run() -> i32 {\n    clamp(5)\n}\n";
+        for attr in [
+            "#[inline]\n",
+            "#[must_use]\n",
+            "",
+            "/// Doc.\n#[allow(\n    dead_code,\n)]\n",
+        ] {
+            let result = lib.replace(
+                "pub fn run",
+                &format!(
+                    "{attr}pub fn clamp(x: i32) -> i32 {{\n    x.clamp(0, 10)\n}}\n\npub fn run"
+                ),
+            );
+            let found = redefined("lib.rs", lib, &result);
+            let later = 8 + attr.matches('\n').count();
+            assert_eq!(
+                found.map(|f| (f.name, f.lines)),
+                Some(("clamp".to_string(), (2, later))),
+                "{attr}"
+            );
+        }
+        // An ungated twin of a gated one, and two of one gate: compiled
+        // together.
+        let unix = "#[cfg(unix)]\nfn home() {}\n";
+        for added in ["fn home() {}\n", "#[cfg(unix)]\n#[inline]\nfn home() {}\n"] {
+            let result = format!("{unix}{added}");
+            assert_eq!(
+                redefined("a.rs", unix, &result).map(|f| f.name),
+                Some("home".to_string()),
+                "{added}"
+            );
+        }
+        // Gated apart, read through other attributes and over lines.
+        let cases = [
+            "#[cfg(not(unix))]\n#[inline]\nfn home() {}\n",
+            "#[inline]\n#[cfg(\n    windows\n)]\nfn home() {}\n",
+            "#[cfg_attr(docsrs, cfg(windows))]\nfn home() {}\n",
+        ];
+        for added in cases {
+            assert_eq!(
+                redefined("a.rs", unix, &format!("{unix}{added}")),
+                None,
+                "{added}"
+            );
         }
     }
 

@@ -1879,3 +1879,44 @@ fn a_balanced_brace_edit_is_not_doubted() {
     let judgment = srview::gate::judge(GateAgent::Pi, &payload, |_| fs, &Policy::default());
     assert_eq!(judgment.case, Case::Exact, "{:?}", judgment.answer);
 }
+
+/// A tester's find (round 38e, 05): `#[inline]` above a Rust function
+/// switched the "defined twice" check off, on either copy, and `rustc`
+/// refused the result (E0428). Denied, with or without the attribute on
+/// the new copy; `#[cfg]` twins gated apart stay allowed.
+#[test]
+fn a_rust_function_added_again_below_any_attribute_is_a_doubt() {
+    let lib = "#[inline]\npub fn clamp(x: i32) -> i32 {\n    x.max(0).min(10)\n}\n\npub fn helper() {}\n\npub fn run() -> i32 {\n    clamp(5)\n}\n";
+    let said = "as written, the file defines fn `clamp` twice at its top level, at lines 2 and 9: \
+                Rust refuses to compile it (the name `clamp` is defined multiple times)";
+    let news: Vec<String> = ["#[inline]\n", "#[must_use]\n"]
+        .iter()
+        .map(|attr| {
+            format!(
+                "{attr}pub fn clamp(x: i32) -> i32 {{\n    x.clamp(0, 10)\n}}\n\npub fn run() -> i32 {{\n"
+            )
+        })
+        .collect();
+    let cases: Vec<(&str, &str, String)> = news
+        .iter()
+        .map(|new| ("pub fn run() -> i32 {\n", new.as_str(), said.to_string()))
+        .collect();
+    assert_doubts_say(("lib.rs", lib), &cases);
+    let said = said.replace("lines 2 and 9", "lines 2 and 8");
+    assert_doubts_say(
+        ("lib.rs", lib),
+        &[(
+            "pub fn run() -> i32 {\n",
+            "pub fn clamp(x: i32) -> i32 {\n    x.clamp(0, 10)\n}\n\npub fn run() -> i32 {\n",
+            said,
+        )],
+    );
+    let home = "#[cfg(unix)]\nfn home() {}\n\nfn main() {}\n";
+    judged_as(
+        Case::Exact,
+        GateAgent::ClaudeCode,
+        ("lib.rs", home),
+        "fn main() {}\n",
+        "#[cfg(not(unix))]\n#[inline]\nfn home() {}\n\nfn main() {}\n",
+    );
+}
