@@ -2956,3 +2956,32 @@ fn a_rust_function_added_again_below_an_attribute_is_doubted() {
         );
     }
 }
+
+/// A tester's find (round 38e, 02): TypeScript overload signatures over
+/// several lines or with a comment after them were called a second
+/// implementation (exit 1). Exact now; a second body still is a doubt.
+#[test]
+fn overload_signatures_over_lines_or_commented_are_exact() {
+    let parse =
+        "export function parse(input: string | Buffer): number {\n  return input.length;\n}\n";
+    let old = "export function parse(input: string | Buffer): number {";
+    let news = [
+        "export function parse(\n  input: string,\n): number;\nexport function parse(input: Buffer): number;\nexport function parse(input: string | Buffer): number {",
+        "export function parse(input: string): number; // text\nexport function parse(input: Buffer): number; // bytes\nexport function parse(input: string | Buffer): number {",
+    ];
+    for new in news {
+        let (code, said) = check_edit("parse.ts", parse, old, new);
+        assert_eq!(code, Some(0), "{said}");
+        assert_eq!(
+            said,
+            "parse.ts: block #1 (Edit): applies, stage exact, 1 occurrence\n"
+        );
+    }
+    let body = "export function parse(\n  input: string,\n): number {\n  return 0;\n}\nexport function parse(input: string | Buffer): number {";
+    let (code, said) = check_edit("parse.ts", parse, old, body);
+    assert_eq!(code, Some(1), "{said}");
+    assert_contains(
+        &said,
+        "as written, the file defines function `parse` twice at its top level, at lines 1 and 6",
+    );
+}

@@ -14,8 +14,9 @@
 //!   NAME(`, its receiver's type (without `*` and type parameters) part of
 //!   its key (Go); `fn NAME` with `pub`, `pub(..)`, `const`, `async`,
 //!   `unsafe`, `extern ".."` before it (Rust);
-//! - not counted: a line ending with `;` (a TypeScript overload's
-//!   signature, a declaration), a definition right below a decorator
+//! - not counted: a line ending with `;` (a declaration), a TypeScript
+//!   overload's signature (the line closing its parameter list ends with
+//!   `;`, a comment after it left out), a definition right below a decorator
 //!   (`@memo`: the line above, comments between skipped), Go's `init` and
 //!   `_` (meant more than once); in Rust, two definitions gated apart:
 //!   each below `#[cfg(..)]` (or `#[cfg_attr(..)]` naming a `cfg`)
@@ -105,7 +106,12 @@ impl Redefined {
 /// for a Go method.
 fn definition(lang: Lang, line: &str) -> Option<String> {
     let line = line.trim_end_matches('\r');
-    if line.trim_end().ends_with(';') {
+    let code = if lang == Lang::Js {
+        code_of(line)
+    } else {
+        line
+    };
+    if code.trim_end().ends_with(';') {
         return None;
     }
     let word = |rest: &str| -> Option<String> {
@@ -191,6 +197,64 @@ fn definition(lang: Lang, line: &str) -> Option<String> {
     }
 }
 
+/// `line` without a comment at its end (`// ..`, `/* .. */`), quoted
+/// text read past.
+fn code_of(line: &str) -> &str {
+    let mut quote: Option<char> = None;
+    let mut chars = line.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        match quote {
+            Some(_) if c == '\\' => {
+                chars.next();
+            }
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None if matches!(c, '"' | '\'' | '`') => quote = Some(c),
+            None if c == '/' && matches!(chars.peek(), Some((_, '/' | '*'))) => {
+                let rest = &line[i..];
+                // A `/* .. */` closed before more code is not the end.
+                if rest.starts_with("/*")
+                    && let Some(end) = rest.find("*/")
+                    && !rest[end + 2..].trim().is_empty()
+                {
+                    continue;
+                }
+                return &line[..i];
+            }
+            None => {}
+        }
+    }
+    line
+}
+
+/// Whether the JavaScript or TypeScript definition at `lines[at]` has a
+/// body: the line where its parameter list closes does not end with `;`
+/// (comments at the end left out). A TypeScript overload's signature
+/// (`function f(a: string): number;`, over several lines as Prettier
+/// writes it, or with a comment after it) is no implementation (a
+/// tester's find: such a signature was counted as one).
+fn has_body(lines: &[&str], at: usize) -> bool {
+    let mut depth = 0i64;
+    let mut opened = false;
+    for line in lines[at..].iter().take(60) {
+        let code = code_of(line.trim_end_matches('\r')).trim_end();
+        for c in code.chars() {
+            match c {
+                '(' => {
+                    depth += 1;
+                    opened = true;
+                }
+                ')' => depth -= 1,
+                _ => {}
+            }
+        }
+        if opened && depth <= 0 {
+            return !code.ends_with(';');
+        }
+    }
+    true
+}
+
 /// Whether the definition at `lines[at]` stands right below a decorator
 /// (`@memo`; comments between skipped): not counted (JavaScript).
 fn decorated(lines: &[&str], at: usize) -> bool {
@@ -261,7 +325,7 @@ fn definitions(lang: Lang, lines: &[&str]) -> HashMap<String, Vec<usize>> {
         };
         match lang {
             Lang::Rust => found.entry(key).or_default().push((at, gate(lines, at))),
-            _ if decorated(lines, at) => {}
+            _ if decorated(lines, at) || !has_body(lines, at) => {}
             _ => found.entry(key).or_default().push((at, None)),
         }
     }
@@ -454,6 +518,36 @@ mod tests {
         for (path, original, result) in cases {
             assert_eq!(redefined(path, original, result), None, "{path}: {result}");
         }
+    }
+
+    /// A tester's find (round 38e, 02): overload signatures over several
+    /// lines (Prettier's layout) or with a comment after them are no
+    /// implementations; a body after a multi-line parameter list is.
+    #[test]
+    fn overload_signatures_over_lines_or_commented_are_not_doubted() {
+        let parse =
+            "export function parse(input: string | Buffer): number {\n  return input.length;\n}\n";
+        let cases = [
+            "export function parse(\n  input: string,\n): number;\nexport function parse(input: Buffer): number;\n",
+            "export function parse(input: string): number; // text\nexport function parse(input: Buffer): number; /* bytes */\n",
+            "export function parse(\n  input: string, // text\n  n: number,\n): number; // text\n",
+        ];
+        for signatures in cases {
+            let result = format!("{signatures}{parse}");
+            assert_eq!(redefined("parse.ts", parse, &result), None, "{result}");
+        }
+        let twice = format!(
+            "{parse}export function parse(\n  input: string,\n): number {{\n  return 0;\n}}\n"
+        );
+        assert_eq!(
+            redefined("parse.ts", parse, &twice).map(|f| f.lines),
+            Some((1, 4))
+        );
+        let commented = format!("{parse}function parse(s) {{ return s; }} // \"a;\" ;\n");
+        assert_eq!(
+            redefined("parse.ts", parse, &commented).map(|f| f.lines),
+            Some((1, 4))
+        );
     }
 
     /// A tester's find (round 38e, 05): `#[inline]` above the function

@@ -1920,3 +1920,23 @@ fn a_rust_function_added_again_below_any_attribute_is_a_doubt() {
         "#[cfg(not(unix))]\n#[inline]\nfn home() {}\n\nfn main() {}\n",
     );
 }
+
+/// A tester's find (round 38e, 02): TypeScript overload signatures over
+/// several lines (Prettier's layout) or with a comment after them were
+/// taken for a second implementation, and the correct edit denied. Exact
+/// for every agent.
+#[test]
+fn overload_signatures_over_lines_or_commented_are_not_doubted() {
+    let parse =
+        "export function parse(input: string | Buffer): number {\n  return input.length;\n}\n";
+    let old = "export function parse(input: string | Buffer): number {\n";
+    let news = [
+        "export function parse(\n  input: string,\n): number;\nexport function parse(input: Buffer): number;\nexport function parse(input: string | Buffer): number {\n",
+        "export function parse(input: string): number; // text\nexport function parse(input: Buffer): number; // bytes\nexport function parse(input: string | Buffer): number {\n",
+    ];
+    for new in news {
+        for agent in agents() {
+            judged_as(Case::Exact, agent, ("parse.ts", parse), old, new);
+        }
+    }
+}
