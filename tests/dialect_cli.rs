@@ -2985,3 +2985,44 @@ fn overload_signatures_over_lines_or_commented_are_exact() {
         "as written, the file defines function `parse` twice at its top level, at lines 1 and 6",
     );
 }
+
+/// A tester's find (round 38e, 04): package.json's `"scripts"` added again
+/// (`JSON.parse` keeps the later: `build` and `test` lost), a quoted YAML
+/// key beside the plain one and a key twice in a YAML flow mapping were
+/// called fine. `check` now exits 1 naming the key and both lines.
+#[test]
+fn a_json_or_quoted_or_flow_yaml_key_added_again_is_doubted() {
+    let package = "{\n  \"name\": \"app\",\n  \"scripts\": {\n    \"build\": \"tsc\",\n    \"test\": \"jest\"\n  },\n  \"dependencies\": {\n    \"react\": \"^18.2.0\"\n  }\n}\n";
+    let cases = [
+        (
+            "package.json",
+            package,
+            "  \"dependencies\": {",
+            "  \"scripts\": {\n    \"lint\": \"eslint .\"\n  },\n  \"dependencies\": {",
+            "    ! as written, the file has the key `scripts` twice at the top level, at lines 3 \
+             and 7: JSON.parse (Node, npm and most JSON readers) keeps the later value (line 7) \
+             without a word, and the one at line 3 is lost: change the key that is there (its \
+             line in the old text) instead of adding it again\n",
+        ),
+        (
+            "k.yaml",
+            "server:\n  limits: {cpu: 1, memory: 2Gi}\n",
+            "  limits: {cpu: 1, memory: 2Gi}\n",
+            "  limits: {cpu: 1, memory: 2Gi, cpu: 2}\n",
+            "    ! as written, the file has the key `cpu` twice in one flow mapping on line 2: ",
+        ),
+        (
+            "q.yaml",
+            "server:\n  host: localhost\n  port: 8080\n",
+            "  port: 8080\n",
+            "  port: 8080\n  \"host\": 0.0.0.0\n",
+            "    ! as written, the file has the key `host` twice in the mapping under line 1 \
+             (`server:`), at lines 2 and 4: ",
+        ),
+    ];
+    for (name, content, old, new, said) in cases {
+        let (code, out) = check_edit(name, content, old, new);
+        assert_eq!(code, Some(1), "{out}");
+        assert_contains(&out, said);
+    }
+}

@@ -1940,3 +1940,50 @@ fn overload_signatures_over_lines_or_commented_are_not_doubted() {
         }
     }
 }
+
+/// A tester's find (round 38e, 04): package.json's `"scripts"` added again
+/// with its one new script (`JSON.parse` keeps the later: `build` and
+/// `test` lost), a quoted YAML key beside the plain one, and a key twice
+/// in a YAML flow mapping were allowed. Denied, in every agent's shape.
+#[test]
+fn a_json_or_quoted_or_flow_yaml_key_added_again_is_a_doubt() {
+    let package = "{\n  \"name\": \"app\",\n  \"scripts\": {\n    \"build\": \"tsc\",\n    \"test\": \"jest\"\n  },\n  \"dependencies\": {\n    \"react\": \"^18.2.0\"\n  }\n}\n";
+    let said = "as written, the file has the key `scripts` twice at the top level, at lines 3 and \
+                7: JSON.parse (Node, npm and most JSON readers) keeps the later value (line 7) \
+                without a word, and the one at line 3 is lost";
+    assert_doubts_say(
+        ("package.json", package),
+        &[(
+            "  \"dependencies\": {\n",
+            "  \"scripts\": {\n    \"lint\": \"eslint .\"\n  },\n  \"dependencies\": {\n",
+            said.to_string(),
+        )],
+    );
+    let said = "as written, the file has the key `host` twice in the mapping under line 1 \
+                (`server:`), at lines 2 and 4";
+    assert_doubts_say(
+        ("q.yaml", "server:\n  host: localhost\n  port: 8080\n"),
+        &[(
+            "  port: 8080\n",
+            "  port: 8080\n  \"host\": 0.0.0.0\n",
+            said.to_string(),
+        )],
+    );
+    let said = "as written, the file has the key `cpu` twice in one flow mapping on line 2";
+    assert_doubts_say(
+        ("k.yaml", "server:\n  limits: {cpu: 1, memory: 2Gi}\n"),
+        &[(
+            "  limits: {cpu: 1, memory: 2Gi}\n",
+            "  limits: {cpu: 1, memory: 2Gi, cpu: 2}\n",
+            said.to_string(),
+        )],
+    );
+    // Another object's key of that name: exact.
+    judged_as(
+        Case::Exact,
+        GateAgent::ClaudeCode,
+        ("package.json", package),
+        "    \"react\": \"^18.2.0\"\n",
+        "    \"react\": \"^18.2.0\",\n    \"build\": \"1.0.0\"\n",
+    );
+}
