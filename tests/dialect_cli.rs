@@ -3026,3 +3026,58 @@ fn a_json_or_quoted_or_flow_yaml_key_added_again_is_doubted() {
         assert_contains(&out, said);
     }
 }
+
+/// A tester's find (round 38e, 03): a JS `const`, a class method, a Rust
+/// `impl` method and `struct`, a Go `type` re-sent changed a little were
+/// called fine. `check` now exits 1 saying which and where.
+#[test]
+fn consts_classes_methods_and_types_added_again_are_doubted() {
+    let cases = [
+        (
+            "f.js",
+            "export const formatPrice = (p) => {\n  return '$' + p.toFixed(2);\n};\n\nexport function render(items) {\n  return items.map((i) => formatPrice(i.price));\n}\n\nexport default render;\n",
+            "export default render;\n",
+            "export const formatPrice = (p) => {\n  return '$' + p.toFixed(3);\n};\n\nexport default render;\n",
+            "    ! as written, the file defines const `formatPrice` twice at its top level, at lines \
+             1 and 9: JavaScript refuses to load the file (SyntaxError: Identifier 'formatPrice' \
+             has already been declared): change the definition that is there",
+        ),
+        (
+            "f.ts",
+            "class Cart {\n  total() {\n    return 1;\n  }\n\n  clear() {\n    this.items = [];\n  }\n}\n",
+            "  clear() {",
+            "  total() {\n    return 2;\n  }\n\n  clear() {",
+            "    ! as written, the file defines method `total` twice in `class Cart` (line 1), at \
+             lines 2 and 6: ",
+        ),
+        (
+            "f.rs",
+            "struct S;\n\nimpl S {\n    fn area(&self) -> u32 {\n        1\n    }\n\n    fn name(&self) -> &str {\n        \"s\"\n    }\n}\n",
+            "    fn name(&self) -> &str {",
+            "    fn area(&self) -> u32 {\n        2\n    }\n\n    fn name(&self) -> &str {",
+            "    ! as written, the file defines fn `area` twice in `impl S` (line 3), at lines 4 \
+             and 8: ",
+        ),
+        (
+            "f.rs",
+            "struct Config {\n    a: u32,\n}\n\nfn helper() {}\n\nfn main() {}\n",
+            "fn main() {}",
+            "struct Config {\n    a: u32,\n    b: u32,\n}\n\nfn main() {}",
+            "    ! as written, the file defines struct `Config` twice at its top level, at lines 1 \
+             and 7: ",
+        ),
+        (
+            "f.go",
+            "package p\n\ntype Config struct {\n\tA int\n}\n\nfunc helper() {}\n\nfunc Use() {}\n",
+            "func Use() {}",
+            "type Config struct {\n\tA int\n\tB int\n}\n\nfunc Use() {}",
+            "    ! as written, the file defines type `Config` twice at its top level, at lines 3 \
+             and 9: ",
+        ),
+    ];
+    for (name, content, old, new, said) in cases {
+        let (code, out) = check_edit(name, content, old, new);
+        assert_eq!(code, Some(1), "{name}: {out}");
+        assert_contains(&out, said);
+    }
+}

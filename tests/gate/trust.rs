@@ -1987,3 +1987,65 @@ fn a_json_or_quoted_or_flow_yaml_key_added_again_is_a_doubt() {
         "    \"react\": \"^18.2.0\",\n    \"build\": \"1.0.0\"\n",
     );
 }
+
+/// A tester's find (round 38e, 03): a definition re-sent changed a little
+/// was allowed unless it was a column-0 `function`/`fn`/`func`: a JS
+/// `const` (a SyntaxError), a TypeScript class method, a Rust `impl`
+/// method (E0592) and `struct` (E0428), a Go `type`. Denied, in every
+/// agent's shape; a getter beside its setter is exact.
+#[test]
+fn consts_classes_methods_and_types_added_again_are_a_doubt() {
+    let cases = [
+        (
+            "f.js",
+            "export const formatPrice = (p) => {\n  return '$' + p.toFixed(2);\n};\n\nexport function render(items) {\n  return items.map((i) => formatPrice(i.price));\n}\n\nexport default render;\n",
+            "export default render;\n",
+            "export const formatPrice = (p) => {\n  return '$' + p.toFixed(3);\n};\n\nexport default render;\n",
+            "as written, the file defines const `formatPrice` twice at its top level, at lines 1 \
+             and 9: JavaScript refuses to load the file (SyntaxError: Identifier 'formatPrice' \
+             has already been declared)",
+        ),
+        (
+            "f.ts",
+            "class Cart {\n  total() {\n    return 1;\n  }\n\n  clear() {\n    this.items = [];\n  }\n}\n",
+            "  clear() {\n",
+            "  total() {\n    return 2;\n  }\n\n  clear() {\n",
+            "as written, the file defines method `total` twice in `class Cart` (line 1), at lines \
+             2 and 6: TypeScript refuses the file (Duplicate function implementation)",
+        ),
+        (
+            "f.rs",
+            "struct S;\n\nimpl S {\n    fn area(&self) -> u32 {\n        1\n    }\n\n    fn name(&self) -> &str {\n        \"s\"\n    }\n}\n",
+            "    fn name(&self) -> &str {\n",
+            "    fn area(&self) -> u32 {\n        2\n    }\n\n    fn name(&self) -> &str {\n",
+            "as written, the file defines fn `area` twice in `impl S` (line 3), at lines 4 and 8: \
+             Rust refuses to compile it (duplicate definitions with name `area`)",
+        ),
+        (
+            "f.rs",
+            "struct Config {\n    a: u32,\n}\n\nfn helper() {}\n\nfn main() {}\n",
+            "fn main() {}\n",
+            "struct Config {\n    a: u32,\n    b: u32,\n}\n\nfn main() {}\n",
+            "as written, the file defines struct `Config` twice at its top level, at lines 1 and \
+             7: Rust refuses to compile it (the name `Config` is defined multiple times)",
+        ),
+        (
+            "f.go",
+            "package p\n\ntype Config struct {\n\tA int\n}\n\nfunc helper() {}\n\nfunc Use() {}\n",
+            "func Use() {}\n",
+            "type Config struct {\n\tA int\n\tB int\n}\n\nfunc Use() {}\n",
+            "as written, the file defines type `Config` twice at its top level, at lines 3 and 9: \
+             Go refuses to compile the package (Config redeclared in this block)",
+        ),
+    ];
+    for (name, content, old, new, said) in cases {
+        assert_doubts_say((name, content), &[(old, new, said.to_string())]);
+    }
+    judged_as(
+        Case::Exact,
+        GateAgent::ClaudeCode,
+        ("a.ts", "class A {\n  get x() {\n    return 1;\n  }\n}\n"),
+        "  get x() {\n",
+        "  set x(v) {\n  }\n  get x() {\n",
+    );
+}
