@@ -29,9 +29,11 @@
 //!   part of its key, so a getter and its setter are two) or `impl`
 //!   block (Rust: `fn NAME`, both in one block: the same header);
 //! - not counted: a function's declaration without a body (Go, Rust: a
-//!   line ending with `;`; JavaScript: the line closing its parameter list
-//!   ends with `;`, a comment after it left out: a TypeScript overload's
-//!   signature over one line or several, an abstract method), a definition
+//!   line ending with `;`; JavaScript: no `{` after its parameter list,
+//!   on the line closing it or first on the next, or that line ends with
+//!   `;`, a comment after it left out: a TypeScript overload's signature
+//!   over one line or several, with or without `;`, an abstract method;
+//!   a method's line opens its body or its parameters), a definition
 //!   right below a decorator (`@memo`: the line above, comments between
 //!   skipped), Go's `init`, the name `_` (meant more than once); in Rust,
 //!   two definitions gated apart: each below `#[cfg(..)]` (or
@@ -364,20 +366,36 @@ fn code_of(line: &str) -> &str {
 fn has_body(lines: &[&str], at: usize) -> bool {
     let mut depth = 0i64;
     let mut opened = false;
-    for line in lines[at..].iter().take(60) {
+    for (k, line) in lines[at..].iter().take(60).enumerate() {
         let code = code_of(line.trim_end_matches('\r')).trim_end();
-        for c in code.chars() {
+        let mut close = 0;
+        for (i, c) in code.char_indices() {
             match c {
                 '(' => {
                     depth += 1;
                     opened = true;
                 }
-                ')' => depth -= 1,
+                ')' => {
+                    depth -= 1;
+                    close = i;
+                }
                 _ => {}
             }
         }
         if opened && depth <= 0 {
-            return !code.ends_with(';');
+            if code.ends_with(';') {
+                return false;
+            }
+            // A `{` after the parameters, or on the next line: a body; a
+            // signature written without `;` has none.
+            if code[close..].contains('{') {
+                return true;
+            }
+            return lines[at + k + 1..]
+                .iter()
+                .map(|l| code_of(l).trim())
+                .find(|l| !l.is_empty())
+                .is_some_and(|l| l.starts_with('{'));
         }
     }
     true
@@ -521,8 +539,13 @@ fn read_definitions(lang: Lang, lines: &[&str]) -> HashMap<String, Vec<Def>> {
             }
             (Some((open, header, true)), 1) => {
                 let text = line.trim();
+                // A method's line opens its body or its parameters (not a
+                // call in a field's value over several lines).
+                let opens = code_of(text).trim_end().ends_with(['{', '(']);
                 let method = match lang {
-                    Lang::Js => js_method(text).map(|(key, name)| (key, "method", name)),
+                    Lang::Js if opens || code_of(text).trim_end().ends_with('}') => {
+                        js_method(text).map(|(key, name)| (key, "method", name))
+                    }
                     Lang::Rust => rust_bare(text, true)
                         .and_then(|r| after(r, &["fn"]))
                         .and_then(|(_, r)| word(r))
@@ -977,6 +1000,18 @@ mod tests {
                 "a.ts",
                 "class A {\n  f(a: any) {\n  }\n}\n",
                 "class A {\n  f(a: string): void;\n  f(\n    a: number,\n  ): void;\n  f(a: any) {\n  }\n}\n",
+            ),
+            // Overloads without `;` (Prettier's `semi: false`), calls in a
+            // field's value.
+            (
+                "a.ts",
+                "export function f(a: any) {\n}\n",
+                "export function f(a: string): void\nexport function f(\n  a: number,\n): void\nexport function f(a: any) {\n}\n",
+            ),
+            (
+                "a.js",
+                "class A {\n  static all = [\n    make(1),\n  ];\n}\n",
+                "class A {\n  static all = [\n    make(1),\n    make(2),\n  ];\n}\n",
             ),
             // Two classes, a nested function, `var`, a const in a body.
             (
