@@ -210,7 +210,9 @@ fn rust_bare(line: &str, fn_too: bool) -> Option<&str> {
 /// [`definitions`].
 fn definition(lang: Lang, line: &str) -> Option<(String, &'static str)> {
     let line = line.trim_end_matches('\r');
-    let named = |name: String, kind| (name != "_").then_some((name, kind));
+    // `_` is meant again; `$name` is a macro's.
+    let named =
+        |name: String, kind| (name != "_" && !name.starts_with('$')).then_some((name, kind));
     match lang {
         Lang::Js => {
             let mut rest = line;
@@ -431,7 +433,7 @@ fn gate(lines: &[&str], at: usize) -> Option<String> {
         }
         if !l.starts_with("#[") {
             // A continuation: the attribute's last line ends with `]`.
-            if (pending.is_empty() && !l.ends_with(']')) || pending.len() > 8 || l.is_empty() {
+            if (pending.is_empty() && !l.ends_with(']')) || pending.len() > 60 || l.is_empty() {
                 break;
             }
             pending.push(l);
@@ -442,7 +444,11 @@ fn gate(lines: &[&str], at: usize) -> Option<String> {
         let text = pending.join(" ");
         pending.clear();
         let inner = text["#[".len()..].trim_start();
-        if inner.starts_with("cfg(") || (inner.starts_with("cfg_attr(") && inner.contains("cfg(")) {
+        // `rustversion`'s attributes gate as `cfg` does.
+        if inner.starts_with("cfg(")
+            || (inner.starts_with("cfg_attr(") && inner.contains("cfg("))
+            || inner.starts_with("rustversion::")
+        {
             cfgs.push(text.split_whitespace().collect::<Vec<_>>().join(" "));
         }
     }
@@ -478,8 +484,22 @@ struct Def {
 
 /// The header of a top-level class (JavaScript) or `impl` block (Rust)
 /// opening at `line` (column 0), `None` for another line.
-fn scope_header(lang: Lang, line: &str) -> Option<String> {
-    let head = line.split('{').next().unwrap_or(line).trim();
+fn scope_header(lang: Lang, lines: &[&str], at: usize) -> Option<String> {
+    let line = lines[at];
+    // The header up to its `{`, over several lines (`impl<T>\n    Trait
+    // for S<T>\nwhere ..`).
+    let mut head = String::new();
+    for l in lines[at..].iter().take(20) {
+        let part = l.split('{').next().unwrap_or(l).trim();
+        if !head.is_empty() && !part.is_empty() {
+            head.push(' ');
+        }
+        head.push_str(part);
+        if l.contains('{') || l.trim_end().ends_with(';') {
+            break;
+        }
+    }
+    let head = head.as_str();
     match lang {
         Lang::Js => {
             let (_, kind) = definition(lang, line)?;
@@ -517,7 +537,7 @@ fn read_definitions(lang: Lang, lines: &[&str]) -> HashMap<String, Vec<Def>> {
             {
                 scope = None;
             }
-            if let Some(header) = scope_header(lang, line) {
+            if let Some(header) = scope_header(lang, lines, at) {
                 let gated = match lang {
                     Lang::Rust => gate(lines, at).unwrap_or_default(),
                     _ => String::new(),
@@ -1036,6 +1056,19 @@ mod tests {
                 "#[cfg(unix)]\nimpl A {\n    fn home() {}\n}\n",
                 "#[cfg(unix)]\nimpl A {\n    fn home() {}\n}\n#[cfg(windows)]\nimpl A {\n    fn home() {}\n}\n",
             ),
+            // Headers over several lines; a `cfg` over many lines; a
+            // macro's `$name`.
+            (
+                "a.rs",
+                "impl<T>\n    Display for A<T>\n{\n    fn fmt() {}\n}\n",
+                "impl<T>\n    Display for A<T>\n{\n    fn fmt() {}\n}\nimpl<T>\n    Debug for A<T>\n{\n    fn fmt() {}\n}\n",
+            ),
+            (
+                "a.rs",
+                "#[cfg(unix)]\n#[inline]\nfn home() {}\n",
+                "#[cfg(unix)]\n#[inline]\nfn home() {}\n#[cfg(any(\n    target_os = \"a\",\n    target_os = \"a\",\n    target_os = \"a\",\n    target_os = \"a\",\n    target_os = \"a\",\n    target_os = \"a\",\n    target_os = \"a\",\n    target_os = \"a\",\n    target_os = \"a\",\n    target_os = \"a\",\n    target_os = \"a\",\n    target_os = \"a\",\n))]\n#[inline]\nfn home() {}\n",
+            ),
+            ("a.rs", "fn $name() {}\n", "fn $name() {}\nfn $name() {}\n"),
             (
                 "a.rs",
                 "const _: () = ();\n",
