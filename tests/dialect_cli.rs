@@ -3041,3 +3041,166 @@ fn a_dropped_brace_is_doubted_in_the_brace_languages_added() {
         );
     }
 }
+
+/// `check` of a Claude Code edit replacing `old` with `new` in the file
+/// `name` holding `content`: its exit code and its output.
+fn check_edit(name: &str, content: &str, old: &str, new: &str) -> (Option<i32>, String) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    support::files::write(root, name, content.as_bytes());
+    let edit = serde_json::json!({"file_path": name, "old_string": old, "new_string": new});
+    let out = run_on_input(
+        root,
+        ["check", name, "e.json"],
+        &edit.to_string(),
+        "edit-json",
+    );
+    (out.status.code(), text(&out.stdout))
+}
+
+/// A tester's find (round 38e, 05): `#[inline]` above the Rust function
+/// there switched the "defined twice" check off (with the attribute on
+/// the new copy, another attribute, or none). `check` now exits 1.
+#[test]
+fn a_rust_function_added_again_below_an_attribute_is_doubted() {
+    let lib = "#[inline]\npub fn clamp(x: i32) -> i32 {\n    x.max(0).min(10)\n}\n\npub fn helper() {}\n\npub fn run() -> i32 {\n    clamp(5)\n}\n";
+    for (attr, later) in [("#[inline]\n", 9), ("#[must_use]\n", 9), ("", 8)] {
+        let new = format!(
+            "{attr}pub fn clamp(x: i32) -> i32 {{\n    x.clamp(0, 10)\n}}\n\npub fn run() -> i32 {{"
+        );
+        let (code, said) = check_edit("lib.rs", lib, "pub fn run() -> i32 {", &new);
+        assert_eq!(code, Some(1), "{said}");
+        assert_contains(
+            &said,
+            &format!(
+                "    ! as written, the file defines fn `clamp` twice at its top level, at lines 2 \
+                 and {later}: Rust refuses to compile it"
+            ),
+        );
+    }
+}
+
+/// A tester's find (round 38e, 02): TypeScript overload signatures over
+/// several lines or with a comment after them were called a second
+/// implementation (exit 1). Exact now; a second body still is a doubt.
+#[test]
+fn overload_signatures_over_lines_or_commented_are_exact() {
+    let parse =
+        "export function parse(input: string | Buffer): number {\n  return input.length;\n}\n";
+    let old = "export function parse(input: string | Buffer): number {";
+    let news = [
+        "export function parse(\n  input: string,\n): number;\nexport function parse(input: Buffer): number;\nexport function parse(input: string | Buffer): number {",
+        "export function parse(input: string): number; // text\nexport function parse(input: Buffer): number; // bytes\nexport function parse(input: string | Buffer): number {",
+    ];
+    for new in news {
+        let (code, said) = check_edit("parse.ts", parse, old, new);
+        assert_eq!(code, Some(0), "{said}");
+        assert_eq!(
+            said,
+            "parse.ts: block #1 (Edit): applies, stage exact, 1 occurrence\n"
+        );
+    }
+    let body = "export function parse(\n  input: string,\n): number {\n  return 0;\n}\nexport function parse(input: string | Buffer): number {";
+    let (code, said) = check_edit("parse.ts", parse, old, body);
+    assert_eq!(code, Some(1), "{said}");
+    assert_contains(
+        &said,
+        "as written, the file defines function `parse` twice at its top level, at lines 1 and 6",
+    );
+}
+
+/// A tester's find (round 38e, 04): package.json's `"scripts"` added again
+/// (`JSON.parse` keeps the later: `build` and `test` lost), a quoted YAML
+/// key beside the plain one and a key twice in a YAML flow mapping were
+/// called fine. `check` now exits 1 naming the key and both lines.
+#[test]
+fn a_json_or_quoted_or_flow_yaml_key_added_again_is_doubted() {
+    let package = "{\n  \"name\": \"app\",\n  \"scripts\": {\n    \"build\": \"tsc\",\n    \"test\": \"jest\"\n  },\n  \"dependencies\": {\n    \"react\": \"^18.2.0\"\n  }\n}\n";
+    let cases = [
+        (
+            "package.json",
+            package,
+            "  \"dependencies\": {",
+            "  \"scripts\": {\n    \"lint\": \"eslint .\"\n  },\n  \"dependencies\": {",
+            "    ! as written, the file has the key `scripts` twice at the top level, at lines 3 \
+             and 7: JSON.parse (Node, npm and most JSON readers) keeps the later value (line 7) \
+             without a word, and the one at line 3 is lost: change the key that is there (its \
+             line in the old text) instead of adding it again\n",
+        ),
+        (
+            "k.yaml",
+            "server:\n  limits: {cpu: 1, memory: 2Gi}\n",
+            "  limits: {cpu: 1, memory: 2Gi}\n",
+            "  limits: {cpu: 1, memory: 2Gi, cpu: 2}\n",
+            "    ! as written, the file has the key `cpu` twice in one flow mapping on line 2: ",
+        ),
+        (
+            "q.yaml",
+            "server:\n  host: localhost\n  port: 8080\n",
+            "  port: 8080\n",
+            "  port: 8080\n  \"host\": 0.0.0.0\n",
+            "    ! as written, the file has the key `host` twice in the mapping under line 1 \
+             (`server:`), at lines 2 and 4: ",
+        ),
+    ];
+    for (name, content, old, new, said) in cases {
+        let (code, out) = check_edit(name, content, old, new);
+        assert_eq!(code, Some(1), "{out}");
+        assert_contains(&out, said);
+    }
+}
+
+/// A tester's find (round 38e, 03): a JS `const`, a class method, a Rust
+/// `impl` method and `struct`, a Go `type` re-sent changed a little were
+/// called fine. `check` now exits 1 saying which and where.
+#[test]
+fn consts_classes_methods_and_types_added_again_are_doubted() {
+    let cases = [
+        (
+            "f.js",
+            "export const formatPrice = (p) => {\n  return '$' + p.toFixed(2);\n};\n\nexport function render(items) {\n  return items.map((i) => formatPrice(i.price));\n}\n\nexport default render;\n",
+            "export default render;\n",
+            "export const formatPrice = (p) => {\n  return '$' + p.toFixed(3);\n};\n\nexport default render;\n",
+            "    ! as written, the file defines const `formatPrice` twice at its top level, at lines \
+             1 and 9: JavaScript refuses to load the file (SyntaxError: Identifier 'formatPrice' \
+             has already been declared): change the definition that is there",
+        ),
+        (
+            "f.ts",
+            "class Cart {\n  total() {\n    return 1;\n  }\n\n  clear() {\n    this.items = [];\n  }\n}\n",
+            "  clear() {",
+            "  total() {\n    return 2;\n  }\n\n  clear() {",
+            "    ! as written, the file defines method `total` twice in `class Cart` (line 1), at \
+             lines 2 and 6: ",
+        ),
+        (
+            "f.rs",
+            "struct S;\n\nimpl S {\n    fn area(&self) -> u32 {\n        1\n    }\n\n    fn name(&self) -> &str {\n        \"s\"\n    }\n}\n",
+            "    fn name(&self) -> &str {",
+            "    fn area(&self) -> u32 {\n        2\n    }\n\n    fn name(&self) -> &str {",
+            "    ! as written, the file defines fn `area` twice in `impl S` (line 3), at lines 4 \
+             and 8: ",
+        ),
+        (
+            "f.rs",
+            "struct Config {\n    a: u32,\n}\n\nfn helper() {}\n\nfn main() {}\n",
+            "fn main() {}",
+            "struct Config {\n    a: u32,\n    b: u32,\n}\n\nfn main() {}",
+            "    ! as written, the file defines struct `Config` twice at its top level, at lines 1 \
+             and 7: ",
+        ),
+        (
+            "f.go",
+            "package p\n\ntype Config struct {\n\tA int\n}\n\nfunc helper() {}\n\nfunc Use() {}\n",
+            "func Use() {}",
+            "type Config struct {\n\tA int\n\tB int\n}\n\nfunc Use() {}",
+            "    ! as written, the file defines type `Config` twice at its top level, at lines 3 \
+             and 9: ",
+        ),
+    ];
+    for (name, content, old, new, said) in cases {
+        let (code, out) = check_edit(name, content, old, new);
+        assert_eq!(code, Some(1), "{name}: {out}");
+        assert_contains(&out, said);
+    }
+}

@@ -666,6 +666,22 @@ fn read_all<'a>(lang: Lang, lines: impl IntoIterator<Item = &'a str>) -> Option<
     reader.read_through().then_some(reader.counts)
 }
 
+/// Per line of `lines` (a text in `lang`): the depth of `{` at its start,
+/// and whether it starts in code (not inside a string or a comment).
+pub(super) fn line_starts(lang: Lang, lines: &[&str]) -> Vec<(i64, bool)> {
+    let mut reader = Reader::new(lang);
+    let mut depth = 0i64;
+    lines
+        .iter()
+        .map(|line| {
+            let start = (depth, reader.mode == Mode::Code);
+            let counts = reader.line(line.trim_end_matches('\r'));
+            depth += counts[0] as i64 - counts[3] as i64;
+            start
+        })
+        .collect()
+}
+
 /// Whether `line` holds a character that can change a reading's brackets.
 fn may_count(line: &str) -> bool {
     line.contains([

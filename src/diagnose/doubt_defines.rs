@@ -1,5 +1,6 @@
 //! *Pure.* An edit that leaves a JavaScript, TypeScript, Go or Rust file
-//! defining one top-level function twice: a helper the file already has,
+//! defining one top-level function (or const, class, type; or a class's
+//! or an `impl`'s method) twice: a helper the file already has,
 //! added again at another place (a tester's find: the model re-added
 //! `formatPrice` before the exports after a context loss; each text matched
 //! exactly, so nothing doubted it). JavaScript keeps the later definition
@@ -7,27 +8,51 @@
 //! languages' twin of [`super::doubt_redefine`] (Python).
 //!
 //! The rule, by evidence only, for a file by its extension
-//! ([`super::doubt_braces::brace_language`]):
-//! - a definition is a line at column 0: `function NAME`, with `export`,
-//!   `export default`, `async` before it and `function*` (JavaScript,
-//!   TypeScript); `func NAME(` or `func NAME[` and a method `func (r T)
-//!   NAME(`, its receiver's type (without `*` and type parameters) part of
-//!   its key (Go); `fn NAME` with `pub`, `pub(..)`, `const`, `async`,
-//!   `unsafe`, `extern ".."` before it (Rust);
-//! - not counted: a line ending with `;` (a TypeScript overload's
-//!   signature, a declaration), a definition right below an attribute or a
-//!   decorator (`#[cfg(test)]`, `@memo`: the line above, comments between
-//!   skipped), Go's `init` and `_` (meant more than once);
+//! ([`super::doubt_braces::brace_language`]), lines inside strings and
+//! comments left out ([`super::doubt_braces::line_starts`]):
+//! - a top-level definition is a line at column 0 and brace depth 0:
+//!   `function NAME`, with `export`, `export default`, `async` before it
+//!   and `function*`, and `const NAME`, `let NAME`, `class NAME` (with
+//!   `export`, `default`, `declare`, `abstract`; JavaScript and
+//!   TypeScript: the language refuses a name declared twice so, `var` and
+//!   TypeScript's `interface`, `namespace` and `enum` merge and are not
+//!   read); `func NAME(` or `func NAME[` and a method `func (r T) NAME(`,
+//!   its receiver's type (without `*` and type parameters) part of its
+//!   key, `type NAME`, `var NAME`, `const NAME` (Go; groups `var (` not
+//!   read); `fn NAME` with `pub`, `pub(..)`, `const`, `async`, `unsafe`,
+//!   `extern ".."` before it, `const NAME:`, `static NAME:` (values), and
+//!   `struct`, `enum`, `trait`, `type`, `union NAME` (types, a namespace
+//!   of their own; Rust);
+//! - a method is a line at brace depth 1 inside a top-level `class`
+//!   (JavaScript, TypeScript: `NAME(`, with `static`, `async`, `get`,
+//!   `set`, `*` and TypeScript's access words; `static` and `get`/`set`
+//!   part of its key, so a getter and its setter are two) or `impl`
+//!   block (Rust: `fn NAME`, both in one block: the same header);
+//! - not counted: a function's declaration without a body (Go, Rust: a
+//!   line ending with `;`; JavaScript: no `{` after its parameter list,
+//!   on the line closing it or first on the next, or that line ends with
+//!   `;`, a comment after it left out: a TypeScript overload's signature
+//!   over one line or several, with or without `;`, an abstract method;
+//!   a method's line opens its body or its parameters), a definition
+//!   right below a decorator (`@memo`: the line above, comments between
+//!   skipped), Go's `init`, the name `_` (meant more than once); in Rust,
+//!   two definitions gated apart: each below `#[cfg(..)]` (or
+//!   `#[cfg_attr(..)]` naming a `cfg`) attributes, and the two gates'
+//!   text differs (`#[cfg(unix)]`, `#[cfg(not(unix))]`; an `impl` block's
+//!   gate is part of its methods' key). Any other attribute (`#[inline]`,
+//!   `#[test]`) is read through, and an ungated definition clashes with
+//!   any;
 //! - doubted: the file as the edit leaves it defines a key more times than
 //!   the file before, twice at least, and one of them is on a line the
 //!   edit changed.
 //!
 //! Not caught: C and C++ (declarations and definitions read alike, and the
-//! preprocessor decides what is compiled: no reliable reading), nested
-//! definitions (methods in a class or an `impl`), a name defined again by
-//! `const NAME =` or an import.
+//! preprocessor decides what is compiled: no reliable reading), methods in
+//! an object literal or a nested class, a class's fields, a name defined
+//! again by an import or a destructuring, Go's grouped declarations, two
+//! inherent `impl` blocks of one type with different headers.
 
-use super::doubt_braces::{Lang, brace_language};
+use super::doubt_braces::{Lang, brace_language, line_starts};
 use crate::textdiff::shared_ends;
 use std::collections::HashMap;
 
@@ -40,6 +65,12 @@ pub struct Redefined {
     pub typescript: bool,
     /// The name, `Type.Name` for a Go method.
     pub name: String,
+    /// The two definitions' kinds (`function`, `const`, `struct`,
+    /// `method`).
+    pub kinds: (&'static str, &'static str),
+    /// The class or `impl` holding both: its line (1-based) and header;
+    /// `None` at the top level.
+    pub scope: Option<(usize, String)>,
     /// The two definitions' lines (1-based): the earlier and the later.
     pub lines: (usize, usize),
     /// Both lines read the same (the model's copy of what is there).
@@ -63,64 +94,139 @@ impl Redefined {
     pub fn fault(&self) -> String {
         let (earlier, later) = self.lines;
         let name = &self.name;
+        let kind = self.kinds.1;
+        let functions = self.kinds.0 == self.kinds.1 && matches!(kind, "function" | "method");
         let (what, outcome) = match self.lang {
             Lang::Go if name.contains('.') => (
                 format!("method `{name}`"),
                 format!("Go refuses to compile the package (method {name} already declared)"),
             ),
             Lang::Go => (
-                format!("func `{name}`"),
+                format!("{kind} `{name}`"),
                 format!("Go refuses to compile the package ({name} redeclared in this block)"),
             ),
-            Lang::Rust => (
+            Lang::Rust if self.scope.is_some() => (
                 format!("fn `{name}`"),
+                format!("Rust refuses to compile it (duplicate definitions with name `{name}`)"),
+            ),
+            Lang::Rust => (
+                format!("{kind} `{name}`"),
                 format!("Rust refuses to compile it (the name `{name}` is defined multiple times)"),
             ),
+            _ if !functions && self.typescript => (
+                format!("{kind} `{name}`"),
+                format!(
+                    "TypeScript refuses the file (Duplicate identifier '{name}'), and run as \
+                     JavaScript it does not load (SyntaxError: Identifier '{name}' has already \
+                     been declared)"
+                ),
+            ),
+            _ if !functions => (
+                format!("{kind} `{name}`"),
+                format!(
+                    "JavaScript refuses to load the file (SyntaxError: Identifier '{name}' has \
+                     already been declared)"
+                ),
+            ),
             _ if self.typescript => (
-                format!("function `{name}`"),
+                format!("{kind} `{name}`"),
                 "TypeScript refuses the file (Duplicate function implementation), and run as \
                  JavaScript the later one wins"
                     .to_string(),
             ),
             _ => (
-                format!("function `{name}`"),
+                format!("{kind} `{name}`"),
                 format!(
                     "JavaScript keeps the later one (line {later}) without a word, and the one \
                      at line {earlier} never runs"
                 ),
             ),
         };
+        let place = match &self.scope {
+            None => "at its top level".to_string(),
+            Some((line, header)) => format!("in `{header}` (line {line})"),
+        };
         format!(
-            "as written, the file defines {what} twice at its top level, at lines {earlier} and \
+            "as written, the file defines {what} twice {place}, at lines {earlier} and \
              {later}: {outcome}"
         )
     }
 }
 
-/// The key a line (at column 0) defines in `lang`: its name, `Type.Name`
-/// for a Go method.
-fn definition(lang: Lang, line: &str) -> Option<String> {
-    let line = line.trim_end_matches('\r');
-    if line.trim_end().ends_with(';') {
-        return None;
+/// A name: letters, digits, `_`, `$`, not starting with a digit.
+fn word(rest: &str) -> Option<String> {
+    let end = rest
+        .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+        .unwrap_or(rest.len());
+    let name = &rest[..end];
+    name.chars()
+        .next()
+        .is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
+        .then(|| name.to_string())
+}
+
+/// `rest` after the first of `prefixes` it starts with (each followed by
+/// white space), and that prefix.
+fn after<'a>(rest: &'a str, prefixes: &[&'static str]) -> Option<(&'static str, &'a str)> {
+    prefixes.iter().find_map(|&p| {
+        let r = rest.strip_prefix(p)?;
+        r.starts_with([' ', '\t']).then(|| (p, r.trim_start()))
+    })
+}
+
+/// A Rust line without its `pub`, `pub(..)` and, with `fn_too`, a fn's
+/// qualifiers (`const`, `async`, `unsafe`, `extern ".."`).
+fn rust_bare(line: &str, fn_too: bool) -> Option<&str> {
+    let mut rest = line;
+    loop {
+        let before = rest;
+        if let Some(r) = rest.strip_prefix("pub(") {
+            rest = r.split_once(')')?.1.trim_start();
+        }
+        if let Some((_, r)) = after(rest, &["pub"]) {
+            rest = r;
+        }
+        if fn_too {
+            if let Some((_, r)) = after(rest, &["const", "async", "unsafe"]) {
+                rest = r;
+            }
+            if let Some((_, r)) = after(rest, &["extern"]) {
+                rest = match r.strip_prefix('"') {
+                    Some(abi) => abi.split_once('"')?.1.trim_start(),
+                    None => r,
+                };
+            }
+        }
+        if rest == before {
+            return Some(rest);
+        }
     }
-    let word = |rest: &str| -> Option<String> {
-        let end = rest
-            .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
-            .unwrap_or(rest.len());
-        let name = &rest[..end];
-        name.chars()
-            .next()
-            .is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
-            .then(|| name.to_string())
-    };
+}
+
+/// The key a line (at column 0) defines in `lang`, and its kind's word
+/// (`function`, `const`, `struct`): its name (`Type.Name` for a Go
+/// method; `type NAME` for a Rust type, whose names are apart from
+/// values'). A function's signature without a body is left to
+/// [`definitions`].
+fn definition(lang: Lang, line: &str) -> Option<(String, &'static str)> {
+    let line = line.trim_end_matches('\r');
+    // `_` is meant again; `$name` is a macro's.
+    let named =
+        |name: String, kind| (name != "_" && !name.starts_with('$')).then_some((name, kind));
     match lang {
         Lang::Js => {
             let mut rest = line;
-            for prefix in ["export ", "default ", "async "] {
-                if let Some(r) = rest.strip_prefix(prefix) {
-                    rest = r.trim_start();
+            for prefix in ["export", "default", "declare", "abstract", "async"] {
+                if let Some((_, r)) = after(rest, &[prefix]) {
+                    rest = r;
                 }
+            }
+            if let Some((kind, r)) = after(rest, &["const", "let", "class"]) {
+                let name = word(r)?;
+                // `const enum E` (TypeScript).
+                return (name != "enum")
+                    .then_some(())
+                    .and_then(|()| named(name, kind));
             }
             let rest = rest.strip_prefix("function")?;
             // `functionName(x)` is a call.
@@ -129,9 +235,12 @@ fn definition(lang: Lang, line: &str) -> Option<String> {
             }
             let rest = rest.strip_prefix('*').unwrap_or(rest).trim_start();
             let rest = rest.strip_prefix('*').unwrap_or(rest).trim_start();
-            word(rest)
+            named(word(rest)?, "function")
         }
         Lang::Go => {
+            if let Some((kind, r)) = after(line, &["type", "var", "const"]) {
+                return named(word(r)?, kind);
+            }
             let rest = line.strip_prefix("func")?;
             if !rest.starts_with([' ', '(']) {
                 return None;
@@ -153,62 +262,402 @@ fn definition(lang: Lang, line: &str) -> Option<String> {
                 return None;
             }
             match receiver {
-                Some(ty) => Some(format!("{ty}.{name}")),
-                None if name == "init" || name == "_" => None,
-                None => Some(name),
+                Some(ty) => Some((format!("{ty}.{name}"), "method")),
+                None if name == "init" => None,
+                None => named(name, "func"),
             }
         }
         Lang::Rust => {
-            let mut rest = line;
-            loop {
-                let before = rest;
-                if let Some(r) = rest.strip_prefix("pub(") {
-                    rest = r.split_once(')')?.1.trim_start();
-                }
-                for prefix in ["pub ", "const ", "async ", "unsafe "] {
-                    if let Some(r) = rest.strip_prefix(prefix) {
-                        rest = r.trim_start();
-                    }
-                }
-                if let Some(r) = rest.strip_prefix("extern ") {
-                    let r = r.trim_start();
-                    rest = match r.strip_prefix('"') {
-                        Some(abi) => abi.split_once('"')?.1.trim_start(),
-                        None => r,
-                    };
-                }
-                if rest == before {
-                    break;
+            let bare = rust_bare(line, false)?;
+            if let Some((kind, r)) = after(bare, &["struct", "enum", "trait", "type", "union"]) {
+                return named(word(r)?, kind).map(|(n, k)| (format!("type {n}"), k));
+            }
+            if let Some((kind, r)) = after(bare, &["static", "const"]) {
+                let r = after(r, &["mut"]).map_or(r, |(_, r)| r);
+                let name = word(r)?;
+                if r[name.len()..].trim_start().starts_with(':') {
+                    return named(name, kind);
                 }
             }
-            word(rest.strip_prefix("fn ")?.trim_start())
+            let rest = rust_bare(line, true)?;
+            let (_, rest) = after(rest, &["fn"])?;
+            named(word(rest)?, "fn")
         }
         _ => None,
     }
 }
 
-/// Whether the definition at `lines[at]` stands right below an attribute
-/// or a decorator (comments between skipped).
-fn attributed(lines: &[&str], at: usize) -> bool {
+/// A method a line of a JavaScript class body (trimmed) defines: its key
+/// in the class (`static ` and `get `/`set ` before its name: a getter and
+/// a setter of one name are meant together), its name. Fields and
+/// computed names are not read.
+fn js_method(text: &str) -> Option<(String, String)> {
+    let mut rest = text;
+    let mut marks = String::new();
+    loop {
+        let modifier = [
+            "public",
+            "private",
+            "protected",
+            "override",
+            "async",
+            "static",
+        ];
+        match after(rest, &modifier) {
+            Some(("static", r)) => {
+                marks.push_str("static ");
+                rest = r;
+            }
+            Some((_, r)) => rest = r,
+            None => break,
+        }
+    }
+    rest = rest.strip_prefix('*').unwrap_or(rest).trim_start();
+    if let Some((role, r)) = after(rest, &["get", "set"])
+        && word(r).is_some()
+    {
+        marks.push_str(role);
+        marks.push(' ');
+        rest = r;
+    }
+    let name = word(rest)?;
+    let tail = rest[name.len()..].trim_start();
+    let tail = tail.strip_prefix(['?', '!']).unwrap_or(tail).trim_start();
+    if !tail.starts_with(['(', '<']) {
+        return None;
+    }
+    Some((format!("{marks}{name}"), name))
+}
+
+/// `line` without a comment at its end (`// ..`, `/* .. */`), quoted
+/// text read past.
+fn code_of(line: &str) -> &str {
+    let mut quote: Option<char> = None;
+    let mut chars = line.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        match quote {
+            Some(_) if c == '\\' => {
+                chars.next();
+            }
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None if matches!(c, '"' | '\'' | '`') => quote = Some(c),
+            None if c == '/' && matches!(chars.peek(), Some((_, '/' | '*'))) => {
+                let rest = &line[i..];
+                // A `/* .. */` closed before more code is not the end.
+                if rest.starts_with("/*")
+                    && let Some(end) = rest.find("*/")
+                    && !rest[end + 2..].trim().is_empty()
+                {
+                    continue;
+                }
+                return &line[..i];
+            }
+            None => {}
+        }
+    }
+    line
+}
+
+/// Whether the JavaScript or TypeScript definition at `lines[at]` has a
+/// body: the line where its parameter list closes does not end with `;`
+/// (comments at the end left out). A TypeScript overload's signature
+/// (`function f(a: string): number;`, over several lines as Prettier
+/// writes it, or with a comment after it) is no implementation (a
+/// tester's find: such a signature was counted as one).
+fn has_body(lines: &[&str], at: usize) -> bool {
+    let mut depth = 0i64;
+    let mut opened = false;
+    for (k, line) in lines[at..].iter().take(60).enumerate() {
+        let code = code_of(line.trim_end_matches('\r')).trim_end();
+        let mut close = 0;
+        for (i, c) in code.char_indices() {
+            match c {
+                '(' => {
+                    depth += 1;
+                    opened = true;
+                }
+                ')' => {
+                    depth -= 1;
+                    close = i;
+                }
+                _ => {}
+            }
+        }
+        if opened && depth <= 0 {
+            if code.ends_with(';') {
+                return false;
+            }
+            // A `{` after the parameters, or on the next line: a body; a
+            // signature written without `;` has none.
+            if code[close..].contains('{') {
+                return true;
+            }
+            return lines[at + k + 1..]
+                .iter()
+                .map(|l| code_of(l).trim())
+                .find(|l| !l.is_empty())
+                .is_some_and(|l| l.starts_with('{'));
+        }
+    }
+    true
+}
+
+/// Whether the definition at `lines[at]` stands right below a decorator
+/// (`@memo`; comments between skipped): not counted (JavaScript).
+fn decorated(lines: &[&str], at: usize) -> bool {
     lines[..at]
         .iter()
         .rev()
         .map(|l| l.trim())
         .find(|l| !l.starts_with("//") && !l.starts_with("/*") && !l.starts_with('*'))
-        .is_some_and(|l| l.starts_with("#[") || l.starts_with('@'))
+        .is_some_and(|l| l.starts_with('@'))
 }
 
-/// The counted definitions of `lines`: each key's lines (0-based).
-fn definitions(lang: Lang, lines: &[&str]) -> HashMap<String, Vec<usize>> {
-    let mut found: HashMap<String, Vec<usize>> = HashMap::new();
-    for (at, line) in lines.iter().enumerate() {
-        if let Some(key) = definition(lang, line)
-            && !attributed(lines, at)
+/// The gate of the Rust definition at `lines[at]`: the text of the
+/// `#[cfg(..)]` attributes (and `#[cfg_attr(..)]` naming a `cfg`) right
+/// above it, other attributes (`#[inline]`, `#[test]`), doc comments and
+/// comments read through; `None` when it has none. Two definitions gated
+/// apart are never compiled together; an ungated one clashes with any (a
+/// tester's find: any attribute above a function switched the check
+/// off, and `rustc` refused the result).
+fn gate(lines: &[&str], at: usize) -> Option<String> {
+    let mut cfgs: Vec<String> = Vec::new();
+    // An attribute over several lines, read upwards to its `#[`.
+    let mut pending: Vec<&str> = Vec::new();
+    for line in lines[..at].iter().rev() {
+        let l = line.trim();
+        if pending.is_empty() && (l.starts_with("//") || l.starts_with("/*") || l.starts_with('*'))
         {
-            found.entry(key).or_default().push(at);
+            continue;
+        }
+        if !l.starts_with("#[") {
+            // A continuation: the attribute's last line ends with `]`.
+            if (pending.is_empty() && !l.ends_with(']')) || pending.len() > 60 || l.is_empty() {
+                break;
+            }
+            pending.push(l);
+            continue;
+        }
+        pending.push(l);
+        pending.reverse();
+        let text = pending.join(" ");
+        pending.clear();
+        let inner = text["#[".len()..].trim_start();
+        // `rustversion`'s attributes gate as `cfg` does.
+        if inner.starts_with("cfg(")
+            || (inner.starts_with("cfg_attr(") && inner.contains("cfg("))
+            || inner.starts_with("rustversion::")
+        {
+            cfgs.push(text.split_whitespace().collect::<Vec<_>>().join(" "));
         }
     }
+    (!cfgs.is_empty()).then(|| {
+        cfgs.reverse();
+        cfgs.join(" ")
+    })
+}
+
+/// Whether two definitions of one name, gated `a` and `b`, are compiled
+/// together: unless both are gated, and gated apart.
+fn clash(a: &Option<String>, b: &Option<String>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => a == b,
+        _ => true,
+    }
+}
+
+/// One definition the reading counted.
+#[derive(Debug, Clone)]
+struct Def {
+    /// Its line (0-based).
+    line: usize,
+    /// Its kind's word.
+    kind: &'static str,
+    /// Its name as said.
+    name: String,
+    /// The class or `impl` holding it: its line (0-based) and header.
+    scope: Option<(usize, String)>,
+    /// See [`gate`].
+    gate: Option<String>,
+}
+
+/// The header of a top-level class (JavaScript) or `impl` block (Rust)
+/// opening at `line` (column 0), `None` for another line.
+fn scope_header(lang: Lang, lines: &[&str], at: usize) -> Option<String> {
+    let line = lines[at];
+    // The header up to its `{`, over several lines (`impl<T>\n    Trait
+    // for S<T>\nwhere ..`).
+    let mut head = String::new();
+    for l in lines[at..].iter().take(20) {
+        let part = l.split('{').next().unwrap_or(l).trim();
+        if !head.is_empty() && !part.is_empty() {
+            head.push(' ');
+        }
+        head.push_str(part);
+        if l.contains('{') || l.trim_end().ends_with(';') {
+            break;
+        }
+    }
+    let head = head.as_str();
+    match lang {
+        Lang::Js => {
+            let (_, kind) = definition(lang, line)?;
+            (kind == "class").then(|| head.to_string())
+        }
+        Lang::Rust => {
+            let bare = after(line, &["unsafe"]).map_or(line, |(_, r)| r);
+            (bare.starts_with("impl ") || bare.starts_with("impl<")).then(|| head.to_string())
+        }
+        _ => None,
+    }
+}
+
+/// The counted definitions of `lines`: top-level ones at column 0, and
+/// methods at the first depth of a top-level class (JavaScript) or `impl`
+/// (Rust); by key (a method's: its scope's header and its own key).
+fn read_definitions(lang: Lang, lines: &[&str]) -> HashMap<String, Vec<Def>> {
+    let starts = line_starts(lang, lines);
+    let mut found: HashMap<String, Vec<Def>> = HashMap::new();
+    // The scope whose body the reading is in, and whether its `{` was
+    // read.
+    let mut scope: Option<(usize, String, bool)> = None;
+    for (at, line) in lines.iter().enumerate() {
+        let (depth, code) = starts.get(at).copied().unwrap_or((0, false));
+        if !code {
+            continue;
+        }
+        if depth == 0 && !line.starts_with([' ', '\t']) {
+            let continued = ["{", "where", "extends", "implements"]
+                .iter()
+                .any(|w| line.starts_with(w));
+            if scope
+                .as_ref()
+                .is_some_and(|(_, _, entered)| *entered || !continued)
+            {
+                scope = None;
+            }
+            if let Some(header) = scope_header(lang, lines, at) {
+                let gated = match lang {
+                    Lang::Rust => gate(lines, at).unwrap_or_default(),
+                    _ => String::new(),
+                };
+                scope = Some((at, format!("{gated}{header}"), false));
+            }
+        }
+        if let Some((_, _, entered)) = &mut scope
+            && depth > 0
+        {
+            *entered = true;
+        }
+        let counted = match (&scope, depth) {
+            (_, 0) if !line.starts_with([' ', '\t']) => {
+                definition(lang, line).map(|(key, kind)| {
+                    let name = key.strip_prefix("type ").unwrap_or(&key).to_string();
+                    (key, kind, name, None)
+                })
+            }
+            (Some((open, header, true)), 1) => {
+                let text = line.trim();
+                // A method's line opens its body or its parameters (not a
+                // call in a field's value over several lines).
+                let opens = code_of(text).trim_end().ends_with(['{', '(']);
+                let method = match lang {
+                    Lang::Js if opens || code_of(text).trim_end().ends_with('}') => {
+                        js_method(text).map(|(key, name)| (key, "method", name))
+                    }
+                    Lang::Rust => rust_bare(text, true)
+                        .and_then(|r| after(r, &["fn"]))
+                        .and_then(|(_, r)| word(r))
+                        .map(|name| (name.clone(), "fn", name)),
+                    _ => None,
+                };
+                method.map(|(key, kind, name)| {
+                    let shown = header
+                        .rsplit(']')
+                        .next()
+                        .unwrap_or(header)
+                        .trim()
+                        .to_string();
+                    (
+                        format!("{header}\u{0}{key}"),
+                        kind,
+                        name,
+                        Some((*open, shown)),
+                    )
+                })
+            }
+            _ => None,
+        };
+        let Some((key, kind, name, within)) = counted else {
+            continue;
+        };
+        let function = matches!(kind, "function" | "method" | "fn");
+        let gated = match lang {
+            Lang::Rust => gate(lines, at),
+            _ if decorated(lines, at) => continue,
+            _ => None,
+        };
+        // A signature without a body (a TypeScript overload, an abstract
+        // method) is no implementation.
+        if function && lang == Lang::Js && !has_body(lines, at) {
+            continue;
+        }
+        if function && lang != Lang::Js && line.trim_end().ends_with(';') {
+            continue;
+        }
+        found.entry(key).or_default().push(Def {
+            line: at,
+            kind,
+            name,
+            scope: within,
+            gate: gated,
+        });
+    }
     found
+}
+
+/// The counted definitions of `lines`: each key's, only those that clash
+/// with another of the key ([`clash`]).
+fn definitions(lang: Lang, lines: &[&str]) -> HashMap<String, Vec<Def>> {
+    read_definitions(lang, lines)
+        .into_iter()
+        .map(|(key, all)| {
+            let clashing = all
+                .iter()
+                .enumerate()
+                .filter(|(i, d)| {
+                    all.iter()
+                        .enumerate()
+                        .any(|(j, other)| *i != j && clash(&d.gate, &other.gate))
+                })
+                .map(|(_, d)| d.clone())
+                .collect();
+            (key, clashing)
+        })
+        .collect()
+}
+
+/// The lines of the definition at `lines[at]`, their ends trimmed: its
+/// line and those after it up to the first (non-blank) at its column or
+/// less deep (its closing `}` kept); a line ending with `}` or `;` alone.
+fn block<'a>(lines: &[&'a str], at: usize) -> Vec<&'a str> {
+    let depth = |l: &str| l.len() - l.trim_start().len();
+    let own = depth(lines[at]);
+    let mut out = vec![lines[at].trim_end()];
+    if lines[at].trim_end().ends_with(['}', ';']) {
+        return out;
+    }
+    for line in &lines[at + 1..] {
+        if line.trim().is_empty() {
+            continue;
+        }
+        out.push(line.trim_end());
+        if depth(line) <= own {
+            break;
+        }
+    }
+    out
 }
 
 /// The function `result` (the file `path` as an edit leaves it) defines
@@ -225,32 +674,40 @@ pub fn redefined(path: &str, original: &str, result: &str) -> Option<Redefined> 
     let changed = prefix..new.len() - suffix;
     // Only a changed line can add a definition (a 10,000-line file whose
     // edit defines nothing is not read).
-    if !new[changed.clone()]
-        .iter()
-        .any(|l| definition(lang, l).is_some())
-    {
+    let defines = |l: &&str| {
+        definition(lang, l).is_some()
+            || match lang {
+                Lang::Js => js_method(l.trim()).is_some(),
+                Lang::Rust => {
+                    rust_bare(l.trim(), true).is_some_and(|r| after(r, &["fn"]).is_some())
+                }
+                _ => false,
+            }
+    };
+    if !new[changed.clone()].iter().any(defines) {
         return None;
     }
     let before = definitions(lang, &old);
     let after = definitions(lang, &new);
-    let mut twice: Vec<(&String, &Vec<usize>)> = after
+    let mut twice: Vec<&Vec<Def>> = after
         .iter()
         .filter(|(key, at)| {
             at.len() > 1
                 && at.len() > before.get(*key).map_or(0, Vec::len)
-                && at.iter().any(|l| changed.contains(l))
+                && at.iter().any(|d| changed.contains(&d.line))
         })
+        .map(|(_, at)| at)
         .collect();
     // The first in the file's order.
-    twice.sort_by_key(|(_, at)| at[0]);
-    let (key, at) = twice.first()?;
+    twice.sort_by_key(|at| at[0].line);
+    let at = twice.first()?;
     // The pair: the changed definition and the one beside it before it
     // (else after it).
-    let later = at.iter().position(|l| changed.contains(l))?;
+    let later = at.iter().position(|d| changed.contains(&d.line))?;
     let (a, b) = if later > 0 {
-        (at[later - 1], at[later])
+        (&at[later - 1], &at[later])
     } else {
-        (at[0], at[1])
+        (&at[0], &at[1])
     };
     let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
     let typescript = [".ts", ".tsx", ".mts", ".cts"]
@@ -259,9 +716,11 @@ pub fn redefined(path: &str, original: &str, result: &str) -> Option<Redefined> 
     Some(Redefined {
         lang,
         typescript,
-        name: key.to_string(),
-        lines: (a + 1, b + 1),
-        same: new[a].trim_end() == new[b].trim_end(),
+        name: b.name.clone(),
+        kinds: (a.kind, b.kind),
+        scope: b.scope.clone().map(|(line, header)| (line + 1, header)),
+        lines: (a.line + 1, b.line + 1),
+        same: block(&new, a.line) == block(&new, b.line),
     })
 }
 
@@ -377,6 +836,256 @@ mod tests {
                 "a.js",
                 "function f() {}\nfunction g() {}\n",
                 "function g() {}\nfunction f() { return 2; }\n",
+            ),
+        ];
+        for (path, original, result) in cases {
+            assert_eq!(redefined(path, original, result), None, "{path}: {result}");
+        }
+    }
+
+    /// A tester's find (round 38e, 02): overload signatures over several
+    /// lines (Prettier's layout) or with a comment after them are no
+    /// implementations; a body after a multi-line parameter list is.
+    #[test]
+    fn overload_signatures_over_lines_or_commented_are_not_doubted() {
+        let parse =
+            "export function parse(input: string | Buffer): number {\n  return input.length;\n}\n";
+        let cases = [
+            "export function parse(\n  input: string,\n): number;\nexport function parse(input: Buffer): number;\n",
+            "export function parse(input: string): number; // text\nexport function parse(input: Buffer): number; /* bytes */\n",
+            "export function parse(\n  input: string, // text\n  n: number,\n): number; // text\n",
+        ];
+        for signatures in cases {
+            let result = format!("{signatures}{parse}");
+            assert_eq!(redefined("parse.ts", parse, &result), None, "{result}");
+        }
+        let twice = format!(
+            "{parse}export function parse(\n  input: string,\n): number {{\n  return 0;\n}}\n"
+        );
+        assert_eq!(
+            redefined("parse.ts", parse, &twice).map(|f| f.lines),
+            Some((1, 4))
+        );
+        let commented = format!("{parse}function parse(s) {{ return s; }} // \"a;\" ;\n");
+        assert_eq!(
+            redefined("parse.ts", parse, &commented).map(|f| f.lines),
+            Some((1, 4))
+        );
+    }
+
+    /// A tester's find (round 38e, 05): `#[inline]` above the function
+    /// there switched the check off, on either copy; only `cfg` gates
+    /// set two definitions apart, and only both gated, apart.
+    #[test]
+    fn only_cfg_gated_twins_are_exempt_in_rust() {
+        let lib = "#[inline]\npub fn clamp(x: i32) -> i32 {\n    x.max(0).min(10)\n}\n\npub fn helper() {}\n\npub fn run() -> i32 {\n    clamp(5)\n}\n";
+        for attr in [
+            "#[inline]\n",
+            "#[must_use]\n",
+            "",
+            "/// Doc.\n#[allow(\n    dead_code,\n)]\n",
+        ] {
+            let result = lib.replace(
+                "pub fn run",
+                &format!(
+                    "{attr}pub fn clamp(x: i32) -> i32 {{\n    x.clamp(0, 10)\n}}\n\npub fn run"
+                ),
+            );
+            let found = redefined("lib.rs", lib, &result);
+            let later = 8 + attr.matches('\n').count();
+            assert_eq!(
+                found.map(|f| (f.name, f.lines)),
+                Some(("clamp".to_string(), (2, later))),
+                "{attr}"
+            );
+        }
+        // An ungated twin of a gated one, and two of one gate: compiled
+        // together.
+        let unix = "#[cfg(unix)]\nfn home() {}\n";
+        for added in ["fn home() {}\n", "#[cfg(unix)]\n#[inline]\nfn home() {}\n"] {
+            let result = format!("{unix}{added}");
+            assert_eq!(
+                redefined("a.rs", unix, &result).map(|f| f.name),
+                Some("home".to_string()),
+                "{added}"
+            );
+        }
+        // Gated apart, read through other attributes and over lines.
+        let cases = [
+            "#[cfg(not(unix))]\n#[inline]\nfn home() {}\n",
+            "#[inline]\n#[cfg(\n    windows\n)]\nfn home() {}\n",
+            "#[cfg_attr(docsrs, cfg(windows))]\nfn home() {}\n",
+        ];
+        for added in cases {
+            assert_eq!(
+                redefined("a.rs", unix, &format!("{unix}{added}")),
+                None,
+                "{added}"
+            );
+        }
+    }
+
+    /// A tester's find (round 38e, 03): definitions other than a
+    /// column-0 `function`/`fn`/`func`, re-sent changed a little: a JS
+    /// `const`, a class method, a Rust `impl` method and `struct`, a Go
+    /// `type`.
+    #[test]
+    fn consts_classes_methods_and_types_added_again_are_doubted() {
+        let js = "export const formatPrice = (p) => {\n  return '$' + p.toFixed(2);\n};\n\nexport function render(items) {\n  return items.map((i) => formatPrice(i.price));\n}\n\nexport default render;\n";
+        let again = js.replace(
+            "export default",
+            "export const formatPrice = (p) => {\n  return '$' + p.toFixed(3);\n};\n\nexport default",
+        );
+        assert_eq!(
+            redefined("f.js", js, &again).map(|f| f.fault()).as_deref(),
+            Some(
+                "as written, the file defines const `formatPrice` twice at its top level, at \
+                 lines 1 and 9: JavaScript refuses to load the file (SyntaxError: Identifier \
+                 'formatPrice' has already been declared)"
+            )
+        );
+        let cart = "class Cart {\n  total() {\n    return 1;\n  }\n\n  clear() {\n    this.items = [];\n  }\n}\n";
+        let again = cart.replace(
+            "  clear() {",
+            "  total() {\n    return 2;\n  }\n\n  clear() {",
+        );
+        assert_eq!(
+            redefined("f.ts", cart, &again)
+                .map(|f| f.fault())
+                .as_deref(),
+            Some(
+                "as written, the file defines method `total` twice in `class Cart` (line 1), at \
+                 lines 2 and 6: TypeScript refuses the file (Duplicate function implementation), \
+                 and run as JavaScript the later one wins"
+            )
+        );
+        let rs = "struct S;\n\nimpl S {\n    fn area(&self) -> u32 {\n        1\n    }\n\n    fn name(&self) -> &str {\n        \"s\"\n    }\n}\n";
+        let again = rs.replace(
+            "    fn name",
+            "    fn area(&self) -> u32 {\n        2\n    }\n\n    fn name",
+        );
+        assert_eq!(
+            redefined("f.rs", rs, &again).map(|f| f.fault()).as_deref(),
+            Some(
+                "as written, the file defines fn `area` twice in `impl S` (line 3), at lines 4 \
+                 and 8: Rust refuses to compile it (duplicate definitions with name `area`)"
+            )
+        );
+        let rs = "struct Config {\n    a: u32,\n}\n\nfn helper() {}\n\nfn main() {}\n";
+        let again = rs.replace(
+            "fn main",
+            "struct Config {\n    a: u32,\n    b: u32,\n}\n\nfn main",
+        );
+        assert_eq!(
+            redefined("f.rs", rs, &again).map(|f| (f.kinds.1, f.lines)),
+            Some(("struct", (1, 7)))
+        );
+        let go =
+            "package p\n\ntype Config struct {\n\tA int\n}\n\nfunc helper() {}\n\nfunc Use() {}\n";
+        let again = go.replace(
+            "func Use",
+            "type Config struct {\n\tA int\n\tB int\n}\n\nfunc Use",
+        );
+        assert!(
+            redefined("f.go", go, &again)
+                .map(|f| f.fault())
+                .is_some_and(|f| f.starts_with("as written, the file defines type `Config` twice at its top level, at lines 3 and 9: Go refuses"))
+        );
+        // Rust consts and statics; a Go var.
+        let cases = [
+            (
+                "a.rs",
+                "const N: u32 = 1;\n",
+                "const N: u32 = 1;\npub static N: u32 = 2;\n",
+            ),
+            ("a.go", "var x = 1\n", "var x = 1\nvar x = 2\n"),
+            ("a.js", "let x = 1;\n", "let x = 1;\nclass x {}\n"),
+        ];
+        for (path, original, result) in cases {
+            assert!(redefined(path, original, result).is_some(), "{result}");
+        }
+    }
+
+    /// Definitions meant again, or in other scopes: not doubted.
+    #[test]
+    fn methods_meant_again_or_in_other_scopes_are_not_doubted() {
+        let cases = [
+            // A getter and a setter, static and not, TypeScript overloads.
+            (
+                "a.ts",
+                "class A {\n  get x() {\n    return 1;\n  }\n}\n",
+                "class A {\n  get x() {\n    return 1;\n  }\n  set x(v) {\n  }\n  static x() {\n  }\n}\n",
+            ),
+            (
+                "a.ts",
+                "class A {\n  f(a: any) {\n  }\n}\n",
+                "class A {\n  f(a: string): void;\n  f(\n    a: number,\n  ): void;\n  f(a: any) {\n  }\n}\n",
+            ),
+            // Overloads without `;` (Prettier's `semi: false`), calls in a
+            // field's value.
+            (
+                "a.ts",
+                "export function f(a: any) {\n}\n",
+                "export function f(a: string): void\nexport function f(\n  a: number,\n): void\nexport function f(a: any) {\n}\n",
+            ),
+            (
+                "a.js",
+                "class A {\n  static all = [\n    make(1),\n  ];\n}\n",
+                "class A {\n  static all = [\n    make(1),\n    make(2),\n  ];\n}\n",
+            ),
+            // Two classes, a nested function, `var`, a const in a body.
+            (
+                "a.js",
+                "class A {\n  f() {}\n}\n",
+                "class A {\n  f() {}\n}\nclass B {\n  f() {}\n}\nfunction g() {\n  const f = 1;\n}\n",
+            ),
+            ("a.js", "var x = 1;\n", "var x = 1;\nvar x = 2;\n"),
+            // Rust: two impls of two types, a fn after an empty impl, cfg.
+            (
+                "a.rs",
+                "impl A {\n    fn new() {}\n}\n",
+                "impl A {\n    fn new() {}\n}\nimpl B {\n    fn new() {}\n}\n",
+            ),
+            (
+                "a.rs",
+                "impl A {}\nfn main() {\n    fn helper() {}\n}\n",
+                "impl A {}\nfn main() {\n    fn helper() {}\n    fn helper2() {}\n}\nfn x() {\n    fn helper() {}\n}\n",
+            ),
+            (
+                "a.rs",
+                "#[cfg(unix)]\nimpl A {\n    fn home() {}\n}\n",
+                "#[cfg(unix)]\nimpl A {\n    fn home() {}\n}\n#[cfg(windows)]\nimpl A {\n    fn home() {}\n}\n",
+            ),
+            // Headers over several lines; a `cfg` over many lines; a
+            // macro's `$name`.
+            (
+                "a.rs",
+                "impl<T>\n    Display for A<T>\n{\n    fn fmt() {}\n}\n",
+                "impl<T>\n    Display for A<T>\n{\n    fn fmt() {}\n}\nimpl<T>\n    Debug for A<T>\n{\n    fn fmt() {}\n}\n",
+            ),
+            (
+                "a.rs",
+                "#[cfg(unix)]\n#[inline]\nfn home() {}\n",
+                "#[cfg(unix)]\n#[inline]\nfn home() {}\n#[cfg(any(\n    target_os = \"a\",\n    target_os = \"a\",\n    target_os = \"a\",\n    target_os = \"a\",\n    target_os = \"a\",\n    target_os = \"a\",\n    target_os = \"a\",\n    target_os = \"a\",\n    target_os = \"a\",\n    target_os = \"a\",\n    target_os = \"a\",\n    target_os = \"a\",\n))]\n#[inline]\nfn home() {}\n",
+            ),
+            ("a.rs", "fn $name() {}\n", "fn $name() {}\nfn $name() {}\n"),
+            (
+                "a.rs",
+                "const _: () = ();\n",
+                "const _: () = ();\nconst _: () = ();\n",
+            ),
+            // Go: `_`, a type in a function, a const group.
+            ("a.go", "var _ = a\n", "var _ = a\nvar _ = b\n"),
+            (
+                "a.go",
+                "type T int\n",
+                "type T int\nfunc f() {\n\ttype T string\n}\n",
+            ),
+            // Inside a template literal.
+            (
+                "a.js",
+                "const x = 1;\n",
+                "const x = 1;\nconst doc = `\nconst x = 2;\n`;\n",
             ),
         ];
         for (path, original, result) in cases {

@@ -34,10 +34,19 @@
 //! reading of keys and list items by their columns, a mapping told by the
 //! line of the key or list item holding it). Some YAML readers refuse a
 //! duplicated key (js-yaml, Go's yaml.v3, ruamel.yaml), others keep the
-//! later value silently (PyYAML): damage either way. Not caught: a key
-//! written once quoted and once plain, keys of a flow mapping (`{a: 1}`).
+//! later value silently (PyYAML): damage either way. A key is compared
+//! by its value (`"host"`, `'host'` and `host` are one), and a flow
+//! mapping written whole on one line (`limits: {cpu: 1, cpu: 2}`, no
+//! quotes or brackets inside) is a mapping of its own. Not caught: other
+//! flow mappings.
+//!
+//! The same for a JSON file (`.json`, `.jsonc`): a key an object holds
+//! twice where the file before did not ([`json_duplicate_key`], read
+//! exactly by [`crate::gate::jsonc`]): `JSON.parse` keeps the later value
+//! without a word.
 
 use super::doubt_indent::Scanner;
+use crate::gate::jsonc::{self, Node};
 use crate::textdiff::shared_ends;
 use std::collections::HashMap;
 
@@ -270,8 +279,11 @@ pub struct DuplicateKey {
     /// The key or list item holding the mapping, trimmed, and its line
     /// (1-based); `None` at the document's top level.
     pub holder: Option<(usize, String)>,
-    /// The two lines (1-based) holding it: the earlier and the later.
+    /// The two lines (1-based) holding it: the earlier and the later (the
+    /// same line for a YAML flow mapping's `{a: 1, a: 2}`).
     pub lines: (usize, usize),
+    /// A JSON file's object (not a YAML mapping).
+    pub json: bool,
 }
 
 impl DuplicateKey {
@@ -289,15 +301,75 @@ impl DuplicateKey {
         let (earlier, later) = self.lines;
         let place = match &self.holder {
             None => "at the top level".to_string(),
+            Some((line, text)) if self.json => format!("in the object of line {line} (`{text}`)"),
             Some((line, text)) => format!("in the mapping under line {line} (`{text}`)"),
         };
+        let at = if earlier == later {
+            format!("in one flow mapping on line {earlier}")
+        } else {
+            format!("{place}, at lines {earlier} and {later}")
+        };
+        let outcome = if self.json {
+            format!(
+                "JSON.parse (Node, npm and most JSON readers) keeps the later value (line \
+                 {later}) without a word, and the one at line {earlier} is lost"
+            )
+        } else {
+            format!(
+                "some YAML readers refuse the file (a duplicated key), others keep the later \
+                 value (line {later}) without a word"
+            )
+        };
         format!(
-            "as written, the file has the key `{}` twice {place}, at lines {earlier} and \
-             {later}: some YAML readers refuse the file (a duplicated key), others keep the \
-             later value (line {later}) without a word",
+            "as written, the file has the key `{}` twice {at}: {outcome}",
             self.key
         )
     }
+}
+
+/// A YAML key as YAML compares it: `"host"`, `'host'` and `host` are one
+/// key (a tester's find: a quoted key beside the plain one was not
+/// doubted). A double-quoted key with an escape JSON does not read stays
+/// as written.
+fn yaml_key_value(key: &str) -> String {
+    let quoted = |q: char| key.len() >= 2 && key.starts_with(q) && key.ends_with(q);
+    if quoted('\'') {
+        key[1..key.len() - 1].replace("''", "'")
+    } else if quoted('"') {
+        serde_json::from_str::<String>(key).unwrap_or_else(|_| key.to_string())
+    } else {
+        key.to_string()
+    }
+}
+
+/// The keys of a flow mapping written whole on `line` (`limits: {cpu: 1,
+/// memory: 2Gi}`, `- {a: 1}`), a simple one only: no brackets or quotes
+/// inside, no comment after it. `None` for any other line.
+fn flow_keys(line: &str) -> Option<Vec<String>> {
+    let text = line.trim();
+    let open = text.find('{')?;
+    let before = text[..open].trim_end();
+    if !(before.ends_with(':') || before == "-") || !text.ends_with('}') {
+        return None;
+    }
+    let inner = &text[open + 1..text.len() - 1];
+    if inner.contains(['{', '}', '[', ']', '"', '\'', '#', '&', '*', '!', '?']) {
+        return None;
+    }
+    let mut keys = Vec::new();
+    for member in inner.split(',') {
+        let member = member.trim();
+        if member.is_empty() {
+            continue;
+        }
+        let (key, _) = member.split_once(':')?;
+        let key = key.trim();
+        if key.is_empty() {
+            return None;
+        }
+        keys.push(key.to_string());
+    }
+    Some(keys)
 }
 
 /// One key line the YAML reading found: its line (0-based), its key and
@@ -318,7 +390,13 @@ fn yaml_keys(lines: &[&str]) -> Option<Vec<KeyAt>> {
             return None;
         }
         if let Some((key, mapping)) = reader.key_line(line) {
-            keys.push((reader.read() - 1, key, mapping));
+            let at = reader.read() - 1;
+            // A flow mapping's keys: a mapping of its own, told by its
+            // line.
+            for flow in flow_keys(line).unwrap_or_default() {
+                keys.push((at, flow, (mapping.0, at + 1)));
+            }
+            keys.push((at, yaml_key_value(&key), mapping));
         }
         if reader.tabbed() {
             return None;
@@ -391,6 +469,100 @@ pub(super) fn yaml_duplicate_key(original: &str, result: &str) -> Option<Duplica
             key: key.clone(),
             holder: text.map(|t| (holder, t)),
             lines: (a + 1, b + 1),
+            json: false,
+        });
+    }
+    None
+}
+
+/// One object's key given more than once: the object's path from the
+/// top (keys and indexes), the key, and the offsets of its quotes; the
+/// object's `{` offset, `None` for the top-level object.
+type JsonTwice = (Vec<String>, String, Vec<usize>, Option<usize>);
+
+/// The keys each object of `node` holds more than once (see
+/// [`JsonTwice`]), in the text's order.
+fn json_twice(node: &Node, path: &mut Vec<String>, top: bool, out: &mut Vec<JsonTwice>) {
+    match node {
+        Node::Object { open, members, .. } => {
+            let mut seen: Vec<(&str, Vec<usize>)> = Vec::new();
+            for m in members {
+                match seen.iter_mut().find(|(k, _)| *k == m.key) {
+                    Some((_, at)) => at.push(m.key_start),
+                    None => seen.push((&m.key, vec![m.key_start])),
+                }
+            }
+            for (key, at) in seen {
+                if at.len() > 1 {
+                    let holder = (!top).then_some(*open);
+                    out.push((path.clone(), key.to_string(), at, holder));
+                }
+            }
+            for m in members {
+                path.push(format!("{:?}", m.key));
+                json_twice(&m.value, path, false, out);
+                path.pop();
+            }
+        }
+        Node::Array { elements, .. } => {
+            for (i, e) in elements.iter().enumerate() {
+                path.push(i.to_string());
+                json_twice(e, path, false, out);
+                path.pop();
+            }
+        }
+        Node::Str { .. } | Node::Other { .. } => {}
+    }
+}
+
+/// The key `result` (a JSON file `path` as an edit leaves it, `.json` or
+/// `.jsonc`) holds twice in one object more often than `original` (the
+/// file before) did there, one of them on a line the edit changed (a
+/// tester's find: package.json's `"scripts"` added again with its one new
+/// script, and `JSON.parse` lost the others). The keys are read exactly,
+/// escapes decoded ([`crate::gate::jsonc`], comments read as white
+/// space); a text that is not JSON is not read.
+pub(super) fn json_duplicate_key(path: &str, original: &str, result: &str) -> Option<DuplicateKey> {
+    let lower = path.to_ascii_lowercase();
+    if !(lower.ends_with(".json") || lower.ends_with(".jsonc")) || original == result {
+        return None;
+    }
+    let old: Vec<&str> = original.lines().collect();
+    let new: Vec<&str> = result.lines().collect();
+    let (prefix, suffix) = shared_ends(&old, &new);
+    // 1-based lines.
+    let changed = prefix + 1..new.len() - suffix + 1;
+    let after = jsonc::parse(result).ok()?;
+    let before = jsonc::parse(original).ok()?;
+    let (mut was, mut now) = (Vec::new(), Vec::new());
+    json_twice(&before, &mut Vec::new(), true, &mut was);
+    json_twice(&after, &mut Vec::new(), true, &mut now);
+    for (path, key, at, holder) in now {
+        let lines: Vec<usize> = at.iter().map(|&a| jsonc::line_of(result, a)).collect();
+        let Some(later) = lines.iter().position(|l| changed.contains(l)) else {
+            continue;
+        };
+        let had = was
+            .iter()
+            .find(|(p, k, ..)| *p == path && *k == key)
+            .map_or(1, |(_, _, at, _)| at.len());
+        if lines.len() <= had {
+            continue;
+        }
+        let pair = if later > 0 {
+            (lines[later - 1], lines[later])
+        } else {
+            (lines[0], lines[1])
+        };
+        let holder = holder.map(|open| {
+            let line = jsonc::line_of(result, open);
+            (line, new.get(line - 1).map_or("", |l| l.trim()).to_string())
+        });
+        return Some(DuplicateKey {
+            key,
+            holder,
+            lines: pair,
+            json: true,
         });
     }
     None
@@ -398,7 +570,9 @@ pub(super) fn yaml_duplicate_key(original: &str, result: &str) -> Option<Duplica
 
 #[cfg(test)]
 mod tests {
-    use super::{DuplicateKey, Redefinition, python_redefinition, yaml_duplicate_key};
+    use super::{
+        DuplicateKey, Redefinition, json_duplicate_key, python_redefinition, yaml_duplicate_key,
+    };
 
     const CLASS: &str = "class Inventory:\n    def __init__(self):\n        self.items = {}\n\n    def total(self):\n        return sum(self.items.values())\n";
 
@@ -581,6 +755,7 @@ mod tests {
                 key: "timeout".into(),
                 holder: Some((1, "server:".into())),
                 lines: (3, 4),
+                json: false,
             })
         );
         assert_eq!(
@@ -634,6 +809,113 @@ mod tests {
         for (original, result) in cases {
             assert_eq!(yaml_duplicate_key(original, result), None, "{result}");
         }
+    }
+
+    /// A tester's find (round 38e, 04): a quoted key beside the plain one,
+    /// and a key twice in a flow mapping, are one mapping's key twice.
+    #[test]
+    fn quoted_yaml_keys_and_flow_mappings_are_doubted() {
+        let q = "server:\n  host: localhost\n  port: 8080\n";
+        for added in [
+            "  \"host\": 0.0.0.0\n",
+            "  'host': 0.0.0.0\n",
+            "  \"h\\u006fst\": x\n",
+        ] {
+            let result = format!("{q}{added}");
+            let found = yaml_duplicate_key(q, &result);
+            assert_eq!(
+                found.map(|f| (f.key, f.lines)),
+                Some(("host".to_string(), (2, 4))),
+                "{added}"
+            );
+        }
+        let k = "server:\n  limits: {cpu: 1, memory: 2Gi}\n";
+        let result = "server:\n  limits: {cpu: 1, memory: 2Gi, cpu: 2}\n";
+        let found = yaml_duplicate_key(k, result);
+        assert_eq!(
+            found.as_ref().map(|f| (f.key.as_str(), f.lines)),
+            Some(("cpu", (2, 2)))
+        );
+        assert!(
+            found
+                .map(|f| f.fault())
+                .is_some_and(|f| f.starts_with("as written, the file has the key `cpu` twice in one flow mapping on line 2: some YAML readers refuse"))
+        );
+        let cases = [
+            // Other keys, another flow mapping, quoted text.
+            "server:\n  limits: {cpu: 1, memory: 2Gi, disk: 2}\n",
+            "server:\n  limits: {cpu: 1, memory: 2Gi}\n  requests: {cpu: 1}\n",
+            "server:\n  limits: {cpu: 1, memory: \"a, cpu: 2\"}\n",
+            "server:\n  limits: {cpu: 1, memory: 2Gi}\n  \"cpu\": 2\n",
+        ];
+        for result in cases {
+            assert_eq!(yaml_duplicate_key(k, result), None, "{result}");
+        }
+    }
+
+    const PACKAGE: &str = "{\n  \"name\": \"app\",\n  \"scripts\": {\n    \"build\": \"tsc\",\n    \"test\": \"jest\"\n  },\n  \"dependencies\": {\n    \"react\": \"^18.2.0\"\n  }\n}\n";
+
+    /// A tester's find (round 38e, 04): package.json's `"scripts"` added
+    /// again with its one new script: `JSON.parse` keeps the later, and
+    /// `build` and `test` are lost.
+    #[test]
+    fn a_json_key_added_again_to_its_object_is_doubted() {
+        let result = PACKAGE.replace(
+            "  \"dependencies\"",
+            "  \"scripts\": {\n    \"lint\": \"eslint .\"\n  },\n  \"dependencies\"",
+        );
+        let found = json_duplicate_key("package.json", PACKAGE, &result);
+        assert_eq!(
+            found
+                .as_ref()
+                .map(|f| (f.key.as_str(), f.holder.clone(), f.lines)),
+            Some(("scripts", None, (3, 7)))
+        );
+        assert_eq!(
+            found.map(|f| f.describe()).as_deref(),
+            Some(
+                "as written, the file has the key `scripts` twice at the top level, at lines 3 \
+                 and 7: JSON.parse (Node, npm and most JSON readers) keeps the later value (line \
+                 7) without a word, and the one at line 3 is lost: change the key that is there \
+                 (its line in the old text) instead of adding it again"
+            )
+        );
+        // Nested, the key spelled with an escape, a comment in a .jsonc.
+        let nested = PACKAGE.replace(
+            "    \"react\"",
+            "    \"r\\u0065act\": \"^17\",\n    \"react\"",
+        );
+        assert_eq!(
+            json_duplicate_key("a.jsonc", PACKAGE, &format!("// c\n{nested}"))
+                .map(|f| (f.key, f.holder, f.lines)),
+            Some((
+                "react".to_string(),
+                Some((8, "\"dependencies\": {".to_string())),
+                (9, 10)
+            ))
+        );
+        let cases = [
+            // Another object's key, a value, a text that is not JSON.
+            PACKAGE.replace("\"react\"", "\"build\""),
+            PACKAGE.replace("\"tsc\"", "\"scripts\""),
+            PACKAGE.replace("\"tsc\",", "\"tsc\",,\n    \"build\": 1,"),
+            // Keys that differ by an escape's meaning.
+            PACKAGE.replace("    \"test\"", "    \"build\\n\": 1,\n    \"test\""),
+        ];
+        for result in cases {
+            assert_eq!(
+                json_duplicate_key("package.json", PACKAGE, &result),
+                None,
+                "{result}"
+            );
+        }
+        // Not a JSON file's name.
+        assert_eq!(json_duplicate_key("package.txt", PACKAGE, &result), None);
+        // Twice already: only more is the edit's.
+        assert_eq!(
+            json_duplicate_key("a.json", &result, &result.replace("eslint .", "eslint src")),
+            None
+        );
     }
 
     #[test]

@@ -12,7 +12,7 @@ use super::doubt_braces::{brace_language, unbalanced};
 use super::doubt_defines::redefined;
 use super::doubt_indent::python_break;
 use super::doubt_make::make_break;
-use super::doubt_redefine::{python_redefinition, yaml_duplicate_key};
+use super::doubt_redefine::{json_duplicate_key, python_redefinition, yaml_duplicate_key};
 use super::doubt_yaml::yaml_break;
 pub use super::file_kind::FileKind;
 
@@ -32,7 +32,9 @@ pub fn layout_read(path: &str, content: &str) -> bool {
 /// brackets and definitions. A caller that builds a result only to judge
 /// it asks this first.
 pub fn result_read(path: &str, content: &str) -> bool {
-    layout_read(path, content) || brace_language(path).is_some()
+    layout_read(path, content)
+        || brace_language(path).is_some()
+        || path.to_ascii_lowercase().ends_with(".jsonc")
 }
 
 /// What kind of fault a [`LayoutBreak`] is.
@@ -78,8 +80,9 @@ impl LayoutBreak {
 /// Makefile's recipe tabs, a YAML key the edit's new text puts in another
 /// mapping than its own text has it in or a YAML key or list item at a
 /// column YAML refuses; a brace language's brackets left unbalanced
-/// ([`super::doubt_braces`]) or a top-level function defined twice
-/// ([`super::doubt_defines`]). The sentence ends with what to send
+/// ([`super::doubt_braces`]), a top-level function defined twice
+/// ([`super::doubt_defines`]) or a JSON object's key given twice
+/// ([`super::doubt_redefine`]). The sentence ends with what to send
 /// instead.
 pub fn layout_break(path: &str, original: &str, result: &str) -> Option<LayoutBreak> {
     layout_with(path, original, result, true)
@@ -110,8 +113,11 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
         },
         FileKind::Other => match unbalanced(path, original, result) {
             Some(u) => Some(of(BreakKind::Unbalanced)(say(u.describe(), u.fault()))),
-            None => redefined(path, original, result)
-                .map(|t| of(BreakKind::DefinesTwice)(say(t.describe(), t.fault()))),
+            None => match redefined(path, original, result) {
+                Some(t) => Some(of(BreakKind::DefinesTwice)(say(t.describe(), t.fault()))),
+                None => json_duplicate_key(path, original, result)
+                    .map(|k| of(BreakKind::KeyTwice)(say(k.describe(), k.fault()))),
+            },
         },
     }
 }

@@ -38,7 +38,7 @@ mod answer;
 mod dollars;
 mod dropped;
 pub mod install;
-mod jsonc;
+pub(crate) mod jsonc;
 mod judge;
 mod moved;
 mod own_files;

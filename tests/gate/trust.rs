@@ -1879,3 +1879,173 @@ fn a_balanced_brace_edit_is_not_doubted() {
     let judgment = srview::gate::judge(GateAgent::Pi, &payload, |_| fs, &Policy::default());
     assert_eq!(judgment.case, Case::Exact, "{:?}", judgment.answer);
 }
+
+/// A tester's find (round 38e, 05): `#[inline]` above a Rust function
+/// switched the "defined twice" check off, on either copy, and `rustc`
+/// refused the result (E0428). Denied, with or without the attribute on
+/// the new copy; `#[cfg]` twins gated apart stay allowed.
+#[test]
+fn a_rust_function_added_again_below_any_attribute_is_a_doubt() {
+    let lib = "#[inline]\npub fn clamp(x: i32) -> i32 {\n    x.max(0).min(10)\n}\n\npub fn helper() {}\n\npub fn run() -> i32 {\n    clamp(5)\n}\n";
+    let said = "as written, the file defines fn `clamp` twice at its top level, at lines 2 and 9: \
+                Rust refuses to compile it (the name `clamp` is defined multiple times)";
+    let news: Vec<String> = ["#[inline]\n", "#[must_use]\n"]
+        .iter()
+        .map(|attr| {
+            format!(
+                "{attr}pub fn clamp(x: i32) -> i32 {{\n    x.clamp(0, 10)\n}}\n\npub fn run() -> i32 {{\n"
+            )
+        })
+        .collect();
+    let cases: Vec<(&str, &str, String)> = news
+        .iter()
+        .map(|new| ("pub fn run() -> i32 {\n", new.as_str(), said.to_string()))
+        .collect();
+    assert_doubts_say(("lib.rs", lib), &cases);
+    let said = said.replace("lines 2 and 9", "lines 2 and 8");
+    assert_doubts_say(
+        ("lib.rs", lib),
+        &[(
+            "pub fn run() -> i32 {\n",
+            "pub fn clamp(x: i32) -> i32 {\n    x.clamp(0, 10)\n}\n\npub fn run() -> i32 {\n",
+            said,
+        )],
+    );
+    let home = "#[cfg(unix)]\nfn home() {}\n\nfn main() {}\n";
+    judged_as(
+        Case::Exact,
+        GateAgent::ClaudeCode,
+        ("lib.rs", home),
+        "fn main() {}\n",
+        "#[cfg(not(unix))]\n#[inline]\nfn home() {}\n\nfn main() {}\n",
+    );
+}
+
+/// A tester's find (round 38e, 02): TypeScript overload signatures over
+/// several lines (Prettier's layout) or with a comment after them were
+/// taken for a second implementation, and the correct edit denied. Exact
+/// for every agent.
+#[test]
+fn overload_signatures_over_lines_or_commented_are_not_doubted() {
+    let parse =
+        "export function parse(input: string | Buffer): number {\n  return input.length;\n}\n";
+    let old = "export function parse(input: string | Buffer): number {\n";
+    let news = [
+        "export function parse(\n  input: string,\n): number;\nexport function parse(input: Buffer): number;\nexport function parse(input: string | Buffer): number {\n",
+        "export function parse(input: string): number; // text\nexport function parse(input: Buffer): number; // bytes\nexport function parse(input: string | Buffer): number {\n",
+    ];
+    for new in news {
+        for agent in agents() {
+            judged_as(Case::Exact, agent, ("parse.ts", parse), old, new);
+        }
+    }
+}
+
+/// A tester's find (round 38e, 04): package.json's `"scripts"` added again
+/// with its one new script (`JSON.parse` keeps the later: `build` and
+/// `test` lost), a quoted YAML key beside the plain one, and a key twice
+/// in a YAML flow mapping were allowed. Denied, in every agent's shape.
+#[test]
+fn a_json_or_quoted_or_flow_yaml_key_added_again_is_a_doubt() {
+    let package = "{\n  \"name\": \"app\",\n  \"scripts\": {\n    \"build\": \"tsc\",\n    \"test\": \"jest\"\n  },\n  \"dependencies\": {\n    \"react\": \"^18.2.0\"\n  }\n}\n";
+    let said = "as written, the file has the key `scripts` twice at the top level, at lines 3 and \
+                7: JSON.parse (Node, npm and most JSON readers) keeps the later value (line 7) \
+                without a word, and the one at line 3 is lost";
+    assert_doubts_say(
+        ("package.json", package),
+        &[(
+            "  \"dependencies\": {\n",
+            "  \"scripts\": {\n    \"lint\": \"eslint .\"\n  },\n  \"dependencies\": {\n",
+            said.to_string(),
+        )],
+    );
+    let said = "as written, the file has the key `host` twice in the mapping under line 1 \
+                (`server:`), at lines 2 and 4";
+    assert_doubts_say(
+        ("q.yaml", "server:\n  host: localhost\n  port: 8080\n"),
+        &[(
+            "  port: 8080\n",
+            "  port: 8080\n  \"host\": 0.0.0.0\n",
+            said.to_string(),
+        )],
+    );
+    let said = "as written, the file has the key `cpu` twice in one flow mapping on line 2";
+    assert_doubts_say(
+        ("k.yaml", "server:\n  limits: {cpu: 1, memory: 2Gi}\n"),
+        &[(
+            "  limits: {cpu: 1, memory: 2Gi}\n",
+            "  limits: {cpu: 1, memory: 2Gi, cpu: 2}\n",
+            said.to_string(),
+        )],
+    );
+    // Another object's key of that name: exact.
+    judged_as(
+        Case::Exact,
+        GateAgent::ClaudeCode,
+        ("package.json", package),
+        "    \"react\": \"^18.2.0\"\n",
+        "    \"react\": \"^18.2.0\",\n    \"build\": \"1.0.0\"\n",
+    );
+}
+
+/// A tester's find (round 38e, 03): a definition re-sent changed a little
+/// was allowed unless it was a column-0 `function`/`fn`/`func`: a JS
+/// `const` (a SyntaxError), a TypeScript class method, a Rust `impl`
+/// method (E0592) and `struct` (E0428), a Go `type`. Denied, in every
+/// agent's shape; a getter beside its setter is exact.
+#[test]
+fn consts_classes_methods_and_types_added_again_are_a_doubt() {
+    let cases = [
+        (
+            "f.js",
+            "export const formatPrice = (p) => {\n  return '$' + p.toFixed(2);\n};\n\nexport function render(items) {\n  return items.map((i) => formatPrice(i.price));\n}\n\nexport default render;\n",
+            "export default render;\n",
+            "export const formatPrice = (p) => {\n  return '$' + p.toFixed(3);\n};\n\nexport default render;\n",
+            "as written, the file defines const `formatPrice` twice at its top level, at lines 1 \
+             and 9: JavaScript refuses to load the file (SyntaxError: Identifier 'formatPrice' \
+             has already been declared)",
+        ),
+        (
+            "f.ts",
+            "class Cart {\n  total() {\n    return 1;\n  }\n\n  clear() {\n    this.items = [];\n  }\n}\n",
+            "  clear() {\n",
+            "  total() {\n    return 2;\n  }\n\n  clear() {\n",
+            "as written, the file defines method `total` twice in `class Cart` (line 1), at lines \
+             2 and 6: TypeScript refuses the file (Duplicate function implementation)",
+        ),
+        (
+            "f.rs",
+            "struct S;\n\nimpl S {\n    fn area(&self) -> u32 {\n        1\n    }\n\n    fn name(&self) -> &str {\n        \"s\"\n    }\n}\n",
+            "    fn name(&self) -> &str {\n",
+            "    fn area(&self) -> u32 {\n        2\n    }\n\n    fn name(&self) -> &str {\n",
+            "as written, the file defines fn `area` twice in `impl S` (line 3), at lines 4 and 8: \
+             Rust refuses to compile it (duplicate definitions with name `area`)",
+        ),
+        (
+            "f.rs",
+            "struct Config {\n    a: u32,\n}\n\nfn helper() {}\n\nfn main() {}\n",
+            "fn main() {}\n",
+            "struct Config {\n    a: u32,\n    b: u32,\n}\n\nfn main() {}\n",
+            "as written, the file defines struct `Config` twice at its top level, at lines 1 and \
+             7: Rust refuses to compile it (the name `Config` is defined multiple times)",
+        ),
+        (
+            "f.go",
+            "package p\n\ntype Config struct {\n\tA int\n}\n\nfunc helper() {}\n\nfunc Use() {}\n",
+            "func Use() {}\n",
+            "type Config struct {\n\tA int\n\tB int\n}\n\nfunc Use() {}\n",
+            "as written, the file defines type `Config` twice at its top level, at lines 3 and 9: \
+             Go refuses to compile the package (Config redeclared in this block)",
+        ),
+    ];
+    for (name, content, old, new, said) in cases {
+        assert_doubts_say((name, content), &[(old, new, said.to_string())]);
+    }
+    judged_as(
+        Case::Exact,
+        GateAgent::ClaudeCode,
+        ("a.ts", "class A {\n  get x() {\n    return 1;\n  }\n}\n"),
+        "  get x() {\n",
+        "  set x(v) {\n  }\n  get x() {\n",
+    );
+}
