@@ -317,6 +317,17 @@ pub fn write_batch(changes: &[Change<'_>]) -> Result<Vec<PathBuf>, WriteError> {
         let target = resolve_target(&change.path);
         let meta = fs::metadata(&target)
             .map_err(|e| fail(&change.path, format!("cannot delete it: {e}")))?;
+        // Only a regular file is deleted: never a folder, a pipe, a socket
+        // or a device (a patch's `*** Delete File: /dev/null`, run as
+        // root, would take the device away from every program).
+        if !meta.is_file() {
+            let what = if meta.is_dir() {
+                "it is a directory"
+            } else {
+                "it is not a regular file"
+            };
+            return Err(fail(&change.path, format!("cannot delete it: {what}")));
+        }
         protected(&change.path, &meta).map_err(|why| fail(&change.path, why.into()))?;
         // Deleting takes a folder this user may write.
         let folder = target
@@ -1032,6 +1043,45 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let err = write_atomic(dir.path(), b"x", None).unwrap_err();
         assert!(err.message.contains("directory"), "{}", err.message);
+    }
+
+    /// A deletion takes only a regular file: a folder, a pipe (standing
+    /// for a device: `*** Delete File: /dev/null` run as root) is refused
+    /// and left where it is, with nothing else of the batch done.
+    #[test]
+    fn deletes_only_regular_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let kept = dir.path().join("kept.txt");
+        let folder = dir.path().join("folder");
+        fs::create_dir(&folder).unwrap();
+        let mut cases = vec![(folder.clone(), "cannot delete it: it is a directory")];
+        #[cfg(unix)]
+        {
+            let pipe = dir.path().join("pipe");
+            let c_path = std::ffi::CString::new(pipe.to_str().unwrap()).unwrap();
+            // SAFETY: a valid NUL-terminated path for the call's duration.
+            assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
+            cases.push((pipe, "cannot delete it: it is not a regular file"));
+        }
+        for (path, said) in cases {
+            let batch = [
+                Change {
+                    path: kept.clone(),
+                    content: Some(b"new\n"),
+                    expected: Some(b""),
+                },
+                Change {
+                    path: path.clone(),
+                    content: None,
+                    expected: None,
+                },
+            ];
+            let err = write_batch(&batch).unwrap_err();
+            assert_eq!(err.path, path);
+            assert_eq!(err.message, said);
+            assert!(path.exists(), "{} left", path.display());
+            assert!(!kept.exists(), "nothing of the batch written");
+        }
     }
 
     #[test]

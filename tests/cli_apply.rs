@@ -571,10 +571,14 @@ fn directory_or_device_as_file_is_exit_2() {
     let dir = tempfile::tempdir().unwrap();
     let out = srview(&[p(dir.path())], ONE_BLOCK.as_bytes());
     assert_one_line_exit_2(&out, "is a directory");
+    // A pipe of the test's own, never the system's /dev/null (see
+    // write_faults.rs).
     #[cfg(unix)]
     {
-        let out = srview(&["--write", "/dev/null"], ONE_BLOCK.as_bytes());
-        assert_one_line_exit_2(&out, "/dev/null is not a regular file");
+        let pipe = dir.path().join("pipe");
+        files::mkfifo(&pipe);
+        let out = srview(&["--write", p(&pipe)], ONE_BLOCK.as_bytes());
+        assert_one_line_exit_2(&out, &format!("{} is not a regular file", p(&pipe)));
     }
 }
 

@@ -284,24 +284,25 @@ fn directory_or_device_as_file_is_refused() {
     let out = apply(&["--write", p(dir.path())], DIFF.as_bytes(), None);
     assert_eq!(out.status.code(), Some(2));
     assert_contains(&stderr(&out), "is a directory");
+    // A pipe in the test's own folder stands for every file that is not a
+    // regular one (a device, a socket): never the system's /dev/null,
+    // which a regression here would replace for the whole machine.
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;
-        let out = apply(&["--write", "/dev/null"], DIFF.as_bytes(), None);
+        let pipe = dir.path().join("pipe");
+        mkfifo(&pipe);
+        let out = apply(&["--write", p(&pipe)], DIFF.as_bytes(), None);
         assert_eq!(out.status.code(), Some(2));
-        assert_contains(&stderr(&out), "/dev/null is not a regular file");
+        assert_contains(
+            &stderr(&out),
+            &format!("{} is not a regular file", p(&pipe)),
+        );
         // Even as a new file: loading refuses before any write is tried.
-        let out = apply(
-            &["--write", "--new-file", "/dev/null"],
-            DIFF.as_bytes(),
-            None,
-        );
+        let out = apply(&["--write", "--new-file", p(&pipe)], DIFF.as_bytes(), None);
         assert_eq!(out.status.code(), Some(2));
-        let meta = std::fs::metadata("/dev/null").unwrap();
-        assert!(
-            meta.file_type().is_char_device(),
-            "/dev/null still a device"
-        );
+        let meta = std::fs::metadata(&pipe).unwrap();
+        assert!(meta.file_type().is_fifo(), "the pipe is still a pipe");
     }
 }
 

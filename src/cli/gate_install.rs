@@ -144,6 +144,13 @@ fn apply(plan: &Plan) -> Result<(), Error> {
                 ))
             })?,
             None => {
+                // Only a regular file (or a link) srview wrote is removed.
+                if std::fs::symlink_metadata(path).is_ok_and(|m| m.is_dir()) {
+                    return Err(Error::refused(format!(
+                        "gate install: cannot remove {}: it is a directory",
+                        path.display()
+                    )));
+                }
                 std::fs::remove_file(path).map_err(|e| {
                     Error::refused(format!(
                         "gate install: cannot remove {}: {e}",
@@ -157,12 +164,17 @@ fn apply(plan: &Plan) -> Result<(), Error> {
     Ok(())
 }
 
+/// Writes `text` in place of `change.path` atomically (a new file beside
+/// it, renamed over it: a crash leaves the old settings or the new, never
+/// half), only if the file still holds what the plan read.
 fn write(change: &Change, text: &str) -> std::io::Result<()> {
     use std::os::unix::fs::PermissionsExt;
-    if let Some(folder) = change.path.parent() {
+    if let Some(folder) = change.path.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(folder)?;
     }
-    std::fs::write(&change.path, text)?;
+    let expected = change.before.as_deref().unwrap_or("").as_bytes();
+    crate::output::write_atomic(&change.path, text.as_bytes(), Some(expected))
+        .map_err(|e| std::io::Error::other(e.message))?;
     if change.executable {
         std::fs::set_permissions(&change.path, std::fs::Permissions::from_mode(0o755))?;
     }
