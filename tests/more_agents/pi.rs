@@ -271,8 +271,9 @@ fn cut_off_saved_session(before: &str) -> String {
 }
 
 fn inventory_before() -> String {
-    fs::read_to_string(scenario("l_stream_cut_mid_tool_call").join("before/inventory.py"))
-        .expect("before/inventory.py")
+    crate::support::agents::recorded_files(&scenario("l_stream_cut_mid_tool_call"), "before")
+        .remove("inventory.py")
+        .expect("before: inventory.py")
 }
 
 fn assert_cut_off_applied(got: &Value, how: &str) {

@@ -54,15 +54,30 @@ pub fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/agents")
 }
 
-/// A temporary workspace holding a copy of each file in `scenario`'s
-/// `side` folder: `before` (the files as the run found them) or `after`
-/// (as it left them).
+/// The files of one side of a recorded run, `before` (as the run found
+/// them) or `after` (as it left them), as its `files.json` keeps them: path (relative to the workspace) to content.
+/// The recorded files are data, kept as JSON so that a snapshot of an
+/// agent's file is never read as the project's own code.
+pub fn recorded_files(scenario: &Path, side: &str) -> BTreeMap<String, String> {
+    let path = scenario.join("files.json");
+    let text = fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut sides: BTreeMap<String, BTreeMap<String, String>> =
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    sides
+        .remove(side)
+        .unwrap_or_else(|| panic!("{}: no {side} side", path.display()))
+}
+
+/// A new temporary workspace holding one side (`before` or `after`) of a
+/// recorded run's files.
 pub fn workspace_copy(scenario: &Path, side: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("tempdir");
-    let files = scenario.join(side);
-    for entry in fs::read_dir(&files).unwrap_or_else(|e| panic!("{}: {e}", files.display())) {
-        let path = entry.expect("entry").path();
-        fs::copy(&path, dir.path().join(path.file_name().expect("name"))).expect("copy");
+    for (name, content) in recorded_files(scenario, side) {
+        let path = dir.path().join(&name);
+        if let Some(folder) = path.parent() {
+            fs::create_dir_all(folder).expect("folder");
+        }
+        fs::write(&path, content).expect("write");
     }
     dir
 }
