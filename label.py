@@ -1,2 +1,0 @@
-def label(total):
-    return "Total : %s EUR" % total
