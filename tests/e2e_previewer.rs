@@ -741,18 +741,9 @@ fn the_demos_combined_change_names_its_stages_and_v_shows_the_calls() {
 #[test]
 fn a_change_far_into_a_long_line_says_its_column() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let line: String = (0..300)
-        .map(|i| format!("\"k{i}\": {i}"))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let line = format!("{{{line}}}");
-    let changed = line.replace("\"k250\": 250", "\"k250\": 999");
+    let (line, diff) = support::diff::long_json_line_and_change();
     std::fs::write(dir.path().join("big.json"), format!("{line}\n")).expect("write big.json");
-    std::fs::write(
-        dir.path().join("big.diff"),
-        format!("------- SEARCH\n{line}\n=======\n{changed}\n+++++++ REPLACE\n"),
-    )
-    .expect("write big.diff");
+    std::fs::write(dir.path().join("big.diff"), diff).expect("write big.diff");
     let mut s = Session::srview_at_80x24(dir.path(), &["big.json", "big.diff"]);
     s.wait_for("the marker on both rows", |c| {
         c.matches("…▸col 3040").count() == 2
