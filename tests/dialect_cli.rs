@@ -2595,12 +2595,8 @@ fn an_aider_block_landing_in_text_an_earlier_block_added_is_in_doubt() {
 /// taken, the other, and the `@@` line not found.
 #[test]
 fn a_patch_hunk_placed_by_its_header_is_not_a_first_place_doubt() {
-    let file = "function parseA(s) {\n  const parts = s.split(\",\");\n  return parts.map(Number);\n}\n\nfunction parseB(s) {\n  const parts = s.split(\",\");\n  return parts.map(Number);\n}\n";
-    let patch = |header: &str| {
-        format!(
-            "*** Begin Patch\n*** Update File: p.js\n@@ {header}\n   const parts = s.split(\",\");\n-  return parts.map(Number);\n+  return parts.map(Number).filter(Boolean);\n*** End Patch\n"
-        )
-    };
+    let file = support::finds::TWIN_PARSERS;
+    let patch = |header: &str| format!("{}\n", support::finds::twin_parsers_patch("p.js", header));
     let fixed = "function parseA(s) {\n  const parts = s.split(\",\");\n  return parts.map(Number);\n}\n\nfunction parseB(s) {\n  const parts = s.split(\",\");\n  return parts.map(Number).filter(Boolean);\n}\n";
     for (dialect, said) in [
         (
