@@ -87,9 +87,10 @@ fn streamed_diff_is_shown_then_accepted() {
         append(&diff, std::str::from_utf8(chunk).expect("ascii"));
         std::thread::sleep(Duration::from_millis(30));
     }
-    s.wait_for("both blocks applied", |c| {
-        c.contains("2 applied") && c.contains("line-trimmed") && c.contains("exact")
-    });
+    s.wait_for_all(
+        "both blocks applied",
+        &["2 applied", "line-trimmed", "exact"],
+    );
     assert!(
         s.contents().contains("let x = 2; // doubled"),
         "{}",
@@ -154,9 +155,7 @@ fn diff_piped_on_stdin_keys_from_terminal() {
     let bin = support::runner::BIN;
     let script = format!("cat edit.diff | '{bin}' main.rs");
     let mut s = Session::spawn(dir.path(), "sh", &["-c", &script]);
-    s.wait_for("stdin end switches to final mode", |c| {
-        c.contains("ended") && c.contains("2 applied")
-    });
+    s.wait_for_all("stdin end switches to final mode", &["ended", "2 applied"]);
     accept_writes(&mut s, &dir, RESULT);
 }
 
@@ -199,10 +198,13 @@ fn reload_then_accept_writes(s: &mut Session, dir: &tempfile::TempDir) {
 #[test]
 fn a_file_changed_on_disk_while_open_is_said_at_once() {
     let (dir, mut s, _) = launched_then_changed_elsewhere();
-    s.wait_for("the notice", |c| {
-        c.contains("main.rs changed on disk since srview loaded it: the panes show the text as")
-            && c.contains("r reload FILE and re-apply")
-    });
+    s.wait_for_all(
+        "the notice",
+        &[
+            "main.rs changed on disk since srview loaded it: the panes show the text as",
+            "r reload FILE and re-apply",
+        ],
+    );
     reload_then_accept_writes(&mut s, &dir);
 }
 
@@ -223,9 +225,7 @@ fn accept_refused_when_file_was_deleted_says_so() {
 fn failing_diff_is_not_accepted_and_app_stays_open() {
     let bad = "------- SEARCH\nfn missing() {}\n=======\nfn found() {}\n+++++++ REPLACE\n";
     let (dir, mut s) = launched(bad, &["--final"]);
-    s.wait_for("failure shown", |c| {
-        c.contains("failed") && c.contains("does not match anything")
-    });
+    s.wait_for_all("failure shown", &["failed", "does not match anything"]);
     s.press(b"a");
     s.wait_for("refused accept", |c| c.contains("not accepted"));
     s.quit();
@@ -241,9 +241,10 @@ fn two_file_transcript_streams_in_and_accept_all_writes_both() {
     );
     let notes = "# Notes\n\n- first\n- second\n";
     let (dir, mut s) = transcript_launched(notes, &transcript, &["--replay", "2000"]);
-    s.wait_for("both files applied", |c| {
-        c.contains("1 main.rs applied") && c.contains("2 notes.md applied")
-    });
+    s.wait_for_all(
+        "both files applied",
+        &["1 main.rs applied", "2 notes.md applied"],
+    );
     s.press(b"A");
     assert_eq!(s.exit_code(), 0);
     assert_eq!(
@@ -283,9 +284,7 @@ fn accept_refused_with(diff: Option<&[u8]>, wanted: &str) {
     };
     let before = mtime();
     let mut s = Session::srview(dir.path(), &["main.rs", "edit.diff"]);
-    s.wait_for("the first frame", |c| {
-        c.contains("srview") && c.contains("0 applied")
-    });
+    s.wait_for_all("the first frame", &["srview", "0 applied"]);
     s.press(b"a");
     s.wait_for("the refusal", |c| c.contains(wanted));
     assert_eq!(std::fs::read_to_string(&file).expect("read"), ORIGINAL);
@@ -384,13 +383,16 @@ fn a_finished_diff_file_is_paused_with_its_failure_selected() {
     let text = "------- SEARCH\n    let x = 1;\n=======\n    let x = 2;\n+++++++ REPLACE\n------- SEARCH\nfn helper() -> u64 {\n    42\n=======\nfn helper() -> u64 {\n    43\n+++++++ REPLACE\n------- SEARCH\n}\n=======\n}\n// end\n+++++++ REPLACE\n";
     let diff = write_aged(dir.path(), "edit.diff", text);
     let mut s = Session::srview(dir.path(), &["main.rs", "edit.diff"]);
-    s.wait_for("paused, the failure selected and diagnosed", |c| {
-        c.contains(" paused ")
-            && c.contains("1 failed")
-            && c.contains("#2  failed")
-            && c.contains("#2 [")
-            && c.contains("#3  not reached")
-    });
+    s.wait_for_all(
+        "paused, the failure selected and diagnosed",
+        &[
+            " paused ",
+            "1 failed",
+            "#2  failed",
+            "#2 [",
+            "#3  not reached",
+        ],
+    );
     let screen = s.contents();
     assert!(!screen.contains("streaming"), "{screen}");
     assert!(!screen.contains("no match yet"), "{screen}");
@@ -400,9 +402,7 @@ fn a_finished_diff_file_is_paused_with_its_failure_selected() {
         "------- SEARCH\nfn main() {\n=======\nfn main() { // hi\n+++++++ REPLACE\n",
     );
     s.wait_for("streaming again", |c| c.contains(" streaming "));
-    s.wait_for("paused again", |c| {
-        c.contains(" paused ") && c.contains("#4")
-    });
+    s.wait_for_all("paused again", &[" paused ", "#4"]);
     s.quit();
     assert_eq!(files::read(dir.path(), "main.rs"), ORIGINAL);
 }
@@ -419,9 +419,7 @@ fn a_quiet_stdin_stream_pauses() {
     let script =
         format!("(cat edit.diff; sleep 5) | SRVIEW_PAUSE_AFTER_MS=300 '{bin}' main.rs & wait $!");
     let mut s = Session::spawn(dir.path(), "sh", &["-c", &script]);
-    s.wait_for("paused", |c| {
-        c.contains(" paused ") && c.contains("2 applied")
-    });
+    s.wait_for_all("paused", &[" paused ", "2 applied"]);
     accept_writes(&mut s, &dir, RESULT);
 }
 
@@ -441,9 +439,10 @@ fn assert_mouse_released(raw: &str) {
 fn failing_search_text_shows_and_a_click_selects_a_block() {
     let diff = "------- SEARCH\nfn helper() -> u32 {\n    42\n=======\nfn helper() -> u32 {\n    43\n+++++++ REPLACE\n------- SEARCH\n    println!(\"{y}\");\n=======\n    println!(\"x = {x}\");\n+++++++ REPLACE\n";
     let (dir, mut s) = launched(diff, &["--final"]);
-    s.wait_for("the SEARCH line against the file line", |c| {
-        c.contains("-     println!(\"{y}\");") && c.contains("+     println!(\"{x}\");")
-    });
+    s.wait_for_all(
+        "the SEARCH line against the file line",
+        &["-     println!(\"{y}\");", "+     println!(\"{x}\");"],
+    );
     let screen = s.contents();
     assert!(screen.contains("? help"), "{screen}");
     // The click is aimed at the row block #1 is on when it is sent; if the
@@ -496,9 +495,10 @@ fn failing_search_text_shows_and_a_click_selects_a_block() {
             && c.contains("-     println!(\"{y}\");")
     });
     s.resize(10, 40);
-    s.wait_for("40x10: the failing block listed", |c| {
-        c.contains("#2  failed") && c.contains("1 failed") && c.contains("? help")
-    });
+    s.wait_for_all(
+        "40x10: the failing block listed",
+        &["#2  failed", "1 failed", "? help"],
+    );
     s.quit();
     std::thread::sleep(Duration::from_millis(100));
     assert_mouse_released(&s.raw_text());
@@ -520,16 +520,20 @@ fn accept_asks_before_writing_a_misplaced_block() {
     std::fs::write(dir.path().join("two.rs"), TWO_FNS).expect("write file");
     write_aged(dir.path(), "edit.diff", MISPLACED);
     let mut s = Session::srview(dir.path(), &["two.rs", "edit.diff"]);
-    s.wait_for("the block flagged", |c| {
-        c.contains(" paused ") && c.contains("#1  applied    ! wrong place?")
-    });
+    s.wait_for_all(
+        "the block flagged",
+        &[" paused ", "#1  applied    ! wrong place?"],
+    );
     s.press(b"a");
-    s.wait_for("the question", |c| {
-        c.contains("block #1 matched by its first and last lines only at lines 1-3")
-            && c.contains("its SEARCH text is closest to lines 5-7: press a again")
-            && c.contains("Esc to cancel")
-            && c.contains("a write anyway · Esc cancel")
-    });
+    s.wait_for_all(
+        "the question",
+        &[
+            "block #1 matched by its first and last lines only at lines 1-3",
+            "its SEARCH text is closest to lines 5-7: press a again",
+            "Esc to cancel",
+            "a write anyway · Esc cancel",
+        ],
+    );
     assert_eq!(
         files::read(dir.path(), "two.rs"),
         TWO_FNS,
@@ -557,9 +561,7 @@ fn a_finished_transcript_file_is_paused() {
     let bin = support::runner::BIN;
     let script = format!("SRVIEW_PAUSE_AFTER_MS=300 exec '{bin}' --transcript msg.md");
     let mut s = Session::spawn(dir.path(), "sh", &["-c", &script]);
-    s.wait_for("paused", |c| {
-        c.contains("transcript paused") && c.contains("1 main.rs applied")
-    });
+    s.wait_for_all("paused", &["transcript paused", "1 main.rs applied"]);
     // New text streams again, then pauses again.
     append(&msg, "More to come.\n");
     s.wait_for("streaming", |c| c.contains("transcript streaming"));
@@ -728,11 +730,7 @@ fn the_demos_combined_change_names_its_stages_and_v_shows_the_calls() {
             "10   def ship(self",
         ],
     );
-    assert!(
-        !s.contents().contains("the edit as received"),
-        "{}",
-        s.contents()
-    );
+    s.assert_not_shown("the edit as received");
     s.quit();
 }
 
