@@ -2317,34 +2317,27 @@ fn an_aider_udiff_reply_is_read_by_aiders_own_udiff_applier() {
             )
         )
     );
-    let out = run_in(dir.path(), &["apply", "s.py", "reply.md", "--write"]);
-    assert_eq!(
-        (out.status.code(), text(&out.stderr)),
-        (
-            Some(1),
-            format!("{note}srview: nothing written: {both} (--force writes it)\n")
-        )
-    );
-    assert_eq!(
-        std::fs::read_to_string(dir.path().join("s.py")).expect("s.py"),
-        before
-    );
-    let out = run_in(
-        dir.path(),
+    // Written as a reply to s.py, and as a transcript: held back alike.
+    for args in [
+        &["apply", "s.py", "reply.md", "--write"][..],
         &["apply", "--transcript", "reply.md", "--cwd", ".", "--write"],
-    );
-    assert_eq!(
-        (out.status.code(), text(&out.stdout), text(&out.stderr)),
-        (
-            Some(1),
-            String::new(),
-            format!("{note}srview: nothing written: {both} (--force writes it)\n")
-        )
-    );
-    assert_eq!(
-        std::fs::read_to_string(dir.path().join("s.py")).expect("s.py"),
-        before
-    );
+    ] {
+        let out = run_in(dir.path(), args);
+        assert_eq!(
+            (out.status.code(), text(&out.stdout), text(&out.stderr)),
+            (
+                Some(1),
+                String::new(),
+                format!("{note}srview: nothing written: {both} (--force writes it)\n")
+            ),
+            "{args:?}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("s.py")).expect("s.py"),
+            before,
+            "{args:?}"
+        );
+    }
     let out = run_in(
         dir.path(),
         &[
