@@ -103,6 +103,15 @@ fn srview_all(args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// `check` of `file` and `diff`, which exits `code`: its stdout, which
+/// the failure shows with both paths.
+#[track_caller]
+fn checked(file: &str, diff: &str, code: i32) -> String {
+    let (check, out) = srview(&["check", file, diff]);
+    assert_eq!(check, code, "{file} {diff}: {out}");
+    out
+}
+
 /// `check --suggest` of `file` and `diff`: exit 1 and exactly `want` on
 /// stdout (empty: nothing suggested); what it said on stderr, which each
 /// failure shows.
@@ -585,8 +594,7 @@ fn spaces_in_a_tab_indented_python_file_are_held_back() {
     let file = file.display().to_string();
     for diff in [&edit, &patch] {
         let diff = diff.display().to_string();
-        let (check, out) = srview(&["check", &file, &diff]);
-        assert_eq!(check, 1, "{out}");
+        let out = checked(&file, &diff, 1);
         assert_contains(
             &out,
             "TabError: inconsistent use of tabs and spaces in indentation",
@@ -632,8 +640,7 @@ fn search_replace_blocks_get_the_exact_trust_checks() {
         let d = dir.path().join(format!("d{i}.diff"));
         std::fs::write(&d, diff).expect("write");
         let d = d.display().to_string();
-        let (check, out) = srview(&["check", &file, &d]);
-        assert_eq!(check, 1, "{out}");
+        let out = checked(&file, &d, 1);
         assert!(out.ends_with(said), "{out}");
         let (write, _, err) = srview_all(&["apply", &file, &d, "--write"]);
         assert_eq!(write, 1, "{err}");
@@ -736,8 +743,7 @@ fn crlf_lines_into_an_lf_file_are_held_back() {
     ] {
         let dir = tempfile::tempdir().expect("tempdir");
         let (file, d) = file_and_diff(dir.path(), ("a.py", lf), (name, input));
-        let (check, out) = srview(&["check", &file, &d]);
-        assert_eq!(check, 1, "{name}: {out}");
+        let out = checked(&file, &d, 1);
         assert!(out.contains(said), "{name}: {out}");
         let (write, _, err) = srview_all(&["apply", &file, &d, "--write"]);
         assert_eq!(write, 1, "{name}: {err}");
@@ -749,8 +755,7 @@ fn crlf_lines_into_an_lf_file_are_held_back() {
         // The same lines in LF: exact, nothing to say.
         let plain = input.replace("\r\n", "\n").replace("\\r\\n", "\\n");
         let (file, d) = file_and_diff(dir.path(), ("a.py", lf), (name, &plain));
-        let (check, out) = srview(&["check", &file, &d]);
-        assert_eq!(check, 0, "{name}: {out}");
+        checked(&file, &d, 0);
     }
 }
 
@@ -766,8 +771,7 @@ fn an_old_text_ending_before_a_combining_accent_is_held_back() {
     let edit =
         r#"{"file_path":"n.py","old_string":"NAME = \"Cafe","new_string":"NAME = \"Bistro"}"#;
     let (file, d) = file_and_diff(dir.path(), ("n.py", file_text), ("e.json", edit));
-    let (check, out) = srview(&["check", &file, &d]);
-    assert_eq!(check, 1, "{out}");
+    let out = checked(&file, &d, 1);
     assert!(
         out.contains(
             "    ! the edit's old text ends before a combining accent (U+0301) that belongs to \
@@ -782,8 +786,7 @@ fn an_old_text_ending_before_a_combining_accent_is_held_back() {
     let whole =
         r#"{"file_path":"n.py","old_string":"NAME = \"Cafe\u0301","new_string":"NAME = \"Bistro"}"#;
     let (file, d) = file_and_diff(dir.path(), ("n.py", file_text), ("e.json", whole));
-    let (check, out) = srview(&["check", &file, &d]);
-    assert_eq!(check, 0, "{out}");
+    checked(&file, &d, 0);
 }
 
 /// A Claude Code `Write` JSON whose content stands in for the rest of the
@@ -809,8 +812,7 @@ fn a_write_standing_in_for_the_rest_of_the_file_is_held_back() {
         "w.json",
         "def a():\n    x = load()\n    return x\n\n# ... rest of the file unchanged ...\n",
     );
-    let (check, out) = srview(&["check", &file, &elided]);
-    assert_eq!(check, 1, "{out}");
+    let out = checked(&file, &elided, 1);
     assert_eq!(
         out,
         format!(
@@ -838,8 +840,7 @@ fn a_write_standing_in_for_the_rest_of_the_file_is_held_back() {
     );
     std::fs::write(&file, original).expect("write");
     let same = write("same.json", original);
-    let (check, out) = srview(&["check", &file, &same]);
-    assert_eq!(check, 1, "{out}");
+    let out = checked(&file, &same, 1);
     assert!(
         out.contains(&format!(
             "! {file} already holds exactly this content (7 lines): the write changes nothing, \
@@ -849,8 +850,7 @@ fn a_write_standing_in_for_the_rest_of_the_file_is_held_back() {
     );
     // The whole file, one function changed: no doubt.
     let whole = write("whole.json", &original.replace("def b():", "def b2():"));
-    let (check, out) = srview(&["check", &file, &whole]);
-    assert_eq!(check, 0, "{out}");
+    checked(&file, &whole, 0);
 }
 
 /// A stand-in in the comment marks of its file's kind: `% ... existing
@@ -872,8 +872,7 @@ fn a_stand_in_in_its_files_own_comment_marks_is_held_back() {
             "------- SEARCH\n\\item One\n\\item Two\n\\item Three\n\\item Four\n=======\n\\item Zero\n% ... existing items ...\n+++++++ REPLACE\n",
         ),
     );
-    let (check, out) = srview(&["check", &tex, &blocks]);
-    assert_eq!(check, 1, "{out}");
+    let out = checked(&tex, &blocks, 1);
     assert!(
         out.contains(
             "held back: block #1's REPLACE text stands in for lines it leaves out (its line 2: \
