@@ -6,6 +6,7 @@ mod support;
 use support::diff::replace_in_file as replace_call;
 use support::files;
 use support::pty;
+use support::text::assert_contains;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -91,11 +92,7 @@ fn streamed_diff_is_shown_then_accepted() {
         "both blocks applied",
         &["2 applied", "line-trimmed", "exact"],
     );
-    assert!(
-        s.contents().contains("let x = 2; // doubled"),
-        "{}",
-        s.contents()
-    );
+    s.assert_shown("let x = 2; // doubled");
     assert_eq!(
         files::read(dir.path(), "main.rs"),
         ORIGINAL,
@@ -340,8 +337,8 @@ fn transcript_accept_all_reports_every_written_file() {
     s.press(b"A");
     assert_eq!(s.exit_code(), 0);
     let after = printed_after(&s);
-    assert!(after.contains("srview: wrote main.rs"), "{after:?}");
-    assert!(after.contains("srview: wrote notes.md"), "{after:?}");
+    assert_contains(&after, "srview: wrote main.rs");
+    assert_contains(&after, "srview: wrote notes.md");
     assert_eq!(files::read(dir.path(), "notes.md"), "- third\n");
 }
 
@@ -692,14 +689,11 @@ fn x_leaves_a_block_out_and_a_writes_the_rest() {
             "1 left out",
         ],
     );
-    assert!(!s.contents().contains("43"), "{}", s.contents());
+    s.assert_not_shown("43");
     accept_writes(&mut s, &dir, &RESULT.replace("    43\n", "    42\n"));
     let after = printed_after(&s);
-    assert!(after.contains("srview: wrote main.rs"), "{after:?}");
-    assert!(
-        after.contains("srview: block #2 left out of it, as chosen with x"),
-        "{after:?}"
-    );
+    assert_contains(&after, "srview: wrote main.rs");
+    assert_contains(&after, "srview: block #2 left out of it, as chosen with x");
 }
 
 /// The bundled demo at 80x24 (finding 21): `inventory.py`, edited by two

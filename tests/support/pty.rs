@@ -138,6 +138,13 @@ impl Session {
         self.wait_for(what, |c| texts.iter().all(|t| c.contains(t)));
     }
 
+    /// The screen holds `text`; the failure shows the screen.
+    #[track_caller]
+    pub fn assert_shown(&self, text: &str) {
+        let screen = self.contents();
+        assert!(screen.contains(text), "{text:?} not shown:\n{screen}");
+    }
+
     /// The screen does not hold `text`; the failure shows the screen.
     #[track_caller]
     pub fn assert_not_shown(&self, text: &str) {
