@@ -103,6 +103,41 @@ fn srview_all(args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// `check` of `file` and `diff`, which exits `code`: its stdout, which
+/// the failure shows with both paths.
+#[track_caller]
+fn checked(file: &str, diff: &str, code: i32) -> String {
+    let (check, out) = srview(&["check", file, diff]);
+    assert_eq!(check, code, "{file} {diff}: {out}");
+    out
+}
+
+/// `check --suggest` of `file` and `diff`: exit 1 and exactly `want` on
+/// stdout (empty: nothing suggested); what it said on stderr, which each
+/// failure shows.
+#[track_caller]
+fn check_suggests(file: &str, diff: &str, want: &str) -> String {
+    let (code, out, err) = srview_all(&["check", file, diff, "--suggest"]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(out, want, "{err}");
+    err
+}
+
+/// `check --json` of `file` and `diff`: block `n` has no suggestion, and
+/// its message ends with `ending`.
+#[track_caller]
+fn assert_json_gives_no_suggestion(file: &str, diff: &str, n: usize, ending: &str) {
+    let (_, json) = srview(&["check", file, diff, "--json"]);
+    let v: Value = serde_json::from_str(&json).expect("json");
+    assert_eq!(v["blocks"][n]["suggestion"], Value::Null, "{json}");
+    assert!(
+        v["blocks"][n]["message"]
+            .as_str()
+            .is_some_and(|m| m.ends_with(ending)),
+        "{json}"
+    );
+}
+
 #[test]
 fn text_output_reads_like_a_compiler_error() {
     let (_d, file, diff) = files(BAD);
@@ -351,23 +386,14 @@ fn no_suggestion_for_a_region_an_earlier_block_edits() {
             "------- SEARCH\ny = 2\n=======\ny = 20\n+++++++ REPLACE\n------- SEARCH\ny  = 2\n=======\ny = 200\n+++++++ REPLACE\n",
         ),
     );
-    let (code, out, err) = srview_all(&["check", &file, &d, "--suggest"]);
-    assert_eq!(code, 1);
-    assert_eq!(out, "", "nothing suggested: {err}");
+    // Nothing suggested.
+    let err = check_suggests(&file, &d, "");
     let why = "block #1 edits line 2 too, so after it the region is no longer as quoted";
     assert!(
         err.contains(&format!("block #2: no suggestion ({why})")),
         "{err}"
     );
-    let (_, json) = srview(&["check", &file, &d, "--json"]);
-    let v: Value = serde_json::from_str(&json).expect("json");
-    assert_eq!(v["blocks"][1]["suggestion"], Value::Null);
-    assert!(
-        v["blocks"][1]["message"]
-            .as_str()
-            .is_some_and(|m| m.ends_with(&format!("No suggestion: {why}."))),
-        "{json}"
-    );
+    assert_json_gives_no_suggestion(&file, &d, 1, &format!("No suggestion: {why}."));
 }
 
 /// A tester's find (37c-02): in a tab-indented Python file holding a
@@ -388,15 +414,10 @@ fn a_string_over_several_lines_does_not_teach_the_code_indentation() {
             "------- SEARCH\ndef usage():\n    text = \"\"\"\n        tool [flags] FILE\n        \"\"\"\n    return text\n=======\ndef usage():\n    text = \"\"\"\n        tool [flags] FILE\n        \"\"\"\n    if not text:\n        text = \"?\"\n    return text\n+++++++ REPLACE\n",
         ),
     );
-    let (code, out, err) = srview_all(&["check", &file, &d, "--suggest"]);
-    assert_eq!(code, 1, "{err}");
-    assert_eq!(
-        out,
-        "------- SEARCH\ndef usage():\n\ttext = \"\"\"\n        tool [flags] FILE\n        \"\"\"\n\treturn text\n=======\ndef usage():\n\ttext = \"\"\"\n        tool [flags] FILE\n        \"\"\"\n\tif not text:\n\t\ttext = \"?\"\n\treturn text\n+++++++ REPLACE\n",
-        "{err}"
-    );
+    let out = "------- SEARCH\ndef usage():\n\ttext = \"\"\"\n        tool [flags] FILE\n        \"\"\"\n\treturn text\n=======\ndef usage():\n\ttext = \"\"\"\n        tool [flags] FILE\n        \"\"\"\n\tif not text:\n\t\ttext = \"?\"\n\treturn text\n+++++++ REPLACE\n";
+    check_suggests(&file, &d, out);
     let (fix, fixed, fix_err) = srview_all(&["fix", &file, &d]);
-    assert_eq!((fix, fixed), (0, out), "{fix_err}");
+    assert_eq!((fix, fixed.as_str()), (0, out), "{fix_err}");
 }
 
 /// The same find where the SEARCH text spaces the string otherwise than
@@ -420,9 +441,8 @@ fn no_suggestion_where_fix_withholds_a_correction_that_misindents() {
                wide a tab is: Python refuses the file (TabError: inconsistent use of tabs and \
                spaces in indentation): the diff as sent leaves no such fault, so the fault is \
                the correction's and the correction is withheld";
-    let (code, out, err) = srview_all(&["check", &file, &d, "--suggest"]);
-    assert_eq!(code, 1, "{err}");
-    assert_eq!(out, "", "nothing suggested: {err}");
+    // Nothing suggested.
+    let err = check_suggests(&file, &d, "");
     assert_contains(&err, &format!("\nblock #1: no suggestion ({why})\n"));
     let (fix, _, fix_err) = srview_all(&["fix", &file, &d]);
     assert_eq!(fix, 1, "{fix_err}");
@@ -431,15 +451,7 @@ fn no_suggestion_where_fix_withholds_a_correction_that_misindents() {
         format!("srview: the corrected diff is in doubt: {why}\n"),
         "fix withholds it with the same sentence"
     );
-    let (_, json) = srview(&["check", &file, &d, "--json"]);
-    let v: Value = serde_json::from_str(&json).expect("json");
-    assert_eq!(v["blocks"][0]["suggestion"], Value::Null, "{json}");
-    assert!(
-        v["blocks"][0]["message"]
-            .as_str()
-            .is_some_and(|m| m.ends_with(&format!(" No suggestion: {why}."))),
-        "{json}"
-    );
+    assert_json_gives_no_suggestion(&file, &d, 0, &format!(" No suggestion: {why}."));
 }
 
 /// The three damaging edits of issue 27 through the binary: `check` exits
@@ -582,8 +594,7 @@ fn spaces_in_a_tab_indented_python_file_are_held_back() {
     let file = file.display().to_string();
     for diff in [&edit, &patch] {
         let diff = diff.display().to_string();
-        let (check, out) = srview(&["check", &file, &diff]);
-        assert_eq!(check, 1, "{out}");
+        let out = checked(&file, &diff, 1);
         assert_contains(
             &out,
             "TabError: inconsistent use of tabs and spaces in indentation",
@@ -629,8 +640,7 @@ fn search_replace_blocks_get_the_exact_trust_checks() {
         let d = dir.path().join(format!("d{i}.diff"));
         std::fs::write(&d, diff).expect("write");
         let d = d.display().to_string();
-        let (check, out) = srview(&["check", &file, &d]);
-        assert_eq!(check, 1, "{out}");
+        let out = checked(&file, &d, 1);
         assert!(out.ends_with(said), "{out}");
         let (write, _, err) = srview_all(&["apply", &file, &d, "--write"]);
         assert_eq!(write, 1, "{err}");
@@ -733,8 +743,7 @@ fn crlf_lines_into_an_lf_file_are_held_back() {
     ] {
         let dir = tempfile::tempdir().expect("tempdir");
         let (file, d) = file_and_diff(dir.path(), ("a.py", lf), (name, input));
-        let (check, out) = srview(&["check", &file, &d]);
-        assert_eq!(check, 1, "{name}: {out}");
+        let out = checked(&file, &d, 1);
         assert!(out.contains(said), "{name}: {out}");
         let (write, _, err) = srview_all(&["apply", &file, &d, "--write"]);
         assert_eq!(write, 1, "{name}: {err}");
@@ -746,8 +755,7 @@ fn crlf_lines_into_an_lf_file_are_held_back() {
         // The same lines in LF: exact, nothing to say.
         let plain = input.replace("\r\n", "\n").replace("\\r\\n", "\\n");
         let (file, d) = file_and_diff(dir.path(), ("a.py", lf), (name, &plain));
-        let (check, out) = srview(&["check", &file, &d]);
-        assert_eq!(check, 0, "{name}: {out}");
+        checked(&file, &d, 0);
     }
 }
 
@@ -763,8 +771,7 @@ fn an_old_text_ending_before_a_combining_accent_is_held_back() {
     let edit =
         r#"{"file_path":"n.py","old_string":"NAME = \"Cafe","new_string":"NAME = \"Bistro"}"#;
     let (file, d) = file_and_diff(dir.path(), ("n.py", file_text), ("e.json", edit));
-    let (check, out) = srview(&["check", &file, &d]);
-    assert_eq!(check, 1, "{out}");
+    let out = checked(&file, &d, 1);
     assert!(
         out.contains(
             "    ! the edit's old text ends before a combining accent (U+0301) that belongs to \
@@ -779,8 +786,7 @@ fn an_old_text_ending_before_a_combining_accent_is_held_back() {
     let whole =
         r#"{"file_path":"n.py","old_string":"NAME = \"Cafe\u0301","new_string":"NAME = \"Bistro"}"#;
     let (file, d) = file_and_diff(dir.path(), ("n.py", file_text), ("e.json", whole));
-    let (check, out) = srview(&["check", &file, &d]);
-    assert_eq!(check, 0, "{out}");
+    checked(&file, &d, 0);
 }
 
 /// A Claude Code `Write` JSON whose content stands in for the rest of the
@@ -806,8 +812,7 @@ fn a_write_standing_in_for_the_rest_of_the_file_is_held_back() {
         "w.json",
         "def a():\n    x = load()\n    return x\n\n# ... rest of the file unchanged ...\n",
     );
-    let (check, out) = srview(&["check", &file, &elided]);
-    assert_eq!(check, 1, "{out}");
+    let out = checked(&file, &elided, 1);
     assert_eq!(
         out,
         format!(
@@ -835,8 +840,7 @@ fn a_write_standing_in_for_the_rest_of_the_file_is_held_back() {
     );
     std::fs::write(&file, original).expect("write");
     let same = write("same.json", original);
-    let (check, out) = srview(&["check", &file, &same]);
-    assert_eq!(check, 1, "{out}");
+    let out = checked(&file, &same, 1);
     assert!(
         out.contains(&format!(
             "! {file} already holds exactly this content (7 lines): the write changes nothing, \
@@ -846,8 +850,7 @@ fn a_write_standing_in_for_the_rest_of_the_file_is_held_back() {
     );
     // The whole file, one function changed: no doubt.
     let whole = write("whole.json", &original.replace("def b():", "def b2():"));
-    let (check, out) = srview(&["check", &file, &whole]);
-    assert_eq!(check, 0, "{out}");
+    checked(&file, &whole, 0);
 }
 
 /// A stand-in in the comment marks of its file's kind: `% ... existing
@@ -869,8 +872,7 @@ fn a_stand_in_in_its_files_own_comment_marks_is_held_back() {
             "------- SEARCH\n\\item One\n\\item Two\n\\item Three\n\\item Four\n=======\n\\item Zero\n% ... existing items ...\n+++++++ REPLACE\n",
         ),
     );
-    let (check, out) = srview(&["check", &tex, &blocks]);
-    assert_eq!(check, 1, "{out}");
+    let out = checked(&tex, &blocks, 1);
     assert!(
         out.contains(
             "held back: block #1's REPLACE text stands in for lines it leaves out (its line 2: \
@@ -917,12 +919,10 @@ fn a_tab_continuation_is_suggested_and_no_relation_is_said() {
     let makefile = "all: app\n\napp: main.c util.c\n\tgcc -O2 -o app \\\n\t    main.c util.c\n\nclean:\n\trm -f app\n";
     let diff = "------- SEARCH\napp: main.c util.c\n    gcc -O2 -o app \\\n        main.c util.c\n=======\napp: main.c util.c\n    gcc -O2 -Wall -o app \\\n        main.c util.c\n+++++++ REPLACE\n";
     let (_dir, file, d) = files_of(("Makefile", makefile), ("h.diff", diff));
-    let (code, out, err) = srview_all(&["check", &file, &d, "--suggest"]);
-    assert_eq!(code, 1, "{err}");
-    assert_eq!(
-        out,
+    let err = check_suggests(
+        &file,
+        &d,
         "------- SEARCH\napp: main.c util.c\n\tgcc -O2 -o app \\\n\t    main.c util.c\n=======\napp: main.c util.c\n\tgcc -O2 -Wall -o app \\\n\t    main.c util.c\n+++++++ REPLACE\n",
-        "{err}"
     );
     assert!(!err.contains("no suggestion"), "{err}");
     // Two SEARCH lines at 4 spaces stand for a tab and for two spaces.
@@ -933,9 +933,8 @@ fn a_tab_continuation_is_suggested_and_no_relation_is_said() {
             "------- SEARCH\ndef f():\n    x = 1\n    y = 2\n=======\ndef f():\n    x = 3\n    y = 2\n+++++++ REPLACE\n",
         ),
     );
-    let (code, out, err) = srview_all(&["check", &file, &d, "--suggest"]);
-    assert_eq!(code, 1);
-    assert_eq!(out, "", "{err}");
+    // Nothing suggested.
+    let err = check_suggests(&file, &d, "");
     assert_ends_with(
         &err,
         "block #1: no suggestion (the SEARCH lines' indentation maps onto the file's by no \

@@ -63,8 +63,7 @@ fn typo_line_with_a_common_line_finds_its_true_place() {
     ] {
         // Replacing the typo'd lines: the file's line is the same line
         // misspelt, so the suggestion replaces exactly the region's lines.
-        let diff = block(search, "    replaced();\n");
-        let d = &diagnose(&diff, &file, final_v1())[0];
+        let d = &one_block(&file, search, "    replaced();\n");
         assert_eq!(d.reason, Some(Reason::Edited), "{}", d.message);
         let c = d.closest.expect("a region");
         assert!(c.similarity >= MIN_SIMILARITY && c.similarity < 1.0);
@@ -77,8 +76,7 @@ fn typo_line_with_a_common_line_finds_its_true_place() {
         assert_eq!(got, want.join("\n") + "\n", "{}", d.message);
         // Keeping it and adding a line after the region: the suggestion,
         // applied alone, adds exactly that line after exactly those lines.
-        let diff = block(search, &format!("{search}    added();\n"));
-        let d = &diagnose(&diff, &file, final_v1())[0];
+        let d = &one_block(&file, search, &format!("{search}    added();\n"));
         assert_eq!(d.closest, Some(c), "{}", d.message);
         let got = applied_suggestion(d, &file);
         let mut want: Vec<&str> = file.lines().collect();
@@ -96,11 +94,11 @@ fn typo_line_with_a_common_line_finds_its_true_place() {
 #[test]
 fn unrelated_text_is_not_found() {
     let file = widgets();
-    let diff = block(
+    let d = &one_block(
+        &file,
         "The quick brown fox jumps over the lazy dog while\nthe committee deliberates about the annual budget\nand nobody remembers where the meeting notes went\nafter the fire drill on Tuesday afternoon ended.\n",
         "nothing\n",
     );
-    let d = &diagnose(&diff, &file, final_v1())[0];
     assert_eq!(d.reason, Some(Reason::NotFound), "{}", d.message);
     assert_eq!(d.closest, None);
     assert_eq!(d.suggestion, None);
@@ -117,8 +115,7 @@ fn unrelated_text_is_not_found() {
 #[test]
 fn a_middle_fragment_is_a_partial_line() {
     let file = widgets();
-    let diff = block("${this.count} of 3\n", "${this.count} of three\n");
-    let d = &diagnose(&diff, &file, final_v1())[0];
+    let d = &one_block(&file, "${this.count} of 3\n", "${this.count} of three\n");
     assert_eq!(d.reason, Some(Reason::PartialLine), "{}", d.message);
     let c = d.closest.expect("the line");
     let line = line_of(&file, "Doohickey ${");
@@ -157,8 +154,7 @@ fn a_reindented_block_pairs_every_line_with_its_own() {
     let start = line_of(&file, "class Gizmo");
     let lines: Vec<&str> = file.lines().skip(start - 1).take(7).collect();
     let search: String = lines.iter().map(|l| format!("  {l}\n")).collect();
-    let diff = block(&search, "x\n");
-    let d = &diagnose(&diff, &file, final_v1())[0];
+    let d = &one_block(&file, &search, "x\n");
     // Blank lines indented too are indentation changes as well.
     let nonblank: Vec<usize> = (0..7).collect();
     assert_eq!(d.differences.len(), nonblank.len(), "{:#?}", d.differences);
@@ -181,14 +177,14 @@ fn a_reindented_block_pairs_every_line_with_its_own() {
 #[test]
 fn a_block_anchor_match_at_the_wrong_place_is_called_so() {
     let file = widgets();
-    let diff = block(
-        "  reset(): void {\n    this.count = 0;\n    retrun;\n  }\n",
-        "  reset(): void {\n  }\n",
-    );
     // The reference matches it by its first and last lines at the first
     // reset(); every reset() is alike, so that place is a guess: the
     // diagnosis says so and suggests nothing.
-    let d = &diagnose(&diff, &file, final_v1())[0];
+    let d = &one_block(
+        &file,
+        "  reset(): void {\n    this.count = 0;\n    retrun;\n  }\n",
+        "  reset(): void {\n  }\n",
+    );
     assert_eq!(d.state, Status::Applied);
     assert_eq!(d.stage, Some(Stage::BlockAnchor));
     assert!(d.risky && !d.misplaced, "{}", d.message);
@@ -231,8 +227,11 @@ fn a_block_anchor_match_at_the_wrong_place_is_called_so() {
 fn a_tie_offers_no_region() {
     let file =
         "fn a() {\n    let total = compute(1);\n}\n\nfn b() {\n    let total = compute(2);\n}\n";
-    let diff = block("    let total = compute(X);\n", "    let total = 0;\n");
-    let d = &diagnose(&diff, file, final_v1())[0];
+    let d = &one_block(
+        file,
+        "    let total = compute(X);\n",
+        "    let total = 0;\n",
+    );
     assert_eq!(d.closest, None, "{}", d.message);
     assert_eq!(d.suggestion, None);
     let [a, b] = d.tie.expect("a tie");
@@ -244,8 +243,7 @@ fn a_tie_offers_no_region() {
 #[test]
 fn only_common_lines_is_vague() {
     let file = widgets();
-    let diff = block("  }\n  }\n}\n  }\n", "}\n");
-    let d = &diagnose(&diff, &file, final_v1())[0];
+    let d = &one_block(&file, "  }\n  }\n}\n  }\n", "}\n");
     assert!(d.vague, "{}", d.message);
     assert_eq!(d.closest, None);
     assert_eq!(d.suggestion, None);
@@ -256,6 +254,12 @@ const INVENTORY: &str = "class Inventory:\n    def add(self, item):\n        if 
 /// What a suggestion applied alone makes of `file`.
 fn suggested_result(file: &str, diff: &str) -> String {
     applied_suggestion(&diagnose(diff, file, final_v1())[0], file)
+}
+
+/// What the suggestion for one block (SEARCH `search`, REPLACE
+/// `replace`), applied alone, makes of `file`.
+fn suggested_by(file: &str, search: &str, replace: &str) -> String {
+    suggested_result(file, &block(search, replace))
 }
 
 /// What `d`'s suggestion, applied alone, makes of `file` (it must have
@@ -278,36 +282,36 @@ fn applied_suggestion(d: &srview::diagnose::BlockDiagnosis, file: &str) -> Strin
 #[test]
 fn suggestions_carry_the_change_not_the_damage() {
     // Two lines left out of SEARCH, one line added: the two stay.
-    let diff = block(
-        "    def sell(self, sku: str, amount: int) -> bool:\n        item = self.items.get(sku)\n        if item is None:\n            return False\n        item.qty -= amount\n        return True\n",
-        "    def sell(self, sku: str, amount: int) -> bool:\n        item = self.items.get(sku)\n        if item is None:\n            return False\n        item.qty -= amount\n        self.log(sku, amount)\n        return True\n",
-    );
     assert_eq!(
-        suggested_result(INVENTORY, &diff),
+        suggested_by(
+            INVENTORY,
+            "    def sell(self, sku: str, amount: int) -> bool:\n        item = self.items.get(sku)\n        if item is None:\n            return False\n        item.qty -= amount\n        return True\n",
+            "    def sell(self, sku: str, amount: int) -> bool:\n        item = self.items.get(sku)\n        if item is None:\n            return False\n        item.qty -= amount\n        self.log(sku, amount)\n        return True\n"
+        ),
         INVENTORY.replace(
             "        item.qty -= amount\n",
             "        item.qty -= amount\n        self.log(sku, amount)\n"
         )
     );
     // A typo in a line both sections keep.
-    let diff = block(
-        "            raise ValueError(f\"duplicate sku {item.sk}\")\n        self.items[item.sku] = item\n",
-        "            raise ValueError(f\"duplicate sku {item.sk}\")\n        self.items[item.sku] = item\n        self.count += 1\n",
-    );
     assert_eq!(
-        suggested_result(INVENTORY, &diff),
+        suggested_by(
+            INVENTORY,
+            "            raise ValueError(f\"duplicate sku {item.sk}\")\n        self.items[item.sku] = item\n",
+            "            raise ValueError(f\"duplicate sku {item.sk}\")\n        self.items[item.sku] = item\n        self.count += 1\n"
+        ),
         INVENTORY.replace(
             "        self.items[item.sku] = item\n",
             "        self.items[item.sku] = item\n        self.count += 1\n"
         )
     );
     // Both sections indented two spaces instead of four.
-    let diff = block(
-        "  def sell(self, sku: str, amount: int) -> bool:\n    item = self.items.get(sku)\n",
-        "  def sell(self, sku: str, amount: int) -> bool:\n    item = self.items.get(sku.upper())\n",
-    );
     assert_eq!(
-        suggested_result(INVENTORY, &diff),
+        suggested_by(
+            INVENTORY,
+            "  def sell(self, sku: str, amount: int) -> bool:\n    item = self.items.get(sku)\n",
+            "  def sell(self, sku: str, amount: int) -> bool:\n    item = self.items.get(sku.upper())\n"
+        ),
         INVENTORY.replace("self.items.get(sku)", "self.items.get(sku.upper())")
     );
     // Entities in both sections.
@@ -321,12 +325,12 @@ fn suggestions_carry_the_change_not_the_damage() {
     );
     // A CRLF file and an LF diff with a typo.
     let crlf = INVENTORY.replace('\n', "\r\n");
-    let diff = block(
-        "        if item is Nome:\n            return False\n",
-        "        if item is None:\n            raise KeyError(sku)\n",
-    );
     assert_eq!(
-        suggested_result(&crlf, &diff),
+        suggested_by(
+            &crlf,
+            "        if item is Nome:\n            return False\n",
+            "        if item is None:\n            raise KeyError(sku)\n"
+        ),
         crlf.replacen(
             "            return False\r\n",
             "            raise KeyError(sku)\r\n",
@@ -343,8 +347,7 @@ fn suggestions_carry_the_change_not_the_damage() {
 fn a_match_inside_a_line_is_called_so() {
     let file = "fn alpha() {\n    if x {\n        y();\n    }\n}\n";
     for search in ["}\n", "\n"] {
-        let diff = block(search, "}\n\nfn zeta() {}\n");
-        let d = &diagnose(&diff, file, final_v1())[0];
+        let d = &one_block(file, search, "}\n\nfn zeta() {}\n");
         assert_eq!(d.state, Status::Applied);
         assert_eq!(
             d.reason,
@@ -464,11 +467,11 @@ fn an_out_of_order_block_over_an_earlier_edit_is_called_so() {
 #[test]
 fn no_suggestion_when_the_indentation_has_no_rule() {
     let file = "class S:\n    def stop(self):\n        if not self.running:\n            return\n        log.info(\"stopping\")\n        self.running = False\n";
-    let diff = block(
+    let d = &one_block(
+        file,
         "    def stop(self):\n        if not self.running:\n            return\n      log.info(\"stopping\")\n      self.running = False\n",
         "    def stop(self):\n        if not self.running:\n            return\n      log.info(\"stopping\")\n      self.running = False\n      self.stopped_at = now()\n",
     );
-    let d = &diagnose(&diff, file, final_v1())[0];
     assert!(d.closest.is_some(), "{}", d.message);
     assert_eq!(d.suggestion, None, "{}", d.message);
 }
@@ -478,12 +481,12 @@ fn no_suggestion_when_the_indentation_has_no_rule() {
 #[test]
 fn only_the_damaged_lookalikes_are_replaced() {
     let file = "# Notes\n\n- It's fast.\n- It is small.\n";
-    let diff = block(
-        "- It\u{2019}s fast.\n",
-        "- It\u{2019}s fast \u{2014} really fast\u{2026}\n",
-    );
     assert_eq!(
-        suggested_result(file, &diff),
+        suggested_by(
+            file,
+            "- It\u{2019}s fast.\n",
+            "- It\u{2019}s fast \u{2014} really fast\u{2026}\n"
+        ),
         file.replace(
             "- It's fast.\n",
             "- It's fast \u{2014} really fast\u{2026}\n"
@@ -508,11 +511,11 @@ fn a_streaming_block_without_a_match_is_not_called_failed() {
 #[test]
 fn a_match_after_a_byte_order_mark_is_a_whole_line() {
     let file = "\u{FEFF}import os\nimport sys\n\ndef main():\n    pass\n";
-    let diff = block(
+    let d = &one_block(
+        file,
         "import os\nimport sys\n",
         "import os\nimport sys\nimport json\n",
     );
-    let d = &diagnose(&diff, file, final_v1())[0];
     assert_eq!(d.state, Status::Applied);
     assert_eq!(d.reason, None, "{}", d.message);
     assert_eq!(d.suggestion, None);
@@ -617,11 +620,11 @@ fn the_line_endings_cause_is_named() {
 #[test]
 fn a_sibling_function_is_shown_but_not_suggested() {
     let file = "class UserService:\n    def __init__(self, db):\n        self.db = db\n\n    def create_user(self, name, email):\n        user = User(name=name, email=email)\n        self.db.add(user)\n        self.db.commit()\n        return user\n";
-    let diff = block(
+    let d = &one_block(
+        file,
         "    def delete_user(self, user_id):\n        user = self.db.get(User, user_id)\n        self.db.delete(user)\n        self.db.commit()\n        return user\n",
         "    def delete_user(self, user_id):\n        user = self.db.get(User, user_id)\n        self.db.delete(user)\n        self.db.flush()\n        return user\n",
     );
-    let d = &diagnose(&diff, file, final_v1())[0];
     let c = d.closest.expect("the sibling is shown");
     assert_eq!((c.start_line, c.end_line), (5, 9));
     assert_eq!(d.suggestion, None);
@@ -844,11 +847,11 @@ fn a_replace_text_at_the_files_indentation_is_no_shift() {
 #[test]
 fn spaces_written_into_a_tab_indented_block_are_damage() {
     let file = "class A:\n\tdef f(self):\n\t\treturn 1\n";
-    let diff = block(
+    let d = &one_block(
+        file,
         "    def f(self):\n        return 1\n",
         "    def f(self):\n        return 2\n",
     );
-    let d = &diagnose(&diff, file, final_v1())[0];
     assert_eq!(d.stage, Some(Stage::LineTrimmed));
     assert_eq!(d.shift, Some(IndentShift::SpacesForTabs));
     assert_contains(
@@ -891,11 +894,11 @@ fn an_edit_sent_again_after_it_applied_is_already_applied() {
 #[test]
 fn a_failed_block_whose_new_text_is_at_its_region_is_already_applied() {
     let file = "def total(items):\n    tax = compute_tax(items, rate=0.21)\n    return tax\n";
-    let diff = block(
+    let d = &one_block(
+        file,
         "    tax = compute_tax(items, rate=0.2)\n",
         "    tax = compute_tax(items, rate=0.21)\n",
     );
-    let d = &diagnose(&diff, file, final_v1())[0];
     assert_eq!(d.state, Status::Failed);
     assert_eq!(d.reason, Some(Reason::AlreadyApplied), "{}", d.message);
     assert_eq!(d.already, Some([2, 2]));
@@ -957,11 +960,11 @@ fn no_suggestion_merges_two_changes_inside_one_line() {
 #[test]
 fn a_near_line_is_a_region_not_nothing_similar() {
     let file = "import os\n\n\ndef load(path):\n    obj = read(path)\n    return obj\n";
-    let diff = block(
+    let d = &one_block(
+        file,
         "    cfg = Config.from_env(strict=True)\n    validator.check_all(cfg, mode=\"fast\")\n    return object\n",
         "    return None\n",
     );
-    let d = &diagnose(&diff, file, final_v1())[0];
     assert_eq!(d.reason, Some(Reason::Edited), "{}", d.message);
     assert!(
         !d.message.contains("nothing similar exists"),
@@ -982,11 +985,11 @@ fn a_near_line_is_a_region_not_nothing_similar() {
 #[test]
 fn an_elided_search_text_is_named_so() {
     let file = "def f(obj):\n    x = 1\n    y = 2\n    z = 3\n    return obj\n";
-    let diff = block(
+    let d = &one_block(
+        file,
         "def f(obj):\n    # ... existing code ...\n    return obj\n",
         "def f(obj):\n    # ... existing code ...\n    return obj + 1\n",
     );
-    let d = &diagnose(&diff, file, final_v1())[0];
     assert_contains(
         &d.message,
         "SEARCH line 2 `# ... existing code ...` is an elision, standing for file lines 2-4: \
@@ -1041,11 +1044,11 @@ fn later_line_shifts_and_wrapped_blocks_are_damage_and_deletions_are_not_applied
 #[test]
 fn a_rewrite_sent_again_and_placed_by_its_anchors_is_already_applied() {
     let file = "def indent(text):\n    # keep the margin\n    if __debug__ and margin:\n        for line in text:\n            pass\n";
-    let diff = block(
+    let d = &one_block(
+        file,
         "    # keep the margin\n    if 0 and margin:\n        for line in text:\n",
         "    # keep the margin\n    if __debug__ and margin:\n        for line in text:\n",
     );
-    let d = &diagnose(&diff, file, final_v1())[0];
     assert_eq!(d.stage, Some(Stage::BlockAnchor));
     assert_eq!(d.reason, Some(Reason::AlreadyApplied), "{}", d.message);
     assert_eq!(d.already, Some([2, 4]));
@@ -1059,11 +1062,11 @@ fn a_rewrite_sent_again_and_placed_by_its_anchors_is_already_applied() {
 #[test]
 fn a_long_elision_spans_its_real_region() {
     let file = "class Decoder:\n    def decode(self, s, _w=WHITESPACE.match):\n        \"\"\"Return the Python representation of s.\n\n        \"\"\"\n        obj, end = self.raw_decode(s, idx=_w(s, 0).end())\n        end = _w(s, end).end()\n        if end != len(s):\n            raise JSONDecodeError(\"Extra data\", s, end)\n        return obj\n\n    def raw_decode(self, s, idx=0):\n        return None\n";
-    let diff = block(
+    let d = &one_block(
+        file,
         "    def decode(self, s, _w=WHITESPACE.match):\n        # ... existing code ...\n        if end != len(s):\n            raise JSONDecodeError(\"Extra data\", s, end)\n        return obj\n",
         "    def decode(self, s, _w=WHITESPACE.match):\n        # ... existing code ...\n        if end != len(s):\n            raise JSONDecodeError(\"Extra data\", s, end)\n        return self.post(obj)\n",
     );
-    let d = &diagnose(&diff, file, final_v1())[0];
     let c = d.closest.expect("the real region");
     assert_eq!((c.start_line, c.end_line), (2, 10), "{}", d.message);
     assert_contains(&d.message, "is an elision, standing for file lines 3-7");
@@ -1079,11 +1082,11 @@ fn a_long_elision_spans_its_real_region() {
 #[test]
 fn a_familiar_line_the_file_repeats_is_a_tie_not_nothing() {
     let file = "def a(text):\n        return text\n\ndef b(text):\n    return text\n";
-    let diff = block(
+    let d = &one_block(
+        file,
         "    cache = load_cache()\n    if cache.stale:\n        cache.refresh()\n    return text\n",
         "    return text.strip()\n",
     );
-    let d = &diagnose(&diff, file, final_v1())[0];
     assert!(
         !d.message.contains("nothing similar exists"),
         "{}",
@@ -1170,7 +1173,7 @@ fn a_fragment_line_the_edit_keeps_keeps_the_files_rest() {
     let d = &diagnose(&block(search, replace), file, final_v1())[0];
     assert_eq!(d.withheld, None, "{}", d.message);
     assert_eq!(
-        suggested_result(file, &block(search, replace)),
+        suggested_by(file, search, replace),
         file.replace(
             "def load_orders(path):\n    with open(path) as fh:",
             "def load_orders(path):\n    with open(path, encoding=\"utf-8\") as fh:"
@@ -1536,22 +1539,18 @@ fn a_diff_adding_bidi_controls_is_held_back() {
         "    access = \"user\"\n",
         "    access = \"user\u{202e} \u{2066}// Check if admin\u{2069} \u{2066}\"\n",
     );
-    let dir = tempfile::tempdir().expect("temp dir");
-    let path = support::files::write(dir.path(), "a.py", file.as_bytes());
-    let edit = support::files::write(dir.path(), "b.diff", diff.as_bytes());
-    let (path, edit) = (path.display().to_string(), edit.display().to_string());
-    let out = support::runner::srview(["check", &path, &edit]).output();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(1), "{stdout}");
-    assert_contains(
-        &stdout,
+    assert_checked_and_held_back(
+        "a.py",
+        file,
+        &diff,
         "held back: the diff adds invisible bidirectional control characters the file did not \
          hold (U+202E RIGHT-TO-LEFT OVERRIDE, U+2066 LEFT-TO-RIGHT ISOLATE, U+2069 POP \
          DIRECTIONAL ISOLATE, at line 2)",
     );
-    let out = support::runner::srview(["apply", &path, &edit, "--write"]).output();
-    assert_eq!(out.status.code(), Some(1));
-    assert_eq!(std::fs::read_to_string(&path).expect("read"), file);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = support::files::write(dir.path(), "a.py", file.as_bytes());
+    let edit = support::files::write(dir.path(), "b.diff", diff.as_bytes());
+    let (path, edit) = (path.display().to_string(), edit.display().to_string());
     let out = support::runner::srview(["apply", &path, &edit, "--write", "--force"]).output();
     assert_eq!(out.status.code(), Some(0), "{:?}", out);
     assert_contains(
@@ -1560,22 +1559,16 @@ fn a_diff_adding_bidi_controls_is_held_back() {
     );
     // Over a file holding one U+202E already: one more is added.
     let held = file.replace("\"none\"", "\"none\u{202e}\"");
-    std::fs::write(&path, &held).expect("write");
-    let more = block("    return False\n", "    return \"\u{202e}\" == access\n");
-    std::fs::write(&edit, &more).expect("write");
-    let out = support::runner::srview(["check", &path, &edit]).output();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(1), "{stdout}");
-    assert_contains(
-        &stdout,
+    assert_checked_and_held_back(
+        "a.py",
+        &held,
+        &block("    return False\n", "    return \"\u{202e}\" == access\n"),
         "held back: the diff adds more invisible bidirectional control characters than the \
          file held (U+202E RIGHT-TO-LEFT OVERRIDE: 1 more than the file's 1, at line 5): they \
          reorder or hide the text around them",
     );
-    let out = support::runner::srview(["apply", &path, &edit, "--write"]).output();
-    assert_eq!(out.status.code(), Some(1));
-    assert_eq!(std::fs::read_to_string(&path).expect("read"), held);
     // The file's own kept, its line edited: nothing added.
+    std::fs::write(&path, &held).expect("write");
     let kept = block(
         "    if access != \"none\u{202e}\":\n",
         "    if access == \"none\u{202e}\":\n",
@@ -1597,19 +1590,14 @@ fn a_diff_adding_bidi_controls_is_held_back() {
             "    return False # \u{202e} } if (user.guest) {\n",
         )
     );
-    std::fs::write(&edit, &moved).expect("write");
-    let out = support::runner::srview(["check", &path, &edit]).output();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(1), "{stdout}");
-    assert_contains(
-        &stdout,
+    assert_checked_and_held_back(
+        "a.py",
+        &held,
+        &moved,
         "held back: the diff puts invisible bidirectional control characters the file held \
          where they were not (U+202E RIGHT-TO-LEFT OVERRIDE, at line 5): they reorder or hide \
          the text around them",
     );
-    let out = support::runner::srview(["apply", &path, &edit, "--write"]).output();
-    assert_eq!(out.status.code(), Some(1));
-    assert_eq!(std::fs::read_to_string(&path).expect("read"), held);
 }
 
 /// `check` of the file `(name, content)` and the diff exits 1 saying

@@ -21,6 +21,14 @@ fn run_in(dir: &Path, args: &[&str]) -> Output {
     support::runner::srview(args).cwd(dir).output()
 }
 
+/// `srview ARGS` run in `dir` to its end, `stdin` its input.
+fn run_in_with(dir: &Path, args: &[&str], stdin: &str) -> Output {
+    support::runner::srview(args)
+        .cwd(dir)
+        .stdin(stdin.as_bytes())
+        .output()
+}
+
 /// `srview CMD FILE INPUT --dialect DIALECT` run in `dir`, the tool input
 /// `input` written to `dir/INPUT` first.
 fn run_on_input(dir: &Path, [cmd, file, name]: [&str; 3], input: &str, dialect: &str) -> Output {
@@ -910,10 +918,11 @@ fn apply_json_on_one_tool_call_is_the_agents_own_result() {
                 }
                 _ => record["input"].to_string().replace(ORACLE_ROOT, root_text),
             };
-            let out = support::runner::srview(["apply", path, "-", "--dialect", dialect, "--json"])
-                .cwd(&root)
-                .stdin(input.as_bytes())
-                .output();
+            let out = run_in_with(
+                &root,
+                &["apply", path, "-", "--dialect", dialect, "--json"],
+                &input,
+            );
             let id = format!("{dialect} {} ({kind})", record["id"]);
             let report: serde_json::Value = serde_json::from_slice(&out.stdout)
                 .unwrap_or_else(|e| panic!("{id}: {e}: {}", text(&out.stderr)));
@@ -985,14 +994,10 @@ fn apply_write_holds_back_a_loose_stage_until_forced() {
 /// reading the input's keys decided said on stderr.
 #[test]
 fn check_names_the_stage_and_the_detected_dialect() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = support::files::folder(&[("a.py", "def f():\n    return 1\n")]);
     let root = dir.path();
-    support::files::write(root, "a.py", b"def f():\n    return 1\n");
     let exact = r#"{"filePath":"a.py","oldString":"return 1","newString":"return 2"}"#;
-    let out = support::runner::srview(["check", "a.py", "-"])
-        .cwd(root)
-        .stdin(exact.as_bytes())
-        .output();
+    let out = run_in_with(root, &["check", "a.py", "-"], exact);
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(
         text(&out.stdout),
@@ -1003,10 +1008,11 @@ fn check_names_the_stage_and_the_detected_dialect() {
         "srview: note: read as --dialect opencode-edit (OpenCode 1.18.33's edit tool), from the input's keys\n"
     );
     let missing = r#"{"filePath":"a.py","oldString":"return 7","newString":"return 2"}"#;
-    let out = support::runner::srview(["check", "a.py", "-", "--dialect", "opencode-edit"])
-        .cwd(root)
-        .stdin(missing.as_bytes())
-        .output();
+    let out = run_in_with(
+        root,
+        &["check", "a.py", "-", "--dialect", "opencode-edit"],
+        missing,
+    );
     assert_eq!(out.status.code(), Some(1));
     let said = text(&out.stdout);
     assert_starts_with(
@@ -1026,10 +1032,8 @@ fn check_names_the_stage_and_the_detected_dialect() {
 /// would have written.
 #[test]
 fn an_aider_reply_transcript_is_run_by_aiders_own_matcher() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = support::files::folder(&[("a.py", "def f():\n    return 1\n"), ("b.py", "x = 1\n")]);
     let root = dir.path();
-    support::files::write(root, "a.py", b"def f():\n    return 1\n");
-    support::files::write(root, "b.py", b"x = 1\n");
     let reply = "Here are the changes.\n\na.py\n```python\n<<<<<<< SEARCH\ndef f():\n    return 1\n=======\ndef f():\n    return 2\n>>>>>>> REPLACE\n```\n\nb.py\n```python\n<<<<<<< SEARCH\ny = 1\n=======\ny = 2\n>>>>>>> REPLACE\n```\n";
     let msg = support::files::write(root, "reply.md", reply.as_bytes());
     let run = |extra: &[&str]| {
@@ -1210,10 +1214,7 @@ fn pis_whole_file_rewrite_is_named() {
     // line 2 lacks, so only the fuzzy stage finds it.
     support::files::write(root, "p.py", b"a = 1  \nb = 1\nc = 2\n");
     let input = r#"{"path":"p.py","edits":[{"oldText":"b = 1 ","newText":"b = 3"}]}"#;
-    let out = support::runner::srview(["apply", "p.py", "-", "--json"])
-        .cwd(root)
-        .stdin(input.as_bytes())
-        .output();
+    let out = run_in_with(root, &["apply", "p.py", "-", "--json"], input);
     assert_eq!(out.status.code(), Some(0));
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
     assert_eq!(report["stage"], "fuzzy");
@@ -1223,10 +1224,7 @@ fn pis_whole_file_rewrite_is_named() {
         &text(&out.stderr),
         "srview: warning: pi 0.73.1's edit tool also rewrites line 1, which no edit covers: it writes the whole file normalized\n",
     );
-    let check = support::runner::srview(["check", "p.py", "-", "--dialect", "pi-edit"])
-        .cwd(root)
-        .stdin(input.as_bytes())
-        .output();
+    let check = run_in_with(root, &["check", "p.py", "-", "--dialect", "pi-edit"], input);
     assert_eq!(check.status.code(), Some(1));
     assert_contains(&text(&check.stdout), "edit 1: fuzzy at line 2 (loose)\n");
 }
@@ -1237,16 +1235,12 @@ fn pis_whole_file_rewrite_is_named() {
 /// misindented line), it says so and offers none.
 #[test]
 fn check_corrects_a_loose_edit_in_the_agents_own_schema() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = support::files::folder(&[("c.py", "def f():\n    total = 0\n    return total\n")]);
     let root = dir.path();
-    support::files::write(root, "c.py", b"def f():\n    total = 0\n    return total\n");
     // A misremembered middle line: OpenCode's BlockAnchorReplacer would
     // replace it silently.
     let anchored = r#"{"filePath":"c.py","oldString":"def f():\n    totl = 0\n    return total","newString":"def f():\n    total = 1\n    return total"}"#;
-    let out = support::runner::srview(["check", "c.py", "-"])
-        .cwd(root)
-        .stdin(anchored.as_bytes())
-        .output();
+    let out = run_in_with(root, &["check", "c.py", "-"], anchored);
     assert_eq!(out.status.code(), Some(1));
     let said = text(&out.stdout);
     assert_contains(&said, "edit 1: BlockAnchorReplacer at lines 1-3 (loose)\n");
@@ -1264,10 +1258,7 @@ fn check_corrects_a_loose_edit_in_the_agents_own_schema() {
         "corrected edit (the tool's input, placed exactly by OpenCode 1.18.33's edit tool):\n{\"filePath\":\"c.py\",\"newString\":\"def f():\\n    total = 1\\n    return total\",\"oldString\":\"def f():\\n    total = 0\\n    return total\"}\n",
     );
     let misindented = r#"{"filePath":"c.py","oldString":"    total = 0\n  return total","newString":"    total = 2\n  return total"}"#;
-    let out = support::runner::srview(["check", "c.py", "-", "--json"])
-        .cwd(root)
-        .stdin(misindented.as_bytes())
-        .output();
+    let out = run_in_with(root, &["check", "c.py", "-", "--json"], misindented);
     assert_eq!(out.status.code(), Some(1));
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
     assert_eq!(report["blocks"][0]["stage"], "LineTrimmedReplacer");
@@ -1284,14 +1275,14 @@ fn check_corrects_a_loose_edit_in_the_agents_own_schema() {
 /// agent's own matcher; a patch dialect is not a string edit (exit 2).
 #[test]
 fn fix_prints_the_corrected_tool_input() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = support::files::folder(&[("c.py", "def f():\n    total = 0\n    return total\n")]);
     let root = dir.path();
-    support::files::write(root, "c.py", b"def f():\n    total = 0\n    return total\n");
     let input = r#"{"file_path":"c.py","instruction":"set total","old_string":"def f():\n    totl = 0\n    return total","new_string":"def f():\n    total = 1\n    return total"}"#;
-    let out = support::runner::srview(["fix", "c.py", "-", "--dialect", "gemini-replace"])
-        .cwd(root)
-        .stdin(input.as_bytes())
-        .output();
+    let out = run_in_with(
+        root,
+        &["fix", "c.py", "-", "--dialect", "gemini-replace"],
+        input,
+    );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let fixed: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
     assert_eq!(
@@ -1305,16 +1296,18 @@ fn fix_prints_the_corrected_tool_input() {
     // No correction srview stands behind (a misindented line): nothing on
     // stdout, exit 1.
     let misindented = r#"{"filePath":"c.py","oldString":"    total = 0\n  return total","newString":"    total = 2\n  return total"}"#;
-    let out = support::runner::srview(["fix", "c.py", "-", "--dialect", "opencode-edit"])
-        .cwd(root)
-        .stdin(misindented.as_bytes())
-        .output();
+    let out = run_in_with(
+        root,
+        &["fix", "c.py", "-", "--dialect", "opencode-edit"],
+        misindented,
+    );
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(text(&out.stdout), "");
-    let patch = support::runner::srview(["fix", "c.py", "-", "--dialect", "opencode-apply-patch"])
-        .cwd(root)
-        .stdin(b"*** Begin Patch\n*** End Patch\n")
-        .output();
+    let patch = run_in_with(
+        root,
+        &["fix", "c.py", "-", "--dialect", "opencode-apply-patch"],
+        "*** Begin Patch\n*** End Patch\n",
+    );
     assert_eq!(patch.status.code(), Some(2));
     // FILE not edited by the input: said, nothing printed (a string edit,
     // a patch).
@@ -1327,10 +1320,7 @@ fn fix_prints_the_corrected_tool_input() {
             "input",
         ),
     ] {
-        let out = support::runner::srview(["fix", "other.py", "-", "--dialect", dialect])
-            .cwd(root)
-            .stdin(input.as_bytes())
-            .output();
+        let out = run_in_with(root, &["fix", "other.py", "-", "--dialect", dialect], input);
         assert_eq!(text(&out.stdout), "", "{dialect}");
         assert_eq!(
             (out.status.code(), text(&out.stderr)),
@@ -2327,34 +2317,27 @@ fn an_aider_udiff_reply_is_read_by_aiders_own_udiff_applier() {
             )
         )
     );
-    let out = run_in(dir.path(), &["apply", "s.py", "reply.md", "--write"]);
-    assert_eq!(
-        (out.status.code(), text(&out.stderr)),
-        (
-            Some(1),
-            format!("{note}srview: nothing written: {both} (--force writes it)\n")
-        )
-    );
-    assert_eq!(
-        std::fs::read_to_string(dir.path().join("s.py")).expect("s.py"),
-        before
-    );
-    let out = run_in(
-        dir.path(),
+    // Written as a reply to s.py, and as a transcript: held back alike.
+    for args in [
+        &["apply", "s.py", "reply.md", "--write"][..],
         &["apply", "--transcript", "reply.md", "--cwd", ".", "--write"],
-    );
-    assert_eq!(
-        (out.status.code(), text(&out.stdout), text(&out.stderr)),
-        (
-            Some(1),
-            String::new(),
-            format!("{note}srview: nothing written: {both} (--force writes it)\n")
-        )
-    );
-    assert_eq!(
-        std::fs::read_to_string(dir.path().join("s.py")).expect("s.py"),
-        before
-    );
+    ] {
+        let out = run_in(dir.path(), args);
+        assert_eq!(
+            (out.status.code(), text(&out.stdout), text(&out.stderr)),
+            (
+                Some(1),
+                String::new(),
+                format!("{note}srview: nothing written: {both} (--force writes it)\n")
+            ),
+            "{args:?}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("s.py")).expect("s.py"),
+            before,
+            "{args:?}"
+        );
+    }
     let out = run_in(
         dir.path(),
         &[
@@ -2595,12 +2578,8 @@ fn an_aider_block_landing_in_text_an_earlier_block_added_is_in_doubt() {
 /// taken, the other, and the `@@` line not found.
 #[test]
 fn a_patch_hunk_placed_by_its_header_is_not_a_first_place_doubt() {
-    let file = "function parseA(s) {\n  const parts = s.split(\",\");\n  return parts.map(Number);\n}\n\nfunction parseB(s) {\n  const parts = s.split(\",\");\n  return parts.map(Number);\n}\n";
-    let patch = |header: &str| {
-        format!(
-            "*** Begin Patch\n*** Update File: p.js\n@@ {header}\n   const parts = s.split(\",\");\n-  return parts.map(Number);\n+  return parts.map(Number).filter(Boolean);\n*** End Patch\n"
-        )
-    };
+    let file = support::finds::TWIN_PARSERS;
+    let patch = |header: &str| format!("{}\n", support::finds::twin_parsers_patch("p.js", header));
     let fixed = "function parseA(s) {\n  const parts = s.split(\",\");\n  return parts.map(Number);\n}\n\nfunction parseB(s) {\n  const parts = s.split(\",\");\n  return parts.map(Number).filter(Boolean);\n}\n";
     for (dialect, said) in [
         (
@@ -2785,22 +2764,16 @@ fn a_function_added_again_at_another_place_is_doubted_and_held_back() {
     let dir = tempfile::tempdir().expect("temp dir");
     let root = dir.path();
     let file = support::files::write(root, "render.js", RENDER_JS.as_bytes());
-    let claude = serde_json::json!({"file_path": "render.js", "old_string": READD_OLD, "new_string": READD_NEW});
-    let out = run_on_input(
+    let stderr = assert_edit_doubted_and_held_back(
         root,
-        ["check", "render.js", "e.json"],
-        &claude.to_string(),
-        "edit-json",
+        ("render.js", RENDER_JS),
+        (READD_OLD, READD_NEW),
+        &format!("    ! {READD_SAID}\n"),
     );
-    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
-    assert_contains(&text(&out.stdout), &format!("    ! {READD_SAID}\n"));
-    let write = run_in(root, &["apply", "render.js", "e.json", "--write"]);
-    assert_eq!(write.status.code(), Some(1));
     assert_contains(
-        &text(&write.stderr),
+        &stderr,
         &format!("srview: render.js was not written: {READD_SAID}"),
     );
-    assert_eq!(std::fs::read_to_string(&file).expect("read"), RENDER_JS);
     let pi = serde_json::json!({"path": "render.js", "edits": [{"oldText": READD_OLD, "newText": READD_NEW}]});
     let out = run_on_input(
         root,
@@ -2860,24 +2833,15 @@ fn an_edit_dropping_a_closing_brace_is_doubted_and_held_back() {
         ),
     ];
     for (name, content, old, new, line) in cases {
-        let file = support::files::write(root, name, content.as_bytes());
+        support::files::write(root, name, content.as_bytes());
         let said = format!("{head} {line}: send the new text with its closing `}}`");
-        let edit = serde_json::json!({"file_path": name, "old_string": old, "new_string": new});
-        let out = run_on_input(
+        let stderr = assert_edit_doubted_and_held_back(
             root,
-            ["check", name, "e.json"],
-            &edit.to_string(),
-            "edit-json",
+            (name, content),
+            (old, new),
+            &format!("    ! {said}\n"),
         );
-        assert_eq!(out.status.code(), Some(1), "{name}: {}", text(&out.stdout));
-        assert_contains(&text(&out.stdout), &format!("    ! {said}\n"));
-        let write = run_in(root, &["apply", name, "e.json", "--write"]);
-        assert_eq!(write.status.code(), Some(1), "{name}");
-        assert_contains(
-            &text(&write.stderr),
-            &format!("srview: {name} was not written: {said}"),
-        );
-        assert_eq!(std::fs::read_to_string(&file).expect("read"), content);
+        assert_contains(&stderr, &format!("srview: {name} was not written: {said}"));
         let pi = serde_json::json!({"path": name, "edits": [{"oldText": old, "newText": new}]});
         let out = run_on_input(root, ["check", name, "pi.json"], &pi.to_string(), "pi-edit");
         assert_eq!(out.status.code(), Some(1), "{name}: {}", text(&out.stdout));
@@ -2948,34 +2912,18 @@ fn raw_strings_and_nested_comments_are_read_as_the_language_reads_them() {
         ),
     ];
     for (name, content, old, new) in drops {
-        let file = support::files::write(root, name, content.as_bytes());
-        let edit = serde_json::json!({"file_path": name, "old_string": old, "new_string": new});
-        let out = run_on_input(
+        support::files::write(root, name, content.as_bytes());
+        assert_edit_doubted_and_held_back(
             root,
-            ["check", name, "e.json"],
-            &edit.to_string(),
-            "edit-json",
-        );
-        assert_eq!(out.status.code(), Some(1), "{name}: {}", text(&out.stdout));
-        assert_contains(
-            &text(&out.stdout),
+            (name, content),
+            (old, new),
             "! as written, the file has one `}` fewer than `{`",
         );
-        let write = run_in(root, &["apply", name, "e.json", "--write"]);
-        assert_eq!(write.status.code(), Some(1), "{name}");
-        assert_eq!(std::fs::read_to_string(&file).expect("read"), content);
     }
     let plain = "#include <cstdio>\n\nint compile(const char* src) {\n    return src[0] != 0;\n}\n";
     let file = support::files::write(root, "plain.cpp", plain.as_bytes());
     let anchor = "int compile(const char* src) {";
-    let edit = serde_json::json!({"file_path": "plain.cpp", "old_string": anchor,
-        "new_string": format!("{shader}\n{anchor}")});
-    let out = run_on_input(
-        root,
-        ["check", "plain.cpp", "e.json"],
-        &edit.to_string(),
-        "edit-json",
-    );
+    let out = check_edit_in(root, "plain.cpp", anchor, &format!("{shader}\n{anchor}"));
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
     assert_eq!(
         text(&out.stdout),
@@ -3019,14 +2967,7 @@ fn a_dropped_brace_is_doubted_in_the_brace_languages_added() {
     ];
     for (name, content, code) in codes {
         support::files::write(root, name, content.as_bytes());
-        let edit = serde_json::json!({"file_path": name, "old_string": "    b();\n  }\n  c();\n",
-            "new_string": "    b();\n  c();\n"});
-        let out = run_on_input(
-            root,
-            ["check", name, "e.json"],
-            &edit.to_string(),
-            "edit-json",
-        );
+        let out = check_edit_in(root, name, "    b();\n  }\n  c();\n", "    b();\n  c();\n");
         assert_eq!(
             out.status.code(),
             Some(code),
@@ -3045,17 +2986,44 @@ fn a_dropped_brace_is_doubted_in_the_brace_languages_added() {
 /// `check` of a Claude Code edit replacing `old` with `new` in the file
 /// `name` holding `content`: its exit code and its output.
 fn check_edit(name: &str, content: &str, old: &str, new: &str) -> (Option<i32>, String) {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let root = dir.path();
-    support::files::write(root, name, content.as_bytes());
+    let dir = support::files::folder(&[(name, content)]);
+    let out = check_edit_in(dir.path(), name, old, new);
+    (out.status.code(), text(&out.stdout))
+}
+
+/// `check` of a Claude Code edit replacing `old` with `new` in the file
+/// `name` of `dir`, the edit written to `dir/e.json` first.
+fn check_edit_in(dir: &Path, name: &str, old: &str, new: &str) -> Output {
     let edit = serde_json::json!({"file_path": name, "old_string": old, "new_string": new});
-    let out = run_on_input(
-        root,
+    run_on_input(
+        dir,
         ["check", name, "e.json"],
         &edit.to_string(),
         "edit-json",
+    )
+}
+
+/// [`check_edit_in`] exits 1, its output holding `said`; `apply --write`
+/// of the edit exits 1 and leaves the file (holding `content`) as it was.
+/// What `apply --write` said on stderr.
+#[track_caller]
+fn assert_edit_doubted_and_held_back(
+    dir: &Path,
+    (name, content): (&str, &str),
+    (old, new): (&str, &str),
+    said: &str,
+) -> String {
+    let out = check_edit_in(dir, name, old, new);
+    assert_eq!(out.status.code(), Some(1), "{name}: {}", text(&out.stdout));
+    assert_contains(&text(&out.stdout), said);
+    let write = run_in(dir, &["apply", name, "e.json", "--write"]);
+    assert_eq!(write.status.code(), Some(1), "{name}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join(name)).expect("read"),
+        content,
+        "{name}"
     );
-    (out.status.code(), text(&out.stdout))
+    text(&write.stderr)
 }
 
 /// A tester's find (round 38e, 05): `#[inline]` above the Rust function

@@ -68,11 +68,14 @@ fn a_growing_claude_code_stream_is_previewed_edit_by_edit() {
     let mut s = follow(dir.path(), "claude.jsonl");
     s.wait_for("the agent named", |c| c.contains("Claude Code 2.1.328"));
     grow(&log, &stream[cut..], 12);
-    s.wait_for("both edits, each applied by both", |c| {
-        c.contains("2 edits")
-            && c.contains("Claude Code: applied · srview: applies (exact)")
-            && c.contains("edit 2/2")
-    });
+    s.wait_for_all(
+        "both edits, each applied by both",
+        &[
+            "2 edits",
+            "Claude Code: applied · srview: applies (exact)",
+            "edit 2/2",
+        ],
+    );
     // The agent wrote its edits: srview writes nothing of them.
     s.press(b"a");
     s.wait_for("the refusal", |c| c.contains("applied this edit itself"));
@@ -95,10 +98,13 @@ fn a_growing_codex_rollout_shows_the_loose_match_codex_called_a_success() {
         grow(&log, line, 1);
     }
     // Both applied it: a loose match, not a DISAGREEMENT.
-    s.wait_for("the loose match", |c| {
-        c.contains("Codex 0.169.0")
-            && c.contains("loose match: matched only loosely (trailing-space, unicode) while Codex reported plain success")
-    });
+    s.wait_for_all(
+        "the loose match",
+        &[
+            "Codex 0.169.0",
+            "loose match: matched only loosely (trailing-space, unicode) while Codex reported plain success",
+        ],
+    );
     s.quit_agreeing();
 }
 
@@ -200,13 +206,16 @@ fn a_cline_cli_patch_is_drawn_live_by_clines_own_matcher() {
     let before = fs::read_to_string(&file).expect("read");
     let mut s = cline_cli_cut_before_the_result(&scenario, dir.path());
     // Once the output has ended.
-    s.wait_for("the hunk placed by Cline's similarity stage", |c| {
-        c.contains("· ended ·")
-            && c.contains("srview: applies (exact, similarity)")
-            && c.contains("≈ similarity")
-            && c.contains("#2 placed by the agent's loose stage similarity")
-            && c.contains("the output ends before the agent's result on 1 edit: the agent may")
-    });
+    s.wait_for_all(
+        "the hunk placed by Cline's similarity stage",
+        &[
+            "· ended ·",
+            "srview: applies (exact, similarity)",
+            "≈ similarity",
+            "#2 placed by the agent's loose stage similarity",
+            "the output ends before the agent's result on 1 edit: the agent may",
+        ],
+    );
     let screen = s.contents();
     assert!(
         !screen.contains("fails") && !screen.contains("Failed to find expected lines"),
@@ -220,16 +229,15 @@ fn a_cline_cli_patch_is_drawn_live_by_clines_own_matcher() {
 
     let (scenario, dir) = recorded("cline-cli-3.0.65/patch_fail2");
     let mut s = cline_cli_cut_before_the_result(&scenario, dir.path());
-    s.wait_for("Cline's own refusal", |c| {
-        c.contains("srview: fails")
-            && c.contains("apply_patch failed: Patch could not be applied because 1 hunk did not")
-            && c.contains("calc.py: hunk 2: Could not find matching context (similarity: 0.38)")
-    });
-    assert!(
-        !s.contents().contains("Failed to find expected lines"),
-        "{}",
-        s.contents()
+    s.wait_for_all(
+        "Cline's own refusal",
+        &[
+            "srview: fails",
+            "apply_patch failed: Patch could not be applied because 1 hunk did not",
+            "calc.py: hunk 2: Could not find matching context (similarity: 0.38)",
+        ],
     );
+    s.assert_not_shown("Failed to find expected lines");
     s.press(b"q");
     assert_eq!(s.exit_code(), 0);
 }
@@ -243,9 +251,7 @@ fn the_session_browser_lists_failed_edits_first_and_opens_one() {
         dir.path(),
         &["session", session.to_str().expect("UTF-8"), "--cwd", cwd],
     );
-    s.wait_for("the list", |c| {
-        c.contains("FAILED") && c.contains("Enter open")
-    });
+    s.wait_for_all("the list", &["FAILED", "Enter open"]);
     s.press(b"!");
     s.wait_for("failed first", |c| {
         c.contains("failed edits and disagreements first")
@@ -299,9 +305,10 @@ fn cline_classic_ui_messages_rewritten_in_place_are_followed_version_by_version(
         std::thread::sleep(Duration::from_millis(60));
         seen_streaming |= s.contents().contains("srview: streaming");
     }
-    s.wait_for("the edit, applied by both", |c| {
-        c.contains("1 edit") && c.contains("Cline: applied · srview: applies")
-    });
+    s.wait_for_all(
+        "the edit, applied by both",
+        &["1 edit", "Cline: applied · srview: applies"],
+    );
     assert!(seen_streaming, "the edit was shown while its diff grew");
     quit_leaving(&mut s, &dir.path().join("calc.py"), &before);
 }

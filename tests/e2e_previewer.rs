@@ -6,6 +6,7 @@ mod support;
 use support::diff::replace_in_file as replace_call;
 use support::files;
 use support::pty;
+use support::text::assert_contains;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -87,14 +88,11 @@ fn streamed_diff_is_shown_then_accepted() {
         append(&diff, std::str::from_utf8(chunk).expect("ascii"));
         std::thread::sleep(Duration::from_millis(30));
     }
-    s.wait_for("both blocks applied", |c| {
-        c.contains("2 applied") && c.contains("line-trimmed") && c.contains("exact")
-    });
-    assert!(
-        s.contents().contains("let x = 2; // doubled"),
-        "{}",
-        s.contents()
+    s.wait_for_all(
+        "both blocks applied",
+        &["2 applied", "line-trimmed", "exact"],
     );
+    s.assert_shown("let x = 2; // doubled");
     assert_eq!(
         files::read(dir.path(), "main.rs"),
         ORIGINAL,
@@ -154,9 +152,7 @@ fn diff_piped_on_stdin_keys_from_terminal() {
     let bin = support::runner::BIN;
     let script = format!("cat edit.diff | '{bin}' main.rs");
     let mut s = Session::spawn(dir.path(), "sh", &["-c", &script]);
-    s.wait_for("stdin end switches to final mode", |c| {
-        c.contains("ended") && c.contains("2 applied")
-    });
+    s.wait_for_all("stdin end switches to final mode", &["ended", "2 applied"]);
     accept_writes(&mut s, &dir, RESULT);
 }
 
@@ -199,10 +195,13 @@ fn reload_then_accept_writes(s: &mut Session, dir: &tempfile::TempDir) {
 #[test]
 fn a_file_changed_on_disk_while_open_is_said_at_once() {
     let (dir, mut s, _) = launched_then_changed_elsewhere();
-    s.wait_for("the notice", |c| {
-        c.contains("main.rs changed on disk since srview loaded it: the panes show the text as")
-            && c.contains("r reload FILE and re-apply")
-    });
+    s.wait_for_all(
+        "the notice",
+        &[
+            "main.rs changed on disk since srview loaded it: the panes show the text as",
+            "r reload FILE and re-apply",
+        ],
+    );
     reload_then_accept_writes(&mut s, &dir);
 }
 
@@ -223,9 +222,7 @@ fn accept_refused_when_file_was_deleted_says_so() {
 fn failing_diff_is_not_accepted_and_app_stays_open() {
     let bad = "------- SEARCH\nfn missing() {}\n=======\nfn found() {}\n+++++++ REPLACE\n";
     let (dir, mut s) = launched(bad, &["--final"]);
-    s.wait_for("failure shown", |c| {
-        c.contains("failed") && c.contains("does not match anything")
-    });
+    s.wait_for_all("failure shown", &["failed", "does not match anything"]);
     s.press(b"a");
     s.wait_for("refused accept", |c| c.contains("not accepted"));
     s.quit();
@@ -241,9 +238,10 @@ fn two_file_transcript_streams_in_and_accept_all_writes_both() {
     );
     let notes = "# Notes\n\n- first\n- second\n";
     let (dir, mut s) = transcript_launched(notes, &transcript, &["--replay", "2000"]);
-    s.wait_for("both files applied", |c| {
-        c.contains("1 main.rs applied") && c.contains("2 notes.md applied")
-    });
+    s.wait_for_all(
+        "both files applied",
+        &["1 main.rs applied", "2 notes.md applied"],
+    );
     s.press(b"A");
     assert_eq!(s.exit_code(), 0);
     assert_eq!(
@@ -283,9 +281,7 @@ fn accept_refused_with(diff: Option<&[u8]>, wanted: &str) {
     };
     let before = mtime();
     let mut s = Session::srview(dir.path(), &["main.rs", "edit.diff"]);
-    s.wait_for("the first frame", |c| {
-        c.contains("srview") && c.contains("0 applied")
-    });
+    s.wait_for_all("the first frame", &["srview", "0 applied"]);
     s.press(b"a");
     s.wait_for("the refusal", |c| c.contains(wanted));
     assert_eq!(std::fs::read_to_string(&file).expect("read"), ORIGINAL);
@@ -341,8 +337,8 @@ fn transcript_accept_all_reports_every_written_file() {
     s.press(b"A");
     assert_eq!(s.exit_code(), 0);
     let after = printed_after(&s);
-    assert!(after.contains("srview: wrote main.rs"), "{after:?}");
-    assert!(after.contains("srview: wrote notes.md"), "{after:?}");
+    assert_contains(&after, "srview: wrote main.rs");
+    assert_contains(&after, "srview: wrote notes.md");
     assert_eq!(files::read(dir.path(), "notes.md"), "- third\n");
 }
 
@@ -384,13 +380,16 @@ fn a_finished_diff_file_is_paused_with_its_failure_selected() {
     let text = "------- SEARCH\n    let x = 1;\n=======\n    let x = 2;\n+++++++ REPLACE\n------- SEARCH\nfn helper() -> u64 {\n    42\n=======\nfn helper() -> u64 {\n    43\n+++++++ REPLACE\n------- SEARCH\n}\n=======\n}\n// end\n+++++++ REPLACE\n";
     let diff = write_aged(dir.path(), "edit.diff", text);
     let mut s = Session::srview(dir.path(), &["main.rs", "edit.diff"]);
-    s.wait_for("paused, the failure selected and diagnosed", |c| {
-        c.contains(" paused ")
-            && c.contains("1 failed")
-            && c.contains("#2  failed")
-            && c.contains("#2 [")
-            && c.contains("#3  not reached")
-    });
+    s.wait_for_all(
+        "paused, the failure selected and diagnosed",
+        &[
+            " paused ",
+            "1 failed",
+            "#2  failed",
+            "#2 [",
+            "#3  not reached",
+        ],
+    );
     let screen = s.contents();
     assert!(!screen.contains("streaming"), "{screen}");
     assert!(!screen.contains("no match yet"), "{screen}");
@@ -400,9 +399,7 @@ fn a_finished_diff_file_is_paused_with_its_failure_selected() {
         "------- SEARCH\nfn main() {\n=======\nfn main() { // hi\n+++++++ REPLACE\n",
     );
     s.wait_for("streaming again", |c| c.contains(" streaming "));
-    s.wait_for("paused again", |c| {
-        c.contains(" paused ") && c.contains("#4")
-    });
+    s.wait_for_all("paused again", &[" paused ", "#4"]);
     s.quit();
     assert_eq!(files::read(dir.path(), "main.rs"), ORIGINAL);
 }
@@ -419,9 +416,7 @@ fn a_quiet_stdin_stream_pauses() {
     let script =
         format!("(cat edit.diff; sleep 5) | SRVIEW_PAUSE_AFTER_MS=300 '{bin}' main.rs & wait $!");
     let mut s = Session::spawn(dir.path(), "sh", &["-c", &script]);
-    s.wait_for("paused", |c| {
-        c.contains(" paused ") && c.contains("2 applied")
-    });
+    s.wait_for_all("paused", &[" paused ", "2 applied"]);
     accept_writes(&mut s, &dir, RESULT);
 }
 
@@ -441,9 +436,10 @@ fn assert_mouse_released(raw: &str) {
 fn failing_search_text_shows_and_a_click_selects_a_block() {
     let diff = "------- SEARCH\nfn helper() -> u32 {\n    42\n=======\nfn helper() -> u32 {\n    43\n+++++++ REPLACE\n------- SEARCH\n    println!(\"{y}\");\n=======\n    println!(\"x = {x}\");\n+++++++ REPLACE\n";
     let (dir, mut s) = launched(diff, &["--final"]);
-    s.wait_for("the SEARCH line against the file line", |c| {
-        c.contains("-     println!(\"{y}\");") && c.contains("+     println!(\"{x}\");")
-    });
+    s.wait_for_all(
+        "the SEARCH line against the file line",
+        &["-     println!(\"{y}\");", "+     println!(\"{x}\");"],
+    );
     let screen = s.contents();
     assert!(screen.contains("? help"), "{screen}");
     // The click is aimed at the row block #1 is on when it is sent; if the
@@ -496,9 +492,10 @@ fn failing_search_text_shows_and_a_click_selects_a_block() {
             && c.contains("-     println!(\"{y}\");")
     });
     s.resize(10, 40);
-    s.wait_for("40x10: the failing block listed", |c| {
-        c.contains("#2  failed") && c.contains("1 failed") && c.contains("? help")
-    });
+    s.wait_for_all(
+        "40x10: the failing block listed",
+        &["#2  failed", "1 failed", "? help"],
+    );
     s.quit();
     std::thread::sleep(Duration::from_millis(100));
     assert_mouse_released(&s.raw_text());
@@ -520,16 +517,20 @@ fn accept_asks_before_writing_a_misplaced_block() {
     std::fs::write(dir.path().join("two.rs"), TWO_FNS).expect("write file");
     write_aged(dir.path(), "edit.diff", MISPLACED);
     let mut s = Session::srview(dir.path(), &["two.rs", "edit.diff"]);
-    s.wait_for("the block flagged", |c| {
-        c.contains(" paused ") && c.contains("#1  applied    ! wrong place?")
-    });
+    s.wait_for_all(
+        "the block flagged",
+        &[" paused ", "#1  applied    ! wrong place?"],
+    );
     s.press(b"a");
-    s.wait_for("the question", |c| {
-        c.contains("block #1 matched by its first and last lines only at lines 1-3")
-            && c.contains("its SEARCH text is closest to lines 5-7: press a again")
-            && c.contains("Esc to cancel")
-            && c.contains("a write anyway · Esc cancel")
-    });
+    s.wait_for_all(
+        "the question",
+        &[
+            "block #1 matched by its first and last lines only at lines 1-3",
+            "its SEARCH text is closest to lines 5-7: press a again",
+            "Esc to cancel",
+            "a write anyway · Esc cancel",
+        ],
+    );
     assert_eq!(
         files::read(dir.path(), "two.rs"),
         TWO_FNS,
@@ -557,9 +558,7 @@ fn a_finished_transcript_file_is_paused() {
     let bin = support::runner::BIN;
     let script = format!("SRVIEW_PAUSE_AFTER_MS=300 exec '{bin}' --transcript msg.md");
     let mut s = Session::spawn(dir.path(), "sh", &["-c", &script]);
-    s.wait_for("paused", |c| {
-        c.contains("transcript paused") && c.contains("1 main.rs applied")
-    });
+    s.wait_for_all("paused", &["transcript paused", "1 main.rs applied"]);
     // New text streams again, then pauses again.
     append(&msg, "More to come.\n");
     s.wait_for("streaming", |c| c.contains("transcript streaming"));
@@ -690,14 +689,11 @@ fn x_leaves_a_block_out_and_a_writes_the_rest() {
             "1 left out",
         ],
     );
-    assert!(!s.contents().contains("43"), "{}", s.contents());
+    s.assert_not_shown("43");
     accept_writes(&mut s, &dir, &RESULT.replace("    43\n", "    42\n"));
     let after = printed_after(&s);
-    assert!(after.contains("srview: wrote main.rs"), "{after:?}");
-    assert!(
-        after.contains("srview: block #2 left out of it, as chosen with x"),
-        "{after:?}"
-    );
+    assert_contains(&after, "srview: wrote main.rs");
+    assert_contains(&after, "srview: block #2 left out of it, as chosen with x");
 }
 
 /// The bundled demo at 80x24 (finding 21): `inventory.py`, edited by two
@@ -728,11 +724,7 @@ fn the_demos_combined_change_names_its_stages_and_v_shows_the_calls() {
             "10   def ship(self",
         ],
     );
-    assert!(
-        !s.contents().contains("the edit as received"),
-        "{}",
-        s.contents()
-    );
+    s.assert_not_shown("the edit as received");
     s.quit();
 }
 
@@ -741,18 +733,9 @@ fn the_demos_combined_change_names_its_stages_and_v_shows_the_calls() {
 #[test]
 fn a_change_far_into_a_long_line_says_its_column() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let line: String = (0..300)
-        .map(|i| format!("\"k{i}\": {i}"))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let line = format!("{{{line}}}");
-    let changed = line.replace("\"k250\": 250", "\"k250\": 999");
+    let (line, diff) = support::diff::long_json_line_and_change();
     std::fs::write(dir.path().join("big.json"), format!("{line}\n")).expect("write big.json");
-    std::fs::write(
-        dir.path().join("big.diff"),
-        format!("------- SEARCH\n{line}\n=======\n{changed}\n+++++++ REPLACE\n"),
-    )
-    .expect("write big.diff");
+    std::fs::write(dir.path().join("big.diff"), diff).expect("write big.diff");
     let mut s = Session::srview_at_80x24(dir.path(), &["big.json", "big.diff"]);
     s.wait_for("the marker on both rows", |c| {
         c.matches("…▸col 3040").count() == 2

@@ -153,6 +153,15 @@ fn assert_kept_as_written(original: &str, diff: &str, version: Version, said: &s
     );
 }
 
+/// Runs `fix` of `diff` against `original` (engine V1): exit 0, and
+/// exactly `want` on stdout.
+#[track_caller]
+fn assert_fix_prints(original: &str, diff: &str, want: &str) {
+    let out = fix(&files(original, diff), Version::V1);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out), want);
+}
+
 /// What `fix` says of a one-block diff whose changed line differs from file
 /// line `line` only in the spaces inside a string literal (the file's
 /// literal as said: `has`).
@@ -965,19 +974,15 @@ fn a_changed_line_keeps_the_files_form_where_the_model_kept_the_text() {
     // A cell added where the file has tabs and the model spaces: which
     // the new cell is set off by cannot be told.
     let diff = "------- SEARCH\napple 3 1.20\n=======\napple 3 extra 1.20\n+++++++ REPLACE\n";
-    let out = fix(
-        &files("name\tqty\tprice\napple\t3\t1.20\n", diff),
+    assert_kept_as_written(
+        "name\tqty\tprice\napple\t3\t1.20\n",
+        diff,
         Version::V1,
-    );
-    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
-    assert_eq!(
-        stderr(&out),
         "srview: block #1 (diff lines 1-5) has no suggestion for its closest region (line 2): \
          line 2 of the file differs from SEARCH line 1 only in white space or look-alike \
          characters, but where the edit changes the line (the file has `\\t`, the edit 1 \
-         space): which of the two the new line keeps cannot be told: kept as written\n"
+         space): which of the two the new line keeps cannot be told: kept as written\n",
     );
-    assert_eq!(stdout(&out), diff);
 }
 
 /// A fresh tester's find (round 36, #11): the model changes a line the
@@ -989,22 +994,20 @@ fn a_changed_line_keeps_the_files_form_where_the_model_kept_the_text() {
 fn a_line_the_file_no_longer_has_is_not_written_back_by_a_fix() {
     let original = "def handle(req):\n    user = req.user\n    log_request(req)\n    return serve(req, user)\n";
     let diff = "------- SEARCH\n    user = req.user\n    check_auth(user)\n    log_request(req)\n=======\n    user = req.user\n    check_auth(user, strict=True)\n    log_request(req)\n+++++++ REPLACE\n";
-    let out = fix(&files(original, diff), Version::V1);
-    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
-    assert_eq!(
-        stderr(&out),
+    assert_kept_as_written(
+        original,
+        diff,
+        Version::V1,
         "srview: block #1 (diff lines 1-9) has no suggestion for its closest region (lines \
          2-3): SEARCH line 2 is not in the file (it has no such line there), and the edit \
          changes it: a correction would write it back, and whether the file should have it \
-         again cannot be told: kept as written\n"
+         again cannot be told: kept as written\n",
     );
-    assert_eq!(stdout(&out), diff);
     let diff = "------- SEARCH\n    user = req.user\n    check_auth(user)\n    log_request(req)\n=======\n    audit(req)\n+++++++ REPLACE\n";
-    let out = fix(&files(original, diff), Version::V1);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert_eq!(
-        stdout(&out),
-        "------- SEARCH\n    user = req.user\n    log_request(req)\n=======\n    audit(req)\n+++++++ REPLACE\n"
+    assert_fix_prints(
+        original,
+        diff,
+        "------- SEARCH\n    user = req.user\n    log_request(req)\n=======\n    audit(req)\n+++++++ REPLACE\n",
     );
 }
 
@@ -1018,20 +1021,18 @@ fn a_line_the_file_no_longer_has_is_not_written_back_by_a_fix() {
 fn an_aligned_line_keeps_its_offset_when_the_indentation_is_scaled() {
     let original = "main = do\n    forM_ [1, 2, 3] $ \\x ->\n        print x\n    return ()\n";
     let diff = "------- SEARCH\n  forM_ [1, 2, 3] $ \\x ->\n    print x\n=======\n  forM_ [1, 2, 3] $ \\x -> do\n    let y = x * 2\n        z = y + 1\n    print z\n+++++++ REPLACE\n";
-    let out = fix(&files(original, diff), Version::V1);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert_eq!(
-        stdout(&out),
-        "------- SEARCH\n    forM_ [1, 2, 3] $ \\x ->\n        print x\n=======\n    forM_ [1, 2, 3] $ \\x -> do\n        let y = x * 2\n            z = y + 1\n        print z\n+++++++ REPLACE\n"
+    assert_fix_prints(
+        original,
+        diff,
+        "------- SEARCH\n    forM_ [1, 2, 3] $ \\x ->\n        print x\n=======\n    forM_ [1, 2, 3] $ \\x -> do\n        let y = x * 2\n            z = y + 1\n        print z\n+++++++ REPLACE\n",
     );
     // A nested line (no word above it at its column) is still scaled.
     let original = "def f(xs):\n    for x in xs:\n        print(x)\n";
     let diff = "------- SEARCH\n  for x in xs:\n    print(x)\n=======\n  for x in xs:\n    if x:\n      print(x)\n+++++++ REPLACE\n";
-    let out = fix(&files(original, diff), Version::V1);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert_eq!(
-        stdout(&out),
-        "------- SEARCH\n    for x in xs:\n        print(x)\n=======\n    for x in xs:\n        if x:\n            print(x)\n+++++++ REPLACE\n"
+    assert_fix_prints(
+        original,
+        diff,
+        "------- SEARCH\n    for x in xs:\n        print(x)\n=======\n    for x in xs:\n        if x:\n            print(x)\n+++++++ REPLACE\n",
     );
 }
 

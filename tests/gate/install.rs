@@ -49,22 +49,13 @@ struct World {
 
 impl World {
     fn new(agent: &str) -> World {
-        let dir = tempfile::tempdir().expect("a temporary folder");
-        let home = dir.path().join("home");
-        let project = dir.path().join("project");
-        std::fs::create_dir_all(&home).expect("HOME");
-        std::fs::create_dir_all(&project).expect("the project");
-        copy_tree(&fixture(agent), &home);
-        World {
-            _dir: dir,
-            home,
-            project,
-        }
+        let world = World::empty();
+        copy_tree(&fixture(agent), &world.home);
+        world
     }
 
-    /// A HOME and a project holding nothing but `files` (path under HOME,
-    /// text).
-    fn bare(files: &[(&str, &str)]) -> World {
+    /// An empty HOME and an empty project folder.
+    fn empty() -> World {
         let dir = tempfile::tempdir().expect("a temporary folder");
         let world = World {
             home: dir.path().join("home"),
@@ -73,10 +64,15 @@ impl World {
         };
         std::fs::create_dir_all(&world.project).expect("the project");
         std::fs::create_dir_all(&world.home).expect("HOME");
+        world
+    }
+
+    /// A HOME and a project holding nothing but `files` (path under HOME,
+    /// text).
+    fn bare(files: &[(&str, &str)]) -> World {
+        let world = World::empty();
         for (path, text) in files {
-            let path = world.home.join(path);
-            std::fs::create_dir_all(path.parent().expect("a folder")).expect("folders");
-            std::fs::write(&path, text).expect("the user's settings");
+            write_settings(&world.home.join(path), text);
         }
         world
     }
@@ -132,6 +128,20 @@ impl World {
             other => panic!("{relative}: hooks.{event} is no list: {other}"),
         }
     }
+}
+
+/// The user's settings `text` written at `path`, its folders made first.
+fn write_settings(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().expect("a folder")).expect("folders");
+    std::fs::write(path, text).expect("the user's settings");
+}
+
+/// `groups` holds the user's group running `command`, then srview's `gate`
+/// group, and nothing else.
+fn assert_users_group_then_srviews(groups: &[Value], command: &str, gate: Value, why: &str) {
+    assert_eq!(groups.len(), 2, "{why}");
+    assert_eq!(groups[0]["hooks"][0]["command"], command, "{why}");
+    assert_eq!(groups[1], gate, "{why}");
 }
 
 fn walk(dir: &Path, all: &mut BTreeMap<PathBuf, Option<Vec<u8>>>) {
@@ -257,15 +267,11 @@ fn gate_group(matcher: &str, agent: &str, created: &str, seconds: u32, timeout: 
 fn claude_code_gets_pre_tool_use_only() {
     install_twice_then_uninstall("claude-code", &[], |world| {
         let settings = world.json(".claude/settings.json");
-        let pre = world.hooks(".claude/settings.json", "PreToolUse");
-        assert_eq!(pre.len(), 2, "the recorded hook stays, srview's follows");
-        assert_eq!(
-            pre[0]["hooks"][0]["command"],
-            "python3 /home/user/.hooks/hook.py claude a"
-        );
-        assert_eq!(
-            pre[1],
-            gate_group("Edit|Write", "claude-code", "none", 60, 60)
+        assert_users_group_then_srviews(
+            &world.hooks(".claude/settings.json", "PreToolUse"),
+            "python3 /home/user/.hooks/hook.py claude a",
+            gate_group("Edit|Write", "claude-code", "none", 60, 60),
+            "the recorded hook stays, srview's follows",
         );
         assert_eq!(
             settings["hooks"].as_object().map(|h| h.len()),
@@ -317,12 +323,11 @@ fn an_earlier_unmarked_gate_hook_is_left_and_named() {
             note(1, "PostToolUseFailure", "Edit")
         )
     );
-    let pre = world.hooks(".claude/settings.json", "PreToolUse");
-    assert_eq!(pre.len(), 2, "the earlier group stays, srview's follows");
-    assert_eq!(pre[0]["hooks"][0]["command"], invocation.as_str());
-    assert_eq!(
-        pre[1],
-        gate_group("Edit|Write", "claude-code", "none", 60, 60)
+    assert_users_group_then_srviews(
+        &world.hooks(".claude/settings.json", "PreToolUse"),
+        &invocation,
+        gate_group("Edit|Write", "claude-code", "none", 60, 60),
+        "the earlier group stays, srview's follows",
     );
     assert_eq!(
         world
@@ -806,14 +811,7 @@ fn uninstall_keeps_the_empty_settings_the_user_had() {
     ];
     for (agent, files) in cases {
         for scope in ["--project", "--user"] {
-            let dir = tempfile::tempdir().expect("a temporary folder");
-            let world = World {
-                home: dir.path().join("home"),
-                project: dir.path().join("project"),
-                _dir: dir,
-            };
-            std::fs::create_dir_all(&world.project).expect("the project");
-            std::fs::create_dir_all(&world.home).expect("HOME");
+            let world = World::empty();
             for (path, text) in *files {
                 // Codex's config.toml is HOME's in either scope.
                 let base = if scope == "--project" && !path.ends_with("config.toml") {
@@ -821,9 +819,7 @@ fn uninstall_keeps_the_empty_settings_the_user_had() {
                 } else {
                     &world.home
                 };
-                let path = base.join(path);
-                std::fs::create_dir_all(path.parent().expect("a folder")).expect("folders");
-                std::fs::write(&path, text).expect("the user's settings");
+                write_settings(&base.join(path), text);
             }
             let original = world.snapshot();
             let said = world.ok(&["--agent", agent, scope]);
@@ -998,15 +994,11 @@ fn a_hook_that_mentions_the_gate_is_not_srviews() {
     let original = world.snapshot();
     let said = world.ok(&["--agent", "gemini-cli"]);
     assert!(!said.contains("note:"), "{said}");
-    let before = world.hooks(".gemini/settings.json", "BeforeTool");
-    assert_eq!(before.len(), 2);
-    assert_eq!(
-        before[0]["hooks"][0]["command"],
-        "/usr/bin/lint.sh # was: srview gate --agent gemini-cli"
-    );
-    assert_eq!(
-        before[1],
-        gate_group("replace|write_file", "gemini-cli", "none", 60, 60000)
+    assert_users_group_then_srviews(
+        &world.hooks(".gemini/settings.json", "BeforeTool"),
+        "/usr/bin/lint.sh # was: srview gate --agent gemini-cli",
+        gate_group("replace|write_file", "gemini-cli", "none", 60, 60000),
+        "the user's hook stays, srview's follows",
     );
     world.ok(&["--agent", "gemini-cli", "--uninstall"]);
     assert_eq!(world.snapshot(), original);
@@ -1222,25 +1214,27 @@ fn codex_hash(command: &str, timeout: u32) -> String {
 /// srview installed after it (place 1), then the user's hook B added after
 /// srview's and trusted at place 2.
 fn codex_with_a_hook_after_srviews() -> World {
-    let world = World::bare(&[(
-        ".codex/hooks.json",
-        "{\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \
-         \"command\": \"echo A\", \"timeout\": 3}]}\n    ]\n  }\n}\n",
-    )]);
-    let key = |n: usize| {
-        format!(
-            "{}/.codex/hooks.json:pre_tool_use:{n}:0",
-            world.home.display()
-        )
-    };
-    std::fs::write(
-        world.home.join(".codex/config.toml"),
-        format!(
-            "model = \"gpt-5.5\"\n\n[hooks.state.\"{}\"]\ntrusted_hash = \"sha256:aaaa\"\n",
-            key(0)
+    let world = World::bare(&[
+        (
+            ".codex/hooks.json",
+            "{\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \
+             \"command\": \"echo A\", \"timeout\": 3}]}\n    ]\n  }\n}\n",
         ),
-    )
-    .expect("config.toml");
+        (".codex/config.toml", "model = \"gpt-5.5\"\n"),
+    ]);
+    // The user trusts the group at place `n` with `hash`, in config.toml.
+    let trust = |n: usize, hash: &str| {
+        let config = world.text(".codex/config.toml");
+        std::fs::write(
+            world.home.join(".codex/config.toml"),
+            format!(
+                "{config}\n[hooks.state.\"{}/.codex/hooks.json:pre_tool_use:{n}:0\"]\ntrusted_hash = \"{hash}\"\n",
+                world.home.display()
+            ),
+        )
+        .expect("config.toml");
+    };
+    trust(0, "sha256:aaaa");
     world.ok(&["--agent", "codex"]);
     let path = world.home.join(".codex/hooks.json");
     let text = world.text(".codex/hooks.json");
@@ -1255,15 +1249,7 @@ fn codex_with_a_hook_after_srviews() -> World {
         ),
     )
     .expect("B added");
-    let config = world.text(".codex/config.toml");
-    std::fs::write(
-        world.home.join(".codex/config.toml"),
-        format!(
-            "{config}\n[hooks.state.\"{}\"]\ntrusted_hash = \"sha256:bbbb\"\n",
-            key(2)
-        ),
-    )
-    .expect("B trusted");
+    trust(2, "sha256:bbbb");
     world
 }
 

@@ -71,39 +71,37 @@ fn an_opencode_patch_placed_loosely_or_failing_gets_the_exact_patch() {
 #[test]
 fn a_claude_code_edit_indented_unlike_the_file_gets_the_reindented_edit() {
     let agent = GateAgent::ClaudeCode;
-    let input = string_edit(
-        agent,
+    // The edit `old` -> `new` fails; the deny reason, and the corrected edit
+    // it offers, which the agent's own matcher places exactly.
+    let corrected = |old: &str, new: &str| {
+        let judgment = judged(agent, &edit_payload(agent, string_edit(agent, old, new)));
+        assert_eq!(judgment.case, Case::Failing, "{old:?}");
+        let reason = deny_reason(&judgment);
+        let offered = offered_input(agent, &reason).unwrap_or_else(|| panic!("{reason}"));
+        assert_exact_with_agents_matcher(agent, &offered, &inventory());
+        (offered, reason)
+    };
+    let (offered, reason) = corrected(
         "  qty: int\n  price: float\n",
         "  qty: int\n  price: float\n  sku: str = \"\"\n",
     );
-    let judgment = judged(agent, &edit_payload(agent, input));
-    assert_eq!(judgment.case, Case::Failing);
-    let reason = deny_reason(&judgment);
-    let offered = offered_input(agent, &reason).unwrap_or_else(|| panic!("{reason}"));
     assert_eq!(offered["old_string"], "    qty: int\n    price: float\n");
     assert_eq!(
         offered["new_string"],
         "    qty: int\n    price: float\n    sku: str = \"\"\n"
     );
-    assert_exact_with_agents_matcher(agent, &offered, &inventory());
     assert!(!reason.contains("No corrected edit"), "{reason}");
 
     // Six columns in: no substring of the file's line, so Claude Code's
     // own check (quotes normalised) refuses it too.
-    let input = string_edit(
-        agent,
+    let (offered, _) = corrected(
         "      label = \u{201C}low\u{201D} if item.qty < LOW_STOCK else \u{201C}ok\u{201D}\n",
         "      label = \u{201C}LOW\u{201D} if item.qty < LOW_STOCK else \u{201C}ok\u{201D}\n",
     );
-    let judgment = judged(agent, &edit_payload(agent, input));
-    assert_eq!(judgment.case, Case::Failing);
-    let reason = deny_reason(&judgment);
-    let offered = offered_input(agent, &reason).unwrap_or_else(|| panic!("{reason}"));
     assert_eq!(
         offered["new_string"],
         "    label = \"LOW\" if item.qty < LOW_STOCK else \"ok\"\n"
     );
-    assert_exact_with_agents_matcher(agent, &offered, &inventory());
 }
 
 /// A loose stage whose found text holds a blank line its written text
@@ -565,16 +563,20 @@ fn every_answer_has_the_recorded_answers_shape() {
     }
 }
 
-/// The deny reason `agent` gets for `payload` on `content`, which offers
-/// no corrected edit.
-fn denied_without_correction(agent: GateAgent, payload: &[u8], content: &str) -> String {
+/// `agent` is denied `payload` on `content` with a reason that offers no
+/// corrected edit and says `said`.
+#[track_caller]
+fn assert_denied_without_correction(agent: GateAgent, payload: &[u8], content: &str, said: &str) {
     let judgment = judge_on(agent, payload, content, &Policy::default());
     let reason = deny_reason(&judgment);
     assert!(
         offered_input(agent, &reason).is_none(),
         "{agent:?}: {reason}"
     );
-    reason
+    assert!(
+        reason.contains(said),
+        "{agent:?}: {said:?} not in: {reason}"
+    );
 }
 
 /// A fresh tester's find (round 34, #11): an old text sent 2 columns short
@@ -592,16 +594,14 @@ fn a_repair_that_would_misindent_python_is_withheld_for_every_agent() {
         "  inv.add(Item(\"A-100\", \"bolts\", 40))\n  inv.add(Item(\"A-200\", \"nuts\", 3))\n";
     let new = format!("{old}DEMO_LOADED = True\n");
     for agent in super::STRING_EDIT_AGENTS {
-        let reason =
-            denied_without_correction(agent, &super::old_new_payload(agent, old, &new), content);
-        assert!(
-            reason.contains(
-                "\nNo corrected edit: the corrected edit is in doubt: as written, line 5 \
-                 (`DEMO_LOADED = True`) is at column 2, which matches no enclosing block's \
-                 indentation (columns 0, 4 there): Python refuses the file (IndentationError: \
-                 unindent does not match any outer indentation level)"
-            ),
-            "{agent:?}: {reason}"
+        assert_denied_without_correction(
+            agent,
+            &super::old_new_payload(agent, old, &new),
+            content,
+            "\nNo corrected edit: the corrected edit is in doubt: as written, line 5 \
+             (`DEMO_LOADED = True`) is at column 2, which matches no enclosing block's \
+             indentation (columns 0, 4 there): Python refuses the file (IndentationError: \
+             unindent does not match any outer indentation level)",
         );
     }
 }
@@ -623,16 +623,14 @@ fn spaces_inside_a_string_literal_are_never_corrected_away() {
         GateAgent::ClaudeCode,
         GateAgent::QwenCode,
     ] {
-        let payload = edit_payload(agent, string_edit(agent, old, new));
-        let reason = denied_without_correction(agent, &payload, content);
-        assert!(
-            reason.contains(
-                "file line 3 differs from the edit's line only in white space, but inside a \
-                 string literal (the file has `Total:    %8.2f`), and the edit changes that line: \
-                 written with the model's spacing, the string's content (what the program \
-                 prints) would change, and whether the file's spacing is to be kept cannot be told"
-            ),
-            "{agent:?}: {reason}"
+        assert_denied_without_correction(
+            agent,
+            &edit_payload(agent, string_edit(agent, old, new)),
+            content,
+            "file line 3 differs from the edit's line only in white space, but inside a \
+             string literal (the file has `Total:    %8.2f`), and the edit changes that line: \
+             written with the model's spacing, the string's content (what the program \
+             prints) would change, and whether the file's spacing is to be kept cannot be told",
         );
     }
 }
@@ -715,19 +713,19 @@ fn a_special_space_inside_a_string_literal_is_never_corrected_away() {
             .into_iter()
             .chain([GateAgent::Codex])
         {
-            let payload = super::old_new_payload(agent, old, new);
-            let reason = denied_without_correction(agent, &payload, &content);
             let line = match agent {
                 GateAgent::Codex => "in hunk 1 of inventory.py, the file's line",
                 _ => "file line 2",
             };
-            assert!(
-                reason.contains(&format!(
+            assert_denied_without_correction(
+                agent,
+                &super::old_new_payload(agent, old, new),
+                &content,
+                &format!(
                     "{line} differs from the edit's line only in white space, but inside a \
                      string literal (the file has `Total{space}: %s EUR`, whose {code} is not a \
                      plain space), and the edit changes that line"
-                )),
-                "{agent:?} {code}: {reason}"
+                ),
             );
         }
     }
@@ -744,14 +742,12 @@ fn spacing_inside_a_multiline_string_is_never_corrected_away() {
     let content = "TEMPLATE = \"\"\"\\\nName:     {name}\nPrice:    {price}\n\"\"\"\n\n\ndef render(name, price):\n    return TEMPLATE.format(name=name, price=price)\n";
     let (old, new) = ("Price: {price}\n", "Price: {price:.2f}\n");
     for agent in super::STRING_EDIT_AGENTS {
-        let payload = super::old_new_payload(agent, old, new);
-        let reason = denied_without_correction(agent, &payload, content);
-        assert!(
-            reason.contains(
-                "file line 3 differs from the edit's line only in white space, but inside a \
-                 string literal (the file has `Price:    {price}`), and the edit changes that line"
-            ),
-            "{agent:?}: {reason}"
+        assert_denied_without_correction(
+            agent,
+            &super::old_new_payload(agent, old, new),
+            content,
+            "file line 3 differs from the edit's line only in white space, but inside a \
+             string literal (the file has `Price:    {price}`), and the edit changes that line",
         );
     }
     // The same spacing outside a string is spacing: corrected as before.

@@ -168,17 +168,11 @@ fn a_pure_addition_under_a_bare_at_line_passes_and_the_record_says_where_it_land
 /// header it does not find.
 #[test]
 fn a_cline_hunk_whose_at_line_is_not_found_and_lands_at_a_first_copy_is_a_doubt() {
-    let file = "function parseA(s) {\n  const parts = s.split(\",\");\n  return parts.map(Number);\n}\n\nfunction parseB(s) {\n  const parts = s.split(\",\");\n  return parts.map(Number);\n}\n";
-    let body = |header: &str| {
-        format!(
-            "*** Begin Patch\n*** Update File: inventory.py\n@@ {header}\n   const parts = s.split(\",\");\n-  return parts.map(Number);\n+  return parts.map(Number).filter(Boolean);\n*** End Patch"
-        )
-    };
     let judged = |header: &str| {
         judge_on(
             GateAgent::ClineCli,
-            &cline_patch_payload(&body(header)),
-            file,
+            &cline_patch_payload(&support::finds::twin_parsers_patch("inventory.py", header)),
+            support::finds::TWIN_PARSERS,
             &Policy::default(),
         )
     };

@@ -39,12 +39,13 @@ fn payload_in(agent: GateAgent, scenario: &str, dir: &Path) -> Vec<u8> {
 fn loose_for_review(dir: &Path) -> Judgment {
     let policy = Policy::parse("loose=review").expect("a policy");
     let bytes = payload_in(GateAgent::ClaudeCode, "c_rewrite", dir);
-    judge(
-        GateAgent::ClaudeCode,
-        &bytes,
-        |cwd| DirFs { root: cwd.into() },
-        &policy,
-    )
+    judged_in_its_folder(GateAgent::ClaudeCode, &bytes, &policy)
+}
+
+/// `bytes` of `agent` judged under `policy` against the folder the
+/// payload names (its files as they are on disk).
+fn judged_in_its_folder(agent: GateAgent, bytes: &[u8], policy: &Policy) -> Judgment {
+    judge(agent, bytes, |cwd| DirFs { root: cwd.into() }, policy)
 }
 
 /// A request as the gate sends it; `call` names it.
@@ -291,10 +292,9 @@ fn the_panes_verdicts_become_the_agents_answers_and_are_recorded() {
     let judgment = loose_for_review(dir.path());
     assert_eq!(judgment.case, Case::Loose);
     // What repair would have written: the curly quotes made straight.
-    let repaired = judge(
+    let repaired = judged_in_its_folder(
         GateAgent::ClaudeCode,
         &payload_in(GateAgent::ClaudeCode, "c_rewrite", dir.path()),
-        |cwd| DirFs { root: cwd.into() },
         &Policy::default(),
     );
     let Answer::Rewrite { input: exact, .. } = &repaired.answer else {
@@ -356,10 +356,9 @@ fn the_panes_verdicts_become_the_agents_answers_and_are_recorded() {
 
     // Qwen Code takes no rewritten input: the corrected edit is sent to
     // the model in a deny.
-    let qwen = judge(
+    let qwen = judged_in_its_folder(
         GateAgent::QwenCode,
         &payload_in(GateAgent::QwenCode, "b_deny_json", dir.path()),
-        |cwd| DirFs { root: cwd.into() },
         &Policy::parse("loose=review,failing=review").expect("a policy"),
     );
     assert!(qwen.review.is_some(), "{:?}", qwen.case);
@@ -373,10 +372,9 @@ fn the_panes_verdicts_become_the_agents_answers_and_are_recorded() {
     );
 
     // Not put to the pane: the verdict changes nothing.
-    let exact_edit = judge(
+    let exact_edit = judged_in_its_folder(
         GateAgent::ClaudeCode,
         &payload_in(GateAgent::ClaudeCode, "a_allow", dir.path()),
-        |cwd| DirFs { root: cwd.into() },
         &Policy::default(),
     );
     assert!(exact_edit.review.is_none());
@@ -402,10 +400,9 @@ fn a_reject_in_the_pane_ends_with_the_reject_not_only_the_user() {
         "    qty: int\n    price: float\n    sku: str = \"\"\n",
     );
     let bytes = moved(&super::edit_payload(agent, input), dir.path());
-    let judgment = judge(
+    let judgment = judged_in_its_folder(
         agent,
         &bytes,
-        |cwd| DirFs { root: cwd.into() },
         &Policy::parse("exact=review").expect("a policy"),
     );
     assert_eq!(judgment.case, Case::Exact);
@@ -456,12 +453,7 @@ fn a_reject_in_the_pane_ends_with_the_reject_not_only_the_user() {
         1,
     );
     std::fs::write(&path, sku).expect("the line written");
-    let doubt = judge(
-        agent,
-        &bytes,
-        |cwd| DirFs { root: cwd.into() },
-        &Policy::default(),
-    );
+    let doubt = judged_in_its_folder(agent, &bytes, &Policy::default());
     assert_eq!(doubt.case, Case::Doubt);
     let step = doubt.next_step.expect("a step");
     assert_ne!(step, NextStep::OnlyTheUser);
@@ -483,12 +475,7 @@ fn a_loose_edit_repair_cannot_rewrite_goes_to_the_pane() {
     let agent = GateAgent::QwenCode;
     let input = super::string_edit(agent, "LOW_STOCK = 5   \n", "LOW_STOCK = 10\n");
     let bytes = moved(&super::edit_payload(agent, input), dir.path());
-    let judgment = judge(
-        agent,
-        &bytes,
-        |cwd| DirFs { root: cwd.into() },
-        &Policy::default(),
-    );
+    let judgment = judged_in_its_folder(agent, &bytes, &Policy::default());
     assert_eq!(judgment.case, Case::Loose);
     assert!(judgment.review.is_some(), "put to the pane");
     let far = Instant::now() + Duration::from_secs(20);
@@ -590,10 +577,9 @@ fn review_pane(dir: &Path) -> pty::Session {
 
 /// What the gate answers for the payload when the pane gave `verdict`.
 fn expected_stdout(payload: &[u8], verdict: Verdict) -> Vec<u8> {
-    judge(
+    judged_in_its_folder(
         GateAgent::ClaudeCode,
         payload,
-        |cwd| DirFs { root: cwd.into() },
         &Policy::parse("loose=review").expect("a policy"),
     )
     .with_verdict(verdict)
@@ -883,10 +869,9 @@ fn a_corrected_edit_is_judged_again_when_the_pane_chooses_it() {
         let (_listener, receive) = pane(dir.path());
         let judgment = loose_for_review(dir.path());
         // The corrected edit, as the default policy's repair sends it.
-        let repaired = judge(
+        let repaired = judged_in_its_folder(
             GateAgent::ClaudeCode,
             &payload_in(GateAgent::ClaudeCode, "c_rewrite", dir.path()),
-            |cwd| DirFs { root: cwd.into() },
             &Policy::default(),
         );
         let Answer::Rewrite {

@@ -67,13 +67,7 @@ fn judged_as(
     old: &str,
     new: &str,
 ) -> Judgment {
-    let fs = MemoryFs::new([(name.to_string(), content.to_string())]);
-    let judgment = srview::gate::judge(
-        agent,
-        &payload_of(agent, name, old, new),
-        |_| fs,
-        &Policy::default(),
-    );
+    let judgment = judged_under(&Policy::default(), agent, (name, content), old, new);
     assert_eq!(
         judgment.case, case,
         "{agent:?} {new:?}: {:?}",
@@ -703,18 +697,7 @@ fn a_bracketed_stand_in_line_is_a_doubt() {
         "(rest unchanged)",
     ] {
         let content = format!("{marker}\n\n\ndef c(x):\n    return a(x) * b(x)\n");
-        let judgment = judge_on(
-            GateAgent::ClaudeCode,
-            &unchecked::write_payload(GateAgent::ClaudeCode, &content),
-            THREE,
-            &Policy::default(),
-        );
-        assert_eq!(
-            judgment.case,
-            Case::Doubt,
-            "{marker}: {:?}",
-            judgment.answer
-        );
+        let judgment = write_judged_as(Case::Doubt, GateAgent::ClaudeCode, THREE, &content);
         let reason = deny_reason(&judgment);
         assert!(
             reason.contains(&format!(
@@ -830,12 +813,25 @@ fn a_write_that_misindents_python_is_a_doubt() {
 }
 
 /// `agent`'s write of `content` over inventory.py holding `before`, judged
-/// with the default policy: asserts its case is `case`, naming the agent
-/// and the answer where it is not.
+/// with the default policy: asserts its case is `case`, naming the agent,
+/// the content and the answer where it is not.
 fn write_judged_as(case: Case, agent: GateAgent, before: &str, content: &str) -> Judgment {
-    let payload = unchecked::write_payload(agent, content);
-    let judgment = judge_on(agent, &payload, before, &Policy::default());
-    assert_case(&judgment, case);
+    write_judged_in(case, agent, project(before), content)
+}
+
+/// [`write_judged_as`] over the files `fs` holds (inventory.py, or none).
+fn write_judged_in(case: Case, agent: GateAgent, fs: MemoryFs, content: &str) -> Judgment {
+    let judgment = srview::gate::judge(
+        agent,
+        &unchecked::write_payload(agent, content),
+        |_| fs,
+        &Policy::default(),
+    );
+    assert_eq!(
+        judgment.case, case,
+        "{agent:?} {content:?}: {:?}",
+        judgment.answer
+    );
     judgment
 }
 
@@ -1021,12 +1017,7 @@ fn a_stub_saying_its_body_is_unchanged_is_a_stand_in() {
             );
         }
         let written = CART_TOTAL.replace(old, &new);
-        let judgment = judge_on(
-            GateAgent::ClaudeCode,
-            &unchecked::write_payload(GateAgent::ClaudeCode, &written),
-            CART_TOTAL,
-            &Policy::default(),
-        );
+        let judgment = write_judged_as(Case::Doubt, GateAgent::ClaudeCode, CART_TOTAL, &written);
         assert!(
             deny_reason(&judgment).contains(&format!(
                 "its content stands in for lines it leaves out (line 8: `{stub}`)"
@@ -1096,9 +1087,21 @@ fn judged_repairing(
     old: &str,
     new: &str,
 ) -> Judgment {
-    let fs = MemoryFs::new([(name.to_string(), content.to_string())]);
     let policy = Policy::parse("failing=repair").expect("a policy");
-    srview::gate::judge(agent, &payload_of(agent, name, old, new), |_| fs, &policy)
+    judged_under(&policy, agent, (name, content), old, new)
+}
+
+/// `agent`'s edit `(old, new)` of the file `name` holding `content`, judged
+/// under `policy`.
+fn judged_under(
+    policy: &Policy,
+    agent: GateAgent,
+    (name, content): (&str, &str),
+    old: &str,
+    new: &str,
+) -> Judgment {
+    let fs = MemoryFs::new([(name.to_string(), content.to_string())]);
+    srview::gate::judge(agent, &payload_of(agent, name, old, new), |_| fs, policy)
 }
 
 /// The corrected input of a judgment: the rewrite, else the edit its deny
@@ -1685,19 +1688,7 @@ fn a_write_adding_bidi_controls_is_a_doubt() {
                 .map(|b| ("inventory.py".to_string(), b.to_string()))
                 .into_iter()
                 .collect();
-            let fs = MemoryFs::new(files);
-            let judgment = srview::gate::judge(
-                agent,
-                &unchecked::write_payload(agent, &content),
-                |_| fs,
-                &Policy::default(),
-            );
-            assert_eq!(
-                judgment.case,
-                Case::Doubt,
-                "{agent:?}: {:?}",
-                judgment.answer
-            );
+            let judgment = write_judged_in(Case::Doubt, agent, MemoryFs::new(files), &content);
             let reason = deny_reason(&judgment);
             assert!(
                 reason.contains(

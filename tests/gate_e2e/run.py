@@ -574,6 +574,17 @@ def indent(text, prefix="    "):
     return "\n".join(prefix + line if line else prefix.rstrip() for line in text.split("\n"))
 
 
+def say_if_the_cli_rewrote(rel, installed, ran):
+    """Where the CLI changed `rel` (under HOME) during its run, says so with
+    the diff from what the install wrote to what the run left."""
+    if ran.get(rel) != installed.get(rel):
+        out("    the CLI itself rewrote it during the run (installed -> after the run):")
+        diff = difflib.unified_diff(installed[rel].decode().splitlines(True),
+                                    ran.get(rel, b"").decode().splitlines(True), "installed",
+                                    "after-the-run", n=1)
+        out(indent("".join(diff).rstrip("\n"), "    "))
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -1282,12 +1293,7 @@ def scenario_run(agent, name, cli, srview, home, port, outdir, isolated):
                                             now[rel].decode().splitlines(True), "before-install",
                                             "after-uninstall", n=1)
                 out(indent("".join(diff).rstrip("\n"), "    "))
-                if ran.get(rel) != installed.get(rel):
-                    out("    the CLI itself rewrote it during the run (installed -> after the run):")
-                    diff = difflib.unified_diff(installed[rel].decode().splitlines(True),
-                                                ran.get(rel, b"").decode().splitlines(True), "installed",
-                                                "after-the-run", n=1)
-                    out(indent("".join(diff).rstrip("\n"), "    "))
+                say_if_the_cli_rewrote(rel, installed, ran)
                 marker = (" gate --agent " + agent.id).encode()
                 out("    srview's hook left in it: %s" % ("YES" if marker in now[rel] else "no"))
         else:
@@ -1295,12 +1301,7 @@ def scenario_run(agent, name, cli, srview, home, port, outdir, isolated):
             out("  ~/%s: %s" % (rel, "removed (install created it)" if ok else "STILL THERE"))
             if not ok:
                 out(indent(now[rel].decode("utf-8", "replace").rstrip("\n"), "    | "))
-                if ran.get(rel) != installed.get(rel):
-                    out("    the CLI itself rewrote it during the run (installed -> after the run):")
-                    diff = difflib.unified_diff(installed[rel].decode().splitlines(True),
-                                                ran.get(rel, b"").decode().splitlines(True), "installed",
-                                                "after-the-run", n=1)
-                    out(indent("".join(diff).rstrip("\n"), "    "))
+                say_if_the_cli_rewrote(rel, installed, ran)
         same = same and ok
     # Folders install created are removed by uninstall unless the CLI has
     # put files of its own in them since.

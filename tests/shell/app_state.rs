@@ -46,8 +46,7 @@ fn c_and_d_on_an_exact_block_and_on_no_block_say_why() {
 
 /// `out_of_order()` in the app, its final preview opened with `F`.
 fn previewing_out_of_order() -> App {
-    let mut app = app();
-    app.set_diff(out_of_order());
+    let mut app = app_with(out_of_order());
     key(&mut app, KeyCode::Char('F'));
     assert!(app.final_preview());
     app
@@ -57,6 +56,13 @@ fn app() -> App {
     // 120 columns (split panes), 20 rows of diff: `App::new`'s own.
     let app = App::new(PathBuf::from("f.txt"), original(), Version::V1);
     assert_eq!((app.view().width, app.view().viewport), (120, 20));
+    app
+}
+
+/// [`app`] given `diff`.
+fn app_with(diff: String) -> App {
+    let mut app = app();
+    app.set_diff(diff);
     app
 }
 
@@ -100,8 +106,7 @@ fn rewrite_in_place_replaces_the_diff() {
 
 #[test]
 fn follow_keeps_the_active_block_in_view_until_the_user_scrolls() {
-    let mut app = app();
-    app.set_diff(block("line 150", "changed"));
+    let mut app = app_with(block("line 150", "changed"));
     let row = app.row_of_original_line(149);
     assert!(
         app.view().scroll <= row && row < app.view().scroll + 20,
@@ -125,8 +130,7 @@ fn follow_keeps_the_active_block_in_view_until_the_user_scrolls() {
 
 #[test]
 fn scrolling_keys_stay_in_bounds() {
-    let mut app = app();
-    app.set_diff(block("line 5", "x"));
+    let mut app = app_with(block("line 5", "x"));
     key(&mut app, KeyCode::Char('G'));
     let bottom = app.view().scroll;
     assert_eq!(bottom, app.rows().total() - 20);
@@ -215,8 +219,7 @@ fn error_pane_focus_moves_selection() {
 
 #[test]
 fn accept_runs_final_mode_and_refuses_a_failing_diff() {
-    let mut app = app();
-    app.set_diff(block("line 7", "seven"));
+    let mut app = app_with(block("line 7", "seven"));
     match key(&mut app, KeyCode::Char('a')) {
         Effect::Accept(content) => {
             let content = content.text();
@@ -288,16 +291,14 @@ fn help_overlay_and_quit() {
 
 #[test]
 fn reload_reapplies_on_new_original() {
-    let mut app = app();
-    app.set_diff(block("line 3", "three"));
+    let mut app = app_with(block("line 3", "three"));
     app.reload("line 3\nline 4\n".into());
     assert_eq!(app.result().text(), "three\n");
 }
 
 #[test]
 fn diagnosis_gives_closest_region_jump_and_copy() {
-    let mut app = app();
-    app.set_diff(block("line 1500 typo", "x"));
+    let mut app = app_with(block("line 1500 typo", "x"));
     app.set_diff(block("lime 150", "x"));
     app.end_stream();
     assert!(
@@ -444,8 +445,7 @@ fn accept_asks_before_writing_a_repeated_search_text() {
 #[test]
 fn accept_shows_a_final_result_that_differs_from_the_live_view_first() {
     let diff = out_of_order();
-    let mut app = app();
-    app.set_diff(diff.clone());
+    let mut app = app_with(diff.clone());
     assert!(app.outcome().blocks[1].out_of_order);
     assert!(!app.result().text().contains("seven"), "live view: not yet");
     assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
@@ -505,8 +505,7 @@ fn accept_writes_at_once_when_the_live_view_is_the_final_result() {
             2,
         ),
     ] {
-        let mut app = app();
-        app.set_diff(diff.clone());
+        let mut app = app_with(diff.clone());
         if keys == 2 {
             assert_eq!(key(&mut app, KeyCode::Char('a')), Effect::None);
             assert!(notice_text(&app).contains("has not finished streaming"));
@@ -526,8 +525,7 @@ fn accept_writes_at_once_when_the_live_view_is_the_final_result() {
 #[test]
 fn final_result_can_be_looked_at_before_accepting() {
     let diff = out_of_order();
-    let mut app = app();
-    app.set_diff(diff);
+    let mut app = app_with(diff);
     assert_eq!(key(&mut app, KeyCode::Char('F')), Effect::None);
     assert!(app.final_preview());
     assert!(app.result().text().contains("seven"));
@@ -693,8 +691,7 @@ fn esc_closes_help_and_the_final_preview_and_never_quits() {
 /// applied block (blocks pane focused) it goes to the block.
 #[test]
 fn enter_on_a_failed_block_jumps_to_its_closest_region() {
-    let mut app = app();
-    app.set_diff(block("line 20", "L20") + &block("line 1700\nline 171", "x"));
+    let mut app = app_with(block("line 20", "L20") + &block("line 1700\nline 171", "x"));
     app.end_stream();
     app.diagnose();
     let closest = app
@@ -733,8 +730,7 @@ fn accept_with_nothing_to_accept_is_refused() {
         ("I will now change line 7.\nDone.\n", true),
         ("------- SEARCH\nline 7\n", true),
     ] {
-        let mut app = app();
-        app.set_diff(diff.into());
+        let mut app = app_with(diff.into());
         if ended {
             app.end_stream();
         }
@@ -824,8 +820,8 @@ fn a_paused_stream_shows_failures_as_final() {
 /// block, the failure is selected even with follow off.
 #[test]
 fn an_ended_stream_selects_its_first_failure() {
-    let mut app = app();
-    app.set_diff(block("line 20", "L20") + &block("line 30", "L30") + &block("nope", "x"));
+    let mut app =
+        app_with(block("line 20", "L20") + &block("line 30", "L30") + &block("nope", "x"));
     key(&mut app, KeyCode::Char('g'));
     app.select_block(0);
     app.end_stream();
@@ -927,8 +923,7 @@ fn help_overlay_scrolls() {
 #[test]
 fn horizontal_scroll_keys() {
     let long = format!("line 7 {}", "x".repeat(60));
-    let mut app = app();
-    app.set_diff(block("line 7", &long));
+    let mut app = app_with(block("line 7", &long));
     key(&mut app, KeyCode::Char('l'));
     assert_eq!(app.view().hscroll, 8);
     key(&mut app, KeyCode::Char('>'));
@@ -959,8 +954,7 @@ fn horizontal_scroll_keys() {
 /// closest region) nor `u` (layout).
 #[test]
 fn ctrl_d_and_ctrl_u_move_half_a_page() {
-    let mut app = app();
-    app.set_diff(block("line 5", "x"));
+    let mut app = app_with(block("line 5", "x"));
     key(&mut app, KeyCode::Char('g'));
     let layout = app.layout();
     assert_eq!(ctrl(&mut app, 'd'), Effect::None);
@@ -1271,8 +1265,7 @@ fn n_and_n_move_the_selection_with_the_view() {
 /// too.
 #[test]
 fn layout_toggle_keeps_the_top_line() {
-    let mut app = app();
-    app.set_diff(block("line 150\nline 151", "L150\nL151\nL151b\nL151c"));
+    let mut app = app_with(block("line 150\nline 151", "L150\nL151\nL151b\nL151c"));
     app.end_stream();
     assert_eq!(app.layout(), Layout::Split);
     key(&mut app, KeyCode::Char('g'));
@@ -1324,8 +1317,7 @@ fn accepting_mid_block_asks_first() {
 /// A notice about the paused state goes when the stream resumes.
 #[test]
 fn a_paused_notice_goes_when_the_stream_resumes() {
-    let mut app = app();
-    app.set_diff(block("line 7", "seven"));
+    let mut app = app_with(block("line 7", "seven"));
     app.pause();
     key(&mut app, KeyCode::Char('F'));
     let notice = notice_text(&app);
@@ -1352,8 +1344,7 @@ fn a_pause_closing_the_final_preview_says_so() {
 fn a_flood_of_blocks_is_not_followed_past_the_cap() {
     let flood = "------- SEARCH\n".repeat(srview::tui::app::MAX_BLOCKS);
     let len = flood.len();
-    let mut app = app();
-    app.set_diff(flood);
+    let mut app = app_with(flood);
     app.append_diff("------- SEARCH\n");
     assert_eq!(app.diff().len(), len, "the text past the cap is not kept");
     let why = app.source_error().clone().expect("said");
@@ -1414,8 +1405,7 @@ fn original_with(three: Option<&str>, seven: Option<&str>) -> String {
 /// reference's result of the kept blocks alone. `x` again takes it back.
 #[test]
 fn x_leaves_a_block_out_and_a_writes_the_others() {
-    let mut app = app();
-    app.set_diff(three_blocks_second_failing());
+    let mut app = app_with(three_blocks_second_failing());
     app.end_stream();
     app.diagnose();
     assert!(matches!(keys::accept(&mut app), Effect::None), "#2 fails");
@@ -1472,8 +1462,7 @@ fn x_leaves_a_block_out_and_a_writes_the_others() {
 /// Every block left out: `a` writes nothing and says why.
 #[test]
 fn every_block_left_out_accepts_nothing() {
-    let mut app = app();
-    app.set_diff(block("line 3", "three"));
+    let mut app = app_with(block("line 3", "three"));
     app.end_stream();
     key(&mut app, KeyCode::Char('x'));
     assert_eq!(
@@ -1496,8 +1485,7 @@ fn every_block_left_out_accepts_nothing() {
 /// block is back in, said; a diff that only grows keeps the choice.
 #[test]
 fn a_rewritten_diff_brings_every_block_back() {
-    let mut app = app();
-    app.set_diff(block("line 3", "three"));
+    let mut app = app_with(block("line 3", "three"));
     key(&mut app, KeyCode::Char('x'));
     app.append_diff(&block("line 7", "seven"));
     assert!(app.is_left_out(0), "appended text keeps the choice");
@@ -1516,8 +1504,7 @@ fn a_rewritten_diff_brings_every_block_back() {
 /// writes nothing (never the blocks left out).
 #[test]
 fn a_near_marker_after_a_block_left_out_accepts_nothing() {
-    let mut app = app();
-    app.set_diff(block("line 3", "three") + &block("line 7", "seven"));
+    let mut app = app_with(block("line 3", "three") + &block("line 7", "seven"));
     app.select_block(0);
     key(&mut app, KeyCode::Char('x'));
     app.append_diff("------- SEARCH\nline 9\n=======>\nnine\n+++++++ REPLACE\n");
@@ -1573,8 +1560,7 @@ fn accepting_with_a_block_left_out_asks_about_the_blocks_kept() {
 /// and keys typed into the query (`q`, `n`) are text, not commands.
 #[test]
 fn slash_searches_the_panes_and_n_moves_between_its_matches() {
-    let mut app = app();
-    app.set_diff(block("line 150", "L150") + &block("line 7", "seven"));
+    let mut app = app_with(block("line 150", "L150") + &block("line 7", "seven"));
     app.end_stream();
     app.scroll_to(0);
     key(&mut app, KeyCode::Char('/'));

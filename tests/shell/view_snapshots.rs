@@ -12,6 +12,7 @@ use srview::tui::view::theme::{ColourMode, Theme};
 use srview::tui::view::{self, Caches};
 
 use super::app_with_diff;
+use super::support;
 
 const ORIGINAL: &str = "\
 import os
@@ -597,19 +598,10 @@ fn long_lines_end_in_an_ellipsis_and_scroll_sideways() {
 /// scrolled sideways to the change, the marker goes and the change shows.
 #[test]
 fn a_change_past_the_right_edge_says_its_column() {
-    let line: String = (0..300)
-        .map(|i| format!("\"k{i}\": {i}"))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let line = format!("{{{line}}}");
-    let changed = line.replace("\"k250\": 250", "\"k250\": 999");
+    let (line, diff) = support::diff::long_json_line_and_change();
     let col = line.find("\"k250\": 250").expect("k250") + "\"k250\": ".len() + 1;
     assert_eq!(col, 3040);
-    let mut app = app_with_diff(
-        "big.json",
-        &format!("{line}\n"),
-        &format!("------- SEARCH\n{line}\n=======\n{changed}\n+++++++ REPLACE\n"),
-    );
+    let mut app = app_with_diff("big.json", &format!("{line}\n"), &diff);
     let marker = format!("…▸col {col}");
     let unified = screen_of(&mut app, 80, 24, ColourMode::None);
     let rows: Vec<&str> = unified.lines().filter(|l| l.contains("k0")).collect();

@@ -765,21 +765,32 @@ fn a_failing_call_among_several_is_shown_alone_where_it_fails() {
 /// write as `a` again.
 #[test]
 fn l_writes_a_crlf_file_with_its_own_line_endings() {
-    let text = call("crlf.txt", "b", "B");
-    let mut ws = fed(&text, true);
-    assert_eq!(key(&mut ws, 'a'), Effect::None);
-    assert_contains(
-        &notice(&ws),
-        "press a again to write anyway, L to use the files' line endings (CRLF for the new lines too), Esc to cancel",
+    let mut ws = l_after_asking(
+        &call("crlf.txt", "b", "B"),
+        &[
+            "press a again to write anyway, L to use the files' line endings (CRLF for the new lines too), Esc to cancel",
+        ],
+        // What it writes: the file's endings on every line.
+        ("crlf.txt", "a\r\nb\r\n"),
+        "a\r\nB\r\n",
     );
-    assert_eq!(key(&mut ws, 'L'), writes(&[0], true));
     // Without the question, L is no write.
     assert_ne!(key(&mut ws, 'L'), writes(&[0], true));
-    // What it writes: the file's endings on every line.
-    assert_eq!(
-        written_in_file_endings(&text, ("crlf.txt", "a\r\nb\r\n")),
-        "a\r\nB\r\n"
-    );
+}
+
+/// The transcript `text`'s calls fed whole, then `a`: no write, a question
+/// whose notice holds each of `asks`; `L` writes with the file's line
+/// endings, and what it writes over `file` (`(name, content)`) is `want`.
+/// The workspace, after `L`.
+fn l_after_asking(text: &str, asks: &[&str], file: (&str, &str), want: &str) -> Workspace {
+    let mut ws = fed(text, true);
+    assert_eq!(key(&mut ws, 'a'), Effect::None, "{}", file.0);
+    for ask in asks {
+        assert_contains(&notice(&ws), ask);
+    }
+    assert_eq!(key(&mut ws, 'L'), writes(&[0], true), "{}", file.0);
+    assert_eq!(written_in_file_endings(text, file), want, "{}", file.0);
+    ws
 }
 
 /// What `L` writes: the transcript `text`'s calls applied over the file
@@ -804,21 +815,14 @@ fn written_in_file_endings(text: &str, (name, content): (&str, &str)) -> String 
 /// the new lines, and `L` writes every line in LF (never the file in CRLF).
 #[test]
 fn l_writes_an_lf_file_given_crlf_lines_in_lf() {
-    let text = call("a.py", "y = 2", "y = 20\r\ny2 = 3");
-    let mut ws = fed(&text, true);
-    assert_eq!(key(&mut ws, 'a'), Effect::None);
-    assert_contains(
-        &notice(&ws),
-        "the result mixes line endings: the file's lines end in LF, the edit's new lines in CRLF",
-    );
-    assert_contains(
-        &notice(&ws),
-        "press a again to write anyway, L to use the files' line endings (LF for the new lines too), Esc to cancel",
-    );
-    assert_eq!(key(&mut ws, 'L'), writes(&[0], true));
-    assert_eq!(
-        written_in_file_endings(&text, ("a.py", "x = 1\ny = 2\n")),
-        "x = 1\ny = 20\ny2 = 3\n"
+    l_after_asking(
+        &call("a.py", "y = 2", "y = 20\r\ny2 = 3"),
+        &[
+            "the result mixes line endings: the file's lines end in LF, the edit's new lines in CRLF",
+            "press a again to write anyway, L to use the files' line endings (LF for the new lines too), Esc to cancel",
+        ],
+        ("a.py", "x = 1\ny = 2\n"),
+        "x = 1\ny = 20\ny2 = 3\n",
     );
 }
 

@@ -24,3 +24,17 @@ pub fn replace_in_file(path: &str, search: &str, replace: &str) -> String {
         block(search, replace)
     )
 }
+
+/// Finding 14's JSON line (300 keys, 3.6 KB on one line) and one block
+/// changing its `"k250": 250` to `"k250": 999`, a change at column 3040:
+/// (the line, without its newline; the block).
+pub fn long_json_line_and_change() -> (String, String) {
+    let line: String = (0..300)
+        .map(|i| format!("\"k{i}\": {i}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let line = format!("{{{line}}}");
+    let changed = line.replace("\"k250\": 250", "\"k250\": 999");
+    let diff = block(&line, &changed);
+    (line, diff)
+}

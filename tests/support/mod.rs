@@ -13,6 +13,7 @@ pub mod big_session;
 pub mod corpus;
 pub mod diff;
 pub mod files;
+pub mod finds;
 pub mod measure;
 pub mod oracle;
 pub mod pty;

@@ -138,6 +138,20 @@ impl Session {
         self.wait_for(what, |c| texts.iter().all(|t| c.contains(t)));
     }
 
+    /// The screen holds `text`; the failure shows the screen.
+    #[track_caller]
+    pub fn assert_shown(&self, text: &str) {
+        let screen = self.contents();
+        assert!(screen.contains(text), "{text:?} not shown:\n{screen}");
+    }
+
+    /// The screen does not hold `text`; the failure shows the screen.
+    #[track_caller]
+    pub fn assert_not_shown(&self, text: &str) {
+        let screen = self.contents();
+        assert!(!screen.contains(text), "{text:?} shown:\n{screen}");
+    }
+
     pub fn press(&mut self, keys: &[u8]) {
         self.writer.write_all(keys).expect("write key");
         self.writer.flush().expect("flush");
