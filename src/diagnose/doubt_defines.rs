@@ -18,8 +18,8 @@
 //!   TypeScript's `interface`, `namespace` and `enum` merge and are not
 //!   read); `func NAME(` or `func NAME[` and a method `func (r T) NAME(`,
 //!   its receiver's type (without `*` and type parameters) part of its
-//!   key, `type NAME`, `var NAME`, `const NAME` (Go; groups `var (` not
-//!   read); `fn NAME` with `pub`, `pub(..)`, `const`, `async`, `unsafe`,
+//!   key, `type NAME`, `var NAME`, `const NAME` (Go; and each name a group
+//!   `var (`, `const (`, `type (` declares, at its entries' indentation); `fn NAME` with `pub`, `pub(..)`, `const`, `async`, `unsafe`,
 //!   `extern ".."` before it, `const NAME:`, `static NAME:` (values), and
 //!   `struct`, `enum`, `trait`, `type`, `union NAME` (types, a namespace
 //!   of their own; Rust);
@@ -49,7 +49,7 @@
 //! Not caught: C and C++ (declarations and definitions read alike, and the
 //! preprocessor decides what is compiled: no reliable reading), methods in
 //! an object literal or a nested class, a class's fields, a name defined
-//! again by an import or a destructuring, Go's grouped declarations, two
+//! again by an import or a destructuring, two
 //! inherent `impl` blocks of one type with different headers.
 
 use super::doubt_braces::{Lang, brace_language, line_starts};
@@ -513,6 +513,39 @@ fn scope_header(lang: Lang, lines: &[&str], at: usize) -> Option<String> {
     }
 }
 
+/// The kind of a Go group a line (at column 0) opens: `var (`,
+/// `const (`, `type (` (a comment after it read past).
+fn go_group_opens(line: &str) -> Option<&'static str> {
+    let (kind, rest) =
+        after(line.trim_end_matches('\r'), &["var", "const", "type"]).or_else(|| {
+            // `var(` without a space.
+            ["var", "const", "type"]
+                .iter()
+                .find_map(|&k| line.strip_prefix(k).map(|r| (k, r)))
+        })?;
+    (code_of(rest).trim() == "(").then_some(kind)
+}
+
+/// The names an entry of a Go group declares: `a, b = 1, 2` and `x int`
+/// (var, const: each name before the type or the `=`; a bare `B` under
+/// `iota` too), `Name struct {`, `Name = Other`, `Name[T any] ...` (type:
+/// its one name). `_` is meant again and left out.
+fn go_group_names(kind: &str, text: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut rest = code_of(text.trim_end_matches('\r'));
+    while let Some(name) = word(rest) {
+        rest = rest[name.len()..].trim_start();
+        if name != "_" {
+            names.push(name);
+        }
+        match rest.strip_prefix(',') {
+            Some(more) if kind != "type" => rest = more.trim_start(),
+            _ => break,
+        }
+    }
+    names
+}
+
 /// The counted definitions of `lines`: top-level ones at column 0, and
 /// methods at the first depth of a top-level class (JavaScript) or `impl`
 /// (Rust); by key (a method's: its scope's header and its own key).
@@ -522,10 +555,43 @@ fn read_definitions(lang: Lang, lines: &[&str]) -> HashMap<String, Vec<Def>> {
     // The scope whose body the reading is in, and whether its `{` was
     // read.
     let mut scope: Option<(usize, String, bool)> = None;
+    // Go: the group `var (`, `const (` or `type (` the reading is in, and
+    // the indentation of its entries (its first entry's).
+    let mut group: Option<(&'static str, Option<usize>)> = None;
     for (at, line) in lines.iter().enumerate() {
         let (depth, code) = starts.get(at).copied().unwrap_or((0, false));
         if !code {
             continue;
+        }
+        if lang == Lang::Go && depth == 0 {
+            if let Some(kind) = go_group_opens(line) {
+                group = Some((kind, None));
+                continue;
+            }
+            if let Some((kind, indent)) = &mut group {
+                if !line.starts_with([' ', '\t']) {
+                    // `)` closes the group (or a line at column 0 ends it).
+                    group = None;
+                } else {
+                    let text = line.trim_start();
+                    let this = line.len() - text.len();
+                    if indent.is_none() && !text.trim().is_empty() && !text.starts_with("//") {
+                        *indent = Some(this);
+                    }
+                    if *indent == Some(this) {
+                        for name in go_group_names(kind, text) {
+                            found.entry(name.clone()).or_default().push(Def {
+                                line: at,
+                                kind,
+                                name,
+                                scope: None,
+                                gate: None,
+                            });
+                        }
+                    }
+                    continue;
+                }
+            }
         }
         if depth == 0 && !line.starts_with([' ', '\t']) {
             let continued = ["{", "where", "extends", "implements"]
@@ -681,6 +747,8 @@ pub fn redefined(path: &str, original: &str, result: &str) -> Option<Redefined> 
                 Lang::Rust => {
                     rust_bare(l.trim(), true).is_some_and(|r| after(r, &["fn"]).is_some())
                 }
+                // An entry of a group `var (`: an indented line.
+                Lang::Go => l.starts_with([' ', '\t']),
                 _ => false,
             }
     };
@@ -840,6 +908,44 @@ mod tests {
         ];
         for (path, original, result) in cases {
             assert_eq!(redefined(path, original, result), None, "{path}: {result}");
+        }
+    }
+
+    /// Go's grouped declarations: a name a `const (`, `var (` or `type (`
+    /// group already declares, added again in the group or outside it,
+    /// is doubted (Go: redeclared in this block); entries of other
+    /// groups, `_`, a struct's fields and a call's arguments over lines
+    /// are not names of the package.
+    #[test]
+    fn go_grouped_declarations_added_again_are_doubted() {
+        let go = "package conf\n\nconst (\n\tTimeout = 5\n\tRetries, Backoff = 3, 2\n\tA = iota\n\tB\n)\n\nvar (\n\tcache = newCache(\n\t\t10,\n\t)\n\t_ = check()\n)\n\ntype (\n\tID int\n\tUser struct {\n\t\tID   ID\n\t\tName string\n\t}\n)\n";
+        let doubted = [
+            // Re-added inside its group, changed a little.
+            go.replace("\tB\n)", "\tB\n\tTimeout = 10\n)"),
+            // A name of a `name, name` entry, as a top-level const.
+            format!("{go}\nconst Backoff = 4\n"),
+            // A group type declared again as a top-level type.
+            format!("{go}\ntype ID string\n"),
+            // A bare iota name again in a new group.
+            format!("{go}\nconst (\n\tB = 7\n)\n"),
+        ];
+        for result in doubted {
+            let found = redefined("conf.go", go, &result);
+            assert!(found.is_some(), "{result}");
+            assert_eq!(found.map(|r| r.lang), Some(Lang::Go));
+        }
+        let fine = [
+            // New names; a struct field named like a type; a second `_`;
+            // a new argument line of the call.
+            go.replace("\tB\n)", "\tB\n\tC\n\tDelay = 1\n)"),
+            go.replace("\t\tName string", "\t\tName string\n\t\tUser string"),
+            go.replace("\t_ = check()", "\t_ = check()\n\t_ = verify()"),
+            go.replace("\t\t10,", "\t\t10,\n\t\tTimeout,"),
+            // A group's entry moved to a top-level declaration.
+            go.replace("\tTimeout = 5\n", "") + "\nconst Timeout = 5\n",
+        ];
+        for result in fine {
+            assert_eq!(redefined("conf.go", go, &result), None, "{result}");
         }
     }
 
