@@ -297,8 +297,16 @@ pub fn write_batch(changes: &[Change<'_>]) -> Result<Vec<PathBuf>, WriteError> {
     // device and inode) would be written twice, the second over the first.
     let mut seen: Vec<(PathBuf, Option<FileId>, &Path)> = Vec::new();
     for change in changes {
-        let target = resolve_target(&change.path);
-        let id = file_id(&target);
+        // A deletion removes the name itself, a link too (as the agents'
+        // `remove_file` / `fs.unlink` do): the file a link points to is
+        // not the one deleted.
+        let (target, id) = if change.content.is_none() && is_link(&change.path) {
+            (change.path.clone(), link_id(&change.path))
+        } else {
+            let target = resolve_target(&change.path);
+            let id = file_id(&target);
+            (target, id)
+        };
         if let Some((_, _, first)) = seen
             .iter()
             .find(|(t, other, _)| *t == target || (id.is_some() && *other == id))
@@ -314,12 +322,12 @@ pub fn write_batch(changes: &[Change<'_>]) -> Result<Vec<PathBuf>, WriteError> {
         seen.push((target, id, &change.path));
     }
     for change in changes.iter().filter(|c| c.content.is_none()) {
-        let target = resolve_target(&change.path);
-        let meta = fs::metadata(&target)
+        let meta = fs::metadata(&change.path)
             .map_err(|e| fail(&change.path, format!("cannot delete it: {e}")))?;
-        // Only a regular file is deleted: never a folder, a pipe, a socket
-        // or a device (a patch's `*** Delete File: /dev/null`, run as
-        // root, would take the device away from every program).
+        // Only a regular file (or a link to one, the link itself) is
+        // deleted: never a folder, a pipe, a socket or a device (run as
+        // root, deleting /dev/null takes the device away from every
+        // program).
         if !meta.is_file() {
             let what = if meta.is_dir() {
                 "it is a directory"
@@ -328,9 +336,12 @@ pub fn write_batch(changes: &[Change<'_>]) -> Result<Vec<PathBuf>, WriteError> {
             };
             return Err(fail(&change.path, format!("cannot delete it: {what}")));
         }
-        protected(&change.path, &meta).map_err(|why| fail(&change.path, why.into()))?;
+        if !is_link(&change.path) {
+            protected(&change.path, &meta).map_err(|why| fail(&change.path, why.into()))?;
+        }
         // Deleting takes a folder this user may write.
-        let folder = target
+        let folder = change
+            .path
             .parent()
             .filter(|p| !p.as_os_str().is_empty())
             .unwrap_or(Path::new("."));
@@ -388,7 +399,7 @@ pub fn write_batch(changes: &[Change<'_>]) -> Result<Vec<PathBuf>, WriteError> {
     }
     folders.keep();
     for change in changes.iter().filter(|c| c.content.is_none()) {
-        fs::remove_file(resolve_target(&change.path)).map_err(|e| {
+        fs::remove_file(&change.path).map_err(|e| {
             fail(
                 &change.path,
                 format!("cannot delete it: {e} ({})", so_far(&done)),
@@ -401,6 +412,23 @@ pub fn write_batch(changes: &[Change<'_>]) -> Result<Vec<PathBuf>, WriteError> {
 
 /// A file's device and inode: two paths with the same are one file.
 type FileId = (u64, u64);
+
+/// Whether `path` itself is a symbolic link.
+fn is_link(path: &Path) -> bool {
+    fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
+}
+
+/// The device and inode of the link at `path` itself.
+#[cfg(unix)]
+fn link_id(path: &Path) -> Option<FileId> {
+    use std::os::unix::fs::MetadataExt;
+    fs::symlink_metadata(path).ok().map(|m| (m.dev(), m.ino()))
+}
+
+#[cfg(not(unix))]
+fn link_id(_path: &Path) -> Option<FileId> {
+    None
+}
 
 /// The device and inode of the file at `path`, where the system tells them.
 #[cfg(unix)]

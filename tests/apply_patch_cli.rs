@@ -797,3 +797,55 @@ fn a_delete_then_add_of_one_file_is_held_back() {
     );
     assert_eq!(read_tree(dir.path())["store.py"], before);
 }
+
+/// A tester's find (round 39a, 06): `*** Delete File:` of a symbolic link
+/// to a file of the folder removed the file it points to and left the link
+/// dangling; a move from the link likewise. The agents (`remove_file`,
+/// `fs.unlink`) remove the link itself, and so does srview now: the file
+/// it pointed to is kept, for each apply_patch dialect.
+#[cfg(unix)]
+#[test]
+fn deleting_or_moving_a_link_removes_the_link_not_its_file() {
+    let moved = "*** Begin Patch\n*** Update File: current.toml\n*** Move to: app.toml\n@@\n-port = 8080\n+port = 9090\n*** End Patch\n";
+    let deleted = "*** Begin Patch\n*** Delete File: current.toml\n*** End Patch\n";
+    for dialect in ["codex", "opencode-apply-patch", "cline-apply-patch"] {
+        for (patch, app) in [(deleted, None), (moved, Some("port = 9090\n"))] {
+            let dir = tempfile::tempdir().expect("temp dir");
+            std::fs::create_dir(dir.path().join("config")).expect("folder");
+            let prod = dir.path().join("config/prod.toml");
+            std::fs::write(&prod, "port = 8080\n").expect("file");
+            let link = dir.path().join("current.toml");
+            std::os::unix::fs::symlink("config/prod.toml", &link).expect("link");
+            let cwd = dir.path().to_string_lossy().to_string();
+            let dialect_args: &[&str] = if dialect == "codex" {
+                &["--write"]
+            } else {
+                &["--write", "--dialect", dialect]
+            };
+            let out = apply_transcript(&cwd, patch, dialect_args);
+            let case = format!("{dialect}: {patch}");
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{case}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            assert_eq!(
+                std::fs::read_to_string(&prod).expect("kept"),
+                "port = 8080\n",
+                "{case}"
+            );
+            assert!(
+                std::fs::symlink_metadata(&link).is_err(),
+                "{case}: link removed"
+            );
+            assert_eq!(
+                std::fs::read_to_string(dir.path().join("app.toml"))
+                    .ok()
+                    .as_deref(),
+                app,
+                "{case}"
+            );
+        }
+    }
+}

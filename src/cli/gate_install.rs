@@ -85,7 +85,18 @@ fn agent(name: &str) -> Result<GateAgent, Error> {
     })
 }
 
+/// The text of the settings file at `path`; `None` when there is none. A
+/// path that is not a regular file (a pipe would block the read forever,
+/// a device never end) is an error, left as it is.
 fn read(path: &Path) -> std::io::Result<Option<String>> {
+    match std::fs::metadata(path) {
+        Ok(meta) if !meta.is_file() && !meta.is_dir() => {
+            return Err(std::io::Error::other(
+                "not a regular file (a device, a pipe or a socket): it is left as it is",
+            ));
+        }
+        _ => {}
+    }
     match std::fs::read_to_string(path) {
         Ok(text) => Ok(Some(text)),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),

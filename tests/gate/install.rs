@@ -720,6 +720,39 @@ fn settings_that_are_not_json_are_left_alone() {
     );
 }
 
+/// A tester's find (round 39a, 15): settings that are a pipe blocked
+/// install, its dry run and uninstall forever; each now refuses at once
+/// (exit 2), naming the file, and leaves it a pipe.
+#[test]
+fn settings_that_are_a_pipe_are_refused_at_once() {
+    let world = World::empty();
+    std::fs::create_dir_all(world.home.join(".claude")).expect("folder");
+    let path = world.home.join(".claude/settings.json");
+    crate::support::files::mkfifo(&path);
+    for args in [&[][..], &["--dry-run"], &["--uninstall"]] {
+        let args = [&["--agent", "claude-code"][..], args].concat();
+        let (stdout, stderr, code) = world.install(&args);
+        assert_eq!(code, Some(2), "{args:?}");
+        assert_eq!(stdout, "", "{args:?}");
+        assert_eq!(
+            stderr,
+            format!(
+                "srview: gate install: cannot read {}: not a regular file (a device, a pipe or a \
+                 socket): it is left as it is\n",
+                path.display()
+            ),
+            "{args:?}"
+        );
+        use std::os::unix::fs::FileTypeExt;
+        assert!(
+            std::fs::metadata(&path)
+                .expect("there")
+                .file_type()
+                .is_fifo()
+        );
+    }
+}
+
 /// The command install writes for Claude Code (as for Codex, Gemini CLI
 /// and Qwen Code), run by `sh -c` as the agents run it: srview's answer
 /// passes as it is; when srview is not there, a deny by exit 2 with the
