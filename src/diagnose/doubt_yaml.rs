@@ -1119,7 +1119,6 @@ mod tests {
                 "  name: x\n",
                 "  name: x\nlogging:\n  level: info\n",
             ),
-            (CONFIG, "  port: 80\n", "  port: 80\n  timeout: 5\n"),
             (list, "    v: 2\n", "    v: 2\n  - name: c\n    v: 3\n"),
             (
                 list,
