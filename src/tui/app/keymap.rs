@@ -221,6 +221,23 @@ macro_rules! key {
     };
 }
 
+/// The row of `]/[ →/←`: `next` on `]` and →, `prev` on `[` and ←.
+macro_rules! next_prev {
+    ($help:literal, $scope:expr, $next:expr, $prev:expr) => {
+        row(
+            "]/[ →/←",
+            $help,
+            $scope,
+            &[
+                on(']', $next),
+                code(K::Right, $next),
+                on('[', $prev),
+                code(K::Left, $prev),
+            ],
+        )
+    };
+}
+
 const DIGITS: &[Bind] = &[
     on('1', A::File(0)),
     on('2', A::File(1)),
@@ -295,29 +312,9 @@ pub const KEYS: &[KeyRow] = &[
         5,
     ),
     key!('/', "search the panes", S::Both, A::Search),
-    row(
-        "]/[ →/←",
-        "next/prev file",
-        S::Transcript,
-        &[
-            on(']', A::NextFile),
-            code(K::Right, A::NextFile),
-            on('[', A::PrevFile),
-            code(K::Left, A::PrevFile),
-        ],
-    ),
+    next_prev!("next/prev file", S::Transcript, A::NextFile, A::PrevFile),
     row("1-9", "file by number", S::Transcript, DIGITS),
-    row(
-        "]/[ →/←",
-        "next/prev edit",
-        S::Agent,
-        &[
-            on(']', A::NextEdit),
-            code(K::Right, A::NextEdit),
-            on('[', A::PrevEdit),
-            code(K::Left, A::PrevEdit),
-        ],
-    ),
+    next_prev!("next/prev edit", S::Agent, A::NextEdit, A::PrevEdit),
     row("1-9", "a file's latest edit", S::Agent, DIGITS),
     row("!", "failed edits first", S::Agent, FAILED_FIRST),
     footer(
