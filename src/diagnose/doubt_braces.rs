@@ -518,25 +518,19 @@ impl Reader {
                     self.enter(Str::new(End::Quote(q), false, Interp::No, true), i + 1)
                 }
             }
-            'r' if lang == Lang::Rust && !word_before(chars, i) => {
-                // `r"..."`, `r#"..."#`, `br"..."`.
-                let hashes = chars[i + 1..].iter().take_while(|&&h| h == '#').count();
-                if at(i + 1 + hashes) == Some('"') {
+            'r' | 'b'
+                if lang == Lang::Rust
+                    && (c == 'r' || next == Some('r'))
+                    && !word_before(chars, i) =>
+            {
+                // `r"..."`, `r#"..."#`, `br"..."`, `br#"..."#`: the hashes
+                // after the `r`.
+                let open = if c == 'b' { i + 2 } else { i + 1 };
+                let hashes = chars[open..].iter().take_while(|&&h| h == '#').count();
+                if at(open + hashes) == Some('"') {
                     self.enter(
                         Str::new(End::Raw(hashes), false, Interp::No, false),
-                        i + 1 + hashes,
-                    )
-                } else {
-                    i
-                }
-            }
-            'b' if lang == Lang::Rust && next == Some('r') && !word_before(chars, i) => {
-                // `br"..."`, `br#"..."#`.
-                let hashes = chars[i + 2..].iter().take_while(|&&h| h == '#').count();
-                if at(i + 2 + hashes) == Some('"') {
-                    self.enter(
-                        Str::new(End::Raw(hashes), false, Interp::No, false),
-                        i + 2 + hashes,
+                        open + hashes,
                     )
                 } else {
                     i
