@@ -59,7 +59,7 @@
 //! when the edit's changed lines hold a bracket, a quote or a comment mark
 //! (else it reads as the file before does).
 
-use crate::textdiff::shared_ends;
+use crate::textdiff::changed_lines;
 
 /// The string and comment forms a brace language has.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -799,9 +799,7 @@ pub fn unbalanced(path: &str, original: &str, result: &str) -> Option<Unbalanced
     if original == result || original.is_empty() || !objective_c_if_m(path, original) {
         return None;
     }
-    let old: Vec<&str> = original.lines().collect();
-    let new: Vec<&str> = result.lines().collect();
-    let (prefix, suffix) = shared_ends(&old, &new);
+    let (old, new, prefix, suffix) = changed_lines(original, result);
     let old_changed = prefix..old.len() - suffix;
     let new_changed = prefix..new.len() - suffix;
     // Changed lines with nothing a reading counts or enters by: the result

@@ -53,7 +53,7 @@
 //! inherent `impl` blocks of one type with different headers.
 
 use super::doubt_braces::{Lang, brace_language, line_starts};
-use crate::textdiff::shared_ends;
+use crate::textdiff::changed_lines;
 use std::collections::HashMap;
 
 /// A function a brace-language file defines twice.
@@ -668,9 +668,7 @@ pub fn redefined(path: &str, original: &str, result: &str) -> Option<Redefined> 
     if original == result {
         return None;
     }
-    let old: Vec<&str> = original.lines().collect();
-    let new: Vec<&str> = result.lines().collect();
-    let (prefix, suffix) = shared_ends(&old, &new);
+    let (old, new, prefix, suffix) = changed_lines(original, result);
     let changed = prefix..new.len() - suffix;
     // Only a changed line can add a definition (a 10,000-line file whose
     // edit defines nothing is not read).

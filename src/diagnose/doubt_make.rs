@@ -377,9 +377,7 @@ pub(super) fn make_break(original: &str, result: &str) -> Option<RecipeBreak> {
     {
         return None;
     }
-    let old: Vec<&str> = original.lines().collect();
-    let new: Vec<&str> = result.lines().collect();
-    let (prefix, suffix) = crate::textdiff::shared_ends(&old, &new);
+    let (old, new, prefix, suffix) = crate::textdiff::changed_lines(original, result);
     let replaced = &old[prefix..old.len() - suffix];
     let mut in_define = false;
     for (at, line) in new.iter().enumerate().take(new.len() - suffix) {

@@ -47,7 +47,7 @@
 
 use super::doubt_indent::Scanner;
 use crate::gate::jsonc::{self, Node};
-use crate::textdiff::shared_ends;
+use crate::textdiff::changed_lines;
 use std::collections::HashMap;
 
 /// A name a Python file defines twice in one block.
@@ -214,9 +214,7 @@ pub(super) fn python_redefinition(original: &str, result: &str) -> Option<Redefi
     if original == result {
         return None;
     }
-    let old: Vec<&str> = original.lines().collect();
-    let new: Vec<&str> = result.lines().collect();
-    let (prefix, suffix) = shared_ends(&old, &new);
+    let (old, new, prefix, suffix) = changed_lines(original, result);
     let changed = prefix..new.len() - suffix;
     // Only a changed line can add a definition (a 10,000-line file whose
     // edit defines nothing is not read).
@@ -414,9 +412,7 @@ pub(super) fn yaml_duplicate_key(original: &str, result: &str) -> Option<Duplica
     if original == result {
         return None;
     }
-    let old: Vec<&str> = original.lines().collect();
-    let new: Vec<&str> = result.lines().collect();
-    let (prefix, suffix) = shared_ends(&old, &new);
+    let (old, new, prefix, suffix) = changed_lines(original, result);
     let changed = prefix..new.len() - suffix;
     if changed.is_empty() {
         return None;
@@ -527,9 +523,7 @@ pub(super) fn json_duplicate_key(path: &str, original: &str, result: &str) -> Op
     if !(lower.ends_with(".json") || lower.ends_with(".jsonc")) || original == result {
         return None;
     }
-    let old: Vec<&str> = original.lines().collect();
-    let new: Vec<&str> = result.lines().collect();
-    let (prefix, suffix) = shared_ends(&old, &new);
+    let (_, new, prefix, suffix) = changed_lines(original, result);
     // 1-based lines.
     let changed = prefix + 1..new.len() - suffix + 1;
     let after = jsonc::parse(result).ok()?;
