@@ -86,6 +86,20 @@ pub fn shared_ends<T: PartialEq>(old: &[T], new: &[T]) -> (usize, usize) {
     (prefix, suffix)
 }
 
+/// Two texts as lines (`str::lines`), and what lies around the one
+/// stretch that changed ([`shared_ends`]): `(old, new, prefix, suffix)`,
+/// where `old[prefix..old.len() - suffix]` became `new[prefix..new.len() -
+/// suffix]`.
+pub fn changed_lines<'a>(
+    original: &'a str,
+    result: &'a str,
+) -> (Vec<&'a str>, Vec<&'a str>, usize, usize) {
+    let old: Vec<&str> = original.lines().collect();
+    let new: Vec<&str> = result.lines().collect();
+    let (prefix, suffix) = shared_ends(&old, &new);
+    (old, new, prefix, suffix)
+}
+
 #[cfg(test)]
 mod tests {
     use super::shared_ends;

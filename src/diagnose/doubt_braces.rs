@@ -59,7 +59,7 @@
 //! when the edit's changed lines hold a bracket, a quote or a comment mark
 //! (else it reads as the file before does).
 
-use crate::textdiff::shared_ends;
+use crate::textdiff::changed_lines;
 
 /// The string and comment forms a brace language has.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -518,25 +518,19 @@ impl Reader {
                     self.enter(Str::new(End::Quote(q), false, Interp::No, true), i + 1)
                 }
             }
-            'r' if lang == Lang::Rust && !word_before(chars, i) => {
-                // `r"..."`, `r#"..."#`, `br"..."`.
-                let hashes = chars[i + 1..].iter().take_while(|&&h| h == '#').count();
-                if at(i + 1 + hashes) == Some('"') {
+            'r' | 'b'
+                if lang == Lang::Rust
+                    && (c == 'r' || next == Some('r'))
+                    && !word_before(chars, i) =>
+            {
+                // `r"..."`, `r#"..."#`, `br"..."`, `br#"..."#`: the hashes
+                // after the `r`.
+                let open = if c == 'b' { i + 2 } else { i + 1 };
+                let hashes = chars[open..].iter().take_while(|&&h| h == '#').count();
+                if at(open + hashes) == Some('"') {
                     self.enter(
                         Str::new(End::Raw(hashes), false, Interp::No, false),
-                        i + 1 + hashes,
-                    )
-                } else {
-                    i
-                }
-            }
-            'b' if lang == Lang::Rust && next == Some('r') && !word_before(chars, i) => {
-                // `br"..."`, `br#"..."#`.
-                let hashes = chars[i + 2..].iter().take_while(|&&h| h == '#').count();
-                if at(i + 2 + hashes) == Some('"') {
-                    self.enter(
-                        Str::new(End::Raw(hashes), false, Interp::No, false),
-                        i + 2 + hashes,
+                        open + hashes,
                     )
                 } else {
                     i
@@ -805,9 +799,7 @@ pub fn unbalanced(path: &str, original: &str, result: &str) -> Option<Unbalanced
     if original == result || original.is_empty() || !objective_c_if_m(path, original) {
         return None;
     }
-    let old: Vec<&str> = original.lines().collect();
-    let new: Vec<&str> = result.lines().collect();
-    let (prefix, suffix) = shared_ends(&old, &new);
+    let (old, new, prefix, suffix) = changed_lines(original, result);
     let old_changed = prefix..old.len() - suffix;
     let new_changed = prefix..new.len() - suffix;
     // Changed lines with nothing a reading counts or enters by: the result

@@ -53,7 +53,7 @@
 //! inherent `impl` blocks of one type with different headers.
 
 use super::doubt_braces::{Lang, brace_language, line_starts};
-use crate::textdiff::shared_ends;
+use crate::textdiff::changed_lines;
 use std::collections::HashMap;
 
 /// A function a brace-language file defines twice.
@@ -734,9 +734,7 @@ pub fn redefined(path: &str, original: &str, result: &str) -> Option<Redefined> 
     if original == result {
         return None;
     }
-    let old: Vec<&str> = original.lines().collect();
-    let new: Vec<&str> = result.lines().collect();
-    let (prefix, suffix) = shared_ends(&old, &new);
+    let (old, new, prefix, suffix) = changed_lines(original, result);
     let changed = prefix..new.len() - suffix;
     // Only a changed line can add a definition (a 10,000-line file whose
     // edit defines nothing is not read).
@@ -795,15 +793,17 @@ pub fn redefined(path: &str, original: &str, result: &str) -> Option<Redefined> 
 #[cfg(test)]
 mod tests {
     use super::{Lang, redefined};
+    use crate::cases::{assert_none, before};
 
     const RENDER: &str = "function formatPrice(p) {\n  return \"$\" + p.toFixed(2);\n}\n\nfunction render(items) {\n  return items.map((i) => formatPrice(i.price)).join(\"\\n\");\n}\n\nmodule.exports = { render };\n";
 
     /// The tester's find: the helper re-added before the exports.
     #[test]
     fn a_function_added_again_at_another_place_is_doubted() {
-        let result = RENDER.replace(
+        let result = before(
+            RENDER,
             "module.exports",
-            "function formatPrice(p) {\n  return \"$\" + p.toFixed(2);\n}\n\nmodule.exports",
+            "function formatPrice(p) {\n  return \"$\" + p.toFixed(2);\n}\n\n",
         );
         let found = redefined("render.js", RENDER, &result);
         assert_eq!(
@@ -825,9 +825,10 @@ mod tests {
     #[test]
     fn go_funcs_and_methods_and_rust_fns_are_doubted() {
         let go = "package main\n\nfunc normalize(s string) string {\n\treturn s\n}\n\nfunc (s *Stack[T]) Push(v T) {\n}\n\nfunc main() {\n}\n";
-        let again = go.replace(
+        let again = before(
+            go,
             "func main",
-            "func normalize(s string) string {\n\treturn s\n}\n\nfunc main",
+            "func normalize(s string) string {\n\treturn s\n}\n\n",
         );
         let found = redefined("main.go", go, &again);
         assert_eq!(
@@ -835,7 +836,7 @@ mod tests {
             Some((Lang::Go, (3, 10)))
         );
         assert!(found.is_some_and(|f| f.describe().contains("normalize redeclared in this block")));
-        let method = go.replace("func main", "func (s Stack[T]) Push(v T) {\n}\n\nfunc main");
+        let method = before(go, "func main", "func (s Stack[T]) Push(v T) {\n}\n\n");
         assert_eq!(
             redefined("main.go", go, &method).map(|f| f.name),
             Some("Stack.Push".to_string())
@@ -906,9 +907,10 @@ mod tests {
                 "function g() {}\nfunction f() { return 2; }\n",
             ),
         ];
-        for (path, original, result) in cases {
-            assert_eq!(redefined(path, original, result), None, "{path}: {result}");
-        }
+        assert_none(
+            |(path, original, result)| redefined(path, original, result),
+            &cases,
+        );
     }
 
     /// Go's grouped declarations: a name a `const (`, `var (` or `type (`
@@ -1038,9 +1040,10 @@ mod tests {
     #[test]
     fn consts_classes_methods_and_types_added_again_are_doubted() {
         let js = "export const formatPrice = (p) => {\n  return '$' + p.toFixed(2);\n};\n\nexport function render(items) {\n  return items.map((i) => formatPrice(i.price));\n}\n\nexport default render;\n";
-        let again = js.replace(
+        let again = before(
+            js,
             "export default",
-            "export const formatPrice = (p) => {\n  return '$' + p.toFixed(3);\n};\n\nexport default",
+            "export const formatPrice = (p) => {\n  return '$' + p.toFixed(3);\n};\n\n",
         );
         assert_eq!(
             redefined("f.js", js, &again).map(|f| f.fault()).as_deref(),
@@ -1051,10 +1054,7 @@ mod tests {
             )
         );
         let cart = "class Cart {\n  total() {\n    return 1;\n  }\n\n  clear() {\n    this.items = [];\n  }\n}\n";
-        let again = cart.replace(
-            "  clear() {",
-            "  total() {\n    return 2;\n  }\n\n  clear() {",
-        );
+        let again = before(cart, "  clear() {", "  total() {\n    return 2;\n  }\n\n");
         assert_eq!(
             redefined("f.ts", cart, &again)
                 .map(|f| f.fault())
@@ -1066,9 +1066,10 @@ mod tests {
             )
         );
         let rs = "struct S;\n\nimpl S {\n    fn area(&self) -> u32 {\n        1\n    }\n\n    fn name(&self) -> &str {\n        \"s\"\n    }\n}\n";
-        let again = rs.replace(
+        let again = before(
+            rs,
             "    fn name",
-            "    fn area(&self) -> u32 {\n        2\n    }\n\n    fn name",
+            "    fn area(&self) -> u32 {\n        2\n    }\n\n",
         );
         assert_eq!(
             redefined("f.rs", rs, &again).map(|f| f.fault()).as_deref(),
@@ -1078,9 +1079,10 @@ mod tests {
             )
         );
         let rs = "struct Config {\n    a: u32,\n}\n\nfn helper() {}\n\nfn main() {}\n";
-        let again = rs.replace(
+        let again = before(
+            rs,
             "fn main",
-            "struct Config {\n    a: u32,\n    b: u32,\n}\n\nfn main",
+            "struct Config {\n    a: u32,\n    b: u32,\n}\n\n",
         );
         assert_eq!(
             redefined("f.rs", rs, &again).map(|f| (f.kinds.1, f.lines)),
@@ -1088,9 +1090,10 @@ mod tests {
         );
         let go =
             "package p\n\ntype Config struct {\n\tA int\n}\n\nfunc helper() {}\n\nfunc Use() {}\n";
-        let again = go.replace(
+        let again = before(
+            go,
             "func Use",
-            "type Config struct {\n\tA int\n\tB int\n}\n\nfunc Use",
+            "type Config struct {\n\tA int\n\tB int\n}\n\n",
         );
         assert!(
             redefined("f.go", go, &again)
@@ -1194,9 +1197,10 @@ mod tests {
                 "const x = 1;\nconst doc = `\nconst x = 2;\n`;\n",
             ),
         ];
-        for (path, original, result) in cases {
-            assert_eq!(redefined(path, original, result), None, "{path}: {result}");
-        }
+        assert_none(
+            |(path, original, result)| redefined(path, original, result),
+            &cases,
+        );
     }
 
     /// Twice already before: only a third copy is the edit's.

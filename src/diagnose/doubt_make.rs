@@ -377,9 +377,7 @@ pub(super) fn make_break(original: &str, result: &str) -> Option<RecipeBreak> {
     {
         return None;
     }
-    let old: Vec<&str> = original.lines().collect();
-    let new: Vec<&str> = result.lines().collect();
-    let (prefix, suffix) = crate::textdiff::shared_ends(&old, &new);
+    let (old, new, prefix, suffix) = crate::textdiff::changed_lines(original, result);
     let replaced = &old[prefix..old.len() - suffix];
     let mut in_define = false;
     for (at, line) in new.iter().enumerate().take(new.len() - suffix) {
@@ -432,6 +430,7 @@ pub(super) fn make_break(original: &str, result: &str) -> Option<RecipeBreak> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cases::assert_none;
 
     const MAKEFILE: &str = "all: app\n\napp: main.c\n\tcc -o app main.c\n\nclean:\n\trm -f app\n";
 
@@ -503,22 +502,21 @@ mod tests {
     #[test]
     fn a_new_rule_with_lines_make_reads_in_spaces_is_none() {
         let makefile = "all: build\n\nbuild:\n\tgo build ./...\n\ntest:\n\tgo test ./...\n";
-        for added in [
-            "gen:\n\tgo generate \\\n    ./...\n",
-            "define GEN\n    go generate ./...\nendef\ngen:\n\t$(GEN)\n",
-            "gen:\n  ifeq ($(CI),1)\n\tgo generate ./...\n  else\n\tgo generate -x ./...\n  endif\n",
-            "gen:\n    GOFLAGS = -mod=vendor\n",
-            "gen: export GOFLAGS := -mod=vendor\n    override X = 1\n",
-            "gen:\n    # generate the code\n\tgo generate ./...\n",
-            "gen:\n    include gen.mk\n",
-        ] {
-            let result = makefile.replace("test:\n", &format!("{added}\ntest:\n"));
-            assert_eq!(
-                recipe_break("Makefile", makefile, &result),
-                None,
-                "{added:?}"
-            );
-        }
+        assert_none(
+            |added| {
+                let result = makefile.replace("test:\n", &format!("{added}\ntest:\n"));
+                recipe_break("Makefile", makefile, &result)
+            },
+            &[
+                "gen:\n\tgo generate \\\n    ./...\n",
+                "define GEN\n    go generate ./...\nendef\ngen:\n\t$(GEN)\n",
+                "gen:\n  ifeq ($(CI),1)\n\tgo generate ./...\n  else\n\tgo generate -x ./...\n  endif\n",
+                "gen:\n    GOFLAGS = -mod=vendor\n",
+                "gen: export GOFLAGS := -mod=vendor\n    override X = 1\n",
+                "gen:\n    # generate the code\n\tgo generate ./...\n",
+                "gen:\n    include gen.mk\n",
+            ],
+        );
         let prefixed = format!(".RECIPEPREFIX = >\n{makefile}");
         let spaced = prefixed.replace("test:\n", "gen:\n    go generate ./...\n\ntest:\n");
         assert_eq!(recipe_break("Makefile", &prefixed, &spaced), None);
@@ -528,22 +526,21 @@ mod tests {
     /// `define`, `.RECIPEPREFIX`, other file names, a line already there.
     #[test]
     fn lines_make_reads_are_none() {
-        for added in [
-            "\tstrip app\n",
-            "    VAR = 1\n",
-            "  ifeq ($(X),1)\n",
-            "  endif\n",
-            "    # a comment\n",
-            "    $(info built)\n",
-            "\n",
-        ] {
-            let result = MAKEFILE.replace("main.c\n\n", &format!("main.c\n{added}\n"));
-            assert_eq!(
-                recipe_break("Makefile", MAKEFILE, &result),
-                None,
-                "{added:?}"
-            );
-        }
+        assert_none(
+            |added| {
+                let result = MAKEFILE.replace("main.c\n\n", &format!("main.c\n{added}\n"));
+                recipe_break("Makefile", MAKEFILE, &result)
+            },
+            &[
+                "\tstrip app\n",
+                "    VAR = 1\n",
+                "  ifeq ($(X),1)\n",
+                "  endif\n",
+                "    # a comment\n",
+                "    $(info built)\n",
+                "\n",
+            ],
+        );
         let continued = MAKEFILE.replace("\tcc -o app main.c\n", "\tcc -o app \\\n    main.c\n");
         assert_eq!(recipe_break("Makefile", MAKEFILE, &continued), None);
         let defined = "define RUN\n\tcc x\nendef\n";
@@ -614,31 +611,30 @@ mod tests {
     /// references, a rule, a call of a function expanding to nothing.
     #[test]
     fn a_reference_line_make_reads_is_none() {
-        for added in [
-            "$(N) = 1",
-            "$(N)_X := 1",
-            "$(N) += 1",
-            "${N} ?= 2",
-            "$(N) != echo hi",
-            "$(N) ::= 3",
-            "$(N)=1",
-            "$(N) := a b:c",
-            "$(BIN): $(OBJS)",
-            "$(BIN)::",
-            "$(info built)",
-            "$(info built) # a comment",
-            "$(warning $(CC) is old)",
-            "$(error CC unset)",
-            "$(eval Y = 1)",
-            "${info built}",
-        ] {
-            let result = MAKEFILE.replace("main.c\n\n", &format!("main.c\n    {added}\n\n"));
-            assert_eq!(
-                recipe_break("Makefile", MAKEFILE, &result),
-                None,
-                "{added:?}"
-            );
-        }
+        assert_none(
+            |added| {
+                let result = MAKEFILE.replace("main.c\n\n", &format!("main.c\n    {added}\n\n"));
+                recipe_break("Makefile", MAKEFILE, &result)
+            },
+            &[
+                "$(N) = 1",
+                "$(N)_X := 1",
+                "$(N) += 1",
+                "${N} ?= 2",
+                "$(N) != echo hi",
+                "$(N) ::= 3",
+                "$(N)=1",
+                "$(N) := a b:c",
+                "$(BIN): $(OBJS)",
+                "$(BIN)::",
+                "$(info built)",
+                "$(info built) # a comment",
+                "$(warning $(CC) is old)",
+                "$(error CC unset)",
+                "$(eval Y = 1)",
+                "${info built}",
+            ],
+        );
     }
 
     /// A line make reads at any indentation that ends a rule's recipe (an

@@ -47,7 +47,7 @@
 
 use super::doubt_indent::Scanner;
 use crate::gate::jsonc::{self, Node};
-use crate::textdiff::shared_ends;
+use crate::textdiff::changed_lines;
 use std::collections::HashMap;
 
 /// A name a Python file defines twice in one block.
@@ -214,9 +214,7 @@ pub(super) fn python_redefinition(original: &str, result: &str) -> Option<Redefi
     if original == result {
         return None;
     }
-    let old: Vec<&str> = original.lines().collect();
-    let new: Vec<&str> = result.lines().collect();
-    let (prefix, suffix) = shared_ends(&old, &new);
+    let (old, new, prefix, suffix) = changed_lines(original, result);
     let changed = prefix..new.len() - suffix;
     // Only a changed line can add a definition (a 10,000-line file whose
     // edit defines nothing is not read).
@@ -414,9 +412,7 @@ pub(super) fn yaml_duplicate_key(original: &str, result: &str) -> Option<Duplica
     if original == result {
         return None;
     }
-    let old: Vec<&str> = original.lines().collect();
-    let new: Vec<&str> = result.lines().collect();
-    let (prefix, suffix) = shared_ends(&old, &new);
+    let (old, new, prefix, suffix) = changed_lines(original, result);
     let changed = prefix..new.len() - suffix;
     if changed.is_empty() {
         return None;
@@ -527,9 +523,7 @@ pub(super) fn json_duplicate_key(path: &str, original: &str, result: &str) -> Op
     if !(lower.ends_with(".json") || lower.ends_with(".jsonc")) || original == result {
         return None;
     }
-    let old: Vec<&str> = original.lines().collect();
-    let new: Vec<&str> = result.lines().collect();
-    let (prefix, suffix) = shared_ends(&old, &new);
+    let (_, new, prefix, suffix) = changed_lines(original, result);
     // 1-based lines.
     let changed = prefix + 1..new.len() - suffix + 1;
     let after = jsonc::parse(result).ok()?;
@@ -573,6 +567,7 @@ mod tests {
     use super::{
         DuplicateKey, Redefinition, json_duplicate_key, python_redefinition, yaml_duplicate_key,
     };
+    use crate::cases::{assert_none, before};
 
     const CLASS: &str = "class Inventory:\n    def __init__(self):\n        self.items = {}\n\n    def total(self):\n        return sum(self.items.values())\n";
 
@@ -682,9 +677,10 @@ mod tests {
                 "def g():\n    pass\n\ndef f():\n    return 2\n",
             ),
         ];
-        for (original, result) in cases {
-            assert_eq!(python_redefinition(original, result), None, "{result}");
-        }
+        assert_none(
+            |(original, result)| python_redefinition(original, result),
+            &cases,
+        );
     }
 
     /// A tester's find (round 38d): a property's setter sent again, changed
@@ -693,9 +689,10 @@ mod tests {
     #[test]
     fn a_second_setter_of_one_property_is_doubted() {
         let class = "class A:\n    @property\n    def x(self):\n        return self._x\n\n    @x.setter\n    def x(self, v):\n        self._x = v\n\n    def run(self):\n        return 1\n";
-        let again = class.replace(
+        let again = before(
+            class,
             "    def run(self):\n",
-            "    @x.setter\n    def x(self, v):\n        self._x = int(v)\n\n    def run(self):\n",
+            "    @x.setter\n    def x(self, v):\n        self._x = int(v)\n\n",
         );
         let found = python_redefinition(class, &again);
         assert_eq!(
@@ -707,9 +704,10 @@ mod tests {
                 .map(|f| f.fault())
                 .is_some_and(|f| f.starts_with("as written, the file defines `x`'s `@x.setter` twice in class `A` (line 1), at lines 7 and 11")),
         );
-        let deleter = class.replace(
+        let deleter = before(
+            class,
             "    def run(self):\n",
-            "    @x.deleter\n    def x(self):\n        del self._x\n\n    def run(self):\n",
+            "    @x.deleter\n    def x(self):\n        del self._x\n\n",
         );
         assert_eq!(python_redefinition(class, &deleter), None);
     }
@@ -806,9 +804,10 @@ mod tests {
                 "a:\n  name: x\n  plural: xs\n? b\n: name: y\n  plural: ys\n",
             ),
         ];
-        for (original, result) in cases {
-            assert_eq!(yaml_duplicate_key(original, result), None, "{result}");
-        }
+        assert_none(
+            |(original, result)| yaml_duplicate_key(original, result),
+            &cases,
+        );
     }
 
     /// A tester's find (round 38e, 04): a quoted key beside the plain one,
@@ -848,9 +847,7 @@ mod tests {
             "server:\n  limits: {cpu: 1, memory: \"a, cpu: 2\"}\n",
             "server:\n  limits: {cpu: 1, memory: 2Gi}\n  \"cpu\": 2\n",
         ];
-        for result in cases {
-            assert_eq!(yaml_duplicate_key(k, result), None, "{result}");
-        }
+        assert_none(|result| yaml_duplicate_key(k, result), &cases);
     }
 
     const PACKAGE: &str = "{\n  \"name\": \"app\",\n  \"scripts\": {\n    \"build\": \"tsc\",\n    \"test\": \"jest\"\n  },\n  \"dependencies\": {\n    \"react\": \"^18.2.0\"\n  }\n}\n";
@@ -860,9 +857,10 @@ mod tests {
     /// `build` and `test` are lost.
     #[test]
     fn a_json_key_added_again_to_its_object_is_doubted() {
-        let result = PACKAGE.replace(
+        let result = before(
+            PACKAGE,
             "  \"dependencies\"",
-            "  \"scripts\": {\n    \"lint\": \"eslint .\"\n  },\n  \"dependencies\"",
+            "  \"scripts\": {\n    \"lint\": \"eslint .\"\n  },\n",
         );
         let found = json_duplicate_key("package.json", PACKAGE, &result);
         assert_eq!(
@@ -881,10 +879,7 @@ mod tests {
             )
         );
         // Nested, the key spelled with an escape, a comment in a .jsonc.
-        let nested = PACKAGE.replace(
-            "    \"react\"",
-            "    \"r\\u0065act\": \"^17\",\n    \"react\"",
-        );
+        let nested = before(PACKAGE, "    \"react\"", "    \"r\\u0065act\": \"^17\",\n");
         assert_eq!(
             json_duplicate_key("a.jsonc", PACKAGE, &format!("// c\n{nested}"))
                 .map(|f| (f.key, f.holder, f.lines)),
@@ -900,7 +895,7 @@ mod tests {
             PACKAGE.replace("\"tsc\"", "\"scripts\""),
             PACKAGE.replace("\"tsc\",", "\"tsc\",,\n    \"build\": 1,"),
             // Keys that differ by an escape's meaning.
-            PACKAGE.replace("    \"test\"", "    \"build\\n\": 1,\n    \"test\""),
+            before(PACKAGE, "    \"test\"", "    \"build\\n\": 1,\n"),
         ];
         for result in cases {
             assert_eq!(

@@ -74,7 +74,7 @@
 //! too: the edit's text cannot tell it from a line sent without its
 //! columns, and the doubt names the move for the reviewer to confirm.
 
-use crate::textdiff::{ops, shared_ends};
+use crate::textdiff::{changed_lines, ops};
 use similar::DiffOp;
 use std::collections::HashMap;
 
@@ -814,9 +814,7 @@ pub(super) fn yaml_break(original: &str, result: &str) -> Option<YamlBreak> {
     if original == result {
         return None;
     }
-    let old: Vec<&str> = original.lines().collect();
-    let new: Vec<&str> = result.lines().collect();
-    let (head, tail) = shared_ends(&old, &new);
+    let (old, new, head, tail) = changed_lines(original, result);
     let (old_mid, new_mid) = (&old[head..old.len() - tail], &new[head..new.len() - tail]);
     // The stretches that replace lines (old start, old length, new start,
     // new length, in the whole files); the diff only where the shared ends
@@ -1119,7 +1117,6 @@ mod tests {
                 "  name: x\n",
                 "  name: x\nlogging:\n  level: info\n",
             ),
-            (CONFIG, "  port: 80\n", "  port: 80\n  timeout: 5\n"),
             (list, "    v: 2\n", "    v: 2\n  - name: c\n    v: 3\n"),
             (
                 list,

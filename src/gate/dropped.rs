@@ -12,10 +12,8 @@
 
 use serde_json::Value;
 
-use super::Call;
-use crate::dialect::apply_patch::PatchFs;
+use super::moved::{Offer, PatchCall};
 use crate::dialect::opencode_apply_patch::parse::{Skipped, parse_patch};
-use crate::dialect::registry::DialectRow;
 
 /// Whether `skipped` is an empty line with added lines on both sides.
 fn empty_among_added(skipped: &Skipped) -> bool {
@@ -52,12 +50,8 @@ fn with_added(text: &str, lines: &[usize]) -> String {
 /// its dropped empty lines among added lines sent as `+`: the corrected
 /// input, or why there is none. `(None, None)` when its parser drops no
 /// line.
-pub(super) fn own(
-    row: &DialectRow,
-    key: &str,
-    call: &Call,
-    fs: &dyn PatchFs,
-) -> (Option<Value>, Option<String>) {
+pub(super) fn own(patch: &PatchCall) -> Offer {
+    let &PatchCall { key, call, .. } = patch;
     let Some(text) = call.input.get(key).and_then(Value::as_str) else {
         return (None, None);
     };
@@ -74,14 +68,7 @@ pub(super) fn own(
     }
     let lines: Vec<usize> = parsed.skipped.iter().map(|s| s.line).collect();
     let fixed = with_added(text, &lines);
-    super::moved::offer_repaired(
-        row,
-        key,
-        call,
-        fs,
-        &fixed,
-        "with its empty lines sent as `+`",
-    )
+    super::moved::offer_repaired(patch, &fixed, "with its empty lines sent as `+`")
 }
 
 #[cfg(test)]

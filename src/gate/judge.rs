@@ -775,11 +775,12 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
         );
         found.note = note;
         if let Some(key) = patch_key(row).filter(|_| found.case == Case::Doubt) {
-            (found.corrected, found.withheld) = super::moved::own(row, key, call, fs);
+            let patch = super::moved::PatchCall { row, key, call, fs };
+            (found.corrected, found.withheld) = super::moved::own(&patch);
             if (found.corrected.is_none() && found.withheld.is_none())
                 && !outcome.dropped.is_empty()
             {
-                (found.corrected, found.withheld) = super::dropped::own(row, key, call, fs);
+                (found.corrected, found.withheld) = super::dropped::own(&patch);
             }
         }
         return found;

@@ -15,15 +15,24 @@ use super::Call;
 use crate::dialect::apply_patch::{PatchFs, without_moves_onto_themselves};
 use crate::dialect::registry::DialectRow;
 
+/// A call of an agent's `apply_patch`: its dialect's `row`, the input's
+/// `key` holding the patch, and the files it reads.
+pub(super) struct PatchCall<'a> {
+    pub(super) row: &'a DialectRow,
+    pub(super) key: &'a str,
+    pub(super) call: &'a Call,
+    pub(super) fs: &'a dyn PatchFs,
+}
+
+/// The corrected input offered, or why there is none (`(None, None)`: no
+/// repair applies).
+pub(super) type Offer = (Option<Value>, Option<String>);
+
 /// OpenCode's and Cline's `apply_patch` (`row`, the patch in the input's
 /// `key`) without its moves onto the files themselves, checked with the
 /// agent's own matcher (Codex's: `patch::without_self_moves`).
-pub(super) fn own(
-    row: &DialectRow,
-    key: &str,
-    call: &Call,
-    fs: &dyn PatchFs,
-) -> (Option<Value>, Option<String>) {
+pub(super) fn own(patch: &PatchCall) -> Offer {
+    let &PatchCall { key, call, .. } = patch;
     let Some(fixed) = call
         .input
         .get(key)
@@ -32,7 +41,7 @@ pub(super) fn own(
     else {
         return (None, None);
     };
-    offer_repaired(row, key, call, fs, &fixed, "without its Move line")
+    offer_repaired(patch, &fixed, "without its Move line")
 }
 
 /// The agent's patch (`row`, in the input's `key`) repaired into `fixed`,
@@ -40,14 +49,8 @@ pub(super) fn own(
 /// agent's own matcher applies it with every hunk exact, drops no line,
 /// writes no file it then deletes, and no patch check doubts it; else why
 /// not, the repair named by `what` (`without its Move line`).
-pub(super) fn offer_repaired(
-    row: &DialectRow,
-    key: &str,
-    call: &Call,
-    fs: &dyn PatchFs,
-    fixed: &str,
-    what: &str,
-) -> (Option<Value>, Option<String>) {
+pub(super) fn offer_repaired(patch: &PatchCall, fixed: &str, what: &str) -> Offer {
+    let &PatchCall { row, key, call, fs } = patch;
     let Some(matcher) = row.matcher() else {
         return (None, None);
     };

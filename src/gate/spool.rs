@@ -669,6 +669,18 @@ fn corrected_now(agent: super::GateAgent, call: &super::Call, input: &Value) -> 
     super::finding_of(agent, &again, &fs)
 }
 
+/// The call `request` asks about, as the gate read it (no hook event).
+fn call_of(request: &Request) -> super::Call {
+    super::Call {
+        cwd: request.cwd.clone(),
+        session_id: request.session_id.clone(),
+        call_id: request.call_id.clone(),
+        tool: request.tool.clone(),
+        event: None,
+        input: request.input.clone(),
+    }
+}
+
 /// What the gate will answer when the pane chooses the request's corrected
 /// edit: `None` when it is still exact against the file as it is now (it
 /// is sent), else why it is denied, in a few words (`no longer exact
@@ -677,14 +689,7 @@ fn corrected_now(agent: super::GateAgent, call: &super::Call, input: &Value) -> 
 pub fn corrected_refused(request: &Request) -> Option<String> {
     let agent = super::GateAgent::from_id(&request.agent)?;
     let corrected = request.corrected.as_ref()?;
-    let call = super::Call {
-        cwd: request.cwd.clone(),
-        session_id: request.session_id.clone(),
-        call_id: request.call_id.clone(),
-        tool: request.tool.clone(),
-        event: None,
-        input: request.input.clone(),
-    };
+    let call = call_of(request);
     let now = corrected_now(agent, &call, corrected);
     (now.case != super::Case::Exact).then(|| {
         format!(
@@ -743,14 +748,7 @@ pub fn judged_now(request: &Request) -> Option<Request> {
             ..changed
         });
     };
-    let call = super::Call {
-        cwd: request.cwd.clone(),
-        session_id: request.session_id.clone(),
-        call_id: request.call_id.clone(),
-        tool: request.tool.clone(),
-        event: None,
-        input: request.input.clone(),
-    };
+    let call = call_of(request);
     let fs = crate::dialect::apply_patch::DirFs {
         root: Path::new(&call.cwd).to_path_buf(),
     };

@@ -1806,20 +1806,33 @@ mod tests {
         }
     }
 
+    /// `request` asked of the gate in `dir` on a thread of its own, waiting
+    /// until `deadline`.
+    fn spawn_ask(
+        dir: &Path,
+        request: Request,
+        deadline: Instant,
+    ) -> std::thread::JoinHandle<Outcome> {
+        let dir = dir.to_path_buf();
+        std::thread::spawn(move || ask(&dir, &request, deadline))
+    }
+
     /// A gate call on a thread of its own.
     fn gate(dir: &Path, session: &str, call: &str) -> std::thread::JoinHandle<Outcome> {
-        let (dir, request) = (dir.to_path_buf(), request(session, call));
-        std::thread::spawn(move || ask(&dir, &request, Instant::now() + Duration::from_secs(20)))
+        spawn_ask(dir, request(session, call), in_20_s())
+    }
+
+    fn in_20_s() -> Instant {
+        Instant::now() + Duration::from_secs(20)
     }
 
     /// [`gate`] of a loose edit (what `A` answers unseen; a doubt waits).
     fn loose_gate(dir: &Path, session: &str, call: &str) -> std::thread::JoinHandle<Outcome> {
-        let dir = dir.to_path_buf();
         let request = Request {
             case: "loose".into(),
             ..request(session, call)
         };
-        std::thread::spawn(move || ask(&dir, &request, Instant::now() + Duration::from_secs(20)))
+        spawn_ask(dir, request, in_20_s())
     }
 
     /// [`gate`] of call `n`, an Edit of `/w/N/a.py` (holding `before`: a
@@ -1840,8 +1853,7 @@ mod tests {
         r.file = Some(format!("/w/{n}/a.py"));
         r.input = serde_json::json!({"file_path": format!("/w/{n}/a.py"), "old_string": old,
                                      "new_string": new, "replace_all": false});
-        let dir = dir.to_path_buf();
-        std::thread::spawn(move || ask(&dir, &r, Instant::now() + Duration::from_secs(20)))
+        spawn_ask(dir, r, in_20_s())
     }
 
     /// A pane listening in a workspace of its own (the workspace goes when
@@ -1852,14 +1864,35 @@ mod tests {
         (dir, pane)
     }
 
-    /// Takes arrivals until `n` calls wait.
-    fn until_waiting(pane: &mut ReviewPane, n: usize) {
+    /// Wakes the pane every `step` while `more` holds of the number of
+    /// calls waiting (for 10 s at the most).
+    fn wake_while(pane: &mut ReviewPane, step: u64, more: impl Fn(usize) -> bool) {
         let deadline = Instant::now() + Duration::from_secs(10);
-        while pane.queue.len() < n {
+        while more(pane.queue.len()) {
             assert!(Instant::now() < deadline, "{} waiting", pane.queue.len());
-            std::thread::sleep(Duration::from_millis(10));
+            std::thread::sleep(Duration::from_millis(step));
             pane.on_wake();
         }
+    }
+
+    /// Takes arrivals until `n` calls wait.
+    fn until_waiting(pane: &mut ReviewPane, n: usize) {
+        wake_while(pane, 10, |waiting| waiting < n);
+    }
+
+    /// The texts of the pane's log, oldest first.
+    fn log_texts(pane: &ReviewPane) -> Vec<&str> {
+        pane.log.iter().map(|(text, _)| text.as_str()).collect()
+    }
+
+    /// `call` answered: rejected for `reason`.
+    fn assert_rejected(call: std::thread::JoinHandle<Outcome>, reason: &str) {
+        assert_eq!(
+            call.join().expect("gate"),
+            Outcome::Answered(Verdict::Reject {
+                reason: reason.into()
+            })
+        );
     }
 
     fn press(pane: &mut ReviewPane, code: KeyCode) {
@@ -1904,18 +1937,11 @@ mod tests {
         assert_eq!(later.join().expect("gate"), allowed);
         assert_eq!(pane.queue.len(), 1);
         press(&mut pane, KeyCode::Char('r'));
-        for c in "no".chars() {
-            press(&mut pane, KeyCode::Char(c));
-        }
+        type_text(&mut pane, "no");
         press(&mut pane, KeyCode::Enter);
-        assert_eq!(
-            other.join().expect("gate"),
-            Outcome::Answered(Verdict::Reject {
-                reason: "no".into()
-            })
-        );
+        assert_rejected(other, "no");
         assert!(pane.queue.is_empty());
-        let log: Vec<&str> = pane.log.iter().map(|(text, _)| text.as_str()).collect();
+        let log = log_texts(&pane);
         assert_eq!(
             log,
             [
@@ -1997,8 +2023,7 @@ mod tests {
                 let mut r = request("s", &format!("call {n}"));
                 r.corrected = Some(serde_json::json!({"file_path": "/w/a.py",
                     "old_string": "a", "new_string": "c"}));
-                let dir = dir.path().to_path_buf();
-                std::thread::spawn(move || ask(&dir, &r, Instant::now() + Duration::from_secs(20)))
+                spawn_ask(dir.path(), r, in_20_s())
             })
             .collect();
         until_waiting(&mut pane, 2);
@@ -2258,7 +2283,7 @@ mod tests {
         assert_eq!(pane.queue.len(), 1, "not answered on the old view");
         assert!(!gate.is_finished());
         assert_eq!(
-            pane.notice.as_ref().map(|n| n.text.as_str()),
+            notice_text(&pane),
             Some(
                 "inventory.py changed since this call was judged: judged again against the file \
                  as it is now (was exact, now doubt (exact)); look again, then answer"
@@ -2291,7 +2316,7 @@ mod tests {
         assert!(pane.queue.is_empty());
         let decided = gate.join().expect("the gate");
         assert_eq!(decided.verdict(), Some(&Verdict::Allow));
-        let log: Vec<&str> = pane.log.iter().map(|(text, _)| text.as_str()).collect();
+        let log = log_texts(&pane);
         assert_eq!(log, ["allowed: Claude Code Edit inventory.py (doubt)"]);
     }
 
@@ -2335,24 +2360,13 @@ mod tests {
         assert_eq!(shown_at(&text, "def cheapest"), Some(30), "{text}");
         press(&mut pane, KeyCode::Char('['));
         press(&mut pane, KeyCode::Char('a'));
-        assert_eq!(
-            one.join().expect("the gate").verdict(),
-            Some(&Verdict::Allow)
-        );
+        assert_allowed(one);
         std::fs::write(&file, INVENTORY.replacen(first.0, first.1, 1)).expect("written");
         // The second, shown before the first was written, is judged again
         // on `a` and shown at its place now.
         press(&mut pane, KeyCode::Char('a'));
         assert_eq!(pane.queue.len(), 1, "asked again");
-        assert_eq!(
-            pane.notice.as_ref().map(|n| n.text.as_str()),
-            Some(
-                "inventory.py changed since this call was judged: judged again against the file \
-                 as it is now (still exact); look again, then answer"
-            )
-        );
-        let text = screen(&mut pane);
-        assert_eq!(shown_at(&text, "def cheapest"), Some(34), "{text}");
+        assert_judged_again_at(&mut pane, "def cheapest", 34);
         // Shown again after a change of the file: judged when shown.
         let now = INVENTORY.replacen(first.0, first.1, 1);
         std::fs::write(&file, format!("# a comment\n{now}")).expect("changed again");
@@ -2360,52 +2374,50 @@ mod tests {
         until_waiting(&mut pane, 2);
         std::fs::write(&file, format!("# a comment\n# and another\n{now}")).expect("changed");
         press(&mut pane, KeyCode::Char(']'));
-        assert_eq!(
-            pane.notice.as_ref().map(|n| n.text.as_str()),
-            Some(
-                "inventory.py changed since this call was judged: judged again against the file \
-                 as it is now (still exact); look again, then answer"
-            )
-        );
-        let text = screen(&mut pane);
-        assert_eq!(shown_at(&text, "LOW_STOCK = "), Some(7), "{text}");
+        assert_judged_again_at(&mut pane, "LOW_STOCK = ", 7);
         press(&mut pane, KeyCode::Char('a'));
-        assert_eq!(
-            three.join().expect("the gate").verdict(),
-            Some(&Verdict::Allow)
-        );
+        assert_allowed(three);
         // The second, shown again once the third is answered, is judged
         // as the file is then: two lines further down.
-        assert_eq!(
-            pane.notice.as_ref().map(|n| n.text.as_str()),
-            Some(
-                "inventory.py changed since this call was judged: judged again against the file \
-                 as it is now (still exact); look again, then answer"
-            )
-        );
-        let text = screen(&mut pane);
-        assert_eq!(shown_at(&text, "def cheapest"), Some(36), "{text}");
+        assert_judged_again_at(&mut pane, "def cheapest", 36);
         press(&mut pane, KeyCode::Char('a'));
+        assert_allowed(two);
+    }
+
+    /// `call` answered: allowed.
+    fn assert_allowed(call: std::thread::JoinHandle<crate::gate::Judgment>) {
         assert_eq!(
-            two.join().expect("the gate").verdict(),
+            call.join().expect("the gate").verdict(),
             Some(&Verdict::Allow)
         );
     }
 
-    /// A gate call of `call` (session `s1`) waiting until `deadline`.
-    fn gate_until(dir: &Path, call: &str, deadline: Instant) -> std::thread::JoinHandle<Outcome> {
-        let (dir, request) = (dir.to_path_buf(), request("s1", call));
-        std::thread::spawn(move || ask(&dir, &request, deadline))
+    /// The call shown was judged again, still exact, and shows `line` at
+    /// line `at` of its file.
+    fn assert_judged_again_at(pane: &mut ReviewPane, line: &str, at: u32) {
+        assert_eq!(
+            notice_text(pane),
+            Some(
+                "inventory.py changed since this call was judged: judged again against the file \
+                 as it is now (still exact); look again, then answer"
+            )
+        );
+        let text = screen(pane);
+        assert_eq!(shown_at(&text, line), Some(at), "{text}");
+    }
+
+    /// A gate call of `call` (session `s1`) waiting 800 ms at the most.
+    fn short_gate(dir: &Path, call: &str) -> std::thread::JoinHandle<Outcome> {
+        spawn_ask(
+            dir,
+            request("s1", call),
+            Instant::now() + Duration::from_millis(800),
+        )
     }
 
     /// Looks at the calls until `n` wait.
     fn until_left(pane: &mut ReviewPane, n: usize) {
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while pane.queue.len() > n {
-            assert!(Instant::now() < deadline, "{} waiting", pane.queue.len());
-            std::thread::sleep(Duration::from_millis(20));
-            pane.on_wake();
-        }
+        wake_while(pane, 20, |waiting| waiting > n);
     }
 
     fn type_text(pane: &mut ReviewPane, text: &str) {
@@ -2426,11 +2438,7 @@ mod tests {
     #[test]
     fn a_reason_for_a_call_that_stopped_waiting_goes_to_no_other_call() {
         let (dir, mut pane) = listening();
-        let short = gate_until(
-            dir.path(),
-            "toolu_C",
-            Instant::now() + Duration::from_millis(800),
-        );
+        let short = short_gate(dir.path(), "toolu_C");
         until_waiting(&mut pane, 1);
         let long = gate(dir.path(), "s1", "toolu_A");
         until_waiting(&mut pane, 2);
@@ -2460,7 +2468,7 @@ mod tests {
             notice_text(&pane),
             Some("the reason was not sent: its call had stopped waiting")
         );
-        let log: Vec<&str> = pane.log.iter().map(|(text, _)| text.as_str()).collect();
+        let log = log_texts(&pane);
         assert_eq!(
             log,
             [
@@ -2472,12 +2480,7 @@ mod tests {
         press(&mut pane, KeyCode::Char('r'));
         type_text(&mut pane, "ok");
         press(&mut pane, KeyCode::Enter);
-        assert_eq!(
-            long.join().expect("gate"),
-            Outcome::Answered(Verdict::Reject {
-                reason: "ok".into()
-            })
-        );
+        assert_rejected(long, "ok");
     }
 
     /// The call selected stays selected when a call before it stops
@@ -2486,11 +2489,7 @@ mod tests {
     #[test]
     fn a_reason_stays_with_its_call_when_an_earlier_call_leaves() {
         let (dir, mut pane) = listening();
-        let short = gate_until(
-            dir.path(),
-            "one",
-            Instant::now() + Duration::from_millis(800),
-        );
+        let short = short_gate(dir.path(), "one");
         until_waiting(&mut pane, 1);
         let second = gate(dir.path(), "s1", "two");
         until_waiting(&mut pane, 2);
@@ -2511,12 +2510,7 @@ mod tests {
         );
         assert_eq!(notice_text(&pane), None);
         press(&mut pane, KeyCode::Enter);
-        assert_eq!(
-            second.join().expect("gate"),
-            Outcome::Answered(Verdict::Reject {
-                reason: "not this one".into()
-            })
-        );
+        assert_rejected(second, "not this one");
         assert_eq!(pane.queue.len(), 1);
         assert_eq!(pane.queue[0].request.call_id.as_deref(), Some("three"));
         drop(pane);
@@ -2584,12 +2578,7 @@ mod tests {
         let text = screen(&mut pane);
         assert!(text.contains("reason for the model: a"), "{text}");
         press(&mut pane, KeyCode::Enter);
-        assert_eq!(
-            call.join().expect("gate"),
-            Outcome::Answered(Verdict::Reject {
-                reason: "a\tb".into()
-            })
-        );
+        assert_rejected(call, "a\tb");
     }
 
     /// A call whose gate stopped waiting (its deadline passed, or it went

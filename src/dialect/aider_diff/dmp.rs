@@ -153,6 +153,18 @@ fn compute(text1: &[u32], text2: &[u32], deadline: Instant) -> Vec<Diff> {
     bisect(text1, text2, deadline)
 }
 
+/// Where diagonal `k` starts at step `d` of one direction's search (`v`
+/// its furthest x per diagonal, `k_offset` the index of `k`): one on from
+/// the diagonal above, or down from the one below, whichever reached
+/// further.
+fn step_x(v: &[isize], k_offset: usize, k: isize, d: isize) -> isize {
+    if k == -d || (k != d && v[k_offset - 1] < v[k_offset + 1]) {
+        v[k_offset + 1]
+    } else {
+        v[k_offset - 1] + 1
+    }
+}
+
 fn bisect(text1: &[u32], text2: &[u32], deadline: Instant) -> Vec<Diff> {
     let (len1, len2) = (text1.len() as isize, text2.len() as isize);
     let max_d = (len1 + len2 + 1) / 2;
@@ -171,11 +183,7 @@ fn bisect(text1: &[u32], text2: &[u32], deadline: Instant) -> Vec<Diff> {
         let mut k1 = -d + k1start;
         while k1 < d + 1 - k1end {
             let k1_offset = (v_offset + k1) as usize;
-            let mut x1 = if k1 == -d || (k1 != d && v1[k1_offset - 1] < v1[k1_offset + 1]) {
-                v1[k1_offset + 1]
-            } else {
-                v1[k1_offset - 1] + 1
-            };
+            let mut x1 = step_x(&v1, k1_offset, k1, d);
             let mut y1 = x1 - k1;
             while x1 < len1 && y1 < len2 && text1[x1 as usize] == text2[y1 as usize] {
                 x1 += 1;
@@ -200,11 +208,7 @@ fn bisect(text1: &[u32], text2: &[u32], deadline: Instant) -> Vec<Diff> {
         let mut k2 = -d + k2start;
         while k2 < d + 1 - k2end {
             let k2_offset = (v_offset + k2) as usize;
-            let mut x2 = if k2 == -d || (k2 != d && v2[k2_offset - 1] < v2[k2_offset + 1]) {
-                v2[k2_offset + 1]
-            } else {
-                v2[k2_offset - 1] + 1
-            };
+            let mut x2 = step_x(&v2, k2_offset, k2, d);
             let mut y2 = x2 - k2;
             while x2 < len1
                 && y2 < len2

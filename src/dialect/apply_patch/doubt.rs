@@ -98,6 +98,15 @@ impl PatchDoubt {
     }
 }
 
+/// A patch applied: `outcome`, the result of applying `patch` over `fs`
+/// in `cwd` (what the doubts of one section read).
+struct Applied<'a> {
+    patch: &'a Patch,
+    outcome: &'a PatchOutcome,
+    fs: &'a dyn PatchFs,
+    cwd: &'a str,
+}
+
 /// Every doubt about the sections and hunks `outcome` (the result of
 /// applying `patch` over `fs` in `cwd`) applied.
 pub fn patch_doubts(
@@ -106,6 +115,12 @@ pub fn patch_doubts(
     fs: &dyn PatchFs,
     cwd: &str,
 ) -> Vec<PatchDoubt> {
+    let applied = Applied {
+        patch,
+        outcome,
+        fs,
+        cwd,
+    };
     let mut out = Vec::new();
     for (s, (section, report)) in patch.sections.iter().zip(&outcome.sections).enumerate() {
         if report.state != HunkState::Applied {
@@ -146,7 +161,7 @@ pub fn patch_doubts(
                 ),
             ));
         }
-        if let Some(doubt) = hidden_doubt(patch, outcome, fs, cwd, s) {
+        if let Some(doubt) = hidden_doubt(&applied, s) {
             out.push(doubt);
         }
         match section {
@@ -208,7 +223,7 @@ pub fn patch_doubts(
                         });
                     }
                 }
-                if let Some(doubt) = indent_doubt(patch, outcome, fs, cwd, s) {
+                if let Some(doubt) = indent_doubt(&applied, s) {
                     out.push(doubt);
                 }
                 if report.hunks.iter().all(|h| !in_doubt(chunks, h)) {
@@ -240,15 +255,9 @@ pub fn patch_doubts(
 /// characters its file did not hold ([`crate::diagnose::hidden`]): asked
 /// only of a section whose added text holds one, the file as the patch
 /// leaves it read against the file before (nothing, for a new file).
-fn hidden_doubt(
-    patch: &Patch,
-    outcome: &PatchOutcome,
-    fs: &dyn PatchFs,
-    cwd: &str,
-    s: usize,
-) -> Option<PatchDoubt> {
+fn hidden_doubt(applied: &Applied, s: usize) -> Option<PatchDoubt> {
     use crate::diagnose::hidden::{has_hidden, hidden_added};
-    let (path, written) = match patch.sections.get(s)? {
+    let (path, written) = match applied.patch.sections.get(s)? {
         Section::Add { path, content, .. } if has_hidden(content) => (path, path),
         Section::Update {
             path,
@@ -263,8 +272,8 @@ fn hidden_doubt(
         }
         _ => return None,
     };
-    let result = outcome.files.get(&normalize(written))?.as_deref()?;
-    let original = section_input(patch, fs, cwd, s);
+    let result = applied.outcome.files.get(&normalize(written))?.as_deref()?;
+    let original = section_input(applied.patch, applied.fs, applied.cwd, s);
     let added = hidden_added(original.as_deref().unwrap_or(""), [result])?;
     Some(PatchDoubt {
         file: path.clone(),
@@ -349,17 +358,11 @@ pub fn without_moves_onto_themselves(text: &str, cwd: &str) -> Option<String> {
 
 /// Section `s` (an update whose hunks all matched exactly) leaving a
 /// Python file misindented ([`crate::diagnose::doubt_indent`]).
-fn indent_doubt(
-    patch: &Patch,
-    outcome: &PatchOutcome,
-    fs: &dyn PatchFs,
-    cwd: &str,
-    s: usize,
-) -> Option<PatchDoubt> {
-    let Section::Update { path, move_to, .. } = patch.sections.get(s)? else {
+fn indent_doubt(applied: &Applied, s: usize) -> Option<PatchDoubt> {
+    let Section::Update { path, move_to, .. } = applied.patch.sections.get(s)? else {
         return None;
     };
-    let report = outcome.sections.get(s)?;
+    let report = applied.outcome.sections.get(s)?;
     let exact = report
         .hunks
         .iter()
@@ -368,13 +371,13 @@ fn indent_doubt(
         return None;
     }
     let written = move_to.as_deref().unwrap_or(path);
-    let result = outcome.files.get(&normalize(written))?.as_deref()?;
+    let result = applied.outcome.files.get(&normalize(written))?.as_deref()?;
     // The kind by the name, or by the result's first line (in memory): the
     // file before is read only for a file whose layout is read.
     if !crate::diagnose::layout::result_read(written, result) {
         return None;
     }
-    let original = section_input(patch, fs, cwd, s)?;
+    let original = section_input(applied.patch, applied.fs, applied.cwd, s)?;
     use crate::diagnose::layout::BreakKind;
     let fault = crate::diagnose::layout::layout_break(path, &original, result)?;
     Some(PatchDoubt {

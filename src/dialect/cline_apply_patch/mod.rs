@@ -381,56 +381,87 @@ mod tests {
         assert_eq!(result.outcome.stage.as_deref(), Some("exact"));
     }
 
-    #[test]
-    fn accepts_the_legacy_shell_wrapper() {
-        let result = run(
-            &[],
-            &[
-                "%%bash",
-                "apply_patch <<\"EOF\"",
-                "*** Begin Patch",
-                "*** Add File: note.txt",
-                "+hello",
-                "*** End Patch",
-                "EOF",
-            ],
-        );
-        // An added file gets no final newline.
-        assert_eq!(written(&result, "note.txt").as_deref(), Some("hello"));
+    /// A patch over files, and what it writes to one of them.
+    struct Writes {
+        case: &'static str,
+        files: &'static [(&'static str, &'static str)],
+        patch: &'static [&'static str],
+        path: &'static str,
+        want: &'static str,
     }
 
     #[test]
-    fn keeps_patch_lines_that_begin_with_wrapper_tokens() {
-        let result = run(
-            &[("note.txt", "alpha\nEOF literal\n``` fence\nomega")],
-            &[
-                "*** Update File: note.txt",
-                "@@",
-                " alpha",
-                " EOF literal",
-                " ``` fence",
-                "+tail",
-                " omega",
-            ],
-        );
-        assert_eq!(
-            written(&result, "note.txt").as_deref(),
-            Some("alpha\nEOF literal\n``` fence\ntail\nomega")
-        );
-    }
-
-    #[test]
-    fn accepts_an_end_sentinel_with_trailing_whitespace() {
-        let result = run(
-            &[],
-            &[
-                "*** Begin Patch",
-                "*** Add File: note.txt",
-                "+hello",
-                "*** End Patch ",
-            ],
-        );
-        assert_eq!(written(&result, "note.txt").as_deref(), Some("hello"));
+    fn patches_write_what_cline_writes() {
+        let cases = [
+            Writes {
+                // An added file gets no final newline.
+                case: "accepts the legacy shell wrapper",
+                files: &[],
+                patch: &[
+                    "%%bash",
+                    "apply_patch <<\"EOF\"",
+                    "*** Begin Patch",
+                    "*** Add File: note.txt",
+                    "+hello",
+                    "*** End Patch",
+                    "EOF",
+                ],
+                path: "note.txt",
+                want: "hello",
+            },
+            Writes {
+                case: "keeps patch lines that begin with wrapper tokens",
+                files: &[("note.txt", "alpha\nEOF literal\n``` fence\nomega")],
+                patch: &[
+                    "*** Update File: note.txt",
+                    "@@",
+                    " alpha",
+                    " EOF literal",
+                    " ``` fence",
+                    "+tail",
+                    " omega",
+                ],
+                path: "note.txt",
+                want: "alpha\nEOF literal\n``` fence\ntail\nomega",
+            },
+            Writes {
+                case: "accepts an end sentinel with trailing whitespace",
+                files: &[],
+                patch: &[
+                    "*** Begin Patch",
+                    "*** Add File: note.txt",
+                    "+hello",
+                    "*** End Patch ",
+                ],
+                path: "note.txt",
+                want: "hello",
+            },
+            Writes {
+                case: "updates an LF file without CRLF",
+                files: &[("lf.txt", "one\ntwo\nthree")],
+                patch: &[
+                    "*** Update File: lf.txt",
+                    "@@",
+                    " one",
+                    "-two",
+                    "+TWO",
+                    " three",
+                ],
+                path: "lf.txt",
+                want: "one\nTWO\nthree",
+            },
+        ];
+        for Writes {
+            case,
+            files,
+            patch,
+            path,
+            want,
+        } in cases
+        {
+            let result = run(files, patch);
+            assert_eq!(written(&result, path).as_deref(), Some(want), "{case}");
+        }
     }
 
     #[test]
@@ -478,25 +509,6 @@ mod tests {
         assert_eq!(
             moved.outcome.message.as_deref(),
             Some("Successfully applied patch to the following files:\nold.txt -> new.txt")
-        );
-    }
-
-    #[test]
-    fn updates_an_lf_file_without_crlf() {
-        let result = run(
-            &[("lf.txt", "one\ntwo\nthree")],
-            &[
-                "*** Update File: lf.txt",
-                "@@",
-                " one",
-                "-two",
-                "+TWO",
-                " three",
-            ],
-        );
-        assert_eq!(
-            written(&result, "lf.txt").as_deref(),
-            Some("one\nTWO\nthree")
         );
     }
 

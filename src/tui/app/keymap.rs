@@ -214,6 +214,30 @@ const fn footer(mut row: KeyRow, keys: &'static str, words: &'static str, priori
     row
 }
 
+/// A row of one plain key, the help naming it as it is typed.
+macro_rules! key {
+    ($c:literal, $help:literal, $scope:expr, $action:expr) => {
+        row(concat!($c), $help, $scope, &[on($c, $action)])
+    };
+}
+
+/// The row of `]/[ →/←`: `next` on `]` and →, `prev` on `[` and ←.
+macro_rules! next_prev {
+    ($help:literal, $scope:expr, $next:expr, $prev:expr) => {
+        row(
+            "]/[ →/←",
+            $help,
+            $scope,
+            &[
+                on(']', $next),
+                code(K::Right, $next),
+                on('[', $prev),
+                code(K::Left, $prev),
+            ],
+        )
+    };
+}
+
 const DIGITS: &[Bind] = &[
     on('1', A::File(0)),
     on('2', A::File(1)),
@@ -287,30 +311,10 @@ pub const KEYS: &[KeyRow] = &[
         "block",
         5,
     ),
-    row("/", "search the panes", S::Both, &[on('/', A::Search)]),
-    row(
-        "]/[ →/←",
-        "next/prev file",
-        S::Transcript,
-        &[
-            on(']', A::NextFile),
-            code(K::Right, A::NextFile),
-            on('[', A::PrevFile),
-            code(K::Left, A::PrevFile),
-        ],
-    ),
+    key!('/', "search the panes", S::Both, A::Search),
+    next_prev!("next/prev file", S::Transcript, A::NextFile, A::PrevFile),
     row("1-9", "file by number", S::Transcript, DIGITS),
-    row(
-        "]/[ →/←",
-        "next/prev edit",
-        S::Agent,
-        &[
-            on(']', A::NextEdit),
-            code(K::Right, A::NextEdit),
-            on('[', A::PrevEdit),
-            code(K::Left, A::PrevEdit),
-        ],
-    ),
+    next_prev!("next/prev edit", S::Agent, A::NextEdit, A::PrevEdit),
     row("1-9", "a file's latest edit", S::Agent, DIGITS),
     row("!", "failed edits first", S::Agent, FAILED_FIRST),
     footer(
@@ -325,17 +329,17 @@ pub const KEYS: &[KeyRow] = &[
         1,
     ),
     footer(
-        row("f", "follow stream", S::SingleDiff, &[on('f', A::Follow)]),
+        key!('f', "follow stream", S::SingleDiff, A::Follow),
         "f",
         "follow",
         1,
     ),
     footer(
-        row(
-            "f",
+        key!(
+            'f',
             "follow the file being written",
             S::Transcript,
-            &[on('f', A::FollowFile)],
+            A::FollowFile
         ),
         "f",
         "follow",
@@ -353,9 +357,9 @@ pub const KEYS: &[KeyRow] = &[
         "unified",
         2,
     ),
-    row("w", "wrap", S::Both, &[on('w', A::Wrap)]),
+    key!('w', "wrap", S::Both, A::Wrap),
     footer(
-        row("e", "focus blocks", S::Both, &[on('e', A::FocusBlocks)]),
+        key!('e', "focus blocks", S::Both, A::FocusBlocks),
         "e",
         "blocks",
         3,
@@ -367,107 +371,72 @@ pub const KEYS: &[KeyRow] = &[
         &[code(K::Enter, A::Jump)],
     ),
     row("click", "select a block", S::Both, &[]),
-    row(
-        "d",
-        "jump to closest region",
-        S::Both,
-        &[on('d', A::Closest)],
-    ),
-    row(
-        "c",
-        "copy corrected block",
-        S::Both,
-        &[on('c', A::CopyCorrected)],
-    ),
-    row(
-        "+",
+    key!('d', "jump to closest region", S::Both, A::Closest),
+    key!('c', "copy corrected block", S::Both, A::CopyCorrected),
+    key!(
+        '+',
         "diagnosis: all rows / a third",
         S::Both,
-        &[on('+', A::ExpandDiagnosis)],
+        A::ExpandDiagnosis
     ),
-    row(
-        "v",
-        "raw diff/patch/edit JSON",
-        S::Both,
-        &[on('v', A::RawInput)],
-    ),
-    row(
-        "F",
-        "final result / live view",
-        S::SingleDiff,
-        &[on('F', A::FinalView)],
-    ),
-    row(
-        "F",
-        "final result / live view",
-        S::Agent,
-        &[on('F', A::FinalView)],
-    ),
-    row(
-        "x",
+    key!('v', "raw diff/patch/edit JSON", S::Both, A::RawInput),
+    key!('F', "final result / live view", S::SingleDiff, A::FinalView),
+    key!('F', "final result / live view", S::Agent, A::FinalView),
+    key!(
+        'x',
         "leave out of a / take back in",
         S::SingleDiff,
-        &[on('x', A::LeaveOut)],
+        A::LeaveOut
     ),
     footer(
-        row(
-            "a",
+        key!(
+            'a',
             "accept (the blocks not left out)",
             S::SingleDiff,
-            &[on('a', A::Accept)],
+            A::Accept
         ),
         "a",
         "accept",
         7,
     ),
     footer(
-        row(
-            "a",
-            "accept this file",
-            S::Transcript,
-            &[on('a', A::AcceptFile)],
-        ),
+        key!('a', "accept this file", S::Transcript, A::AcceptFile),
         "a",
         "accept",
         7,
     ),
-    row(
-        "A",
+    key!(
+        'A',
         "accept all files (all or none)",
         S::Transcript,
-        &[on('A', A::AcceptAll)],
+        A::AcceptAll
     ),
     footer(
-        row(
-            "a",
+        key!(
+            'a',
             "write srview's result (an edit the agent did not apply)",
             S::Agent,
-            &[on('a', A::WriteEdit)],
+            A::WriteEdit
         ),
         "a",
         "accept",
         7,
     ),
     row("s", "save the edit's text to a file", S::Agent, SAVE),
-    row(
-        "L",
+    key!(
+        'L',
         "asked of CRLF: file's endings",
         S::SingleDiff,
-        &[on('L', A::FileEndings)],
+        A::FileEndings
     ),
-    row(
-        "L",
+    key!(
+        'L',
         "asked of CRLF: files' endings",
         S::Transcript,
-        &[on('L', A::FileEndings)],
+        A::FileEndings
     ),
-    row("r", "reload FILE", S::SingleDiff, &[on('r', A::Reload)]),
-    row(
-        "r",
-        "reload from disk, re-apply",
-        S::Transcript,
-        &[on('r', A::Reload)],
-    ),
+    key!('r', "reload FILE", S::SingleDiff, A::Reload),
+    key!('r', "reload from disk, re-apply", S::Transcript, A::Reload),
     row(
         "Esc",
         "close help/search/preview/focus",
@@ -483,12 +452,7 @@ pub const KEYS: &[KeyRow] = &[
         &[code(K::Esc, A::BackToList)],
     ),
     footer(row("q", "quit", S::Both, QUIT), "q", "quit", 6),
-    footer(
-        row("?", "help", S::Both, &[on('?', A::Help)]),
-        "?",
-        "help",
-        u8::MAX,
-    ),
+    footer(key!('?', "help", S::Both, A::Help), "?", "help", u8::MAX),
     // The agent's list of edits: its `?` says these keys in a notice.
     footer(
         row("j/k ↑/↓", "move", S::AgentList, SCROLL),
@@ -526,12 +490,7 @@ pub const KEYS: &[KeyRow] = &[
         0,
     ),
     row("s", "save the edit's text to a file", S::AgentList, SAVE),
-    footer(
-        row("?", "keys", S::AgentList, &[on('?', A::Help)]),
-        "?",
-        "keys",
-        0,
-    ),
+    footer(key!('?', "keys", S::AgentList, A::Help), "?", "keys", 0),
     row(
         "Esc",
         "nothing to close",
