@@ -42,10 +42,17 @@
 //!
 //! The same for a JSON file (`.json`, `.jsonc`): a key an object holds
 //! twice where the file before did not ([`json_duplicate_key`], read
-//! exactly by [`crate::gate::jsonc`]): `JSON.parse` keeps the later value
-//! without a word.
+//! by [`crate::gate::jsonc`], comments and trailing commas allowed as
+//! JSONC readers allow them): `JSON.parse` keeps the later value without
+//! a word.
+//!
+//! A YAML file that is a template (a Helm chart's `{{- if }}` / `{{- else
+//! }}` branches each setting one key, a Jinja `{% if %}`) is not read for
+//! duplicate keys ([`yaml_template`]): only one branch is ever rendered,
+//! and srview does not read templates.
 
 use super::doubt_indent::Scanner;
+use super::doubt_json::lenient;
 use crate::gate::jsonc::{self, Node};
 use crate::textdiff::shared_ends;
 use std::collections::HashMap;
@@ -475,6 +482,26 @@ pub(super) fn yaml_duplicate_key(original: &str, result: &str) -> Option<Duplica
     None
 }
 
+/// Whether the YAML file `path` holding `text` is a template srview does
+/// not read for duplicate keys (a tester's find: a Helm chart's key set in
+/// a `{{- if }}` and its `{{- else }}` branch was doubted, though only one
+/// is rendered): a line starting (after its indentation) with a template
+/// directive `{{` or `{%`, or a `{{` anywhere in a file under a
+/// `templates/` folder (a Helm chart's). A `{{ var }}` in a value of a
+/// plain YAML file (Ansible) is YAML's text: that file is read.
+pub(super) fn yaml_template(path: &str, text: &str) -> bool {
+    let directive = text.lines().any(|l| {
+        let t = l.trim_start_matches([' ', '\t', '-']).trim_start();
+        t.starts_with("{{") || t.starts_with("{%")
+    });
+    let under_templates = path
+        .split(['/', '\\'])
+        .rev()
+        .skip(1)
+        .any(|part| part == "templates");
+    directive || (under_templates && text.contains("{{"))
+}
+
 /// One object's key given more than once: the object's path from the
 /// top (keys and indexes), the key, and the offsets of its quotes; the
 /// object's `{` offset, `None` for the top-level object.
@@ -520,11 +547,13 @@ fn json_twice(node: &Node, path: &mut Vec<String>, top: bool, out: &mut Vec<Json
 /// file before) did there, one of them on a line the edit changed (a
 /// tester's find: package.json's `"scripts"` added again with its one new
 /// script, and `JSON.parse` lost the others). The keys are read exactly,
-/// escapes decoded ([`crate::gate::jsonc`], comments read as white
-/// space); a text that is not JSON is not read.
+/// escapes decoded ([`crate::gate::jsonc`]), comments and trailing commas
+/// read as white space in every JSON file, as JSONC readers read them
+/// ([`super::doubt_json::lenient`]; a tester's find: a trailing comma in
+/// a tsconfig or VS Code settings switched the check off); a text that is
+/// not JSON even so is not read ([`super::doubt_json`] judges that).
 pub(super) fn json_duplicate_key(path: &str, original: &str, result: &str) -> Option<DuplicateKey> {
-    let lower = path.to_ascii_lowercase();
-    if !(lower.ends_with(".json") || lower.ends_with(".jsonc")) || original == result {
+    if !super::doubt_json::json_name(path) || original == result {
         return None;
     }
     let old: Vec<&str> = original.lines().collect();
@@ -532,8 +561,8 @@ pub(super) fn json_duplicate_key(path: &str, original: &str, result: &str) -> Op
     let (prefix, suffix) = shared_ends(&old, &new);
     // 1-based lines.
     let changed = prefix + 1..new.len() - suffix + 1;
-    let after = jsonc::parse(result).ok()?;
-    let before = jsonc::parse(original).ok()?;
+    let after = jsonc::parse(&lenient(result)).ok()?;
+    let before = jsonc::parse(&lenient(original)).ok()?;
     let (mut was, mut now) = (Vec::new(), Vec::new());
     json_twice(&before, &mut Vec::new(), true, &mut was);
     json_twice(&after, &mut Vec::new(), true, &mut now);

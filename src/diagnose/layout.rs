@@ -11,8 +11,11 @@
 use super::doubt_braces::{brace_language, unbalanced};
 use super::doubt_defines::redefined;
 use super::doubt_indent::python_break;
+use super::doubt_json::json_broken;
 use super::doubt_make::make_break;
-use super::doubt_redefine::{json_duplicate_key, python_redefinition, yaml_duplicate_key};
+use super::doubt_redefine::{
+    json_duplicate_key, python_redefinition, yaml_duplicate_key, yaml_template,
+};
 use super::doubt_yaml::yaml_break;
 pub use super::file_kind::FileKind;
 
@@ -50,6 +53,9 @@ pub enum BreakKind {
     /// A brace language's brackets left unbalanced
     /// ([`super::doubt_braces`]).
     Unbalanced,
+    /// A JSON file that read before and does not after
+    /// ([`super::doubt_json`]).
+    NotJson,
 }
 
 /// A fault an edit leaves in a file's layout, a name it leaves defined
@@ -70,6 +76,7 @@ impl LayoutBreak {
             BreakKind::DefinesTwice => "defining a name twice",
             BreakKind::KeyTwice => "with a key twice",
             BreakKind::Unbalanced => "with its brackets unbalanced",
+            BreakKind::NotJson => "unreadable as JSON",
         }
     }
 }
@@ -81,9 +88,12 @@ impl LayoutBreak {
 /// mapping than its own text has it in or a YAML key or list item at a
 /// column YAML refuses; a brace language's brackets left unbalanced
 /// ([`super::doubt_braces`]), a top-level function defined twice
-/// ([`super::doubt_defines`]) or a JSON object's key given twice
-/// ([`super::doubt_redefine`]). The sentence ends with what to send
-/// instead.
+/// ([`super::doubt_defines`]), a JSON object's key given twice
+/// ([`super::doubt_redefine`]) or a JSON file that read before and does
+/// not after ([`super::doubt_json`]). The sentence ends with what to send
+/// instead. A leading byte order mark (U+FEFF) of either text is read
+/// past, as npm, editors and compilers do (a tester's find: it hid the
+/// first line's key or definition).
 pub fn layout_break(path: &str, original: &str, result: &str) -> Option<LayoutBreak> {
     layout_with(path, original, result, true)
 }
@@ -96,6 +106,8 @@ pub fn layout_fault(path: &str, original: &str, result: &str) -> Option<LayoutBr
 
 /// [`layout_break`]; `advice`: the sentence ends with what to send.
 fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option<LayoutBreak> {
+    let original = original.strip_prefix('\u{feff}').unwrap_or(original);
+    let result = result.strip_prefix('\u{feff}').unwrap_or(result);
     let of = |kind: BreakKind| move |why: String| LayoutBreak { kind, why };
     let say = |describe: String, fault: String| if advice { describe } else { fault };
     match FileKind::of_edit(path, original, result) {
@@ -108,6 +120,8 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
             .map(|b| of(BreakKind::Misindents)(say(b.describe(), b.fault()))),
         FileKind::Yaml => match yaml_break(original, result) {
             Some(b) => Some(of(BreakKind::Misindents)(say(b.describe(), b.fault()))),
+            // A template's branches may each set one key: not read.
+            None if yaml_template(path, original) || yaml_template(path, result) => None,
             None => yaml_duplicate_key(original, result)
                 .map(|k| of(BreakKind::KeyTwice)(say(k.describe(), k.fault()))),
         },
@@ -115,8 +129,11 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
             Some(u) => Some(of(BreakKind::Unbalanced)(say(u.describe(), u.fault()))),
             None => match redefined(path, original, result) {
                 Some(t) => Some(of(BreakKind::DefinesTwice)(say(t.describe(), t.fault()))),
-                None => json_duplicate_key(path, original, result)
-                    .map(|k| of(BreakKind::KeyTwice)(say(k.describe(), k.fault()))),
+                None => match json_duplicate_key(path, original, result) {
+                    Some(k) => Some(of(BreakKind::KeyTwice)(say(k.describe(), k.fault()))),
+                    None => json_broken(path, original, result)
+                        .map(|j| of(BreakKind::NotJson)(say(j.describe(), j.fault()))),
+                },
             },
         },
     }

@@ -384,7 +384,7 @@ fn indent_doubt(
         kind: match fault.kind {
             BreakKind::Misindents => PatchDoubtKind::BreaksIndentation,
             BreakKind::DefinesTwice | BreakKind::KeyTwice => PatchDoubtKind::DefinesTwice,
-            BreakKind::Unbalanced => PatchDoubtKind::Unbalanced,
+            BreakKind::Unbalanced | BreakKind::NotJson => PatchDoubtKind::Unbalanced,
         },
         message: format!("the patch leaves {path} {}: {}", fault.leaves(), fault.why),
     })
