@@ -601,6 +601,7 @@ pub(super) fn json_duplicate_key(path: &str, original: &str, result: &str) -> Op
 mod tests {
     use super::{
         DuplicateKey, Redefinition, json_duplicate_key, python_redefinition, yaml_duplicate_key,
+        yaml_template,
     };
 
     const CLASS: &str = "class Inventory:\n    def __init__(self):\n        self.items = {}\n\n    def total(self):\n        return sum(self.items.values())\n";
@@ -952,5 +953,62 @@ mod tests {
         let twice = "a: 1\na: 2\nb: 3\n";
         assert_eq!(yaml_duplicate_key(twice, "a: 1\na: 5\nb: 3\n"), None);
         assert_eq!(yaml_duplicate_key(twice, "a: 1\na: 2\nb: 4\n"), None);
+    }
+
+    /// A tester's find (round 39a, 04): a trailing comma, legal in JSONC
+    /// (tsconfig, VS Code settings), switched the duplicate-key check off.
+    /// Every JSON file is read with comments and trailing commas.
+    #[test]
+    fn a_json_key_added_again_beside_trailing_commas_is_doubted() {
+        let tsconfig = "{\n  \"compilerOptions\": {\n    \"strict\": true,\n    \"target\": \"es2020\",\n  },\n  \"include\": [\"src\",],\n}\n";
+        let again = tsconfig.replace(
+            "  },\n",
+            "  },\n  \"compilerOptions\": {\n    \"outDir\": \"dist\",\n  },\n",
+        );
+        for name in ["tc.jsonc", "tsconfig.json", "plain.json"] {
+            assert_eq!(
+                json_duplicate_key(name, tsconfig, &again).map(|f| (f.key, f.lines)),
+                Some(("compilerOptions".to_string(), (2, 6))),
+                "{name}"
+            );
+        }
+        let settings = "{\n  // editor\n  \"editor.tabSize\": 2,\n  \"files.exclude\": {\n    \"**/dist\": true,\n  },\n}\n";
+        let retab = settings.replace("  },\n", "  },\n  \"editor.tabSize\": 4,\n");
+        assert_eq!(
+            json_duplicate_key(".vscode/settings.json", settings, &retab).map(|f| f.lines),
+            Some((3, 7))
+        );
+        // Another key beside trailing commas: no doubt.
+        let other = settings.replace("  },\n", "  },\n  \"editor.rulers\": [80,],\n");
+        assert_eq!(
+            json_duplicate_key(".vscode/settings.json", settings, &other),
+            None
+        );
+    }
+
+    /// A tester's find (round 39a, 08): a Helm template's `{{- if }}` and
+    /// `{{- else }}` branches each set `mode`: a template is not read; a
+    /// `{{ var }}` in a plain file's value is.
+    #[test]
+    fn yaml_templates_are_told_by_their_directives() {
+        let helm =
+            "data:\n{{- if .Values.prod }}\n  mode: prod\n{{- else }}\n  mode: dev\n{{- end }}\n";
+        assert!(yaml_template("cm.yaml", helm));
+        assert!(yaml_template(
+            "x.yaml",
+            "a:\n  {% if x %}\n  b: 1\n  {% endif %}\n"
+        ));
+        assert!(yaml_template(
+            "chart/templates/cm.yaml",
+            "data:\n  mode: {{ .Values.mode }}\n"
+        ));
+        for (path, text) in [
+            ("play.yaml", "- debug:\n    msg: \"{{ greeting }}\"\n"),
+            ("play.yaml", "when: x\nvars:\n  a: \"{{ b }}\"\n"),
+            ("templates.yaml", "a: \"{{ b }}\"\n"),
+            ("chart/templates/cm.yaml", "data:\n  mode: dev\n"),
+        ] {
+            assert!(!yaml_template(path, text), "{path}: {text}");
+        }
     }
 }
