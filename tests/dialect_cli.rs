@@ -3118,6 +3118,172 @@ fn a_json_or_quoted_or_flow_yaml_key_added_again_is_doubted() {
     }
 }
 
+/// A tester's find (round 39a, 04): a trailing comma, legal JSONC and
+/// everywhere in tsconfig and VS Code settings, switched the duplicate-key
+/// check off: `compilerOptions` and `editor.tabSize` re-added passed.
+/// `check` now exits 1 naming the key; a new key there exits 0.
+#[test]
+fn a_jsonc_key_added_again_beside_trailing_commas_is_doubted() {
+    let tsconfig = "{\n  \"compilerOptions\": {\n    \"strict\": true,\n    \"target\": \"es2020\",\n  },\n  \"include\": [\"src\"],\n}\n";
+    let settings = "{\n  // editor\n  \"editor.tabSize\": 2,\n  \"files.exclude\": {\n    \"**/dist\": true,\n  },\n}\n";
+    let cases = [
+        (
+            "tc.jsonc",
+            tsconfig,
+            "  \"compilerOptions\": {\n    \"outDir\": \"dist\",\n  },\n",
+            "    ! as written, the file has the key `compilerOptions` twice at the top level, at \
+             lines 2 and 6: ",
+        ),
+        (
+            ".vscode/settings.json",
+            settings,
+            "  \"editor.tabSize\": 4,\n",
+            "    ! as written, the file has the key `editor.tabSize` twice at the top level, at \
+             lines 3 and 7: ",
+        ),
+    ];
+    for (name, content, added, said) in cases {
+        let (code, out) = check_edit(name, content, "  },\n", &format!("  }},\n{added}"));
+        assert_eq!(code, Some(1), "{out}");
+        assert_contains(&out, said);
+        let other = added
+            .replace("tabSize", "rulers")
+            .replace("compilerOptions", "watchOptions");
+        let (code, out) = check_edit(name, content, "  },\n", &format!("  }},\n{other}"));
+        assert_eq!(code, Some(0), "{name}: {out}");
+    }
+}
+
+/// A tester's find (round 39a, 21): an edit leaving package.json without a
+/// comma between two scripts, or with a trailing comma after the last,
+/// passed every check and `apply --write` wrote it (npm then refuses the
+/// file). Each now is a doubt naming the line and column, and the write is
+/// held back; a trailing comma in a tsconfig (JSONC) is fine, a comma left
+/// out there is not.
+#[test]
+fn a_json_file_left_unparseable_is_doubted_and_held_back() {
+    let package = "{\n  \"name\": \"x\",\n  \"scripts\": {\n    \"build\": \"tsc\",\n    \"test\": \"jest\"\n  }\n}\n";
+    let old = "    \"test\": \"jest\"\n";
+    let cases = [
+        (
+            "    \"test\": \"jest\"\n    \"lint\": \"eslint .\"\n",
+            "line 6, column 5: expected `,` or `}`",
+        ),
+        (
+            "    \"test\": \"jest\",\n    \"lint\": \"eslint .\",\n",
+            "line 7, column 3: trailing comma",
+        ),
+    ];
+    for (new, at) in cases {
+        let dir = tempfile::tempdir().expect("temp dir");
+        support::files::write(dir.path(), "package.json", package.as_bytes());
+        let said = format!("the file was valid JSON before and is not after: {at}");
+        let stderr = assert_edit_doubted_and_held_back(
+            dir.path(),
+            ("package.json", package),
+            (old, new),
+            &format!(
+                "    ! {said}: its readers refuse the whole file: send the edit so that the \
+                      file stays JSON (a comma between two entries, none after the last)\n"
+            ),
+        );
+        assert_contains(
+            &stderr,
+            &format!("srview: package.json was not written: {said}"),
+        );
+    }
+    // The comma there: exact.
+    let fine = "    \"test\": \"jest\",\n    \"lint\": \"eslint .\"\n";
+    let (code, out) = check_edit("package.json", package, old, fine);
+    assert_eq!(code, Some(0), "{out}");
+    // A tsconfig, read as JSONC: a trailing comma exits 0, a comma left out 1.
+    let tsconfig = "{\n  \"compilerOptions\": {\n    \"strict\": true\n  }\n}\n";
+    let old = "    \"strict\": true\n";
+    let (code, out) = check_edit("tsconfig.json", tsconfig, old, "    \"strict\": true,\n");
+    assert_eq!(code, Some(0), "{out}");
+    let (code, out) = check_edit(
+        "tsconfig.json",
+        tsconfig,
+        old,
+        "    \"strict\": true\n    \"outDir\": \"dist\",\n",
+    );
+    assert_eq!(code, Some(1), "{out}");
+    assert_contains(
+        &out,
+        "    ! the file was valid JSON (comments and trailing commas allowed, as for JSONC) \
+         before and is not after: line 4, column 5: expected `,` or `}`",
+    );
+}
+
+/// A tester's find (round 39a, 10): a UTF-8 byte order mark (Windows
+/// editors, PowerShell) hid the file's first line: package.json's
+/// `"scripts"` re-added, a YAML first key added again, a JS first-line
+/// function defined again passed. `check` now exits 1 as without the mark.
+#[test]
+fn a_byte_order_mark_hides_no_first_line_from_the_checks() {
+    let cases = [
+        (
+            "package.json",
+            "\u{feff}{\n  \"name\": \"x\",\n  \"scripts\": {\n    \"build\": \"tsc\"\n  },\n  \"dependencies\": {}\n}\n",
+            "  \"dependencies\": {}\n",
+            "  \"dependencies\": {},\n  \"scripts\": {\n    \"lint\": \"eslint .\"\n  }\n",
+            "    ! as written, the file has the key `scripts` twice at the top level, at lines 3 \
+             and 7: ",
+        ),
+        (
+            "c.yaml",
+            "\u{feff}host: a\nport: 1\n",
+            "port: 1\n",
+            "port: 1\nhost: b\n",
+            "    ! as written, the file has the key `host` twice at the top level, at lines 1 and \
+             3: ",
+        ),
+        (
+            "a.js",
+            "\u{feff}function go() {\n  return 1;\n}\n",
+            "  return 1;\n}\n",
+            "  return 1;\n}\n\nfunction go() {\n  return 2;\n}\n",
+            "    ! as written, the file defines function `go` twice at its top level, at lines 1 \
+             and 5: ",
+        ),
+    ];
+    for (name, content, old, new, said) in cases {
+        let (code, out) = check_edit(name, content, old, new);
+        assert_eq!(code, Some(1), "{name}: {out}");
+        assert_contains(&out, said);
+        // A line that adds nothing twice: exact.
+        let (code, out) = check_edit(name, content, old, &format!("{old}\n"));
+        assert_eq!(code, Some(0), "{name}: {out}");
+    }
+}
+
+/// A tester's find (round 39a, 08): a Helm chart's template setting `mode`
+/// in its `{{- if }}` and `{{- else }}` branches was called a duplicate key
+/// (exit 1; the gate's deny told the model to undo the conditional). A
+/// template is not read for duplicate keys: exit 0. The same key twice in
+/// a plain YAML file still exits 1.
+#[test]
+fn a_helm_template_setting_a_key_in_each_branch_is_not_doubted() {
+    let cm = "apiVersion: v1\nkind: ConfigMap\ndata:\n  mode: dev\n";
+    let branches = "{{- if .Values.prod }}\n  mode: prod\n{{- else }}\n  mode: dev\n{{- end }}\n";
+    for name in ["cm.yaml", "chart/templates/cm.yaml"] {
+        let (code, out) = check_edit(name, cm, "  mode: dev\n", branches);
+        assert_eq!(code, Some(0), "{name}: {out}");
+    }
+    let (code, out) = check_edit(
+        "cm.yaml",
+        cm,
+        "  mode: dev\n",
+        "  mode: prod\n  mode: dev\n",
+    );
+    assert_eq!(code, Some(1), "{out}");
+    assert_contains(
+        &out,
+        "    ! as written, the file has the key `mode` twice in the mapping under line 3 \
+         (`data:`), at lines 4 and 5: ",
+    );
+}
+
 /// A tester's find (round 38e, 03): a JS `const`, a class method, a Rust
 /// `impl` method and `struct`, a Go `type` re-sent changed a little were
 /// called fine. `check` now exits 1 saying which and where.

@@ -42,10 +42,17 @@
 //!
 //! The same for a JSON file (`.json`, `.jsonc`): a key an object holds
 //! twice where the file before did not ([`json_duplicate_key`], read
-//! exactly by [`crate::gate::jsonc`]): `JSON.parse` keeps the later value
-//! without a word.
+//! by [`crate::gate::jsonc`], comments and trailing commas allowed as
+//! JSONC readers allow them): `JSON.parse` keeps the later value without
+//! a word.
+//!
+//! A YAML file that is a template (a Helm chart's `{{- if }}` / `{{- else
+//! }}` branches each setting one key, a Jinja `{% if %}`) is not read for
+//! duplicate keys ([`yaml_template`]): only one branch is ever rendered,
+//! and srview does not read templates.
 
 use super::doubt_indent::Scanner;
+use super::doubt_json::lenient;
 use crate::gate::jsonc::{self, Node};
 use crate::textdiff::changed_lines;
 use std::collections::HashMap;
@@ -471,6 +478,26 @@ pub(super) fn yaml_duplicate_key(original: &str, result: &str) -> Option<Duplica
     None
 }
 
+/// Whether the YAML file `path` holding `text` is a template srview does
+/// not read for duplicate keys (a tester's find: a Helm chart's key set in
+/// a `{{- if }}` and its `{{- else }}` branch was doubted, though only one
+/// is rendered): a line starting (after its indentation) with a template
+/// directive `{{` or `{%`, or a `{{` anywhere in a file under a
+/// `templates/` folder (a Helm chart's). A `{{ var }}` in a value of a
+/// plain YAML file (Ansible) is YAML's text: that file is read.
+pub(super) fn yaml_template(path: &str, text: &str) -> bool {
+    let directive = text.lines().any(|l| {
+        let t = l.trim_start_matches([' ', '\t', '-']).trim_start();
+        t.starts_with("{{") || t.starts_with("{%")
+    });
+    let under_templates = path
+        .split(['/', '\\'])
+        .rev()
+        .skip(1)
+        .any(|part| part == "templates");
+    directive || (under_templates && text.contains("{{"))
+}
+
 /// One object's key given more than once: the object's path from the
 /// top (keys and indexes), the key, and the offsets of its quotes; the
 /// object's `{` offset, `None` for the top-level object.
@@ -516,18 +543,20 @@ fn json_twice(node: &Node, path: &mut Vec<String>, top: bool, out: &mut Vec<Json
 /// file before) did there, one of them on a line the edit changed (a
 /// tester's find: package.json's `"scripts"` added again with its one new
 /// script, and `JSON.parse` lost the others). The keys are read exactly,
-/// escapes decoded ([`crate::gate::jsonc`], comments read as white
-/// space); a text that is not JSON is not read.
+/// escapes decoded ([`crate::gate::jsonc`]), comments and trailing commas
+/// read as white space in every JSON file, as JSONC readers read them
+/// ([`super::doubt_json::lenient`]; a tester's find: a trailing comma in
+/// a tsconfig or VS Code settings switched the check off); a text that is
+/// not JSON even so is not read ([`super::doubt_json`] judges that).
 pub(super) fn json_duplicate_key(path: &str, original: &str, result: &str) -> Option<DuplicateKey> {
-    let lower = path.to_ascii_lowercase();
-    if !(lower.ends_with(".json") || lower.ends_with(".jsonc")) || original == result {
+    if !super::doubt_json::json_name(path) || original == result {
         return None;
     }
     let (_, new, prefix, suffix) = changed_lines(original, result);
     // 1-based lines.
     let changed = prefix + 1..new.len() - suffix + 1;
-    let after = jsonc::parse(result).ok()?;
-    let before = jsonc::parse(original).ok()?;
+    let after = jsonc::parse(&lenient(result)).ok()?;
+    let before = jsonc::parse(&lenient(original)).ok()?;
     let (mut was, mut now) = (Vec::new(), Vec::new());
     json_twice(&before, &mut Vec::new(), true, &mut was);
     json_twice(&after, &mut Vec::new(), true, &mut now);
@@ -566,6 +595,7 @@ pub(super) fn json_duplicate_key(path: &str, original: &str, result: &str) -> Op
 mod tests {
     use super::{
         DuplicateKey, Redefinition, json_duplicate_key, python_redefinition, yaml_duplicate_key,
+        yaml_template,
     };
     use crate::cases::{assert_none, before};
 
@@ -918,5 +948,62 @@ mod tests {
         let twice = "a: 1\na: 2\nb: 3\n";
         assert_eq!(yaml_duplicate_key(twice, "a: 1\na: 5\nb: 3\n"), None);
         assert_eq!(yaml_duplicate_key(twice, "a: 1\na: 2\nb: 4\n"), None);
+    }
+
+    /// A tester's find (round 39a, 04): a trailing comma, legal in JSONC
+    /// (tsconfig, VS Code settings), switched the duplicate-key check off.
+    /// Every JSON file is read with comments and trailing commas.
+    #[test]
+    fn a_json_key_added_again_beside_trailing_commas_is_doubted() {
+        let tsconfig = "{\n  \"compilerOptions\": {\n    \"strict\": true,\n    \"target\": \"es2020\",\n  },\n  \"include\": [\"src\",],\n}\n";
+        let again = tsconfig.replace(
+            "  },\n",
+            "  },\n  \"compilerOptions\": {\n    \"outDir\": \"dist\",\n  },\n",
+        );
+        for name in ["tc.jsonc", "tsconfig.json", "plain.json"] {
+            assert_eq!(
+                json_duplicate_key(name, tsconfig, &again).map(|f| (f.key, f.lines)),
+                Some(("compilerOptions".to_string(), (2, 6))),
+                "{name}"
+            );
+        }
+        let settings = "{\n  // editor\n  \"editor.tabSize\": 2,\n  \"files.exclude\": {\n    \"**/dist\": true,\n  },\n}\n";
+        let retab = settings.replace("  },\n", "  },\n  \"editor.tabSize\": 4,\n");
+        assert_eq!(
+            json_duplicate_key(".vscode/settings.json", settings, &retab).map(|f| f.lines),
+            Some((3, 7))
+        );
+        // Another key beside trailing commas: no doubt.
+        let other = settings.replace("  },\n", "  },\n  \"editor.rulers\": [80,],\n");
+        assert_eq!(
+            json_duplicate_key(".vscode/settings.json", settings, &other),
+            None
+        );
+    }
+
+    /// A tester's find (round 39a, 08): a Helm template's `{{- if }}` and
+    /// `{{- else }}` branches each set `mode`: a template is not read; a
+    /// `{{ var }}` in a plain file's value is.
+    #[test]
+    fn yaml_templates_are_told_by_their_directives() {
+        let helm =
+            "data:\n{{- if .Values.prod }}\n  mode: prod\n{{- else }}\n  mode: dev\n{{- end }}\n";
+        assert!(yaml_template("cm.yaml", helm));
+        assert!(yaml_template(
+            "x.yaml",
+            "a:\n  {% if x %}\n  b: 1\n  {% endif %}\n"
+        ));
+        assert!(yaml_template(
+            "chart/templates/cm.yaml",
+            "data:\n  mode: {{ .Values.mode }}\n"
+        ));
+        for (path, text) in [
+            ("play.yaml", "- debug:\n    msg: \"{{ greeting }}\"\n"),
+            ("play.yaml", "when: x\nvars:\n  a: \"{{ b }}\"\n"),
+            ("templates.yaml", "a: \"{{ b }}\"\n"),
+            ("chart/templates/cm.yaml", "data:\n  mode: dev\n"),
+        ] {
+            assert!(!yaml_template(path, text), "{path}: {text}");
+        }
     }
 }

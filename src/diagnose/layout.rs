@@ -11,8 +11,11 @@
 use super::doubt_braces::{brace_language, unbalanced};
 use super::doubt_defines::redefined;
 use super::doubt_indent::python_break;
+use super::doubt_json::json_broken;
 use super::doubt_make::make_break;
-use super::doubt_redefine::{json_duplicate_key, python_redefinition, yaml_duplicate_key};
+use super::doubt_redefine::{
+    json_duplicate_key, python_redefinition, yaml_duplicate_key, yaml_template,
+};
 use super::doubt_yaml::yaml_break;
 pub use super::file_kind::FileKind;
 
@@ -50,6 +53,9 @@ pub enum BreakKind {
     /// A brace language's brackets left unbalanced
     /// ([`super::doubt_braces`]).
     Unbalanced,
+    /// A JSON file that read before and does not after
+    /// ([`super::doubt_json`]).
+    NotJson,
 }
 
 /// A fault an edit leaves in a file's layout, a name it leaves defined
@@ -70,6 +76,7 @@ impl LayoutBreak {
             BreakKind::DefinesTwice => "defining a name twice",
             BreakKind::KeyTwice => "with a key twice",
             BreakKind::Unbalanced => "with its brackets unbalanced",
+            BreakKind::NotJson => "unreadable as JSON",
         }
     }
 }
@@ -81,9 +88,12 @@ impl LayoutBreak {
 /// mapping than its own text has it in or a YAML key or list item at a
 /// column YAML refuses; a brace language's brackets left unbalanced
 /// ([`super::doubt_braces`]), a top-level function defined twice
-/// ([`super::doubt_defines`]) or a JSON object's key given twice
-/// ([`super::doubt_redefine`]). The sentence ends with what to send
-/// instead.
+/// ([`super::doubt_defines`]), a JSON object's key given twice
+/// ([`super::doubt_redefine`]) or a JSON file that read before and does
+/// not after ([`super::doubt_json`]). The sentence ends with what to send
+/// instead. A leading byte order mark (U+FEFF) of either text is read
+/// past, as npm, editors and compilers do (a tester's find: it hid the
+/// first line's key or definition).
 pub fn layout_break(path: &str, original: &str, result: &str) -> Option<LayoutBreak> {
     layout_with(path, original, result, true)
 }
@@ -96,6 +106,8 @@ pub fn layout_fault(path: &str, original: &str, result: &str) -> Option<LayoutBr
 
 /// [`layout_break`]; `advice`: the sentence ends with what to send.
 fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option<LayoutBreak> {
+    let original = original.strip_prefix('\u{feff}').unwrap_or(original);
+    let result = result.strip_prefix('\u{feff}').unwrap_or(result);
     let of = |kind: BreakKind| move |why: String| LayoutBreak { kind, why };
     let say = |describe: String, fault: String| if advice { describe } else { fault };
     match FileKind::of_edit(path, original, result) {
@@ -108,6 +120,8 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
             .map(|b| of(BreakKind::Misindents)(say(b.describe(), b.fault()))),
         FileKind::Yaml => match yaml_break(original, result) {
             Some(b) => Some(of(BreakKind::Misindents)(say(b.describe(), b.fault()))),
+            // A template's branches may each set one key: not read.
+            None if yaml_template(path, original) || yaml_template(path, result) => None,
             None => yaml_duplicate_key(original, result)
                 .map(|k| of(BreakKind::KeyTwice)(say(k.describe(), k.fault()))),
         },
@@ -115,9 +129,117 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
             Some(u) => Some(of(BreakKind::Unbalanced)(say(u.describe(), u.fault()))),
             None => match redefined(path, original, result) {
                 Some(t) => Some(of(BreakKind::DefinesTwice)(say(t.describe(), t.fault()))),
-                None => json_duplicate_key(path, original, result)
-                    .map(|k| of(BreakKind::KeyTwice)(say(k.describe(), k.fault()))),
+                None => match json_duplicate_key(path, original, result) {
+                    Some(k) => Some(of(BreakKind::KeyTwice)(say(k.describe(), k.fault()))),
+                    None => json_broken(path, original, result)
+                        .map(|j| of(BreakKind::NotJson)(say(j.describe(), j.fault()))),
+                },
             },
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{BreakKind, layout_break};
+
+    /// The kind of fault `layout_break` finds, and its sentence.
+    fn found(path: &str, original: &str, result: &str) -> Option<(BreakKind, String)> {
+        layout_break(path, original, result).map(|b| (b.kind, b.why))
+    }
+
+    /// A tester's find (round 39a, 10): a leading byte order mark hid the
+    /// first line's key (package.json, YAML) or definition (JavaScript,
+    /// Python) from the checks. It is read past, in either text.
+    #[test]
+    fn a_byte_order_mark_hides_no_first_line() {
+        let cases = [
+            (
+                "package.json",
+                "{\n  \"scripts\": {\n    \"build\": \"tsc\"\n  },\n  \"dependencies\": {}\n}\n",
+                "  \"dependencies\": {}\n",
+                "  \"dependencies\": {},\n  \"scripts\": {\n    \"lint\": \"eslint .\"\n  }\n",
+                BreakKind::KeyTwice,
+                "the key `scripts` twice at the top level, at lines 2 and 6",
+            ),
+            (
+                "c.yaml",
+                "host: a\nport: 1\n",
+                "port: 1\n",
+                "port: 1\nhost: b\n",
+                BreakKind::KeyTwice,
+                "the key `host` twice at the top level, at lines 1 and 3",
+            ),
+            (
+                "a.js",
+                "function go() {\n  return 1;\n}\n",
+                "}\n",
+                "}\n\nfunction go() {\n  return 2;\n}\n",
+                BreakKind::DefinesTwice,
+                "`go` twice at its top level, at lines 1 and 5",
+            ),
+            (
+                "a.py",
+                "def go():\n    return 1\n",
+                "    return 1\n",
+                "    return 1\n\ndef go():\n    return 2\n",
+                BreakKind::DefinesTwice,
+                "`go` twice at the module's top level, at lines 1 and 4",
+            ),
+        ];
+        for (path, text, old, new, kind, said) in cases {
+            let original = format!("\u{feff}{text}");
+            let result = original.replacen(old, new, 1);
+            let got = found(path, &original, &result);
+            assert_eq!(got.as_ref().map(|g| g.0), Some(kind), "{path}: {got:?}");
+            assert!(got.is_some_and(|g| g.1.contains(said)), "{path}");
+            // The mark added or taken away by the edit: the same.
+            let plain = text.replacen(old, new, 1);
+            assert_eq!(found(path, &original, &plain).map(|g| g.0), Some(kind));
+            // An edit that adds nothing twice: no doubt.
+            let fine = original.replacen(old, &format!("{old}\n"), 1);
+            assert_eq!(found(path, &original, &fine), None, "{path}");
+        }
+    }
+
+    /// A tester's find (round 39a, 21): package.json left without a comma
+    /// passed every check. After the duplicate-key check, in its place.
+    #[test]
+    fn a_json_file_left_unreadable_is_a_fault() {
+        let package = "{\n  \"name\": \"x\",\n  \"version\": \"1.0.0\"\n}\n";
+        let missing = package.replace("\"x\",", "\"x\"");
+        let got = found("package.json", package, &missing);
+        assert_eq!(got.as_ref().map(|g| g.0), Some(BreakKind::NotJson));
+        assert!(got.is_some_and(|g| g.1.starts_with(
+            "the file was valid JSON before and is not after: line 3, column 3: expected `,` or `}`"
+        )));
+        let leaves = layout_break("package.json", package, &missing).map(|b| b.leaves());
+        assert_eq!(leaves, Some("unreadable as JSON"));
+        assert_eq!(
+            found(
+                "tsconfig.json",
+                package,
+                &package.replace("\"\n}", "\",\n}")
+            ),
+            None
+        );
+    }
+
+    /// A tester's find (round 39a, 08): a Helm template setting `mode` in
+    /// its `if` and `else` branches was doubted; the same key twice in a
+    /// plain YAML file still is.
+    #[test]
+    fn a_helm_template_branch_is_not_a_key_twice() {
+        let cm = "apiVersion: v1\nkind: ConfigMap\ndata:\n  mode: dev\n";
+        let branches = cm.replace(
+            "  mode: dev\n",
+            "{{- if .Values.prod }}\n  mode: prod\n{{- else }}\n  mode: dev\n{{- end }}\n",
+        );
+        assert_eq!(found("cm.yaml", cm, &branches), None);
+        let twice = cm.replace("  mode: dev\n", "  mode: prod\n  mode: dev\n");
+        assert_eq!(
+            found("cm.yaml", cm, &twice).map(|g| g.0),
+            Some(BreakKind::KeyTwice)
+        );
     }
 }

@@ -523,6 +523,43 @@ fn a_yaml_key_added_again_to_its_mapping_is_a_doubt() {
     }
 }
 
+/// A tester's find (round 39a, 21): an edit leaving package.json without
+/// a comma between two scripts was allowed (npm then refuses the file). A
+/// doubt in every agent's shape, naming the line and column; the comma
+/// there is exact, and a trailing comma in a tsconfig (JSONC) too.
+#[test]
+fn an_edit_leaving_a_json_file_unreadable_is_a_doubt() {
+    let package = "{\n  \"name\": \"x\",\n  \"scripts\": {\n    \"build\": \"tsc\",\n    \"test\": \"jest\"\n  }\n}\n";
+    let old = "    \"test\": \"jest\"\n";
+    assert_doubts_say(
+        ("package.json", package),
+        &[(
+            old,
+            "    \"test\": \"jest\"\n    \"lint\": \"eslint .\"\n",
+            "the file was valid JSON before and is not after: line 6, column 5: expected `,` or \
+             `}`: its readers refuse the whole file"
+                .to_string(),
+        )],
+    );
+    let tsconfig = "{\n  \"compilerOptions\": {\n    \"strict\": true\n  }\n}\n";
+    for agent in agents() {
+        judged_as(
+            Case::Exact,
+            agent,
+            ("package.json", package),
+            old,
+            "    \"test\": \"jest\",\n    \"lint\": \"eslint .\"\n",
+        );
+        judged_as(
+            Case::Exact,
+            agent,
+            ("tsconfig.json", tsconfig),
+            "    \"strict\": true\n",
+            "    \"strict\": true,\n",
+        );
+    }
+}
+
 /// Re-indents Python reads as meant: a line moved out of an `if` to the
 /// enclosing level (a deliberate dedent), a line moved to an enclosing
 /// level, a new block opened and indented, a line inside brackets at any

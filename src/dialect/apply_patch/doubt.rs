@@ -387,7 +387,7 @@ fn indent_doubt(applied: &Applied, s: usize) -> Option<PatchDoubt> {
         kind: match fault.kind {
             BreakKind::Misindents => PatchDoubtKind::BreaksIndentation,
             BreakKind::DefinesTwice | BreakKind::KeyTwice => PatchDoubtKind::DefinesTwice,
-            BreakKind::Unbalanced => PatchDoubtKind::Unbalanced,
+            BreakKind::Unbalanced | BreakKind::NotJson => PatchDoubtKind::Unbalanced,
         },
         message: format!("the patch leaves {path} {}: {}", fault.leaves(), fault.why),
     })

@@ -79,7 +79,7 @@ pub fn layout_kind(b: crate::diagnose::layout::LayoutBreak) -> (EditDoubtKind, S
     let kind = match b.kind {
         BreakKind::Misindents => EditDoubtKind::Misindents,
         BreakKind::DefinesTwice | BreakKind::KeyTwice => EditDoubtKind::DefinesTwice,
-        BreakKind::Unbalanced => EditDoubtKind::Unbalanced,
+        BreakKind::Unbalanced | BreakKind::NotJson => EditDoubtKind::Unbalanced,
     };
     (kind, b.why)
 }

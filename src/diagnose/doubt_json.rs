@@ -1,0 +1,355 @@
+//! *Pure.* An edit that leaves a JSON file (`.json`, `.jsonc`) no longer
+//! JSON: a comma left out between two entries, a trailing comma after the
+//! last one in package.json (a tester's find: npm then refuses to run
+//! anything, and every other check passed, the brackets balanced and no
+//! key twice). The rule, by evidence only: the file before reads and the
+//! file as the edit leaves it does not; a file that did not read before
+//! is not judged (it may be JSON5, a template, or broken already).
+//!
+//! How a file is read:
+//! - exactly, as `JSON.parse` and npm read it (serde_json's reading,
+//!   which says the line and column where the text stops being JSON);
+//! - with comments (`//`, `/* */`) and trailing commas allowed, as JSONC
+//!   readers (VS Code, TypeScript) read it, for a file JSONC by
+//!   convention ([`jsonc_by_convention`]): `.jsonc`, `tsconfig*.json`,
+//!   `jsconfig*.json`, any `.json` under `.vscode/` or `.devcontainer/`,
+//!   `devcontainer.json`, `.eslintrc.json`, `.babelrc.json`. A trailing
+//!   comma there is fine; a comma left out is not.
+//!
+//! [`lenient`] is the JSONC reading's text: the same bytes with comments
+//! and trailing commas blanked out, so every key and error keeps its line
+//! and column; the duplicate-key check ([`super::doubt_redefine`]) reads
+//! every JSON file through it.
+
+use std::borrow::Cow;
+
+/// A JSON file an edit leaves unreadable.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotJson {
+    /// Read as JSONC ([`jsonc_by_convention`]), not exactly.
+    pub jsonc: bool,
+    /// Where the reading stops: its line (1-based).
+    pub line: usize,
+    /// Its column (1-based; 0 at the text's end, as serde_json counts).
+    pub column: usize,
+    /// What the reader says there (`expected `,` or `}``, `trailing
+    /// comma`).
+    pub error: String,
+}
+
+impl NotJson {
+    /// One sentence without a final stop.
+    pub fn describe(&self) -> String {
+        let commas = if self.jsonc {
+            "a comma between two entries"
+        } else {
+            "a comma between two entries, none after the last"
+        };
+        format!(
+            "{}: its readers refuse the whole file: send the edit so that the file stays JSON \
+             ({commas})",
+            self.fault()
+        )
+    }
+
+    /// [`Self::describe`] without what to send instead.
+    pub fn fault(&self) -> String {
+        let kind = if self.jsonc {
+            "valid JSON (comments and trailing commas allowed, as for JSONC)"
+        } else {
+            "valid JSON"
+        };
+        format!(
+            "the file was {kind} before and is not after: line {}, column {}: {}",
+            self.line, self.column, self.error
+        )
+    }
+}
+
+/// Whether `path` names a JSON file: `.json` or `.jsonc`.
+pub(super) fn json_name(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    lower.ends_with(".json") || lower.ends_with(".jsonc")
+}
+
+/// Whether `path` names a file its readers read as JSONC (comments and
+/// trailing commas allowed) by convention: see the module.
+pub fn jsonc_by_convention(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase().replace('\\', "/");
+    if lower.ends_with(".jsonc") {
+        return true;
+    }
+    if !lower.ends_with(".json") {
+        return false;
+    }
+    let mut parts: Vec<&str> = lower.split('/').collect();
+    let name = parts.pop().unwrap_or_default();
+    let starts = |stem: &str| name.starts_with(stem);
+    starts("tsconfig")
+        || starts("jsconfig")
+        || matches!(
+            name,
+            "devcontainer.json" | ".devcontainer.json" | ".eslintrc.json" | ".babelrc.json"
+        )
+        || parts
+            .iter()
+            .any(|p| *p == ".vscode" || *p == ".devcontainer")
+}
+
+/// `text` with its comments and trailing commas blanked out (each byte a
+/// space, line breaks kept), so that an exact JSON reader reads it as a
+/// JSONC reader reads `text`, with the same lines, columns and offsets. A
+/// block comment that does not end is left as it is (not JSONC either).
+pub fn lenient(text: &str) -> Cow<'_, str> {
+    let bytes = text.as_bytes();
+    if !bytes.iter().any(|&b| b == b'/' || b == b',') {
+        return Cow::Borrowed(text);
+    }
+    let mut out = bytes.to_vec();
+    // Comments, outside strings.
+    let mut at = 0;
+    let mut in_string = false;
+    while at < out.len() {
+        let b = out[at];
+        if in_string {
+            match b {
+                b'\\' => at += 1,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            at += 1;
+            continue;
+        }
+        match (b, out.get(at + 1)) {
+            (b'"', _) => in_string = true,
+            (b'/', Some(b'/')) => {
+                while at < out.len() && out[at] != b'\n' && out[at] != b'\r' {
+                    out[at] = b' ';
+                    at += 1;
+                }
+                continue;
+            }
+            (b'/', Some(b'*')) => {
+                let Some(end) = text[at + 2..].find("*/") else {
+                    break;
+                };
+                for c in &mut out[at..at + 2 + end + 2] {
+                    if *c != b'\n' && *c != b'\r' {
+                        *c = b' ';
+                    }
+                }
+                at += 2 + end + 2;
+                continue;
+            }
+            _ => {}
+        }
+        at += 1;
+    }
+    // Trailing commas: a comma whose next byte other than white space
+    // closes an object or an array.
+    let mut at = 0;
+    let mut in_string = false;
+    while at < out.len() {
+        let b = out[at];
+        if in_string {
+            match b {
+                b'\\' => at += 1,
+                b'"' => in_string = false,
+                _ => {}
+            }
+        } else if b == b'"' {
+            in_string = true;
+        } else if b == b',' {
+            let next = out[at + 1..]
+                .iter()
+                .find(|c| !matches!(c, b' ' | b'\t' | b'\n' | b'\r'));
+            if matches!(next, Some(b'}' | b']')) {
+                out[at] = b' ';
+            }
+        }
+        at += 1;
+    }
+    // Only whole characters of comments were blanked: still UTF-8.
+    match String::from_utf8(out) {
+        Ok(s) => Cow::Owned(s),
+        Err(_) => Cow::Borrowed(text),
+    }
+}
+
+/// Where `text` stops being JSON, read exactly or (`jsonc`) as JSONC;
+/// `None` when it reads.
+fn not_json(text: &str, jsonc: bool) -> Option<serde_json::Error> {
+    let text = if jsonc {
+        lenient(text)
+    } else {
+        Cow::Borrowed(text)
+    };
+    serde_json::from_str::<serde_json::Value>(&text).err()
+}
+
+/// The fault of `result` (the JSON file `path` as an edit leaves it) when
+/// it does not read and `original` (the file before) did (see the module).
+pub(super) fn json_broken(path: &str, original: &str, result: &str) -> Option<NotJson> {
+    if !json_name(path) || original == result {
+        return None;
+    }
+    let jsonc = jsonc_by_convention(path);
+    if not_json(original, jsonc).is_some() {
+        return None;
+    }
+    let e = not_json(result, jsonc)?;
+    let (line, column) = (e.line(), e.column());
+    let said = e.to_string();
+    let error = said
+        .strip_suffix(&format!(" at line {line} column {column}"))
+        .unwrap_or(&said)
+        .to_string();
+    Some(NotJson {
+        jsonc,
+        line,
+        column,
+        error,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{NotJson, json_broken, jsonc_by_convention, lenient};
+
+    const PACKAGE: &str = "{\n  \"name\": \"x\",\n  \"scripts\": {\n    \"build\": \"tsc\",\n    \"test\": \"jest\"\n  }\n}\n";
+
+    /// A tester's find (round 39a, 21): a script added without the comma
+    /// before it, or with a trailing comma after it: npm refuses the file.
+    #[test]
+    fn a_package_json_left_unreadable_is_doubted() {
+        let missing = PACKAGE.replace(
+            "    \"test\": \"jest\"\n",
+            "    \"test\": \"jest\"\n    \"lint\": \"eslint .\"\n",
+        );
+        let found = json_broken("package.json", PACKAGE, &missing);
+        assert_eq!(
+            found,
+            Some(NotJson {
+                jsonc: false,
+                line: 6,
+                column: 5,
+                error: "expected `,` or `}`".into(),
+            })
+        );
+        assert_eq!(
+            found.map(|f| f.describe()).as_deref(),
+            Some(
+                "the file was valid JSON before and is not after: line 6, column 5: expected \
+                 `,` or `}`: its readers refuse the whole file: send the edit so that the file \
+                 stays JSON (a comma between two entries, none after the last)"
+            )
+        );
+        let trailing = PACKAGE.replace(
+            "    \"test\": \"jest\"\n",
+            "    \"test\": \"jest\",\n    \"lint\": \"eslint .\",\n",
+        );
+        assert_eq!(
+            json_broken("package.json", PACKAGE, &trailing).map(|f| f.fault()),
+            Some(
+                "the file was valid JSON before and is not after: line 7, column 3: trailing \
+                 comma"
+                    .to_string()
+            )
+        );
+    }
+
+    /// A file JSONC by convention: a trailing comma or a comment is fine,
+    /// a comma left out is not.
+    #[test]
+    fn a_jsonc_file_is_read_with_comments_and_trailing_commas() {
+        let tsconfig =
+            "{\n  // options\n  \"compilerOptions\": {\n    \"strict\": true,\n  },\n}\n";
+        let fine = tsconfig.replace(
+            "    \"strict\": true,\n",
+            "    \"strict\": true,\n    /* out */ \"outDir\": \"dist\",\n",
+        );
+        for name in [
+            "tsconfig.json",
+            "a/tsconfig.app.json",
+            ".vscode/settings.json",
+            "x.jsonc",
+        ] {
+            assert_eq!(json_broken(name, tsconfig, &fine), None, "{name}");
+        }
+        let missing = tsconfig.replace(
+            "    \"strict\": true,\n",
+            "    \"strict\": true\n    \"outDir\": \"dist\",\n",
+        );
+        let found = json_broken("tsconfig.json", tsconfig, &missing);
+        assert_eq!(found.as_ref().map(|f| (f.line, f.column)), Some((5, 5)));
+        assert!(
+            found
+                .map(|f| f.fault())
+                .is_some_and(|f| f.starts_with("the file was valid JSON (comments and trailing commas allowed, as for JSONC) before and is not after: line 5, column 5: expected `,` or `}`"))
+        );
+        // Read exactly, the same file did not read before: not judged.
+        assert_eq!(json_broken("config.json", tsconfig, &missing), None);
+    }
+
+    /// No doubt: an edit that keeps the file JSON, a file that was not
+    /// JSON before (broken, JSON5, empty), another file's name.
+    #[test]
+    fn edits_that_keep_json_or_were_not_json_are_not_doubted() {
+        let added = PACKAGE.replace(
+            "    \"test\": \"jest\"\n",
+            "    \"test\": \"jest\",\n    \"lint\": \"eslint .\"\n",
+        );
+        assert_eq!(json_broken("package.json", PACKAGE, &added), None);
+        let broken = PACKAGE.replace("\"tsc\",", "\"tsc\"");
+        assert_eq!(
+            json_broken("package.json", &broken, &broken.replace("jest", "vitest")),
+            None
+        );
+        assert_eq!(json_broken("package.json", "", "{\n  \"a\": 1,\n}\n"), None);
+        let json5 = "{a: 1}\n";
+        assert_eq!(json_broken("a.json", json5, "{a: 1,, }\n"), None);
+        assert_eq!(json_broken("package.txt", PACKAGE, "{,}"), None);
+    }
+
+    #[test]
+    fn jsonc_files_are_told_by_their_names() {
+        for name in [
+            "tsconfig.json",
+            "packages/web/tsconfig.build.json",
+            "jsconfig.json",
+            ".vscode/settings.json",
+            "C:\\p\\.vscode\\launch.json",
+            ".devcontainer/devcontainer.json",
+            ".devcontainer/python/extra.json",
+            "devcontainer.json",
+            ".eslintrc.json",
+            ".babelrc.json",
+            "a.JSONC",
+        ] {
+            assert!(jsonc_by_convention(name), "{name}");
+        }
+        for name in [
+            "package.json",
+            "tsconfig.yaml",
+            "vscode/settings.json",
+            "a.json5",
+        ] {
+            assert!(!jsonc_by_convention(name), "{name}");
+        }
+    }
+
+    /// Comments and trailing commas blanked, byte for byte; commas and
+    /// slashes in strings, and a block comment that does not end, kept.
+    #[test]
+    fn lenient_text_keeps_every_offset() {
+        let text = "{\n  // a, }\n  \"u\": \"http://x,]\", /* é\n */ \"b\": [1, 2,],\n}";
+        let read = lenient(text);
+        assert_eq!(
+            read,
+            "{\n         \n  \"u\": \"http://x,]\",      \n    \"b\": [1, 2 ] \n}"
+        );
+        assert_eq!(read.len(), text.len());
+        assert_eq!(lenient("{\"a\": 1 /* no end }"), "{\"a\": 1 /* no end }");
+        assert_eq!(lenient("[\"a\\\"\", 1]"), "[\"a\\\"\", 1]");
+    }
+}
