@@ -175,6 +175,7 @@ fn doubt_steps_but_layout(
                 | Kind::Misindents
                 | Kind::DefinesTwice
                 | Kind::Unbalanced
+                | Kind::NotJson
                 | Kind::MixesEndings
                 | Kind::HiddenText => NextStep::Said,
                 Kind::CutsWord | Kind::LineEndings => NextStep::WholeLines,

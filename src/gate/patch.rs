@@ -247,6 +247,7 @@ fn doubt_steps(patch: &Patch, doubts: Vec<apply_patch::PatchDoubt>) -> Vec<(Next
                 | Kind::BreaksIndentation
                 | Kind::DefinesTwice
                 | Kind::Unbalanced
+                | Kind::NotJson
                 | Kind::HiddenText => NextStep::Said,
                 Kind::Repeated | Kind::IndentShift => NextStep::WholeLines,
             };

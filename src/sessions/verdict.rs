@@ -73,6 +73,9 @@ pub enum DoubtKind {
     /// file before read balanced: it no longer parses, or a later `}`
     /// closes another block.
     Unbalanced,
+    /// The result leaves a JSON file that was valid before unreadable as
+    /// JSON.
+    NotJson,
     /// A whitespace-blind match kept the edit's own indentation: its new
     /// lines are shifted against the lines they replace.
     ShiftsIndent,
@@ -110,6 +113,7 @@ impl DoubtKind {
             DoubtKind::Misindents => "leaves Python misindented",
             DoubtKind::DefinesTwice => "defines a name twice",
             DoubtKind::Unbalanced => "leaves braces unbalanced",
+            DoubtKind::NotJson => "leaves JSON unreadable",
             DoubtKind::ShiftsIndent => "shifts indentation",
             DoubtKind::AppliedAlready => "its new text was there already",
             DoubtKind::CutsWord => "cuts a word",
@@ -133,6 +137,7 @@ impl DoubtKind {
             K::Misindents => DoubtKind::Misindents,
             K::DefinesTwice => DoubtKind::DefinesTwice,
             K::Unbalanced => DoubtKind::Unbalanced,
+            K::NotJson => DoubtKind::NotJson,
             K::ElidesLines => DoubtKind::StandsIn,
             K::HiddenText => DoubtKind::HiddenText,
         }
@@ -160,6 +165,7 @@ impl DoubtKind {
             K::BreaksIndentation => DoubtKind::Misindents,
             K::DefinesTwice => DoubtKind::DefinesTwice,
             K::Unbalanced => DoubtKind::Unbalanced,
+            K::NotJson => DoubtKind::NotJson,
             K::IndentShift => DoubtKind::ShiftsIndent,
             K::AlreadyApplied => DoubtKind::AppliedAlready,
             K::ElidesLines => DoubtKind::StandsIn,
@@ -737,6 +743,20 @@ mod tests {
             "------- SEARCH\n  }\n}\n=======\n  }\n}\nfunction a() {}\n+++++++ REPLACE\n".into(),
         );
         assert_eq!(kinds(&again), [DoubtKind::DefinesTwice]);
+    }
+
+    /// A JSON file an edit leaves unreadable is said so, not "braces
+    /// unbalanced" (its first kind shared the brackets' words).
+    #[test]
+    fn an_edit_leaving_json_unreadable_is_said_so() {
+        let before = FileContent::Text("{\n  \"a\": 1,\n  \"b\": 2\n}\n".into());
+        let input = EditInput::SearchReplace(
+            "------- SEARCH\n  \"a\": 1,\n=======\n  \"a\": 1\n+++++++ REPLACE\n".into(),
+        );
+        let got = run(&input, &before, "/w", Some("package.json")).expect("runs");
+        let kinds: Vec<DoubtKind> = got.doubts.iter().map(|d| d.kind).collect();
+        assert_eq!(kinds, [DoubtKind::NotJson]);
+        assert_eq!(DoubtKind::NotJson.words(), "leaves JSON unreadable");
     }
 
     #[test]

@@ -54,6 +54,9 @@ pub enum PatchDoubtKind {
     /// language's file with its brackets unbalanced
     /// ([`crate::diagnose::doubt_braces`]).
     Unbalanced,
+    /// The section leaves a JSON file that was valid before unreadable as
+    /// JSON ([`crate::diagnose::doubt_json`]).
+    NotJson,
     /// A whitespace-blind level matched it, and its new lines keep the
     /// patch's indentation: they are shifted against the lines they replace.
     IndentShift,
@@ -387,7 +390,8 @@ fn indent_doubt(applied: &Applied, s: usize) -> Option<PatchDoubt> {
         kind: match fault.kind {
             BreakKind::Misindents => PatchDoubtKind::BreaksIndentation,
             BreakKind::DefinesTwice | BreakKind::KeyTwice => PatchDoubtKind::DefinesTwice,
-            BreakKind::Unbalanced | BreakKind::NotJson => PatchDoubtKind::Unbalanced,
+            BreakKind::Unbalanced => PatchDoubtKind::Unbalanced,
+            BreakKind::NotJson => PatchDoubtKind::NotJson,
         },
         message: format!("the patch leaves {path} {}: {}", fault.leaves(), fault.why),
     })

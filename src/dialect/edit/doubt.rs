@@ -50,6 +50,9 @@ pub enum EditDoubtKind {
     /// It leaves a brace language's file with its brackets unbalanced
     /// where it read balanced before ([`crate::diagnose::doubt_braces`]).
     Unbalanced,
+    /// It leaves a JSON file that was valid before unreadable as JSON
+    /// ([`crate::diagnose::doubt_json`]).
+    NotJson,
     /// Its new text stands in for lines of its old text it leaves out (the
     /// sentence ends with what to send instead).
     ElidesLines,
@@ -68,7 +71,10 @@ impl EditDoubtKind {
     pub fn of_layout(self) -> bool {
         matches!(
             self,
-            EditDoubtKind::Misindents | EditDoubtKind::DefinesTwice | EditDoubtKind::Unbalanced
+            EditDoubtKind::Misindents
+                | EditDoubtKind::DefinesTwice
+                | EditDoubtKind::Unbalanced
+                | EditDoubtKind::NotJson
         )
     }
 }
@@ -79,7 +85,8 @@ pub fn layout_kind(b: crate::diagnose::layout::LayoutBreak) -> (EditDoubtKind, S
     let kind = match b.kind {
         BreakKind::Misindents => EditDoubtKind::Misindents,
         BreakKind::DefinesTwice | BreakKind::KeyTwice => EditDoubtKind::DefinesTwice,
-        BreakKind::Unbalanced | BreakKind::NotJson => EditDoubtKind::Unbalanced,
+        BreakKind::Unbalanced => EditDoubtKind::Unbalanced,
+        BreakKind::NotJson => EditDoubtKind::NotJson,
     };
     (kind, b.why)
 }
