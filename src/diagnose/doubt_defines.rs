@@ -75,12 +75,22 @@ pub struct Redefined {
     pub lines: (usize, usize),
     /// Both lines read the same (the model's copy of what is there).
     pub same: bool,
+    /// JavaScript, TypeScript: an ES module (`.mjs`, `.mts`, or a
+    /// top-level `import`/`export`), where a function declared twice at
+    /// the top level fails to load as a `const` would.
+    pub module: bool,
+    /// Rust: both copies stand in two `impl Trait for Type` blocks of one
+    /// header: those blocks' lines (1-based): the trait implemented twice.
+    pub trait_impls: Option<(usize, usize)>,
 }
 
 impl Redefined {
     /// One sentence without a final stop.
     pub fn describe(&self) -> String {
-        let advice = if self.same {
+        let advice = if self.trait_impls.is_some() {
+            "change the `impl` block that is there (its text in the old text) instead of adding \
+             another"
+        } else if self.same {
             "the file has it already: leave it out of the new text, or change the definition \
              that is there (its text in the old text) instead of adding another"
         } else {
@@ -94,63 +104,156 @@ impl Redefined {
     pub fn fault(&self) -> String {
         let (earlier, later) = self.lines;
         let name = &self.name;
-        let kind = self.kinds.1;
-        let functions = self.kinds.0 == self.kinds.1 && matches!(kind, "function" | "method");
-        let (what, outcome) = match self.lang {
-            Lang::Go if name.contains('.') => (
-                format!("method `{name}`"),
-                format!("Go refuses to compile the package (method {name} already declared)"),
-            ),
-            Lang::Go => (
-                format!("{kind} `{name}`"),
-                format!("Go refuses to compile the package ({name} redeclared in this block)"),
-            ),
-            Lang::Rust if self.scope.is_some() => (
-                format!("fn `{name}`"),
-                format!("Rust refuses to compile it (duplicate definitions with name `{name}`)"),
-            ),
-            Lang::Rust => (
-                format!("{kind} `{name}`"),
-                format!("Rust refuses to compile it (the name `{name}` is defined multiple times)"),
-            ),
-            _ if !functions && self.typescript => (
-                format!("{kind} `{name}`"),
-                format!(
-                    "TypeScript refuses the file (Duplicate identifier '{name}'), and run as \
-                     JavaScript it does not load (SyntaxError: Identifier '{name}' has already \
-                     been declared)"
+        if let (Some((first, second)), Some((_, header))) = (self.trait_impls, &self.scope) {
+            let (implemented, error) = match trait_and_type(header) {
+                Some((tr, ty)) => (
+                    format!("`{tr}` for `{ty}`"),
+                    format!("conflicting implementations of trait `{tr}` for type `{ty}`"),
                 ),
-            ),
-            _ if !functions => (
-                format!("{kind} `{name}`"),
-                format!(
-                    "JavaScript refuses to load the file (SyntaxError: Identifier '{name}' has \
-                     already been declared)"
+                None => (
+                    format!("`{header}`"),
+                    "conflicting implementations".to_string(),
                 ),
+            };
+            return format!(
+                "as written, the file implements {implemented} twice, in `{header}` at lines \
+                 {first} and {second} (fn `{name}` at lines {earlier} and {later}): Rust \
+                 refuses to compile it (E0119: {error})"
+            );
+        }
+        let kinds = self.kinds;
+        let functions = kinds.0 == kinds.1 && matches!(kinds.1, "function" | "method");
+        let fields = kinds.0 == "field" || kinds.1 == "field";
+        let outcome = match self.lang {
+            Lang::Go if name.contains('.') => {
+                format!("Go refuses to compile the package (method {name} already declared)")
+            }
+            Lang::Go => {
+                format!("Go refuses to compile the package ({name} redeclared in this block)")
+            }
+            Lang::Rust if self.scope.is_some() => {
+                format!("Rust refuses to compile it (duplicate definitions with name `{name}`)")
+            }
+            Lang::Rust => {
+                format!("Rust refuses to compile it (the name `{name}` is defined multiple times)")
+            }
+            // `node -e 'class A { constructor() {} constructor(x) {} }'`.
+            _ if functions && self.scope.is_some() && name == "constructor" => {
+                let js = "SyntaxError: A class may only have one constructor";
+                if self.typescript {
+                    format!(
+                        "TypeScript refuses the file (Multiple constructor implementations are \
+                         not allowed), and run as JavaScript it does not load ({js})"
+                    )
+                } else {
+                    format!("JavaScript refuses to load the file ({js})")
+                }
+            }
+            // TypeScript: Duplicate identifier (TS2300) for a field and
+            // another member of its name; JavaScript: the field, set on
+            // each instance, hides a method of its name.
+            _ if fields => {
+                let kept = match kinds {
+                    ("field", "field") => format!(
+                        "the later one (line {later}) replaces the one at line {earlier} without \
+                         a word"
+                    ),
+                    ("field", _) => format!(
+                        "the field (line {earlier}) hides the method at line {later} without a \
+                         word"
+                    ),
+                    _ => format!(
+                        "the field (line {later}) hides the method at line {earlier} without a \
+                         word"
+                    ),
+                };
+                if self.typescript {
+                    format!(
+                        "TypeScript refuses the file (Duplicate identifier '{name}'), and run as \
+                         JavaScript {kept}"
+                    )
+                } else {
+                    format!("JavaScript runs it, and {kept}")
+                }
+            }
+            // A function declared twice in an ES module is a `const`'s
+            // error: `node --input-type=module -e 'export function a() {}
+            // export function a() {}'`.
+            _ if !functions || (self.module && self.scope.is_none()) => {
+                let js = format!("SyntaxError: Identifier '{name}' has already been declared");
+                let (typescript, file) = if functions {
+                    ("Duplicate function implementation", "module")
+                } else {
+                    ("Duplicate identifier '{name}'", "file")
+                };
+                let typescript = typescript.replace("{name}", name);
+                if self.typescript {
+                    format!(
+                        "TypeScript refuses the file ({typescript}), and run as JavaScript the \
+                         {file} does not load ({js})"
+                    )
+                } else {
+                    format!("JavaScript refuses to load the {file} ({js})")
+                }
+            }
+            _ if self.typescript => "TypeScript refuses the file (Duplicate function \
+                 implementation), and run as JavaScript the later one wins"
+                .to_string(),
+            _ => format!(
+                "JavaScript keeps the later one (line {later}) without a word, and the one at \
+                 line {earlier} never runs"
             ),
-            _ if self.typescript => (
-                format!("{kind} `{name}`"),
-                "TypeScript refuses the file (Duplicate function implementation), and run as \
-                 JavaScript the later one wins"
-                    .to_string(),
-            ),
-            _ => (
-                format!("{kind} `{name}`"),
-                format!(
-                    "JavaScript keeps the later one (line {later}) without a word, and the one \
-                     at line {earlier} never runs"
-                ),
-            ),
+        };
+        let what = |kind: &str| match self.lang {
+            Lang::Go if name.contains('.') => format!("method `{name}`"),
+            Lang::Rust if self.scope.is_some() => format!("fn `{name}`"),
+            _ => format!("{kind} `{name}`"),
         };
         let place = match &self.scope {
             None => "at its top level".to_string(),
             Some((line, header)) => format!("in `{header}` (line {line})"),
         };
-        format!(
-            "as written, the file defines {what} twice {place}, at lines {earlier} and \
-             {later}: {outcome}"
-        )
+        if kinds.0 == kinds.1 {
+            format!(
+                "as written, the file defines {} twice {place}, at lines {earlier} and \
+                 {later}: {outcome}",
+                what(kinds.1)
+            )
+        } else {
+            // Each copy by its own kind (a struct and an enum of one name).
+            format!(
+                "as written, the file defines `{name}` twice {place}, {} at line {earlier} and \
+                 {} at line {later}: {outcome}",
+                what(kinds.0),
+                what(kinds.1)
+            )
+        }
     }
+}
+
+/// The trait and the type of a Rust `impl` header (`impl<T> Display for
+/// A<T> where ..`): `Display`, `A<T>`.
+fn trait_and_type(header: &str) -> Option<(String, String)> {
+    let rest = header.strip_prefix("unsafe ").unwrap_or(header);
+    let rest = rest.strip_prefix("impl")?.trim_start();
+    // The impl's own generics, `<..>` balanced.
+    let rest = if rest.starts_with('<') {
+        let mut depth = 0usize;
+        let end = rest.char_indices().find_map(|(i, c)| {
+            match c {
+                '<' => depth += 1,
+                '>' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            (depth == 0).then_some(i)
+        })?;
+        rest[end + 1..].trim_start()
+    } else {
+        rest
+    };
+    let (tr, ty) = rest.split_once(" for ")?;
+    let ty = ty.split(" where").next().unwrap_or(ty);
+    Some((tr.trim().to_string(), ty.trim().to_string()))
 }
 
 /// A name: letters, digits, `_`, `$`, not starting with a digit.
@@ -289,9 +392,12 @@ fn definition(lang: Lang, line: &str) -> Option<(String, &'static str)> {
 
 /// A method a line of a JavaScript class body (trimmed) defines: its key
 /// in the class (`static ` and `get `/`set ` before its name: a getter and
-/// a setter of one name are meant together), its name. Fields and
+/// a setter of one name are meant together), its name, its kind:
+/// `method`, or `field` for a field whose value is a function
+/// (`handleClick = () => {`, `= async (e) =>`, `= e =>`, `= function`;
+/// a field and a method of one name are one member). Other fields and
 /// computed names are not read.
-fn js_method(text: &str) -> Option<(String, String)> {
+fn js_method(text: &str) -> Option<(String, String, &'static str)> {
     let mut rest = text;
     let mut marks = String::new();
     loop {
@@ -302,6 +408,7 @@ fn js_method(text: &str) -> Option<(String, String)> {
             "override",
             "async",
             "static",
+            "readonly",
         ];
         match after(rest, &modifier) {
             Some(("static", r)) => {
@@ -323,10 +430,41 @@ fn js_method(text: &str) -> Option<(String, String)> {
     let name = word(rest)?;
     let tail = rest[name.len()..].trim_start();
     let tail = tail.strip_prefix(['?', '!']).unwrap_or(tail).trim_start();
-    if !tail.starts_with(['(', '<']) {
+    if tail.starts_with(['(', '<']) {
+        return Some((format!("{marks}{name}"), name, "method"));
+    }
+    // A field whose value is a function (not `==`, `=>`).
+    let value = tail.strip_prefix('=')?;
+    if value.starts_with(['=', '>']) || marks.contains("get ") || marks.contains("set ") {
         return None;
     }
-    Some((format!("{marks}{name}"), name))
+    let value = value.trim_start();
+    let value = after(value, &["async"]).map_or(value, |(_, r)| r);
+    let arrow = match value.strip_prefix('(') {
+        // `(a, b) =>`, `(a: T): R =>`: `=>` after the list's `)`.
+        Some(_) => {
+            let mut depth = 0usize;
+            let close = value.char_indices().find_map(|(i, c)| {
+                match c {
+                    '(' => depth += 1,
+                    ')' => depth = depth.saturating_sub(1),
+                    _ => {}
+                }
+                (depth == 0).then_some(i)
+            });
+            close.is_some_and(|close| {
+                let after = value[close + 1..].trim_start();
+                // `(e): void =>`: a return type before the arrow.
+                after.starts_with("=>") || (after.starts_with(':') && after.contains("=>"))
+            })
+        }
+        // `e =>`.
+        None => word(value).is_some_and(|w| value[w.len()..].trim_start().starts_with("=>")),
+    };
+    let function = value
+        .strip_prefix("function")
+        .is_some_and(|r| r.starts_with([' ', '(', '*']));
+    (arrow || function).then(|| (format!("{marks}{name}"), name, "field"))
 }
 
 /// `line` without a comment at its end (`// ..`, `/* .. */`), quoted
@@ -502,8 +640,8 @@ fn scope_header(lang: Lang, lines: &[&str], at: usize) -> Option<String> {
     let head = head.as_str();
     match lang {
         Lang::Js => {
-            let (_, kind) = definition(lang, line)?;
-            (kind == "class").then(|| head.to_string())
+            let class = definition(lang, line).is_some_and(|(_, kind)| kind == "class");
+            (class || js_class_expression(line)).then(|| head.to_string())
         }
         Lang::Rust => {
             let bare = after(line, &["unsafe"]).map_or(line, |(_, r)| r);
@@ -511,6 +649,29 @@ fn scope_header(lang: Lang, lines: &[&str], at: usize) -> Option<String> {
         }
         _ => None,
     }
+}
+
+/// Whether a line at column 0 opens a class that is no `class NAME`
+/// statement: `export default class {`, `module.exports = class Cache {`,
+/// `exports.Cache = class {`.
+fn js_class_expression(line: &str) -> bool {
+    let mut rest = line.trim_end();
+    for prefix in ["export", "default"] {
+        if let Some((_, r)) = after(rest, &[prefix]) {
+            rest = r;
+        }
+    }
+    if let Some(r) = rest.strip_prefix("module.exports").or_else(|| {
+        let r = rest.strip_prefix("exports.")?;
+        Some(&r[word(r)?.len()..])
+    }) {
+        match r.trim_start().strip_prefix('=') {
+            Some(value) if !value.starts_with('=') => rest = value.trim_start(),
+            _ => return false,
+        }
+    }
+    rest.strip_prefix("class")
+        .is_some_and(|r| r.is_empty() || r.starts_with([' ', '\t', '{']))
 }
 
 /// The kind of a Go group a line (at column 0) opens: `var (`,
@@ -552,9 +713,10 @@ fn go_group_names(kind: &str, text: &str) -> Vec<String> {
 fn read_definitions(lang: Lang, lines: &[&str]) -> HashMap<String, Vec<Def>> {
     let starts = line_starts(lang, lines);
     let mut found: HashMap<String, Vec<Def>> = HashMap::new();
-    // The scope whose body the reading is in, and whether its `{` was
-    // read.
-    let mut scope: Option<(usize, String, bool)> = None;
+    // The scope whose body the reading is in: its line, its header, its
+    // gate (Rust: its `#[cfg(..)]`, see [`gate`]), and whether its `{`
+    // was read.
+    let mut scope: Option<(usize, String, Option<String>, bool)> = None;
     // Go: the group `var (`, `const (` or `type (` the reading is in, and
     // the indentation of its entries (its first entry's).
     let mut group: Option<(&'static str, Option<usize>)> = None;
@@ -599,19 +761,19 @@ fn read_definitions(lang: Lang, lines: &[&str]) -> HashMap<String, Vec<Def>> {
                 .any(|w| line.starts_with(w));
             if scope
                 .as_ref()
-                .is_some_and(|(_, _, entered)| *entered || !continued)
+                .is_some_and(|(_, _, _, entered)| *entered || !continued)
             {
                 scope = None;
             }
             if let Some(header) = scope_header(lang, lines, at) {
                 let gated = match lang {
-                    Lang::Rust => gate(lines, at).unwrap_or_default(),
-                    _ => String::new(),
+                    Lang::Rust => gate(lines, at),
+                    _ => None,
                 };
-                scope = Some((at, format!("{gated}{header}"), false));
+                scope = Some((at, header, gated, false));
             }
         }
-        if let Some((_, _, entered)) = &mut scope
+        if let Some((_, _, _, entered)) = &mut scope
             && depth > 0
         {
             *entered = true;
@@ -623,15 +785,17 @@ fn read_definitions(lang: Lang, lines: &[&str]) -> HashMap<String, Vec<Def>> {
                     (key, kind, name, None)
                 })
             }
-            (Some((open, header, true)), 1) => {
+            (Some((open, header, _, true)), 1) => {
                 let text = line.trim();
                 // A method's line opens its body or its parameters (not a
-                // call in a field's value over several lines).
-                let opens = code_of(text).trim_end().ends_with(['{', '(']);
+                // call in a field's value over several lines); a field's
+                // value is a function.
+                let code = code_of(text).trim_end();
+                let opens = code.ends_with(['{', '(']) || code.ends_with('}');
                 let method = match lang {
-                    Lang::Js if opens || code_of(text).trim_end().ends_with('}') => {
-                        js_method(text).map(|(key, name)| (key, "method", name))
-                    }
+                    Lang::Js => js_method(text)
+                        .filter(|(_, _, kind)| opens || *kind == "field")
+                        .map(|(key, name, kind)| (key, kind, name)),
                     Lang::Rust => rust_bare(text, true)
                         .and_then(|r| after(r, &["fn"]))
                         .and_then(|(_, r)| word(r))
@@ -639,17 +803,11 @@ fn read_definitions(lang: Lang, lines: &[&str]) -> HashMap<String, Vec<Def>> {
                     _ => None,
                 };
                 method.map(|(key, kind, name)| {
-                    let shown = header
-                        .rsplit(']')
-                        .next()
-                        .unwrap_or(header)
-                        .trim()
-                        .to_string();
                     (
                         format!("{header}\u{0}{key}"),
                         kind,
                         name,
-                        Some((*open, shown)),
+                        Some((*open, header.clone())),
                     )
                 })
             }
@@ -660,8 +818,25 @@ fn read_definitions(lang: Lang, lines: &[&str]) -> HashMap<String, Vec<Def>> {
         };
         let function = matches!(kind, "function" | "method" | "fn");
         let gated = match lang {
-            Lang::Rust => gate(lines, at),
-            _ if decorated(lines, at) => continue,
+            // A method's gate and its `impl`'s: compiled when both are on
+            // (a tester's find: an ungated method re-added in a
+            // `#[cfg(test)] impl` of its type passed).
+            Lang::Rust => {
+                let own = gate(lines, at);
+                match scope
+                    .as_ref()
+                    .and_then(|s| s.2.clone())
+                    .filter(|_| within.is_some())
+                {
+                    Some(outer) => Some(own.map_or(outer.clone(), |own| format!("{outer} {own}"))),
+                    None => own,
+                }
+            }
+            // A decorator makes no two class members or classes one
+            // (TypeScript: Duplicate function implementation, Duplicate
+            // identifier): only a top-level function below one is left
+            // out.
+            _ if kind == "function" && decorated(lines, at) => continue,
             _ => None,
         };
         // A signature without a body (a TypeScript overload, an abstract
@@ -726,6 +901,27 @@ fn block<'a>(lines: &[&'a str], at: usize) -> Vec<&'a str> {
     out
 }
 
+/// Whether the JavaScript or TypeScript file `name` (its lines) is an ES
+/// module: `.mjs`, `.mts`, or a line at column 0 of code, out of strings
+/// and comments, that is an `import` or `export` statement (not a
+/// `.cjs`/`.cts` file, not `import(..)`).
+fn es_module(name: &str, lines: &[&str]) -> bool {
+    if name.ends_with(".mjs") || name.ends_with(".mts") {
+        return true;
+    }
+    if name.ends_with(".cjs") || name.ends_with(".cts") {
+        return false;
+    }
+    let starts = line_starts(Lang::Js, lines);
+    lines.iter().zip(starts).any(|(line, (depth, code))| {
+        code && depth == 0
+            && ["import", "export"].iter().any(|w| {
+                line.strip_prefix(w)
+                    .is_some_and(|r| r.starts_with([' ', '\t', '{', '*', '"', '\'']))
+            })
+    })
+}
+
 /// The function `result` (the file `path` as an edit leaves it) defines
 /// twice at its top level more than `original` (the file before) did (see
 /// the module).
@@ -781,9 +977,20 @@ pub fn redefined(path: &str, original: &str, result: &str) -> Option<Redefined> 
     let typescript = [".ts", ".tsx", ".mts", ".cts"]
         .iter()
         .any(|ext| name.ends_with(ext));
+    // Two copies in two `impl Trait for Type` blocks of one header.
+    let trait_impls = match (&a.scope, &b.scope) {
+        (Some((first, header)), Some((second, _)))
+            if lang == Lang::Rust && first != second && trait_and_type(header).is_some() =>
+        {
+            Some((first + 1, second + 1))
+        }
+        _ => None,
+    };
     Some(Redefined {
         lang,
         typescript,
+        module: lang == Lang::Js && es_module(name, &new),
+        trait_impls,
         name: b.name.clone(),
         kinds: (a.kind, b.kind),
         scope: b.scope.clone().map(|(line, header)| (line + 1, header)),
