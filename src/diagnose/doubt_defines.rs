@@ -1420,4 +1420,302 @@ mod tests {
             Some((2, 4))
         );
     }
+
+    /// A tester's find (round 39a, 16): the message said "the later one
+    /// wins" for a class's constructor twice and for a function twice in
+    /// an ES module (both a SyntaxError: checked with `node -e 'class A {
+    /// constructor() {} constructor(x) {} }'` and `node --input-type=module
+    /// -e 'export function a() {} export function a() {}'`), called a
+    /// struct and an enum of one name both "enum", and a trait
+    /// implemented twice "duplicate fns" (`rustc --crate-type lib`:
+    /// error[E0119]: conflicting implementations of trait `Named` for
+    /// type `A`; a struct and an enum: error[E0428]).
+    #[test]
+    fn messages_name_each_copys_kind_and_the_real_error() {
+        let fault = |path: &str, original: &str, result: &str| {
+            redefined(path, original, result).map(|f| f.fault())
+        };
+        let registry = "export class Registry {\n  constructor() {\n    this.items = [];\n  }\n}\n";
+        let twice = registry.replace(
+            "  }\n}",
+            "  }\n\n  constructor(items) {\n    this.items = items;\n  }\n}",
+        );
+        assert_eq!(
+            fault("ct.js", registry, &twice).as_deref(),
+            Some(
+                "as written, the file defines method `constructor` twice in `export class \
+                 Registry` (line 1), at lines 2 and 6: JavaScript refuses to load the file \
+                 (SyntaxError: A class may only have one constructor)"
+            )
+        );
+        assert!(
+            fault("ct.ts", registry, &twice)
+                .is_some_and(|f| f.contains("(Multiple constructor implementations are not allowed), and run as JavaScript it does not load (SyntaxError: A class may only have one constructor)"))
+        );
+        // A static method named `constructor` is another member.
+        let beside = registry.replace("  }\n}", "  }\n\n  static constructor() {\n  }\n}");
+        assert_eq!(redefined("ct.js", registry, &beside), None);
+        // A function twice in an ES module (an `export`, `.mjs`): the
+        // module does not load; in a script the later one wins.
+        let ids = "export function ids() {\n  return 1;\n}\n";
+        let again = format!("{ids}\nexport function ids() {{\n  return 2;\n}}\n");
+        assert_eq!(
+            fault("m.js", ids, &again).as_deref(),
+            Some(
+                "as written, the file defines function `ids` twice at its top level, at lines 1 \
+                 and 5: JavaScript refuses to load the module (SyntaxError: Identifier 'ids' has \
+                 already been declared)"
+            )
+        );
+        let plain = "function ids() {\n  return 1;\n}\n";
+        let again = format!("{plain}function ids() {{\n  return 2;\n}}\n");
+        assert!(
+            fault("m.mjs", plain, &again).is_some_and(|f| f.contains("refuses to load the module"))
+        );
+        for path in ["m.js", "m.cjs"] {
+            let script = format!("{plain}// export function x\nconst s = `\nimport x\n`;\n");
+            let again = format!("{script}function ids() {{\n  return 2;\n}}\n");
+            assert!(
+                fault(path, &script, &again)
+                    .is_some_and(|f| f.contains("JavaScript keeps the later one")),
+                "{path}"
+            );
+        }
+        let again = format!("import a from 'a';\n{plain}function ids() {{}}\n");
+        assert!(fault("m.ts", plain, &again).is_some_and(|f| f.ends_with(
+            "TypeScript refuses the file (Duplicate function implementation), and run as \
+             JavaScript the module does not load (SyntaxError: Identifier 'ids' has already \
+             been declared)"
+        )));
+        // Each copy by its own kind.
+        let foo =
+            "pub struct Foo;\n\nimpl Foo {\n    pub fn new() -> Self {\n        Foo\n    }\n}\n";
+        let again = foo.replace(
+            "pub struct Foo;\n",
+            "pub struct Foo;\n\npub enum Foo {\n    A,\n}\n",
+        );
+        assert_eq!(
+            fault("i.rs", foo, &again).as_deref(),
+            Some(
+                "as written, the file defines `Foo` twice at its top level, struct `Foo` at line \
+                 1 and enum `Foo` at line 3: Rust refuses to compile it (the name `Foo` is \
+                 defined multiple times)"
+            )
+        );
+        let parser = "export class Parser {}\n";
+        assert!(
+            fault(
+                "p.ts",
+                parser,
+                &format!("{parser}export const Parser = 1;\n")
+            )
+            .is_some_and(|f| f.contains("class `Parser` at line 1 and const `Parser` at line 2"))
+        );
+        // A trait implemented twice: E0119, the fix at the `impl`.
+        let named = "pub struct A;\ntrait Named { fn name(&self) -> String; }\nimpl Named for A {\n    fn name(&self) -> String {\n        \"a\".into()\n    }\n}\n";
+        let again = format!(
+            "{named}impl Named for A {{\n    fn name(&self) -> String {{\n        \"b\".into()\n    }}\n}}\n"
+        );
+        assert_eq!(
+            redefined("tr.rs", named, &again)
+                .map(|f| f.describe())
+                .as_deref(),
+            Some(
+                "as written, the file implements `Named` for `A` twice, in `impl Named for A` at \
+                 lines 3 and 8 (fn `name` at lines 4 and 9): Rust refuses to compile it (E0119: \
+                 conflicting implementations of trait `Named` for type `A`): change the `impl` \
+                 block that is there (its text in the old text) instead of adding another"
+            )
+        );
+        // A fn twice in one trait impl (E0201), generics read past; the
+        // trait for another type is fine.
+        let generic = "impl<T: Clone> From<T> for W<T> {\n    fn from(t: T) -> Self {\n        W(t)\n    }\n}\n";
+        let inside = generic.replace(
+            "    }\n}",
+            "    }\n    fn from(t: T) -> Self {\n        W(t)\n    }\n}",
+        );
+        assert!(
+            fault("g.rs", generic, &inside).is_some_and(|f| f.contains("fn `from` twice in `impl<T: Clone> From<T> for W<T>` (line 1), at lines 2 and 5: Rust refuses to compile it (duplicate definitions with name `from`)"))
+        );
+        let again = format!(
+            "{generic}impl<T: Clone> From<T> for W<T> {{\n    fn from(t: T) -> Self {{\n        W(t)\n    }}\n}}\n"
+        );
+        assert!(fault("g.rs", generic, &again).is_some_and(|f| {
+            f.contains("(E0119: conflicting implementations of trait `From<T>` for type `W<T>`)")
+        }));
+        let other = format!(
+            "{named}impl Named for B {{\n    fn name(&self) -> String {{\n        \"b\".into()\n    }}\n}}\n"
+        );
+        assert_eq!(redefined("tr.rs", named, &other), None);
+    }
+
+    /// A tester's find (round 39a, 11): a class method re-added where a
+    /// copy has a decorator (NestJS's `@Get()`, Angular's `@Component`)
+    /// was not counted; a decorator makes no two implementations one
+    /// (TypeScript: Duplicate function implementation). A getter and a
+    /// setter, overload signatures and a top-level function below a
+    /// decorator stay fine.
+    #[test]
+    fn decorated_methods_and_classes_added_again_are_doubted() {
+        let controller = "import { Controller, Get, Param } from '@nestjs/common';\n\n@Controller('users')\nexport class UsersController {\n  @Get(':id')\n  findOne(@Param('id') id: string) {\n    return { id };\n  }\n}\n";
+        let copies = [
+            "  @Get(':id')\n  findOne(@Param('id') id: string) {\n    return { id, name: 'x' };\n  }\n",
+            "  findOne(@Param('id') id: string) {\n    return { id, name: 'x' };\n  }\n",
+            "  // Again.\n  @Get(':id')\n  @Header('a', 'b')\n  async findOne(id: string) {\n    return { id };\n  }\n",
+        ];
+        for copy in copies {
+            let result = controller.replace("  }\n}", &format!("  }}\n\n{copy}}}"));
+            let found = redefined("users.controller.ts", controller, &result);
+            assert_eq!(
+                found.as_ref().map(|f| (f.name.as_str(), f.lines.0)),
+                Some(("findOne", 6)),
+                "{copy}"
+            );
+            assert!(found.is_some_and(|f| f.fault().contains("Duplicate function implementation")));
+        }
+        let app =
+            "@Component({ selector: 'app' })\nexport class AppComponent {\n  title = 'a';\n}\n";
+        let again = format!(
+            "{app}\n@Component({{\n  selector: 'app',\n}})\nexport class AppComponent {{\n  title = 'b';\n}}\n"
+        );
+        assert_eq!(
+            redefined("app.ts", app, &again).map(|f| (f.name, f.lines)),
+            Some(("AppComponent".to_string(), (2, 9)))
+        );
+        let fine = [
+            // A decorated getter and its setter; overload signatures.
+            "  @Input()\n  set id(v: string) {\n  }\n\n  @Input()\n  get id() {\n    return '';\n  }\n",
+            "  @Get()\n  findAll(a: string): void;\n  @Get()\n  findAll(a: number): void;\n  findAll(a: any) {\n  }\n",
+        ];
+        for added in fine {
+            let result = controller.replace("  }\n}", &format!("  }}\n\n{added}}}"));
+            assert_eq!(
+                redefined("users.controller.ts", controller, &result),
+                None,
+                "{added}"
+            );
+        }
+    }
+
+    /// A tester's find (round 39a, 19): a class field whose value is a
+    /// function (`handleClick = () => {`, React's bound handlers) re-added,
+    /// or added beside a method of its name, and a method twice in
+    /// `module.exports = class` or `export default class {` were called
+    /// fine. A field hides a method of its name whichever comes first
+    /// (`node -e 'class A { h = () => 1; h() { return 2 } };
+    /// console.log(new A().h())'` prints 1).
+    #[test]
+    fn function_fields_and_methods_of_class_expressions_added_again_are_doubted() {
+        let form = "export class Form extends React.Component {\n  handleClick = () => {\n    this.setState({ open: true });\n  };\n\n  render() {\n    return null;\n  }\n}\n";
+        let again = form.replace(
+            "  render() {",
+            "  handleClick = () => {\n    this.setState({ open: false });\n  };\n\n  render() {",
+        );
+        assert_eq!(
+            redefined("fm.tsx", form, &again)
+                .map(|f| f.fault())
+                .as_deref(),
+            Some(
+                "as written, the file defines field `handleClick` twice in `export class Form \
+                 extends React.Component` (line 1), at lines 2 and 6: TypeScript refuses the \
+                 file (Duplicate identifier 'handleClick'), and run as JavaScript the later one \
+                 (line 6) replaces the one at line 2 without a word"
+            )
+        );
+        let method = form
+            .replace("  handleClick = () => {", "  handleClick() {")
+            .replace("  };\n", "  }\n");
+        let field = [
+            "  handleClick = () => {\n    this.setState({ open: false });\n  };\n",
+            "  handleClick = async (e: Event): Promise<void> => {\n  };\n",
+            "  handleClick = e => this.toggle(e);\n",
+            "  private readonly handleClick = function () {\n  };\n",
+        ];
+        for added in field {
+            let result = method.replace("  render() {", &format!("{added}\n  render() {{"));
+            assert_eq!(
+                redefined("fm2.jsx", &method, &result)
+                    .map(|f| f.fault())
+                    .as_deref(),
+                Some(
+                    "as written, the file defines `handleClick` twice in `export class Form \
+                     extends React.Component` (line 1), method `handleClick` at line 2 and field \
+                     `handleClick` at line 6: JavaScript runs it, and the field (line 6) hides \
+                     the method at line 2 without a word"
+                ),
+                "{added}"
+            );
+        }
+        // Fine: a static twin, a field that is no function, a comparison,
+        // the field in another class.
+        let fine = [
+            "  static handleClick = () => {\n  };\n",
+            "  handleClickCount = 0;\n  open = a => a;\n",
+            "  done = this.handleClick == null;\n",
+        ];
+        for added in fine {
+            let result = form.replace("  render() {", &format!("{added}\n  render() {{"));
+            assert_eq!(redefined("fm.tsx", form, &result), None, "{added}");
+        }
+        let other = format!("{form}class B {{\n  handleClick = () => {{\n  }};\n}}\n");
+        assert_eq!(redefined("fm.tsx", form, &other), None);
+        let body = "  get(k) {\n    return this.m[k];\n  }\n";
+        let added = "  get(k) {\n    return this.m.get(k);\n  }\n";
+        for (head, tail) in [
+            ("module.exports = class Cache {\n", "};\n"),
+            ("export default class {\n", "}\n"),
+            ("exports.Cache = class extends Base {\n", "};\n"),
+        ] {
+            let original = format!("{head}{body}{tail}");
+            let result = format!("{head}{body}\n{added}{tail}");
+            assert_eq!(
+                redefined("mc.js", &original, &result).map(|f| (f.name, f.lines)),
+                Some(("get".to_string(), (2, 6))),
+                "{head}"
+            );
+        }
+        // `module.exports = { .. }` is an object, not a class.
+        let object = format!("module.exports = {{\n{body}}};\n");
+        let result = format!("module.exports = {{\n{body}\n{added}}};\n");
+        assert_eq!(redefined("mc.js", &object, &result), None);
+    }
+
+    /// A tester's find (round 39a, 03): a method re-added in a
+    /// `#[cfg(test)] impl` of a type whose ungated `impl` has it passed
+    /// (`rustc --test`: error[E0592]: duplicate definitions with name
+    /// `zero`). A method's gate is its `impl`'s and its own; two impls
+    /// gated apart stay fine.
+    #[test]
+    fn a_method_re_added_in_a_cfg_gated_impl_is_doubted() {
+        let wrap = "pub struct Wrap<T>(T);\n\nimpl Wrap<u32> {\n    pub fn zero() -> Self {\n        Wrap(0)\n    }\n}\n";
+        let gated = format!(
+            "{wrap}\n#[cfg(test)]\nimpl Wrap<u32> {{\n    pub fn zero() -> Self {{\n        Wrap(1)\n    }}\n}}\n"
+        );
+        assert_eq!(
+            redefined("w.rs", wrap, &gated)
+                .map(|f| f.fault())
+                .as_deref(),
+            Some(
+                "as written, the file defines fn `zero` twice in `impl Wrap<u32>` (line 10), at \
+                 lines 4 and 11: Rust refuses to compile it (duplicate definitions with name \
+                 `zero`)"
+            )
+        );
+        let unix = "#[cfg(unix)]\nimpl Wrap<u32> {\n    pub fn zero() -> Self {\n        Wrap(0)\n    }\n}\n";
+        let apart = [
+            "#[cfg(not(unix))]\nimpl Wrap<u32> {\n    pub fn zero() -> Self {\n        Wrap(1)\n    }\n}\n",
+            "impl Wrap<u32> {\n    #[cfg(windows)]\n    pub fn zero() -> Self {\n        Wrap(1)\n    }\n}\n",
+        ];
+        for added in apart {
+            assert_eq!(
+                redefined("w.rs", unix, &format!("{unix}{added}")),
+                None,
+                "{added}"
+            );
+        }
+        let same = format!(
+            "{unix}#[cfg(unix)]\nimpl Wrap<u32> {{\n    pub fn zero() -> Self {{\n        Wrap(1)\n    }}\n}}\n"
+        );
+        assert!(redefined("w.rs", unix, &same).is_some());
+    }
 }
