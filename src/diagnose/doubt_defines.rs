@@ -4,7 +4,9 @@
 //! added again at another place (a tester's find: the model re-added
 //! `formatPrice` before the exports after a context loss; each text matched
 //! exactly, so nothing doubted it). JavaScript keeps the later definition
-//! without a word; TypeScript, Go and Rust refuse the file. The brace
+//! without a word (a script's function, a class's method; a class's
+//! constructor twice, and a function twice in an ES module, do not load);
+//! TypeScript, Go and Rust refuse the file. The brace
 //! languages' twin of [`super::doubt_redefine`] (Python).
 //!
 //! The rule, by evidence only, for a file by its extension
@@ -24,22 +26,28 @@
 //!   `struct`, `enum`, `trait`, `type`, `union NAME` (types, a namespace
 //!   of their own; Rust);
 //! - a method is a line at brace depth 1 inside a top-level `class`
-//!   (JavaScript, TypeScript: `NAME(`, with `static`, `async`, `get`,
-//!   `set`, `*` and TypeScript's access words; `static` and `get`/`set`
-//!   part of its key, so a getter and its setter are two) or `impl`
-//!   block (Rust: `fn NAME`, both in one block: the same header);
+//!   (also `export default class {`, `module.exports = class`, `exports.X
+//!   = class`; JavaScript, TypeScript: `NAME(`, with `static`, `async`,
+//!   `get`, `set`, `*`, `readonly` and TypeScript's access words; `static`
+//!   and `get`/`set` part of its key, so a getter and its setter are two;
+//!   a field whose value is a function, `NAME = (..) =>`, `= async e =>`,
+//!   `= function`, one member with a method of its name) or `impl` block
+//!   (Rust: `fn NAME`, keyed by the block's header without its gate: two
+//!   blocks of one header are one scope; two `impl Trait for Type` blocks
+//!   are the trait implemented twice, E0119);
 //! - not counted: a function's declaration without a body (Go, Rust: a
 //!   line ending with `;`; JavaScript: no `{` after its parameter list,
 //!   on the line closing it or first on the next, or that line ends with
 //!   `;`, a comment after it left out: a TypeScript overload's signature
 //!   over one line or several, with or without `;`, an abstract method;
-//!   a method's line opens its body or its parameters), a definition
-//!   right below a decorator (`@memo`: the line above, comments between
-//!   skipped), Go's `init`, the name `_` (meant more than once); in Rust,
+//!   a method's line opens its body or its parameters), a top-level
+//!   function right below a decorator (`@memo`: the line above, comments
+//!   between skipped; a decorated class or class member is counted: a
+//!   decorator makes no two implementations one), Go's `init`, the name `_` (meant more than once); in Rust,
 //!   two definitions gated apart: each below `#[cfg(..)]` (or
 //!   `#[cfg_attr(..)]` naming a `cfg`) attributes, and the two gates'
-//!   text differs (`#[cfg(unix)]`, `#[cfg(not(unix))]`; an `impl` block's
-//!   gate is part of its methods' key). Any other attribute (`#[inline]`,
+//!   text differs (`#[cfg(unix)]`, `#[cfg(not(unix))]`; a method's gate is
+//!   its `impl` block's and its own). Any other attribute (`#[inline]`,
 //!   `#[test]`) is read through, and an ungated definition clashes with
 //!   any;
 //! - doubted: the file as the edit leaves it defines a key more times than
@@ -48,7 +56,8 @@
 //!
 //! Not caught: C and C++ (declarations and definitions read alike, and the
 //! preprocessor decides what is compiled: no reliable reading), methods in
-//! an object literal or a nested class, a class's fields, a name defined
+//! an object literal or a nested class, a class's fields other than
+//! functions (and a function field typed before its `=`), a name defined
 //! again by an import or a destructuring, two
 //! inherent `impl` blocks of one type with different headers.
 
