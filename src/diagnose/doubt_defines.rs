@@ -247,15 +247,7 @@ fn trait_and_type(header: &str) -> Option<(String, String)> {
     let rest = rest.strip_prefix("impl")?.trim_start();
     // The impl's own generics, `<..>` balanced.
     let rest = if rest.starts_with('<') {
-        let mut depth = 0usize;
-        let end = rest.char_indices().find_map(|(i, c)| {
-            match c {
-                '<' => depth += 1,
-                '>' => depth = depth.saturating_sub(1),
-                _ => {}
-            }
-            (depth == 0).then_some(i)
-        })?;
+        let end = closing(rest, '<', '>')?;
         rest[end + 1..].trim_start()
     } else {
         rest
@@ -263,6 +255,20 @@ fn trait_and_type(header: &str) -> Option<(String, String)> {
     let (tr, ty) = rest.split_once(" for ")?;
     let ty = ty.split(" where").next().unwrap_or(ty);
     Some((tr.trim().to_string(), ty.trim().to_string()))
+}
+
+/// The byte index of the `close` that balances the `open` `text` starts
+/// with; `None` when none does.
+fn closing(text: &str, open: char, close: char) -> Option<usize> {
+    let mut depth = 0usize;
+    text.char_indices().find_map(|(i, c)| {
+        if c == open {
+            depth += 1;
+        } else if c == close {
+            depth = depth.saturating_sub(1);
+        }
+        (depth == 0).then_some(i)
+    })
 }
 
 /// A name: letters, digits, `_`, `$`, not starting with a digit.
@@ -408,6 +414,20 @@ fn definition(lang: Lang, line: &str) -> Option<(String, &'static str)> {
 /// computed names are not read.
 fn js_method(text: &str) -> Option<(String, String, &'static str)> {
     let mut rest = text;
+    // Decorators on the member's own line (`@Input() set id(v) {`).
+    while let Some(r) = rest.strip_prefix('@') {
+        let name = r
+            .find(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '$' | '.')))
+            .unwrap_or(r.len());
+        let r = &r[name..];
+        rest = match r.strip_prefix('(') {
+            Some(_) => {
+                let close = closing(r, '(', ')')?;
+                r[close + 1..].trim_start()
+            }
+            None => r.trim_start(),
+        };
+    }
     let mut marks = String::new();
     loop {
         let modifier = [
@@ -452,16 +472,7 @@ fn js_method(text: &str) -> Option<(String, String, &'static str)> {
     let arrow = match value.strip_prefix('(') {
         // `(a, b) =>`, `(a: T): R =>`: `=>` after the list's `)`.
         Some(_) => {
-            let mut depth = 0usize;
-            let close = value.char_indices().find_map(|(i, c)| {
-                match c {
-                    '(' => depth += 1,
-                    ')' => depth = depth.saturating_sub(1),
-                    _ => {}
-                }
-                (depth == 0).then_some(i)
-            });
-            close.is_some_and(|close| {
+            closing(value, '(', ')').is_some_and(|close| {
                 let after = value[close + 1..].trim_start();
                 // `(e): void =>`: a return type before the arrow.
                 after.starts_with("=>") || (after.starts_with(':') && after.contains("=>"))
@@ -1571,6 +1582,7 @@ mod tests {
             "  @Get(':id')\n  findOne(@Param('id') id: string) {\n    return { id, name: 'x' };\n  }\n",
             "  findOne(@Param('id') id: string) {\n    return { id, name: 'x' };\n  }\n",
             "  // Again.\n  @Get(':id')\n  @Header('a', 'b')\n  async findOne(id: string) {\n    return { id };\n  }\n",
+            "  @Get(':id') @Header('a', f(1)) findOne(id: string) {\n    return { id };\n  }\n",
         ];
         for copy in copies {
             let result = controller.replace("  }\n}", &format!("  }}\n\n{copy}}}"));
@@ -1595,6 +1607,7 @@ mod tests {
             // A decorated getter and its setter; overload signatures.
             "  @Input()\n  set id(v: string) {\n  }\n\n  @Input()\n  get id() {\n    return '';\n  }\n",
             "  @Get()\n  findAll(a: string): void;\n  @Get()\n  findAll(a: number): void;\n  findAll(a: any) {\n  }\n",
+            "  @Input() set name(v: string) {\n  }\n  @Input() get name() {\n    return '';\n  }\n",
         ];
         for added in fine {
             let result = controller.replace("  }\n}", &format!("  }}\n\n{added}}}"));
