@@ -3048,6 +3048,61 @@ fn a_rust_function_added_again_below_an_attribute_is_doubted() {
     }
 }
 
+/// A tester's find (round 39a, 16): the "defined twice" message said the
+/// later copy wins for a class constructor twice and for a function twice
+/// in an ES module (both a SyntaxError: `node -e 'class A { constructor()
+/// {} constructor(x) {} }'`, `node --input-type=module -e 'export function
+/// a() {} export function a() {}'`), called a struct "enum", and a trait
+/// implemented twice "duplicate definitions" (`rustc --crate-type lib`:
+/// error[E0119]). `check` exits 1 saying the real error.
+#[test]
+fn defined_twice_messages_name_the_real_error_and_each_kind() {
+    let cases = [
+        (
+            "ct.js",
+            "export class Registry {\n  constructor() {\n    this.items = [];\n  }\n}\n",
+            "    this.items = [];\n  }\n",
+            "    this.items = [];\n  }\n\n  constructor(items) {\n    this.items = items;\n  }\n",
+            "    ! as written, the file defines method `constructor` twice in `export class \
+             Registry` (line 1), at lines 2 and 6: JavaScript refuses to load the file \
+             (SyntaxError: A class may only have one constructor): ",
+        ),
+        (
+            "m.js",
+            "export function ids() {\n  return 1;\n}\n",
+            "  return 1;\n}\n",
+            "  return 1;\n}\n\nexport function ids() {\n  return 2;\n}\n",
+            "    ! as written, the file defines function `ids` twice at its top level, at lines 1 \
+             and 5: JavaScript refuses to load the module (SyntaxError: Identifier 'ids' has \
+             already been declared): ",
+        ),
+        (
+            "i.rs",
+            "pub struct Foo;\n\nimpl Foo {\n    pub fn new() -> Self {\n        Foo\n    }\n}\n",
+            "pub struct Foo;\n",
+            "pub struct Foo;\n\npub enum Foo {\n    A,\n}\n",
+            "    ! as written, the file defines `Foo` twice at its top level, struct `Foo` at line \
+             1 and enum `Foo` at line 3: Rust refuses to compile it (the name `Foo` is defined \
+             multiple times): ",
+        ),
+        (
+            "tr.rs",
+            "pub struct A;\ntrait Named { fn name(&self) -> String; }\nimpl Named for A {\n    fn name(&self) -> String {\n        \"a\".into()\n    }\n}\n",
+            "        \"a\".into()\n    }\n}\n",
+            "        \"a\".into()\n    }\n}\nimpl Named for A {\n    fn name(&self) -> String {\n        \"b\".into()\n    }\n}\n",
+            "    ! as written, the file implements `Named` for `A` twice, in `impl Named for A` at \
+             lines 3 and 8 (fn `name` at lines 4 and 9): Rust refuses to compile it (E0119: \
+             conflicting implementations of trait `Named` for type `A`): change the `impl` \
+             block that is there (its text in the old text) instead of adding another\n",
+        ),
+    ];
+    for (name, content, old, new, said) in cases {
+        let (code, out) = check_edit(name, content, old, new);
+        assert_eq!(code, Some(1), "{name}: {out}");
+        assert_contains(&out, said);
+    }
+}
+
 /// A tester's find (round 38e, 02): TypeScript overload signatures over
 /// several lines or with a comment after them were called a second
 /// implementation (exit 1). Exact now; a second body still is a doubt.

@@ -4,7 +4,9 @@
 //! added again at another place (a tester's find: the model re-added
 //! `formatPrice` before the exports after a context loss; each text matched
 //! exactly, so nothing doubted it). JavaScript keeps the later definition
-//! without a word; TypeScript, Go and Rust refuse the file. The brace
+//! without a word (a script's function, a class's method; a class's
+//! constructor twice, and a function twice in an ES module, do not load);
+//! TypeScript, Go and Rust refuse the file. The brace
 //! languages' twin of [`super::doubt_redefine`] (Python).
 //!
 //! The rule, by evidence only, for a file by its extension
@@ -24,22 +26,28 @@
 //!   `struct`, `enum`, `trait`, `type`, `union NAME` (types, a namespace
 //!   of their own; Rust);
 //! - a method is a line at brace depth 1 inside a top-level `class`
-//!   (JavaScript, TypeScript: `NAME(`, with `static`, `async`, `get`,
-//!   `set`, `*` and TypeScript's access words; `static` and `get`/`set`
-//!   part of its key, so a getter and its setter are two) or `impl`
-//!   block (Rust: `fn NAME`, both in one block: the same header);
+//!   (also `export default class {`, `module.exports = class`, `exports.X
+//!   = class`; JavaScript, TypeScript: `NAME(`, with `static`, `async`,
+//!   `get`, `set`, `*`, `readonly` and TypeScript's access words; `static`
+//!   and `get`/`set` part of its key, so a getter and its setter are two;
+//!   a field whose value is a function, `NAME = (..) =>`, `= async e =>`,
+//!   `= function`, one member with a method of its name) or `impl` block
+//!   (Rust: `fn NAME`, keyed by the block's header without its gate: two
+//!   blocks of one header are one scope; two `impl Trait for Type` blocks
+//!   are the trait implemented twice, E0119);
 //! - not counted: a function's declaration without a body (Go, Rust: a
 //!   line ending with `;`; JavaScript: no `{` after its parameter list,
 //!   on the line closing it or first on the next, or that line ends with
 //!   `;`, a comment after it left out: a TypeScript overload's signature
 //!   over one line or several, with or without `;`, an abstract method;
-//!   a method's line opens its body or its parameters), a definition
-//!   right below a decorator (`@memo`: the line above, comments between
-//!   skipped), Go's `init`, the name `_` (meant more than once); in Rust,
+//!   a method's line opens its body or its parameters), a top-level
+//!   function right below a decorator (`@memo`: the line above, comments
+//!   between skipped; a decorated class or class member is counted: a
+//!   decorator makes no two implementations one), Go's `init`, the name `_` (meant more than once); in Rust,
 //!   two definitions gated apart: each below `#[cfg(..)]` (or
 //!   `#[cfg_attr(..)]` naming a `cfg`) attributes, and the two gates'
-//!   text differs (`#[cfg(unix)]`, `#[cfg(not(unix))]`; an `impl` block's
-//!   gate is part of its methods' key). Any other attribute (`#[inline]`,
+//!   text differs (`#[cfg(unix)]`, `#[cfg(not(unix))]`; a method's gate is
+//!   its `impl` block's and its own). Any other attribute (`#[inline]`,
 //!   `#[test]`) is read through, and an ungated definition clashes with
 //!   any;
 //! - doubted: the file as the edit leaves it defines a key more times than
@@ -48,7 +56,8 @@
 //!
 //! Not caught: C and C++ (declarations and definitions read alike, and the
 //! preprocessor decides what is compiled: no reliable reading), methods in
-//! an object literal or a nested class, a class's fields, a name defined
+//! an object literal or a nested class, a class's fields other than
+//! functions (and a function field typed before its `=`), a name defined
 //! again by an import or a destructuring, two
 //! inherent `impl` blocks of one type with different headers.
 
@@ -75,12 +84,22 @@ pub struct Redefined {
     pub lines: (usize, usize),
     /// Both lines read the same (the model's copy of what is there).
     pub same: bool,
+    /// JavaScript, TypeScript: an ES module (`.mjs`, `.mts`, or a
+    /// top-level `import`/`export`), where a function declared twice at
+    /// the top level fails to load as a `const` would.
+    pub module: bool,
+    /// Rust: both copies stand in two `impl Trait for Type` blocks of one
+    /// header: those blocks' lines (1-based): the trait implemented twice.
+    pub trait_impls: Option<(usize, usize)>,
 }
 
 impl Redefined {
     /// One sentence without a final stop.
     pub fn describe(&self) -> String {
-        let advice = if self.same {
+        let advice = if self.trait_impls.is_some() {
+            "change the `impl` block that is there (its text in the old text) instead of adding \
+             another"
+        } else if self.same {
             "the file has it already: leave it out of the new text, or change the definition \
              that is there (its text in the old text) instead of adding another"
         } else {
@@ -94,63 +113,162 @@ impl Redefined {
     pub fn fault(&self) -> String {
         let (earlier, later) = self.lines;
         let name = &self.name;
-        let kind = self.kinds.1;
-        let functions = self.kinds.0 == self.kinds.1 && matches!(kind, "function" | "method");
-        let (what, outcome) = match self.lang {
-            Lang::Go if name.contains('.') => (
-                format!("method `{name}`"),
-                format!("Go refuses to compile the package (method {name} already declared)"),
-            ),
-            Lang::Go => (
-                format!("{kind} `{name}`"),
-                format!("Go refuses to compile the package ({name} redeclared in this block)"),
-            ),
-            Lang::Rust if self.scope.is_some() => (
-                format!("fn `{name}`"),
-                format!("Rust refuses to compile it (duplicate definitions with name `{name}`)"),
-            ),
-            Lang::Rust => (
-                format!("{kind} `{name}`"),
-                format!("Rust refuses to compile it (the name `{name}` is defined multiple times)"),
-            ),
-            _ if !functions && self.typescript => (
-                format!("{kind} `{name}`"),
-                format!(
-                    "TypeScript refuses the file (Duplicate identifier '{name}'), and run as \
-                     JavaScript it does not load (SyntaxError: Identifier '{name}' has already \
-                     been declared)"
+        if let (Some((first, second)), Some((_, header))) = (self.trait_impls, &self.scope) {
+            let (implemented, error) = match trait_and_type(header) {
+                Some((tr, ty)) => (
+                    format!("`{tr}` for `{ty}`"),
+                    format!("conflicting implementations of trait `{tr}` for type `{ty}`"),
                 ),
-            ),
-            _ if !functions => (
-                format!("{kind} `{name}`"),
-                format!(
-                    "JavaScript refuses to load the file (SyntaxError: Identifier '{name}' has \
-                     already been declared)"
+                None => (
+                    format!("`{header}`"),
+                    "conflicting implementations".to_string(),
                 ),
+            };
+            return format!(
+                "as written, the file implements {implemented} twice, in `{header}` at lines \
+                 {first} and {second} (fn `{name}` at lines {earlier} and {later}): Rust \
+                 refuses to compile it (E0119: {error})"
+            );
+        }
+        let kinds = self.kinds;
+        let functions = kinds.0 == kinds.1 && matches!(kinds.1, "function" | "method");
+        let fields = kinds.0 == "field" || kinds.1 == "field";
+        let outcome = match self.lang {
+            Lang::Go if name.contains('.') => {
+                format!("Go refuses to compile the package (method {name} already declared)")
+            }
+            Lang::Go => {
+                format!("Go refuses to compile the package ({name} redeclared in this block)")
+            }
+            Lang::Rust if self.scope.is_some() => {
+                format!("Rust refuses to compile it (duplicate definitions with name `{name}`)")
+            }
+            Lang::Rust => {
+                format!("Rust refuses to compile it (the name `{name}` is defined multiple times)")
+            }
+            // `node -e 'class A { constructor() {} constructor(x) {} }'`.
+            _ if functions && self.scope.is_some() && name == "constructor" => {
+                let js = "SyntaxError: A class may only have one constructor";
+                if self.typescript {
+                    format!(
+                        "TypeScript refuses the file (Multiple constructor implementations are \
+                         not allowed), and run as JavaScript it does not load ({js})"
+                    )
+                } else {
+                    format!("JavaScript refuses to load the file ({js})")
+                }
+            }
+            // TypeScript: Duplicate identifier (TS2300) for a field and
+            // another member of its name; JavaScript: the field, set on
+            // each instance, hides a method of its name.
+            _ if fields => {
+                let kept = match kinds {
+                    ("field", "field") => format!(
+                        "the later one (line {later}) replaces the one at line {earlier} without \
+                         a word"
+                    ),
+                    ("field", _) => format!(
+                        "the field (line {earlier}) hides the method at line {later} without a \
+                         word"
+                    ),
+                    _ => format!(
+                        "the field (line {later}) hides the method at line {earlier} without a \
+                         word"
+                    ),
+                };
+                if self.typescript {
+                    format!(
+                        "TypeScript refuses the file (Duplicate identifier '{name}'), and run as \
+                         JavaScript {kept}"
+                    )
+                } else {
+                    format!("JavaScript runs it, and {kept}")
+                }
+            }
+            // A function declared twice in an ES module is a `const`'s
+            // error: `node --input-type=module -e 'export function a() {}
+            // export function a() {}'`.
+            _ if !functions || (self.module && self.scope.is_none()) => {
+                let js = format!("SyntaxError: Identifier '{name}' has already been declared");
+                let (typescript, file) = if functions {
+                    ("Duplicate function implementation", "module")
+                } else {
+                    ("Duplicate identifier '{name}'", "file")
+                };
+                let typescript = typescript.replace("{name}", name);
+                if self.typescript {
+                    format!(
+                        "TypeScript refuses the file ({typescript}), and run as JavaScript the \
+                         {file} does not load ({js})"
+                    )
+                } else {
+                    format!("JavaScript refuses to load the {file} ({js})")
+                }
+            }
+            _ if self.typescript => "TypeScript refuses the file (Duplicate function \
+                 implementation), and run as JavaScript the later one wins"
+                .to_string(),
+            _ => format!(
+                "JavaScript keeps the later one (line {later}) without a word, and the one at \
+                 line {earlier} never runs"
             ),
-            _ if self.typescript => (
-                format!("{kind} `{name}`"),
-                "TypeScript refuses the file (Duplicate function implementation), and run as \
-                 JavaScript the later one wins"
-                    .to_string(),
-            ),
-            _ => (
-                format!("{kind} `{name}`"),
-                format!(
-                    "JavaScript keeps the later one (line {later}) without a word, and the one \
-                     at line {earlier} never runs"
-                ),
-            ),
+        };
+        let what = |kind: &str| match self.lang {
+            Lang::Go if name.contains('.') => format!("method `{name}`"),
+            Lang::Rust if self.scope.is_some() => format!("fn `{name}`"),
+            _ => format!("{kind} `{name}`"),
         };
         let place = match &self.scope {
             None => "at its top level".to_string(),
             Some((line, header)) => format!("in `{header}` (line {line})"),
         };
-        format!(
-            "as written, the file defines {what} twice {place}, at lines {earlier} and \
-             {later}: {outcome}"
-        )
+        if kinds.0 == kinds.1 {
+            format!(
+                "as written, the file defines {} twice {place}, at lines {earlier} and \
+                 {later}: {outcome}",
+                what(kinds.1)
+            )
+        } else {
+            // Each copy by its own kind (a struct and an enum of one name).
+            format!(
+                "as written, the file defines `{name}` twice {place}, {} at line {earlier} and \
+                 {} at line {later}: {outcome}",
+                what(kinds.0),
+                what(kinds.1)
+            )
+        }
     }
+}
+
+/// The trait and the type of a Rust `impl` header (`impl<T> Display for
+/// A<T> where ..`): `Display`, `A<T>`.
+fn trait_and_type(header: &str) -> Option<(String, String)> {
+    let rest = header.strip_prefix("unsafe ").unwrap_or(header);
+    let rest = rest.strip_prefix("impl")?.trim_start();
+    // The impl's own generics, `<..>` balanced.
+    let rest = if rest.starts_with('<') {
+        let end = closing(rest, '<', '>')?;
+        rest[end + 1..].trim_start()
+    } else {
+        rest
+    };
+    let (tr, ty) = rest.split_once(" for ")?;
+    let ty = ty.split(" where").next().unwrap_or(ty);
+    Some((tr.trim().to_string(), ty.trim().to_string()))
+}
+
+/// The byte index of the `close` that balances the `open` `text` starts
+/// with; `None` when none does.
+fn closing(text: &str, open: char, close: char) -> Option<usize> {
+    let mut depth = 0usize;
+    text.char_indices().find_map(|(i, c)| {
+        if c == open {
+            depth += 1;
+        } else if c == close {
+            depth = depth.saturating_sub(1);
+        }
+        (depth == 0).then_some(i)
+    })
 }
 
 /// A name: letters, digits, `_`, `$`, not starting with a digit.
@@ -289,10 +407,27 @@ fn definition(lang: Lang, line: &str) -> Option<(String, &'static str)> {
 
 /// A method a line of a JavaScript class body (trimmed) defines: its key
 /// in the class (`static ` and `get `/`set ` before its name: a getter and
-/// a setter of one name are meant together), its name. Fields and
+/// a setter of one name are meant together), its name, its kind:
+/// `method`, or `field` for a field whose value is a function
+/// (`handleClick = () => {`, `= async (e) =>`, `= e =>`, `= function`;
+/// a field and a method of one name are one member). Other fields and
 /// computed names are not read.
-fn js_method(text: &str) -> Option<(String, String)> {
+fn js_method(text: &str) -> Option<(String, String, &'static str)> {
     let mut rest = text;
+    // Decorators on the member's own line (`@Input() set id(v) {`).
+    while let Some(r) = rest.strip_prefix('@') {
+        let name = r
+            .find(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '$' | '.')))
+            .unwrap_or(r.len());
+        let r = &r[name..];
+        rest = match r.strip_prefix('(') {
+            Some(_) => {
+                let close = closing(r, '(', ')')?;
+                r[close + 1..].trim_start()
+            }
+            None => r.trim_start(),
+        };
+    }
     let mut marks = String::new();
     loop {
         let modifier = [
@@ -302,6 +437,7 @@ fn js_method(text: &str) -> Option<(String, String)> {
             "override",
             "async",
             "static",
+            "readonly",
         ];
         match after(rest, &modifier) {
             Some(("static", r)) => {
@@ -323,10 +459,32 @@ fn js_method(text: &str) -> Option<(String, String)> {
     let name = word(rest)?;
     let tail = rest[name.len()..].trim_start();
     let tail = tail.strip_prefix(['?', '!']).unwrap_or(tail).trim_start();
-    if !tail.starts_with(['(', '<']) {
+    if tail.starts_with(['(', '<']) {
+        return Some((format!("{marks}{name}"), name, "method"));
+    }
+    // A field whose value is a function (not `==`, `=>`).
+    let value = tail.strip_prefix('=')?;
+    if value.starts_with(['=', '>']) || marks.contains("get ") || marks.contains("set ") {
         return None;
     }
-    Some((format!("{marks}{name}"), name))
+    let value = value.trim_start();
+    let value = after(value, &["async"]).map_or(value, |(_, r)| r);
+    let arrow = match value.strip_prefix('(') {
+        // `(a, b) =>`, `(a: T): R =>`: `=>` after the list's `)`.
+        Some(_) => {
+            closing(value, '(', ')').is_some_and(|close| {
+                let after = value[close + 1..].trim_start();
+                // `(e): void =>`: a return type before the arrow.
+                after.starts_with("=>") || (after.starts_with(':') && after.contains("=>"))
+            })
+        }
+        // `e =>`.
+        None => word(value).is_some_and(|w| value[w.len()..].trim_start().starts_with("=>")),
+    };
+    let function = value
+        .strip_prefix("function")
+        .is_some_and(|r| r.starts_with([' ', '(', '*']));
+    (arrow || function).then(|| (format!("{marks}{name}"), name, "field"))
 }
 
 /// `line` without a comment at its end (`// ..`, `/* .. */`), quoted
@@ -502,8 +660,8 @@ fn scope_header(lang: Lang, lines: &[&str], at: usize) -> Option<String> {
     let head = head.as_str();
     match lang {
         Lang::Js => {
-            let (_, kind) = definition(lang, line)?;
-            (kind == "class").then(|| head.to_string())
+            let class = definition(lang, line).is_some_and(|(_, kind)| kind == "class");
+            (class || js_class_expression(line)).then(|| head.to_string())
         }
         Lang::Rust => {
             let bare = after(line, &["unsafe"]).map_or(line, |(_, r)| r);
@@ -511,6 +669,29 @@ fn scope_header(lang: Lang, lines: &[&str], at: usize) -> Option<String> {
         }
         _ => None,
     }
+}
+
+/// Whether a line at column 0 opens a class that is no `class NAME`
+/// statement: `export default class {`, `module.exports = class Cache {`,
+/// `exports.Cache = class {`.
+fn js_class_expression(line: &str) -> bool {
+    let mut rest = line.trim_end();
+    for prefix in ["export", "default"] {
+        if let Some((_, r)) = after(rest, &[prefix]) {
+            rest = r;
+        }
+    }
+    if let Some(r) = rest.strip_prefix("module.exports").or_else(|| {
+        let r = rest.strip_prefix("exports.")?;
+        Some(&r[word(r)?.len()..])
+    }) {
+        match r.trim_start().strip_prefix('=') {
+            Some(value) if !value.starts_with('=') => rest = value.trim_start(),
+            _ => return false,
+        }
+    }
+    rest.strip_prefix("class")
+        .is_some_and(|r| r.is_empty() || r.starts_with([' ', '\t', '{']))
 }
 
 /// The kind of a Go group a line (at column 0) opens: `var (`,
@@ -552,9 +733,10 @@ fn go_group_names(kind: &str, text: &str) -> Vec<String> {
 fn read_definitions(lang: Lang, lines: &[&str]) -> HashMap<String, Vec<Def>> {
     let starts = line_starts(lang, lines);
     let mut found: HashMap<String, Vec<Def>> = HashMap::new();
-    // The scope whose body the reading is in, and whether its `{` was
-    // read.
-    let mut scope: Option<(usize, String, bool)> = None;
+    // The scope whose body the reading is in: its line, its header, its
+    // gate (Rust: its `#[cfg(..)]`, see [`gate`]), and whether its `{`
+    // was read.
+    let mut scope: Option<(usize, String, Option<String>, bool)> = None;
     // Go: the group `var (`, `const (` or `type (` the reading is in, and
     // the indentation of its entries (its first entry's).
     let mut group: Option<(&'static str, Option<usize>)> = None;
@@ -599,19 +781,19 @@ fn read_definitions(lang: Lang, lines: &[&str]) -> HashMap<String, Vec<Def>> {
                 .any(|w| line.starts_with(w));
             if scope
                 .as_ref()
-                .is_some_and(|(_, _, entered)| *entered || !continued)
+                .is_some_and(|(_, _, _, entered)| *entered || !continued)
             {
                 scope = None;
             }
             if let Some(header) = scope_header(lang, lines, at) {
                 let gated = match lang {
-                    Lang::Rust => gate(lines, at).unwrap_or_default(),
-                    _ => String::new(),
+                    Lang::Rust => gate(lines, at),
+                    _ => None,
                 };
-                scope = Some((at, format!("{gated}{header}"), false));
+                scope = Some((at, header, gated, false));
             }
         }
-        if let Some((_, _, entered)) = &mut scope
+        if let Some((_, _, _, entered)) = &mut scope
             && depth > 0
         {
             *entered = true;
@@ -623,15 +805,17 @@ fn read_definitions(lang: Lang, lines: &[&str]) -> HashMap<String, Vec<Def>> {
                     (key, kind, name, None)
                 })
             }
-            (Some((open, header, true)), 1) => {
+            (Some((open, header, _, true)), 1) => {
                 let text = line.trim();
                 // A method's line opens its body or its parameters (not a
-                // call in a field's value over several lines).
-                let opens = code_of(text).trim_end().ends_with(['{', '(']);
+                // call in a field's value over several lines); a field's
+                // value is a function.
+                let code = code_of(text).trim_end();
+                let opens = code.ends_with(['{', '(']) || code.ends_with('}');
                 let method = match lang {
-                    Lang::Js if opens || code_of(text).trim_end().ends_with('}') => {
-                        js_method(text).map(|(key, name)| (key, "method", name))
-                    }
+                    Lang::Js => js_method(text)
+                        .filter(|(_, _, kind)| opens || *kind == "field")
+                        .map(|(key, name, kind)| (key, kind, name)),
                     Lang::Rust => rust_bare(text, true)
                         .and_then(|r| after(r, &["fn"]))
                         .and_then(|(_, r)| word(r))
@@ -639,17 +823,11 @@ fn read_definitions(lang: Lang, lines: &[&str]) -> HashMap<String, Vec<Def>> {
                     _ => None,
                 };
                 method.map(|(key, kind, name)| {
-                    let shown = header
-                        .rsplit(']')
-                        .next()
-                        .unwrap_or(header)
-                        .trim()
-                        .to_string();
                     (
                         format!("{header}\u{0}{key}"),
                         kind,
                         name,
-                        Some((*open, shown)),
+                        Some((*open, header.clone())),
                     )
                 })
             }
@@ -660,8 +838,25 @@ fn read_definitions(lang: Lang, lines: &[&str]) -> HashMap<String, Vec<Def>> {
         };
         let function = matches!(kind, "function" | "method" | "fn");
         let gated = match lang {
-            Lang::Rust => gate(lines, at),
-            _ if decorated(lines, at) => continue,
+            // A method's gate and its `impl`'s: compiled when both are on
+            // (a tester's find: an ungated method re-added in a
+            // `#[cfg(test)] impl` of its type passed).
+            Lang::Rust => {
+                let own = gate(lines, at);
+                match scope
+                    .as_ref()
+                    .and_then(|s| s.2.clone())
+                    .filter(|_| within.is_some())
+                {
+                    Some(outer) => Some(own.map_or(outer.clone(), |own| format!("{outer} {own}"))),
+                    None => own,
+                }
+            }
+            // A decorator makes no two class members or classes one
+            // (TypeScript: Duplicate function implementation, Duplicate
+            // identifier): only a top-level function below one is left
+            // out.
+            _ if kind == "function" && decorated(lines, at) => continue,
             _ => None,
         };
         // A signature without a body (a TypeScript overload, an abstract
@@ -726,6 +921,27 @@ fn block<'a>(lines: &[&'a str], at: usize) -> Vec<&'a str> {
     out
 }
 
+/// Whether the JavaScript or TypeScript file `name` (its lines) is an ES
+/// module: `.mjs`, `.mts`, or a line at column 0 of code, out of strings
+/// and comments, that is an `import` or `export` statement (not a
+/// `.cjs`/`.cts` file, not `import(..)`).
+fn es_module(name: &str, lines: &[&str]) -> bool {
+    if name.ends_with(".mjs") || name.ends_with(".mts") {
+        return true;
+    }
+    if name.ends_with(".cjs") || name.ends_with(".cts") {
+        return false;
+    }
+    let starts = line_starts(Lang::Js, lines);
+    lines.iter().zip(starts).any(|(line, (depth, code))| {
+        code && depth == 0
+            && ["import", "export"].iter().any(|w| {
+                line.strip_prefix(w)
+                    .is_some_and(|r| r.starts_with([' ', '\t', '{', '*', '"', '\'']))
+            })
+    })
+}
+
 /// The function `result` (the file `path` as an edit leaves it) defines
 /// twice at its top level more than `original` (the file before) did (see
 /// the module).
@@ -779,9 +995,20 @@ pub fn redefined(path: &str, original: &str, result: &str) -> Option<Redefined> 
     let typescript = [".ts", ".tsx", ".mts", ".cts"]
         .iter()
         .any(|ext| name.ends_with(ext));
+    // Two copies in two `impl Trait for Type` blocks of one header.
+    let trait_impls = match (&a.scope, &b.scope) {
+        (Some((first, header)), Some((second, _)))
+            if lang == Lang::Rust && first != second && trait_and_type(header).is_some() =>
+        {
+            Some((first + 1, second + 1))
+        }
+        _ => None,
+    };
     Some(Redefined {
         lang,
         typescript,
+        module: lang == Lang::Js && es_module(name, &new),
+        trait_impls,
         name: b.name.clone(),
         kinds: (a.kind, b.kind),
         scope: b.scope.clone().map(|(line, header)| (line + 1, header)),
@@ -1216,5 +1443,305 @@ mod tests {
             redefined("a.js", twice, &third).map(|f| f.lines),
             Some((2, 4))
         );
+    }
+
+    /// A tester's find (round 39a, 16): the message said "the later one
+    /// wins" for a class's constructor twice and for a function twice in
+    /// an ES module (both a SyntaxError: checked with `node -e 'class A {
+    /// constructor() {} constructor(x) {} }'` and `node --input-type=module
+    /// -e 'export function a() {} export function a() {}'`), called a
+    /// struct and an enum of one name both "enum", and a trait
+    /// implemented twice "duplicate fns" (`rustc --crate-type lib`:
+    /// error[E0119]: conflicting implementations of trait `Named` for
+    /// type `A`; a struct and an enum: error[E0428]).
+    #[test]
+    fn messages_name_each_copys_kind_and_the_real_error() {
+        let fault = |path: &str, original: &str, result: &str| {
+            redefined(path, original, result).map(|f| f.fault())
+        };
+        let registry = "export class Registry {\n  constructor() {\n    this.items = [];\n  }\n}\n";
+        let twice = registry.replace(
+            "  }\n}",
+            "  }\n\n  constructor(items) {\n    this.items = items;\n  }\n}",
+        );
+        assert_eq!(
+            fault("ct.js", registry, &twice).as_deref(),
+            Some(
+                "as written, the file defines method `constructor` twice in `export class \
+                 Registry` (line 1), at lines 2 and 6: JavaScript refuses to load the file \
+                 (SyntaxError: A class may only have one constructor)"
+            )
+        );
+        assert!(
+            fault("ct.ts", registry, &twice)
+                .is_some_and(|f| f.contains("(Multiple constructor implementations are not allowed), and run as JavaScript it does not load (SyntaxError: A class may only have one constructor)"))
+        );
+        // A static method named `constructor` is another member.
+        let beside = registry.replace("  }\n}", "  }\n\n  static constructor() {\n  }\n}");
+        assert_eq!(redefined("ct.js", registry, &beside), None);
+        // A function twice in an ES module (an `export`, `.mjs`): the
+        // module does not load; in a script the later one wins.
+        let ids = "export function ids() {\n  return 1;\n}\n";
+        let again = format!("{ids}\nexport function ids() {{\n  return 2;\n}}\n");
+        assert_eq!(
+            fault("m.js", ids, &again).as_deref(),
+            Some(
+                "as written, the file defines function `ids` twice at its top level, at lines 1 \
+                 and 5: JavaScript refuses to load the module (SyntaxError: Identifier 'ids' has \
+                 already been declared)"
+            )
+        );
+        let plain = "function ids() {\n  return 1;\n}\n";
+        let again = format!("{plain}function ids() {{\n  return 2;\n}}\n");
+        assert!(
+            fault("m.mjs", plain, &again).is_some_and(|f| f.contains("refuses to load the module"))
+        );
+        for path in ["m.js", "m.cjs"] {
+            let script = format!("{plain}// export function x\nconst s = `\nimport x\n`;\n");
+            let again = format!("{script}function ids() {{\n  return 2;\n}}\n");
+            assert!(
+                fault(path, &script, &again)
+                    .is_some_and(|f| f.contains("JavaScript keeps the later one")),
+                "{path}"
+            );
+        }
+        let again = format!("import a from 'a';\n{plain}function ids() {{}}\n");
+        assert!(fault("m.ts", plain, &again).is_some_and(|f| f.ends_with(
+            "TypeScript refuses the file (Duplicate function implementation), and run as \
+             JavaScript the module does not load (SyntaxError: Identifier 'ids' has already \
+             been declared)"
+        )));
+        // Each copy by its own kind.
+        let foo =
+            "pub struct Foo;\n\nimpl Foo {\n    pub fn new() -> Self {\n        Foo\n    }\n}\n";
+        let again = foo.replace(
+            "pub struct Foo;\n",
+            "pub struct Foo;\n\npub enum Foo {\n    A,\n}\n",
+        );
+        assert_eq!(
+            fault("i.rs", foo, &again).as_deref(),
+            Some(
+                "as written, the file defines `Foo` twice at its top level, struct `Foo` at line \
+                 1 and enum `Foo` at line 3: Rust refuses to compile it (the name `Foo` is \
+                 defined multiple times)"
+            )
+        );
+        let parser = "export class Parser {}\n";
+        assert!(
+            fault(
+                "p.ts",
+                parser,
+                &format!("{parser}export const Parser = 1;\n")
+            )
+            .is_some_and(|f| f.contains("class `Parser` at line 1 and const `Parser` at line 2"))
+        );
+        // A trait implemented twice: E0119, the fix at the `impl`.
+        let named = "pub struct A;\ntrait Named { fn name(&self) -> String; }\nimpl Named for A {\n    fn name(&self) -> String {\n        \"a\".into()\n    }\n}\n";
+        let again = format!(
+            "{named}impl Named for A {{\n    fn name(&self) -> String {{\n        \"b\".into()\n    }}\n}}\n"
+        );
+        assert_eq!(
+            redefined("tr.rs", named, &again)
+                .map(|f| f.describe())
+                .as_deref(),
+            Some(
+                "as written, the file implements `Named` for `A` twice, in `impl Named for A` at \
+                 lines 3 and 8 (fn `name` at lines 4 and 9): Rust refuses to compile it (E0119: \
+                 conflicting implementations of trait `Named` for type `A`): change the `impl` \
+                 block that is there (its text in the old text) instead of adding another"
+            )
+        );
+        // A fn twice in one trait impl (E0201), generics read past; the
+        // trait for another type is fine.
+        let generic = "impl<T: Clone> From<T> for W<T> {\n    fn from(t: T) -> Self {\n        W(t)\n    }\n}\n";
+        let inside = generic.replace(
+            "    }\n}",
+            "    }\n    fn from(t: T) -> Self {\n        W(t)\n    }\n}",
+        );
+        assert!(
+            fault("g.rs", generic, &inside).is_some_and(|f| f.contains("fn `from` twice in `impl<T: Clone> From<T> for W<T>` (line 1), at lines 2 and 5: Rust refuses to compile it (duplicate definitions with name `from`)"))
+        );
+        let again = format!(
+            "{generic}impl<T: Clone> From<T> for W<T> {{\n    fn from(t: T) -> Self {{\n        W(t)\n    }}\n}}\n"
+        );
+        assert!(fault("g.rs", generic, &again).is_some_and(|f| {
+            f.contains("(E0119: conflicting implementations of trait `From<T>` for type `W<T>`)")
+        }));
+        let other = format!(
+            "{named}impl Named for B {{\n    fn name(&self) -> String {{\n        \"b\".into()\n    }}\n}}\n"
+        );
+        assert_eq!(redefined("tr.rs", named, &other), None);
+    }
+
+    /// A tester's find (round 39a, 11): a class method re-added where a
+    /// copy has a decorator (NestJS's `@Get()`, Angular's `@Component`)
+    /// was not counted; a decorator makes no two implementations one
+    /// (TypeScript: Duplicate function implementation). A getter and a
+    /// setter, overload signatures and a top-level function below a
+    /// decorator stay fine.
+    #[test]
+    fn decorated_methods_and_classes_added_again_are_doubted() {
+        let controller = "import { Controller, Get, Param } from '@nestjs/common';\n\n@Controller('users')\nexport class UsersController {\n  @Get(':id')\n  findOne(@Param('id') id: string) {\n    return { id };\n  }\n}\n";
+        let copies = [
+            "  @Get(':id')\n  findOne(@Param('id') id: string) {\n    return { id, name: 'x' };\n  }\n",
+            "  findOne(@Param('id') id: string) {\n    return { id, name: 'x' };\n  }\n",
+            "  // Again.\n  @Get(':id')\n  @Header('a', 'b')\n  async findOne(id: string) {\n    return { id };\n  }\n",
+            "  @Get(':id') @Header('a', f(1)) findOne(id: string) {\n    return { id };\n  }\n",
+        ];
+        for copy in copies {
+            let result = controller.replace("  }\n}", &format!("  }}\n\n{copy}}}"));
+            let found = redefined("users.controller.ts", controller, &result);
+            assert_eq!(
+                found.as_ref().map(|f| (f.name.as_str(), f.lines.0)),
+                Some(("findOne", 6)),
+                "{copy}"
+            );
+            assert!(found.is_some_and(|f| f.fault().contains("Duplicate function implementation")));
+        }
+        let app =
+            "@Component({ selector: 'app' })\nexport class AppComponent {\n  title = 'a';\n}\n";
+        let again = format!(
+            "{app}\n@Component({{\n  selector: 'app',\n}})\nexport class AppComponent {{\n  title = 'b';\n}}\n"
+        );
+        assert_eq!(
+            redefined("app.ts", app, &again).map(|f| (f.name, f.lines)),
+            Some(("AppComponent".to_string(), (2, 9)))
+        );
+        let fine = [
+            // A decorated getter and its setter; overload signatures.
+            "  @Input()\n  set id(v: string) {\n  }\n\n  @Input()\n  get id() {\n    return '';\n  }\n",
+            "  @Get()\n  findAll(a: string): void;\n  @Get()\n  findAll(a: number): void;\n  findAll(a: any) {\n  }\n",
+            "  @Input() set name(v: string) {\n  }\n  @Input() get name() {\n    return '';\n  }\n",
+        ];
+        for added in fine {
+            let result = controller.replace("  }\n}", &format!("  }}\n\n{added}}}"));
+            assert_eq!(
+                redefined("users.controller.ts", controller, &result),
+                None,
+                "{added}"
+            );
+        }
+    }
+
+    /// A tester's find (round 39a, 19): a class field whose value is a
+    /// function (`handleClick = () => {`, React's bound handlers) re-added,
+    /// or added beside a method of its name, and a method twice in
+    /// `module.exports = class` or `export default class {` were called
+    /// fine. A field hides a method of its name whichever comes first
+    /// (`node -e 'class A { h = () => 1; h() { return 2 } };
+    /// console.log(new A().h())'` prints 1).
+    #[test]
+    fn function_fields_and_methods_of_class_expressions_added_again_are_doubted() {
+        let form = "export class Form extends React.Component {\n  handleClick = () => {\n    this.setState({ open: true });\n  };\n\n  render() {\n    return null;\n  }\n}\n";
+        let again = form.replace(
+            "  render() {",
+            "  handleClick = () => {\n    this.setState({ open: false });\n  };\n\n  render() {",
+        );
+        assert_eq!(
+            redefined("fm.tsx", form, &again)
+                .map(|f| f.fault())
+                .as_deref(),
+            Some(
+                "as written, the file defines field `handleClick` twice in `export class Form \
+                 extends React.Component` (line 1), at lines 2 and 6: TypeScript refuses the \
+                 file (Duplicate identifier 'handleClick'), and run as JavaScript the later one \
+                 (line 6) replaces the one at line 2 without a word"
+            )
+        );
+        let method = form
+            .replace("  handleClick = () => {", "  handleClick() {")
+            .replace("  };\n", "  }\n");
+        let field = [
+            "  handleClick = () => {\n    this.setState({ open: false });\n  };\n",
+            "  handleClick = async (e: Event): Promise<void> => {\n  };\n",
+            "  handleClick = e => this.toggle(e);\n",
+            "  private readonly handleClick = function () {\n  };\n",
+        ];
+        for added in field {
+            let result = method.replace("  render() {", &format!("{added}\n  render() {{"));
+            assert_eq!(
+                redefined("fm2.jsx", &method, &result)
+                    .map(|f| f.fault())
+                    .as_deref(),
+                Some(
+                    "as written, the file defines `handleClick` twice in `export class Form \
+                     extends React.Component` (line 1), method `handleClick` at line 2 and field \
+                     `handleClick` at line 6: JavaScript runs it, and the field (line 6) hides \
+                     the method at line 2 without a word"
+                ),
+                "{added}"
+            );
+        }
+        // Fine: a static twin, a field that is no function, a comparison,
+        // the field in another class.
+        let fine = [
+            "  static handleClick = () => {\n  };\n",
+            "  handleClickCount = 0;\n  open = a => a;\n",
+            "  done = this.handleClick == null;\n",
+        ];
+        for added in fine {
+            let result = form.replace("  render() {", &format!("{added}\n  render() {{"));
+            assert_eq!(redefined("fm.tsx", form, &result), None, "{added}");
+        }
+        let other = format!("{form}class B {{\n  handleClick = () => {{\n  }};\n}}\n");
+        assert_eq!(redefined("fm.tsx", form, &other), None);
+        let body = "  get(k) {\n    return this.m[k];\n  }\n";
+        let added = "  get(k) {\n    return this.m.get(k);\n  }\n";
+        for (head, tail) in [
+            ("module.exports = class Cache {\n", "};\n"),
+            ("export default class {\n", "}\n"),
+            ("exports.Cache = class extends Base {\n", "};\n"),
+        ] {
+            let original = format!("{head}{body}{tail}");
+            let result = format!("{head}{body}\n{added}{tail}");
+            assert_eq!(
+                redefined("mc.js", &original, &result).map(|f| (f.name, f.lines)),
+                Some(("get".to_string(), (2, 6))),
+                "{head}"
+            );
+        }
+        // `module.exports = { .. }` is an object, not a class.
+        let object = format!("module.exports = {{\n{body}}};\n");
+        let result = format!("module.exports = {{\n{body}\n{added}}};\n");
+        assert_eq!(redefined("mc.js", &object, &result), None);
+    }
+
+    /// A tester's find (round 39a, 03): a method re-added in a
+    /// `#[cfg(test)] impl` of a type whose ungated `impl` has it passed
+    /// (`rustc --test`: error[E0592]: duplicate definitions with name
+    /// `zero`). A method's gate is its `impl`'s and its own; two impls
+    /// gated apart stay fine.
+    #[test]
+    fn a_method_re_added_in_a_cfg_gated_impl_is_doubted() {
+        let wrap = "pub struct Wrap<T>(T);\n\nimpl Wrap<u32> {\n    pub fn zero() -> Self {\n        Wrap(0)\n    }\n}\n";
+        let gated = format!(
+            "{wrap}\n#[cfg(test)]\nimpl Wrap<u32> {{\n    pub fn zero() -> Self {{\n        Wrap(1)\n    }}\n}}\n"
+        );
+        assert_eq!(
+            redefined("w.rs", wrap, &gated)
+                .map(|f| f.fault())
+                .as_deref(),
+            Some(
+                "as written, the file defines fn `zero` twice in `impl Wrap<u32>` (line 10), at \
+                 lines 4 and 11: Rust refuses to compile it (duplicate definitions with name \
+                 `zero`)"
+            )
+        );
+        let unix = "#[cfg(unix)]\nimpl Wrap<u32> {\n    pub fn zero() -> Self {\n        Wrap(0)\n    }\n}\n";
+        let apart = [
+            "#[cfg(not(unix))]\nimpl Wrap<u32> {\n    pub fn zero() -> Self {\n        Wrap(1)\n    }\n}\n",
+            "impl Wrap<u32> {\n    #[cfg(windows)]\n    pub fn zero() -> Self {\n        Wrap(1)\n    }\n}\n",
+        ];
+        for added in apart {
+            assert_eq!(
+                redefined("w.rs", unix, &format!("{unix}{added}")),
+                None,
+                "{added}"
+            );
+        }
+        let same = format!(
+            "{unix}#[cfg(unix)]\nimpl Wrap<u32> {{\n    pub fn zero() -> Self {{\n        Wrap(1)\n    }}\n}}\n"
+        );
+        assert!(redefined("w.rs", unix, &same).is_some());
     }
 }

@@ -41,11 +41,17 @@ impl IndentShift {
                     crate::words::count(n.unsigned_abs(), "column")
                 )
             }
+            // Said of any file (the kind is not known here): a Go
+            // file's spaces compile, and gofmt makes them tabs again (a
+            // tester's find: a .go file was told of Python's TabError).
             IndentShift::SpacesForTabs => "the new lines are indented with spaces where the \
-                 lines they replace use tabs: Python refuses the mix (TabError), make needs tabs"
+                 lines they replace use tabs: written so, the file mixes tabs and spaces there, \
+                 which a language that reads indentation (Python, a Makefile's recipes) \
+                 refuses and a formatter (gofmt) undoes"
                 .to_string(),
             IndentShift::TabsForSpaces => "the new lines are indented with tabs where the \
-                 lines they replace use spaces: Python refuses the mix (TabError)"
+                 lines they replace use spaces: written so, the file mixes tabs and spaces \
+                 there, which a language that reads indentation (Python) refuses"
                 .to_string(),
         }
     }
@@ -252,6 +258,20 @@ mod tests {
                 .describe()
                 .starts_with("the new lines are 4 columns left of the lines they replace")
         );
+        // Nothing said of one language as if it were the file's (a
+        // tester's find, round 39a, 20: a .go file told of TabError and
+        // make's tabs).
+        for shift in [IndentShift::SpacesForTabs, IndentShift::TabsForSpaces] {
+            let said = shift.describe();
+            assert!(
+                said.contains("the file mixes tabs and spaces there"),
+                "{said}"
+            );
+            assert!(
+                !said.contains("TabError") && !said.contains("make needs"),
+                "{said}"
+            );
+        }
     }
 
     /// A reviewer's cases: a shift on a later line than the first, a block
