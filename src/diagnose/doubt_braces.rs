@@ -140,6 +140,8 @@ enum End {
     CppRaw(Vec<char>),
     /// C#'s `@".."`: `""` is a quote.
     Verbatim,
+    /// At `/` and this many `#` (Swift's regular expression `#/../#`).
+    Slash(usize),
 }
 
 /// What a string interpolates.
@@ -185,6 +187,47 @@ enum Mode {
     Block(usize),
     /// A string.
     Str(Str),
+    /// A C `//` comment continued by the `\` ending its line (the
+    /// compiler splices the next line on before it removes comments).
+    LineComment,
+}
+
+/// An `#if` chain open around the reading (C, C#, Swift): only one of its
+/// branches is compiled.
+#[derive(Debug, Clone)]
+struct Chain {
+    /// The `#if` line's text (`#ifdef __cplusplus`).
+    key: String,
+    /// Whether the branch being read is counted: the first whose condition
+    /// is not `0` or `false`.
+    counted: bool,
+    /// Whether the branch being read is dead (`#if 0`).
+    dead: bool,
+    /// The counted branch's balance per pair, once read.
+    chosen: Option<[i64; 3]>,
+    /// The balance of the branch being read, per pair.
+    current: [i64; 3],
+    /// Whether the chain has an `#elif` or an `#else`.
+    branches: bool,
+    /// Whether the chain has an `#else`.
+    has_else: bool,
+}
+
+impl Chain {
+    /// Ends the branch being read: false when its balance differs from
+    /// the counted branch's (the brackets depend on the configuration).
+    fn end_branch(&mut self) -> bool {
+        if self.dead {
+            return true;
+        }
+        match self.chosen {
+            None => {
+                self.chosen = Some(self.current);
+                true
+            }
+            Some(c) => c == self.current,
+        }
+    }
 }
 
 /// An interpolation open around the reading: its bracket depth, the
@@ -210,6 +253,14 @@ struct Reader {
     /// below 0 it went (its closers of blocks opened on earlier lines).
     running: [i64; 3],
     dips: [usize; 3],
+    /// Whether the line read last entered a `//` comment.
+    line_comment: bool,
+    /// The `#if` chains open around the reading (the innermost last).
+    chains: Vec<Chain>,
+    /// Per `#if` line without `#elif` or `#else`: the balance its branch
+    /// adds, summed over the file (`#ifdef __cplusplus` opening
+    /// `extern "C" {` and another closing it: 0).
+    one_branch: Vec<(String, [i64; 3])>,
 }
 
 impl Reader {
@@ -222,7 +273,83 @@ impl Reader {
             counts: [0; 6],
             running: [0; 3],
             dips: [0; 3],
+            line_comment: false,
+            chains: Vec::new(),
+            one_branch: Vec::new(),
         }
+    }
+
+    /// Ends the reading: a chain left open, or brackets that differ with
+    /// the configuration (a one-branch `#if` whose balance no other with
+    /// its line gives back), make it unsure.
+    fn finish(&mut self) {
+        if !self.chains.is_empty() || self.one_branch.iter().any(|(_, d)| *d != [0; 3]) {
+            self.unsure = true;
+        }
+    }
+
+    /// Reads a preprocessor conditional line (`#if`, `#ifdef`, `#elif`,
+    /// `#else`, `#endif`, Swift's `#elseif`) in the languages that have
+    /// them: the chains before the line is read, and whether it opens one
+    /// (pushed once the line is read, its text counted where the chain is).
+    fn directive(&mut self, line: &str) -> Option<String> {
+        if !matches!(self.lang, Lang::C | Lang::CSharp | Lang::Swift) || self.mode != Mode::Code {
+            return None;
+        }
+        let rest = line.trim_start().strip_prefix('#')?.trim_start();
+        let word: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .collect();
+        let condition = rest[word.len()..]
+            .split("//")
+            .next()
+            .and_then(|c| c.split("/*").next())
+            .unwrap_or("")
+            .trim();
+        let dead = matches!(condition, "0" | "false");
+        match word.as_str() {
+            "if" | "ifdef" | "ifndef" => return Some(format!("{word} {condition}")),
+            "elif" | "elseif" | "elifdef" | "elifndef" | "else" => {
+                let Some(chain) = self.chains.last_mut() else {
+                    self.unsure = true;
+                    return None;
+                };
+                if !chain.end_branch() {
+                    self.unsure = true;
+                }
+                chain.branches = true;
+                chain.has_else |= word == "else";
+                chain.dead = word != "else" && dead;
+                chain.counted = !chain.dead && chain.chosen.is_none();
+                chain.current = [0; 3];
+            }
+            "endif" => {
+                let Some(mut chain) = self.chains.pop() else {
+                    self.unsure = true;
+                    return None;
+                };
+                if !chain.end_branch() {
+                    self.unsure = true;
+                }
+                let chosen = chain.chosen.unwrap_or([0; 3]);
+                if !chain.branches {
+                    // `#if X` alone: without X, nothing; kept to be given
+                    // back by another `#if X`.
+                    match self.one_branch.iter_mut().find(|(k, _)| *k == chain.key) {
+                        Some((_, d)) => (0..3).for_each(|k| d[k] += chosen[k]),
+                        None => self.one_branch.push((chain.key, chosen)),
+                    }
+                } else if !chain.has_else && chosen != [0; 3] {
+                    self.unsure = true;
+                }
+                if let Some(outer) = self.chains.last_mut() {
+                    (0..3).for_each(|k| outer.current[k] += chosen[k]);
+                }
+            }
+            _ => {}
+        }
+        None
     }
 
     /// Whether the reading ended in code, every construct read.
@@ -244,6 +371,16 @@ impl Reader {
         let before = self.counts;
         self.running = [0; 3];
         self.dips = [0; 3];
+        self.line_comment = false;
+        // C splices a line ending in `\` onto the next.
+        let spliced = self.lang == Lang::C && line.ends_with('\\');
+        if self.mode == Mode::LineComment {
+            if !spliced {
+                self.mode = Mode::Code;
+            }
+            return [0; 6];
+        }
+        let opens = self.directive(line);
         let chars: Vec<char> = line.chars().collect();
         let mut i = 0;
         // The last character of code read on this line that is no white
@@ -268,6 +405,7 @@ impl Reader {
                 }
                 Mode::Str(s) => i = self.string(&chars, i, s),
                 Mode::Code => i = self.code(&chars, i, last),
+                Mode::LineComment => {}
             }
             if let Some(&taken) = chars.get(i)
                 && !taken.is_whitespace()
@@ -279,10 +417,16 @@ impl Reader {
         // A one-line string ends with its line: an apostrophe in text
         // (JSX's `Don't`) misreads one line only. An interpolation of one
         // open over the line's end is not read.
+        // In C, a `\` at the line's end continues the string or the `//`
+        // comment onto the next line.
         if let Mode::Str(s) = &self.mode
             && s.line
+            && !spliced
         {
             self.mode = Mode::Code;
+        }
+        if spliced && self.line_comment && self.mode == Mode::Code {
+            self.mode = Mode::LineComment;
         }
         if self.templates.iter().any(|(_, _, s)| s.line) {
             self.unsure = true;
@@ -290,6 +434,29 @@ impl Reader {
         let mut counts = [0; 6];
         for (k, n) in counts.iter_mut().enumerate() {
             *n = self.counts[k] - before[k];
+        }
+        // A line of an `#if` chain's branch: its balance is the branch's;
+        // counted only where each chain around it reads its counted branch.
+        if let Some(chain) = self.chains.last_mut() {
+            (0..3).for_each(|k| chain.current[k] += counts[k] as i64 - counts[3 + k] as i64);
+        }
+        if !self.chains.iter().all(|c| c.counted) {
+            self.counts = before;
+            self.running = [0; 3];
+            self.dips = [0; 3];
+            counts = [0; 6];
+        }
+        if let Some(key) = opens {
+            let dead = key == "if 0" || key == "if false";
+            self.chains.push(Chain {
+                key,
+                counted: !dead,
+                dead,
+                chosen: None,
+                current: [0; 3],
+                branches: false,
+                has_else: false,
+            });
         }
         counts
     }
@@ -344,6 +511,7 @@ impl Reader {
             .then_some(i + 1 + delim.len()),
             End::Verbatim if c == '"' && at(i + 1) == Some('"') => return i + 1,
             End::Verbatim => (c == '"').then_some(i),
+            End::Slash(n) => (c == '/' && hashes(i + 1, *n)).then_some(i + n),
         };
         if let Some(end) = closes {
             self.mode = Mode::Code;
@@ -398,13 +566,22 @@ impl Reader {
         let triple = |q: char| at(i + 1) == Some(q) && at(i + 2) == Some(q);
         let one = |q: char, interp: Interp| Str::new(End::Quote(q), true, interp, true);
         match c {
-            '/' if comments && next == Some('/') => chars.len() - 1,
+            '/' if comments && next == Some('/') => {
+                self.line_comment = true;
+                chars.len() - 1
+            }
             '/' if comments && lang != Lang::Zig && next == Some('*') => {
                 self.mode = Mode::Block(1);
                 i + 1
             }
             '/' if matches!(lang, Lang::Js | Lang::Groovy)
                 && (starts_regex(last) || keyword_before(chars, i)) =>
+            {
+                regex_end(chars, i)
+            }
+            '/' if lang == Lang::Swift
+                && (starts_regex(last) || keyword_before(chars, i))
+                && swift_bare_regex(chars, i) =>
             {
                 regex_end(chars, i)
             }
@@ -475,6 +652,12 @@ impl Reader {
             '#' if lang == Lang::Swift => {
                 // `#"..."#`, `##"..."##`, `#"""` .. `"""#`.
                 let n = chars[i..].iter().take_while(|&&h| h == '#').count();
+                if at(i + n) == Some('/') {
+                    // `#/../#`, `##/../##`; over lines where `#/` ends its
+                    // line.
+                    let lines = chars[i + n + 1..].iter().all(|c| c.is_whitespace());
+                    return self.enter(Str::new(End::Slash(n), true, Interp::No, !lines), i + n);
+                }
                 if at(i + n) != Some('"') {
                     return i + n - 1;
                 }
@@ -497,6 +680,10 @@ impl Reader {
             }
             '`' if lang == Lang::Js => {
                 self.enter(Str::new(End::Quote('`'), true, Interp::Dollar, false), i)
+            }
+            '`' if matches!(lang, Lang::Kotlin | Lang::Scala | Lang::Swift) => {
+                // A quoted name: `` fun `keeps a { as text`() ``.
+                self.enter(Str::new(End::Quote('`'), false, Interp::No, true), i)
             }
             '`' if lang == Lang::Go => {
                 self.enter(Str::new(End::Quote('`'), false, Interp::No, false), i)
@@ -622,6 +809,18 @@ fn keyword_before(chars: &[char], i: usize) -> bool {
     )
 }
 
+/// Whether the `/` at `chars[i]` opens a Swift regular expression `/../`
+/// (Swift 6): no white space after it nor before the `/` closing it on
+/// its line.
+fn swift_bare_regex(chars: &[char], i: usize) -> bool {
+    let end = regex_end(chars, i);
+    chars
+        .get(i + 1)
+        .is_some_and(|c| !c.is_whitespace() && *c != ')')
+        && end > i + 1
+        && !chars[end - 1].is_whitespace()
+}
+
 /// The index of the `/` closing a regular expression that opens at
 /// `chars[i]` (its flags are letters, read as code); the line's last
 /// index when it does not close on the line (then it was a division).
@@ -663,6 +862,7 @@ fn read_all<'a>(lang: Lang, lines: impl IntoIterator<Item = &'a str>) -> Option<
     for line in lines {
         reader.line(line.trim_end_matches('\r'));
     }
+    reader.finish();
     reader.read_through().then_some(reader.counts)
 }
 
@@ -682,10 +882,36 @@ pub(super) fn line_starts(lang: Lang, lines: &[&str]) -> Vec<(i64, bool)> {
         .collect()
 }
 
+/// Whether `line` may hold JSX text with a `/*` or a backquote, which a
+/// reading takes for a comment or a template literal: one follows a `>`
+/// (not of `=>`, `>=` or `>>`) with no `<` or `{` between, or a `/*`
+/// follows a word, `*` or `.` (a path or glob: `src/*`, `**/*.ts`).
+fn jsx_text_unread(line: &str) -> bool {
+    let chars: Vec<char> = line.chars().collect();
+    let glob = chars
+        .windows(3)
+        .any(|w| w[1] == '/' && w[2] == '*' && (w[0].is_alphanumeric() || "_*.-".contains(w[0])));
+    let mut text = false;
+    for (i, &c) in chars.iter().enumerate() {
+        let at = |k: usize| chars.get(k).copied();
+        match c {
+            '>' => {
+                text = (i == 0 || !matches!(chars[i - 1], '=' | '>' | '-'))
+                    && !matches!(at(i + 1), Some('=' | '>'));
+            }
+            '<' | '{' => text = false,
+            '`' if text => return true,
+            '/' if text && at(i + 1) == Some('*') => return true,
+            _ => {}
+        }
+    }
+    glob
+}
+
 /// Whether `line` holds a character that can change a reading's brackets.
 fn may_count(line: &str) -> bool {
     line.contains([
-        '{', '}', '(', ')', '[', ']', '"', '\'', '`', '/', '*', '#', '@',
+        '{', '}', '(', ')', '[', ']', '"', '\'', '`', '/', '*', '#', '@', '\\',
     ])
 }
 
@@ -817,6 +1043,16 @@ pub fn unbalanced(path: &str, original: &str, result: &str) -> Option<Unbalanced
     {
         return None;
     }
+    // JSX text holding `/*` or a backquote (`<p>Use src/* here</p>`):
+    // srview does not tell it from code, so the edit is not judged.
+    if [".js", ".jsx", ".tsx"].iter().any(|e| path.ends_with(e))
+        && old[old_changed.clone()]
+            .iter()
+            .chain(&new[new_changed.clone()])
+            .any(|l| jsx_text_unread(l))
+    {
+        return None;
+    }
     // The lines both files share before the edit, read once; then the
     // rest of each (a string the edit opens changes the reading of the
     // lines after it), the changed lines' counts on the way.
@@ -836,12 +1072,14 @@ pub fn unbalanced(path: &str, original: &str, result: &str) -> Option<Unbalanced
         counted
     };
     let old_lines = rest(&mut before, &old, &old_changed);
+    before.finish();
     let read_through = before.read_through();
     let before = before.counts;
     if !read_through || (0..3).any(|k| before[k] != before[3 + k]) {
         return None;
     }
     let new_lines = rest(&mut after, &new, &new_changed);
+    after.finish();
     // A construct the edit adds that srview cannot read: no judgment.
     if after.unsure {
         return None;
