@@ -1416,6 +1416,117 @@ mod constructs {
         read_both_ways("a.jsonc", "// {\n{\"a\": \"}\"} /* [ */");
     }
 
+    /// Round 39a's find 01: C splices a line ending in `\\` onto the next
+    /// before it removes comments: a `//` comment ending so hides the next
+    /// line's `}`, and a string so continued holds the next line's `{`.
+    #[test]
+    fn c_line_splicing_continues_comments_and_strings() {
+        let commented = BASE.replace("    b();\n", "    b(); // to C:\\temp\\\n");
+        for path in [
+            "a.c", "a.h", "a.cc", "a.cpp", "a.hpp", "k.cu", "k.cuh", "a.mm",
+        ] {
+            assert_eq!(
+                unbalanced(path, BASE, &commented).map(|u| (u.pair, u.excess)),
+                Some((('{', '}'), 1)),
+                "{path}"
+            );
+            read_both_ways(path, "#define X \"a\\\n{\"\nconst char *s = \"(\\\n\";");
+            read_both_ways(path, "// out: C:\\temp\\\n} ) ] \\\n}\nint x[] = {1};");
+        }
+        // Java splices no line: its `//` comment ends with its line.
+        assert_eq!(unbalanced("A.java", BASE, &commented), None);
+    }
+
+    /// Round 39a's find 09: one branch of an `#if` chain is compiled. The
+    /// first whose condition is not `0` or `false` is counted; a chain
+    /// whose branches differ in balance (`}` only `#if DEBUG`) is not read.
+    #[test]
+    fn preprocessor_chains_count_one_branch() {
+        let twins = "#ifdef _WIN32\nint open(const wchar_t *p) {\n#else\nint open(const char *p) {\n#endif\n  return 0;\n}";
+        read_both_ways("p.c", twins);
+        read_both_ways("p.mm", twins);
+        read_both_ways(
+            "P.cs",
+            "class L {\n#if DEBUG\n  void W(string s, bool v) {\n#elif TRACE\n  void W(string s, int v) {\n#else\n  void W(string s) {\n#endif\n  }\n}",
+        );
+        read_both_ways(
+            "S.swift",
+            "#if os(Windows)\nfunc home(d: String) -> String {\n#elseif os(Linux)\nfunc home() -> String {\n#else\nfunc home() -> String {\n#endif\n  return \"/\"\n}",
+        );
+        read_both_ways("m.c", "#if 0\n  if (x) {\n#endif");
+        read_both_ways(
+            "m.c",
+            "#if 0 // off\nvoid f() { {\n#else\nvoid f() {\n#endif\n}",
+        );
+        read_both_ways("m.c", "#if 1\n#if 0\n{\n#endif\n#endif");
+        read_both_ways(
+            "api.h",
+            "#ifdef __cplusplus\nextern \"C\" {\n#endif\nint f(void);\n#ifdef __cplusplus\n}\n#endif",
+        );
+        // A `}` only `#if DEBUG` compiles, a chain with no `#else` whose
+        // branches open a block, a chain left open: not judged.
+        says_nothing("m.c", "#if DEBUG\n}\n#endif\n{");
+        says_nothing(
+            "m.c",
+            "#if A\nvoid f() {\n#elif B\nvoid f(int) {\n#endif\n}",
+        );
+        says_nothing("m.c", "#if A\nint x;");
+        // Elsewhere `#if` is code (a Rust attribute `#[cfg]` is no chain).
+        read_both_ways("a.rs", "#[cfg(test)]\nfn t() {}");
+    }
+
+    /// Round 39a's find 02: a backquoted name holds any text.
+    #[test]
+    fn kotlin_scala_swift_backquoted_names() {
+        read_both_ways("K.kt", "fun `keeps a lone { as text`() {\n  f(\"{\")\n}");
+        read_both_ways("A.scala", "def `a ( [ b`(): Unit = {\n}");
+        read_both_ways("S.swift", "let `x }` = 1");
+        // A backquote is no quote in Java.
+        assert!(read_all(super::Lang::Java, ["int a = 1; // `", "{ `"]).is_some_and(|c| c[0] == 1));
+    }
+
+    /// Round 39a's find 05: Swift's regular expression literals.
+    #[test]
+    fn swift_regular_expression_literals() {
+        read_both_ways("L.swift", "if s.contains(#/https?://\\S+/#) {\n}");
+        read_both_ways("L.swift", "let r = #/[}]/#\nlet t = ##/a/#{/##");
+        read_both_ways("L.swift", "let r = #/\n  [}] (\n/#");
+        read_both_ways(
+            "L.swift",
+            "let r = /[}]/\nlet q = s.split(separator: /[(]/)",
+        );
+        // A division, and `/` with white space after it, are no regex.
+        read_both_ways("L.swift", "let d = a / b / c\nlet e = [x / 2, (y) / 3]");
+    }
+
+    /// Round 39a's find 22: JSX text holding `/*` or a backquote is not
+    /// judged (srview does not tell JSX text from code); a dropped `}`
+    /// elsewhere in such a file still is.
+    #[test]
+    fn jsx_text_with_a_comment_mark_or_backquote_is_not_judged() {
+        let before = "export function Help() {\n  return <p>hi</p>;\n}\n";
+        for text in [
+            "<p>Use src/* to match {n} files</p>",
+            "<code>a /* b</code>",
+            "<p>Press ` to open, {n}</p>",
+            "<li>**/*.ts</li>",
+        ] {
+            let after = before.replace(
+                "  return <p>hi</p>;\n",
+                &format!("  if (x) {{\n    return {text};\n  }}\n  return <p>hi</p>;\n"),
+            );
+            for path in ["Help.tsx", "Help.jsx", "help.js"] {
+                assert_eq!(unbalanced(path, before, &after), None, "{path} {text}");
+            }
+        }
+        // A template literal in an attribute or after `=>`, a comment: read.
+        read_both_ways("A.tsx", "const a = <div className={`a ${b}`}>x</div>;");
+        read_both_ways("A.jsx", "const f = (a) => `${a} {`; /* } */");
+        // Still doubted: a dropped `}` where no changed line holds JSX text.
+        let dropped = "export function Help() {\n  return <p>hi</p>;\n";
+        assert!(unbalanced("Help.tsx", before, dropped).is_some());
+    }
+
     #[test]
     fn an_interpolation_over_a_one_line_strings_end_is_not_read() {
         says_nothing("a.kt", "val s = \"${f(\n)}\"");
