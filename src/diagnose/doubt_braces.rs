@@ -373,7 +373,8 @@ impl Reader {
         self.dips = [0; 3];
         self.line_comment = false;
         // C splices a line ending in `\` onto the next.
-        let spliced = self.lang == Lang::C && line.ends_with('\\');
+        // (GCC and Clang splice with white space after the `\\`, too).
+        let spliced = self.lang == Lang::C && line.trim_end_matches([' ', '\t']).ends_with('\\');
         if self.mode == Mode::LineComment {
             if !spliced {
                 self.mode = Mode::Code;
@@ -930,6 +931,10 @@ pub struct Unbalanced {
     pub line: Option<(usize, String)>,
     /// Which of the above `line` is: true for a line of the old text.
     pub of_old: bool,
+    /// The line of the result (1-based) and text that a C `//` comment on
+    /// a changed line, ending in `\`, continues onto: its bracket is
+    /// comment to the compiler.
+    pub hidden: Option<(usize, String)>,
     /// The edit's changed lines: of the file before, then after (1-based,
     /// first and last; empty where none).
     pub changed: ((usize, usize), (usize, usize)),
@@ -939,6 +944,12 @@ impl Unbalanced {
     /// One sentence without a final stop.
     pub fn describe(&self) -> String {
         let (open, close) = self.pair;
+        if self.hidden.is_some() {
+            return format!(
+                "{}: end the comment with another character than `\\`",
+                self.fault()
+            );
+        }
         let advice = match (self.excess > 0, self.of_old) {
             (true, true) => format!("send the new text with its closing `{close}`"),
             (true, false) => format!("close the `{open}` the new text opens, or leave it out"),
@@ -964,6 +975,12 @@ impl Unbalanced {
         };
         let quoted = |(line, text): &(usize, String)| format!("line {line} `{}`", text.trim());
         let place = match (&self.line, self.excess > 0, self.of_old) {
+            _ if let Some((at, text)) = &self.hidden => format!(
+                ": the `\\` ending line {} continues its `//` comment onto line {at} `{}`, \
+                 which the compiler reads as comment",
+                at - 1,
+                text.trim()
+            ),
             (Some(l), true, true) => format!(
                 ": the edit's old text closes a block its new text does not close ({})",
                 quoted(l)
@@ -1061,24 +1078,29 @@ pub fn unbalanced(path: &str, original: &str, result: &str) -> Option<Unbalanced
         before.line(line.trim_end_matches('\r'));
     }
     let mut after = before.clone();
+    // The first changed line whose `//` comment a `\` continues, too.
     let rest = |reader: &mut Reader, lines: &[&str], changed: &std::ops::Range<usize>| {
         let mut counted = Vec::new();
+        let mut spliced = None;
         for (at, line) in lines.iter().enumerate().skip(prefix) {
             let counts = reader.line(line.trim_end_matches('\r'));
             if changed.contains(&at) {
                 counted.push((at, counts, reader.dips));
+                if reader.mode == Mode::LineComment {
+                    spliced = spliced.or(Some(at));
+                }
             }
         }
-        counted
+        (counted, spliced)
     };
-    let old_lines = rest(&mut before, &old, &old_changed);
+    let (old_lines, _) = rest(&mut before, &old, &old_changed);
     before.finish();
     let read_through = before.read_through();
     let before = before.counts;
     if !read_through || (0..3).any(|k| before[k] != before[3 + k]) {
         return None;
     }
-    let new_lines = rest(&mut after, &new, &new_changed);
+    let (new_lines, spliced) = rest(&mut after, &new, &new_changed);
     after.finish();
     // A construct the edit adds that srview cannot read: no judgment.
     if after.unsure {
@@ -1106,7 +1128,12 @@ pub fn unbalanced(path: &str, original: &str, result: &str) -> Option<Unbalanced
     } else {
         (new_close.first().map(|&at| (at, new[at])), false)
     };
+    let hidden = spliced
+        .map(|at| at + 1)
+        .and_then(|at| Some((at, *new.get(at)?)))
+        .filter(|(_, text)| text.contains([OPEN[k], CLOSE[k]]));
     Some(Unbalanced {
+        hidden: hidden.map(|(at, text)| (at + 1, text.to_string())),
         pair: (OPEN[k], CLOSE[k]),
         excess,
         line: line.map(|(at, text)| (at + 1, text.to_string())),
@@ -1426,8 +1453,17 @@ mod constructs {
             "a.c", "a.h", "a.cc", "a.cpp", "a.hpp", "k.cu", "k.cuh", "a.mm",
         ] {
             assert_eq!(
-                unbalanced(path, BASE, &commented).map(|u| (u.pair, u.excess)),
-                Some((('{', '}'), 1)),
+                unbalanced(path, BASE, &commented).map(|u| (u.pair, u.excess, u.describe())),
+                Some((
+                    ('{', '}'),
+                    1,
+                    "as written, the file has one `}` fewer than `{` (srview counts them \
+                     outside strings and comments; the file before has as many of each): the \
+                     `\\` ending line 3 continues its `//` comment onto line 4 `}`, which the \
+                     compiler reads as comment: end the comment with another character than \
+                     `\\`"
+                        .to_string()
+                )),
                 "{path}"
             );
             read_both_ways(path, "#define X \"a\\\n{\"\nconst char *s = \"(\\\n\";");
