@@ -16,6 +16,9 @@
 //! - JavaScript and TypeScript (`.js .mjs .cjs .jsx .ts .tsx .mts .cts`):
 //!   `'..'`, `".."`, template literals with their `${..}`, regular
 //!   expression literals (told from a division by what precedes the `/`).
+//!   Not read: a changed line of a `.js .jsx .tsx` file that may hold JSX
+//!   text with `/*` or a backquote (after a tag's `>`, or a path or glob
+//!   `src/*`); misread: such text on a line of its own.
 //! - Go (`.go`): runes, backquoted raw strings.
 //! - Rust (`.rs`): strings over several lines, `r#".."#`, byte strings,
 //!   nested block comments; a lifetime `'a` is no character literal.
@@ -25,15 +28,26 @@
 //!   `@implementation` or `@protocol`: else it may be MATLAB): C++ raw
 //!   strings `R"d( .. )d"` over several lines, with the `u8R uR UR LR`
 //!   prefixes. Not read: a raw string whose delimiter is not there (more
-//!   than 16 characters, a space or `\` in it).
+//!   than 16 characters, a space or `\` in it). A line ending in `\`
+//!   continues a `//` comment or a string onto the next (the compiler
+//!   splices them first). `#if` chains (C#'s and Swift's too): the first
+//!   branch whose condition is not `0` or `false` is counted, as the
+//!   others balance alike; not read: a chain whose branches differ (a
+//!   `}` only `#if DEBUG` has; `#if A`, `#elif B` each opening a block,
+//!   no `#else`) unless another `#if` of the same line gives it back
+//!   (`#ifdef __cplusplus` around `extern "C" {`, then around its `}`).
 //! - Java (`.java`): `"""` text blocks, `\"""` inside them escaped.
-//! - Kotlin (`.kt .kts`): `"${..}"` (quoted text with brackets inside),
+//! - Kotlin (`.kt .kts`): backquoted names (`` fun `a { b`() `` in Kotlin,
+//!   Scala and Swift), `"${..}"` (quoted text with brackets inside),
 //!   `"""` raw strings (no escapes, `""""` ends at the last three), nested
 //!   block comments.
 //! - Scala (`.scala`): `s".."`, `f".."`, any `id".."` and `id"""..."""`
 //!   with `${..}` and `$$`; a plain `"${"` is text; nested comments.
 //! - Swift (`.swift`): `"\(..)"`, `"""` strings, raw strings `#".."#`,
-//!   `##".."##`, `#"""` .. `"""#` with their `\#(..)`; nested comments.
+//!   `##".."##`, `#"""` .. `"""#` with their `\#(..)`; nested comments;
+//!   regular expressions `#/../#`, `##/../##` (over lines where `#/` ends
+//!   its line) and `/../` (no white space after the first `/` nor before
+//!   the last, told from a division as JavaScript's are).
 //! - C# (`.cs`): `@".."` verbatim strings, `"""` raw strings.
 //! - Dart (`.dart`): `'..'`, `".."`, `'''..'''`, `"""..."""` with `${..}`;
 //!   raw `r'..'` and `r"""..."""`; nested comments; no character literals.
