@@ -210,8 +210,6 @@ enum Mode {
 /// branches is compiled.
 #[derive(Debug, Clone)]
 struct Chain {
-    /// The `#if` line's text (`#ifdef __cplusplus`).
-    key: String,
     /// Whether the branch being read is counted: the first whose condition
     /// is not `0` or `false`.
     counted: bool,
@@ -221,25 +219,25 @@ struct Chain {
     chosen: Option<[i64; 3]>,
     /// The balance of the branch being read, per pair.
     current: [i64; 3],
-    /// Whether the chain has an `#elif` or an `#else`.
-    branches: bool,
     /// Whether the chain has an `#else`.
     has_else: bool,
+    /// Whether a live branch's balance differs from the counted one's
+    /// (no `#else`: from nothing's).
+    differs: bool,
+    /// The chain's directive lines (0-based).
+    lines: Vec<usize>,
 }
 
 impl Chain {
-    /// Ends the branch being read: false when its balance differs from
-    /// the counted branch's (the brackets depend on the configuration).
-    fn end_branch(&mut self) -> bool {
+    /// Ends the branch being read, noting whether its balance differs
+    /// from the counted branch's.
+    fn end_branch(&mut self) {
         if self.dead {
-            return true;
+            return;
         }
         match self.chosen {
-            None => {
-                self.chosen = Some(self.current);
-                true
-            }
-            Some(c) => c == self.current,
+            None => self.chosen = Some(self.current),
+            Some(c) => self.differs |= c != self.current,
         }
     }
 }
@@ -271,10 +269,12 @@ struct Reader {
     line_comment: bool,
     /// The `#if` chains open around the reading (the innermost last).
     chains: Vec<Chain>,
-    /// Per `#if` line without `#elif` or `#else`: the balance its branch
-    /// adds, summed over the file (`#ifdef __cplusplus` opening
-    /// `extern "C" {` and another closing it: 0).
-    one_branch: Vec<(String, [i64; 3])>,
+    /// The directive lines of the chains read whose branches differ in
+    /// balance (`}` only `#if DEBUG` has): an edit changing one is not
+    /// judged, the counted branch maybe not the one compiled.
+    uneven: Vec<usize>,
+    /// The lines read (the index of the next).
+    line_no: usize,
 }
 
 impl Reader {
@@ -289,24 +289,24 @@ impl Reader {
             dips: [0; 3],
             line_comment: false,
             chains: Vec::new(),
-            one_branch: Vec::new(),
+            uneven: Vec::new(),
+            line_no: 0,
         }
     }
 
-    /// Ends the reading: a chain left open, or brackets that differ with
-    /// the configuration (a one-branch `#if` whose balance no other with
-    /// its line gives back), make it unsure.
+    /// Ends the reading: a chain left open makes it unsure.
     fn finish(&mut self) {
-        if !self.chains.is_empty() || self.one_branch.iter().any(|(_, d)| *d != [0; 3]) {
+        if !self.chains.is_empty() {
             self.unsure = true;
         }
     }
 
     /// Reads a preprocessor conditional line (`#if`, `#ifdef`, `#elif`,
     /// `#else`, `#endif`, Swift's `#elseif`) in the languages that have
-    /// them: the chains before the line is read, and whether it opens one
-    /// (pushed once the line is read, its text counted where the chain is).
-    fn directive(&mut self, line: &str) -> Option<String> {
+    /// them: the chains before the line is read; whether it opens one, and
+    /// whether that one's first branch is dead (pushed once the line is
+    /// read, its text counted where the chain is).
+    fn directive(&mut self, line: &str) -> Option<bool> {
         if !matches!(self.lang, Lang::C | Lang::CSharp | Lang::Swift) || self.mode != Mode::Code {
             return None;
         }
@@ -323,16 +323,14 @@ impl Reader {
             .trim();
         let dead = matches!(condition, "0" | "false");
         match word.as_str() {
-            "if" | "ifdef" | "ifndef" => return Some(format!("{word} {condition}")),
+            "if" | "ifdef" | "ifndef" => return Some(word == "if" && dead),
             "elif" | "elseif" | "elifdef" | "elifndef" | "else" => {
                 let Some(chain) = self.chains.last_mut() else {
                     self.unsure = true;
                     return None;
                 };
-                if !chain.end_branch() {
-                    self.unsure = true;
-                }
-                chain.branches = true;
+                chain.end_branch();
+                chain.lines.push(self.line_no);
                 chain.has_else |= word == "else";
                 chain.dead = word != "else" && dead;
                 chain.counted = !chain.dead && chain.chosen.is_none();
@@ -343,19 +341,11 @@ impl Reader {
                     self.unsure = true;
                     return None;
                 };
-                if !chain.end_branch() {
-                    self.unsure = true;
-                }
+                chain.end_branch();
                 let chosen = chain.chosen.unwrap_or([0; 3]);
-                if !chain.branches {
-                    // `#if X` alone: without X, nothing; kept to be given
-                    // back by another `#if X`.
-                    match self.one_branch.iter_mut().find(|(k, _)| *k == chain.key) {
-                        Some((_, d)) => (0..3).for_each(|k| d[k] += chosen[k]),
-                        None => self.one_branch.push((chain.key, chosen)),
-                    }
-                } else if !chain.has_else && chosen != [0; 3] {
-                    self.unsure = true;
+                if chain.differs || (!chain.has_else && chosen != [0; 3]) {
+                    self.uneven.extend(&chain.lines);
+                    self.uneven.push(self.line_no);
                 }
                 if let Some(outer) = self.chains.last_mut() {
                     (0..3).for_each(|k| outer.current[k] += chosen[k]);
@@ -393,6 +383,7 @@ impl Reader {
             if !spliced {
                 self.mode = Mode::Code;
             }
+            self.line_no += 1;
             return [0; 6];
         }
         let opens = self.directive(line);
@@ -461,18 +452,18 @@ impl Reader {
             self.dips = [0; 3];
             counts = [0; 6];
         }
-        if let Some(key) = opens {
-            let dead = key == "if 0" || key == "if false";
+        if let Some(dead) = opens {
             self.chains.push(Chain {
-                key,
                 counted: !dead,
                 dead,
                 chosen: None,
                 current: [0; 3],
-                branches: false,
                 has_else: false,
+                differs: false,
+                lines: vec![self.line_no],
             });
         }
+        self.line_no += 1;
         counts
     }
 
@@ -1116,6 +1107,11 @@ pub fn unbalanced(path: &str, original: &str, result: &str) -> Option<Unbalanced
     }
     let (new_lines, spliced) = rest(&mut after, &new, &new_changed);
     after.finish();
+    // An `#if` chain the edit writes or changes whose branches differ in
+    // balance: the branch counted may not be the one compiled.
+    if after.uneven.iter().any(|at| new_changed.contains(at)) {
+        return None;
+    }
     // A construct the edit adds that srview cannot read: no judgment.
     if after.unsure {
         return None;
@@ -1513,12 +1509,26 @@ mod constructs {
             "api.h",
             "#ifdef __cplusplus\nextern \"C\" {\n#endif\nint f(void);\n#ifdef __cplusplus\n}\n#endif",
         );
-        // A `}` only `#if DEBUG` compiles, a chain with no `#else` whose
-        // branches open a block, a chain left open: not judged.
-        says_nothing("m.c", "#if DEBUG\n}\n#endif\n{");
-        says_nothing(
+        // A chain with no `#else` whose branches open a block: the first
+        // is counted.
+        read_both_ways(
             "m.c",
             "#if A\nvoid f() {\n#elif B\nvoid f(int) {\n#endif\n}",
+        );
+        // A damaged file inside an include guard is doubted.
+        read_both_ways("g.h", "#ifndef G_H\n#define G_H\nint g(void);\n#endif");
+        let guarded = format!("#ifndef G_H\n{BASE}#endif\n");
+        let dropped = guarded.replace("    b();\n  }\n", "    b();\n");
+        assert!(unbalanced("g.h", &guarded, &dropped).is_some_and(|u| u.excess == 1));
+        // A `}` only `#if DEBUG` compiles, added: not judged (nor is the
+        // first branch taken for the one compiled where the edit writes
+        // branches that differ); a chain left open: not judged.
+        let m = "int main(void) {\n  return 0;\n}\n";
+        let debug = m.replace("}\n", "#if DEBUG\n}\n#endif\n");
+        assert_eq!(unbalanced("m.c", m, &debug), None);
+        says_nothing(
+            "m.c",
+            "#ifdef A\nvoid f(int a) {\n#endif\n#ifndef A\nvoid f() {\n#endif\n}",
         );
         says_nothing("m.c", "#if A\nint x;");
         // Elsewhere `#if` is code (a Rust attribute `#[cfg]` is no chain).
