@@ -30,12 +30,12 @@
 //!   prefixes. Not read: a raw string whose delimiter is not there (more
 //!   than 16 characters, a space or `\` in it). A line ending in `\`
 //!   continues a `//` comment or a string onto the next (the compiler
-//!   splices them first). `#if` chains (C#'s and Swift's too): the first
-//!   branch whose condition is not `0` or `false` is counted, as the
-//!   others balance alike; not read: a chain whose branches differ (a
-//!   `}` only `#if DEBUG` has; `#if A`, `#elif B` each opening a block,
-//!   no `#else`) unless another `#if` of the same line gives it back
-//!   (`#ifdef __cplusplus` around `extern "C" {`, then around its `}`).
+//!   splices them first). `#if` chains (C#'s and Swift's too): only the
+//!   first branch whose condition is not `0` or `false` is counted (a
+//!   bracket dropped in another is not seen). Not judged: an edit writing
+//!   or changing a directive line of a chain whose branches differ in
+//!   balance (a `}` only `#if DEBUG` has, `#ifdef A` and `#ifndef A` each
+//!   opening a block): the branch counted may not be the one compiled.
 //! - Java (`.java`): `"""` text blocks, `\"""` inside them escaped.
 //! - Kotlin (`.kt .kts`): backquoted names (`` fun `a { b`() `` in Kotlin,
 //!   Scala and Swift), `"${..}"` (quoted text with brackets inside),
