@@ -2937,6 +2937,63 @@ fn raw_strings_and_nested_comments_are_read_as_the_language_reads_them() {
     );
 }
 
+/// Tester's finds (round 39a, 01 and 09): C and its kin splice a line
+/// ending in `\` onto the next before removing comments, and compile one
+/// branch of an `#if` chain. A `//` comment ending in `\` that hides the
+/// next line's `}` is doubted and held back; a string continued by `\`, a
+/// signature written once per `#ifdef` branch and a block opened in
+/// `#if 0` pass; a `}` dropped in a file holding such a chain is doubted.
+#[test]
+fn line_splicing_and_preprocessor_branches_are_read_as_the_compiler_reads_them() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    let main = "int main() {\n  int n = 0;\n  if (n > 0) {\n    n = 1;\n  }\n  return n;\n}\n";
+    support::files::write(root, "b.cpp", main.as_bytes());
+    assert_edit_doubted_and_held_back(
+        root,
+        ("b.cpp", main),
+        ("    n = 1;\n", "    n = 1; // files go to C:\\temp\\\n"),
+        "! as written, the file has one `}` fewer than `{` (srview counts them outside strings \
+         and comments; the file before has as many of each): the `\\` ending line 4 continues \
+         its `//` comment onto line 5 `}`, which the compiler reads as comment: end the comment \
+         with another character than `\\`\n",
+    );
+    let log = "#include <stdio.h>\n\nint open_log(void) {\n  return 0;\n}\n";
+    let twins = "#ifdef _WIN32\nint open_log(const wchar_t *path) {\n#else\nint open_log(const char *path) {\n#endif\n";
+    let passes = [
+        (
+            "rs0.cpp",
+            "int f() {\n  return 0;\n}\n",
+            "}\n",
+            "}\n#define X \"a\\\n{\"\n",
+        ),
+        ("p.c", log, "int open_log(void) {\n", twins),
+        (
+            "m.c",
+            log,
+            "  return 0;\n",
+            "  return 0;\n#if 0\n  if (x) {\n#endif\n",
+        ),
+    ];
+    for (name, content, old, new) in passes {
+        support::files::write(root, name, content.as_bytes());
+        let out = check_edit_in(root, name, old, new);
+        assert_eq!(out.status.code(), Some(0), "{name}: {}", text(&out.stdout));
+        assert_eq!(
+            text(&out.stdout),
+            format!("{name}: block #1 (Edit): applies, stage exact, 1 occurrence\n")
+        );
+    }
+    let chained = log.replace("int open_log(void) {\n", twins);
+    support::files::write(root, "q.c", chained.as_bytes());
+    assert_edit_doubted_and_held_back(
+        root,
+        ("q.c", &chained),
+        ("  return 0;\n}\n", "  return 0;\n"),
+        "! as written, the file has one `}` fewer than `{`",
+    );
+}
+
 /// A tester's find (round 38e, 06): the same dropped `}` was doubted in
 /// `f.cpp` and called fine in Dart, Gradle, Groovy, Solidity, Objective-C,
 /// CUDA, JSONC, Zig and Protobuf files. Now each is doubted; Terraform and

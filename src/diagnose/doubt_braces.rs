@@ -16,6 +16,9 @@
 //! - JavaScript and TypeScript (`.js .mjs .cjs .jsx .ts .tsx .mts .cts`):
 //!   `'..'`, `".."`, template literals with their `${..}`, regular
 //!   expression literals (told from a division by what precedes the `/`).
+//!   Not read: a changed line of a `.js .jsx .tsx` file that may hold JSX
+//!   text with `/*` or a backquote (after a tag's `>`, or a path or glob
+//!   `src/*`); misread: such text on a line of its own.
 //! - Go (`.go`): runes, backquoted raw strings.
 //! - Rust (`.rs`): strings over several lines, `r#".."#`, byte strings,
 //!   nested block comments; a lifetime `'a` is no character literal.
@@ -25,15 +28,26 @@
 //!   `@implementation` or `@protocol`: else it may be MATLAB): C++ raw
 //!   strings `R"d( .. )d"` over several lines, with the `u8R uR UR LR`
 //!   prefixes. Not read: a raw string whose delimiter is not there (more
-//!   than 16 characters, a space or `\` in it).
+//!   than 16 characters, a space or `\` in it). A line ending in `\`
+//!   continues a `//` comment or a string onto the next (the compiler
+//!   splices them first). `#if` chains (C#'s and Swift's too): only the
+//!   first branch whose condition is not `0` or `false` is counted (a
+//!   bracket dropped in another is not seen). Not judged: an edit writing
+//!   or changing a directive line of a chain whose branches differ in
+//!   balance (a `}` only `#if DEBUG` has, `#ifdef A` and `#ifndef A` each
+//!   opening a block): the branch counted may not be the one compiled.
 //! - Java (`.java`): `"""` text blocks, `\"""` inside them escaped.
-//! - Kotlin (`.kt .kts`): `"${..}"` (quoted text with brackets inside),
+//! - Kotlin (`.kt .kts`): backquoted names (`` fun `a { b`() `` in Kotlin,
+//!   Scala and Swift), `"${..}"` (quoted text with brackets inside),
 //!   `"""` raw strings (no escapes, `""""` ends at the last three), nested
 //!   block comments.
 //! - Scala (`.scala`): `s".."`, `f".."`, any `id".."` and `id"""..."""`
 //!   with `${..}` and `$$`; a plain `"${"` is text; nested comments.
 //! - Swift (`.swift`): `"\(..)"`, `"""` strings, raw strings `#".."#`,
-//!   `##".."##`, `#"""` .. `"""#` with their `\#(..)`; nested comments.
+//!   `##".."##`, `#"""` .. `"""#` with their `\#(..)`; nested comments;
+//!   regular expressions `#/../#`, `##/../##` (over lines where `#/` ends
+//!   its line) and `/../` (no white space after the first `/` nor before
+//!   the last, told from a division as JavaScript's are).
 //! - C# (`.cs`): `@".."` verbatim strings, `"""` raw strings.
 //! - Dart (`.dart`): `'..'`, `".."`, `'''..'''`, `"""..."""` with `${..}`;
 //!   raw `r'..'` and `r"""..."""`; nested comments; no character literals.
@@ -140,6 +154,8 @@ enum End {
     CppRaw(Vec<char>),
     /// C#'s `@".."`: `""` is a quote.
     Verbatim,
+    /// At `/` and this many `#` (Swift's regular expression `#/../#`).
+    Slash(usize),
 }
 
 /// What a string interpolates.
@@ -185,6 +201,45 @@ enum Mode {
     Block(usize),
     /// A string.
     Str(Str),
+    /// A C `//` comment continued by the `\` ending its line (the
+    /// compiler splices the next line on before it removes comments).
+    LineComment,
+}
+
+/// An `#if` chain open around the reading (C, C#, Swift): only one of its
+/// branches is compiled.
+#[derive(Debug, Clone)]
+struct Chain {
+    /// Whether the branch being read is counted: the first whose condition
+    /// is not `0` or `false`.
+    counted: bool,
+    /// Whether the branch being read is dead (`#if 0`).
+    dead: bool,
+    /// The counted branch's balance per pair, once read.
+    chosen: Option<[i64; 3]>,
+    /// The balance of the branch being read, per pair.
+    current: [i64; 3],
+    /// Whether the chain has an `#else`.
+    has_else: bool,
+    /// Whether a live branch's balance differs from the counted one's
+    /// (no `#else`: from nothing's).
+    differs: bool,
+    /// The chain's directive lines (0-based).
+    lines: Vec<usize>,
+}
+
+impl Chain {
+    /// Ends the branch being read, noting whether its balance differs
+    /// from the counted branch's.
+    fn end_branch(&mut self) {
+        if self.dead {
+            return;
+        }
+        match self.chosen {
+            None => self.chosen = Some(self.current),
+            Some(c) => self.differs |= c != self.current,
+        }
+    }
 }
 
 /// An interpolation open around the reading: its bracket depth, the
@@ -210,6 +265,16 @@ struct Reader {
     /// below 0 it went (its closers of blocks opened on earlier lines).
     running: [i64; 3],
     dips: [usize; 3],
+    /// Whether the line read last entered a `//` comment.
+    line_comment: bool,
+    /// The `#if` chains open around the reading (the innermost last).
+    chains: Vec<Chain>,
+    /// The directive lines of the chains read whose branches differ in
+    /// balance (`}` only `#if DEBUG` has): an edit changing one is not
+    /// judged, the counted branch maybe not the one compiled.
+    uneven: Vec<usize>,
+    /// The lines read (the index of the next).
+    line_no: usize,
 }
 
 impl Reader {
@@ -222,7 +287,73 @@ impl Reader {
             counts: [0; 6],
             running: [0; 3],
             dips: [0; 3],
+            line_comment: false,
+            chains: Vec::new(),
+            uneven: Vec::new(),
+            line_no: 0,
         }
+    }
+
+    /// Ends the reading: a chain left open makes it unsure.
+    fn finish(&mut self) {
+        if !self.chains.is_empty() {
+            self.unsure = true;
+        }
+    }
+
+    /// Reads a preprocessor conditional line (`#if`, `#ifdef`, `#elif`,
+    /// `#else`, `#endif`, Swift's `#elseif`) in the languages that have
+    /// them: the chains before the line is read; whether it opens one, and
+    /// whether that one's first branch is dead (pushed once the line is
+    /// read, its text counted where the chain is).
+    fn directive(&mut self, line: &str) -> Option<bool> {
+        if !matches!(self.lang, Lang::C | Lang::CSharp | Lang::Swift) || self.mode != Mode::Code {
+            return None;
+        }
+        let rest = line.trim_start().strip_prefix('#')?.trim_start();
+        let word: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .collect();
+        let condition = rest[word.len()..]
+            .split("//")
+            .next()
+            .and_then(|c| c.split("/*").next())
+            .unwrap_or("")
+            .trim();
+        let dead = matches!(condition, "0" | "false");
+        match word.as_str() {
+            "if" | "ifdef" | "ifndef" => return Some(word == "if" && dead),
+            "elif" | "elseif" | "elifdef" | "elifndef" | "else" => {
+                let Some(chain) = self.chains.last_mut() else {
+                    self.unsure = true;
+                    return None;
+                };
+                chain.end_branch();
+                chain.lines.push(self.line_no);
+                chain.has_else |= word == "else";
+                chain.dead = word != "else" && dead;
+                chain.counted = !chain.dead && chain.chosen.is_none();
+                chain.current = [0; 3];
+            }
+            "endif" => {
+                let Some(mut chain) = self.chains.pop() else {
+                    self.unsure = true;
+                    return None;
+                };
+                chain.end_branch();
+                let chosen = chain.chosen.unwrap_or([0; 3]);
+                if chain.differs || (!chain.has_else && chosen != [0; 3]) {
+                    self.uneven.extend(&chain.lines);
+                    self.uneven.push(self.line_no);
+                }
+                if let Some(outer) = self.chains.last_mut() {
+                    (0..3).for_each(|k| outer.current[k] += chosen[k]);
+                }
+            }
+            _ => {}
+        }
+        None
     }
 
     /// Whether the reading ended in code, every construct read.
@@ -244,6 +375,18 @@ impl Reader {
         let before = self.counts;
         self.running = [0; 3];
         self.dips = [0; 3];
+        self.line_comment = false;
+        // C splices a line ending in `\` onto the next.
+        // (GCC and Clang splice with white space after the `\\`, too).
+        let spliced = self.lang == Lang::C && line.trim_end_matches([' ', '\t']).ends_with('\\');
+        if self.mode == Mode::LineComment {
+            if !spliced {
+                self.mode = Mode::Code;
+            }
+            self.line_no += 1;
+            return [0; 6];
+        }
+        let opens = self.directive(line);
         let chars: Vec<char> = line.chars().collect();
         let mut i = 0;
         // The last character of code read on this line that is no white
@@ -268,6 +411,7 @@ impl Reader {
                 }
                 Mode::Str(s) => i = self.string(&chars, i, s),
                 Mode::Code => i = self.code(&chars, i, last),
+                Mode::LineComment => {}
             }
             if let Some(&taken) = chars.get(i)
                 && !taken.is_whitespace()
@@ -279,10 +423,16 @@ impl Reader {
         // A one-line string ends with its line: an apostrophe in text
         // (JSX's `Don't`) misreads one line only. An interpolation of one
         // open over the line's end is not read.
+        // In C, a `\` at the line's end continues the string or the `//`
+        // comment onto the next line.
         if let Mode::Str(s) = &self.mode
             && s.line
+            && !spliced
         {
             self.mode = Mode::Code;
+        }
+        if spliced && self.line_comment && self.mode == Mode::Code {
+            self.mode = Mode::LineComment;
         }
         if self.templates.iter().any(|(_, _, s)| s.line) {
             self.unsure = true;
@@ -291,6 +441,29 @@ impl Reader {
         for (k, n) in counts.iter_mut().enumerate() {
             *n = self.counts[k] - before[k];
         }
+        // A line of an `#if` chain's branch: its balance is the branch's;
+        // counted only where each chain around it reads its counted branch.
+        if let Some(chain) = self.chains.last_mut() {
+            (0..3).for_each(|k| chain.current[k] += counts[k] as i64 - counts[3 + k] as i64);
+        }
+        if !self.chains.iter().all(|c| c.counted) {
+            self.counts = before;
+            self.running = [0; 3];
+            self.dips = [0; 3];
+            counts = [0; 6];
+        }
+        if let Some(dead) = opens {
+            self.chains.push(Chain {
+                counted: !dead,
+                dead,
+                chosen: None,
+                current: [0; 3],
+                has_else: false,
+                differs: false,
+                lines: vec![self.line_no],
+            });
+        }
+        self.line_no += 1;
         counts
     }
 
@@ -344,6 +517,7 @@ impl Reader {
             .then_some(i + 1 + delim.len()),
             End::Verbatim if c == '"' && at(i + 1) == Some('"') => return i + 1,
             End::Verbatim => (c == '"').then_some(i),
+            End::Slash(n) => (c == '/' && hashes(i + 1, *n)).then_some(i + n),
         };
         if let Some(end) = closes {
             self.mode = Mode::Code;
@@ -398,13 +572,22 @@ impl Reader {
         let triple = |q: char| at(i + 1) == Some(q) && at(i + 2) == Some(q);
         let one = |q: char, interp: Interp| Str::new(End::Quote(q), true, interp, true);
         match c {
-            '/' if comments && next == Some('/') => chars.len() - 1,
+            '/' if comments && next == Some('/') => {
+                self.line_comment = true;
+                chars.len() - 1
+            }
             '/' if comments && lang != Lang::Zig && next == Some('*') => {
                 self.mode = Mode::Block(1);
                 i + 1
             }
             '/' if matches!(lang, Lang::Js | Lang::Groovy)
                 && (starts_regex(last) || keyword_before(chars, i)) =>
+            {
+                regex_end(chars, i)
+            }
+            '/' if lang == Lang::Swift
+                && (starts_regex(last) || keyword_before(chars, i))
+                && swift_bare_regex(chars, i) =>
             {
                 regex_end(chars, i)
             }
@@ -475,6 +658,12 @@ impl Reader {
             '#' if lang == Lang::Swift => {
                 // `#"..."#`, `##"..."##`, `#"""` .. `"""#`.
                 let n = chars[i..].iter().take_while(|&&h| h == '#').count();
+                if at(i + n) == Some('/') {
+                    // `#/../#`, `##/../##`; over lines where `#/` ends its
+                    // line.
+                    let lines = chars[i + n + 1..].iter().all(|c| c.is_whitespace());
+                    return self.enter(Str::new(End::Slash(n), true, Interp::No, !lines), i + n);
+                }
                 if at(i + n) != Some('"') {
                     return i + n - 1;
                 }
@@ -497,6 +686,10 @@ impl Reader {
             }
             '`' if lang == Lang::Js => {
                 self.enter(Str::new(End::Quote('`'), true, Interp::Dollar, false), i)
+            }
+            '`' if matches!(lang, Lang::Kotlin | Lang::Scala | Lang::Swift) => {
+                // A quoted name: `` fun `keeps a { as text`() ``.
+                self.enter(Str::new(End::Quote('`'), false, Interp::No, true), i)
             }
             '`' if lang == Lang::Go => {
                 self.enter(Str::new(End::Quote('`'), false, Interp::No, false), i)
@@ -616,6 +809,18 @@ fn keyword_before(chars: &[char], i: usize) -> bool {
     )
 }
 
+/// Whether the `/` at `chars[i]` opens a Swift regular expression `/../`
+/// (Swift 6): no white space after it nor before the `/` closing it on
+/// its line.
+fn swift_bare_regex(chars: &[char], i: usize) -> bool {
+    let end = regex_end(chars, i);
+    chars
+        .get(i + 1)
+        .is_some_and(|c| !c.is_whitespace() && *c != ')')
+        && end > i + 1
+        && !chars[end - 1].is_whitespace()
+}
+
 /// The index of the `/` closing a regular expression that opens at
 /// `chars[i]` (its flags are letters, read as code); the line's last
 /// index when it does not close on the line (then it was a division).
@@ -657,6 +862,7 @@ fn read_all<'a>(lang: Lang, lines: impl IntoIterator<Item = &'a str>) -> Option<
     for line in lines {
         reader.line(line.trim_end_matches('\r'));
     }
+    reader.finish();
     reader.read_through().then_some(reader.counts)
 }
 
@@ -676,10 +882,36 @@ pub(super) fn line_starts(lang: Lang, lines: &[&str]) -> Vec<(i64, bool)> {
         .collect()
 }
 
+/// Whether `line` may hold JSX text with a `/*` or a backquote, which a
+/// reading takes for a comment or a template literal: one follows a `>`
+/// (not of `=>`, `>=` or `>>`) with no `<` or `{` between, or a `/*`
+/// follows a word, `*` or `.` (a path or glob: `src/*`, `**/*.ts`).
+fn jsx_text_unread(line: &str) -> bool {
+    let chars: Vec<char> = line.chars().collect();
+    let glob = chars
+        .windows(3)
+        .any(|w| w[1] == '/' && w[2] == '*' && (w[0].is_alphanumeric() || "_*.-".contains(w[0])));
+    let mut text = false;
+    for (i, &c) in chars.iter().enumerate() {
+        let at = |k: usize| chars.get(k).copied();
+        match c {
+            '>' => {
+                text = (i == 0 || !matches!(chars[i - 1], '=' | '>' | '-'))
+                    && !matches!(at(i + 1), Some('=' | '>'));
+            }
+            '<' | '{' => text = false,
+            '`' if text => return true,
+            '/' if text && at(i + 1) == Some('*') => return true,
+            _ => {}
+        }
+    }
+    glob
+}
+
 /// Whether `line` holds a character that can change a reading's brackets.
 fn may_count(line: &str) -> bool {
     line.contains([
-        '{', '}', '(', ')', '[', ']', '"', '\'', '`', '/', '*', '#', '@',
+        '{', '}', '(', ')', '[', ']', '"', '\'', '`', '/', '*', '#', '@', '\\',
     ])
 }
 
@@ -698,6 +930,10 @@ pub struct Unbalanced {
     pub line: Option<(usize, String)>,
     /// Which of the above `line` is: true for a line of the old text.
     pub of_old: bool,
+    /// The line of the result (1-based) and text that a C `//` comment on
+    /// a changed line, ending in `\`, continues onto: its bracket is
+    /// comment to the compiler.
+    pub hidden: Option<(usize, String)>,
     /// The edit's changed lines: of the file before, then after (1-based,
     /// first and last; empty where none).
     pub changed: ((usize, usize), (usize, usize)),
@@ -707,6 +943,12 @@ impl Unbalanced {
     /// One sentence without a final stop.
     pub fn describe(&self) -> String {
         let (open, close) = self.pair;
+        if self.hidden.is_some() {
+            return format!(
+                "{}: end the comment with another character than `\\`",
+                self.fault()
+            );
+        }
         let advice = match (self.excess > 0, self.of_old) {
             (true, true) => format!("send the new text with its closing `{close}`"),
             (true, false) => format!("close the `{open}` the new text opens, or leave it out"),
@@ -732,6 +974,12 @@ impl Unbalanced {
         };
         let quoted = |(line, text): &(usize, String)| format!("line {line} `{}`", text.trim());
         let place = match (&self.line, self.excess > 0, self.of_old) {
+            _ if let Some((at, text)) = &self.hidden => format!(
+                ": the `\\` ending line {} continues its `//` comment onto line {at} `{}`, \
+                 which the compiler reads as comment",
+                at - 1,
+                text.trim()
+            ),
             (Some(l), true, true) => format!(
                 ": the edit's old text closes a block its new text does not close ({})",
                 quoted(l)
@@ -809,6 +1057,16 @@ pub fn unbalanced(path: &str, original: &str, result: &str) -> Option<Unbalanced
     {
         return None;
     }
+    // JSX text holding `/*` or a backquote (`<p>Use src/* here</p>`):
+    // srview does not tell it from code, so the edit is not judged.
+    if [".js", ".jsx", ".tsx"].iter().any(|e| path.ends_with(e))
+        && old[old_changed.clone()]
+            .iter()
+            .chain(&new[new_changed.clone()])
+            .any(|l| jsx_text_unread(l))
+    {
+        return None;
+    }
     // The lines both files share before the edit, read once; then the
     // rest of each (a string the edit opens changes the reading of the
     // lines after it), the changed lines' counts on the way.
@@ -817,23 +1075,35 @@ pub fn unbalanced(path: &str, original: &str, result: &str) -> Option<Unbalanced
         before.line(line.trim_end_matches('\r'));
     }
     let mut after = before.clone();
+    // The first changed line whose `//` comment a `\` continues, too.
     let rest = |reader: &mut Reader, lines: &[&str], changed: &std::ops::Range<usize>| {
         let mut counted = Vec::new();
+        let mut spliced = None;
         for (at, line) in lines.iter().enumerate().skip(prefix) {
             let counts = reader.line(line.trim_end_matches('\r'));
             if changed.contains(&at) {
                 counted.push((at, counts, reader.dips));
+                if reader.mode == Mode::LineComment {
+                    spliced = spliced.or(Some(at));
+                }
             }
         }
-        counted
+        (counted, spliced)
     };
-    let old_lines = rest(&mut before, &old, &old_changed);
+    let (old_lines, _) = rest(&mut before, &old, &old_changed);
+    before.finish();
     let read_through = before.read_through();
     let before = before.counts;
     if !read_through || (0..3).any(|k| before[k] != before[3 + k]) {
         return None;
     }
-    let new_lines = rest(&mut after, &new, &new_changed);
+    let (new_lines, spliced) = rest(&mut after, &new, &new_changed);
+    after.finish();
+    // An `#if` chain the edit writes or changes whose branches differ in
+    // balance: the branch counted may not be the one compiled.
+    if after.uneven.iter().any(|at| new_changed.contains(at)) {
+        return None;
+    }
     // A construct the edit adds that srview cannot read: no judgment.
     if after.unsure {
         return None;
@@ -860,7 +1130,12 @@ pub fn unbalanced(path: &str, original: &str, result: &str) -> Option<Unbalanced
     } else {
         (new_close.first().map(|&at| (at, new[at])), false)
     };
+    let hidden = spliced
+        .map(|at| at + 1)
+        .and_then(|at| Some((at, *new.get(at)?)))
+        .filter(|(_, text)| text.contains([OPEN[k], CLOSE[k]]));
     Some(Unbalanced {
+        hidden: hidden.map(|(at, text)| (at + 1, text.to_string())),
         pair: (OPEN[k], CLOSE[k]),
         excess,
         line: line.map(|(at, text)| (at + 1, text.to_string())),
@@ -1168,6 +1443,140 @@ mod constructs {
             "const s =\n    \\\\ { \"\n    \\\\ (\n;\nconst c = '}'; // {",
         );
         read_both_ways("a.jsonc", "// {\n{\"a\": \"}\"} /* [ */");
+    }
+
+    /// Round 39a's find 01: C splices a line ending in `\\` onto the next
+    /// before it removes comments: a `//` comment ending so hides the next
+    /// line's `}`, and a string so continued holds the next line's `{`.
+    #[test]
+    fn c_line_splicing_continues_comments_and_strings() {
+        let commented = BASE.replace("    b();\n", "    b(); // to C:\\temp\\\n");
+        for path in [
+            "a.c", "a.h", "a.cc", "a.cpp", "a.hpp", "k.cu", "k.cuh", "a.mm",
+        ] {
+            assert_eq!(
+                unbalanced(path, BASE, &commented).map(|u| (u.pair, u.excess, u.describe())),
+                Some((
+                    ('{', '}'),
+                    1,
+                    "as written, the file has one `}` fewer than `{` (srview counts them \
+                     outside strings and comments; the file before has as many of each): the \
+                     `\\` ending line 3 continues its `//` comment onto line 4 `}`, which the \
+                     compiler reads as comment: end the comment with another character than \
+                     `\\`"
+                        .to_string()
+                )),
+                "{path}"
+            );
+            read_both_ways(path, "#define X \"a\\\n{\"\nconst char *s = \"(\\\n\";");
+            read_both_ways(path, "// out: C:\\temp\\\n} ) ] \\\n}\nint x[] = {1};");
+        }
+        // Java splices no line: its `//` comment ends with its line.
+        assert_eq!(unbalanced("A.java", BASE, &commented), None);
+    }
+
+    /// Round 39a's find 09: one branch of an `#if` chain is compiled. The
+    /// first whose condition is not `0` or `false` is counted; a chain
+    /// whose branches differ in balance (`}` only `#if DEBUG`) is not read.
+    #[test]
+    fn preprocessor_chains_count_one_branch() {
+        let twins = "#ifdef _WIN32\nint open(const wchar_t *p) {\n#else\nint open(const char *p) {\n#endif\n  return 0;\n}";
+        read_both_ways("p.c", twins);
+        read_both_ways("p.mm", twins);
+        read_both_ways(
+            "P.cs",
+            "class L {\n#if DEBUG\n  void W(string s, bool v) {\n#elif TRACE\n  void W(string s, int v) {\n#else\n  void W(string s) {\n#endif\n  }\n}",
+        );
+        read_both_ways(
+            "S.swift",
+            "#if os(Windows)\nfunc home(d: String) -> String {\n#elseif os(Linux)\nfunc home() -> String {\n#else\nfunc home() -> String {\n#endif\n  return \"/\"\n}",
+        );
+        read_both_ways("m.c", "#if 0\n  if (x) {\n#endif");
+        read_both_ways(
+            "m.c",
+            "#if 0 // off\nvoid f() { {\n#else\nvoid f() {\n#endif\n}",
+        );
+        read_both_ways("m.c", "#if 1\n#if 0\n{\n#endif\n#endif");
+        read_both_ways(
+            "api.h",
+            "#ifdef __cplusplus\nextern \"C\" {\n#endif\nint f(void);\n#ifdef __cplusplus\n}\n#endif",
+        );
+        // A chain with no `#else` whose branches open a block: the first
+        // is counted.
+        read_both_ways(
+            "m.c",
+            "#if A\nvoid f() {\n#elif B\nvoid f(int) {\n#endif\n}",
+        );
+        // A damaged file inside an include guard is doubted.
+        read_both_ways("g.h", "#ifndef G_H\n#define G_H\nint g(void);\n#endif");
+        let guarded = format!("#ifndef G_H\n{BASE}#endif\n");
+        let dropped = guarded.replace("    b();\n  }\n", "    b();\n");
+        assert!(unbalanced("g.h", &guarded, &dropped).is_some_and(|u| u.excess == 1));
+        // A `}` only `#if DEBUG` compiles, added: not judged (nor is the
+        // first branch taken for the one compiled where the edit writes
+        // branches that differ); a chain left open: not judged.
+        let m = "int main(void) {\n  return 0;\n}\n";
+        let debug = m.replace("}\n", "#if DEBUG\n}\n#endif\n");
+        assert_eq!(unbalanced("m.c", m, &debug), None);
+        says_nothing(
+            "m.c",
+            "#ifdef A\nvoid f(int a) {\n#endif\n#ifndef A\nvoid f() {\n#endif\n}",
+        );
+        says_nothing("m.c", "#if A\nint x;");
+        // Elsewhere `#if` is code (a Rust attribute `#[cfg]` is no chain).
+        read_both_ways("a.rs", "#[cfg(test)]\nfn t() {}");
+    }
+
+    /// Round 39a's find 02: a backquoted name holds any text.
+    #[test]
+    fn kotlin_scala_swift_backquoted_names() {
+        read_both_ways("K.kt", "fun `keeps a lone { as text`() {\n  f(\"{\")\n}");
+        read_both_ways("A.scala", "def `a ( [ b`(): Unit = {\n}");
+        read_both_ways("S.swift", "let `x }` = 1");
+        // A backquote is no quote in Java.
+        assert!(read_all(super::Lang::Java, ["int a = 1; // `", "{ `"]).is_some_and(|c| c[0] == 1));
+    }
+
+    /// Round 39a's find 05: Swift's regular expression literals.
+    #[test]
+    fn swift_regular_expression_literals() {
+        read_both_ways("L.swift", "if s.contains(#/https?://\\S+/#) {\n}");
+        read_both_ways("L.swift", "let r = #/[}]/#\nlet t = ##/a/#{/##");
+        read_both_ways("L.swift", "let r = #/\n  [}] (\n/#");
+        read_both_ways(
+            "L.swift",
+            "let r = /[}]/\nlet q = s.split(separator: /[(]/)",
+        );
+        // A division, and `/` with white space after it, are no regex.
+        read_both_ways("L.swift", "let d = a / b / c\nlet e = [x / 2, (y) / 3]");
+    }
+
+    /// Round 39a's find 22: JSX text holding `/*` or a backquote is not
+    /// judged (srview does not tell JSX text from code); a dropped `}`
+    /// elsewhere in such a file still is.
+    #[test]
+    fn jsx_text_with_a_comment_mark_or_backquote_is_not_judged() {
+        let before = "export function Help() {\n  return <p>hi</p>;\n}\n";
+        for text in [
+            "<p>Use src/* to match {n} files</p>",
+            "<code>a /* b</code>",
+            "<p>Press ` to open, {n}</p>",
+            "<li>**/*.ts</li>",
+        ] {
+            let after = before.replace(
+                "  return <p>hi</p>;\n",
+                &format!("  if (x) {{\n    return {text};\n  }}\n  return <p>hi</p>;\n"),
+            );
+            for path in ["Help.tsx", "Help.jsx", "help.js"] {
+                assert_eq!(unbalanced(path, before, &after), None, "{path} {text}");
+            }
+        }
+        // A template literal in an attribute or after `=>`, a comment: read.
+        read_both_ways("A.tsx", "const a = <div className={`a ${b}`}>x</div>;");
+        read_both_ways("A.jsx", "const f = (a) => `${a} {`; /* } */");
+        // Still doubted: a dropped `}` where no changed line holds JSX text.
+        let dropped = "export function Help() {\n  return <p>hi</p>;\n";
+        assert!(unbalanced("Help.tsx", before, dropped).is_some());
     }
 
     #[test]
