@@ -3450,3 +3450,37 @@ fn consts_classes_methods_and_types_added_again_are_doubted() {
         assert_contains(&out, said);
     }
 }
+
+/// A tester's find (round 39a, 18): an `if` closed after the call's
+/// `, [id]);` keeps every bracket's count even, so `check` said exact and
+/// `apply --write` wrote a file node refuses (SyntaxError). Brackets are
+/// matched now: check exits 1 naming the crossing, the write is held back.
+#[test]
+fn brackets_that_cross_are_doubted_and_held_back() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    let before =
+        "useEffect(() => {\n  load();\n}, [id]);\n\nexport function App() {\n  return 1;\n}\n";
+    support::files::write(root, "ue.js", before.as_bytes());
+    let said = "as written, the file's brackets cross: the `)` on line 5 meets the `{` opened on \
+                line 1 (srview matches them outside strings and comments; the file before \
+                matched each): send the new text with each block closed where it ends";
+    let stderr = assert_edit_doubted_and_held_back(
+        root,
+        ("ue.js", before),
+        (
+            "  load();\n}, [id]);\n",
+            "  load();\n  if (id) {\n    save();\n  }, [id]);\n}\n",
+        ),
+        &format!("    ! {said}\n"),
+    );
+    assert_contains(&stderr, said);
+    // Each block closed where it ends: exact, exit 0.
+    let (code, out) = check_edit(
+        "ue.js",
+        before,
+        "  load();\n}, [id]);\n",
+        "  load();\n  if (id) {\n    save();\n  }\n}, [id]);\n",
+    );
+    assert_eq!(code, Some(0), "{out}");
+}

@@ -275,6 +275,20 @@ struct Reader {
     uneven: Vec<usize>,
     /// The lines read (the index of the next).
     line_no: usize,
+    /// The openers counted and not yet closed: pair and line (0-based).
+    stack: Vec<(usize, usize)>,
+    /// The first closer met whose opener is of another pair (`)` where a
+    /// `{` is open): its line and char, and the opener's.
+    crossed: Option<Crossed>,
+}
+
+/// A closer that closes an opener of another pair: the brackets cross.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Crossed {
+    /// The closer's line (1-based, of the result) and character.
+    pub closer: (usize, char),
+    /// The line (1-based) and character of the opener it meets.
+    pub opener: (usize, char),
 }
 
 impl Reader {
@@ -291,6 +305,8 @@ impl Reader {
             chains: Vec::new(),
             uneven: Vec::new(),
             line_no: 0,
+            stack: Vec::new(),
+            crossed: None,
         }
     }
 
@@ -387,6 +403,8 @@ impl Reader {
             return [0; 6];
         }
         let opens = self.directive(line);
+        // A line of a branch not counted gives its openers back, too.
+        let open_before = (!self.chains.is_empty()).then(|| (self.stack.clone(), self.crossed));
         let chars: Vec<char> = line.chars().collect();
         let mut i = 0;
         // The last character of code read on this line that is no white
@@ -447,6 +465,10 @@ impl Reader {
             (0..3).for_each(|k| chain.current[k] += counts[k] as i64 - counts[3 + k] as i64);
         }
         if !self.chains.iter().all(|c| c.counted) {
+            if let Some((stack, crossed)) = open_before {
+                self.stack = stack;
+                self.crossed = crossed;
+            }
             self.counts = before;
             self.running = [0; 3];
             self.dips = [0; 3];
@@ -542,6 +564,7 @@ impl Reader {
         if let Some(k) = OPEN.iter().position(|&o| o == c) {
             self.counts[k] += 1;
             self.running[k] += 1;
+            self.stack.push((k, self.line_no));
             if let Some((depth, closer, _)) = self.templates.last_mut()
                 && CLOSE[k] == *closer
             {
@@ -565,6 +588,15 @@ impl Reader {
             }
             self.counts[3 + k] += 1;
             self.running[k] -= 1;
+            match self.stack.pop() {
+                Some((open, at)) if open != k && self.crossed.is_none() => {
+                    self.crossed = Some(Crossed {
+                        closer: (self.line_no + 1, c),
+                        opener: (at + 1, OPEN[open]),
+                    });
+                }
+                _ => {}
+            }
             self.dips[k] = self.dips[k].max((-self.running[k]).max(0) as usize);
             return i;
         }
@@ -937,12 +969,21 @@ pub struct Unbalanced {
     /// The edit's changed lines: of the file before, then after (1-based,
     /// first and last; empty where none).
     pub changed: ((usize, usize), (usize, usize)),
+    /// Every pair balances, but a closer meets an opener of another pair
+    /// (`excess` 0): the brackets cross.
+    pub crossed: Option<Crossed>,
 }
 
 impl Unbalanced {
     /// One sentence without a final stop.
     pub fn describe(&self) -> String {
         let (open, close) = self.pair;
+        if self.crossed.is_some() {
+            return format!(
+                "{}: send the new text with each block closed where it ends",
+                self.fault()
+            );
+        }
         if self.hidden.is_some() {
             return format!(
                 "{}: end the comment with another character than `\\`",
@@ -961,6 +1002,17 @@ impl Unbalanced {
     /// [`Self::describe`] without what to send instead.
     pub fn fault(&self) -> String {
         let (open, close) = self.pair;
+        if let Some(Crossed {
+            closer: (closer_line, closer),
+            opener: (opener_line, opener),
+        }) = self.crossed
+        {
+            return format!(
+                "as written, the file's brackets cross: the `{closer}` on line {closer_line} \
+                 meets the `{opener}` opened on line {opener_line} (srview matches them outside \
+                 strings and comments; the file before matched each)"
+            );
+        }
         let n = self.excess.unsigned_abs();
         let count = match n {
             1 => "one".to_string(),
@@ -1093,6 +1145,7 @@ pub fn unbalanced(path: &str, original: &str, result: &str) -> Option<Unbalanced
     let (old_lines, _) = rest(&mut before, &old, &old_changed);
     before.finish();
     let read_through = before.read_through();
+    let crossed_before = before.crossed.is_some();
     let before = before.counts;
     if !read_through || (0..3).any(|k| before[k] != before[3 + k]) {
         return None;
@@ -1108,8 +1161,26 @@ pub fn unbalanced(path: &str, original: &str, result: &str) -> Option<Unbalanced
     if after.unsure {
         return None;
     }
+    let crossed = after.crossed;
     let after = after.counts;
-    let k = (0..3).find(|&k| after[k] != after[3 + k])?;
+    let Some(k) = (0..3).find(|&k| after[k] != after[3 + k]) else {
+        // Every pair balances, but a closer meets an opener of another
+        // pair where the file before matched them all: a block closed in
+        // the wrong place (`}, [id]);` after an `if` inside a callback).
+        let crossed = crossed.filter(|_| !crossed_before)?;
+        return Some(Unbalanced {
+            pair: (crossed.opener.1, crossed.closer.1),
+            excess: 0,
+            line: None,
+            of_old: false,
+            hidden: None,
+            crossed: Some(crossed),
+            changed: (
+                (old_changed.start + 1, old_changed.end),
+                (new_changed.start + 1, new_changed.end),
+            ),
+        });
+    };
     let excess = after[k] as i64 - after[3 + k] as i64;
     // Where the edit unbalances them: a closer of the old text that no
     // opener of it matches, gone (or an opener the new text does not
@@ -1144,12 +1215,13 @@ pub fn unbalanced(path: &str, original: &str, result: &str) -> Option<Unbalanced
             (old_changed.start + 1, old_changed.end),
             (new_changed.start + 1, new_changed.end),
         ),
+        crossed: None,
     })
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{Lang, brace_language, read_all, unbalanced};
+    use super::{Crossed, Lang, brace_language, read_all, unbalanced};
 
     fn counts(lang: Lang, text: &str) -> Option<[usize; 6]> {
         read_all(lang, text.lines())
@@ -1177,6 +1249,52 @@ mod tests {
                  text closes a block its new text does not close (line 3 `}`): send the new \
                  text with its closing `}`"
             )
+        );
+    }
+
+    /// A tester's find (round 39a, 18): every pair counts even, but a
+    /// closer meets an opener of another pair (an `if` closed after the
+    /// call's `, [id]);`, closers swapped): node refuses the file
+    /// (`node --check`: SyntaxError: Unexpected token ','). Brackets are
+    /// matched now; the edit closing each block where it ends is fine, and
+    /// a file whose reading crossed before is not judged.
+    #[test]
+    fn brackets_that_cross_are_doubted() {
+        let before =
+            "useEffect(() => {\n  load();\n}, [id]);\n\nexport function App() {\n  return 1;\n}\n";
+        let misplaced = before.replace(
+            "  load();\n}, [id]);\n",
+            "  load();\n  if (id) {\n    save();\n  }, [id]);\n}\n",
+        );
+        let found = unbalanced("ue.js", before, &misplaced).expect("doubted");
+        assert_eq!((found.pair, found.excess), (('{', ')'), 0));
+        assert_eq!(
+            found.describe(),
+            "as written, the file's brackets cross: the `)` on line 5 meets the `{` opened on \
+             line 1 (srview matches them outside strings and comments; the file before matched \
+             each): send the new text with each block closed where it ends"
+        );
+        let swapped = before.replace("}, [id]);", "), [id]};");
+        assert_eq!(
+            unbalanced("ue.js", before, &swapped).and_then(|u| u.crossed),
+            Some(Crossed {
+                closer: (3, ')'),
+                opener: (1, '{')
+            })
+        );
+        // In Rust: `)` and `]` swapped.
+        let rs = "fn main() {\n    let v = vec![1, 2];\n    run(v[0]);\n}\n";
+        let crossed = rs.replace("run(v[0]);", "run(v[0)];");
+        assert!(unbalanced("m.rs", rs, &crossed).is_some_and(|u| u.crossed.is_some()));
+        // Fine: the block closed where it ends; a file already crossed.
+        let right = before.replace(
+            "  load();\n}, [id]);\n",
+            "  load();\n  if (id) {\n    save();\n  }\n}, [id]);\n",
+        );
+        assert_eq!(unbalanced("ue.js", before, &right), None);
+        assert_eq!(
+            unbalanced("ue.js", &swapped, &swapped.replace("load()", "load(1)")),
+            None
         );
     }
 
