@@ -849,3 +849,42 @@ fn deleting_or_moving_a_link_removes_the_link_not_its_file() {
         }
     }
 }
+
+/// A tester's find (round 39a, 13): a file the patch creates (`*** Add
+/// File:`, or a move of a .txt into a .rs) was never read for its
+/// brackets; it is now, against no file: `--write` holds back a new
+/// util.rs whose `if` is never closed, and writes a balanced one.
+#[test]
+fn a_new_file_with_unbalanced_brackets_is_held_back() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let add = "*** Begin Patch\n*** Add File: util.rs\n+pub fn parse(s: &str) -> u32 {\n+    if s.is_empty() {\n+        return 0;\n+    s.len() as u32\n+}\n*** End Patch\n";
+    assert_nothing_written(
+        dir.path(),
+        add,
+        1,
+        "srview: nothing written: the patch leaves util.rs with its brackets unbalanced: as \
+         written, the file has one `}` fewer than `{` (srview counts them outside strings and \
+         comments; the file before has as many of each): the edit's new text opens a block it \
+         does not close (line 1 `pub fn parse(s: &str) -> u32 {`): close the `{` the new text \
+         opens, or leave it out (--force writes it)\n",
+    );
+    std::fs::write(dir.path().join("notes.txt"), "x {\n").expect("file");
+    let moved = "*** Begin Patch\n*** Update File: notes.txt\n*** Move to: lib.rs\n@@\n-x {\n+fn lib() {\n+    if y {\n+    }\n*** End Patch\n";
+    let out = apply_transcript(&dir.path().to_string_lossy(), moved, &["--write"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("the patch leaves lib.rs with its brackets unbalanced"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let balanced = add.replace("+        return 0;\n", "+        return 0;\n+    }\n");
+    let out = apply_transcript(&dir.path().to_string_lossy(), &balanced, &["--write"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(dir.path().join("util.rs").is_file());
+}

@@ -1096,7 +1096,13 @@ fn unmatched(lines: &[Counted], k: usize) -> (Vec<usize>, Vec<usize>) {
 /// module).
 pub fn unbalanced(path: &str, original: &str, result: &str) -> Option<Unbalanced> {
     let lang = brace_language(path)?;
-    if original == result || original.is_empty() || !objective_c_if_m(path, original) {
+    // A file the edit creates is judged against the empty file (balanced).
+    let told_by = if original.is_empty() {
+        result
+    } else {
+        original
+    };
+    if original == result || !objective_c_if_m(path, told_by) {
         return None;
     }
     let (old, new, prefix, suffix) = changed_lines(original, result);
@@ -1414,12 +1420,15 @@ mod tests {
             unbalanced("a.js", broken, &broken.replace("1;", "2; }}")),
             None
         );
-        // Another language, or a new file.
+        // Another language.
         assert_eq!(
             unbalanced("a.css", before, &before.replace("}\n", "")),
             None
         );
-        assert_eq!(unbalanced("a.js", "", "function a() {\n"), None);
+        // A new file is judged against no file (round 39a, 13): balanced,
+        // fine; an opener never closed, doubted.
+        assert_eq!(unbalanced("a.js", "", before), None);
+        assert!(unbalanced("a.js", "", "function a() {\n").is_some());
         // Changed lines with no bracket: not read.
         assert_eq!(
             unbalanced("a.js", before, &before.replace("return 1", "return 2")),

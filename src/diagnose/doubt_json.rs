@@ -4,7 +4,8 @@
 //! anything, and every other check passed, the brackets balanced and no
 //! key twice). The rule, by evidence only: the file before reads and the
 //! file as the edit leaves it does not; a file that did not read before
-//! is not judged (it may be JSON5, a template, or broken already).
+//! is not judged (it may be JSON5, a template, or broken already). A
+//! file the edit creates is judged against none: the new file must read.
 //!
 //! How a file is read:
 //! - exactly, as `JSON.parse` and npm read it (serde_json's reading,
@@ -35,6 +36,8 @@ pub struct NotJson {
     /// What the reader says there (`expected `,` or `}``, `trailing
     /// comma`).
     pub error: String,
+    /// The edit creates the file (there was none before).
+    pub created: bool,
 }
 
 impl NotJson {
@@ -59,8 +62,13 @@ impl NotJson {
         } else {
             "valid JSON"
         };
+        let was = if self.created {
+            format!("the new file is not {kind}")
+        } else {
+            format!("the file was {kind} before and is not after")
+        };
         format!(
-            "the file was {kind} before and is not after: line {}, column {}: {}",
+            "{was}: line {}, column {}: {}",
             self.line, self.column, self.error
         )
     }
@@ -194,7 +202,9 @@ pub(super) fn json_broken(path: &str, original: &str, result: &str) -> Option<No
         return None;
     }
     let jsonc = jsonc_by_convention(path);
-    if not_json(original, jsonc).is_some() {
+    // A file the edit creates (none before) is judged too.
+    let created = original.is_empty();
+    if !created && not_json(original, jsonc).is_some() {
         return None;
     }
     let e = not_json(result, jsonc)?;
@@ -209,6 +219,7 @@ pub(super) fn json_broken(path: &str, original: &str, result: &str) -> Option<No
         line,
         column,
         error,
+        created,
     })
 }
 
@@ -234,6 +245,7 @@ mod tests {
                 line: 6,
                 column: 5,
                 error: "expected `,` or `}`".into(),
+                created: false,
             })
         );
         assert_eq!(
@@ -305,10 +317,24 @@ mod tests {
             json_broken("package.json", &broken, &broken.replace("jest", "vitest")),
             None
         );
-        assert_eq!(json_broken("package.json", "", "{\n  \"a\": 1,\n}\n"), None);
         let json5 = "{a: 1}\n";
         assert_eq!(json_broken("a.json", json5, "{a: 1,, }\n"), None);
         assert_eq!(json_broken("package.txt", PACKAGE, "{,}"), None);
+    }
+
+    /// A tester's find (round 39a, 13): a file the edit creates was never
+    /// judged; it is now, against no file: a new package.json with a
+    /// trailing comma is doubted, a new valid one and a new tsconfig.json
+    /// with one (JSONC) are not.
+    #[test]
+    fn a_new_json_file_that_is_not_json_is_doubted() {
+        let trailing = "{\n  \"a\": 1,\n}\n";
+        assert_eq!(
+            json_broken("package.json", "", trailing).map(|f| f.fault()),
+            Some("the new file is not valid JSON: line 3, column 1: trailing comma".to_string())
+        );
+        assert_eq!(json_broken("package.json", "", "{\n  \"a\": 1\n}\n"), None);
+        assert_eq!(json_broken("tsconfig.json", "", trailing), None);
     }
 
     #[test]

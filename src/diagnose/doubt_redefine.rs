@@ -556,9 +556,12 @@ pub(super) fn json_duplicate_key(path: &str, original: &str, result: &str) -> Op
     // 1-based lines.
     let changed = prefix + 1..new.len() - suffix + 1;
     let after = jsonc::parse(&lenient(result)).ok()?;
-    let before = jsonc::parse(&lenient(original)).ok()?;
     let (mut was, mut now) = (Vec::new(), Vec::new());
-    json_twice(&before, &mut Vec::new(), true, &mut was);
+    // A file the edit creates had no key.
+    if !original.is_empty() {
+        let before = jsonc::parse(&lenient(original)).ok()?;
+        json_twice(&before, &mut Vec::new(), true, &mut was);
+    }
     json_twice(&after, &mut Vec::new(), true, &mut now);
     for (path, key, at, holder) in now {
         let lines: Vec<usize> = at.iter().map(|&a| jsonc::line_of(result, a)).collect();

@@ -622,7 +622,18 @@ fn write(path_key: &str, content_key: &str, call: &Call, fs: &dyn PatchFs) -> Fi
                 .chain(hidden_write(old, new))
                 .collect(),
         },
-        None => hidden_write("", new).into_iter().collect(),
+        // A new file: its layout against no file (brackets, a key or a
+        // name twice, JSON that does not read).
+        None => crate::diagnose::layout::layout_break(&file, "", new)
+            .map(|b| {
+                (
+                    NextStep::Said,
+                    format!("its content leaves {file} {}: {}", b.leaves(), b.why),
+                )
+            })
+            .into_iter()
+            .chain(hidden_write("", new))
+            .collect(),
     };
     exact_or_doubt(file, "write", None, doubts)
 }

@@ -849,6 +849,25 @@ fn a_write_that_misindents_python_is_a_doubt() {
     }
 }
 
+/// A tester's find (round 39a, 13): a write creating a file was never
+/// read for its layout (brackets, a key twice, misindented Python); it is
+/// now, against no file: a new inventory.py misindented is a doubt for
+/// every agent with a write tool, a clean one is exact.
+#[test]
+fn a_write_creating_a_misindented_file_is_a_doubt() {
+    let broken = "def price(item, qty):\n    if qty >= 10:\n        rate = 0.9\n      return item.price * qty * rate\n";
+    let clean = "def price(item, qty):\n    if qty >= 10:\n        rate = 0.9\n        return item.price * qty * rate\n    return item.price * qty\n";
+    for agent in WRITE_AGENTS {
+        let judgment = write_judged_in(Case::Doubt, agent, MemoryFs::new(Vec::new()), broken);
+        let reason = deny_reason(&judgment);
+        assert!(
+            reason.contains("inventory.py misindented: as written, line 4"),
+            "{agent:?}: {reason}"
+        );
+        write_judged_in(Case::Exact, agent, MemoryFs::new(Vec::new()), clean);
+    }
+}
+
 /// `agent`'s write of `content` over inventory.py holding `before`, judged
 /// with the default policy: asserts its case is `case`, naming the agent,
 /// the content and the answer where it is not.

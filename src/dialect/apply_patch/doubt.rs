@@ -200,6 +200,9 @@ pub fn patch_doubts(
                             crate::words::count(split_lines(&content).len(), "line")
                         ),
                     ));
+                } else if let Some(doubt) = indent_doubt(&applied, s) {
+                    // A new file: its layout against no file.
+                    out.push(doubt);
                 }
             }
             Section::Delete { .. } => {}
@@ -359,30 +362,59 @@ pub fn without_moves_onto_themselves(text: &str, cwd: &str) -> Option<String> {
     dropped.then_some(out)
 }
 
-/// Section `s` (an update whose hunks all matched exactly) leaving a
-/// Python file misindented ([`crate::diagnose::doubt_indent`]).
+/// Section `s` leaving its file with a fault of its layout
+/// ([`crate::diagnose::layout::layout_break`]: Python misindented, brackets
+/// unbalanced, a name or key twice, JSON unreadable): an update whose
+/// hunks all matched exactly (a move: the file it writes), or an added
+/// file that did not exist, judged against no file.
 fn indent_doubt(applied: &Applied, s: usize) -> Option<PatchDoubt> {
-    let Section::Update { path, move_to, .. } = applied.patch.sections.get(s)? else {
-        return None;
+    let (path, written, original, result) = match applied.patch.sections.get(s)? {
+        Section::Update { path, move_to, .. } => {
+            let report = applied.outcome.sections.get(s)?;
+            let exact = report
+                .hunks
+                .iter()
+                .all(|h| h.level.is_none_or(|l| l == MatchLevel::Exact));
+            if !exact {
+                return None;
+            }
+            let written = move_to.as_deref().unwrap_or(path);
+            let result = applied.outcome.files.get(&normalize(written))?.as_deref()?;
+            // The kind by the name, or by the result's first line (in
+            // memory): the file before is read only for a file whose
+            // layout is read.
+            if !crate::diagnose::layout::result_read(written, result) {
+                return None;
+            }
+            let original = section_input(applied.patch, applied.fs, applied.cwd, s)?;
+            // A move into another kind of file (notes.txt to lib.rs): the
+            // text before was not of the new kind; judged against no file.
+            let extension = |p: &str| p.rsplit_once('.').map(|(_, e)| e.to_string());
+            let original = if extension(path) == extension(written) {
+                original
+            } else {
+                super::fs::SharedText::new(String::new())
+            };
+            (path, written, original, result)
+        }
+        // An Add over a file that exists is a doubt of its own.
+        Section::Add { path, content, .. } => {
+            if !crate::diagnose::layout::result_read(path, content)
+                || section_input(applied.patch, applied.fs, applied.cwd, s).is_some()
+            {
+                return None;
+            }
+            (
+                path,
+                path.as_str(),
+                super::fs::SharedText::new(String::new()),
+                content.as_str(),
+            )
+        }
+        Section::Delete { .. } => return None,
     };
-    let report = applied.outcome.sections.get(s)?;
-    let exact = report
-        .hunks
-        .iter()
-        .all(|h| h.level.is_none_or(|l| l == MatchLevel::Exact));
-    if !exact {
-        return None;
-    }
-    let written = move_to.as_deref().unwrap_or(path);
-    let result = applied.outcome.files.get(&normalize(written))?.as_deref()?;
-    // The kind by the name, or by the result's first line (in memory): the
-    // file before is read only for a file whose layout is read.
-    if !crate::diagnose::layout::result_read(written, result) {
-        return None;
-    }
-    let original = section_input(applied.patch, applied.fs, applied.cwd, s)?;
     use crate::diagnose::layout::BreakKind;
-    let fault = crate::diagnose::layout::layout_break(path, &original, result)?;
+    let fault = crate::diagnose::layout::layout_break(written, &original, result)?;
     Some(PatchDoubt {
         file: path.clone(),
         section: s,
@@ -393,7 +425,11 @@ fn indent_doubt(applied: &Applied, s: usize) -> Option<PatchDoubt> {
             BreakKind::Unbalanced => PatchDoubtKind::Unbalanced,
             BreakKind::NotJson => PatchDoubtKind::NotJson,
         },
-        message: format!("the patch leaves {path} {}: {}", fault.leaves(), fault.why),
+        message: format!(
+            "the patch leaves {written} {}: {}",
+            fault.leaves(),
+            fault.why
+        ),
     })
 }
 
