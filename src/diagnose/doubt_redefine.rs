@@ -508,11 +508,18 @@ type JsonTwice = (Vec<String>, String, Vec<usize>, Option<usize>);
 fn json_twice(node: &Node, path: &mut Vec<String>, top: bool, out: &mut Vec<JsonTwice>) {
     match node {
         Node::Object { open, members, .. } => {
+            // In the members' order; found by a map (a package-lock.json's
+            // `packages` holds tens of thousands of keys: a search of the
+            // list per key took seconds).
             let mut seen: Vec<(&str, Vec<usize>)> = Vec::new();
+            let mut index: HashMap<&str, usize> = HashMap::with_capacity(members.len());
             for m in members {
-                match seen.iter_mut().find(|(k, _)| *k == m.key) {
-                    Some((_, at)) => at.push(m.key_start),
-                    None => seen.push((&m.key, vec![m.key_start])),
+                match index.get(m.key.as_str()) {
+                    Some(&i) => seen[i].1.push(m.key_start),
+                    None => {
+                        index.insert(&m.key, seen.len());
+                        seen.push((&m.key, vec![m.key_start]));
+                    }
                 }
             }
             for (key, at) in seen {
