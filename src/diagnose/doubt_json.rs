@@ -118,17 +118,10 @@ pub fn lenient(text: &str) -> Cow<'_, str> {
     let mut at = 0;
     let mut in_string = false;
     while at < out.len() {
-        let b = out[at];
-        if in_string {
-            match b {
-                b'\\' => at += 1,
-                b'"' => in_string = false,
-                _ => {}
-            }
-            at += 1;
+        if string_byte(&out, &mut at, &mut in_string) {
             continue;
         }
-        match (b, out.get(at + 1)) {
+        match (out[at], out.get(at + 1)) {
             (b'"', _) => in_string = true,
             (b'/', Some(b'/')) => {
                 while at < out.len() && out[at] != b'\n' && out[at] != b'\r' {
@@ -158,14 +151,11 @@ pub fn lenient(text: &str) -> Cow<'_, str> {
     let mut at = 0;
     let mut in_string = false;
     while at < out.len() {
+        if string_byte(&out, &mut at, &mut in_string) {
+            continue;
+        }
         let b = out[at];
-        if in_string {
-            match b {
-                b'\\' => at += 1,
-                b'"' => in_string = false,
-                _ => {}
-            }
-        } else if b == b'"' {
+        if b == b'"' {
             in_string = true;
         } else if b == b',' {
             let next = out[at + 1..]
@@ -182,6 +172,21 @@ pub fn lenient(text: &str) -> Cow<'_, str> {
         Ok(s) => Cow::Owned(s),
         Err(_) => Cow::Borrowed(text),
     }
+}
+
+/// Inside a string (`in_string`): steps past the byte at `at` (an
+/// escape's two bytes), the string ending at its `"`; `false` outside one.
+fn string_byte(bytes: &[u8], at: &mut usize, in_string: &mut bool) -> bool {
+    if !*in_string {
+        return false;
+    }
+    match bytes[*at] {
+        b'\\' => *at += 1,
+        b'"' => *in_string = false,
+        _ => {}
+    }
+    *at += 1;
+    true
 }
 
 /// Where `text` stops being JSON, read exactly or (`jsonc`) as JSONC;
