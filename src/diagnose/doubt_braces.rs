@@ -914,26 +914,42 @@ pub(super) fn line_starts(lang: Lang, lines: &[&str]) -> Vec<(i64, bool)> {
         .collect()
 }
 
-/// Whether `line` may hold JSX text with a `/*` or a backquote, which a
-/// reading takes for a comment or a template literal: one follows a `>`
-/// (not of `=>`, `>=` or `>>`) with no `<` or `{` between, or a `/*`
-/// follows a word, `*` or `.` (a path or glob: `src/*`, `**/*.ts`).
+/// Whether `line` may hold JSX text a reading takes for code: text after
+/// a `>` (not of `=>`, `>=` or `>>`) with no `<` or `{` between holding a
+/// `/*` or a backquote (a comment or a template literal to a reading), or,
+/// where a `<` (a tag) ends the text, a bracket, a quote or `//` (`<li>1)
+/// Install</li>`, `<p>Don't</p>`, `<a>https://x</a>`: to JSX, characters);
+/// or a `/*` following a word, `*` or `.` (a path or glob: `src/*`,
+/// `**/*.ts`).
 fn jsx_text_unread(line: &str) -> bool {
     let chars: Vec<char> = line.chars().collect();
     let glob = chars
         .windows(3)
         .any(|w| w[1] == '/' && w[2] == '*' && (w[0].is_alphanumeric() || "_*.-".contains(w[0])));
-    let mut text = false;
+    // Where the text after a tag's `>` starts.
+    let mut text: Option<usize> = None;
     for (i, &c) in chars.iter().enumerate() {
         let at = |k: usize| chars.get(k).copied();
         match c {
             '>' => {
-                text = (i == 0 || !matches!(chars[i - 1], '=' | '>' | '-'))
+                let closes_tag = (i == 0 || !matches!(chars[i - 1], '=' | '>' | '-'))
                     && !matches!(at(i + 1), Some('=' | '>'));
+                text = closes_tag.then_some(i + 1);
             }
-            '<' | '{' => text = false,
-            '`' if text => return true,
-            '/' if text && at(i + 1) == Some('*') => return true,
+            '<' => {
+                if let Some(from) = text {
+                    let segment = &chars[from..i];
+                    let said = segment.iter().any(|c| "()[]'\"".contains(*c))
+                        || segment.windows(2).any(|w| w == ['/', '/']);
+                    if said {
+                        return true;
+                    }
+                }
+                text = None;
+            }
+            '{' => text = None,
+            '`' if text.is_some() => return true,
+            '/' if text.is_some() && at(i + 1) == Some('*') => return true,
             _ => {}
         }
     }
@@ -1689,6 +1705,14 @@ mod constructs {
             "<code>a /* b</code>",
             "<p>Press ` to open, {n}</p>",
             "<li>**/*.ts</li>",
+            // Round 39b (01, 03): brackets, quotes and `//` in JSX text
+            // are characters, not code.
+            "<li>1) Install the CLI</li>",
+            "<span>:)</span>",
+            "<p>Values in [0, 1) are accepted</p>",
+            "<p>Don't miss it</p>",
+            "<p>Docs at https://example.com</p>",
+            "<p>27\" monitor</p>",
         ] {
             let after = before.replace(
                 "  return <p>hi</p>;\n",
@@ -1701,9 +1725,15 @@ mod constructs {
         // A template literal in an attribute or after `=>`, a comment: read.
         read_both_ways("A.tsx", "const a = <div className={`a ${b}`}>x</div>;");
         read_both_ways("A.jsx", "const f = (a) => `${a} {`; /* } */");
-        // Still doubted: a dropped `}` where no changed line holds JSX text.
+        // Still doubted: a dropped `}` where no changed line holds JSX text,
+        // and a comparison's brackets (no tag ends the text after `>`).
         let dropped = "export function Help() {\n  return <p>hi</p>;\n";
         assert!(unbalanced("Help.tsx", before, dropped).is_some());
+        let compared = before.replace(
+            "  return <p>hi</p>;\n",
+            "  if (a > (b) {\n  return <p>hi</p>;\n",
+        );
+        assert!(unbalanced("Help.tsx", before, &compared).is_some());
     }
 
     #[test]
