@@ -96,15 +96,29 @@ pub struct Redefined {
 impl Redefined {
     /// One sentence without a final stop.
     pub fn describe(&self) -> String {
-        let advice = if self.trait_impls.is_some() {
+        let kinds = self.kinds;
+        let advice = if kinds.0 == "import" || kinds.1 == "import" {
+            "the name is imported already: use the imported one and leave the new definition \
+             out, or give the new one another name"
+                .to_string()
+        } else if let Some((tr, _)) = self
+            .name
+            .split_once(" for ")
+            .filter(|_| kinds.0 == "derive" || kinds.1 == "derive")
+        {
+            format!("drop `{tr}` from the `#[derive(..)]` or leave the `impl` out")
+        } else if self.trait_impls.is_some() {
             "change the `impl` block that is there (its text in the old text) instead of adding \
              another"
+                .to_string()
         } else if self.same {
             "the file has it already: leave it out of the new text, or change the definition \
              that is there (its text in the old text) instead of adding another"
+                .to_string()
         } else {
             "change the definition that is there (its text in the old text) instead of adding \
              another, or give the new one another name"
+                .to_string()
         };
         format!("{}: {advice}", self.fault())
     }
@@ -131,6 +145,9 @@ impl Redefined {
             );
         }
         let kinds = self.kinds;
+        if let Some(fault) = self.import_or_derive_fault() {
+            return fault;
+        }
         let functions = kinds.0 == kinds.1 && matches!(kinds.1, "function" | "method");
         let fields = kinds.0 == "field" || kinds.1 == "field";
         let outcome = match self.lang {
@@ -237,6 +254,49 @@ impl Redefined {
                 what(kinds.1)
             )
         }
+    }
+}
+
+impl Redefined {
+    /// [`Self::fault`] for a name imported and defined again, or a trait
+    /// derived and implemented by hand; `None` for another pair.
+    fn import_or_derive_fault(&self) -> Option<String> {
+        let name = &self.name;
+        let (kinds, lines) = (self.kinds, self.lines);
+        if kinds.0 == "import" || kinds.1 == "import" {
+            let ((import, defined), kind) = if kinds.0 == "import" {
+                (lines, kinds.1)
+            } else {
+                ((lines.1, lines.0), kinds.0)
+            };
+            let js = format!("SyntaxError: Identifier '{name}' has already been declared");
+            let outcome = match self.lang {
+                Lang::Rust => format!(
+                    "Rust refuses to compile it (E0255: the name `{name}` is defined multiple \
+                     times)"
+                ),
+                _ if self.typescript => format!(
+                    "TypeScript refuses the file (the import conflicts with the local \
+                     declaration), and run as JavaScript the module does not load ({js})"
+                ),
+                _ => format!("JavaScript refuses to load the module ({js})"),
+            };
+            return Some(format!(
+                "as written, the file imports `{name}` at line {import} and defines it again \
+                 at line {defined} ({kind} `{name}`): {outcome}"
+            ));
+        }
+        let (derive, implemented) = match kinds {
+            ("derive", "impl") => lines,
+            ("impl", "derive") => (lines.1, lines.0),
+            _ => return None,
+        };
+        let (tr, ty) = name.split_once(" for ")?;
+        Some(format!(
+            "as written, the file implements `{tr}` for `{ty}` twice, derived at line {derive} \
+             and implemented at line {implemented}: Rust refuses to compile it (E0119: \
+             conflicting implementations of trait `{tr}` for type `{ty}`)"
+        ))
     }
 }
 
@@ -403,6 +463,282 @@ fn definition(lang: Lang, line: &str) -> Option<(String, &'static str)> {
         }
         _ => None,
     }
+}
+
+/// The names a top-level import at `lines[at]` (column 0) binds, each
+/// with its key (see [`definition`]): JavaScript and TypeScript `import d,
+/// { a, b as c } from`, `import * as e from`, `import x = require(..)`
+/// (not `import type`, nor a `type` name in the braces: TypeScript merges
+/// a type with a value of its name); Rust `use a::b;`, `use a::b as c;`,
+/// `use a::{b, c::{d, e as f}};` (not `*`, `self`, `_`), a name starting
+/// with a capital, not all capitals, a type's key. Over several lines
+/// (`import {\n  a,\n} from`) up to 40.
+fn import_names(lang: Lang, lines: &[&str], at: usize) -> Vec<String> {
+    let line = code_of(lines[at].trim_end_matches('\r'));
+    let joined = |end: &dyn Fn(&str) -> bool| {
+        let mut text = String::new();
+        for l in lines[at..].iter().take(40) {
+            text.push_str(code_of(l.trim_end_matches('\r')).trim());
+            text.push(' ');
+            if end(&text) {
+                return Some(text);
+            }
+        }
+        None
+    };
+    let mut names = Vec::new();
+    match lang {
+        Lang::Js => {
+            let Some(rest) = line.strip_prefix("import") else {
+                return names;
+            };
+            if !rest.starts_with([' ', '\t', '{', '*'])
+                || after(rest.trim_start(), &["type", "typeof"]).is_some()
+            {
+                return names;
+            }
+            let Some(text) = joined(&|t: &str| {
+                t.contains(" from ")
+                    || t.contains("}from")
+                    || t.contains(';')
+                    || t.contains('=')
+                    || t.trim_start_matches("import")
+                        .trim_start()
+                        .starts_with(['"', '\''])
+            }) else {
+                return names;
+            };
+            let clause = text["import".len()..].trim_start();
+            if clause.starts_with(['"', '\'']) {
+                return names;
+            }
+            // `import x = require('y')` (TypeScript).
+            if let Some(name) = word(clause)
+                && clause[name.len()..].trim_start().starts_with('=')
+            {
+                return vec![name];
+            }
+            let (head, braces) = match clause.split_once('{') {
+                Some((head, rest)) => (head, rest.split_once('}').map_or("", |(b, _)| b)),
+                None => (
+                    clause
+                        .split(" from ")
+                        .next()
+                        .unwrap_or(clause)
+                        .split(['"', '\''])
+                        .next()
+                        .unwrap_or(""),
+                    "",
+                ),
+            };
+            for part in head.split(',').chain(braces.split(',')) {
+                let part = part.trim();
+                if part.is_empty() || after(part, &["type"]).is_some() {
+                    continue;
+                }
+                let bound = match part.split_once(" as ") {
+                    Some((_, alias)) => alias.trim(),
+                    None => part,
+                };
+                if let Some(name) = word(bound)
+                    && name != "from"
+                {
+                    names.push(name);
+                }
+            }
+        }
+        Lang::Rust => {
+            let Some(rest) = rust_bare(line, false).and_then(|r| after(r, &["use"])) else {
+                return names;
+            };
+            let rest = rest.1;
+            let Some(text) = (if rest.contains(';') {
+                Some(rest.to_string())
+            } else {
+                joined(&|t: &str| t.contains(';')).map(|t| {
+                    t.split_once("use")
+                        .map_or(t.clone(), |(_, r)| r.to_string())
+                })
+            }) else {
+                return names;
+            };
+            let text = text.split(';').next().unwrap_or("");
+            // `a::{b, c::{d}}`: each item after the first `{`, braces read
+            // as commas.
+            let items: Vec<&str> = match text.split_once('{') {
+                Some((_, inner)) => inner.split([',', '{', '}']).collect(),
+                None => vec![text],
+            };
+            for item in items {
+                let item = item.trim();
+                let bound = match item.split_once(" as ") {
+                    Some((_, alias)) => alias.trim(),
+                    None => item.rsplit("::").next().unwrap_or(item).trim(),
+                };
+                let Some(name) = word(bound) else {
+                    continue;
+                };
+                if name == "_" || name == "self" || name == "super" || name == "crate" {
+                    continue;
+                }
+                let capital = name.chars().next().is_some_and(char::is_uppercase);
+                let constant = !name.chars().any(char::is_lowercase);
+                names.push(if capital && !constant {
+                    format!("type {name}")
+                } else {
+                    name
+                });
+            }
+        }
+        _ => {}
+    }
+    names
+}
+
+/// The names a top-level JavaScript `const`/`let` line declares past its
+/// first: each later declarator (`const A = 1, B = 2;`, commas inside
+/// brackets and strings read past) and each name a destructuring binds
+/// (`const { a, b: c, ...d } = require(..)`, `const [x, y] =`; its
+/// brackets on the line).
+fn js_more_names(line: &str) -> Vec<String> {
+    let line = code_of(line.trim_end_matches('\r'));
+    let mut rest = line;
+    for prefix in ["export", "declare"] {
+        if let Some((_, r)) = after(rest, &[prefix]) {
+            rest = r;
+        }
+    }
+    let Some((_, rest)) = after(rest, &["const", "let"]) else {
+        return Vec::new();
+    };
+    let mut names = Vec::new();
+    // A destructuring: the names in its brackets.
+    if let Some(open) = rest.chars().next().filter(|c| matches!(c, '{' | '[')) {
+        let close = if open == '{' { '}' } else { ']' };
+        let Some(end) = closing(rest, open, close) else {
+            return names;
+        };
+        let inner = &rest[1..end];
+        if inner.contains(['{', '[']) {
+            return names;
+        }
+        for part in inner.split(',') {
+            let part = part.trim().trim_start_matches("...");
+            let bound = part.split('=').next().unwrap_or(part);
+            let bound = bound.rsplit(':').next().unwrap_or(bound).trim();
+            if let Some(name) = word(bound)
+                && name.len() == bound.len()
+            {
+                names.push(name);
+            }
+        }
+        return names;
+    }
+    // Later declarators: after a comma at depth 0, a name then `=`, `:`,
+    // `,`, `;` or the line's end.
+    let mut depth = 0i64;
+    let mut quote: Option<char> = None;
+    let mut chars = rest.char_indices();
+    while let Some((i, c)) = chars.next() {
+        match quote {
+            Some(_) if c == '\\' => {
+                chars.next();
+            }
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None => match c {
+                '"' | '\'' | '`' => quote = Some(c),
+                '(' | '[' | '{' => depth += 1,
+                ')' | ']' | '}' => depth -= 1,
+                ';' if depth == 0 => break,
+                ',' if depth == 0 => {
+                    let next = rest[i + 1..].trim_start();
+                    if let Some(name) = word(next) {
+                        let tail = next[name.len()..].trim_start();
+                        let declares = tail.is_empty()
+                            || tail.starts_with([':', ',', ';'])
+                            || (tail.starts_with('=')
+                                && !tail.starts_with("==")
+                                && !tail.starts_with("=>"));
+                        if declares && name != "_" {
+                            names.push(name);
+                        }
+                    }
+                }
+                _ => {}
+            },
+        }
+    }
+    names
+}
+
+/// The traits a Rust `#[derive(..)]` above the type defined at
+/// `lines[at]` implements, of those a hand-written `impl` would conflict
+/// with (E0119): `Default`, `Clone`, `Copy`, `Debug`, `PartialEq`, `Eq`,
+/// `Hash`, `PartialOrd`, `Ord`; each with the line (0-based) of its
+/// `derive(`. The attributes, doc comments and comments right above read.
+fn derived(lines: &[&str], at: usize) -> Vec<(String, usize)> {
+    const STD: [&str; 9] = [
+        "Default",
+        "Clone",
+        "Copy",
+        "Debug",
+        "PartialEq",
+        "Eq",
+        "Hash",
+        "PartialOrd",
+        "Ord",
+    ];
+    let mut found = Vec::new();
+    let mut top = at;
+    while top > 0 && at - top < 60 {
+        let l = lines[top - 1].trim();
+        let attribute = l.starts_with("#[")
+            || l.starts_with("//")
+            || l.starts_with(")]")
+            || l.starts_with(']')
+            || (lines[top - 1].starts_with([' ', '\t']) && !l.is_empty());
+        if !attribute {
+            break;
+        }
+        top -= 1;
+    }
+    for k in top..at {
+        let text = code_of(lines[k]);
+        let Some((_, rest)) = text.split_once("#[derive(") else {
+            continue;
+        };
+        // The list, over the lines up to its `)`.
+        let mut list = rest.to_string();
+        for l in &lines[k + 1..at] {
+            if list.contains(')') {
+                break;
+            }
+            list.push_str(code_of(l));
+        }
+        let list = list.split(')').next().unwrap_or("");
+        for item in list.split(',') {
+            let name = item.trim().rsplit("::").next().unwrap_or("").trim();
+            if STD.contains(&name) {
+                found.push((name.to_string(), k));
+            }
+        }
+    }
+    found
+}
+
+/// The key a Rust `impl TRAIT for TYPE` header is counted by against a
+/// derive: `impl Default for Config`, the trait's path and the type's
+/// path and generics left out; `None` for an inherent `impl` or a trait
+/// with generics (`PartialEq<Other>`).
+fn impl_key(header: &str) -> Option<String> {
+    let (tr, ty) = trait_and_type(header)?;
+    let tr = tr.rsplit("::").next().unwrap_or(&tr).trim();
+    let ty = ty.split('<').next().unwrap_or(&ty);
+    let ty = ty.rsplit("::").next().unwrap_or(ty).trim();
+    let (tr, ty) = (word(tr)?, word(ty)?);
+    (tr.len() == trait_and_type(header)?.0.rsplit("::").next()?.trim().len())
+        .then(|| format!("impl {tr} for {ty}"))
 }
 
 /// A method a line of a JavaScript class body (trimmed) defines: its key
@@ -727,6 +1063,71 @@ fn go_group_names(kind: &str, text: &str) -> Vec<String> {
     names
 }
 
+/// The definitions a top-level line (column 0) at `lines[at]` makes
+/// besides the one [`definition`] reads: each name an import binds (kind
+/// `import`), a JavaScript `const`/`let`'s later declarators and
+/// destructured names, and in Rust each standard trait a type's
+/// `#[derive(..)]` implements (kind `derive`, on the derive's line) and an
+/// `impl TRAIT for TYPE` header (kind `impl`, `scope` its block): key,
+/// kind, name, line (0-based).
+fn more_definitions(
+    lang: Lang,
+    lines: &[&str],
+    at: usize,
+    scope: &Option<(usize, String, Option<String>, bool)>,
+) -> Vec<(String, &'static str, String, usize)> {
+    let line = lines[at];
+    let mut more: Vec<(String, &'static str, String, usize)> = import_names(lang, lines, at)
+        .into_iter()
+        .map(|key| {
+            let name = key.strip_prefix("type ").unwrap_or(&key).to_string();
+            (key, "import", name, at)
+        })
+        .collect();
+    match lang {
+        Lang::Js => {
+            if let Some((_, kind)) = definition(lang, line).filter(|(_, k)| *k != "class") {
+                for name in js_more_names(line) {
+                    more.push((name.clone(), kind, name, at));
+                }
+            } else if let Some((_, r)) = after(line, &["const", "let", "export"])
+                && r.starts_with(['{', '['])
+                    | after(r, &["const", "let"]).is_some_and(|(_, r)| r.starts_with(['{', '[']))
+            {
+                let kind = if line.contains("let") { "let" } else { "const" };
+                for name in js_more_names(line) {
+                    more.push((name.clone(), kind, name, at));
+                }
+            }
+        }
+        Lang::Rust => {
+            if let Some((key, _)) = definition(lang, line)
+                && let Some(ty) = key.strip_prefix("type ")
+                && rust_bare(line, false)
+                    .is_some_and(|b| after(b, &["struct", "enum", "union"]).is_some())
+            {
+                for (tr, k) in derived(lines, at) {
+                    more.push((
+                        format!("impl {tr} for {ty}"),
+                        "derive",
+                        format!("{tr} for {ty}"),
+                        k,
+                    ));
+                }
+            }
+            if let Some((open, header, _, false)) = scope
+                && *open == at
+                && let Some(key) = impl_key(header)
+            {
+                let name = key["impl ".len()..].to_string();
+                more.push((key, "impl", name, at));
+            }
+        }
+        _ => {}
+    }
+    more
+}
+
 /// The counted definitions of `lines`: top-level ones at column 0, and
 /// methods at the first depth of a top-level class (JavaScript) or `impl`
 /// (Rust); by key (a method's: its scope's header and its own key).
@@ -797,6 +1198,21 @@ fn read_definitions(lang: Lang, lines: &[&str]) -> HashMap<String, Vec<Def>> {
             && depth > 0
         {
             *entered = true;
+        }
+        if depth == 0 && !line.starts_with([' ', '\t']) {
+            for (key, kind, name, line_at) in more_definitions(lang, lines, at, &scope) {
+                let gated = match lang {
+                    Lang::Rust => gate(lines, at),
+                    _ => None,
+                };
+                found.entry(key).or_default().push(Def {
+                    line: line_at,
+                    kind,
+                    name,
+                    scope: None,
+                    gate: gated,
+                });
+            }
         }
         let counted = match (&scope, depth) {
             (_, 0) if !line.starts_with([' ', '\t']) => {
@@ -878,6 +1294,15 @@ fn read_definitions(lang: Lang, lines: &[&str]) -> HashMap<String, Vec<Def>> {
     found
 }
 
+/// Whether two definitions of one key are two of one name: not two
+/// imports (an import twice is another matter), two derives or two
+/// `impl` headers (a trait implemented twice by hand is read by its
+/// methods); an import clashes with a definition, a derive with an `impl`.
+fn pair(a: &Def, b: &Def) -> bool {
+    let apart = ["import", "derive", "impl"];
+    !(a.kind == b.kind && apart.contains(&a.kind))
+}
+
 /// The counted definitions of `lines`: each key's, only those that clash
 /// with another of the key ([`clash`]).
 fn definitions(lang: Lang, lines: &[&str]) -> HashMap<String, Vec<Def>> {
@@ -890,7 +1315,7 @@ fn definitions(lang: Lang, lines: &[&str]) -> HashMap<String, Vec<Def>> {
                 .filter(|(i, d)| {
                     all.iter()
                         .enumerate()
-                        .any(|(j, other)| *i != j && clash(&d.gate, &other.gate))
+                        .any(|(j, other)| *i != j && pair(d, other) && clash(&d.gate, &other.gate))
                 })
                 .map(|(_, d)| d.clone())
                 .collect();
@@ -965,6 +1390,10 @@ pub fn redefined(path: &str, original: &str, result: &str) -> Option<Redefined> 
                 Lang::Go => l.starts_with([' ', '\t']),
                 _ => false,
             }
+            // An import, a derive, a trait's `impl`.
+            || ["import", "use ", "pub use", "pub(", "impl", "#[derive", "derive("]
+                .iter()
+                .any(|w| l.trim_start().starts_with(w) || (*w == "derive(" && l.contains(w)))
     };
     if !new[changed.clone()].iter().any(defines) {
         return None;
