@@ -157,7 +157,7 @@ impl Redefined {
             Lang::Go => {
                 format!("Go refuses to compile the package ({name} redeclared in this block)")
             }
-            Lang::Rust if self.scope.is_some() => {
+            Lang::Rust if self.scope.as_ref().is_some_and(|(_, h)| !rust_namespace(h)) => {
                 format!("Rust refuses to compile it (duplicate definitions with name `{name}`)")
             }
             Lang::Rust => {
@@ -298,6 +298,16 @@ impl Redefined {
              conflicting implementations of trait `{tr}` for type `{ty}`)"
         ))
     }
+}
+
+/// Whether a Rust scope's header is a module's or a trait's (`pub mod
+/// tests`, `pub trait Shape`), whose names clash as the top level's
+/// (E0428: the name is defined multiple times), not an `impl`'s.
+fn rust_namespace(header: &str) -> bool {
+    rust_bare(header, false).is_some_and(|b| {
+        let b = after(b, &["unsafe"]).map_or(b, |(_, r)| r);
+        after(b, &["mod", "trait"]).is_some()
+    })
 }
 
 /// The trait and the type of a Rust `impl` header (`impl<T> Display for
@@ -1001,7 +1011,14 @@ fn scope_header(lang: Lang, lines: &[&str], at: usize) -> Option<String> {
         }
         Lang::Rust => {
             let bare = after(line, &["unsafe"]).map_or(line, |(_, r)| r);
-            (bare.starts_with("impl ") || bare.starts_with("impl<")).then(|| head.to_string())
+            // A module's or a trait's body is a namespace of its own, as
+            // an `impl`'s (E0428); `mod tests;` has none.
+            let named = rust_bare(line, false).is_some_and(|b| {
+                let b = after(b, &["unsafe"]).map_or(b, |(_, r)| r);
+                after(b, &["mod", "trait"]).is_some() && !code_of(b).trim_end().ends_with(';')
+            });
+            (bare.starts_with("impl ") || bare.starts_with("impl<") || named)
+                .then(|| head.to_string())
         }
         _ => None,
     }
