@@ -2190,4 +2190,289 @@ mod tests {
         );
         assert!(redefined("w.rs", unix, &same).is_some());
     }
+
+    /// A tester's find (round 39a, 14): a function, const or class added
+    /// with the name of an import passed (`node s.mjs`: SyntaxError:
+    /// Identifier 'formatDate' has already been declared; `rustc`:
+    /// error[E0255]: the name `parse` is defined multiple times), and so
+    /// did a const's second declarator or a destructured name declared
+    /// again.
+    #[test]
+    fn a_name_imported_and_defined_again_is_doubted() {
+        let show = "import { formatDate } from './util';\n\nexport function show(d) {\n  return formatDate(d);\n}\n";
+        let again = format!("{show}\nfunction formatDate(d) {{\n  return d.toISOString();\n}}\n");
+        assert_eq!(
+            redefined("show.js", show, &again)
+                .map(|f| f.describe())
+                .as_deref(),
+            Some(
+                "as written, the file imports `formatDate` at line 1 and defines it again at line \
+                 7 (function `formatDate`): JavaScript refuses to load the module (SyntaxError: \
+                 Identifier 'formatDate' has already been declared): the name is imported \
+                 already: use the imported one and leave the new definition out, or give the new \
+                 one another name"
+            )
+        );
+        let imports = [
+            "import formatDate from './util';\n",
+            "import * as formatDate from './util';\n",
+            "import { parse, toDate as formatDate } from './util';\n",
+            "import D, { formatDate } from './util';\n",
+            "import {\n  parse,\n  formatDate,\n} from './util';\n",
+            "import formatDate = require('./util');\n",
+        ];
+        let definitions = [
+            "function formatDate(d) {\n  return d;\n}\n",
+            "const formatDate = (d) => d;\n",
+            "export let formatDate = null;\n",
+            "class formatDate {}\n",
+        ];
+        for import in imports {
+            for definition in definitions {
+                let original = format!("{import}\nexport const x = 1;\n");
+                let result = format!("{original}{definition}");
+                let found = redefined("show.ts", &original, &result);
+                assert_eq!(
+                    found.as_ref().map(|f| (f.name.as_str(), f.kinds.0)),
+                    Some(("formatDate", "import")),
+                    "{import}{definition}"
+                );
+                assert!(
+                    found.is_some_and(|f| f.fault().contains("TypeScript refuses the file")),
+                    "{import}"
+                );
+            }
+        }
+        // Rust: `use` in each of its forms, a type by its capital.
+        let run = "use crate::util::parse;\n\npub fn run() -> u32 {\n    parse(\"1\")\n}\n";
+        let again = format!("{run}\nfn parse(s: &str) -> u32 {{\n    s.parse().unwrap()\n}}\n");
+        assert_eq!(
+            redefined("run.rs", run, &again)
+                .map(|f| f.fault())
+                .as_deref(),
+            Some(
+                "as written, the file imports `parse` at line 1 and defines it again at line 7 \
+                 (fn `parse`): Rust refuses to compile it (E0255: the name `parse` is defined \
+                 multiple times)"
+            )
+        );
+        let uses = [
+            "use a::{b, parse};\n",
+            "use a::{b::{c, parse}, d};\n",
+            "use a::other as parse;\n",
+            "pub use a::parse;\n",
+            "use a::{\n    b,\n    parse,\n};\n",
+        ];
+        for import in uses {
+            let original = format!("{import}\npub fn run() {{}}\n");
+            let result = format!("{original}\npub fn parse() {{}}\n");
+            assert_eq!(
+                redefined("u.rs", &original, &result).map(|f| (f.name, f.kinds)),
+                Some(("parse".to_string(), ("import", "fn"))),
+                "{import}"
+            );
+        }
+        let config = "use crate::settings::Config;\n";
+        assert!(
+            redefined("c.rs", config, &format!("{config}\npub struct Config;\n"))
+                .is_some_and(|f| f.fault().contains("imports `Config` at line 1"))
+        );
+        // The other declarators of a `const`, destructured names.
+        let md = "const WIDTH = 800, HEIGHT = 600;\n";
+        assert_eq!(
+            redefined("md.js", md, &format!("{md}const HEIGHT = 480;\n"))
+                .map(|f| (f.name, f.lines)),
+            Some(("HEIGHT".to_string(), (1, 2)))
+        );
+        let ds = "const { readFile, stat: info } = require('fs');\n\nmodule.exports = readFile;\n";
+        for added in ["const readFile = 1;\n", "let info = 2;\n"] {
+            let result = ds.replace("\nmodule", &format!("\n{added}\nmodule"));
+            assert!(redefined("ds.js", ds, &result).is_some(), "{added}");
+        }
+        // Fine: a type-only import beside a type or a const of its name,
+        // an import twice, a `use` in a body or a module, a `use` of a
+        // module whose name a method has, a glob, commas in a call or a
+        // string, a method named as an import.
+        let fine = [
+            (
+                "t.ts",
+                "import type { X } from './x';\n",
+                "interface X {\n  a: number;\n}\n",
+            ),
+            ("t.ts", "import type { X } from './x';\n", "const X = 1;\n"),
+            (
+                "t.js",
+                "import { a } from './a';\n",
+                "import { a } from './b';\n",
+            ),
+            (
+                "t.js",
+                "import x from './x';\n",
+                "class B {\n  x() {\n    return 1;\n  }\n}\n",
+            ),
+            (
+                "t.js",
+                "const a = f(1, b), c = \"d, e = 1\";\n",
+                "const b = 2;\nconst e = 3;\n",
+            ),
+            (
+                "u.rs",
+                "fn run() {\n    use a::parse;\n}\n",
+                "fn parse() {}\n",
+            ),
+            ("u.rs", "mod m {\n    use a::parse;\n}\n", "fn parse() {}\n"),
+            ("u.rs", "use a::*;\n", "fn parse() {}\n"),
+            (
+                "u.rs",
+                "use std::fmt;\npub struct X;\n",
+                "impl fmt::Display for X {\n    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {\n        write!(f, \"x\")\n    }\n}\n",
+            ),
+        ];
+        for (path, original, added) in fine {
+            let result = format!("{original}{added}");
+            assert_eq!(
+                redefined(path, original, &result),
+                None,
+                "{original}{added}"
+            );
+        }
+        // `use a::x;` in one file and `fn x` in another: each file alone.
+        assert_eq!(
+            redefined("b.rs", "pub fn y() {}\n", "pub fn y() {}\npub fn x() {}\n"),
+            None
+        );
+    }
+
+    /// A tester's find (round 39a, 12): a test re-added in `mod tests { }`
+    /// and a default method twice in a trait passed (`rustc --crate-type
+    /// lib m.rs`: error[E0428]: the name `adds` is defined multiple
+    /// times). A module's body and a trait's are namespaces of their own.
+    #[test]
+    fn a_fn_twice_in_a_module_or_a_trait_is_doubted() {
+        let lib = "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n\n#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn adds() {\n        assert_eq!(add(1, 2), 3);\n    }\n}\n";
+        let again = lib.replace(
+            "    }\n}\n",
+            "    }\n\n    #[test]\n    fn adds() {\n        assert_eq!(add(-1, 1), 0);\n    }\n}\n",
+        );
+        assert_eq!(
+            redefined("lib.rs", lib, &again)
+                .map(|f| f.fault())
+                .as_deref(),
+            Some(
+                "as written, the file defines fn `adds` twice in `mod tests` (line 6), at lines 10 \
+                 and 15: Rust refuses to compile it (the name `adds` is defined multiple times)"
+            )
+        );
+        let shape = "pub trait Shape {\n    fn area(&self) -> f64 {\n        0.0\n    }\n}\n";
+        let again = shape.replace(
+            "    }\n}\n",
+            "    }\n\n    fn area(&self) -> f64 {\n        1.0\n    }\n}\n",
+        );
+        assert_eq!(
+            redefined("tt.rs", shape, &again).map(|f| (f.name, f.lines, f.scope)),
+            Some((
+                "area".to_string(),
+                (2, 6),
+                Some((1, "pub trait Shape".to_string()))
+            ))
+        );
+        // Fine: one name in two modules, at the top level and in a
+        // module, a signature and its impl, `mod tests;`.
+        let fine = [
+            (lib, lib.replace("mod tests {", "mod a {\n    fn add() {}\n}\n\nmod tests {")),
+            (
+                lib,
+                format!("{lib}\nmod other {{\n    #[test]\n    fn adds() {{\n    }}\n}}\n"),
+            ),
+            (
+                "pub trait Shape {\n    fn area(&self) -> f64;\n}\n",
+                "pub trait Shape {\n    fn area(&self) -> f64;\n}\n\nimpl Shape for A {\n    fn area(&self) -> f64 {\n        1.0\n    }\n}\n".to_string(),
+            ),
+            (
+                "mod tests;\n\nfn adds() {}\n",
+                "mod tests;\n\nfn adds() {}\n\nmod b {\n    fn adds() {}\n}\n".to_string(),
+            ),
+        ];
+        for (original, result) in fine {
+            assert_eq!(redefined("m.rs", original, &result), None, "{result}");
+        }
+    }
+
+    /// A tester's find (round 39a, 17): `impl Default for Config` added
+    /// where `#[derive(Default)]` implements it passed. `rustc
+    /// --crate-type lib c.rs` (rustc 1.95.0) on the result: error[E0119]:
+    /// conflicting implementations of trait `Default` for type `Config`;
+    /// and on `#[derive(Clone)] pub struct W<T>(T);` with `impl<T: Clone>
+    /// Clone for W<T>`: the same error.
+    #[test]
+    fn a_derived_trait_implemented_again_is_doubted() {
+        let config =
+            "#[derive(Debug, Clone, Default)]\npub struct Config {\n    pub port: u16,\n}\n";
+        let again = format!(
+            "{config}\nimpl Default for Config {{\n    fn default() -> Self {{\n        Config {{ port: 8080 }}\n    }}\n}}\n"
+        );
+        assert_eq!(
+            redefined("config.rs", config, &again)
+                .map(|f| f.describe())
+                .as_deref(),
+            Some(
+                "as written, the file implements `Default` for `Config` twice, derived at line 1 \
+                 and implemented at line 6: Rust refuses to compile it (E0119: conflicting \
+                 implementations of trait `Default` for type `Config`): drop `Default` from the \
+                 `#[derive(..)]` or leave the `impl` out"
+            )
+        );
+        for tr in [
+            "Clone",
+            "Copy",
+            "Debug",
+            "PartialEq",
+            "Eq",
+            "Hash",
+            "PartialOrd",
+            "Ord",
+        ] {
+            let original =
+                format!("/// A point.\n#[derive({tr})]\n#[repr(C)]\npub struct P(u8);\n");
+            let result = format!("{original}\nimpl std::fmt::{tr} for P {{}}\n");
+            assert_eq!(
+                redefined("p.rs", &original, &result).map(|f| (f.name, f.lines)),
+                Some((format!("{tr} for P"), (2, 6))),
+                "{tr}"
+            );
+        }
+        let wrap = "#[derive(\n    Clone,\n    Debug,\n)]\npub enum W<T> {\n    A(T),\n}\n";
+        let again = format!("{wrap}impl<T: Clone> Clone for W<T> {{\n}}\n");
+        assert!(redefined("w.rs", wrap, &again).is_some_and(|f| f.name == "Clone for W"));
+        // The derive added where the impl is.
+        let hand = "pub struct Config;\n\nimpl Default for Config {\n    fn default() -> Self {\n        Config\n    }\n}\n";
+        let derived = format!("#[derive(Default)]\n{hand}");
+        assert_eq!(
+            redefined("h.rs", hand, &derived).map(|f| f.lines),
+            Some((1, 4))
+        );
+        // Fine: another trait, another type, a trait with generics, a
+        // derive from another crate.
+        let fine = [
+            "impl Default for Other {}\n",
+            "impl Display for Config {}\n",
+            "impl PartialEq<u16> for Config {}\n",
+        ];
+        for added in fine {
+            assert_eq!(
+                redefined("config.rs", config, &format!("{config}{added}")),
+                None,
+                "{added}"
+            );
+        }
+        let serde = "#[derive(Serialize)]\npub struct S;\n";
+        assert_eq!(
+            redefined(
+                "s.rs",
+                serde,
+                &format!("{serde}impl Serialize for S {{}}\n")
+            ),
+            None
+        );
+    }
 }
