@@ -582,6 +582,8 @@ fn import_names(lang: Lang, lines: &[&str], at: usize) -> Vec<String> {
             for item in items {
                 let item = item.trim();
                 let bound = match item.split_once(" as ") {
+                    // `self as x`: a module's name.
+                    Some((path, _)) if path.trim().ends_with("self") => continue,
                     Some((_, alias)) => alias.trim(),
                     None => item.rsplit("::").next().unwrap_or(item).trim(),
                 };
@@ -735,6 +737,29 @@ fn derived(lines: &[&str], at: usize) -> Vec<(String, usize)> {
         }
     }
     found
+}
+
+/// Whether each `fn` of the `impl` block opening at `lines[at]` (up to
+/// its `}` at column 0) is a method of the standard trait its `key`
+/// (`impl Ord for Greater`) names: a crate's own trait named as a
+/// standard one (typenum's `Ord`, whose `fn to_ordering`) is not derived.
+fn std_trait_methods(lines: &[&str], at: usize, key: &str) -> bool {
+    let methods: &[&str] = match key.split_whitespace().nth(1) {
+        Some("Default") => &["default"],
+        Some("Clone") => &["clone", "clone_from"],
+        Some("Debug") => &["fmt"],
+        Some("PartialEq") => &["eq", "ne"],
+        Some("Hash") => &["hash", "hash_slice"],
+        Some("PartialOrd") => &["partial_cmp", "lt", "le", "gt", "ge"],
+        Some("Ord") => &["cmp", "max", "min", "clamp"],
+        _ => &[],
+    };
+    lines[at + 1..]
+        .iter()
+        .take_while(|l| !l.starts_with('}'))
+        .filter_map(|l| rust_bare(l.trim(), true).and_then(|r| after(r, &["fn"])))
+        .filter_map(|(_, r)| word(r))
+        .all(|name| methods.contains(&name.as_str()))
 }
 
 /// The key a Rust `impl TRAIT for TYPE` header is counted by against a
@@ -1135,6 +1160,7 @@ fn more_definitions(
             if let Some((open, header, _, false)) = scope
                 && *open == at
                 && let Some(key) = impl_key(header)
+                && std_trait_methods(lines, at, &key)
             {
                 let name = key["impl ".len()..].to_string();
                 more.push((key, "impl", name, at));
@@ -1308,16 +1334,51 @@ fn read_definitions(lang: Lang, lines: &[&str]) -> HashMap<String, Vec<Def>> {
             gate: gated,
         });
     }
+    if lang == Lang::Rust {
+        let text = lines.join("\n");
+        for defs in found.values_mut() {
+            defs.retain(|d| d.kind != "import" || !rust_not_a_value(&text, &d.name));
+        }
+    }
     found
+}
+
+/// Whether a Rust file's text uses `name` as no value is used: a macro
+/// (`date!`), a module (`hash::Hasher`), a type (`: socklen_t`, `->
+/// T`, `<xdp_statistics>`): an import of it clashes with no `fn` (a
+/// whole-file reading of 5,559 crates' files found those).
+fn rust_not_a_value(text: &str, name: &str) -> bool {
+    text.match_indices(name).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            return false;
+        }
+        let after = &text[i + name.len()..];
+        if after.starts_with(|c: char| c.is_alphanumeric() || c == '_') {
+            return false;
+        }
+        let lead = text[..i].trim_end();
+        after.starts_with('!')
+            || after.starts_with("::")
+            || lead.ends_with(':') && !lead.ends_with("::")
+            || lead.ends_with("->")
+            || lead.ends_with('<')
+    })
 }
 
 /// Whether two definitions of one key are two of one name: not two
 /// imports (an import twice is another matter), two derives or two
 /// `impl` headers (a trait implemented twice by hand is read by its
 /// methods); an import clashes with a definition, a derive with an `impl`.
-fn pair(a: &Def, b: &Def) -> bool {
+fn pair(lang: Lang, a: &Def, b: &Def) -> bool {
     let apart = ["import", "derive", "impl"];
+    // Rust: an import of a type's name may be a derive macro's (`use
+    // thiserror::Error;` beside `enum Error`), a module's (`self as x`):
+    // only a value (fn, const, static) clashes with it.
+    let value = |d: &Def| matches!(d.kind, "fn" | "const" | "static");
+    let rust_import = |d: &Def, other: &Def| d.kind == "import" && !value(other);
     !(a.kind == b.kind && apart.contains(&a.kind))
+        && !(lang == Lang::Rust && (rust_import(a, b) || rust_import(b, a)))
 }
 
 /// The counted definitions of `lines`: each key's, only those that clash
@@ -1330,9 +1391,9 @@ fn definitions(lang: Lang, lines: &[&str]) -> HashMap<String, Vec<Def>> {
                 .iter()
                 .enumerate()
                 .filter(|(i, d)| {
-                    all.iter()
-                        .enumerate()
-                        .any(|(j, other)| *i != j && pair(d, other) && clash(&d.gate, &other.gate))
+                    all.iter().enumerate().any(|(j, other)| {
+                        *i != j && pair(lang, d, other) && clash(&d.gate, &other.gate)
+                    })
                 })
                 .map(|(_, d)| d.clone())
                 .collect();
@@ -2272,11 +2333,48 @@ mod tests {
                 "{import}"
             );
         }
-        let config = "use crate::settings::Config;\n";
+        // A constant; a type is no clash (`use thiserror::Error;` imports
+        // the derive macro beside `enum Error`), nor a name used as a
+        // macro, a module or a type (`use time::macros::date;` beside
+        // `fn date`, `date!(..)`; `use core::hash;` beside `fn hash`).
+        let limit = "use crate::settings::LIMIT;\n";
         assert!(
-            redefined("c.rs", config, &format!("{config}\npub struct Config;\n"))
-                .is_some_and(|f| f.fault().contains("imports `Config` at line 1"))
+            redefined(
+                "c.rs",
+                limit,
+                &format!("{limit}\npub const LIMIT: u32 = 1;\n")
+            )
+            .is_some_and(|f| f.fault().contains("imports `LIMIT` at line 1"))
         );
+        let not_values = [
+            (
+                "use thiserror::Error;\n",
+                "#[derive(Error, Debug)]\npub enum Error {}\n",
+            ),
+            (
+                "use time::macros::date;\n",
+                "fn date() -> u32 {\n    date!(2020 - 1 - 1)\n}\n",
+            ),
+            (
+                "use core::hash;\n",
+                "pub fn hash() {}\nimpl hash::Hasher for H {}\n",
+            ),
+            (
+                "use sys::socklen_t;\n",
+                "pub fn socklen_t(i: socklen_t) {}\n",
+            ),
+            (
+                "use ::darling::{self as renamed, X};\n",
+                "fn renamed() {}\n",
+            ),
+        ];
+        for (import, added) in not_values {
+            assert_eq!(
+                redefined("n.rs", import, &format!("{import}{added}")),
+                None,
+                "{import}"
+            );
+        }
         // The other declarators of a `const`, destructured names.
         let md = "const WIDTH = 800, HEIGHT = 600;\n";
         assert_eq!(
@@ -2457,6 +2555,9 @@ mod tests {
             "impl Default for Other {}\n",
             "impl Display for Config {}\n",
             "impl PartialEq<u16> for Config {}\n",
+            // A crate's own trait named as a standard one (typenum's
+            // `Ord`): a method the standard trait has not.
+            "impl Default for Config {\n    fn to_default() -> u16 {\n        0\n    }\n}\n",
         ];
         for added in fine {
             assert_eq!(
