@@ -35,6 +35,20 @@
 //!   (Rust: `fn NAME`, keyed by the block's header without its gate: two
 //!   blocks of one header are one scope; two `impl Trait for Type` blocks
 //!   are the trait implemented twice, E0119);
+//! - also a top-level definition: each name a top-level import binds
+//!   (JavaScript, TypeScript: `import d, { a, b as c } from`, `import *
+//!   as e`, over several lines too; not `import type` nor a `type` name:
+//!   TypeScript merges types; Rust: `use a::b;`, `use a::{b, c as d};`,
+//!   clashing only with a `fn`, `const` or `static`, and not when the file
+//!   uses the name as a macro, a module or a type: a derive macro, `use
+//!   core::hash;`), a JavaScript `const`/`let`'s later declarators
+//!   (`const A = 1, B = 2;`) and destructured names (`const { a } =`); an
+//!   import twice is not read as a clash;
+//! - Rust: a `mod NAME {` or `trait NAME {` body at column 0 holds its
+//!   `fn`s at depth 1 as an `impl` does (E0428 for one twice); a standard
+//!   trait a type's `#[derive(..)]` implements (`Default`, `Clone`,
+//!   `Copy`, `Debug`, `PartialEq`, `Eq`, `Hash`, `PartialOrd`, `Ord`) and
+//!   an `impl TRAIT for TYPE` of it whose `fn`s are that trait's (E0119);
 //! - not counted: a function's declaration without a body (Go, Rust: a
 //!   line ending with `;`; JavaScript: no `{` after its parameter list,
 //!   on the line closing it or first on the next, or that line ends with
@@ -57,9 +71,9 @@
 //! Not caught: C and C++ (declarations and definitions read alike, and the
 //! preprocessor decides what is compiled: no reliable reading), methods in
 //! an object literal or a nested class, a class's fields other than
-//! functions (and a function field typed before its `=`), a name defined
-//! again by an import or a destructuring, two
-//! inherent `impl` blocks of one type with different headers.
+//! functions (and a function field typed before its `=`), a Rust import
+//! of a type's name beside a type of it, an import inside a body or a
+//! module, two inherent `impl` blocks of one type with different headers.
 
 use super::doubt_braces::{Lang, brace_language, line_starts};
 use crate::textdiff::changed_lines;
@@ -771,9 +785,9 @@ fn impl_key(header: &str) -> Option<String> {
     let tr = tr.rsplit("::").next().unwrap_or(&tr).trim();
     let ty = ty.split('<').next().unwrap_or(&ty);
     let ty = ty.rsplit("::").next().unwrap_or(ty).trim();
-    let (tr, ty) = (word(tr)?, word(ty)?);
-    (tr.len() == trait_and_type(header)?.0.rsplit("::").next()?.trim().len())
-        .then(|| format!("impl {tr} for {ty}"))
+    let (name, ty) = (word(tr)?, word(ty)?);
+    // `PartialEq<u16>`: another trait than the derived one.
+    (name.len() == tr.len()).then(|| format!("impl {name} for {ty}"))
 }
 
 /// A method a line of a JavaScript class body (trimmed) defines: its key
