@@ -1482,22 +1482,44 @@ pub fn redefined(path: &str, original: &str, result: &str) -> Option<Redefined> 
                 Lang::Go => l.starts_with([' ', '\t']),
                 _ => false,
             }
-            // An import, a derive, a trait's `impl`.
+            // An import, a derive, a trait's `impl`; a name in a list over
+            // several lines (`import {\n  a,\n}`, `#[derive(\n    Clone,`).
             || ["import", "use ", "pub use", "pub(", "impl", "#[derive", "derive("]
                 .iter()
                 .any(|w| l.trim_start().starts_with(w) || (*w == "derive(" && l.contains(w)))
+            || word(l.trim()).is_some_and(|w| {
+                let tail = l.trim()[w.len()..].trim_start();
+                tail.starts_with([',', '}', ')']) || tail.starts_with("as ") || tail.is_empty()
+            })
     };
     if !new[changed.clone()].iter().any(defines) {
         return None;
     }
     let before = definitions(lang, &old);
     let after = definitions(lang, &new);
+    // A definition on a changed line, or an import's or a derive's over
+    // several lines with a changed line in them (a name added to the
+    // list).
+    let touched = |d: &Def| {
+        let end = match d.kind {
+            "import" | "derive" => new[d.line..]
+                .iter()
+                .take(40)
+                .position(|l| {
+                    let l = code_of(l);
+                    l.contains(';') || l.contains(" from ") || l.contains(")]")
+                })
+                .map_or(d.line, |k| d.line + k),
+            _ => d.line,
+        };
+        (d.line..=end).any(|l| changed.contains(&l))
+    };
     let mut twice: Vec<&Vec<Def>> = after
         .iter()
         .filter(|(key, at)| {
             at.len() > 1
                 && at.len() > before.get(*key).map_or(0, Vec::len)
-                && at.iter().any(|d| changed.contains(&d.line))
+                && at.iter().any(touched)
         })
         .map(|(_, at)| at)
         .collect();
@@ -1506,7 +1528,7 @@ pub fn redefined(path: &str, original: &str, result: &str) -> Option<Redefined> 
     let at = twice.first()?;
     // The pair: the changed definition and the one beside it before it
     // (else after it).
-    let later = at.iter().position(|d| changed.contains(&d.line))?;
+    let later = at.iter().position(touched)?;
     let (a, b) = if later > 0 {
         (&at[later - 1], &at[later])
     } else {
@@ -2448,6 +2470,14 @@ mod tests {
                 "{original}{added}"
             );
         }
+        // A name added to an import over several lines.
+        let many =
+            "import {\n  parse,\n} from './util';\n\nfunction formatDate(d) {\n  return d;\n}\n";
+        let result = many.replace("  parse,\n", "  parse,\n  formatDate,\n");
+        assert_eq!(
+            redefined("m.js", many, &result).map(|f| (f.kinds, f.lines)),
+            Some((("import", "function"), (1, 6)))
+        );
         // `use a::x;` in one file and `fn x` in another: each file alone.
         assert_eq!(
             redefined("b.rs", "pub fn y() {}\n", "pub fn y() {}\npub fn x() {}\n"),
@@ -2556,6 +2586,15 @@ mod tests {
         let wrap = "#[derive(\n    Clone,\n    Debug,\n)]\npub enum W<T> {\n    A(T),\n}\n";
         let again = format!("{wrap}impl<T: Clone> Clone for W<T> {{\n}}\n");
         assert!(redefined("w.rs", wrap, &again).is_some_and(|f| f.name == "Clone for W"));
+        // A trait added to a derive over several lines.
+        let result = wrap.replace("    Debug,\n", "    Debug,\n    Default,\n")
+            + "impl<T> Default for W<T> {\n    fn default() -> Self {\n        todo!()\n    }\n}\n";
+        let original = wrap.to_string()
+            + "impl<T> Default for W<T> {\n    fn default() -> Self {\n        todo!()\n    }\n}\n";
+        assert_eq!(
+            redefined("w.rs", &original, &result).map(|f| (f.name, f.lines)),
+            Some(("Default for W".to_string(), (1, 9)))
+        );
         // The derive added where the impl is.
         let hand = "pub struct Config;\n\nimpl Default for Config {\n    fn default() -> Self {\n        Config\n    }\n}\n";
         let derived = format!("#[derive(Default)]\n{hand}");
