@@ -2801,6 +2801,39 @@ fn a_function_added_again_at_another_place_is_doubted_and_held_back() {
     assert_eq!(std::fs::read_to_string(&file).expect("read"), RENDER_JS);
 }
 
+/// A tester's find (round 39a, 14): a function added with the name the
+/// file imports (JavaScript `import { formatDate }`, Rust `use
+/// crate::util::parse;`) was called fine; node and rustc refuse the
+/// result. `check` exits 1 naming the import's line; a helper of another
+/// name passes.
+#[test]
+fn a_function_named_as_an_import_is_doubted() {
+    let show = "import { formatDate } from './util';\n\nexport function show(d) {\n  return formatDate(d);\n}\n";
+    let old = "  return formatDate(d);\n}\n";
+    let added = "\nfunction formatDate(d) {\n  return d.toISOString();\n}\n";
+    let (code, said) = check_edit("show.js", show, old, &format!("{old}{added}"));
+    assert_eq!(code, Some(1), "{said}");
+    assert_contains(
+        &said,
+        "    ! as written, the file imports `formatDate` at line 1 and defines it again at line \
+         7 (function `formatDate`): JavaScript refuses to load the module (SyntaxError: \
+         Identifier 'formatDate' has already been declared)",
+    );
+    let other = added.replace("function formatDate", "function formatIso");
+    let (code, said) = check_edit("show.js", show, old, &format!("{old}{other}"));
+    assert_eq!(code, Some(0), "{said}");
+    let run = "use crate::util::parse;\n\npub fn run() -> u32 {\n    parse(\"1\")\n}\n";
+    let old = "    parse(\"1\")\n}\n";
+    let new = format!("{old}\nfn parse(s: &str) -> u32 {{\n    s.parse().unwrap_or(0)\n}}\n");
+    let (code, said) = check_edit("run.rs", run, old, &new);
+    assert_eq!(code, Some(1), "{said}");
+    assert_contains(
+        &said,
+        "the file imports `parse` at line 1 and defines it again at line 7 (fn `parse`): Rust \
+         refuses to compile it (E0255: the name `parse` is defined multiple times)",
+    );
+}
+
 /// A tester's find (round 38a, 04): an exact edit whose old text holds a
 /// block's closing `}` and whose new text does not (Rust: with the next
 /// function as trailing context; JavaScript: a line added in an if-block)

@@ -35,6 +35,20 @@
 //!   (Rust: `fn NAME`, keyed by the block's header without its gate: two
 //!   blocks of one header are one scope; two `impl Trait for Type` blocks
 //!   are the trait implemented twice, E0119);
+//! - also a top-level definition: each name a top-level import binds
+//!   (JavaScript, TypeScript: `import d, { a, b as c } from`, `import *
+//!   as e`, over several lines too; not `import type` nor a `type` name:
+//!   TypeScript merges types; Rust: `use a::b;`, `use a::{b, c as d};`,
+//!   clashing only with a `fn`, `const` or `static`, and not when the file
+//!   uses the name as a macro, a module or a type: a derive macro, `use
+//!   core::hash;`), a JavaScript `const`/`let`'s later declarators
+//!   (`const A = 1, B = 2;`) and destructured names (`const { a } =`); an
+//!   import twice is not read as a clash;
+//! - Rust: a `mod NAME {` or `trait NAME {` body at column 0 holds its
+//!   `fn`s at depth 1 as an `impl` does (E0428 for one twice); a standard
+//!   trait a type's `#[derive(..)]` implements (`Default`, `Clone`,
+//!   `Copy`, `Debug`, `PartialEq`, `Eq`, `Hash`, `PartialOrd`, `Ord`) and
+//!   an `impl TRAIT for TYPE` of it whose `fn`s are that trait's (E0119);
 //! - not counted: a function's declaration without a body (Go, Rust: a
 //!   line ending with `;`; JavaScript: no `{` after its parameter list,
 //!   on the line closing it or first on the next, or that line ends with
@@ -57,9 +71,9 @@
 //! Not caught: C and C++ (declarations and definitions read alike, and the
 //! preprocessor decides what is compiled: no reliable reading), methods in
 //! an object literal or a nested class, a class's fields other than
-//! functions (and a function field typed before its `=`), a name defined
-//! again by an import or a destructuring, two
-//! inherent `impl` blocks of one type with different headers.
+//! functions (and a function field typed before its `=`), a Rust import
+//! of a type's name beside a type of it, an import inside a body or a
+//! module, two inherent `impl` blocks of one type with different headers.
 
 use super::doubt_braces::{Lang, brace_language, line_starts};
 use crate::textdiff::changed_lines;
@@ -96,15 +110,29 @@ pub struct Redefined {
 impl Redefined {
     /// One sentence without a final stop.
     pub fn describe(&self) -> String {
-        let advice = if self.trait_impls.is_some() {
+        let kinds = self.kinds;
+        let advice = if kinds.0 == "import" || kinds.1 == "import" {
+            "the name is imported already: use the imported one and leave the new definition \
+             out, or give the new one another name"
+                .to_string()
+        } else if let Some((tr, _)) = self
+            .name
+            .split_once(" for ")
+            .filter(|_| kinds.0 == "derive" || kinds.1 == "derive")
+        {
+            format!("drop `{tr}` from the `#[derive(..)]` or leave the `impl` out")
+        } else if self.trait_impls.is_some() {
             "change the `impl` block that is there (its text in the old text) instead of adding \
              another"
+                .to_string()
         } else if self.same {
             "the file has it already: leave it out of the new text, or change the definition \
              that is there (its text in the old text) instead of adding another"
+                .to_string()
         } else {
             "change the definition that is there (its text in the old text) instead of adding \
              another, or give the new one another name"
+                .to_string()
         };
         format!("{}: {advice}", self.fault())
     }
@@ -131,6 +159,9 @@ impl Redefined {
             );
         }
         let kinds = self.kinds;
+        if let Some(fault) = self.import_or_derive_fault() {
+            return fault;
+        }
         let functions = kinds.0 == kinds.1 && matches!(kinds.1, "function" | "method");
         let fields = kinds.0 == "field" || kinds.1 == "field";
         let outcome = match self.lang {
@@ -140,7 +171,7 @@ impl Redefined {
             Lang::Go => {
                 format!("Go refuses to compile the package ({name} redeclared in this block)")
             }
-            Lang::Rust if self.scope.is_some() => {
+            Lang::Rust if self.scope.as_ref().is_some_and(|(_, h)| !rust_namespace(h)) => {
                 format!("Rust refuses to compile it (duplicate definitions with name `{name}`)")
             }
             Lang::Rust => {
@@ -238,6 +269,59 @@ impl Redefined {
             )
         }
     }
+}
+
+impl Redefined {
+    /// [`Self::fault`] for a name imported and defined again, or a trait
+    /// derived and implemented by hand; `None` for another pair.
+    fn import_or_derive_fault(&self) -> Option<String> {
+        let name = &self.name;
+        let (kinds, lines) = (self.kinds, self.lines);
+        if kinds.0 == "import" || kinds.1 == "import" {
+            let ((import, defined), kind) = if kinds.0 == "import" {
+                (lines, kinds.1)
+            } else {
+                ((lines.1, lines.0), kinds.0)
+            };
+            let js = format!("SyntaxError: Identifier '{name}' has already been declared");
+            let outcome = match self.lang {
+                Lang::Rust => format!(
+                    "Rust refuses to compile it (E0255: the name `{name}` is defined multiple \
+                     times)"
+                ),
+                _ if self.typescript => format!(
+                    "TypeScript refuses the file (the import conflicts with the local \
+                     declaration), and run as JavaScript the module does not load ({js})"
+                ),
+                _ => format!("JavaScript refuses to load the module ({js})"),
+            };
+            return Some(format!(
+                "as written, the file imports `{name}` at line {import} and defines it again \
+                 at line {defined} ({kind} `{name}`): {outcome}"
+            ));
+        }
+        let (derive, implemented) = match kinds {
+            ("derive", "impl") => lines,
+            ("impl", "derive") => (lines.1, lines.0),
+            _ => return None,
+        };
+        let (tr, ty) = name.split_once(" for ")?;
+        Some(format!(
+            "as written, the file implements `{tr}` for `{ty}` twice, derived at line {derive} \
+             and implemented at line {implemented}: Rust refuses to compile it (E0119: \
+             conflicting implementations of trait `{tr}` for type `{ty}`)"
+        ))
+    }
+}
+
+/// Whether a Rust scope's header is a module's or a trait's (`pub mod
+/// tests`, `pub trait Shape`), whose names clash as the top level's
+/// (E0428: the name is defined multiple times), not an `impl`'s.
+fn rust_namespace(header: &str) -> bool {
+    rust_bare(header, false).is_some_and(|b| {
+        let b = after(b, &["unsafe"]).map_or(b, |(_, r)| r);
+        after(b, &["mod", "trait"]).is_some()
+    })
 }
 
 /// The trait and the type of a Rust `impl` header (`impl<T> Display for
@@ -403,6 +487,307 @@ fn definition(lang: Lang, line: &str) -> Option<(String, &'static str)> {
         }
         _ => None,
     }
+}
+
+/// The names a top-level import at `lines[at]` (column 0) binds, each
+/// with its key (see [`definition`]): JavaScript and TypeScript `import d,
+/// { a, b as c } from`, `import * as e from`, `import x = require(..)`
+/// (not `import type`, nor a `type` name in the braces: TypeScript merges
+/// a type with a value of its name); Rust `use a::b;`, `use a::b as c;`,
+/// `use a::{b, c::{d, e as f}};` (not `*`, `self`, `_`), a name starting
+/// with a capital, not all capitals, a type's key. Over several lines
+/// (`import {\n  a,\n} from`) up to 40.
+fn import_names(lang: Lang, lines: &[&str], at: usize) -> Vec<String> {
+    let line = code_of(lines[at].trim_end_matches('\r'));
+    let joined = |end: &dyn Fn(&str) -> bool| {
+        let mut text = String::new();
+        for l in lines[at..].iter().take(40) {
+            text.push_str(code_of(l.trim_end_matches('\r')).trim());
+            text.push(' ');
+            if end(&text) {
+                return Some(text);
+            }
+        }
+        None
+    };
+    let mut names = Vec::new();
+    match lang {
+        Lang::Js => {
+            let Some(rest) = line.strip_prefix("import") else {
+                return names;
+            };
+            if !rest.starts_with([' ', '\t', '{', '*'])
+                || after(rest.trim_start(), &["type", "typeof"]).is_some()
+            {
+                return names;
+            }
+            let Some(text) = joined(&|t: &str| {
+                t.contains(" from ")
+                    || t.contains("}from")
+                    || t.contains(';')
+                    || t.contains('=')
+                    || t.trim_start_matches("import")
+                        .trim_start()
+                        .starts_with(['"', '\''])
+            }) else {
+                return names;
+            };
+            let clause = text["import".len()..].trim_start();
+            if clause.starts_with(['"', '\'']) {
+                return names;
+            }
+            // `import x = require('y')` (TypeScript).
+            if let Some(name) = word(clause)
+                && clause[name.len()..].trim_start().starts_with('=')
+            {
+                return vec![name];
+            }
+            let (head, braces) = match clause.split_once('{') {
+                Some((head, rest)) => (head, rest.split_once('}').map_or("", |(b, _)| b)),
+                None => (
+                    clause
+                        .split(" from ")
+                        .next()
+                        .unwrap_or(clause)
+                        .split(['"', '\''])
+                        .next()
+                        .unwrap_or(""),
+                    "",
+                ),
+            };
+            for part in head.split(',').chain(braces.split(',')) {
+                let part = part.trim();
+                if part.is_empty() || after(part, &["type"]).is_some() {
+                    continue;
+                }
+                let bound = match part.split_once(" as ") {
+                    Some((_, alias)) => alias.trim(),
+                    None => part,
+                };
+                if let Some(name) = word(bound)
+                    && name != "from"
+                {
+                    names.push(name);
+                }
+            }
+        }
+        Lang::Rust => {
+            let Some(rest) = rust_bare(line, false).and_then(|r| after(r, &["use"])) else {
+                return names;
+            };
+            let rest = rest.1;
+            let Some(text) = (if rest.contains(';') {
+                Some(rest.to_string())
+            } else {
+                joined(&|t: &str| t.contains(';')).map(|t| {
+                    t.split_once("use")
+                        .map_or(t.clone(), |(_, r)| r.to_string())
+                })
+            }) else {
+                return names;
+            };
+            let text = text.split(';').next().unwrap_or("");
+            // `a::{b, c::{d}}`: each item after the first `{`, braces read
+            // as commas.
+            let items: Vec<&str> = match text.split_once('{') {
+                Some((_, inner)) => inner.split([',', '{', '}']).collect(),
+                None => vec![text],
+            };
+            for item in items {
+                let item = item.trim();
+                let bound = match item.split_once(" as ") {
+                    // `self as x`: a module's name.
+                    Some((path, _)) if path.trim().ends_with("self") => continue,
+                    Some((_, alias)) => alias.trim(),
+                    None => item.rsplit("::").next().unwrap_or(item).trim(),
+                };
+                let Some(name) = word(bound) else {
+                    continue;
+                };
+                if name == "_" || name == "self" || name == "super" || name == "crate" {
+                    continue;
+                }
+                let capital = name.chars().next().is_some_and(char::is_uppercase);
+                let constant = !name.chars().any(char::is_lowercase);
+                names.push(if capital && !constant {
+                    format!("type {name}")
+                } else {
+                    name
+                });
+            }
+        }
+        _ => {}
+    }
+    names
+}
+
+/// The names a top-level JavaScript `const`/`let` line declares past its
+/// first: each later declarator (`const A = 1, B = 2;`, commas inside
+/// brackets and strings read past) and each name a destructuring binds
+/// (`const { a, b: c, ...d } = require(..)`, `const [x, y] =`; its
+/// brackets on the line).
+fn js_more_names(line: &str) -> Vec<String> {
+    let line = code_of(line.trim_end_matches('\r'));
+    let mut rest = line;
+    for prefix in ["export", "declare"] {
+        if let Some((_, r)) = after(rest, &[prefix]) {
+            rest = r;
+        }
+    }
+    let Some((_, rest)) = after(rest, &["const", "let"]) else {
+        return Vec::new();
+    };
+    let mut names = Vec::new();
+    // A destructuring: the names in its brackets.
+    if let Some(open) = rest.chars().next().filter(|c| matches!(c, '{' | '[')) {
+        let close = if open == '{' { '}' } else { ']' };
+        let Some(end) = closing(rest, open, close) else {
+            return names;
+        };
+        let inner = &rest[1..end];
+        if inner.contains(['{', '[']) {
+            return names;
+        }
+        for part in inner.split(',') {
+            let part = part.trim().trim_start_matches("...");
+            let bound = part.split('=').next().unwrap_or(part);
+            let bound = bound.rsplit(':').next().unwrap_or(bound).trim();
+            if let Some(name) = word(bound)
+                && name.len() == bound.len()
+            {
+                names.push(name);
+            }
+        }
+        return names;
+    }
+    // Later declarators: after a comma at depth 0, a name then `=`, `:`,
+    // `,`, `;` or the line's end.
+    let mut depth = 0i64;
+    let mut quote: Option<char> = None;
+    let mut chars = rest.char_indices();
+    while let Some((i, c)) = chars.next() {
+        match quote {
+            Some(_) if c == '\\' => {
+                chars.next();
+            }
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None => match c {
+                '"' | '\'' | '`' => quote = Some(c),
+                '(' | '[' | '{' => depth += 1,
+                ')' | ']' | '}' => depth -= 1,
+                ';' if depth == 0 => break,
+                ',' if depth == 0 => {
+                    let next = rest[i + 1..].trim_start();
+                    if let Some(name) = word(next) {
+                        let tail = next[name.len()..].trim_start();
+                        let declares = tail.is_empty()
+                            || tail.starts_with([':', ',', ';'])
+                            || (tail.starts_with('=')
+                                && !tail.starts_with("==")
+                                && !tail.starts_with("=>"));
+                        if declares && name != "_" {
+                            names.push(name);
+                        }
+                    }
+                }
+                _ => {}
+            },
+        }
+    }
+    names
+}
+
+/// The traits a Rust `#[derive(..)]` above the type defined at
+/// `lines[at]` implements, of those a hand-written `impl` would conflict
+/// with (E0119): `Default`, `Clone`, `Copy`, `Debug`, `PartialEq`, `Eq`,
+/// `Hash`, `PartialOrd`, `Ord`; each with the line (0-based) of its
+/// `derive(`. The attributes, doc comments and comments right above read.
+fn derived(lines: &[&str], at: usize) -> Vec<(String, usize)> {
+    const STD: [&str; 9] = [
+        "Default",
+        "Clone",
+        "Copy",
+        "Debug",
+        "PartialEq",
+        "Eq",
+        "Hash",
+        "PartialOrd",
+        "Ord",
+    ];
+    let mut found = Vec::new();
+    let mut top = at;
+    while top > 0 && at - top < 60 {
+        let l = lines[top - 1].trim();
+        let attribute = l.starts_with("#[")
+            || l.starts_with("//")
+            || l.starts_with(")]")
+            || l.starts_with(']')
+            || (lines[top - 1].starts_with([' ', '\t']) && !l.is_empty());
+        if !attribute {
+            break;
+        }
+        top -= 1;
+    }
+    for k in top..at {
+        let text = code_of(lines[k]);
+        let Some((_, rest)) = text.split_once("#[derive(") else {
+            continue;
+        };
+        // The list, over the lines up to its `)`.
+        let mut list = rest.to_string();
+        for l in &lines[k + 1..at] {
+            if list.contains(')') {
+                break;
+            }
+            list.push_str(code_of(l));
+        }
+        let list = list.split(')').next().unwrap_or("");
+        for item in list.split(',') {
+            let name = item.trim().rsplit("::").next().unwrap_or("").trim();
+            if STD.contains(&name) {
+                found.push((name.to_string(), k));
+            }
+        }
+    }
+    found
+}
+
+/// Whether each `fn` of the `impl` block opening at `lines[at]` (up to
+/// its `}` at column 0) is a method of the standard trait its `key`
+/// (`impl Ord for Greater`) names: a crate's own trait named as a
+/// standard one (typenum's `Ord`, whose `fn to_ordering`) is not derived.
+fn std_trait_methods(lines: &[&str], at: usize, key: &str) -> bool {
+    let methods: &[&str] = match key.split_whitespace().nth(1) {
+        Some("Default") => &["default"],
+        Some("Clone") => &["clone", "clone_from"],
+        Some("Debug") => &["fmt"],
+        Some("PartialEq") => &["eq", "ne"],
+        Some("Hash") => &["hash", "hash_slice"],
+        Some("PartialOrd") => &["partial_cmp", "lt", "le", "gt", "ge"],
+        Some("Ord") => &["cmp", "max", "min", "clamp"],
+        _ => &[],
+    };
+    lines[at + 1..]
+        .iter()
+        .take_while(|l| !l.starts_with('}'))
+        .filter_map(|l| rust_bare(l.trim(), true).and_then(|r| after(r, &["fn"])))
+        .filter_map(|(_, r)| word(r))
+        .all(|name| methods.contains(&name.as_str()))
+}
+
+/// The key a Rust `impl TRAIT for TYPE` header is counted by against a
+/// derive: `impl Default for Config`, the trait's path and the type's
+/// path and generics left out; `None` for an inherent `impl` or a trait
+/// with generics (`PartialEq<Other>`).
+fn impl_key(header: &str) -> Option<String> {
+    let (tr, ty) = trait_and_type(header)?;
+    let tr = tr.rsplit("::").next().unwrap_or(&tr).trim();
+    let ty = ty.split('<').next().unwrap_or(&ty);
+    let ty = ty.rsplit("::").next().unwrap_or(ty).trim();
+    let (name, ty) = (word(tr)?, word(ty)?);
+    // `PartialEq<u16>`: another trait than the derived one.
+    (name.len() == tr.len()).then(|| format!("impl {name} for {ty}"))
 }
 
 /// A method a line of a JavaScript class body (trimmed) defines: its key
@@ -665,7 +1050,14 @@ fn scope_header(lang: Lang, lines: &[&str], at: usize) -> Option<String> {
         }
         Lang::Rust => {
             let bare = after(line, &["unsafe"]).map_or(line, |(_, r)| r);
-            (bare.starts_with("impl ") || bare.starts_with("impl<")).then(|| head.to_string())
+            // A module's or a trait's body is a namespace of its own, as
+            // an `impl`'s (E0428); `mod tests;` has none.
+            let named = rust_bare(line, false).is_some_and(|b| {
+                let b = after(b, &["unsafe"]).map_or(b, |(_, r)| r);
+                after(b, &["mod", "trait"]).is_some() && !code_of(b).trim_end().ends_with(';')
+            });
+            (bare.starts_with("impl ") || bare.starts_with("impl<") || named)
+                .then(|| head.to_string())
         }
         _ => None,
     }
@@ -725,6 +1117,72 @@ fn go_group_names(kind: &str, text: &str) -> Vec<String> {
         }
     }
     names
+}
+
+/// The definitions a top-level line (column 0) at `lines[at]` makes
+/// besides the one [`definition`] reads: each name an import binds (kind
+/// `import`), a JavaScript `const`/`let`'s later declarators and
+/// destructured names, and in Rust each standard trait a type's
+/// `#[derive(..)]` implements (kind `derive`, on the derive's line) and an
+/// `impl TRAIT for TYPE` header (kind `impl`, `scope` its block): key,
+/// kind, name, line (0-based).
+fn more_definitions(
+    lang: Lang,
+    lines: &[&str],
+    at: usize,
+    scope: &Option<(usize, String, Option<String>, bool)>,
+) -> Vec<(String, &'static str, String, usize)> {
+    let line = lines[at];
+    let mut more: Vec<(String, &'static str, String, usize)> = import_names(lang, lines, at)
+        .into_iter()
+        .map(|key| {
+            let name = key.strip_prefix("type ").unwrap_or(&key).to_string();
+            (key, "import", name, at)
+        })
+        .collect();
+    match lang {
+        Lang::Js => {
+            if let Some((_, kind)) = definition(lang, line).filter(|(_, k)| *k != "class") {
+                for name in js_more_names(line) {
+                    more.push((name.clone(), kind, name, at));
+                }
+            } else if let Some((_, r)) = after(line, &["const", "let", "export"])
+                && r.starts_with(['{', '['])
+                    | after(r, &["const", "let"]).is_some_and(|(_, r)| r.starts_with(['{', '[']))
+            {
+                let kind = if line.contains("let") { "let" } else { "const" };
+                for name in js_more_names(line) {
+                    more.push((name.clone(), kind, name, at));
+                }
+            }
+        }
+        Lang::Rust => {
+            if let Some((key, _)) = definition(lang, line)
+                && let Some(ty) = key.strip_prefix("type ")
+                && rust_bare(line, false)
+                    .is_some_and(|b| after(b, &["struct", "enum", "union"]).is_some())
+            {
+                for (tr, k) in derived(lines, at) {
+                    more.push((
+                        format!("impl {tr} for {ty}"),
+                        "derive",
+                        format!("{tr} for {ty}"),
+                        k,
+                    ));
+                }
+            }
+            if let Some((open, header, _, false)) = scope
+                && *open == at
+                && let Some(key) = impl_key(header)
+                && std_trait_methods(lines, at, &key)
+            {
+                let name = key["impl ".len()..].to_string();
+                more.push((key, "impl", name, at));
+            }
+        }
+        _ => {}
+    }
+    more
 }
 
 /// The counted definitions of `lines`: top-level ones at column 0, and
@@ -797,6 +1255,21 @@ fn read_definitions(lang: Lang, lines: &[&str]) -> HashMap<String, Vec<Def>> {
             && depth > 0
         {
             *entered = true;
+        }
+        if depth == 0 && !line.starts_with([' ', '\t']) {
+            for (key, kind, name, line_at) in more_definitions(lang, lines, at, &scope) {
+                let gated = match lang {
+                    Lang::Rust => gate(lines, at),
+                    _ => None,
+                };
+                found.entry(key).or_default().push(Def {
+                    line: line_at,
+                    kind,
+                    name,
+                    scope: None,
+                    gate: gated,
+                });
+            }
         }
         let counted = match (&scope, depth) {
             (_, 0) if !line.starts_with([' ', '\t']) => {
@@ -875,7 +1348,51 @@ fn read_definitions(lang: Lang, lines: &[&str]) -> HashMap<String, Vec<Def>> {
             gate: gated,
         });
     }
+    if lang == Lang::Rust {
+        let text = lines.join("\n");
+        for defs in found.values_mut() {
+            defs.retain(|d| d.kind != "import" || !rust_not_a_value(&text, &d.name));
+        }
+    }
     found
+}
+
+/// Whether a Rust file's text uses `name` as no value is used: a macro
+/// (`date!`), a module (`hash::Hasher`), a type (`: socklen_t`, `->
+/// T`, `<xdp_statistics>`): an import of it clashes with no `fn` (a
+/// whole-file reading of 5,559 crates' files found those).
+fn rust_not_a_value(text: &str, name: &str) -> bool {
+    text.match_indices(name).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            return false;
+        }
+        let after = &text[i + name.len()..];
+        if after.starts_with(|c: char| c.is_alphanumeric() || c == '_') {
+            return false;
+        }
+        let lead = text[..i].trim_end();
+        after.starts_with('!')
+            || after.starts_with("::")
+            || lead.ends_with(':') && !lead.ends_with("::")
+            || lead.ends_with("->")
+            || lead.ends_with('<')
+    })
+}
+
+/// Whether two definitions of one key are two of one name: not two
+/// imports (an import twice is another matter), two derives or two
+/// `impl` headers (a trait implemented twice by hand is read by its
+/// methods); an import clashes with a definition, a derive with an `impl`.
+fn pair(lang: Lang, a: &Def, b: &Def) -> bool {
+    let apart = ["import", "derive", "impl"];
+    // Rust: an import of a type's name may be a derive macro's (`use
+    // thiserror::Error;` beside `enum Error`), a module's (`self as x`):
+    // only a value (fn, const, static) clashes with it.
+    let value = |d: &Def| matches!(d.kind, "fn" | "const" | "static");
+    let rust_import = |d: &Def, other: &Def| d.kind == "import" && !value(other);
+    !(a.kind == b.kind && apart.contains(&a.kind))
+        && !(lang == Lang::Rust && (rust_import(a, b) || rust_import(b, a)))
 }
 
 /// The counted definitions of `lines`: each key's, only those that clash
@@ -888,9 +1405,9 @@ fn definitions(lang: Lang, lines: &[&str]) -> HashMap<String, Vec<Def>> {
                 .iter()
                 .enumerate()
                 .filter(|(i, d)| {
-                    all.iter()
-                        .enumerate()
-                        .any(|(j, other)| *i != j && clash(&d.gate, &other.gate))
+                    all.iter().enumerate().any(|(j, other)| {
+                        *i != j && pair(lang, d, other) && clash(&d.gate, &other.gate)
+                    })
                 })
                 .map(|(_, d)| d.clone())
                 .collect();
@@ -965,18 +1482,44 @@ pub fn redefined(path: &str, original: &str, result: &str) -> Option<Redefined> 
                 Lang::Go => l.starts_with([' ', '\t']),
                 _ => false,
             }
+            // An import, a derive, a trait's `impl`; a name in a list over
+            // several lines (`import {\n  a,\n}`, `#[derive(\n    Clone,`).
+            || ["import", "use ", "pub use", "pub(", "impl", "#[derive", "derive("]
+                .iter()
+                .any(|w| l.trim_start().starts_with(w) || (*w == "derive(" && l.contains(w)))
+            || word(l.trim()).is_some_and(|w| {
+                let tail = l.trim()[w.len()..].trim_start();
+                tail.starts_with([',', '}', ')']) || tail.starts_with("as ") || tail.is_empty()
+            })
     };
     if !new[changed.clone()].iter().any(defines) {
         return None;
     }
     let before = definitions(lang, &old);
     let after = definitions(lang, &new);
+    // A definition on a changed line, or an import's or a derive's over
+    // several lines with a changed line in them (a name added to the
+    // list).
+    let touched = |d: &Def| {
+        let end = match d.kind {
+            "import" | "derive" => new[d.line..]
+                .iter()
+                .take(40)
+                .position(|l| {
+                    let l = code_of(l);
+                    l.contains(';') || l.contains(" from ") || l.contains(")]")
+                })
+                .map_or(d.line, |k| d.line + k),
+            _ => d.line,
+        };
+        (d.line..=end).any(|l| changed.contains(&l))
+    };
     let mut twice: Vec<&Vec<Def>> = after
         .iter()
         .filter(|(key, at)| {
             at.len() > 1
                 && at.len() > before.get(*key).map_or(0, Vec::len)
-                && at.iter().any(|d| changed.contains(&d.line))
+                && at.iter().any(touched)
         })
         .map(|(_, at)| at)
         .collect();
@@ -985,7 +1528,7 @@ pub fn redefined(path: &str, original: &str, result: &str) -> Option<Redefined> 
     let at = twice.first()?;
     // The pair: the changed definition and the one beside it before it
     // (else after it).
-    let later = at.iter().position(|d| changed.contains(&d.line))?;
+    let later = at.iter().position(touched)?;
     let (a, b) = if later > 0 {
         (&at[later - 1], &at[later])
     } else {
@@ -1743,5 +2286,347 @@ mod tests {
             "{unix}#[cfg(unix)]\nimpl Wrap<u32> {{\n    pub fn zero() -> Self {{\n        Wrap(1)\n    }}\n}}\n"
         );
         assert!(redefined("w.rs", unix, &same).is_some());
+    }
+
+    /// A tester's find (round 39a, 14): a function, const or class added
+    /// with the name of an import passed (`node s.mjs`: SyntaxError:
+    /// Identifier 'formatDate' has already been declared; `rustc`:
+    /// error[E0255]: the name `parse` is defined multiple times), and so
+    /// did a const's second declarator or a destructured name declared
+    /// again.
+    #[test]
+    fn a_name_imported_and_defined_again_is_doubted() {
+        let show = "import { formatDate } from './util';\n\nexport function show(d) {\n  return formatDate(d);\n}\n";
+        let again = format!("{show}\nfunction formatDate(d) {{\n  return d.toISOString();\n}}\n");
+        assert_eq!(
+            redefined("show.js", show, &again)
+                .map(|f| f.describe())
+                .as_deref(),
+            Some(
+                "as written, the file imports `formatDate` at line 1 and defines it again at line \
+                 7 (function `formatDate`): JavaScript refuses to load the module (SyntaxError: \
+                 Identifier 'formatDate' has already been declared): the name is imported \
+                 already: use the imported one and leave the new definition out, or give the new \
+                 one another name"
+            )
+        );
+        let imports = [
+            "import formatDate from './util';\n",
+            "import * as formatDate from './util';\n",
+            "import { parse, toDate as formatDate } from './util';\n",
+            "import D, { formatDate } from './util';\n",
+            "import {\n  parse,\n  formatDate,\n} from './util';\n",
+            "import formatDate = require('./util');\n",
+        ];
+        let definitions = [
+            "function formatDate(d) {\n  return d;\n}\n",
+            "const formatDate = (d) => d;\n",
+            "export let formatDate = null;\n",
+            "class formatDate {}\n",
+        ];
+        for import in imports {
+            for definition in definitions {
+                let original = format!("{import}\nexport const x = 1;\n");
+                let result = format!("{original}{definition}");
+                let found = redefined("show.ts", &original, &result);
+                assert_eq!(
+                    found.as_ref().map(|f| (f.name.as_str(), f.kinds.0)),
+                    Some(("formatDate", "import")),
+                    "{import}{definition}"
+                );
+                assert!(
+                    found.is_some_and(|f| f.fault().contains("TypeScript refuses the file")),
+                    "{import}"
+                );
+            }
+        }
+        // Rust: `use` in each of its forms, a type by its capital.
+        let run = "use crate::util::parse;\n\npub fn run() -> u32 {\n    parse(\"1\")\n}\n";
+        let again = format!("{run}\nfn parse(s: &str) -> u32 {{\n    s.parse().unwrap()\n}}\n");
+        assert_eq!(
+            redefined("run.rs", run, &again)
+                .map(|f| f.fault())
+                .as_deref(),
+            Some(
+                "as written, the file imports `parse` at line 1 and defines it again at line 7 \
+                 (fn `parse`): Rust refuses to compile it (E0255: the name `parse` is defined \
+                 multiple times)"
+            )
+        );
+        let uses = [
+            "use a::{b, parse};\n",
+            "use a::{b::{c, parse}, d};\n",
+            "use a::other as parse;\n",
+            "pub use a::parse;\n",
+            "use a::{\n    b,\n    parse,\n};\n",
+        ];
+        for import in uses {
+            let original = format!("{import}\npub fn run() {{}}\n");
+            let result = format!("{original}\npub fn parse() {{}}\n");
+            assert_eq!(
+                redefined("u.rs", &original, &result).map(|f| (f.name, f.kinds)),
+                Some(("parse".to_string(), ("import", "fn"))),
+                "{import}"
+            );
+        }
+        // A constant; a type is no clash (`use thiserror::Error;` imports
+        // the derive macro beside `enum Error`), nor a name used as a
+        // macro, a module or a type (`use time::macros::date;` beside
+        // `fn date`, `date!(..)`; `use core::hash;` beside `fn hash`).
+        let limit = "use crate::settings::LIMIT;\n";
+        assert!(
+            redefined(
+                "c.rs",
+                limit,
+                &format!("{limit}\npub const LIMIT: u32 = 1;\n")
+            )
+            .is_some_and(|f| f.fault().contains("imports `LIMIT` at line 1"))
+        );
+        let not_values = [
+            (
+                "use thiserror::Error;\n",
+                "#[derive(Error, Debug)]\npub enum Error {}\n",
+            ),
+            (
+                "use time::macros::date;\n",
+                "fn date() -> u32 {\n    date!(2020 - 1 - 1)\n}\n",
+            ),
+            (
+                "use core::hash;\n",
+                "pub fn hash() {}\nimpl hash::Hasher for H {}\n",
+            ),
+            (
+                "use sys::socklen_t;\n",
+                "pub fn socklen_t(i: socklen_t) {}\n",
+            ),
+            (
+                "use ::darling::{self as renamed, X};\n",
+                "fn renamed() {}\n",
+            ),
+        ];
+        for (import, added) in not_values {
+            assert_eq!(
+                redefined("n.rs", import, &format!("{import}{added}")),
+                None,
+                "{import}"
+            );
+        }
+        // The other declarators of a `const`, destructured names.
+        let md = "const WIDTH = 800, HEIGHT = 600;\n";
+        assert_eq!(
+            redefined("md.js", md, &format!("{md}const HEIGHT = 480;\n"))
+                .map(|f| (f.name, f.lines)),
+            Some(("HEIGHT".to_string(), (1, 2)))
+        );
+        let ds = "const { readFile, stat: info } = require('fs');\n\nmodule.exports = readFile;\n";
+        for added in ["const readFile = 1;\n", "let info = 2;\n"] {
+            let result = ds.replace("\nmodule", &format!("\n{added}\nmodule"));
+            assert!(redefined("ds.js", ds, &result).is_some(), "{added}");
+        }
+        // Fine: a type-only import beside a type or a const of its name,
+        // an import twice, a `use` in a body or a module, a `use` of a
+        // module whose name a method has, a glob, commas in a call or a
+        // string, a method named as an import.
+        let fine = [
+            (
+                "t.ts",
+                "import type { X } from './x';\n",
+                "interface X {\n  a: number;\n}\n",
+            ),
+            ("t.ts", "import type { X } from './x';\n", "const X = 1;\n"),
+            (
+                "t.js",
+                "import { a } from './a';\n",
+                "import { a } from './b';\n",
+            ),
+            (
+                "t.js",
+                "import x from './x';\n",
+                "class B {\n  x() {\n    return 1;\n  }\n}\n",
+            ),
+            (
+                "t.js",
+                "const a = f(1, b), c = \"d, e = 1\";\n",
+                "const b = 2;\nconst e = 3;\n",
+            ),
+            (
+                "u.rs",
+                "fn run() {\n    use a::parse;\n}\n",
+                "fn parse() {}\n",
+            ),
+            ("u.rs", "mod m {\n    use a::parse;\n}\n", "fn parse() {}\n"),
+            ("u.rs", "use a::*;\n", "fn parse() {}\n"),
+            (
+                "u.rs",
+                "use std::fmt;\npub struct X;\n",
+                "impl fmt::Display for X {\n    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {\n        write!(f, \"x\")\n    }\n}\n",
+            ),
+        ];
+        for (path, original, added) in fine {
+            let result = format!("{original}{added}");
+            assert_eq!(
+                redefined(path, original, &result),
+                None,
+                "{original}{added}"
+            );
+        }
+        // A name added to an import over several lines.
+        let many =
+            "import {\n  parse,\n} from './util';\n\nfunction formatDate(d) {\n  return d;\n}\n";
+        let result = many.replace("  parse,\n", "  parse,\n  formatDate,\n");
+        assert_eq!(
+            redefined("m.js", many, &result).map(|f| (f.kinds, f.lines)),
+            Some((("import", "function"), (1, 6)))
+        );
+        // `use a::x;` in one file and `fn x` in another: each file alone.
+        assert_eq!(
+            redefined("b.rs", "pub fn y() {}\n", "pub fn y() {}\npub fn x() {}\n"),
+            None
+        );
+    }
+
+    /// A tester's find (round 39a, 12): a test re-added in `mod tests { }`
+    /// and a default method twice in a trait passed (`rustc --crate-type
+    /// lib m.rs`: error[E0428]: the name `adds` is defined multiple
+    /// times). A module's body and a trait's are namespaces of their own.
+    #[test]
+    fn a_fn_twice_in_a_module_or_a_trait_is_doubted() {
+        let lib = "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n\n#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn adds() {\n        assert_eq!(add(1, 2), 3);\n    }\n}\n";
+        let again = lib.replace(
+            "    }\n}\n",
+            "    }\n\n    #[test]\n    fn adds() {\n        assert_eq!(add(-1, 1), 0);\n    }\n}\n",
+        );
+        assert_eq!(
+            redefined("lib.rs", lib, &again)
+                .map(|f| f.fault())
+                .as_deref(),
+            Some(
+                "as written, the file defines fn `adds` twice in `mod tests` (line 6), at lines 10 \
+                 and 15: Rust refuses to compile it (the name `adds` is defined multiple times)"
+            )
+        );
+        let shape = "pub trait Shape {\n    fn area(&self) -> f64 {\n        0.0\n    }\n}\n";
+        let again = shape.replace(
+            "    }\n}\n",
+            "    }\n\n    fn area(&self) -> f64 {\n        1.0\n    }\n}\n",
+        );
+        assert_eq!(
+            redefined("tt.rs", shape, &again).map(|f| (f.name, f.lines, f.scope)),
+            Some((
+                "area".to_string(),
+                (2, 6),
+                Some((1, "pub trait Shape".to_string()))
+            ))
+        );
+        // Fine: one name in two modules, at the top level and in a
+        // module, a signature and its impl, `mod tests;`.
+        let fine = [
+            (lib, lib.replace("mod tests {", "mod a {\n    fn add() {}\n}\n\nmod tests {")),
+            (
+                lib,
+                format!("{lib}\nmod other {{\n    #[test]\n    fn adds() {{\n    }}\n}}\n"),
+            ),
+            (
+                "pub trait Shape {\n    fn area(&self) -> f64;\n}\n",
+                "pub trait Shape {\n    fn area(&self) -> f64;\n}\n\nimpl Shape for A {\n    fn area(&self) -> f64 {\n        1.0\n    }\n}\n".to_string(),
+            ),
+            (
+                "mod tests;\n\nfn adds() {}\n",
+                "mod tests;\n\nfn adds() {}\n\nmod b {\n    fn adds() {}\n}\n".to_string(),
+            ),
+        ];
+        for (original, result) in fine {
+            assert_eq!(redefined("m.rs", original, &result), None, "{result}");
+        }
+    }
+
+    /// A tester's find (round 39a, 17): `impl Default for Config` added
+    /// where `#[derive(Default)]` implements it passed. `rustc
+    /// --crate-type lib c.rs` (rustc 1.95.0) on the result: error[E0119]:
+    /// conflicting implementations of trait `Default` for type `Config`;
+    /// and on `#[derive(Clone)] pub struct W<T>(T);` with `impl<T: Clone>
+    /// Clone for W<T>`: the same error.
+    #[test]
+    fn a_derived_trait_implemented_again_is_doubted() {
+        let config =
+            "#[derive(Debug, Clone, Default)]\npub struct Config {\n    pub port: u16,\n}\n";
+        let again = format!(
+            "{config}\nimpl Default for Config {{\n    fn default() -> Self {{\n        Config {{ port: 8080 }}\n    }}\n}}\n"
+        );
+        assert_eq!(
+            redefined("config.rs", config, &again)
+                .map(|f| f.describe())
+                .as_deref(),
+            Some(
+                "as written, the file implements `Default` for `Config` twice, derived at line 1 \
+                 and implemented at line 6: Rust refuses to compile it (E0119: conflicting \
+                 implementations of trait `Default` for type `Config`): drop `Default` from the \
+                 `#[derive(..)]` or leave the `impl` out"
+            )
+        );
+        for tr in [
+            "Clone",
+            "Copy",
+            "Debug",
+            "PartialEq",
+            "Eq",
+            "Hash",
+            "PartialOrd",
+            "Ord",
+        ] {
+            let original =
+                format!("/// A point.\n#[derive({tr})]\n#[repr(C)]\npub struct P(u8);\n");
+            let result = format!("{original}\nimpl std::fmt::{tr} for P {{}}\n");
+            assert_eq!(
+                redefined("p.rs", &original, &result).map(|f| (f.name, f.lines)),
+                Some((format!("{tr} for P"), (2, 6))),
+                "{tr}"
+            );
+        }
+        let wrap = "#[derive(\n    Clone,\n    Debug,\n)]\npub enum W<T> {\n    A(T),\n}\n";
+        let again = format!("{wrap}impl<T: Clone> Clone for W<T> {{\n}}\n");
+        assert!(redefined("w.rs", wrap, &again).is_some_and(|f| f.name == "Clone for W"));
+        // A trait added to a derive over several lines.
+        let result = wrap.replace("    Debug,\n", "    Debug,\n    Default,\n")
+            + "impl<T> Default for W<T> {\n    fn default() -> Self {\n        todo!()\n    }\n}\n";
+        let original = wrap.to_string()
+            + "impl<T> Default for W<T> {\n    fn default() -> Self {\n        todo!()\n    }\n}\n";
+        assert_eq!(
+            redefined("w.rs", &original, &result).map(|f| (f.name, f.lines)),
+            Some(("Default for W".to_string(), (1, 9)))
+        );
+        // The derive added where the impl is.
+        let hand = "pub struct Config;\n\nimpl Default for Config {\n    fn default() -> Self {\n        Config\n    }\n}\n";
+        let derived = format!("#[derive(Default)]\n{hand}");
+        assert_eq!(
+            redefined("h.rs", hand, &derived).map(|f| f.lines),
+            Some((1, 4))
+        );
+        // Fine: another trait, another type, a trait with generics, a
+        // derive from another crate.
+        let fine = [
+            "impl Default for Other {}\n",
+            "impl Display for Config {}\n",
+            "impl PartialEq<u16> for Config {}\n",
+            // A crate's own trait named as a standard one (typenum's
+            // `Ord`): a method the standard trait has not.
+            "impl Default for Config {\n    fn to_default() -> u16 {\n        0\n    }\n}\n",
+        ];
+        for added in fine {
+            assert_eq!(
+                redefined("config.rs", config, &format!("{config}{added}")),
+                None,
+                "{added}"
+            );
+        }
+        let serde = "#[derive(Serialize)]\npub struct S;\n";
+        assert_eq!(
+            redefined(
+                "s.rs",
+                serde,
+                &format!("{serde}impl Serialize for S {{}}\n")
+            ),
+            None
+        );
     }
 }
