@@ -9,13 +9,15 @@
 //!
 //! How a file is read:
 //! - exactly, as `JSON.parse` and npm read it (serde_json's reading,
-//!   which says the line and column where the text stops being JSON);
+//!   which says the line and column where the text stops being JSON), for
+//!   the files their readers read so: `package.json`, `package-lock.json`,
+//!   `npm-shrinkwrap.json`, `composer.json`, `manifest.json`;
 //! - with comments (`//`, `/* */`) and trailing commas allowed, as JSONC
-//!   readers (VS Code, TypeScript) read it, for a file JSONC by
-//!   convention ([`jsonc_by_convention`]): `.jsonc`, `tsconfig*.json`,
-//!   `jsconfig*.json`, any `.json` under `.vscode/` or `.devcontainer/`,
-//!   `devcontainer.json`, `.eslintrc.json`, `.babelrc.json`. A trailing
-//!   comma there is fine; a comma left out is not.
+//!   readers (VS Code, TypeScript, Deno, Angular, Biome, Turborepo) read
+//!   it, for every other `.json` and `.jsonc` ([`jsonc_by_convention`]; a
+//!   tester's find: api-extractor.json, typedoc.json, deno.json written
+//!   with comments were refused). A trailing comma there is fine; a comma
+//!   left out is not.
 //!
 //! [`lenient`] is the JSONC reading's text: the same bytes with comments
 //! and trailing commas blanked out, so every key and error keeps its line
@@ -80,8 +82,9 @@ pub(super) fn json_name(path: &str) -> bool {
     lower.ends_with(".json") || lower.ends_with(".jsonc")
 }
 
-/// Whether `path` names a file its readers read as JSONC (comments and
-/// trailing commas allowed) by convention: see the module.
+/// Whether `path` names a file read as JSONC (comments and trailing
+/// commas allowed): every `.json` and `.jsonc` but those whose readers
+/// take exact JSON (see the module).
 pub fn jsonc_by_convention(path: &str) -> bool {
     let lower = path.to_ascii_lowercase().replace('\\', "/");
     if lower.ends_with(".jsonc") {
@@ -90,18 +93,15 @@ pub fn jsonc_by_convention(path: &str) -> bool {
     if !lower.ends_with(".json") {
         return false;
     }
-    let mut parts: Vec<&str> = lower.split('/').collect();
-    let name = parts.pop().unwrap_or_default();
-    let starts = |stem: &str| name.starts_with(stem);
-    starts("tsconfig")
-        || starts("jsconfig")
-        || matches!(
-            name,
-            "devcontainer.json" | ".devcontainer.json" | ".eslintrc.json" | ".babelrc.json"
-        )
-        || parts
-            .iter()
-            .any(|p| *p == ".vscode" || *p == ".devcontainer")
+    let name = lower.rsplit('/').next().unwrap_or_default();
+    !matches!(
+        name,
+        "package.json"
+            | "package-lock.json"
+            | "npm-shrinkwrap.json"
+            | "composer.json"
+            | "manifest.json"
+    )
 }
 
 /// `text` with its comments and trailing commas blanked out (each byte a
@@ -305,7 +305,7 @@ mod tests {
                 .is_some_and(|f| f.starts_with("the file was valid JSON (comments and trailing commas allowed, as for JSONC) before and is not after: line 5, column 5: expected `,` or `}`"))
         );
         // Read exactly, the same file did not read before: not judged.
-        assert_eq!(json_broken("config.json", tsconfig, &missing), None);
+        assert_eq!(json_broken("package.json", tsconfig, &missing), None);
     }
 
     /// No doubt: an edit that keeps the file JSON, a file that was not
@@ -356,13 +356,19 @@ mod tests {
             ".eslintrc.json",
             ".babelrc.json",
             "a.JSONC",
+            // Round 39b (02): configs their tools read with comments.
+            "api-extractor.json",
+            "deno.json",
+            "turbo.json",
+            "vscode/settings.json",
         ] {
             assert!(jsonc_by_convention(name), "{name}");
         }
         for name in [
             "package.json",
+            "web/package-lock.json",
+            "composer.json",
             "tsconfig.yaml",
-            "vscode/settings.json",
             "a.json5",
         ] {
             assert!(!jsonc_by_convention(name), "{name}");

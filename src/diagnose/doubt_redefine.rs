@@ -523,7 +523,9 @@ fn json_twice(node: &Node, path: &mut Vec<String>, top: bool, out: &mut Vec<Json
                 }
             }
             for (key, at) in seen {
-                if at.len() > 1 {
+                // `"//"` keys are comments by npm's convention, several
+                // to an object (a tester's find, round 39b, 08).
+                if at.len() > 1 && key != "//" {
                     let holder = (!top).then_some(*open);
                     out.push((path.clone(), key.to_string(), at, holder));
                 }
@@ -963,6 +965,23 @@ mod tests {
     /// A tester's find (round 39a, 04): a trailing comma, legal in JSONC
     /// (tsconfig, VS Code settings), switched the duplicate-key check off.
     /// Every JSON file is read with comments and trailing commas.
+    /// npm's `"//"` comment keys, several in one object, are no key
+    /// twice (round 39b, 08); another key added again still is.
+    #[test]
+    fn comment_keys_of_npm_are_not_a_key_twice() {
+        let before = "{\n  \"name\": \"app\",\n  \"//\": \"build uses tsc\",\n  \"scripts\": {\n    \"build\": \"tsc\"\n  }\n}\n";
+        let after = before.replace(
+            "  \"scripts\": {\n",
+            "  \"//\": \"see docs/build.md\",\n  \"scripts\": {\n",
+        );
+        assert_eq!(json_duplicate_key("package.json", before, &after), None);
+        let again = before.replace(
+            "  \"scripts\": {\n",
+            "  \"name\": \"b\",\n  \"scripts\": {\n",
+        );
+        assert!(json_duplicate_key("package.json", before, &again).is_some());
+    }
+
     #[test]
     fn a_json_key_added_again_beside_trailing_commas_is_doubted() {
         let tsconfig = "{\n  \"compilerOptions\": {\n    \"strict\": true,\n    \"target\": \"es2020\",\n  },\n  \"include\": [\"src\",],\n}\n";
