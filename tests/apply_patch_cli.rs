@@ -864,9 +864,9 @@ fn a_new_file_with_unbalanced_brackets_is_held_back() {
         1,
         "srview: nothing written: the patch leaves util.rs with its brackets unbalanced: as \
          written, the file has one `}` fewer than `{` (srview counts them outside strings and \
-         comments; the file before has as many of each): the edit's new text opens a block it \
-         does not close (line 1 `pub fn parse(s: &str) -> u32 {`): close the `{` the new text \
-         opens, or leave it out (--force writes it)\n",
+         comments; the file is new): the edit's new text opens a block it does not close (line \
+         1 `pub fn parse(s: &str) -> u32 {`): close the `{` the new text opens, or leave it out \
+         (--force writes it)\n",
     );
     std::fs::write(dir.path().join("notes.txt"), "x {\n").expect("file");
     let moved = "*** Begin Patch\n*** Update File: notes.txt\n*** Move to: lib.rs\n@@\n-x {\n+fn lib() {\n+    if y {\n+    }\n*** End Patch\n";

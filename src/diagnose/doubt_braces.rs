@@ -988,6 +988,8 @@ pub struct Unbalanced {
     /// Every pair balances, but a closer meets an opener of another pair
     /// (`excess` 0): the brackets cross.
     pub crossed: Option<Crossed>,
+    /// The edit creates the file (judged against no file).
+    pub created: bool,
 }
 
 impl Unbalanced {
@@ -1075,10 +1077,13 @@ impl Unbalanced {
                 }
             }
         };
-        format!(
-            "{head} (srview counts them outside strings and comments; the file before has as \
-             many of each){place}"
-        )
+        // A file the edit creates had no brackets (finding 39b, 05).
+        let before = if self.created {
+            "the file is new"
+        } else {
+            "the file before has as many of each"
+        };
+        format!("{head} (srview counts them outside strings and comments; {before}){place}")
     }
 }
 
@@ -1197,6 +1202,7 @@ pub fn unbalanced(path: &str, original: &str, result: &str) -> Option<Unbalanced
             of_old: false,
             hidden: None,
             crossed: Some(crossed),
+            created: original.is_empty(),
             changed: (
                 (old_changed.start + 1, old_changed.end),
                 (new_changed.start + 1, new_changed.end),
@@ -1238,6 +1244,7 @@ pub fn unbalanced(path: &str, original: &str, result: &str) -> Option<Unbalanced
             (new_changed.start + 1, new_changed.end),
         ),
         crossed: None,
+        created: original.is_empty(),
     })
 }
 
