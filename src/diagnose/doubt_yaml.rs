@@ -657,10 +657,26 @@ fn opens(value: &str) -> bool {
         .all(|word| word.starts_with(['&', '!']))
 }
 
+/// `value` (trimmed at its start) past its node properties: tags (`!Sub`,
+/// `!!str`, `!<tag:yaml.org,2002:str>`, `!`) and anchors (`&setup`), in any
+/// order, each ended by whitespace; `""` for properties alone.
+fn past_properties(value: &str) -> &str {
+    let mut rest = value;
+    while rest.starts_with(['!', '&']) {
+        let Some(end) = rest.find([' ', '\t']) else {
+            return "";
+        };
+        rest = rest[end..].trim_start_matches([' ', '\t']);
+    }
+    rest
+}
+
 /// What a value (`value`, trimmed at its start) opens on the lines after
 /// it: a block scalar whose lines are deeper than `above`, a flow
-/// collection or a quoted scalar left open.
+/// collection or a quoted scalar left open; read past the value's tags and
+/// anchor (`UserData: !Sub |`, `.setup: &setup |`).
 fn after_value(value: &str, above: usize) -> Inside {
+    let value = past_properties(value);
     match value.chars().next() {
         // An indentation indicator (`|2`) sets the lines' column: not read.
         Some('|' | '>') => Inside::Block {
