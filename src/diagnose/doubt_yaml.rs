@@ -657,10 +657,26 @@ fn opens(value: &str) -> bool {
         .all(|word| word.starts_with(['&', '!']))
 }
 
+/// `value` (trimmed at its start) past its node properties: tags (`!Sub`,
+/// `!!str`, `!<tag:yaml.org,2002:str>`, `!`) and anchors (`&setup`), in any
+/// order, each ended by whitespace; `""` for properties alone.
+fn past_properties(value: &str) -> &str {
+    let mut rest = value;
+    while rest.starts_with(['!', '&']) {
+        let Some(end) = rest.find([' ', '\t']) else {
+            return "";
+        };
+        rest = rest[end..].trim_start_matches([' ', '\t']);
+    }
+    rest
+}
+
 /// What a value (`value`, trimmed at its start) opens on the lines after
 /// it: a block scalar whose lines are deeper than `above`, a flow
-/// collection or a quoted scalar left open.
+/// collection or a quoted scalar left open; read past the value's tags and
+/// anchor (`UserData: !Sub |`, `.setup: &setup |`).
 fn after_value(value: &str, above: usize) -> Inside {
+    let value = past_properties(value);
     match value.chars().next() {
         // An indentation indicator (`|2`) sets the lines' column: not read.
         Some('|' | '>') => Inside::Block {
@@ -1526,5 +1542,87 @@ mod tests {
                 "url"
             ]
         );
+    }
+
+    /// A tester's find (round 39b, 04): a block scalar after a tag or an
+    /// anchor (CloudFormation's `Fn::Base64: !Sub |`, `!!str |`, GitLab's
+    /// `.setup: &setup |`, both in either order, with chomping and
+    /// indentation indicators) is a block scalar: its lines holding `: `
+    /// are text, not keys. A misindented key beside it is still doubted.
+    #[test]
+    fn a_block_scalar_after_tags_and_anchors_is_read_as_one() {
+        const USERDATA: &str = "Resources:\n  Instance:\n    Type: AWS::EC2::Instance\n    Properties:\n      UserData:\n        Fn::Base64: !Sub |\n          #!/bin/bash\n          yum install -y httpd\n          systemctl start httpd\n      Tags: []\n";
+        let added = "          systemctl start httpd\n          echo \"Region: ${AWS::Region}\" >> /tmp/info\n";
+        for header in [
+            "!Sub |",
+            "!!str |",
+            "&setup |",
+            "!Sub >-",
+            "!Sub |2",
+            "!Base64 |",
+            "&a !Sub |",
+            "!Sub &a |+",
+            "!<tag:yaml.org,2002:str> |",
+            "! >",
+            "!Sub\t|",
+        ] {
+            let original = USERDATA.replace("!Sub |", header);
+            let result = original.replace("          systemctl start httpd\n", added);
+            // An edit inside the scalar, and the file written new.
+            assert_eq!(
+                yaml_doubt("template.yaml", &original, &result).map(|f| f.fault()),
+                None,
+                "{header}"
+            );
+            assert_eq!(
+                yaml_doubt("template.yaml", "", &result).map(|f| f.fault()),
+                None,
+                "{header}"
+            );
+            // The scalar ends at a line no deeper than its key: a key there
+            // at another column than its siblings is refused.
+            let bad = result.replace("      Tags: []\n", "     Tags: []\n");
+            assert!(
+                yaml_doubt("template.yaml", &result, &bad).is_some(),
+                "{header}"
+            );
+            let said = yaml_doubt("template.yaml", "", &bad).map(|f| f.fault());
+            assert_eq!(
+                said.as_deref(),
+                Some(
+                    "as written, line 11 (`Tags: []`) is a key at column 5 where line 5 \
+                     (`UserData:`), a key of the same mapping under \
+                     `Resources.Instance.Properties`, stands at column 6: YAML refuses the keys \
+                     of one mapping at different columns (the file no longer parses)"
+                ),
+                "{header}"
+            );
+        }
+        // In a list item, at the top level, and a scalar that reads as a
+        // mapping with a key twice (`server:` in the text twice).
+        let cases = [
+            "steps:\n  - !Sub |\n    echo a: b\n  - run: x\n",
+            ".setup: &setup |\n  apt-get update\n  export PATH: /x\nbuild:\n  script:\n    - *setup\n",
+            "data:\n  config: !!str |\n    server:\n      port: 8080\n    server:\n      port: 8081\n",
+        ];
+        for text in cases {
+            assert_eq!(
+                yaml_doubt("x.yml", "", text).map(|f| f.fault()),
+                None,
+                "{text}"
+            );
+            assert_eq!(
+                super::super::doubt_redefine::yaml_duplicate_key("", text).map(|f| f.key),
+                None,
+                "{text}"
+            );
+        }
+        // Only tags and anchors are read past: an alias or a plain word
+        // before `|` is a plain scalar, and the lines after it keys.
+        assert!(yaml_doubt("x.yml", "", "a: *x |\n  b: 1\n").is_some());
+        assert!(yaml_doubt("x.yml", "", "a: Sub |\n  b: 1\n").is_some());
+        assert_eq!(past_properties("&a !Sub |2-"), "|2-");
+        assert_eq!(past_properties("!!map"), "");
+        assert_eq!(past_properties("!!str \"a"), "\"a");
     }
 }
