@@ -232,6 +232,11 @@ impl Scanner {
         self.triple.is_none() && self.depth <= 0 && !self.continued
     }
 
+    /// Whether the next line starts inside a triple-quoted string.
+    pub(super) fn in_triple(&self) -> bool {
+        self.triple.is_some()
+    }
+
     /// Reads `line`'s strings, brackets and comment; returns its last
     /// character of code that is not white space (`"` for a string's end),
     /// `None` where it has none.
