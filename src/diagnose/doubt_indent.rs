@@ -224,12 +224,21 @@ pub(super) struct Scanner {
     triple: Option<&'static str>,
     /// The line before ended with `\` (outside a comment and a string).
     continued: bool,
+    /// The quote of a `'…'` or `"…"` string the line before continued
+    /// with a `\` ending it (a tester's find: brackets in its next line
+    /// were read as code).
+    quote: Option<char>,
 }
 
 impl Scanner {
     /// Whether the next line starts a statement (nothing is left open).
     pub(super) fn at_statement(&self) -> bool {
-        self.triple.is_none() && self.depth <= 0 && !self.continued
+        self.triple.is_none() && self.quote.is_none() && self.depth <= 0 && !self.continued
+    }
+
+    /// Whether the next line starts inside a triple-quoted string.
+    pub(super) fn in_triple(&self) -> bool {
+        self.triple.is_some()
     }
 
     /// Reads `line`'s strings, brackets and comment; returns its last
@@ -237,7 +246,9 @@ impl Scanner {
     /// `None` where it has none.
     pub(super) fn line(&mut self, line: &str) -> Option<char> {
         let mut last = None;
-        let mut quote: Option<char> = None;
+        let mut quote: Option<char> = self.quote.take();
+        // The string's `\` was the line's last character.
+        let mut spliced = false;
         // A `\` ending a comment continues nothing.
         let mut comment = false;
         let mut rest = line;
@@ -255,6 +266,7 @@ impl Scanner {
             }
             if let Some(q) = quote {
                 if c == '\\' {
+                    spliced = rest.len() == 1;
                     rest = rest.get(2..).unwrap_or("");
                     continue;
                 }
@@ -286,6 +298,7 @@ impl Scanner {
             rest = &rest[c.len_utf8()..];
         }
         self.continued = self.triple.is_none() && !comment && line.ends_with('\\');
+        self.quote = quote.filter(|_| spliced);
         last
     }
 }
@@ -845,6 +858,24 @@ mod tests {
                 .map(|f| f.at_end),
             Some(true)
         );
+    }
+
+    /// A tester's find (round 39b, 13): a `'…'` string continued by a `\\`
+    /// ending its line, brackets in both halves: its next line is the
+    /// string's, not code; a misindent after it is still found.
+    #[test]
+    fn a_string_continued_by_a_backslash_holds_its_brackets() {
+        let plain = "def t():\n    c = g(\n        'a'\n    )\n    expr = g(\n        1\n    )\n    return c\n";
+        for string in ["'a((b, \\\n        c)'", "\"a[[b \\\\ \\\n        c]\""] {
+            let result = plain.replace("'a'", string);
+            assert_eq!(indent_break("t.py", plain, &result), None, "{result}");
+            let misindented = result.replace("    return c", "      return c");
+            assert_eq!(
+                indent_break("t.py", plain, &misindented).map(|b| (b.line, b.column)),
+                Some((9, 6)),
+                "{misindented}"
+            );
+        }
     }
 
     /// Blocks that keep a statement: `pass`, a one-line body, a docstring,

@@ -19,6 +19,15 @@
 //!   is counted apart, as that role of the name: one setter beside the
 //!   getter is meant, a second setter of the same property replaces the
 //!   first as silently (a tester's find);
+//! - two definitions under other decorators (their lines' text, compared
+//!   whole) are registrations, not doubted: `@dispatch(int)` and
+//!   `@dispatch(str)`, `@f.register(int)` and `@f.register(float)` each
+//!   add one (a tester's find); the same decorators, or none, on both are;
+//! - two definitions with a use of the name between them (a word, not
+//!   after a `.`, on a line of code that runs there: not inside the first's
+//!   body or another function's, nor a comment or a string) are meant: a
+//!   helper defined, called, defined again and called again (a tester's
+//!   find);
 //! - doubted: the file as the edit leaves it has more definitions of a
 //!   name in one block, beside another of it, than the file before had
 //!   under the same enclosing statements (their text), and one of the
@@ -141,26 +150,45 @@ struct Defined<'a> {
     role: Option<&'a str>,
     /// The lines (0-based) of the statements enclosing it, outermost first.
     blocks: Vec<usize>,
+    /// Its decorators' lines, trimmed (`@dispatch(int)`), in order.
+    decorators: Vec<&'a str>,
+    /// The line (0-based) of its first decorator, its own line without one.
+    first: usize,
 }
+
+/// What [`definitions`] reads of each line: `None` for a line that is no
+/// code (blank, a comment, inside a triple-quoted string); else the lines
+/// (0-based) of the statements enclosing the statement it is or continues.
+type Enclosed = Vec<Option<Vec<usize>>>;
 
 /// The counted definitions of `lines` (see the module); `None` where the
 /// reading cannot be trusted (a form feed in an indentation).
-fn definitions<'a>(lines: &[&'a str]) -> Option<Vec<Defined<'a>>> {
+fn definitions<'a>(lines: &[&'a str]) -> Option<(Vec<Defined<'a>>, Enclosed)> {
     let mut scan = Scanner::default();
     // The statements enclosing the next one: their column and line.
     let mut open: Vec<(usize, usize)> = Vec::new();
     let mut decorators: Vec<&str> = Vec::new();
+    let mut first = 0;
     let mut found = Vec::new();
+    let mut enclosed = Vec::with_capacity(lines.len());
+    // The enclosing statements of the statement a continued line continues.
+    let mut current: Vec<usize> = Vec::new();
     for (at, raw) in lines.iter().enumerate() {
         let line = raw.trim_end_matches('\r');
         let text = line.trim_start_matches([' ', '\t']);
-        if scan.at_statement() && !text.is_empty() && !text.starts_with('#') {
+        let code = !text.is_empty() && !text.starts_with('#');
+        if scan.at_statement() && code {
             let column = super::doubt_indent::widths(&line[..line.len() - text.len()])?.0;
             while open.last().is_some_and(|&(c, _)| c >= column) {
                 open.pop();
             }
+            current = open.iter().map(|&(_, l)| l).collect();
+            enclosed.push(Some(current.clone()));
             if text.starts_with('@') {
-                decorators.push(text);
+                if decorators.is_empty() {
+                    first = at;
+                }
+                decorators.push(text.trim_end());
             } else {
                 if let Some((_, name)) = definition(text) {
                     let meant_again =
@@ -173,22 +201,63 @@ fn definitions<'a>(lines: &[&'a str]) -> Option<Vec<Defined<'a>>> {
                         Some(&rest[..end])
                     });
                     if !meant_again {
-                        let blocks = open.iter().map(|&(_, l)| l).collect();
                         found.push(Defined {
                             line: at,
                             name,
                             role,
-                            blocks,
+                            blocks: current.clone(),
+                            first: if decorators.is_empty() { at } else { first },
+                            decorators: std::mem::take(&mut decorators),
                         });
                     }
                 }
                 decorators.clear();
             }
             open.push((column, at));
+        } else if scan.in_triple() || !code {
+            enclosed.push(None);
+        } else {
+            enclosed.push(Some(current.clone()));
         }
         scan.line(line);
     }
-    Some(found)
+    Some((found, enclosed))
+}
+
+/// Whether `name` is used (called, passed, assigned, decorating) on a line
+/// of `lines` between the definitions `a` and `b` of it (a tester's find:
+/// a helper defined, called, then defined again and called again is meant;
+/// the first runs). Not counted: a line inside a function defined in their
+/// block (it runs later, and finds the later one), inside `a`'s own body
+/// (a recursive call), `b`'s decorators, another definition of the name
+/// and a property's `@NAME.setter`; a word after a `.` (an attribute).
+fn used_between(lines: &[&str], enclosed: &Enclosed, a: &Defined, b: &Defined) -> bool {
+    let depth = a.blocks.len();
+    (a.line + 1..b.first).any(|at| {
+        let Some(Some(outer)) = enclosed.get(at) else {
+            return false;
+        };
+        let deferred = outer.get(depth..).unwrap_or_default().iter().any(|&l| {
+            l == a.line || definition(lines[l].trim_start()).is_some_and(|(k, _)| k == "def")
+        });
+        let text = lines[at].trim_start();
+        let own = definition(text).is_some_and(|(_, n)| n == a.name)
+            || text
+                .strip_prefix('@')
+                .and_then(|d| d.trim_start().strip_prefix(a.name))
+                .is_some_and(|d| d.starts_with('.'));
+        !deferred && !own && word_in(text, a.name)
+    })
+}
+
+/// Whether `name` occurs in `text` as a word not after a `.`.
+fn word_in(text: &str, name: &str) -> bool {
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    text.match_indices(name).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + name.len()..].chars().next();
+        !before.is_some_and(|c| word(c) || c == '.') && !after.is_some_and(word)
+    })
 }
 
 /// A definition's name and role (see [`Redefinition::role`]).
@@ -229,18 +298,25 @@ pub(super) fn python_redefinition(original: &str, result: &str) -> Option<Redefi
     if !new[changed.clone()].iter().any(defines) {
         return None;
     }
-    let after = definitions(&new)?;
-    let before = definitions(&old)?;
+    let (after, enclosed) = definitions(&new)?;
+    let (before, _) = definitions(&old)?;
     let was = twice(&old, &before);
     let now = twice(&new, &after);
     // The first pair of one block, in the file's order, with a changed
     // line in it and more such definitions than the file had there.
-    let next = next_alike(&after, |d| (d.name, d.role, d.blocks.as_slice()));
+    // Two definitions under other decorators are registrations
+    // (`@dispatch(int)`, `@dispatch(str)`: a tester's find), not alike.
+    let next = next_alike(&after, |d| {
+        (d.name, d.role, d.blocks.as_slice(), d.decorators.as_slice())
+    });
     for (a, b) in after.iter().zip(&next) {
         let Some(b) = b.map(|at| &after[at]) else {
             continue;
         };
         if !changed.contains(&a.line) && !changed.contains(&b.line) {
+            continue;
+        }
+        if used_between(&new, &enclosed, a, b) {
             continue;
         }
         let key = (
@@ -752,6 +828,103 @@ mod tests {
             "    @x.deleter\n    def x(self):\n        del self._x\n\n",
         );
         assert_eq!(python_redefinition(class, &deleter), None);
+    }
+
+    /// A tester's find (round 39b, 11): a helper defined, called, then
+    /// defined again and called again: the first runs. A use inside a
+    /// function between (it runs later, finding the later one), inside the
+    /// first's own body, or as an attribute, is no use: still doubted.
+    #[test]
+    fn a_definition_used_before_it_is_defined_again_is_not_doubted() {
+        let test = "def test_parse():\n    def check(s):\n        assert parse(s) == 1\n\n    check(\"1\")\n";
+        let again = format!(
+            "{test}\n    def check(s):\n        assert parse(s) == 2\n\n    check(\"2\")\n"
+        );
+        let module = "def f(x):\n    return x\n\nplt.plot([f(i) for i in r])\n";
+        let cases = [
+            (test.to_string(), again),
+            (
+                module.to_string(),
+                format!("{module}\ndef f(x):\n    return 2 * x\n"),
+            ),
+            // Passed, assigned, decorating, in a loop's body.
+            (
+                module.replace("plt.plot([f(i) for i in r])", "x = findroot(f, (1, 2))"),
+                module.replace(
+                    "plt.plot([f(i) for i in r])",
+                    "x = findroot(f, (1, 2))\ndef f(y):\n    pass\n",
+                ),
+            ),
+            (
+                "def f():\n    pass\n".to_string(),
+                "def f():\n    pass\ng = f\ndef f():\n    pass\n".to_string(),
+            ),
+            (
+                "def f(g):\n    return g\n".to_string(),
+                "def f(g):\n    return g\n@f\ndef h():\n    pass\ndef f(g):\n    return 1\n"
+                    .to_string(),
+            ),
+            (
+                "def f():\n    pass\n".to_string(),
+                "def f():\n    pass\nfor i in r:\n    f()\ndef f():\n    pass\n".to_string(),
+            ),
+        ];
+        for (original, result) in &cases {
+            assert_eq!(python_redefinition(original, result), None, "{result}");
+        }
+        let doubted = [
+            // Recursive: its own body.
+            "def f(n):\n    return f(n - 1)\n\ndef f(n):\n    return 0\n",
+            // Inside another function's body, a comment, a string, an attribute.
+            "def f():\n    pass\ndef g():\n    return f()\ndef f():\n    return 1\n",
+            "def f():\n    pass\n# f is old\nx = obj.f\ny = \"\"\"\nf\n\"\"\"\ndef f():\n    return 1\n",
+        ];
+        for result in doubted {
+            assert_eq!(
+                python_redefinition("", result).map(|f| (f.name, f.lines.0)),
+                Some(("f".to_string(), 1)),
+                "{result}"
+            );
+        }
+        // A method re-sent in its class, called by another method between.
+        let called = CLASS.replace(
+            "    def total(self):\n",
+            "    def report(self):\n        return self.total()\n\n    def total(self):\n",
+        );
+        let resent = format!("{called}\n    def report(self):\n        return 0\n");
+        assert_eq!(
+            python_redefinition(&called, &resent).map(|f| f.lines),
+            Some((5, 11))
+        );
+    }
+
+    /// A tester's find (round 39b, 12): multiple dispatch registers each
+    /// definition under its own decorator; the same decorators on both
+    /// copies (or none) stay doubted.
+    #[test]
+    fn definitions_under_other_decorators_are_registrations() {
+        let cases = [
+            "from multipledispatch import dispatch\n\n@dispatch(int, int)\ndef add(a, b):\n    return a + b\n\n@dispatch(str, str)\ndef add(a, b):\n    return a + b\n",
+            "def t():\n    f = Dispatcher('f')\n    @f.register(int)\n    def inc(x):\n        return x + 1\n    @f.register(float)\n    def inc(x):\n        return x - 1\n",
+        ];
+        assert_none(|result| python_redefinition("", result), &cases);
+        let doubted = [
+            (
+                "@dispatch(int)\ndef f(x):\n    pass\n@dispatch(str)\ndef f(x):\n    pass\n@dispatch(int)\ndef f(x):\n    return 1\n",
+                (2, 8),
+            ),
+            (
+                "class A:\n    @staticmethod\n    def f():\n        pass\n\n    @staticmethod\n    def f():\n        return 1\n",
+                (3, 7),
+            ),
+        ];
+        for (result, lines) in doubted {
+            assert_eq!(
+                python_redefinition("", result).map(|f| f.lines),
+                Some(lines),
+                "{result}"
+            );
+        }
     }
 
     /// Twice already before the edit: not this edit's doing. A third copy
