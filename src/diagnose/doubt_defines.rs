@@ -1565,6 +1565,24 @@ mod tests {
     use super::{Lang, redefined};
     use crate::cases::{assert_none, before};
 
+    /// The fault the edit leaves, said without advice, if any.
+    fn fault_of(path: &str, original: &str, result: &str) -> Option<String> {
+        redefined(path, original, result).map(|f| f.fault())
+    }
+
+    /// The lines of the two definitions the edit leaves, if any.
+    fn twice_at(path: &str, original: &str, result: &str) -> Option<(usize, usize)> {
+        redefined(path, original, result).map(|f| f.lines)
+    }
+
+    /// Each `(path, original, result)` of `cases` is no definition twice.
+    fn assert_not_redefined(cases: &[(&str, &str, &str)]) {
+        assert_none(
+            |(path, original, result)| redefined(path, original, result),
+            cases,
+        );
+    }
+
     const RENDER: &str = "function formatPrice(p) {\n  return \"$\" + p.toFixed(2);\n}\n\nfunction render(items) {\n  return items.map((i) => formatPrice(i.price)).join(\"\\n\");\n}\n\nmodule.exports = { render };\n";
 
     /// The tester's find: the helper re-added before the exports.
@@ -1677,10 +1695,7 @@ mod tests {
                 "function g() {}\nfunction f() { return 2; }\n",
             ),
         ];
-        assert_none(
-            |(path, original, result)| redefined(path, original, result),
-            &cases,
-        );
+        assert_not_redefined(&cases);
     }
 
     /// Go's grouped declarations: a name a `const (`, `var (` or `type (`
@@ -1740,15 +1755,9 @@ mod tests {
         let twice = format!(
             "{parse}export function parse(\n  input: string,\n): number {{\n  return 0;\n}}\n"
         );
-        assert_eq!(
-            redefined("parse.ts", parse, &twice).map(|f| f.lines),
-            Some((1, 4))
-        );
+        assert_eq!(twice_at("parse.ts", parse, &twice), Some((1, 4)));
         let commented = format!("{parse}function parse(s) {{ return s; }} // \"a;\" ;\n");
-        assert_eq!(
-            redefined("parse.ts", parse, &commented).map(|f| f.lines),
-            Some((1, 4))
-        );
+        assert_eq!(twice_at("parse.ts", parse, &commented), Some((1, 4)));
     }
 
     /// A tester's find (round 38e, 05): `#[inline]` above the function
@@ -1816,7 +1825,7 @@ mod tests {
             "export const formatPrice = (p) => {\n  return '$' + p.toFixed(3);\n};\n\n",
         );
         assert_eq!(
-            redefined("f.js", js, &again).map(|f| f.fault()).as_deref(),
+            fault_of("f.js", js, &again).as_deref(),
             Some(
                 "as written, the file defines const `formatPrice` twice at its top level, at \
                  lines 1 and 9: JavaScript refuses to load the file (SyntaxError: Identifier \
@@ -1826,9 +1835,7 @@ mod tests {
         let cart = "class Cart {\n  total() {\n    return 1;\n  }\n\n  clear() {\n    this.items = [];\n  }\n}\n";
         let again = before(cart, "  clear() {", "  total() {\n    return 2;\n  }\n\n");
         assert_eq!(
-            redefined("f.ts", cart, &again)
-                .map(|f| f.fault())
-                .as_deref(),
+            fault_of("f.ts", cart, &again).as_deref(),
             Some(
                 "as written, the file defines method `total` twice in `class Cart` (line 1), at \
                  lines 2 and 6: TypeScript refuses the file (Duplicate function implementation), \
@@ -1842,7 +1849,7 @@ mod tests {
             "    fn area(&self) -> u32 {\n        2\n    }\n\n",
         );
         assert_eq!(
-            redefined("f.rs", rs, &again).map(|f| f.fault()).as_deref(),
+            fault_of("f.rs", rs, &again).as_deref(),
             Some(
                 "as written, the file defines fn `area` twice in `impl S` (line 3), at lines 4 \
                  and 8: Rust refuses to compile it (duplicate definitions with name `area`)"
@@ -1967,10 +1974,7 @@ mod tests {
                 "const x = 1;\nconst doc = `\nconst x = 2;\n`;\n",
             ),
         ];
-        assert_none(
-            |(path, original, result)| redefined(path, original, result),
-            &cases,
-        );
+        assert_not_redefined(&cases);
     }
 
     /// Twice already before: only a third copy is the edit's.
@@ -1982,10 +1986,7 @@ mod tests {
             None
         );
         let third = format!("{twice}function f() {{ return 3; }}\n");
-        assert_eq!(
-            redefined("a.js", twice, &third).map(|f| f.lines),
-            Some((2, 4))
-        );
+        assert_eq!(twice_at("a.js", twice, &third), Some((2, 4)));
     }
 
     /// A tester's find (round 39a, 16): the message said "the later one
@@ -2181,9 +2182,7 @@ mod tests {
             "  handleClick = () => {\n    this.setState({ open: false });\n  };\n\n  render() {",
         );
         assert_eq!(
-            redefined("fm.tsx", form, &again)
-                .map(|f| f.fault())
-                .as_deref(),
+            fault_of("fm.tsx", form, &again).as_deref(),
             Some(
                 "as written, the file defines field `handleClick` twice in `export class Form \
                  extends React.Component` (line 1), at lines 2 and 6: TypeScript refuses the \
@@ -2203,9 +2202,7 @@ mod tests {
         for added in field {
             let result = method.replace("  render() {", &format!("{added}\n  render() {{"));
             assert_eq!(
-                redefined("fm2.jsx", &method, &result)
-                    .map(|f| f.fault())
-                    .as_deref(),
+                fault_of("fm2.jsx", &method, &result).as_deref(),
                 Some(
                     "as written, the file defines `handleClick` twice in `export class Form \
                      extends React.Component` (line 1), method `handleClick` at line 2 and field \
@@ -2261,9 +2258,7 @@ mod tests {
             "{wrap}\n#[cfg(test)]\nimpl Wrap<u32> {{\n    pub fn zero() -> Self {{\n        Wrap(1)\n    }}\n}}\n"
         );
         assert_eq!(
-            redefined("w.rs", wrap, &gated)
-                .map(|f| f.fault())
-                .as_deref(),
+            fault_of("w.rs", wrap, &gated).as_deref(),
             Some(
                 "as written, the file defines fn `zero` twice in `impl Wrap<u32>` (line 10), at \
                  lines 4 and 11: Rust refuses to compile it (duplicate definitions with name \
@@ -2344,9 +2339,7 @@ mod tests {
         let run = "use crate::util::parse;\n\npub fn run() -> u32 {\n    parse(\"1\")\n}\n";
         let again = format!("{run}\nfn parse(s: &str) -> u32 {{\n    s.parse().unwrap()\n}}\n");
         assert_eq!(
-            redefined("run.rs", run, &again)
-                .map(|f| f.fault())
-                .as_deref(),
+            fault_of("run.rs", run, &again).as_deref(),
             Some(
                 "as written, the file imports `parse` at line 1 and defines it again at line 7 \
                  (fn `parse`): Rust refuses to compile it (E0255: the name `parse` is defined \
@@ -2497,9 +2490,7 @@ mod tests {
             "    }\n\n    #[test]\n    fn adds() {\n        assert_eq!(add(-1, 1), 0);\n    }\n}\n",
         );
         assert_eq!(
-            redefined("lib.rs", lib, &again)
-                .map(|f| f.fault())
-                .as_deref(),
+            fault_of("lib.rs", lib, &again).as_deref(),
             Some(
                 "as written, the file defines fn `adds` twice in `mod tests` (line 6), at lines 10 \
                  and 15: Rust refuses to compile it (the name `adds` is defined multiple times)"
@@ -2598,10 +2589,7 @@ mod tests {
         // The derive added where the impl is.
         let hand = "pub struct Config;\n\nimpl Default for Config {\n    fn default() -> Self {\n        Config\n    }\n}\n";
         let derived = format!("#[derive(Default)]\n{hand}");
-        assert_eq!(
-            redefined("h.rs", hand, &derived).map(|f| f.lines),
-            Some((1, 4))
-        );
+        assert_eq!(twice_at("h.rs", hand, &derived), Some((1, 4)));
         // Fine: another trait, another type, a trait with generics, a
         // derive from another crate.
         let fine = [
