@@ -365,11 +365,17 @@ pub struct DuplicateKey {
     pub lines: (usize, usize),
     /// A JSON file's object (not a YAML mapping).
     pub json: bool,
+    /// The edit creates the file: there is no key there to change.
+    pub created: bool,
 }
 
 impl DuplicateKey {
     /// One sentence without a final stop.
     pub fn describe(&self) -> String {
+        if self.created {
+            // A new file has no old text (a tester's find, round 39b, 05).
+            return format!("{}: give each key once", self.fault());
+        }
         format!(
             "{}: change the key that is there (its line in the old text) instead of adding it \
              again",
@@ -549,6 +555,7 @@ pub(super) fn yaml_duplicate_key(original: &str, result: &str) -> Option<Duplica
             holder: text.map(|t| (holder, t)),
             lines: (a + 1, b + 1),
             json: false,
+            created: original.is_empty(),
         });
     }
     None
@@ -674,6 +681,7 @@ pub(super) fn json_duplicate_key(path: &str, original: &str, result: &str) -> Op
             holder,
             lines: pair,
             json: true,
+            created: original.is_empty(),
         });
     }
     None
@@ -969,6 +977,7 @@ mod tests {
                 holder: Some((1, "server:".into())),
                 lines: (3, 4),
                 json: false,
+                created: false,
             })
         );
         assert_eq!(
@@ -1138,6 +1147,26 @@ mod tests {
     /// A tester's find (round 39a, 04): a trailing comma, legal in JSONC
     /// (tsconfig, VS Code settings), switched the duplicate-key check off.
     /// Every JSON file is read with comments and trailing commas.
+    /// A new file's key twice asks for each key once: there is no old
+    /// text to change (round 39b, 05).
+    #[test]
+    fn a_new_files_key_twice_asks_for_each_key_once() {
+        let new = "{\n  \"scripts\": {\"a\": \"1\"},\n  \"scripts\": {\"b\": \"2\"}\n}\n";
+        let found = json_duplicate_key("package.json", "", new).expect("doubted");
+        assert!(found.created);
+        assert!(
+            found.describe().ends_with(": give each key once"),
+            "{}",
+            found.describe()
+        );
+        let yaml = yaml_duplicate_key("", "a: 1\na: 2\n").expect("doubted");
+        assert!(
+            yaml.describe().ends_with(": give each key once"),
+            "{}",
+            yaml.describe()
+        );
+    }
+
     /// npm's `"//"` comment keys, several in one object, are no key
     /// twice (round 39b, 08); another key added again still is.
     #[test]
