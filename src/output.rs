@@ -161,12 +161,7 @@ pub fn stage<'a>(
         Err(e) => return Err(fail(e.to_string())),
     };
     if let Some(m) = &meta {
-        if !m.is_file() {
-            let what = if m.is_dir() {
-                "it is a directory"
-            } else {
-                "it is not a regular file"
-            };
+        if let Some(what) = not_regular(m) {
             return Err(fail(what.into()));
         }
         // Already the content: nothing to write (no new inode, no new
@@ -301,10 +296,11 @@ pub fn write_batch(changes: &[Change<'_>]) -> Result<Vec<PathBuf>, WriteError> {
         // `remove_file` / `fs.unlink` do): the file a link points to is
         // not the one deleted.
         let (target, id) = if change.content.is_none() && is_link(&change.path) {
-            (change.path.clone(), link_id(&change.path))
+            let link = fs::symlink_metadata(&change.path).ok();
+            (change.path.clone(), link.as_ref().and_then(id_of))
         } else {
             let target = resolve_target(&change.path);
-            let id = file_id(&target);
+            let id = fs::metadata(&target).ok().as_ref().and_then(id_of);
             (target, id)
         };
         if let Some((_, _, first)) = seen
@@ -328,12 +324,7 @@ pub fn write_batch(changes: &[Change<'_>]) -> Result<Vec<PathBuf>, WriteError> {
         // deleted: never a folder, a pipe, a socket or a device (run as
         // root, deleting /dev/null takes the device away from every
         // program).
-        if !meta.is_file() {
-            let what = if meta.is_dir() {
-                "it is a directory"
-            } else {
-                "it is not a regular file"
-            };
+        if let Some(what) = not_regular(&meta) {
             return Err(fail(&change.path, format!("cannot delete it: {what}")));
         }
         if !is_link(&change.path) {
@@ -413,32 +404,32 @@ pub fn write_batch(changes: &[Change<'_>]) -> Result<Vec<PathBuf>, WriteError> {
 /// A file's device and inode: two paths with the same are one file.
 type FileId = (u64, u64);
 
+/// Why a file with `meta` is not written or deleted: a folder, or not a
+/// regular file (a pipe, a socket, a device); `None` for a regular file.
+fn not_regular(meta: &fs::Metadata) -> Option<&'static str> {
+    if meta.is_file() {
+        None
+    } else if meta.is_dir() {
+        Some("it is a directory")
+    } else {
+        Some("it is not a regular file")
+    }
+}
+
 /// Whether `path` itself is a symbolic link.
 fn is_link(path: &Path) -> bool {
     fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
 }
 
-/// The device and inode of the link at `path` itself.
+/// The device and inode `meta` tells, where the system tells them.
 #[cfg(unix)]
-fn link_id(path: &Path) -> Option<FileId> {
+fn id_of(meta: &fs::Metadata) -> Option<FileId> {
     use std::os::unix::fs::MetadataExt;
-    fs::symlink_metadata(path).ok().map(|m| (m.dev(), m.ino()))
+    Some((meta.dev(), meta.ino()))
 }
 
 #[cfg(not(unix))]
-fn link_id(_path: &Path) -> Option<FileId> {
-    None
-}
-
-/// The device and inode of the file at `path`, where the system tells them.
-#[cfg(unix)]
-fn file_id(path: &Path) -> Option<FileId> {
-    use std::os::unix::fs::MetadataExt;
-    fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
-}
-
-#[cfg(not(unix))]
-fn file_id(_path: &Path) -> Option<FileId> {
+fn id_of(_meta: &fs::Metadata) -> Option<FileId> {
     None
 }
 

@@ -601,30 +601,12 @@ fn write(path_key: &str, content_key: &str, call: &Call, fs: &dyn PatchFs) -> Fi
     };
     // The write check `check` and `apply --write` run too
     // ([`edit::write_doubt`]); a stand-in's sentence ends with what to
-    // send. The layout check reads only the part around what the write
-    // changes (a write of a 10,000-line file that changes a few lines
-    // costs what an edit of them does).
-    let doubts = match content.as_deref() {
-        Some(old) => match edit::write_doubt(&file, old, new) {
-            Some((edit::EditDoubtKind::AlreadyApplied, why)) => vec![(NextStep::AlreadyThere, why)],
-            Some((_, why)) => vec![(NextStep::Said, why)],
-            // The layout check reads only the part around what the write
-            // changes (a write of a 10,000-line file that changes a few
-            // lines costs what an edit of them does).
-            None => crate::diagnose::layout::layout_break(&file, old, new)
-                .map(|b| {
-                    (
-                        NextStep::Said,
-                        format!("its content leaves {file} {}: {}", b.leaves(), b.why),
-                    )
-                })
-                .into_iter()
-                .chain(hidden_write(old, new))
-                .collect(),
-        },
-        // A new file: its layout against no file (brackets, a key or a
-        // name twice, JSON that does not read).
-        None => crate::diagnose::layout::layout_break(&file, "", new)
+    // send. The layout check reads only the part around what the write changes
+    // (a write of a 10,000-line file that changes a few lines costs what
+    // an edit of them does); a new file's, against no file (brackets, a
+    // key or a name twice, JSON that does not read).
+    let layout = |old: &str| -> Vec<(NextStep, String)> {
+        crate::diagnose::layout::layout_break(&file, old, new)
             .map(|b| {
                 (
                     NextStep::Said,
@@ -632,8 +614,16 @@ fn write(path_key: &str, content_key: &str, call: &Call, fs: &dyn PatchFs) -> Fi
                 )
             })
             .into_iter()
-            .chain(hidden_write("", new))
-            .collect(),
+            .chain(hidden_write(old, new))
+            .collect()
+    };
+    let doubts = match content.as_deref() {
+        Some(old) => match edit::write_doubt(&file, old, new) {
+            Some((edit::EditDoubtKind::AlreadyApplied, why)) => vec![(NextStep::AlreadyThere, why)],
+            Some((_, why)) => vec![(NextStep::Said, why)],
+            None => layout(old),
+        },
+        None => layout(""),
     };
     exact_or_doubt(file, "write", None, doubts)
 }

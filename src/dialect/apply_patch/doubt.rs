@@ -386,12 +386,12 @@ fn indent_doubt(applied: &Applied, s: usize) -> Option<PatchDoubt> {
             if !crate::diagnose::layout::result_read(written, result) {
                 return None;
             }
-            let original = section_input(applied.patch, applied.fs, applied.cwd, s)?;
             // A move into another kind of file (notes.txt to lib.rs): the
-            // text before was not of the new kind; judged against no file.
-            let extension = |p: &str| p.rsplit_once('.').map(|(_, e)| e.to_string());
+            // text before was not of the new kind; judged against no file
+            // (and not read).
+            let extension = |p: &str| std::path::Path::new(p).extension().map(|e| e.to_owned());
             let original = if extension(path) == extension(written) {
-                original
+                section_input(applied.patch, applied.fs, applied.cwd, s)?
             } else {
                 super::fs::SharedText::new(String::new())
             };
