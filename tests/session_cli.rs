@@ -646,11 +646,8 @@ fn check_session(session: &Path, cwd: Option<&Path>) -> (Option<i32>, String) {
 /// error text.
 #[test]
 fn check_session_explains_a_cline_cli_patch_by_clines_matcher() {
-    let dir = fixtures().join(CLINE_LOOSE);
-    let want = expected(&dir);
-    let tmp = tempfile::tempdir().unwrap();
-    let session = workspace(&dir, &want, tmp.path());
-    let (code, out) = check_session(&session, Some(tmp.path()));
+    let run = laid_out(&fixtures().join(CLINE_LOOSE));
+    let (code, out) = check_session(&run.session, Some(run.root.path()));
     assert_eq!(code, Some(0), "{out}");
     assert_eq!(
         out,
@@ -665,11 +662,8 @@ fn check_session_explains_a_cline_cli_patch_by_clines_matcher() {
          the text the model wrote\n"
     );
 
-    let dir = fixtures().join("cline-cli-3.0.65/patch_fail2");
-    let want = expected(&dir);
-    let tmp = tempfile::tempdir().unwrap();
-    let session = workspace(&dir, &want, tmp.path());
-    let (code, out) = check_session(&session, Some(tmp.path()));
+    let run = laid_out(&fixtures().join("cline-cli-3.0.65/patch_fail2"));
+    let (code, out) = check_session(&run.session, Some(run.root.path()));
     assert_eq!(code, Some(1), "{out}");
     assert!(
         out.contains(
@@ -909,15 +903,15 @@ fn aider_contents_before_come_from_its_commits() {
 fn absolute_paths_outside_cwd_map_onto_it_by_their_longest_suffix() {
     let dir = fixtures().join("cline-cli-3.0.65/editor_fail");
     let want = expected(&dir);
+    // The workspace where it is now: a new temporary folder.
     let tmp = tempfile::tempdir().unwrap();
-    let moved = tmp.path().join("moved");
-    fs::create_dir_all(&moved).unwrap();
+    let moved = tmp.path();
     let (_, last) = states(&want);
-    write_files(&moved, &last);
+    write_files(moved, &last);
     let bytes = fs::read(dir.join("stdout.jsonl")).unwrap();
     assert!(String::from_utf8_lossy(&bytes).contains("\"/home/user/project/calc.py\""));
     let out = srview(["session", "-", "--json", "--cwd"])
-        .arg(&moved)
+        .arg(moved)
         .stdin(&bytes)
         .output();
     assert_eq!(code(&out), 0, "{}", stderr(&out));
