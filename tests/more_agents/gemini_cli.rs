@@ -8,6 +8,7 @@
 use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::process::Output;
 use std::time::Duration;
 
 use serde_json::Value;
@@ -41,35 +42,43 @@ fn json_edits(out: &str) -> Vec<Value> {
     doc["edits"].as_array().expect("edits").clone()
 }
 
-/// Compares one `session --json` edit with expected.json: file, tool,
-/// verdict and message exactly. `contents` (a saved session): both
-/// contents exactly (an applied edit's recorded, a failed or never-run
-/// one's before from the whole-file `read_file` before it). Else (a live
-/// stream, which carries none) no content is compared: what
+/// Compares what `session --json` printed (`out`: exit 0) with
+/// expected.json, edit by edit in order: file, tool, verdict and message
+/// exactly. `contents` (a saved session): both contents exactly (an
+/// applied edit's recorded, a failed or never-run one's before from the
+/// whole-file `read_file` before it). Else (a live stream, which carries
+/// none) `contentAfter` is null and no other content is compared: what
 /// `contentBefore` then holds is srview's recovery from the disk, not the
 /// agent's output.
-fn assert_edit(label: &str, got: &Value, want: &ExpectedEdit, contents: bool) {
+fn assert_session_edits(label: &str, out: &Output, want: &[ExpectedEdit], contents: bool) {
+    assert_eq!(code(out), 0, "{label}: {}", stderr(out));
+    let edits = json_edits(&stdout(out));
+    assert_eq!(edits.len(), want.len(), "{label}");
     let text = |v: &Value| v.as_str().map(str::to_string);
-    assert_eq!(got["seq"], want.seq, "{label}");
-    assert_eq!(got["file"], want.file.as_str(), "{label}");
-    assert_eq!(got["tool"], want.tool.as_str(), "{label}");
-    assert_eq!(got["agentVerdict"], want.agent_verdict.as_str(), "{label}");
-    assert_eq!(
-        text(&got["agentMessage"]),
-        want.agent_message,
-        "{label}: agentMessage"
-    );
-    if contents {
+    for (got, want) in edits.iter().zip(want) {
+        assert_eq!(got["seq"], want.seq, "{label}");
+        assert_eq!(got["file"], want.file.as_str(), "{label}");
+        assert_eq!(got["tool"], want.tool.as_str(), "{label}");
+        assert_eq!(got["agentVerdict"], want.agent_verdict.as_str(), "{label}");
         assert_eq!(
-            text(&got["contentBefore"]),
-            want.content_before,
-            "{label}: contentBefore"
+            text(&got["agentMessage"]),
+            want.agent_message,
+            "{label}: agentMessage"
         );
-        assert_eq!(
-            text(&got["contentAfter"]),
-            want.content_after,
-            "{label}: contentAfter"
-        );
+        if contents {
+            assert_eq!(
+                text(&got["contentBefore"]),
+                want.content_before,
+                "{label}: contentBefore"
+            );
+            assert_eq!(
+                text(&got["contentAfter"]),
+                want.content_after,
+                "{label}: contentAfter"
+            );
+        } else {
+            assert_eq!(got["contentAfter"], Value::Null, "{label}");
+        }
     }
 }
 
@@ -90,12 +99,7 @@ fn saved_sessions_through_the_binary_give_the_expected_edits() {
         let out = srview(["session", "--json"])
             .arg(session_path(&dir))
             .output();
-        assert_eq!(code(&out), 0, "{name}: {}", stderr(&out));
-        let edits = json_edits(&stdout(&out));
-        assert_eq!(edits.len(), want.edits.len(), "{name}");
-        for (got, w) in edits.iter().zip(&want.edits) {
-            assert_edit(&format!("{name} (saved)"), got, w, true);
-        }
+        assert_session_edits(&format!("{name} (saved)"), &out, &want.edits, true);
     }
 }
 
@@ -110,14 +114,8 @@ fn live_streams_piped_into_session_give_the_expected_edits() {
         let out = srview(["session", "-", "--json", "--cwd", "/home/user/project"])
             .stdin_file(Some(&dir.join("stdout.jsonl")))
             .output();
-        assert_eq!(code(&out), 0, "{name}: {}", stderr(&out));
-        let edits = json_edits(&stdout(&out));
-        assert_eq!(edits.len(), want.edits.len(), "{name}");
-        for (got, w) in edits.iter().zip(&want.edits) {
-            // The live stream carries no file content.
-            assert_eq!(got["contentAfter"], Value::Null, "{name}");
-            assert_edit(&format!("{name} (live)"), got, w, false);
-        }
+        // The live stream carries no file content.
+        assert_session_edits(&format!("{name} (live)"), &out, &want.edits, false);
     }
 }
 
