@@ -13,6 +13,7 @@ use srview::tui::view::{self, Caches};
 
 use super::app_with_diff;
 use super::support;
+use support::diff::block;
 
 const ORIGINAL: &str = "\
 import os
@@ -177,8 +178,8 @@ fn stage_colours_differ() {
 
 #[test]
 fn failing_block() {
-    let diff = "------- SEARCH\ndef nowhere():\n    pass\n=======\ndef somewhere():\n    pass\n+++++++ REPLACE\n";
-    let mut app = app(diff, true);
+    let diff = block("def nowhere():\n    pass", "def somewhere():\n    pass");
+    let mut app = app(&diff, true);
     app.diagnose();
     let screen = screen_of(&mut app, 100, 24, ColourMode::TrueColor);
     assert_shows(&screen, &["failed"]);
@@ -251,7 +252,7 @@ fn huge_and_tiny_sizes_do_not_panic() {
 fn escape_sequences_in_content_are_inert() {
     let original = "ok\nbad \u{1b}[2J\u{1b}]52;c;AAAA\u{7} line\n";
     let mut app = App::new(PathBuf::from("x.txt"), original.to_string(), Version::V1);
-    app.set_diff("------- SEARCH\nok\n=======\nfine \u{1b}[31m\n+++++++ REPLACE\n".into());
+    app.set_diff(block("ok", "fine \u{1b}[31m"));
     let screen = screen_of(&mut app, 100, 20, ColourMode::TrueColor);
     assert!(!screen.contains('\u{1b}'), "raw ESC reached the screen");
     assert_shows(&screen, &["␛[2J"]);
@@ -264,10 +265,10 @@ fn escape_sequences_in_content_are_inert() {
 fn bidi_controls_and_zero_width_characters_are_drawn() {
     let original = "def is_admin(user):\n    access = \"user\"\n    return access\n";
     let mut app = App::new(PathBuf::from("a.py"), original.to_string(), Version::V1);
-    app.set_diff(
-        "------- SEARCH\n    access = \"user\"\n=======\n    access = \"user\u{202e} \u{2066}// admin\u{2069}\"\n    return is_\u{200b}admin\n+++++++ REPLACE\n"
-            .into(),
-    );
+    app.set_diff(block(
+        "    access = \"user\"",
+        "    access = \"user\u{202e} \u{2066}// admin\u{2069}\"\n    return is_\u{200b}admin",
+    ));
     app.end_stream();
     let screen = screen_of(&mut app, 120, 20, ColourMode::TrueColor);
     assert_shows(
@@ -369,8 +370,11 @@ fn applied_fallback_block_keeps_its_stage_mark() {
     assert!(!screen.contains('≈'), "{screen}");
 
     // A failing block still gets it.
-    let diff = "------- SEARCH\ndef sav(path, text):\n    with open(path, \"w\") as f:\n=======\nx\n+++++++ REPLACE\n";
-    let mut app = self::app(diff, true);
+    let diff = block(
+        "def sav(path, text):\n    with open(path, \"w\") as f:",
+        "x",
+    );
+    let mut app = self::app(&diff, true);
     app.diagnose();
     let screen = text(&frame(&mut app, 120, 40, ColourMode::None));
     assert_shows(&screen, &["≈ def save"]);
@@ -551,11 +555,7 @@ fn footer_names_the_layout_u_switches_to() {
 #[test]
 fn long_lines_end_in_an_ellipsis_and_scroll_sideways() {
     let original = format!("short\n{}END\nlast\n", "abcdefghij".repeat(12));
-    let mut app = app_with_diff(
-        "f.txt",
-        &original,
-        "------- SEARCH\nlast\n=======\nLAST\n+++++++ REPLACE\n",
-    );
+    let mut app = app_with_diff("f.txt", &original, &block("last", "LAST"));
     app.stop_following();
     app.scroll_to(0);
     let screen = text(&frame(&mut app, 100, 12, ColourMode::None));
@@ -633,11 +633,7 @@ fn a_change_past_the_right_edge_says_its_column() {
     assert!(!there.contains("▸col"), "{there}");
     assert!(there.contains("\"k250\": 999"), "{there}");
     // A change within the width has no marker.
-    let mut short = app_with_diff(
-        "f.json",
-        "{\"a\": 1}\n",
-        "------- SEARCH\n{\"a\": 1}\n=======\n{\"a\": 2}\n+++++++ REPLACE\n",
-    );
+    let mut short = app_with_diff("f.json", "{\"a\": 1}\n", &block("{\"a\": 1}", "{\"a\": 2}"));
     let screen = screen_of(&mut short, 80, 24, ColourMode::None);
     assert!(!screen.contains("▸col"), "{screen}");
 }
@@ -730,7 +726,7 @@ fn a_huge_failing_block_has_a_bounded_detail() {
     let search = original
         .replacen("line 0 of", "line 0 off", 1)
         .replace("line 500 of", "line 500 off");
-    let diff = format!("------- SEARCH\n{search}=======\nx\n+++++++ REPLACE\n");
+    let diff = support::diff::block_of_lines(&search, "x\n");
     let mut app = app_with_diff("big.txt", &original, &diff);
     app.diagnose();
     let d = app.selected_diagnosis().expect("diagnosed");
@@ -753,17 +749,23 @@ fn a_doubtful_block_anchor_place_is_flagged_in_the_block_list() {
     let cases = [
         (
             "fn a() {\n    one();\n}\n\nfn b() {\n    two_and_a_long_call(with, many, args);\n}\n",
-            "------- SEARCH\nfn a() {\n    two_and_a_long_call(with, many, args);\n}\n=======\nfn a() {\n    three();\n}\n+++++++ REPLACE\n",
+            block(
+                "fn a() {\n    two_and_a_long_call(with, many, args);\n}",
+                "fn a() {\n    three();\n}",
+            ),
             "! wrong place?",
         ),
         (
             "impl A {\n    let total = compute(1);\n}\n\nimpl A {\n    let total = compute(2);\n}\n",
-            "------- SEARCH\nimpl A {\n    let total = compute(X);\n}\n=======\nimpl A {\n    let total = 0;\n}\n+++++++ REPLACE\n",
+            block(
+                "impl A {\n    let total = compute(X);\n}",
+                "impl A {\n    let total = 0;\n}",
+            ),
             "! guess",
         ),
     ];
     for (file, diff, flag) in cases {
-        let mut app = app_with_diff("f.rs", file, diff);
+        let mut app = app_with_diff("f.rs", file, &diff);
         app.diagnose();
         let t = frame(&mut app, 120, 30, ColourMode::TrueColor);
         let screen = text(&t);
@@ -939,7 +941,7 @@ fn only_line_endings_that_differ_from_the_files_are_marked() {
     let mut app = app_with_diff(
         "f.txt",
         "alpha\r\nbeta\r\ngamma\r\n",
-        "------- SEARCH\nbeta\n=======\nBETA\n+++++++ REPLACE\n",
+        &block("beta", "BETA"),
     );
     let screen = screen_of(&mut app, 100, 20, ColourMode::None);
     assert!(!screen.contains('␍'), "{screen}");
