@@ -2382,22 +2382,42 @@ fn an_aider_udiff_reply_is_read_by_aiders_own_udiff_applier() {
 /// says it on stderr; `--write` holds it back, `--force` writes it.
 #[test]
 fn lines_opencodes_patch_parser_drops_are_a_doubt() {
+    // OpenCode's call of the patch on `name` in `dir`, saved as p.json, and
+    // `check` of it.
+    let check_call = |dir: &Path, name: &str, patch: &str| {
+        let input = serde_json::json!({ "patchText": patch }).to_string();
+        run_on_input(
+            dir,
+            ["check", name, "p.json"],
+            &input,
+            "opencode-apply-patch",
+        )
+    };
+    // `apply --write` of p.json on `name` in `dir` (`--force` with `force`).
+    let write = |dir: &Path, name: &str, force: bool| {
+        let mut args = vec![
+            "apply",
+            name,
+            "p.json",
+            "--dialect",
+            "opencode-apply-patch",
+            "--write",
+        ];
+        if force {
+            args.push("--force");
+        }
+        run_in(dir, &args)
+    };
     let readme = "# Tool\n\nIntro text.\n\n## Usage\n\nRun it.\n";
     let blank = "*** Begin Patch\n*** Update File: README.md\n@@\n ## Usage\n \n-Run it.\n+Run it \
                  with `tool go`.\n\n+It never writes outside the current folder.\n*** End Patch";
     let (dir, file) = project_with("README.md", readme);
-    let input = serde_json::json!({ "patchText": blank }).to_string();
     let dropped = "OpenCode drops patch line 8 (an empty line without a prefix) in hunk #1 of \
                    README.md: its parser skips, without a word, a line that starts with none of \
                    ` `, `-`, `+`, so it writes 4 lines where the patch has 5: send every line of a \
                    hunk with its prefix: ` ` (a space) for a line kept, `-` for one removed, `+` \
                    for one added (an empty added line as `+` alone)";
-    let check = run_on_input(
-        dir.path(),
-        ["check", "README.md", "p.json"],
-        &input,
-        "opencode-apply-patch",
-    );
+    let check = check_call(dir.path(), "README.md", blank);
     assert_eq!(
         (check.status.code(), text(&check.stdout)),
         (
@@ -2434,28 +2454,14 @@ fn lines_opencodes_patch_parser_drops_are_a_doubt() {
             format!("srview: warning: {dropped}\n")
         )
     );
-    let write = |force: bool| {
-        let mut args = vec![
-            "apply",
-            "README.md",
-            "p.json",
-            "--dialect",
-            "opencode-apply-patch",
-            "--write",
-        ];
-        if force {
-            args.push("--force");
-        }
-        run_in(dir.path(), &args)
-    };
-    let held = write(false);
+    let held = write(dir.path(), "README.md", false);
     assert_eq!(held.status.code(), Some(1), "{}", text(&held.stderr));
     assert_eq!(
         text(&held.stderr),
         format!("srview: nothing written: {dropped} (--force writes it)\n")
     );
     assert_eq!(read(&file), readme);
-    let forced = write(true);
+    let forced = write(dir.path(), "README.md", true);
     assert_eq!(forced.status.code(), Some(0), "{}", text(&forced.stderr));
     assert_eq!(read(&file), merged);
 
@@ -2465,13 +2471,7 @@ fn lines_opencodes_patch_parser_drops_are_a_doubt() {
     let (dir, file) = project_with("imp.py", imports);
     let unprefixed = "*** Begin Patch\n*** Update File: imp.py\n@@\n import os\n+import \
                       sys\nimport json\n+import re\n*** End Patch";
-    let input = serde_json::json!({ "patchText": unprefixed }).to_string();
-    let check = run_on_input(
-        dir.path(),
-        ["check", "imp.py", "p.json"],
-        &input,
-        "opencode-apply-patch",
-    );
+    let check = check_call(dir.path(), "imp.py", unprefixed);
     assert_eq!(
         (check.status.code(), text(&check.stdout)),
         (
@@ -2485,17 +2485,7 @@ fn lines_opencodes_patch_parser_drops_are_a_doubt() {
                 .to_string()
         )
     );
-    let held = run_in(
-        dir.path(),
-        &[
-            "apply",
-            "imp.py",
-            "p.json",
-            "--dialect",
-            "opencode-apply-patch",
-            "--write",
-        ],
-    );
+    let held = write(dir.path(), "imp.py", false);
     assert_eq!(held.status.code(), Some(1), "{}", text(&held.stderr));
     assert_contains(
         &text(&held.stderr),
@@ -2592,12 +2582,8 @@ fn a_patch_hunk_placed_by_its_header_is_not_a_first_place_doubt() {
         ),
         ("apply-patch", ""),
     ] {
-        let dir = support::files::folder(&[("p.js", file)]);
-        support::files::write(
-            dir.path(),
-            "ok.patch",
-            patch("function parseB(s) {").as_bytes(),
-        );
+        let dir =
+            support::files::folder(&[("p.js", file), ("ok.patch", &patch("function parseB(s) {"))]);
         let check = run_in(
             dir.path(),
             &["check", "p.js", "ok.patch", "--dialect", dialect],
@@ -2631,12 +2617,10 @@ fn a_patch_hunk_placed_by_its_header_is_not_a_first_place_doubt() {
             "{dialect}"
         );
     }
-    let dir = support::files::folder(&[("p.js", file)]);
-    support::files::write(
-        dir.path(),
-        "bad.patch",
-        patch("function parseB(str) {").as_bytes(),
-    );
+    let dir = support::files::folder(&[
+        ("p.js", file),
+        ("bad.patch", &patch("function parseB(str) {")),
+    ]);
     let check = run_in(
         dir.path(),
         &[
