@@ -663,36 +663,26 @@ fn js_more_names(line: &str) -> Vec<String> {
     // Later declarators: after a comma at depth 0, a name then `=`, `:`,
     // `,`, `;` or the line's end.
     let mut depth = 0i64;
-    let mut quote: Option<char> = None;
-    let mut chars = rest.char_indices();
-    while let Some((i, c)) = chars.next() {
-        match quote {
-            Some(_) if c == '\\' => {
-                chars.next();
-            }
-            Some(q) if c == q => quote = None,
-            Some(_) => {}
-            None => match c {
-                '"' | '\'' | '`' => quote = Some(c),
-                '(' | '[' | '{' => depth += 1,
-                ')' | ']' | '}' => depth -= 1,
-                ';' if depth == 0 => break,
-                ',' if depth == 0 => {
-                    let next = rest[i + 1..].trim_start();
-                    if let Some(name) = word(next) {
-                        let tail = next[name.len()..].trim_start();
-                        let declares = tail.is_empty()
-                            || tail.starts_with([':', ',', ';'])
-                            || (tail.starts_with('=')
-                                && !tail.starts_with("==")
-                                && !tail.starts_with("=>"));
-                        if declares && name != "_" {
-                            names.push(name);
-                        }
+    for (i, c) in unquoted(rest) {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            ';' if depth == 0 => break,
+            ',' if depth == 0 => {
+                let next = rest[i + 1..].trim_start();
+                if let Some(name) = word(next) {
+                    let tail = next[name.len()..].trim_start();
+                    let declares = tail.is_empty()
+                        || tail.starts_with([':', ',', ';'])
+                        || (tail.starts_with('=')
+                            && !tail.starts_with("==")
+                            && !tail.starts_with("=>"));
+                    if declares && name != "_" {
+                        names.push(name);
                     }
                 }
-                _ => {}
-            },
+            }
+            _ => {}
         }
     }
     names
@@ -875,31 +865,49 @@ fn js_method(text: &str) -> Option<(String, String, &'static str)> {
 /// `line` without a comment at its end (`// ..`, `/* .. */`), quoted
 /// text read past.
 fn code_of(line: &str) -> &str {
-    let mut quote: Option<char> = None;
-    let mut chars = line.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
-        match quote {
-            Some(_) if c == '\\' => {
-                chars.next();
+    for (i, c) in unquoted(line) {
+        let rest = &line[i..];
+        if c == '/' && rest[1..].starts_with(['/', '*']) {
+            // A `/* .. */` closed before more code is not the end.
+            if rest.starts_with("/*")
+                && let Some(end) = rest.find("*/")
+                && !rest[end + 2..].trim().is_empty()
+            {
+                continue;
             }
-            Some(q) if c == q => quote = None,
-            Some(_) => {}
-            None if matches!(c, '"' | '\'' | '`') => quote = Some(c),
-            None if c == '/' && matches!(chars.peek(), Some((_, '/' | '*'))) => {
-                let rest = &line[i..];
-                // A `/* .. */` closed before more code is not the end.
-                if rest.starts_with("/*")
-                    && let Some(end) = rest.find("*/")
-                    && !rest[end + 2..].trim().is_empty()
-                {
-                    continue;
-                }
-                return &line[..i];
-            }
-            None => {}
+            return &line[..i];
         }
     }
     line
+}
+
+/// The characters of `text` outside quoted text (`"..."`, `'...'`,
+/// `` `...` ``, a backslash in them escaping the next character), each with
+/// its byte index: an opening quote is one of them, what it quotes and its
+/// closing quote are not.
+fn unquoted(text: &str) -> impl Iterator<Item = (usize, char)> + '_ {
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    text.char_indices().filter(move |&(_, c)| match quote {
+        Some(_) if escaped => {
+            escaped = false;
+            false
+        }
+        Some(q) => {
+            if c == '\\' {
+                escaped = true;
+            } else if c == q {
+                quote = None;
+            }
+            false
+        }
+        None => {
+            if matches!(c, '"' | '\'' | '`') {
+                quote = Some(c);
+            }
+            true
+        }
+    })
 }
 
 /// Whether the JavaScript or TypeScript definition at `lines[at]` has a
