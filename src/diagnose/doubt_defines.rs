@@ -1865,8 +1865,8 @@ mod tests {
             js,
             &again,
             "as written, the file defines const `formatPrice` twice at its top level, at \
-                 lines 1 and 9: JavaScript refuses to load the file (SyntaxError: Identifier \
-                 'formatPrice' has already been declared)",
+             lines 1 and 9: JavaScript refuses to load the file (SyntaxError: Identifier \
+             'formatPrice' has already been declared)",
         );
         let cart = "class Cart {\n  total() {\n    return 1;\n  }\n\n  clear() {\n    this.items = [];\n  }\n}\n";
         let again = before(cart, "  clear() {", "  total() {\n    return 2;\n  }\n\n");
@@ -1875,8 +1875,8 @@ mod tests {
             cart,
             &again,
             "as written, the file defines method `total` twice in `class Cart` (line 1), at \
-                 lines 2 and 6: TypeScript refuses the file (Duplicate function implementation), \
-                 and run as JavaScript the later one wins",
+             lines 2 and 6: TypeScript refuses the file (Duplicate function implementation), \
+             and run as JavaScript the later one wins",
         );
         let rs = "struct S;\n\nimpl S {\n    fn area(&self) -> u32 {\n        1\n    }\n\n    fn name(&self) -> &str {\n        \"s\"\n    }\n}\n";
         let again = before(
@@ -1889,7 +1889,7 @@ mod tests {
             rs,
             &again,
             "as written, the file defines fn `area` twice in `impl S` (line 3), at lines 4 \
-                 and 8: Rust refuses to compile it (duplicate definitions with name `area`)",
+             and 8: Rust refuses to compile it (duplicate definitions with name `area`)",
         );
         let rs = "struct Config {\n    a: u32,\n}\n\nfn helper() {}\n\nfn main() {}\n";
         let again = before(
@@ -2046,8 +2046,8 @@ mod tests {
             registry,
             &twice,
             "as written, the file defines method `constructor` twice in `export class \
-                 Registry` (line 1), at lines 2 and 6: JavaScript refuses to load the file \
-                 (SyntaxError: A class may only have one constructor)",
+             Registry` (line 1), at lines 2 and 6: JavaScript refuses to load the file \
+             (SyntaxError: A class may only have one constructor)",
         );
         assert!(
             fault_of("ct.ts", registry, &twice)
@@ -2065,8 +2065,8 @@ mod tests {
             ids,
             &again,
             "as written, the file defines function `ids` twice at its top level, at lines 1 \
-                 and 5: JavaScript refuses to load the module (SyntaxError: Identifier 'ids' has \
-                 already been declared)",
+             and 5: JavaScript refuses to load the module (SyntaxError: Identifier 'ids' has \
+             already been declared)",
         );
         let plain = "function ids() {\n  return 1;\n}\n";
         let again = format!("{plain}function ids() {{\n  return 2;\n}}\n");
@@ -2101,8 +2101,8 @@ mod tests {
             foo,
             &again,
             "as written, the file defines `Foo` twice at its top level, struct `Foo` at line \
-                 1 and enum `Foo` at line 3: Rust refuses to compile it (the name `Foo` is \
-                 defined multiple times)",
+             1 and enum `Foo` at line 3: Rust refuses to compile it (the name `Foo` is \
+             defined multiple times)",
         );
         let parser = "export class Parser {}\n";
         assert!(
@@ -2123,9 +2123,9 @@ mod tests {
             named,
             &again,
             "as written, the file implements `Named` for `A` twice, in `impl Named for A` at \
-                 lines 3 and 8 (fn `name` at lines 4 and 9): Rust refuses to compile it (E0119: \
-                 conflicting implementations of trait `Named` for type `A`): change the `impl` \
-                 block that is there (its text in the old text) instead of adding another",
+             lines 3 and 8 (fn `name` at lines 4 and 9): Rust refuses to compile it (E0119: \
+             conflicting implementations of trait `Named` for type `A`): change the `impl` \
+             block that is there (its text in the old text) instead of adding another",
         );
         // A fn twice in one trait impl (E0201), generics read past; the
         // trait for another type is fine.
@@ -2216,9 +2216,9 @@ mod tests {
             form,
             &again,
             "as written, the file defines field `handleClick` twice in `export class Form \
-                 extends React.Component` (line 1), at lines 2 and 6: TypeScript refuses the \
-                 file (Duplicate identifier 'handleClick'), and run as JavaScript the later one \
-                 (line 6) replaces the one at line 2 without a word",
+             extends React.Component` (line 1), at lines 2 and 6: TypeScript refuses the \
+             file (Duplicate identifier 'handleClick'), and run as JavaScript the later one \
+             (line 6) replaces the one at line 2 without a word",
         );
         let method = form
             .replace("  handleClick = () => {", "  handleClick() {")
@@ -2291,8 +2291,8 @@ mod tests {
             wrap,
             &gated,
             "as written, the file defines fn `zero` twice in `impl Wrap<u32>` (line 10), at \
-                 lines 4 and 11: Rust refuses to compile it (duplicate definitions with name \
-                 `zero`)",
+             lines 4 and 11: Rust refuses to compile it (duplicate definitions with name \
+             `zero`)",
         );
         let unix = "#[cfg(unix)]\nimpl Wrap<u32> {\n    pub fn zero() -> Self {\n        Wrap(0)\n    }\n}\n";
         let apart = [
@@ -2321,10 +2321,10 @@ mod tests {
             show,
             &again,
             "as written, the file imports `formatDate` at line 1 and defines it again at line \
-                 7 (function `formatDate`): JavaScript refuses to load the module (SyntaxError: \
-                 Identifier 'formatDate' has already been declared): the name is imported \
-                 already: use the imported one and leave the new definition out, or give the new \
-                 one another name",
+             7 (function `formatDate`): JavaScript refuses to load the module (SyntaxError: \
+             Identifier 'formatDate' has already been declared): the name is imported \
+             already: use the imported one and leave the new definition out, or give the new \
+             one another name",
         );
         let imports = [
             "import formatDate from './util';\n",
@@ -2364,8 +2364,8 @@ mod tests {
             run,
             &again,
             "as written, the file imports `parse` at line 1 and defines it again at line 7 \
-                 (fn `parse`): Rust refuses to compile it (E0255: the name `parse` is defined \
-                 multiple times)",
+             (fn `parse`): Rust refuses to compile it (E0255: the name `parse` is defined \
+             multiple times)",
         );
         let uses = [
             "use a::{b, parse};\n",
@@ -2508,7 +2508,7 @@ mod tests {
             lib,
             &again,
             "as written, the file defines fn `adds` twice in `mod tests` (line 6), at lines 10 \
-                 and 15: Rust refuses to compile it (the name `adds` is defined multiple times)",
+             and 15: Rust refuses to compile it (the name `adds` is defined multiple times)",
         );
         let shape = "pub trait Shape {\n    fn area(&self) -> f64 {\n        0.0\n    }\n}\n";
         let again = shape.replace(
@@ -2563,9 +2563,9 @@ mod tests {
             config,
             &again,
             "as written, the file implements `Default` for `Config` twice, derived at line 1 \
-                 and implemented at line 6: Rust refuses to compile it (E0119: conflicting \
-                 implementations of trait `Default` for type `Config`): drop `Default` from the \
-                 `#[derive(..)]` or leave the `impl` out",
+             and implemented at line 6: Rust refuses to compile it (E0119: conflicting \
+             implementations of trait `Default` for type `Config`): drop `Default` from the \
+             `#[derive(..)]` or leave the `impl` out",
         );
         // Each other trait of the list.
         for tr in STD.into_iter().filter(|&tr| tr != "Default") {
