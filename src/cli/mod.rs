@@ -698,11 +698,13 @@ mod tests {
     fn the_gates_arguments_are_read_as_clap_reads_them() {
         use super::{Cli, Command, gate_args};
         use clap::Parser;
-        let read = |words: &[&str]| {
-            gate_args(words.iter().map(std::ffi::OsString::from)).map(|args| format!("{args:?}"))
+        // Each line's words, split at spaces (none has a space of its own).
+        let read = |line: &str| {
+            gate_args(line.split_whitespace().map(std::ffi::OsString::from))
+                .map(|args| format!("{args:?}"))
         };
-        let by_clap = |words: &[&str]| {
-            let argv = std::iter::once("srview").chain(words.iter().copied());
+        let by_clap = |line: &str| {
+            let argv = std::iter::once("srview").chain(line.split_whitespace());
             match Cli::try_parse_from(argv) {
                 Ok(Cli {
                     command: Some(Command::Gate(args)),
@@ -711,7 +713,6 @@ mod tests {
                 _ => None,
             }
         };
-        // Each line's words, split at spaces (none has a space of its own).
         let read_by_both = [
             "gate --agent claude-code",
             "gate --agent=codex",
@@ -724,10 +725,9 @@ mod tests {
             "gate --agent claude-code --install-created file,hooks,event --timeout 60",
         ];
         for line in read_by_both {
-            let words: Vec<&str> = line.split_whitespace().collect();
-            let fast = read(&words);
-            assert!(fast.is_some(), "{words:?} is read without clap");
-            assert_eq!(fast, by_clap(&words), "{words:?}");
+            let fast = read(line);
+            assert!(fast.is_some(), "{line:?} is read without clap");
+            assert_eq!(fast, by_clap(line), "{line:?}");
         }
         let left_to_clap = [
             "",
@@ -754,8 +754,7 @@ mod tests {
             "apply --agent codex",
         ];
         for line in left_to_clap {
-            let words: Vec<&str> = line.split_whitespace().collect();
-            assert_eq!(read(&words), None, "{words:?} is left to clap");
+            assert_eq!(read(line), None, "{line:?} is left to clap");
         }
     }
 }

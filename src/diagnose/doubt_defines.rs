@@ -663,58 +663,50 @@ fn js_more_names(line: &str) -> Vec<String> {
     // Later declarators: after a comma at depth 0, a name then `=`, `:`,
     // `,`, `;` or the line's end.
     let mut depth = 0i64;
-    let mut quote: Option<char> = None;
-    let mut chars = rest.char_indices();
-    while let Some((i, c)) = chars.next() {
-        match quote {
-            Some(_) if c == '\\' => {
-                chars.next();
-            }
-            Some(q) if c == q => quote = None,
-            Some(_) => {}
-            None => match c {
-                '"' | '\'' | '`' => quote = Some(c),
-                '(' | '[' | '{' => depth += 1,
-                ')' | ']' | '}' => depth -= 1,
-                ';' if depth == 0 => break,
-                ',' if depth == 0 => {
-                    let next = rest[i + 1..].trim_start();
-                    if let Some(name) = word(next) {
-                        let tail = next[name.len()..].trim_start();
-                        let declares = tail.is_empty()
-                            || tail.starts_with([':', ',', ';'])
-                            || (tail.starts_with('=')
-                                && !tail.starts_with("==")
-                                && !tail.starts_with("=>"));
-                        if declares && name != "_" {
-                            names.push(name);
-                        }
+    for (i, c) in unquoted(rest) {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            ';' if depth == 0 => break,
+            ',' if depth == 0 => {
+                let next = rest[i + 1..].trim_start();
+                if let Some(name) = word(next) {
+                    let tail = next[name.len()..].trim_start();
+                    let declares = tail.is_empty()
+                        || tail.starts_with([':', ',', ';'])
+                        || (tail.starts_with('=')
+                            && !tail.starts_with("==")
+                            && !tail.starts_with("=>"));
+                    if declares && name != "_" {
+                        names.push(name);
                     }
                 }
-                _ => {}
-            },
+            }
+            _ => {}
         }
     }
     names
 }
 
+/// The standard traits a `#[derive(..)]` implements that a hand-written
+/// `impl` would conflict with (E0119).
+const STD: [&str; 9] = [
+    "Default",
+    "Clone",
+    "Copy",
+    "Debug",
+    "PartialEq",
+    "Eq",
+    "Hash",
+    "PartialOrd",
+    "Ord",
+];
+
 /// The traits a Rust `#[derive(..)]` above the type defined at
-/// `lines[at]` implements, of those a hand-written `impl` would conflict
-/// with (E0119): `Default`, `Clone`, `Copy`, `Debug`, `PartialEq`, `Eq`,
-/// `Hash`, `PartialOrd`, `Ord`; each with the line (0-based) of its
-/// `derive(`. The attributes, doc comments and comments right above read.
+/// `lines[at]` implements, of those in [`STD`]; each with the line
+/// (0-based) of its `derive(`. The attributes, doc comments and comments
+/// right above read.
 fn derived(lines: &[&str], at: usize) -> Vec<(String, usize)> {
-    const STD: [&str; 9] = [
-        "Default",
-        "Clone",
-        "Copy",
-        "Debug",
-        "PartialEq",
-        "Eq",
-        "Hash",
-        "PartialOrd",
-        "Ord",
-    ];
     let mut found = Vec::new();
     let mut top = at;
     while top > 0 && at - top < 60 {
@@ -875,31 +867,49 @@ fn js_method(text: &str) -> Option<(String, String, &'static str)> {
 /// `line` without a comment at its end (`// ..`, `/* .. */`), quoted
 /// text read past.
 fn code_of(line: &str) -> &str {
-    let mut quote: Option<char> = None;
-    let mut chars = line.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
-        match quote {
-            Some(_) if c == '\\' => {
-                chars.next();
+    for (i, c) in unquoted(line) {
+        let rest = &line[i..];
+        if c == '/' && rest[1..].starts_with(['/', '*']) {
+            // A `/* .. */` closed before more code is not the end.
+            if rest.starts_with("/*")
+                && let Some(end) = rest.find("*/")
+                && !rest[end + 2..].trim().is_empty()
+            {
+                continue;
             }
-            Some(q) if c == q => quote = None,
-            Some(_) => {}
-            None if matches!(c, '"' | '\'' | '`') => quote = Some(c),
-            None if c == '/' && matches!(chars.peek(), Some((_, '/' | '*'))) => {
-                let rest = &line[i..];
-                // A `/* .. */` closed before more code is not the end.
-                if rest.starts_with("/*")
-                    && let Some(end) = rest.find("*/")
-                    && !rest[end + 2..].trim().is_empty()
-                {
-                    continue;
-                }
-                return &line[..i];
-            }
-            None => {}
+            return &line[..i];
         }
     }
     line
+}
+
+/// The characters of `text` outside quoted text (`"..."`, `'...'`,
+/// `` `...` ``, a backslash in them escaping the next character), each with
+/// its byte index: an opening quote is one of them, what it quotes and its
+/// closing quote are not.
+fn unquoted(text: &str) -> impl Iterator<Item = (usize, char)> + '_ {
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    text.char_indices().filter(move |&(_, c)| match quote {
+        Some(_) if escaped => {
+            escaped = false;
+            false
+        }
+        Some(q) => {
+            if c == '\\' {
+                escaped = true;
+            } else if c == q {
+                quote = None;
+            }
+            false
+        }
+        None => {
+            if matches!(c, '"' | '\'' | '`') {
+                quote = Some(c);
+            }
+            true
+        }
+    })
 }
 
 /// Whether the JavaScript or TypeScript definition at `lines[at]` has a
@@ -1562,7 +1572,7 @@ pub fn redefined(path: &str, original: &str, result: &str) -> Option<Redefined> 
 
 #[cfg(test)]
 mod tests {
-    use super::{Lang, redefined};
+    use super::{Lang, STD, redefined};
     use crate::cases::{assert_none, before};
 
     /// The fault the edit leaves, said without advice, if any.
@@ -1570,9 +1580,42 @@ mod tests {
         redefined(path, original, result).map(|f| f.fault())
     }
 
+    /// Asserts the fault an edit from `original` to `result` leaves is
+    /// `want`, naming the result.
+    fn assert_fault(path: &str, original: &str, result: &str, want: &str) {
+        assert_eq!(
+            fault_of(path, original, result).as_deref(),
+            Some(want),
+            "{path}: {result}"
+        );
+    }
+
+    /// Asserts the doubt an edit from `original` to `result` leaves says
+    /// `want` (its fault and its advice), naming the result.
+    fn assert_described(path: &str, original: &str, result: &str, want: &str) {
+        assert_eq!(
+            redefined(path, original, result)
+                .map(|f| f.describe())
+                .as_deref(),
+            Some(want),
+            "{path}: {result}"
+        );
+    }
+
     /// The lines of the two definitions the edit leaves, if any.
     fn twice_at(path: &str, original: &str, result: &str) -> Option<(usize, usize)> {
         redefined(path, original, result).map(|f| f.lines)
+    }
+
+    /// Asserts no definition twice in `path` edited from `original` to
+    /// `write(added)`, for every `added` of `cases`, naming the failing one.
+    fn assert_none_written(
+        path: &str,
+        original: &str,
+        write: impl Fn(&str) -> String,
+        cases: &[&str],
+    ) {
+        assert_none(|added| redefined(path, original, &write(added)), cases);
     }
 
     /// Each `(path, original, result)` of `cases` is no definition twice.
@@ -1593,20 +1636,19 @@ mod tests {
             "module.exports",
             "function formatPrice(p) {\n  return \"$\" + p.toFixed(2);\n}\n\n",
         );
-        let found = redefined("render.js", RENDER, &result);
         assert_eq!(
-            found.as_ref().map(|f| (f.name.as_str(), f.lines)),
-            Some(("formatPrice", (1, 9)))
+            redefined("render.js", RENDER, &result).map(|f| (f.name, f.lines)),
+            Some(("formatPrice".to_string(), (1, 9)))
         );
-        assert_eq!(
-            found.map(|f| f.describe()).as_deref(),
-            Some(
-                "as written, the file defines function `formatPrice` twice at its top level, at \
-                 lines 1 and 9: JavaScript keeps the later one (line 9) without a word, and the \
-                 one at line 1 never runs: the file has it already: leave it out of the new \
-                 text, or change the definition that is there (its text in the old text) instead \
-                 of adding another"
-            )
+        assert_described(
+            "render.js",
+            RENDER,
+            &result,
+            "as written, the file defines function `formatPrice` twice at its top level, at \
+             lines 1 and 9: JavaScript keeps the later one (line 9) without a word, and the one \
+             at line 1 never runs: the file has it already: leave it out of the new text, or \
+             change the definition that is there (its text in the old text) instead of adding \
+             another",
         );
     }
 
@@ -1803,13 +1845,7 @@ mod tests {
             "#[inline]\n#[cfg(\n    windows\n)]\nfn home() {}\n",
             "#[cfg_attr(docsrs, cfg(windows))]\nfn home() {}\n",
         ];
-        for added in cases {
-            assert_eq!(
-                redefined("a.rs", unix, &format!("{unix}{added}")),
-                None,
-                "{added}"
-            );
-        }
+        assert_none_written("a.rs", unix, |added| format!("{unix}{added}"), &cases);
     }
 
     /// A tester's find (round 38e, 03): definitions other than a
@@ -1824,23 +1860,23 @@ mod tests {
             "export default",
             "export const formatPrice = (p) => {\n  return '$' + p.toFixed(3);\n};\n\n",
         );
-        assert_eq!(
-            fault_of("f.js", js, &again).as_deref(),
-            Some(
-                "as written, the file defines const `formatPrice` twice at its top level, at \
-                 lines 1 and 9: JavaScript refuses to load the file (SyntaxError: Identifier \
-                 'formatPrice' has already been declared)"
-            )
+        assert_fault(
+            "f.js",
+            js,
+            &again,
+            "as written, the file defines const `formatPrice` twice at its top level, at \
+             lines 1 and 9: JavaScript refuses to load the file (SyntaxError: Identifier \
+             'formatPrice' has already been declared)",
         );
         let cart = "class Cart {\n  total() {\n    return 1;\n  }\n\n  clear() {\n    this.items = [];\n  }\n}\n";
         let again = before(cart, "  clear() {", "  total() {\n    return 2;\n  }\n\n");
-        assert_eq!(
-            fault_of("f.ts", cart, &again).as_deref(),
-            Some(
-                "as written, the file defines method `total` twice in `class Cart` (line 1), at \
-                 lines 2 and 6: TypeScript refuses the file (Duplicate function implementation), \
-                 and run as JavaScript the later one wins"
-            )
+        assert_fault(
+            "f.ts",
+            cart,
+            &again,
+            "as written, the file defines method `total` twice in `class Cart` (line 1), at \
+             lines 2 and 6: TypeScript refuses the file (Duplicate function implementation), \
+             and run as JavaScript the later one wins",
         );
         let rs = "struct S;\n\nimpl S {\n    fn area(&self) -> u32 {\n        1\n    }\n\n    fn name(&self) -> &str {\n        \"s\"\n    }\n}\n";
         let again = before(
@@ -1848,12 +1884,12 @@ mod tests {
             "    fn name",
             "    fn area(&self) -> u32 {\n        2\n    }\n\n",
         );
-        assert_eq!(
-            fault_of("f.rs", rs, &again).as_deref(),
-            Some(
-                "as written, the file defines fn `area` twice in `impl S` (line 3), at lines 4 \
-                 and 8: Rust refuses to compile it (duplicate definitions with name `area`)"
-            )
+        assert_fault(
+            "f.rs",
+            rs,
+            &again,
+            "as written, the file defines fn `area` twice in `impl S` (line 3), at lines 4 \
+             and 8: Rust refuses to compile it (duplicate definitions with name `area`)",
         );
         let rs = "struct Config {\n    a: u32,\n}\n\nfn helper() {}\n\nfn main() {}\n";
         let again = before(
@@ -2000,24 +2036,21 @@ mod tests {
     /// type `A`; a struct and an enum: error[E0428]).
     #[test]
     fn messages_name_each_copys_kind_and_the_real_error() {
-        let fault = |path: &str, original: &str, result: &str| {
-            redefined(path, original, result).map(|f| f.fault())
-        };
         let registry = "export class Registry {\n  constructor() {\n    this.items = [];\n  }\n}\n";
         let twice = registry.replace(
             "  }\n}",
             "  }\n\n  constructor(items) {\n    this.items = items;\n  }\n}",
         );
-        assert_eq!(
-            fault("ct.js", registry, &twice).as_deref(),
-            Some(
-                "as written, the file defines method `constructor` twice in `export class \
-                 Registry` (line 1), at lines 2 and 6: JavaScript refuses to load the file \
-                 (SyntaxError: A class may only have one constructor)"
-            )
+        assert_fault(
+            "ct.js",
+            registry,
+            &twice,
+            "as written, the file defines method `constructor` twice in `export class \
+             Registry` (line 1), at lines 2 and 6: JavaScript refuses to load the file \
+             (SyntaxError: A class may only have one constructor)",
         );
         assert!(
-            fault("ct.ts", registry, &twice)
+            fault_of("ct.ts", registry, &twice)
                 .is_some_and(|f| f.contains("(Multiple constructor implementations are not allowed), and run as JavaScript it does not load (SyntaxError: A class may only have one constructor)"))
         );
         // A static method named `constructor` is another member.
@@ -2027,30 +2060,31 @@ mod tests {
         // module does not load; in a script the later one wins.
         let ids = "export function ids() {\n  return 1;\n}\n";
         let again = format!("{ids}\nexport function ids() {{\n  return 2;\n}}\n");
-        assert_eq!(
-            fault("m.js", ids, &again).as_deref(),
-            Some(
-                "as written, the file defines function `ids` twice at its top level, at lines 1 \
-                 and 5: JavaScript refuses to load the module (SyntaxError: Identifier 'ids' has \
-                 already been declared)"
-            )
+        assert_fault(
+            "m.js",
+            ids,
+            &again,
+            "as written, the file defines function `ids` twice at its top level, at lines 1 \
+             and 5: JavaScript refuses to load the module (SyntaxError: Identifier 'ids' has \
+             already been declared)",
         );
         let plain = "function ids() {\n  return 1;\n}\n";
         let again = format!("{plain}function ids() {{\n  return 2;\n}}\n");
         assert!(
-            fault("m.mjs", plain, &again).is_some_and(|f| f.contains("refuses to load the module"))
+            fault_of("m.mjs", plain, &again)
+                .is_some_and(|f| f.contains("refuses to load the module"))
         );
         for path in ["m.js", "m.cjs"] {
             let script = format!("{plain}// export function x\nconst s = `\nimport x\n`;\n");
             let again = format!("{script}function ids() {{\n  return 2;\n}}\n");
             assert!(
-                fault(path, &script, &again)
+                fault_of(path, &script, &again)
                     .is_some_and(|f| f.contains("JavaScript keeps the later one")),
                 "{path}"
             );
         }
         let again = format!("import a from 'a';\n{plain}function ids() {{}}\n");
-        assert!(fault("m.ts", plain, &again).is_some_and(|f| f.ends_with(
+        assert!(fault_of("m.ts", plain, &again).is_some_and(|f| f.ends_with(
             "TypeScript refuses the file (Duplicate function implementation), and run as \
              JavaScript the module does not load (SyntaxError: Identifier 'ids' has already \
              been declared)"
@@ -2062,17 +2096,17 @@ mod tests {
             "pub struct Foo;\n",
             "pub struct Foo;\n\npub enum Foo {\n    A,\n}\n",
         );
-        assert_eq!(
-            fault("i.rs", foo, &again).as_deref(),
-            Some(
-                "as written, the file defines `Foo` twice at its top level, struct `Foo` at line \
-                 1 and enum `Foo` at line 3: Rust refuses to compile it (the name `Foo` is \
-                 defined multiple times)"
-            )
+        assert_fault(
+            "i.rs",
+            foo,
+            &again,
+            "as written, the file defines `Foo` twice at its top level, struct `Foo` at line \
+             1 and enum `Foo` at line 3: Rust refuses to compile it (the name `Foo` is \
+             defined multiple times)",
         );
         let parser = "export class Parser {}\n";
         assert!(
-            fault(
+            fault_of(
                 "p.ts",
                 parser,
                 &format!("{parser}export const Parser = 1;\n")
@@ -2084,16 +2118,14 @@ mod tests {
         let again = format!(
             "{named}impl Named for A {{\n    fn name(&self) -> String {{\n        \"b\".into()\n    }}\n}}\n"
         );
-        assert_eq!(
-            redefined("tr.rs", named, &again)
-                .map(|f| f.describe())
-                .as_deref(),
-            Some(
-                "as written, the file implements `Named` for `A` twice, in `impl Named for A` at \
-                 lines 3 and 8 (fn `name` at lines 4 and 9): Rust refuses to compile it (E0119: \
-                 conflicting implementations of trait `Named` for type `A`): change the `impl` \
-                 block that is there (its text in the old text) instead of adding another"
-            )
+        assert_described(
+            "tr.rs",
+            named,
+            &again,
+            "as written, the file implements `Named` for `A` twice, in `impl Named for A` at \
+             lines 3 and 8 (fn `name` at lines 4 and 9): Rust refuses to compile it (E0119: \
+             conflicting implementations of trait `Named` for type `A`): change the `impl` \
+             block that is there (its text in the old text) instead of adding another",
         );
         // A fn twice in one trait impl (E0201), generics read past; the
         // trait for another type is fine.
@@ -2103,12 +2135,12 @@ mod tests {
             "    }\n    fn from(t: T) -> Self {\n        W(t)\n    }\n}",
         );
         assert!(
-            fault("g.rs", generic, &inside).is_some_and(|f| f.contains("fn `from` twice in `impl<T: Clone> From<T> for W<T>` (line 1), at lines 2 and 5: Rust refuses to compile it (duplicate definitions with name `from`)"))
+            fault_of("g.rs", generic, &inside).is_some_and(|f| f.contains("fn `from` twice in `impl<T: Clone> From<T> for W<T>` (line 1), at lines 2 and 5: Rust refuses to compile it (duplicate definitions with name `from`)"))
         );
         let again = format!(
             "{generic}impl<T: Clone> From<T> for W<T> {{\n    fn from(t: T) -> Self {{\n        W(t)\n    }}\n}}\n"
         );
-        assert!(fault("g.rs", generic, &again).is_some_and(|f| {
+        assert!(fault_of("g.rs", generic, &again).is_some_and(|f| {
             f.contains("(E0119: conflicting implementations of trait `From<T>` for type `W<T>`)")
         }));
         let other = format!(
@@ -2157,14 +2189,12 @@ mod tests {
             "  @Get()\n  findAll(a: string): void;\n  @Get()\n  findAll(a: number): void;\n  findAll(a: any) {\n  }\n",
             "  @Input() set name(v: string) {\n  }\n  @Input() get name() {\n    return '';\n  }\n",
         ];
-        for added in fine {
-            let result = controller.replace("  }\n}", &format!("  }}\n\n{added}}}"));
-            assert_eq!(
-                redefined("users.controller.ts", controller, &result),
-                None,
-                "{added}"
-            );
-        }
+        assert_none_written(
+            "users.controller.ts",
+            controller,
+            |added| controller.replace("  }\n}", &format!("  }}\n\n{added}}}")),
+            &fine,
+        );
     }
 
     /// A tester's find (round 39a, 19): a class field whose value is a
@@ -2181,14 +2211,14 @@ mod tests {
             "  render() {",
             "  handleClick = () => {\n    this.setState({ open: false });\n  };\n\n  render() {",
         );
-        assert_eq!(
-            fault_of("fm.tsx", form, &again).as_deref(),
-            Some(
-                "as written, the file defines field `handleClick` twice in `export class Form \
-                 extends React.Component` (line 1), at lines 2 and 6: TypeScript refuses the \
-                 file (Duplicate identifier 'handleClick'), and run as JavaScript the later one \
-                 (line 6) replaces the one at line 2 without a word"
-            )
+        assert_fault(
+            "fm.tsx",
+            form,
+            &again,
+            "as written, the file defines field `handleClick` twice in `export class Form \
+             extends React.Component` (line 1), at lines 2 and 6: TypeScript refuses the \
+             file (Duplicate identifier 'handleClick'), and run as JavaScript the later one \
+             (line 6) replaces the one at line 2 without a word",
         );
         let method = form
             .replace("  handleClick = () => {", "  handleClick() {")
@@ -2201,15 +2231,14 @@ mod tests {
         ];
         for added in field {
             let result = method.replace("  render() {", &format!("{added}\n  render() {{"));
-            assert_eq!(
-                fault_of("fm2.jsx", &method, &result).as_deref(),
-                Some(
-                    "as written, the file defines `handleClick` twice in `export class Form \
-                     extends React.Component` (line 1), method `handleClick` at line 2 and field \
-                     `handleClick` at line 6: JavaScript runs it, and the field (line 6) hides \
-                     the method at line 2 without a word"
-                ),
-                "{added}"
+            assert_fault(
+                "fm2.jsx",
+                &method,
+                &result,
+                "as written, the file defines `handleClick` twice in `export class Form extends \
+                 React.Component` (line 1), method `handleClick` at line 2 and field \
+                 `handleClick` at line 6: JavaScript runs it, and the field (line 6) hides the \
+                 method at line 2 without a word",
             );
         }
         // Fine: a static twin, a field that is no function, a comparison,
@@ -2257,26 +2286,20 @@ mod tests {
         let gated = format!(
             "{wrap}\n#[cfg(test)]\nimpl Wrap<u32> {{\n    pub fn zero() -> Self {{\n        Wrap(1)\n    }}\n}}\n"
         );
-        assert_eq!(
-            fault_of("w.rs", wrap, &gated).as_deref(),
-            Some(
-                "as written, the file defines fn `zero` twice in `impl Wrap<u32>` (line 10), at \
-                 lines 4 and 11: Rust refuses to compile it (duplicate definitions with name \
-                 `zero`)"
-            )
+        assert_fault(
+            "w.rs",
+            wrap,
+            &gated,
+            "as written, the file defines fn `zero` twice in `impl Wrap<u32>` (line 10), at \
+             lines 4 and 11: Rust refuses to compile it (duplicate definitions with name \
+             `zero`)",
         );
         let unix = "#[cfg(unix)]\nimpl Wrap<u32> {\n    pub fn zero() -> Self {\n        Wrap(0)\n    }\n}\n";
         let apart = [
             "#[cfg(not(unix))]\nimpl Wrap<u32> {\n    pub fn zero() -> Self {\n        Wrap(1)\n    }\n}\n",
             "impl Wrap<u32> {\n    #[cfg(windows)]\n    pub fn zero() -> Self {\n        Wrap(1)\n    }\n}\n",
         ];
-        for added in apart {
-            assert_eq!(
-                redefined("w.rs", unix, &format!("{unix}{added}")),
-                None,
-                "{added}"
-            );
-        }
+        assert_none_written("w.rs", unix, |added| format!("{unix}{added}"), &apart);
         let same = format!(
             "{unix}#[cfg(unix)]\nimpl Wrap<u32> {{\n    pub fn zero() -> Self {{\n        Wrap(1)\n    }}\n}}\n"
         );
@@ -2293,17 +2316,15 @@ mod tests {
     fn a_name_imported_and_defined_again_is_doubted() {
         let show = "import { formatDate } from './util';\n\nexport function show(d) {\n  return formatDate(d);\n}\n";
         let again = format!("{show}\nfunction formatDate(d) {{\n  return d.toISOString();\n}}\n");
-        assert_eq!(
-            redefined("show.js", show, &again)
-                .map(|f| f.describe())
-                .as_deref(),
-            Some(
-                "as written, the file imports `formatDate` at line 1 and defines it again at line \
-                 7 (function `formatDate`): JavaScript refuses to load the module (SyntaxError: \
-                 Identifier 'formatDate' has already been declared): the name is imported \
-                 already: use the imported one and leave the new definition out, or give the new \
-                 one another name"
-            )
+        assert_described(
+            "show.js",
+            show,
+            &again,
+            "as written, the file imports `formatDate` at line 1 and defines it again at line \
+             7 (function `formatDate`): JavaScript refuses to load the module (SyntaxError: \
+             Identifier 'formatDate' has already been declared): the name is imported \
+             already: use the imported one and leave the new definition out, or give the new \
+             one another name",
         );
         let imports = [
             "import formatDate from './util';\n",
@@ -2338,13 +2359,13 @@ mod tests {
         // Rust: `use` in each of its forms, a type by its capital.
         let run = "use crate::util::parse;\n\npub fn run() -> u32 {\n    parse(\"1\")\n}\n";
         let again = format!("{run}\nfn parse(s: &str) -> u32 {{\n    s.parse().unwrap()\n}}\n");
-        assert_eq!(
-            fault_of("run.rs", run, &again).as_deref(),
-            Some(
-                "as written, the file imports `parse` at line 1 and defines it again at line 7 \
-                 (fn `parse`): Rust refuses to compile it (E0255: the name `parse` is defined \
-                 multiple times)"
-            )
+        assert_fault(
+            "run.rs",
+            run,
+            &again,
+            "as written, the file imports `parse` at line 1 and defines it again at line 7 \
+             (fn `parse`): Rust refuses to compile it (E0255: the name `parse` is defined \
+             multiple times)",
         );
         let uses = [
             "use a::{b, parse};\n",
@@ -2397,13 +2418,10 @@ mod tests {
                 "fn renamed() {}\n",
             ),
         ];
-        for (import, added) in not_values {
-            assert_eq!(
-                redefined("n.rs", import, &format!("{import}{added}")),
-                None,
-                "{import}"
-            );
-        }
+        assert_none(
+            |(import, added)| redefined("n.rs", import, &format!("{import}{added}")),
+            &not_values,
+        );
         // The other declarators of a `const`, destructured names.
         let md = "const WIDTH = 800, HEIGHT = 600;\n";
         assert_eq!(
@@ -2455,14 +2473,10 @@ mod tests {
                 "impl fmt::Display for X {\n    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {\n        write!(f, \"x\")\n    }\n}\n",
             ),
         ];
-        for (path, original, added) in fine {
-            let result = format!("{original}{added}");
-            assert_eq!(
-                redefined(path, original, &result),
-                None,
-                "{original}{added}"
-            );
-        }
+        assert_none(
+            |(path, original, added)| redefined(path, original, &format!("{original}{added}")),
+            &fine,
+        );
         // A name added to an import over several lines.
         let many =
             "import {\n  parse,\n} from './util';\n\nfunction formatDate(d) {\n  return d;\n}\n";
@@ -2489,12 +2503,12 @@ mod tests {
             "    }\n}\n",
             "    }\n\n    #[test]\n    fn adds() {\n        assert_eq!(add(-1, 1), 0);\n    }\n}\n",
         );
-        assert_eq!(
-            fault_of("lib.rs", lib, &again).as_deref(),
-            Some(
-                "as written, the file defines fn `adds` twice in `mod tests` (line 6), at lines 10 \
-                 and 15: Rust refuses to compile it (the name `adds` is defined multiple times)"
-            )
+        assert_fault(
+            "lib.rs",
+            lib,
+            &again,
+            "as written, the file defines fn `adds` twice in `mod tests` (line 6), at lines 10 \
+             and 15: Rust refuses to compile it (the name `adds` is defined multiple times)",
         );
         let shape = "pub trait Shape {\n    fn area(&self) -> f64 {\n        0.0\n    }\n}\n";
         let again = shape.replace(
@@ -2544,27 +2558,17 @@ mod tests {
         let again = format!(
             "{config}\nimpl Default for Config {{\n    fn default() -> Self {{\n        Config {{ port: 8080 }}\n    }}\n}}\n"
         );
-        assert_eq!(
-            redefined("config.rs", config, &again)
-                .map(|f| f.describe())
-                .as_deref(),
-            Some(
-                "as written, the file implements `Default` for `Config` twice, derived at line 1 \
-                 and implemented at line 6: Rust refuses to compile it (E0119: conflicting \
-                 implementations of trait `Default` for type `Config`): drop `Default` from the \
-                 `#[derive(..)]` or leave the `impl` out"
-            )
+        assert_described(
+            "config.rs",
+            config,
+            &again,
+            "as written, the file implements `Default` for `Config` twice, derived at line 1 \
+             and implemented at line 6: Rust refuses to compile it (E0119: conflicting \
+             implementations of trait `Default` for type `Config`): drop `Default` from the \
+             `#[derive(..)]` or leave the `impl` out",
         );
-        for tr in [
-            "Clone",
-            "Copy",
-            "Debug",
-            "PartialEq",
-            "Eq",
-            "Hash",
-            "PartialOrd",
-            "Ord",
-        ] {
+        // Each other trait of the list.
+        for tr in STD.into_iter().filter(|&tr| tr != "Default") {
             let original =
                 format!("/// A point.\n#[derive({tr})]\n#[repr(C)]\npub struct P(u8);\n");
             let result = format!("{original}\nimpl std::fmt::{tr} for P {{}}\n");
@@ -2600,13 +2604,12 @@ mod tests {
             // `Ord`): a method the standard trait has not.
             "impl Default for Config {\n    fn to_default() -> u16 {\n        0\n    }\n}\n",
         ];
-        for added in fine {
-            assert_eq!(
-                redefined("config.rs", config, &format!("{config}{added}")),
-                None,
-                "{added}"
-            );
-        }
+        assert_none_written(
+            "config.rs",
+            config,
+            |added| format!("{config}{added}"),
+            &fine,
+        );
         let serde = "#[derive(Serialize)]\npub struct S;\n";
         assert_eq!(
             redefined(

@@ -726,6 +726,7 @@ mod tests {
     }
 
     use super::*;
+    use crate::cases::assert_none;
 
     const CART: &str = "class Cart:\n    def __init__(self):\n        self.items = []\n\n    def add(self, item):\n        if item:\n            self.items.append(item)\n        return self\n";
 
@@ -884,17 +885,15 @@ mod tests {
     #[test]
     fn a_block_that_keeps_a_statement_is_none() {
         let line = "        print(\"rows:\", rows)\n";
-        for body in [
-            "        pass\n",
-            "        ...\n",
-            "        \"\"\"Nothing.\"\"\"\n",
-            "        # nothing\n        pass\n",
-            "        # a comment ending with a backslash \\\n        log(rows)\n        log(rows)\n",
-        ] {
-            let result = REPORT.replace(line, body);
-            assert_eq!(indent_break("report.py", REPORT, &result), None, "{body:?}");
-        }
-        for (old, new) in [
+        let cases = [
+            (line, "        pass\n"),
+            (line, "        ...\n"),
+            (line, "        \"\"\"Nothing.\"\"\"\n"),
+            (line, "        # nothing\n        pass\n"),
+            (
+                line,
+                "        # a comment ending with a backslash \\\n        log(rows)\n        log(rows)\n",
+            ),
             (
                 "    if verbose:\n        print(\"rows:\", rows)\n",
                 "    if verbose: print(rows)\n",
@@ -909,10 +908,11 @@ mod tests {
                 "    if verbose:\n",
                 "    if verbose and \\\n            rows:\n",
             ),
-        ] {
-            let result = REPORT.replace(old, new);
-            assert_eq!(indent_break("report.py", REPORT, &result), None, "{new:?}");
-        }
+        ];
+        assert_none(
+            |(old, new)| indent_break("report.py", REPORT, &REPORT.replace(old, new)),
+            &cases,
+        );
         let refused = REPORT.replace(line, "");
         let edited = refused.replace("total = sum(rows)", "total = sum(rows) + 1");
         assert_eq!(indent_break("report.py", &refused, &edited), None);

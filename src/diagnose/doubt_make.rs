@@ -434,6 +434,15 @@ mod tests {
 
     const MAKEFILE: &str = "all: app\n\napp: main.c\n\tcc -o app main.c\n\nclean:\n\trm -f app\n";
 
+    /// Asserts no fault in a `Makefile` edited from `original` to
+    /// `write(added)`, for every `added` of `cases`, naming the failing one.
+    fn assert_none_added(original: &str, write: impl Fn(&str) -> String, cases: &[&str]) {
+        assert_none(
+            |added| recipe_break("Makefile", original, &write(added)),
+            cases,
+        );
+    }
+
     #[test]
     fn a_recipe_line_added_with_spaces_is_a_fault() {
         let result = MAKEFILE.replace("main.c\n\n", "main.c\n    strip app\n\n");
@@ -502,11 +511,9 @@ mod tests {
     #[test]
     fn a_new_rule_with_lines_make_reads_in_spaces_is_none() {
         let makefile = "all: build\n\nbuild:\n\tgo build ./...\n\ntest:\n\tgo test ./...\n";
-        assert_none(
-            |added| {
-                let result = makefile.replace("test:\n", &format!("{added}\ntest:\n"));
-                recipe_break("Makefile", makefile, &result)
-            },
+        assert_none_added(
+            makefile,
+            |added| makefile.replace("test:\n", &format!("{added}\ntest:\n")),
             &[
                 "gen:\n\tgo generate \\\n    ./...\n",
                 "define GEN\n    go generate ./...\nendef\ngen:\n\t$(GEN)\n",
@@ -526,11 +533,9 @@ mod tests {
     /// `define`, `.RECIPEPREFIX`, other file names, a line already there.
     #[test]
     fn lines_make_reads_are_none() {
-        assert_none(
-            |added| {
-                let result = MAKEFILE.replace("main.c\n\n", &format!("main.c\n{added}\n"));
-                recipe_break("Makefile", MAKEFILE, &result)
-            },
+        assert_none_added(
+            MAKEFILE,
+            |added| MAKEFILE.replace("main.c\n\n", &format!("main.c\n{added}\n")),
             &[
                 "\tstrip app\n",
                 "    VAR = 1\n",
@@ -611,11 +616,9 @@ mod tests {
     /// references, a rule, a call of a function expanding to nothing.
     #[test]
     fn a_reference_line_make_reads_is_none() {
-        assert_none(
-            |added| {
-                let result = MAKEFILE.replace("main.c\n\n", &format!("main.c\n    {added}\n\n"));
-                recipe_break("Makefile", MAKEFILE, &result)
-            },
+        assert_none_added(
+            MAKEFILE,
+            |added| MAKEFILE.replace("main.c\n\n", &format!("main.c\n    {added}\n\n")),
             &[
                 "$(N) = 1",
                 "$(N)_X := 1",

@@ -357,6 +357,28 @@ mod tests {
 
     const FILE: &str = "def is_admin(user):\n    access = \"user\"\n    return access\n";
 
+    /// Asserts what `hidden_added` finds in `result` (one piece) against
+    /// `original`: the characters, their counts (the file's, the result's)
+    /// and the lines; and the doubt's sentence, of `the diff`.
+    fn assert_added(
+        original: &str,
+        result: &str,
+        (chars, counts, lines): (&[char], &[(usize, usize)], &[usize]),
+        said: &str,
+    ) {
+        let found = hidden_added(original, [result]).expect("added");
+        assert_eq!(
+            (
+                found.chars.as_slice(),
+                found.counts.as_slice(),
+                found.lines.as_slice()
+            ),
+            (chars, counts, lines),
+            "{result}"
+        );
+        assert_eq!(found.describe("the diff"), said, "{result}");
+    }
+
     #[test]
     fn added_controls_are_named_with_their_lines() {
         let result = FILE.replace(
@@ -390,18 +412,15 @@ mod tests {
     fn one_more_of_a_character_the_file_holds_is_added() {
         let held = FILE.replace("\"user\"", "\"user\u{202e}\"");
         let more = held.replace("return access", "return \"\u{202e}\" + access");
-        let found = hidden_added(&held, [more.as_str()]).expect("added");
-        assert_eq!(
-            (&found.chars, &found.counts, &found.lines),
-            (&vec!['\u{202e}'], &vec![(1, 2)], &vec![3])
-        );
-        assert_eq!(
-            found.describe("the diff"),
+        assert_added(
+            &held,
+            &more,
+            (&['\u{202e}'], &[(1, 2)], &[3]),
             "the diff adds more invisible bidirectional control characters than the file \
              held (U+202E RIGHT-TO-LEFT OVERRIDE: 1 more than the file's 1, at line 3): they \
              reorder or hide the text around them, so the line reads otherwise in an editor \
              than a compiler reads it: send the text without them, or write them as escapes \
-             (`\\u202E`) where they are meant"
+             (`\\u202E`) where they are meant",
         );
         // Beside a character the file did not hold: each said with its count.
         let both = more.replace("access\n", "acc\u{200b}ess\n");
@@ -421,18 +440,15 @@ mod tests {
         // Moved to a line that did not hold it (tester finding 37/04): as
         // many as before, added at its new line.
         let moved = FILE.replace("return access", "return \"\u{202e}\" + access");
-        let found = hidden_added(&held, [moved.as_str()]).expect("moved");
-        assert_eq!(
-            (&found.chars, &found.counts, &found.lines),
-            (&vec!['\u{202e}'], &vec![(1, 1)], &vec![3])
-        );
-        assert_eq!(
-            found.describe("the diff"),
+        assert_added(
+            &held,
+            &moved,
+            (&['\u{202e}'], &[(1, 1)], &[3]),
             "the diff puts invisible bidirectional control characters the file held where they \
              were not (U+202E RIGHT-TO-LEFT OVERRIDE, at line 3): they reorder or hide the text \
              around them, so the line reads otherwise in an editor than a compiler reads it: \
              send the text without them, or write them as escapes (`\\u202E`) where they are \
-             meant"
+             meant",
         );
         // Moved within the line it was on, or its line moved whole: kept.
         let within = held.replace("\"user\u{202e}\"", "\"user\u{202e}\" + \"\"");

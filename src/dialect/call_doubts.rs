@@ -531,6 +531,24 @@ mod tests {
     use crate::dialect::call::run_in_memory;
     use crate::dialect::registry::find;
 
+    /// `reply` run as the Aider format `id` (`aider-diff`, `aider-udiff`)
+    /// with `path` in the chat, holding `file`.
+    fn aider_run(id: &str, path: &str, file: &str, reply: &str) -> CallOutcome {
+        let input = serde_json::json!({"reply": reply, "chat_files": [path]});
+        let matcher = find(id).and_then(|r| r.matcher()).expect("row");
+        run_in_memory(matcher, "/p", &[(path, file)], &input)
+    }
+
+    /// The exact doubts of `outcome` (a call of `row` asking nothing more),
+    /// with their kinds, each edit judged against `file`.
+    fn doubt_kinds(
+        outcome: &CallOutcome,
+        file: &str,
+        row: &DialectRow,
+    ) -> Vec<(CallDoubtKind, String)> {
+        exact_doubt_kinds(outcome, &|_| Some(file.to_string()), Judged::of(row, &None))
+    }
+
     /// OpenCode's edit adding a docstring below `def f():`, on `file`.
     fn add_docstring(file: &str) -> CallOutcome {
         let input = serde_json::json!({
@@ -568,19 +586,12 @@ mod tests {
         let file =
             "def a():\n    x = load()\n    return x\n\ndef b():\n    x = load()\n    return x\n";
         let reply = "```diff\n--- a.py\n+++ a.py\n@@ @@\n-    x = load()\n+    x = load(1)\n     return x\n```\n";
-        let row = find("aider-udiff").expect("row");
-        let input = serde_json::json!({"reply": reply, "chat_files": ["a.py"]});
-        let matcher = row.matcher().expect("matcher");
-        let outcome = run_in_memory(matcher, "/p", &[("a.py", file)], &input);
+        let outcome = aider_run("aider-udiff", "a.py", file, reply);
         assert_eq!(outcome.also_replaced, vec![(6, 7)], "{outcome:?}");
         assert_eq!(outcome.edits[0].also_replaced, vec![(6, 7)], "{outcome:?}");
-        let kinds = exact_doubt_kinds(
-            &outcome,
-            &|_| Some(file.to_string()),
-            Judged::of(row, &None),
-        );
+        let row = find("aider-udiff").expect("row");
         assert_eq!(
-            kinds,
+            doubt_kinds(&outcome, file, row),
             vec![(
                 CallDoubtKind::FirstOfSeveral,
                 "edit 1: Aider 0.86.2's udiff edit format replaces every occurrence: it changes lines \
@@ -608,19 +619,13 @@ mod tests {
         let row = find("aider-diff").expect("row");
         let reply =
             format!("a.py\n```python\n<<<<<<< SEARCH\n=======\n{replace}>>>>>>> REPLACE\n```\n");
-        let input = serde_json::json!({"reply": reply, "chat_files": ["a.py"]});
-        let matcher = row.matcher().expect("matcher");
-        let outcome = run_in_memory(matcher, "/p", &[("a.py", file)], &input);
+        let outcome = aider_run("aider-diff", "a.py", file, &reply);
         assert_eq!(
             outcome.stage.as_deref(),
             Some("empty_search_append"),
             "{outcome:?}"
         );
-        exact_doubt_kinds(
-            &outcome,
-            &|_| Some(file.to_string()),
-            Judged::of(row, &None),
-        )
+        doubt_kinds(&outcome, file, row)
     }
 
     /// An empty SEARCH appends after the file's last line (joined to it
@@ -681,20 +686,13 @@ mod tests {
     fn an_aider_block_is_judged_on_the_file_as_earlier_blocks_left_it() {
         let row = find("aider-diff").expect("row");
         let reply = "cart.js\n```javascript\n<<<<<<< SEARCH\nfunction total(items) {\n=======\nfunction subtotal(items) {\n  let sum = 0;\n  for (const i of items) sum += i.price;\n  return sum;\n}\n\nfunction total(items) {\n>>>>>>> REPLACE\n```\n\ncart.js\n```javascript\n<<<<<<< SEARCH\n  for (const i of items) sum += i.price;\n  return sum;\n=======\n  for (const i of items) sum += i.price;\n  return sum * 1.2;\n>>>>>>> REPLACE\n```\n";
-        let input = serde_json::json!({"reply": reply, "chat_files": ["cart.js"]});
-        let matcher = row.matcher().expect("matcher");
-        let outcome = run_in_memory(matcher, "/p", &[("cart.js", CART)], &input);
+        let outcome = aider_run("aider-diff", "cart.js", CART, reply);
         assert!(outcome.ok, "{outcome:?}");
         assert_eq!(outcome.edits[1].lines, Some((3, 4)));
         assert_eq!(left_by(&outcome, 0), None);
         assert_eq!(left_by(&outcome, 1).as_deref(), Some("edit 1"));
-        let kinds = exact_doubt_kinds(
-            &outcome,
-            &|_| Some(CART.to_string()),
-            Judged::of(row, &None),
-        );
         assert_eq!(
-            kinds,
+            doubt_kinds(&outcome, CART, row),
             vec![(
                 CallDoubtKind::FirstOfSeveral,
                 "edit 2: in the file as edit 1 left it, the text it replaced stands at lines 3-4 \

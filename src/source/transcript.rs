@@ -325,14 +325,20 @@ fn strip_code_fences(content: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cases::assert_cases;
 
     #[test]
     fn closing_tag_prefixes_are_removed() {
-        assert_eq!(remove_closing_tag("diff", "a\n</di"), "a");
-        assert_eq!(remove_closing_tag("diff", "a <"), "a");
-        assert_eq!(remove_closing_tag("diff", "a</"), "a");
-        assert_eq!(remove_closing_tag("diff", "a <x"), "a <x");
-        assert_eq!(remove_closing_tag("diff", "a < b"), "a < b");
+        assert_cases(
+            |text| remove_closing_tag("diff", text),
+            &[
+                ("a\n</di", "a"),
+                ("a <", "a"),
+                ("a</", "a"),
+                ("a <x", "a <x"),
+                ("a < b", "a < b"),
+            ],
+        );
     }
 
     #[test]

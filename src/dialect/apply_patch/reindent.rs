@@ -502,46 +502,65 @@ mod tests {
 
     use LineKind::{Added as A, Context as C};
 
+    /// Asserts `reindent_added` on a chunk of `lines` matched where `file`
+    /// has its old lines returns `want` and leaves the added lines `added`,
+    /// naming the chunk.
+    fn assert_reindented(
+        lines: &[(LineKind, &str)],
+        file: &[&str],
+        want: Result<bool, Unindentable>,
+        added_after: &[&str],
+    ) {
+        let mut c = chunk(lines);
+        let r = report(&c, file);
+        assert_eq!(reindent_added(&mut c, &r), want, "{lines:?}");
+        assert_eq!(added(&c), added_after, "{lines:?}");
+    }
+
     #[test]
     fn added_lines_in_the_hunk_s_indentation_take_the_file_s() {
-        let mut c = chunk(&[
-            (C, "def f(b):"),
-            (C, "  if b == 0:"),
-            (C, "      raise E"),
-            (A, "  b = float(b)"),
-            (C, "  return b"),
-        ]);
-        let r = report(
-            &c,
+        assert_reindented(
+            &[
+                (C, "def f(b):"),
+                (C, "  if b == 0:"),
+                (C, "      raise E"),
+                (A, "  b = float(b)"),
+                (C, "  return b"),
+            ],
             &[
                 "def f(b):",
                 "    if b == 0:",
                 "        raise E",
                 "    return b",
             ],
+            Ok(true),
+            &["    b = float(b)"],
         );
-        assert_eq!(reindent_added(&mut c, &r), Ok(true));
-        assert_eq!(added(&c), ["    b = float(b)"]);
     }
 
     #[test]
     fn added_lines_already_in_the_file_s_indentation_stay() {
-        let mut c = chunk(&[
-            (C, "def f(b):"),
-            (LineKind::Removed, "  x = 1"),
-            (A, "    x = 2"),
-            (C, "  return x"),
-        ]);
-        let r = report(&c, &["def f(b):", "    x = 1", "    return x"]);
-        assert_eq!(reindent_added(&mut c, &r), Ok(false));
-        assert_eq!(added(&c), ["    x = 2"]);
+        assert_reindented(
+            &[
+                (C, "def f(b):"),
+                (LineKind::Removed, "  x = 1"),
+                (A, "    x = 2"),
+                (C, "  return x"),
+            ],
+            &["def f(b):", "    x = 1", "    return x"],
+            Ok(false),
+            &["    x = 2"],
+        );
     }
 
     #[test]
     fn a_width_both_sides_have_is_withheld() {
-        let mut c = chunk(&[(C, "  a"), (C, "    b"), (A, "    c")]);
-        let r = report(&c, &["    a", "      b"]);
-        assert_eq!(reindent_added(&mut c, &r), Err(Unindentable::Unclear));
+        assert_reindented(
+            &[(C, "  a"), (C, "    b"), (A, "    c")],
+            &["    a", "      b"],
+            Err(Unindentable::Unclear),
+            &["    c"],
+        );
     }
 
     #[test]
@@ -549,19 +568,18 @@ mod tests {
         // Patch widths 0 and 4 are the file's 4 and 8: `if x:` left at 4
         // would leave the method; read as the patch's, 8 would follow the
         // shift. Either reading holds, so neither is taken.
-        let mut c = chunk(&[
-            (C, "def f(self):"),
-            (C, "    x = 1"),
-            (A, "    if x:"),
-            (A, "        x += 1"),
-            (C, "    return x"),
-        ]);
-        let r = report(
-            &c,
+        assert_reindented(
+            &[
+                (C, "def f(self):"),
+                (C, "    x = 1"),
+                (A, "    if x:"),
+                (A, "        x += 1"),
+                (C, "    return x"),
+            ],
             &["    def f(self):", "        x = 1", "        return x"],
+            Err(Unindentable::Unclear),
+            &["    if x:", "        x += 1"],
         );
-        assert_eq!(reindent_added(&mut c, &r), Err(Unindentable::Unclear));
-        assert_eq!(added(&c), ["    if x:", "        x += 1"]);
     }
 
     /// A tester's find (round 36b, the same in SEARCH/REPLACE): a line
@@ -595,22 +613,21 @@ mod tests {
         for (new, want) in cases {
             let mut lines = vec![(C, "def f():"), (LineKind::Removed, "  return 1")];
             lines.extend(new.iter().map(|l| (A, *l)));
-            let mut c = chunk(&lines);
-            let r = report(&c, &file);
-            assert_eq!(reindent_added(&mut c, &r), Ok(true), "{new:?}");
-            assert_eq!(added(&c), want);
+            assert_reindented(&lines, &file, Ok(true), want);
         }
         // The opener kept as context.
-        let mut c = chunk(&[
-            (C, "def f():"),
-            (C, "  v = foo("),
-            (LineKind::Removed, "    a)"),
-            (A, "    a,"),
-            (A, "    b)"),
-        ]);
-        let r = report(&c, &["def f():", "    v = foo(", "        a)"]);
-        assert_eq!(reindent_added(&mut c, &r), Ok(true));
-        assert_eq!(added(&c), ["        a,", "        b)"]);
+        assert_reindented(
+            &[
+                (C, "def f():"),
+                (C, "  v = foo("),
+                (LineKind::Removed, "    a)"),
+                (A, "    a,"),
+                (A, "    b)"),
+            ],
+            &["def f():", "    v = foo(", "        a)"],
+            Ok(true),
+            &["        a,", "        b)"],
+        );
         // Halved, the continuation's width 7 is no whole one; lined up
         // with spaces where the file indents with tabs.
         let unsure: [(&[&str], &[&str], &[&str]); 2] = [
@@ -625,40 +642,35 @@ mod tests {
                 &["def f():", "\treturn 1"],
             ),
         ];
+        let why = Unindentable::Continuation { line: "b)".into() };
         for (old, new, file) in unsure {
             let mut lines = vec![(C, old[0]), (LineKind::Removed, old[1])];
             lines.extend(new.iter().map(|l| (A, *l)));
-            let mut c = chunk(&lines);
-            let r = report(&c, file);
-            let why = reindent_added(&mut c, &r);
-            assert_eq!(
-                why,
-                Err(Unindentable::Continuation { line: "b)".into() }),
-                "{file:?}"
-            );
-            assert_eq!(added(&c), new);
-            assert!(why.is_err_and(|e| e.to_string().ends_with(
-                "where its added line `b)`, which continues the statement above it, goes \
-                     in the file's indentation cannot be told"
-            )));
+            assert_reindented(&lines, file, Err(why.clone()), new);
         }
+        assert!(why.to_string().ends_with(
+            "where its added line `b)`, which continues the statement above it, goes in the \
+             file's indentation cannot be told"
+        ));
     }
 
     #[test]
     fn a_width_indented_two_ways_is_withheld() {
-        let mut c = chunk(&[(C, "  a"), (C, "  b"), (A, "  c")]);
-        let r = report(&c, &["    a", "      b"]);
-        assert_eq!(
-            reindent_added(&mut c, &r),
-            Err(Unindentable::Inconsistent { width: 2 })
+        assert_reindented(
+            &[(C, "  a"), (C, "  b"), (A, "  c")],
+            &["    a", "      b"],
+            Err(Unindentable::Inconsistent { width: 2 }),
+            &["  c"],
         );
     }
 
     #[test]
     fn a_new_width_follows_a_uniform_shift() {
-        let mut c = chunk(&[(C, "  if x:"), (A, "      y()")]);
-        let r = report(&c, &["    if x:"]);
-        assert_eq!(reindent_added(&mut c, &r), Ok(true));
-        assert_eq!(added(&c), ["        y()"]);
+        assert_reindented(
+            &[(C, "  if x:"), (A, "      y()")],
+            &["    if x:"],
+            Ok(true),
+            &["        y()"],
+        );
     }
 }

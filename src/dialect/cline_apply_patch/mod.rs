@@ -512,100 +512,240 @@ mod tests {
         );
     }
 
-    #[test]
-    fn refuses_to_add_over_an_existing_file() {
-        let result = run(
-            &[("note.txt", "important data")],
-            &[
-                "*** Begin Patch",
-                "*** Add File: note.txt",
-                "+overwritten",
-                "*** End Patch",
-            ],
-        );
-        assert_eq!(
-            error(&result),
-            "apply_patch failed: Add File Error: File already exists: note.txt"
-        );
-        assert!(result.outcome.writes.is_empty());
-        assert_eq!(result.outcome.stage.as_deref(), Some("fail:add_exists"));
+    /// All a patch did, as the table below compares it: its writes (path
+    /// and content, `None` for a deletion), the stage of each edit and
+    /// whether it matched loosely, the run's stage, and its texts.
+    #[derive(Debug, PartialEq)]
+    struct Did<'a> {
+        writes: Vec<(&'a str, Option<&'a str>)>,
+        edits: Vec<(&'a str, bool)>,
+        stage: Option<&'a str>,
+        message: Option<&'a str>,
+        error: Option<&'a str>,
+    }
+
+    fn did(run: &ClineRun) -> Did<'_> {
+        let outcome = &run.outcome;
+        Did {
+            writes: (outcome.writes.iter())
+                .map(|w| (w.path.as_str(), w.content.as_deref()))
+                .collect(),
+            edits: (outcome.edits.iter())
+                .map(|e| (e.stage.as_str(), e.loose))
+                .collect(),
+            stage: outcome.stage.as_deref(),
+            message: outcome.message.as_deref(),
+            error: outcome.error.as_deref(),
+        }
+    }
+
+    /// A patch over files, and all it did.
+    struct Does {
+        case: &'static str,
+        files: &'static [(&'static str, &'static str)],
+        patch: &'static [&'static str],
+        want: Did<'static>,
     }
 
     #[test]
-    fn rejects_incomplete_sentinels() {
-        let result = run(
-            &[],
-            &["*** Begin Patch", "*** Add File: note.txt", "+hello"],
-        );
-        assert_eq!(
-            error(&result),
-            "apply_patch failed: Invalid patch text - incomplete sentinels. Try breaking it into smaller patches."
-        );
-    }
-
-    #[test]
-    fn rejects_a_patch_whose_context_is_missing() {
-        let result = run(
-            &[("note.txt", "alpha\nbeta\ngamma")],
-            &[
-                "*** Update File: note.txt",
-                "@@",
-                " unrelated heading",
-                " missing middle",
-                "+replacement",
-                " absent footer",
-            ],
-        );
-        assert_eq!(
-            error(&result),
-            "apply_patch failed: Patch could not be applied because 1 hunk did not match the current \
-             file content.\nnote.txt: hunk 1: Could not find matching context (similarity: 0.15). \
-             Chunk skipped.\nContext:\nunrelated heading\nmissing middle\nabsent footer"
-        );
-        assert!(result.outcome.writes.is_empty());
-        assert_eq!(result.outcome.edits[0].stage, "not_found");
-    }
-
-    // Each stage.
-
-    fn stages(run: &ClineRun) -> Vec<(&str, bool)> {
-        let edits = &run.outcome.edits;
-        edits.iter().map(|e| (e.stage.as_str(), e.loose)).collect()
-    }
-
-    #[test]
-    fn canonical_trim_end_and_trim_stages_report_their_fuzz() {
-        let file = "a = \u{201C}x\u{201D}\n  b = 1  \n\tc = 2\n";
-        let result = run(
-            &[("f.py", file)],
-            &[
-                "*** Update File: f.py",
-                "@@",
-                " a = \"x\"",
-                "@@",
-                "-  b = 1",
-                "+  b = 10",
-                "@@",
-                "-c = 2",
-                "+c = 20",
-            ],
-        );
-        assert_eq!(
-            stages(&result),
-            [("canonical", true), ("trim_end", true), ("trim", true)]
-        );
-        assert_eq!(
-            written(&result, "f.py").as_deref(),
-            Some("a = \u{201C}x\u{201D}\n  b = 10\nc = 20\n")
-        );
-        assert!(
-            result
-                .outcome
-                .message
-                .as_deref()
-                .is_some_and(|m| m.ends_with("fuzz factor 101"))
-        );
-        assert_eq!(result.outcome.stage.as_deref(), Some("trim"));
+    fn patches_do_what_cline_does() {
+        let cases = [
+            // Refusals and failures.
+            Does {
+                case: "refuses to add over an existing file",
+                files: &[("note.txt", "important data")],
+                patch: &[
+                    "*** Begin Patch",
+                    "*** Add File: note.txt",
+                    "+overwritten",
+                    "*** End Patch",
+                ],
+                want: Did {
+                    writes: vec![],
+                    edits: vec![],
+                    stage: Some("fail:add_exists"),
+                    message: None,
+                    error: Some(
+                        "apply_patch failed: Add File Error: File already exists: note.txt",
+                    ),
+                },
+            },
+            Does {
+                case: "rejects incomplete sentinels",
+                files: &[],
+                patch: &["*** Begin Patch", "*** Add File: note.txt", "+hello"],
+                want: Did {
+                    writes: vec![],
+                    edits: vec![],
+                    stage: Some("fail:incomplete_sentinels"),
+                    message: None,
+                    error: Some(
+                        "apply_patch failed: Invalid patch text - incomplete sentinels. Try \
+                         breaking it into smaller patches.",
+                    ),
+                },
+            },
+            Does {
+                case: "rejects a patch whose context is missing",
+                files: &[("note.txt", "alpha\nbeta\ngamma")],
+                patch: &[
+                    "*** Update File: note.txt",
+                    "@@",
+                    " unrelated heading",
+                    " missing middle",
+                    "+replacement",
+                    " absent footer",
+                ],
+                want: Did {
+                    writes: vec![],
+                    edits: vec![("not_found", false)],
+                    stage: Some("fail:hunk_not_found"),
+                    message: None,
+                    error: Some(
+                        "apply_patch failed: Patch could not be applied because 1 hunk did not \
+                         match the current file content.\nnote.txt: hunk 1: Could not find \
+                         matching context (similarity: 0.15). Chunk skipped.\nContext:\nunrelated \
+                         heading\nmissing middle\nabsent footer",
+                    ),
+                },
+            },
+            Does {
+                case: "hunk numbers count change blocks",
+                files: &[("a", "1\n2\n3\n")],
+                patch: &[
+                    "*** Update File: a",
+                    "@@",
+                    "-1",
+                    "+one",
+                    " 2",
+                    "-3",
+                    "+three",
+                    "@@",
+                    "-zzzzzzzzzz",
+                    "+q",
+                ],
+                want: Did {
+                    writes: vec![],
+                    edits: vec![("exact", false), ("not_found", false)],
+                    stage: Some("fail:hunk_not_found"),
+                    message: None,
+                    error: Some(
+                        "apply_patch failed: Patch could not be applied because 1 hunk did not \
+                         match the current file content.\na: hunk 3: Could not find matching context (similarity: 0.00). Chunk \
+                         skipped.\nContext:\nzzzzzzzzzz",
+                    ),
+                },
+            },
+            Does {
+                // The end-of-file section is found before the first
+                // section's block.
+                case: "blocks out of order fail before any write",
+                files: &[("a", "a\nb\nc\nd")],
+                patch: &[
+                    "*** Update File: a",
+                    "@@",
+                    "-c",
+                    "+C",
+                    "@@",
+                    " b",
+                    "-c",
+                    "+CC",
+                    " d",
+                    "*** End of File",
+                ],
+                want: Did {
+                    writes: vec![],
+                    edits: vec![("exact", false), ("eof+exact", false)],
+                    stage: Some("fail:chunk_order"),
+                    message: None,
+                    error: Some("apply_patch failed: a: currentIndex 3 > chunk.origIndex 2"),
+                },
+            },
+            Does {
+                case: "a failed write leaves earlier files written",
+                files: &[("a", "x\n"), ("b", "y\n")],
+                patch: &["*** Update File: a", "-x", "+X", "*** Add File: b/c", "+z"],
+                want: Did {
+                    writes: vec![("a", Some("X\n"))],
+                    edits: vec![("exact", false)],
+                    stage: Some("fail:fs"),
+                    message: None,
+                    error: Some(
+                        "apply_patch failed: EEXIST: file already exists, mkdir \
+                         '/home/user/project/b'",
+                    ),
+                },
+            },
+            // Each stage.
+            Does {
+                case: "canonical, trim_end and trim stages report their fuzz",
+                files: &[("f.py", "a = \u{201C}x\u{201D}\n  b = 1  \n\tc = 2\n")],
+                patch: &[
+                    "*** Update File: f.py",
+                    "@@",
+                    " a = \"x\"",
+                    "@@",
+                    "-  b = 1",
+                    "+  b = 10",
+                    "@@",
+                    "-c = 2",
+                    "+c = 20",
+                ],
+                want: Did {
+                    writes: vec![("f.py", Some("a = \u{201C}x\u{201D}\n  b = 10\nc = 20\n"))],
+                    edits: vec![("canonical", true), ("trim_end", true), ("trim", true)],
+                    stage: Some("trim"),
+                    message: Some(
+                        "Successfully applied patch to the following files:\nf.py\nNote: Patch \
+                         applied with fuzz factor 101",
+                    ),
+                    error: None,
+                },
+            },
+            Does {
+                case: "an end-of-file section in a file with a final newline falls back",
+                files: &[("f", "a\nb\n")],
+                patch: &[
+                    "*** Update File: f",
+                    "@@",
+                    " a",
+                    "-b",
+                    "+B",
+                    "*** End of File",
+                ],
+                want: Did {
+                    writes: vec![("f", Some("a\nB\n"))],
+                    edits: vec![("eof_fallback+exact", false)],
+                    stage: Some("eof_fallback+exact"),
+                    message: Some(
+                        "Successfully applied patch to the following files:\nf\nNote: Patch \
+                         applied with fuzz factor 10000",
+                    ),
+                    error: None,
+                },
+            },
+            Does {
+                case: "a pure insertion goes to the cursor",
+                files: &[("f", "a\nb\n")],
+                patch: &["*** Update File: f", "+top"],
+                want: Did {
+                    writes: vec![("f", Some("top\na\nb\n"))],
+                    edits: vec![("no_context", false)],
+                    stage: Some("no_context"),
+                    message: Some("Successfully applied patch to the following files:\nf"),
+                    error: None,
+                },
+            },
+        ];
+        for Does {
+            case,
+            files,
+            patch,
+            want,
+        } in cases
+        {
+            assert_eq!(did(&run(files, patch)), want, "{case}");
+        }
     }
 
     #[test]
@@ -633,38 +773,6 @@ mod tests {
                  files:\\nf.py\\nNote: Patch applied with fuzz factor 1000\",\"success\":true}"
             )
         );
-    }
-
-    #[test]
-    fn an_end_of_file_section_in_a_file_with_a_final_newline_falls_back() {
-        let result = run(
-            &[("f", "a\nb\n")],
-            &[
-                "*** Update File: f",
-                "@@",
-                " a",
-                "-b",
-                "+B",
-                "*** End of File",
-            ],
-        );
-        assert_eq!(written(&result, "f").as_deref(), Some("a\nB\n"));
-        assert_eq!(stages(&result), [("eof_fallback+exact", false)]);
-        assert!(
-            result
-                .outcome
-                .message
-                .as_deref()
-                .is_some_and(|m| m.ends_with("fuzz factor 10000"))
-        );
-    }
-
-    #[test]
-    fn a_pure_insertion_goes_to_the_cursor() {
-        let result = run(&[("f", "a\nb\n")], &["*** Update File: f", "+top"]);
-        assert_eq!(written(&result, "f").as_deref(), Some("top\na\nb\n"));
-        assert_eq!(stages(&result), [("no_context", false)]);
-        assert_eq!(result.outcome.stage.as_deref(), Some("no_context"));
     }
 
     // Each error text.
@@ -720,54 +828,6 @@ mod tests {
     }
 
     #[test]
-    fn hunk_numbers_count_change_blocks() {
-        let result = run(
-            &[("a", "1\n2\n3\n")],
-            &[
-                "*** Update File: a",
-                "@@",
-                "-1",
-                "+one",
-                " 2",
-                "-3",
-                "+three",
-                "@@",
-                "-zzzzzzzzzz",
-                "+q",
-            ],
-        );
-        assert!(error(&result).ends_with(
-            "\na: hunk 3: Could not find matching context (similarity: 0.00). Chunk skipped.\nContext:\nzzzzzzzzzz"
-        ));
-    }
-
-    #[test]
-    fn blocks_out_of_order_fail_before_any_write() {
-        // The end-of-file section is found before the first section's block.
-        let result = run(
-            &[("a", "a\nb\nc\nd")],
-            &[
-                "*** Update File: a",
-                "@@",
-                "-c",
-                "+C",
-                "@@",
-                " b",
-                "-c",
-                "+CC",
-                " d",
-                "*** End of File",
-            ],
-        );
-        assert_eq!(
-            error(&result),
-            "apply_patch failed: a: currentIndex 3 > chunk.origIndex 2"
-        );
-        assert_eq!(result.outcome.stage.as_deref(), Some("fail:chunk_order"));
-        assert!(result.outcome.writes.is_empty());
-    }
-
-    #[test]
     fn an_empty_line_at_the_top_of_a_file_hangs_cline() {
         let result = run(&[("a", "x\n")], &["*** Update File: a", "@@", "", " x"]);
         assert!(result.outcome.hangs);
@@ -776,21 +836,6 @@ mod tests {
             !result.outcome.ok && result.outcome.error.is_none() && result.model_text.is_none()
         );
         assert!(result.outcome.writes.is_empty());
-    }
-
-    #[test]
-    fn a_failed_write_leaves_earlier_files_written() {
-        let result = run(
-            &[("a", "x\n"), ("b", "y\n")],
-            &["*** Update File: a", "-x", "+X", "*** Add File: b/c", "+z"],
-        );
-        assert_eq!(
-            error(&result),
-            "apply_patch failed: EEXIST: file already exists, mkdir '/home/user/project/b'"
-        );
-        assert_eq!(written(&result, "a").as_deref(), Some("X\n"));
-        assert_eq!(result.outcome.writes.len(), 1);
-        assert_eq!(result.outcome.stage.as_deref(), Some("fail:fs"));
     }
 
     #[test]

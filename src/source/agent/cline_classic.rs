@@ -27,8 +27,10 @@ pub(super) struct UiParser {
     awaiting_approval: bool,
 }
 
+/// A UI message; its text is `Text`: `IgnoredAny` where only its kind is
+/// wanted (see [`UiHead`]).
 #[derive(Deserialize)]
-struct UiMessage {
+struct UiMessage<Text = Option<String>> {
     #[serde(default)]
     ts: Option<i64>,
     #[serde(rename = "type", default)]
@@ -38,9 +40,24 @@ struct UiMessage {
     #[serde(default)]
     ask: Option<String>,
     #[serde(default)]
-    text: Option<String>,
+    text: Text,
     #[serde(default)]
     partial: Option<bool>,
+}
+
+/// A UI message without its text (its kind only).
+type UiHead = UiMessage<serde::de::IgnoredAny>;
+
+impl<Text> UiMessage<Text> {
+    /// What the message says or asks (`tool`, `resume_task`, ..): its `say`
+    /// or its `ask`, as its `type` tells.
+    fn said(&self) -> Option<&str> {
+        match self.kind.as_str() {
+            "say" => self.say.as_deref(),
+            "ask" => self.ask.as_deref(),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Deserialize)]
@@ -65,12 +82,7 @@ impl UiParser {
             Ok(m) => m,
             Err(e) => return store.malformed(format!("not a Cline message ({e})")),
         };
-        let kind = match message.kind.as_str() {
-            "say" => message.say.as_deref(),
-            "ask" => message.ask.as_deref(),
-            _ => None,
-        };
-        match kind {
+        match message.said() {
             Some("tool") => {
                 self.awaiting_approval = message.kind == "ask" && message.partial != Some(true);
                 self.tool(&message, store);
@@ -258,19 +270,6 @@ impl super::reader::FormatReader for UiParser {
     }
 }
 
-/// A UI message without its text (its kind only).
-#[derive(Deserialize)]
-struct UiHead {
-    #[serde(rename = "type", default)]
-    kind: String,
-    #[serde(default)]
-    say: Option<String>,
-    #[serde(default)]
-    ask: Option<String>,
-    #[serde(default)]
-    partial: Option<bool>,
-}
-
 /// Whether Cline's UI messages end with an edit asked for approval (an
 /// `ask`, where an approved or auto-approved one is a `say`) and then the
 /// task offered to be resumed, with no request between them (approved,
@@ -279,12 +278,7 @@ struct UiHead {
 fn stopped_awaiting_approval(messages: &[UiHead]) -> bool {
     let mut resumed = false;
     for message in messages.iter().rev() {
-        let kind = match message.kind.as_str() {
-            "say" => message.say.as_deref(),
-            "ask" => message.ask.as_deref(),
-            _ => None,
-        };
-        match (message.kind.as_str(), kind) {
+        match (message.kind.as_str(), message.said()) {
             ("ask", Some("resume_task" | "resume_completed_task")) => resumed = true,
             ("ask", Some("tool")) => return resumed && message.partial != Some(true),
             (_, Some("tool" | "api_req_started")) => return false,
