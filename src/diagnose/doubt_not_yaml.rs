@@ -40,6 +40,9 @@ pub struct NotYaml {
     /// scalar before it: `port: 80` then a line `\ttimeout: 5` is said at
     /// `80`).
     pub tab: Option<usize>,
+    /// The parser stops at the end of the text (a quote or a bracket
+    /// still open there).
+    pub at_end: bool,
     /// The edit creates the file (there was none before).
     pub created: bool,
 }
@@ -66,8 +69,13 @@ impl NotYaml {
             .tab
             .map(|line| format!(" (line {line} is indented with a tab)"))
             .unwrap_or_default();
+        let end = if self.at_end {
+            " (the end of the file)"
+        } else {
+            ""
+        };
         format!(
-            "{was}: line {}, column {}: {}{tab}",
+            "{was}: line {}, column {}{end}: {}{tab}",
             self.line, self.column, self.error
         )
     }
@@ -113,11 +121,13 @@ pub(super) fn yaml_unparsed(original: &str, result: &str) -> Option<NotYaml> {
     if original == result {
         return None;
     }
+    // The result first: most edits keep the file YAML, and the file
+    // before is read only for one that does not.
+    let e = yaml_error(result)?;
     let created = original.is_empty();
     if !created && !parses(original) {
         return None;
     }
-    let e = yaml_error(result)?;
     let mark = e.marker();
     let error = e.info().to_string();
     let tab = if error.contains("tab") {
@@ -130,6 +140,7 @@ pub(super) fn yaml_unparsed(original: &str, result: &str) -> Option<NotYaml> {
         column: mark.col() + 1,
         error,
         tab,
+        at_end: mark.index() >= result.chars().count(),
         created,
     })
 }
@@ -190,7 +201,10 @@ mod tests {
         // The tab's own line is named beside where the parser stops.
         let tab = SERVER.replace("  port: 80\n", "  port: 80\n\ttimeout: 5\n");
         let found = yaml_unparsed(SERVER, &tab);
-        assert_eq!(found.as_ref().and_then(|f| f.tab), Some(4));
+        assert_eq!(
+            found.as_ref().map(|f| (f.tab, f.at_end)),
+            Some((Some(4), false))
+        );
         assert_eq!(
             found.map(|f| f.describe()).as_deref(),
             Some(
@@ -241,8 +255,8 @@ mod tests {
         assert_eq!(
             found.as_ref().map(NotYaml::fault).as_deref(),
             Some(
-                "the new file is not valid YAML: line 2, column 1: while parsing a flow \
-                 sequence, expected ',' or ']'"
+                "the new file is not valid YAML: line 2, column 1 (the end of the file): while \
+                 parsing a flow sequence, expected ',' or ']'"
             )
         );
         assert_eq!(yaml_unparsed("", "a: [1, 2]\n"), None);
