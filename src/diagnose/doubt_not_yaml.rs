@@ -82,13 +82,19 @@ impl NotYaml {
 
     /// What to send, by what the parser says.
     fn advice(&self) -> &'static str {
-        let error = self.error.as_str();
-        if error.contains("tab") {
+        let said = |words: &[&str]| words.iter().any(|w| self.error.contains(w));
+        if said(&["tab"]) {
             "indentation in spaces: YAML forbids tabs there"
-        } else if error.contains("quoted scalar") {
-            "each quote closed on its value"
-        } else if error.contains("flow") {
+        } else if said(&["unknown escape"]) {
+            "a backslash in double quotes doubled, or the value in single quotes"
+        } else if said(&["unknown anchor"]) {
+            "each alias `*name` after its anchor `&name`"
+        } else if said(&["quoted scalar", "quoted"]) {
+            "each quote closed on its value, nothing after it but a comment"
+        } else if said(&["flow", "bracket"]) {
             "each `[` and `{` closed, its items separated by commas"
+        } else if said(&["mapping values"]) {
+            "a value holding `: ` in quotes, each key at its mapping's column"
         } else {
             "each key at its mapping's column, quotes and brackets closed"
         }
@@ -223,9 +229,37 @@ mod tests {
                 "the file was valid YAML before and is not after: line 4, column 9: while \
                  scanning a quoted scalar, found unexpected end of stream: YAML readers refuse \
                  the whole file: send the edit so that the file stays YAML (each quote closed \
-                 on its value)"
+                 on its value, nothing after it but a comment)"
             )
         );
+    }
+
+    /// What to send follows what the parser says.
+    #[test]
+    fn the_advice_follows_the_parsers_words() {
+        let advice = |new: &str| {
+            let result = SERVER.replace("  host: a\n", new);
+            yaml_unparsed(SERVER, &result).map(|f| f.describe())
+        };
+        for (new, said) in [
+            ("  host: a: b\n", "(a value holding `: ` in quotes"),
+            (
+                "  host: \"C:\\qdir\"\n",
+                "(a backslash in double quotes doubled",
+            ),
+            (
+                "  host: *h\n",
+                "(each alias `*name` after its anchor `&name`)",
+            ),
+            ("  host: \"a\" b\n", "(each quote closed on its value"),
+            ("  host: [a]]\n", "(each `[` and `{` closed"),
+        ] {
+            let got = advice(new);
+            assert!(
+                got.as_deref().is_some_and(|g| g.contains(said)),
+                "{new:?}: {got:?}"
+            );
+        }
     }
 
     /// No doubt: edits that keep the file YAML, the file unchanged, a file
