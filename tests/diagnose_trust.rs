@@ -1615,3 +1615,154 @@ fn assert_checked_and_held_back(name: &str, content: &str, diff: &str, said: &st
     assert_eq!(out.status.code(), Some(1), "{name}");
     assert_eq!(std::fs::read_to_string(&file).expect("read"), content);
 }
+
+/// A tester's find (round 39b, 07): an edit leaving a YAML file
+/// unparseable (a tab in an indentation, a quote or a `[` left open) was
+/// written and called fine. `check` exits 1 with the parser's line,
+/// column and words, `apply --write` holds it back and leaves the file as
+/// it was; a key one column too deep keeps the misindent doubt alone (one
+/// doubt, not two); the same edit with its quote and bracket closed is
+/// written, and a Helm template that did not parse before is not judged.
+#[test]
+fn a_yaml_file_left_unparseable_is_doubted_and_held_back() {
+    let config = "server:\n  host: a\n  port: 80\n";
+    let cases = [
+        (
+            "  port: 80\n\ttimeout: 5\n",
+            "held back: the diff leaves a.yaml unreadable as YAML: the file was valid YAML \
+             before and is not after: line 3, column 9: while scanning a plain scalar, found a \
+             tab (line 4 is indented with a tab): YAML readers refuse the whole file: send the \
+             edit so that the file stays YAML (indentation in spaces: YAML forbids tabs there)",
+        ),
+        (
+            "  port: 80\n  name: \"web\n",
+            "held back: the diff leaves a.yaml unreadable as YAML: the file was valid YAML \
+             before and is not after: line 4, column 9: while scanning a quoted scalar, found \
+             unexpected end of stream",
+        ),
+        (
+            "  port: 80\n  tags: [a, b\n",
+            "held back: the diff leaves a.yaml unreadable as YAML: the file was valid YAML \
+             before and is not after: line 5, column 1 (the end of the file): while parsing a \
+             flow sequence, expected ',' or ']'",
+        ),
+    ];
+    for (new, said) in cases {
+        let diff = block("  port: 80\n", new);
+        assert_checked_and_held_back("a.yaml", config, &diff, said);
+        assert_checked_and_held_back("ci.yml", config, &diff, "unreadable as YAML");
+    }
+    // The misindent doubt says it; the parser's is not added.
+    let deep = block("  port: 80\n", "  port: 80\n   debug: true\n");
+    assert_checked_and_held_back(
+        "a.yaml",
+        config,
+        &deep,
+        "held back: the diff leaves a.yaml misindented: as written, line 4 (`debug: true`) is a \
+         key at column 3",
+    );
+    let dir = tempfile::tempdir().expect("temp dir");
+    support::files::write_all(dir.path(), [("a.yaml", config), ("edit.diff", &deep)]);
+    let file = dir.path().join("a.yaml").display().to_string();
+    let edit = dir.path().join("edit.diff").display().to_string();
+    let out = support::runner::srview(["check", &file, &edit]).output();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(!stdout.contains("unreadable as YAML"), "{stdout}");
+    // Closed, the same edits are written; a template is not judged; nor
+    // is a file that is not YAML by its name.
+    let helm = "metadata:\n  labels:\n    {{- include \"x\" . | nindent 4 }}\n  port: 80\n";
+    for (name, content, new) in [
+        ("a.yaml", config, "  port: 80\n  name: \"web\"\n"),
+        ("a.yml", config, "  port: 80\n  tags: [a, b]\n"),
+        ("a.yaml", config, "  port: 80\n  timeout: 5\n"),
+        ("templates/cm.yaml", helm, "  port: 80\n  name: \"web\n"),
+        ("a.txt", config, "  port: 80\n  name: \"web\n"),
+    ] {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let diff = block("  port: 80\n", new);
+        support::files::write_all(dir.path(), [(name, content), ("edit.diff", &diff)]);
+        let file = dir.path().join(name).display().to_string();
+        let edit = dir.path().join("edit.diff").display().to_string();
+        let out = support::runner::srview(["apply", &file, &edit, "--write"]).output();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{name} {new:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let written = std::fs::read_to_string(&file).expect("read");
+        assert!(written.contains(new), "{name}: {written}");
+    }
+}
+
+/// PyYAML's verdict on each recorded YAML edit
+/// (tests/fixtures/trust/yaml/cases.json, written by record.py there):
+/// srview's YAML reading agrees on every case, and each edit PyYAML
+/// refuses is a doubt (the parser's, or the layout check's where it speaks
+/// first); no edit PyYAML reads is called unreadable.
+#[test]
+fn yaml_parse_verdicts_agree_with_pyyaml() {
+    use srview::diagnose::doubt_not_yaml::parses;
+    use srview::diagnose::layout::layout_break;
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/trust/yaml/cases.json"
+    );
+    let text = std::fs::read_to_string(path).expect("the fixture");
+    let cases: Vec<serde_json::Value> = serde_json::from_str(&text).expect("JSON");
+    let loading = cases.iter().filter(|c| c["pyyaml_loads"] == true).count();
+    assert!(
+        cases.len() >= 40 && loading * 2 >= cases.len(),
+        "{loading} of {}",
+        cases.len()
+    );
+    for case in &cases {
+        let name = case["name"].as_str().expect("a name");
+        let before = case["before"].as_str().expect("a text before");
+        let after = case["after"].as_str().expect("a text after");
+        let loads = case["pyyaml_loads"].as_bool().expect("a verdict");
+        assert!(parses(before), "{name}: the file before");
+        assert_eq!(parses(after), loads, "{name}");
+        let doubt = layout_break("case.yaml", before, after);
+        if loads {
+            assert!(
+                doubt
+                    .as_ref()
+                    .is_none_or(|d| d.leaves() != "unreadable as YAML"),
+                "{name}: {doubt:?}"
+            );
+        } else {
+            assert!(doubt.is_some(), "{name}");
+        }
+    }
+}
+
+/// The YAML check's cost on a 10,000-line file (a docker-compose-like
+/// mapping of services): read before and after an edit of one line.
+/// Run with `cargo test --release --test diagnose_trust -- --ignored
+/// yaml_check_time --nocapture`.
+#[test]
+#[ignore]
+fn yaml_check_time_on_a_10000_line_file() {
+    use srview::diagnose::layout::layout_break;
+    let mut big = String::from("services:\n");
+    for i in 0..1000 {
+        big.push_str(&format!(
+            "  svc{i}:\n    image: \"registry.local/app:{i}\"\n    ports:\n      - \"{i}:80\"\n    \
+             environment:\n      MODE: prod\n      LEVEL: {i}\n    command: [run, --id, \"{i}\"]\n    \
+             # note {i}\n    restart: always\n"
+        ));
+    }
+    assert_eq!(big.lines().count(), 10_001);
+    let broken = big.replacen("      MODE: prod\n", "      MODE: \"prod\n", 1);
+    let fine = big.replacen("      MODE: prod\n", "      MODE: dev\n", 1);
+    for (what, after, doubted) in [("broken", &broken, true), ("fine", &fine, false)] {
+        let runs = 20;
+        let start = std::time::Instant::now();
+        for _ in 0..runs {
+            assert_eq!(layout_break("compose.yaml", &big, after).is_some(), doubted);
+        }
+        let each = start.elapsed() / runs;
+        println!("{what}: {each:?} per check (both texts read)");
+    }
+}

@@ -63,8 +63,10 @@
 //! list (items are not told apart); a line that is a key in one reading and
 //! inside a block scalar in the other; a plain scalar's line read as a key
 //! or a list item (`- a` then `  b: 1`: YAML refuses it, this reading does
-//! not); faults YAML finds outside this reading (duplicate keys, flow
-//! syntax, a block scalar under an indentation indicator); any fault where
+//! not); faults YAML finds outside this reading (duplicate keys, said by
+//! [`super::doubt_redefine`]; flow syntax, a block scalar under an
+//! indentation indicator, a tab, said by the parser's check,
+//! [`super::doubt_not_yaml`], where the file parsed before); any fault where
 //! the file before already read one (the reading is not trusted there). A
 //! stretch whose new lines are all shifted alike keeps every key's parent
 //! (a whole mapping or list re-indented) and is not doubted; a deliberate

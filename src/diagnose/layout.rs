@@ -13,6 +13,7 @@ use super::doubt_defines::redefined;
 use super::doubt_indent::python_break;
 use super::doubt_json::json_broken;
 use super::doubt_make::make_break;
+use super::doubt_not_yaml::yaml_unparsed;
 use super::doubt_redefine::{
     json_duplicate_key, python_redefinition, yaml_duplicate_key, yaml_template,
 };
@@ -43,7 +44,9 @@ pub fn result_read(path: &str, content: &str) -> bool {
 /// What kind of fault a [`LayoutBreak`] is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BreakKind {
-    /// Python misindented, a Makefile's recipe in spaces, a YAML key moved.
+    /// Python misindented, a Makefile's recipe in spaces, a YAML key moved,
+    /// a YAML file that parsed before and does not after
+    /// ([`super::doubt_not_yaml`]).
     Misindents,
     /// A name defined twice ([`super::doubt_redefine`],
     /// [`super::doubt_defines`]).
@@ -66,11 +69,19 @@ pub struct LayoutBreak {
     pub kind: BreakKind,
     /// One sentence without a final stop.
     pub why: String,
+    /// What the file is left, where it is not what `kind` says: a YAML
+    /// file that no longer parses ([`super::doubt_not_yaml`]) is of kind
+    /// [`BreakKind::Misindents`] (YAML's layout refused, as a key at a
+    /// column YAML refuses is) and left "unreadable as YAML".
+    unreadable: Option<&'static str>,
 }
 
 impl LayoutBreak {
     /// What the edit leaves the file, in words after "leaves FILE".
     pub fn leaves(&self) -> &'static str {
+        if let Some(unreadable) = self.unreadable {
+            return unreadable;
+        }
         match self.kind {
             BreakKind::Misindents => "misindented",
             BreakKind::DefinesTwice => "defining a name twice",
@@ -108,7 +119,13 @@ pub fn layout_fault(path: &str, original: &str, result: &str) -> Option<LayoutBr
 fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option<LayoutBreak> {
     let original = original.strip_prefix('\u{feff}').unwrap_or(original);
     let result = result.strip_prefix('\u{feff}').unwrap_or(result);
-    let of = |kind: BreakKind| move |why: String| LayoutBreak { kind, why };
+    let of = |kind: BreakKind| {
+        move |why: String| LayoutBreak {
+            kind,
+            why,
+            unreadable: None,
+        }
+    };
     let say = |describe: String, fault: String| if advice { describe } else { fault };
     match FileKind::of_edit(path, original, result) {
         FileKind::Python => match python_break(original, result) {
@@ -120,10 +137,18 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
             .map(|b| of(BreakKind::Misindents)(say(b.describe(), b.fault()))),
         FileKind::Yaml => match yaml_break(original, result) {
             Some(b) => Some(of(BreakKind::Misindents)(say(b.describe(), b.fault()))),
-            // A template's branches may each set one key: not read.
+            // A template's branches may each set one key, and its
+            // directives are no YAML: not read.
             None if yaml_template(path, original) || yaml_template(path, result) => None,
-            None => yaml_duplicate_key(original, result)
-                .map(|k| of(BreakKind::KeyTwice)(say(k.describe(), k.fault()))),
+            None => match yaml_unparsed(original, result) {
+                Some(n) => Some(LayoutBreak {
+                    kind: BreakKind::Misindents,
+                    why: say(n.describe(), n.fault()),
+                    unreadable: Some("unreadable as YAML"),
+                }),
+                None => yaml_duplicate_key(original, result)
+                    .map(|k| of(BreakKind::KeyTwice)(say(k.describe(), k.fault()))),
+            },
         },
         FileKind::Other => match unbalanced(path, original, result) {
             Some(u) => Some(of(BreakKind::Unbalanced)(say(u.describe(), u.fault()))),

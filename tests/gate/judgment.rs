@@ -821,3 +821,93 @@ fn lines_opencodes_patch_parser_drops_are_denied_or_repaired() {
          doubt=review falls back to deny)"
     );
 }
+
+/// Claude Code's `Edit` (or `Write`) of a YAML file in the project,
+/// judged with the default policy over the file `y0.yaml` holding
+/// `content` (none for `None`).
+fn judged_yaml(tool: &str, input: Value, content: Option<&str>) -> Judgment {
+    let mut json: Value =
+        serde_json::from_slice(&edit_payload(GateAgent::ClaudeCode, json!({}))).expect("JSON");
+    json["tool_name"] = tool.into();
+    json["tool_input"] = input;
+    let files: Vec<(String, String)> = content
+        .map(|c| ("y0.yaml".to_string(), c.to_string()))
+        .into_iter()
+        .collect();
+    judge(
+        GateAgent::ClaudeCode,
+        json.to_string().as_bytes(),
+        |_| MemoryFs::new(files),
+        &Policy::default(),
+    )
+}
+
+/// A tester's find (round 39b, 07): a Claude Code `Edit` leaving a YAML
+/// file unparseable (a tab in an indentation, a quote or a `[` left open)
+/// was allowed. Denied now as a doubt with the parser's line, column and
+/// words; a key one column too deep says the misindent alone; the edit
+/// with its quote and bracket closed, and a tab inside a block scalar's
+/// text, are allowed. A new YAML file (`Write`) must parse.
+#[test]
+fn an_edit_leaving_a_yaml_file_unparseable_is_a_doubt() {
+    let y0 = "server:\n  host: a\n  port: 80\n";
+    let path = format!("{CWD}/y0.yaml");
+    let edit = |new: &str| json!({"file_path": path, "old_string": "  port: 80\n", "new_string": new, "replace_all": false});
+    for (new, said) in [
+        (
+            "  port: 80\n\ttimeout: 5\n",
+            "the file was valid YAML before and is not after: line 3, column 9: while scanning \
+             a plain scalar, found a tab (line 4 is indented with a tab): YAML readers refuse \
+             the whole file: send the edit so that the file stays YAML (indentation in spaces: \
+             YAML forbids tabs there)",
+        ),
+        (
+            "  port: 80\n  name: \"web\n",
+            "the file was valid YAML before and is not after: line 4, column 9: while scanning \
+             a quoted scalar, found unexpected end of stream",
+        ),
+        (
+            "  port: 80\n  tags: [a, b\n",
+            "the file was valid YAML before and is not after: line 5, column 1 (the end of the \
+             file): while parsing a flow sequence, expected ',' or ']'",
+        ),
+        (
+            "  port: 80\n   debug: true\n",
+            "as written, line 4 (`debug: true`) is a key at column 3, deeper than the key \
+             `port` that holds a value on its own line: YAML refuses a key there",
+        ),
+    ] {
+        let judgment = judged_yaml("Edit", edit(new), Some(y0));
+        assert_case(&judgment, Case::Doubt);
+        let reason = deny_reason(&judgment);
+        assert!(reason.contains(said), "{new:?}: {reason}");
+        // One doubt: the misindent's says what the parser's would.
+        assert_eq!(
+            reason.matches("no longer parses").count() + reason.matches("valid YAML").count(),
+            1,
+            "{reason}"
+        );
+    }
+    for new in [
+        "  port: 80\n  name: \"web\"\n",
+        "  port: 80\n  tags: [a, b]\n",
+        "  port: 80\n  script: |\n    make\n    \techo tabbed\n",
+    ] {
+        let judgment = judged_yaml("Edit", edit(new), Some(y0));
+        assert_case(&judgment, Case::Exact);
+        assert_eq!(judgment.answer, Answer::NoOpinion, "{new:?}");
+    }
+    let write = |content: &str| json!({"file_path": path, "content": content});
+    let judgment = judged_yaml("Write", write("server:\n  tags: [a, b\n"), None);
+    assert_case(&judgment, Case::Doubt);
+    let reason = deny_reason(&judgment);
+    assert!(
+        reason.contains(
+            "the new file is not valid YAML: line 3, column 1 (the end of the file): while \
+             parsing a flow sequence, expected ',' or ']'"
+        ),
+        "{reason}"
+    );
+    let judgment = judged_yaml("Write", write("server:\n  tags: [a, b]\n"), None);
+    assert_case(&judgment, Case::Exact);
+}
