@@ -1263,7 +1263,7 @@ fn a_misindenting_edit_is_in_doubt_and_an_exact_clean_one_is_not() {
     );
     assert_eq!(
         first.verdict_words(true),
-        "applied (exact) · doubt: leaves Python misindented"
+        "applied (exact) · doubt: leaves the file misindented"
     );
     assert_eq!(reviewed.counts().doubted, 1);
 

@@ -59,6 +59,9 @@ pub enum BreakKind {
     /// A JSON file that read before and does not after
     /// ([`super::doubt_json`]).
     NotJson,
+    /// A YAML file that parsed before and does not after
+    /// ([`super::doubt_not_yaml`]).
+    NotYaml,
 }
 
 /// A fault an edit leaves in a file's layout, a name it leaves defined
@@ -69,25 +72,18 @@ pub struct LayoutBreak {
     pub kind: BreakKind,
     /// One sentence without a final stop.
     pub why: String,
-    /// What the file is left, where it is not what `kind` says: a YAML
-    /// file that no longer parses ([`super::doubt_not_yaml`]) is of kind
-    /// [`BreakKind::Misindents`] (YAML's layout refused, as a key at a
-    /// column YAML refuses is) and left "unreadable as YAML".
-    unreadable: Option<&'static str>,
 }
 
 impl LayoutBreak {
     /// What the edit leaves the file, in words after "leaves FILE".
     pub fn leaves(&self) -> &'static str {
-        if let Some(unreadable) = self.unreadable {
-            return unreadable;
-        }
         match self.kind {
             BreakKind::Misindents => "misindented",
             BreakKind::DefinesTwice => "defining a name twice",
             BreakKind::KeyTwice => "with a key twice",
             BreakKind::Unbalanced => "with its brackets unbalanced",
             BreakKind::NotJson => "unreadable as JSON",
+            BreakKind::NotYaml => "unreadable as YAML",
         }
     }
 }
@@ -119,13 +115,7 @@ pub fn layout_fault(path: &str, original: &str, result: &str) -> Option<LayoutBr
 fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option<LayoutBreak> {
     let original = original.strip_prefix('\u{feff}').unwrap_or(original);
     let result = result.strip_prefix('\u{feff}').unwrap_or(result);
-    let of = |kind: BreakKind| {
-        move |why: String| LayoutBreak {
-            kind,
-            why,
-            unreadable: None,
-        }
-    };
+    let of = |kind: BreakKind| move |why: String| LayoutBreak { kind, why };
     let say = |describe: String, fault: String| if advice { describe } else { fault };
     match FileKind::of_edit(path, original, result) {
         FileKind::Python => match python_break(original, result) {
@@ -141,11 +131,7 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
             // directives are no YAML: not read.
             None if yaml_template(path, original) || yaml_template(path, result) => None,
             None => match yaml_unparsed(original, result) {
-                Some(n) => Some(LayoutBreak {
-                    kind: BreakKind::Misindents,
-                    why: say(n.describe(), n.fault()),
-                    unreadable: Some("unreadable as YAML"),
-                }),
+                Some(n) => Some(of(BreakKind::NotYaml)(say(n.describe(), n.fault()))),
                 None => yaml_duplicate_key(original, result)
                     .map(|k| of(BreakKind::KeyTwice)(say(k.describe(), k.fault()))),
             },

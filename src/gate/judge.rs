@@ -176,6 +176,7 @@ fn doubt_steps_but_layout(
                 | Kind::DefinesTwice
                 | Kind::Unbalanced
                 | Kind::NotJson
+                | Kind::NotYaml
                 | Kind::MixesEndings
                 | Kind::HiddenText => NextStep::Said,
                 Kind::CutsWord | Kind::LineEndings => NextStep::WholeLines,

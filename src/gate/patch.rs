@@ -248,6 +248,7 @@ fn doubt_steps(patch: &Patch, doubts: Vec<apply_patch::PatchDoubt>) -> Vec<(Next
                 | Kind::DefinesTwice
                 | Kind::Unbalanced
                 | Kind::NotJson
+                | Kind::NotYaml
                 | Kind::HiddenText => NextStep::Said,
                 Kind::Repeated | Kind::IndentShift => NextStep::WholeLines,
             };

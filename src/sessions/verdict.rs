@@ -61,8 +61,9 @@ pub enum DoubtKind {
     /// Its new text begins or ends with the lines right around its old
     /// text: written, they stand twice.
     WritesTwice,
-    /// The result leaves Python misindented (an `IndentationError`, a
-    /// `TabError`) where the file before had no such fault.
+    /// The result leaves a file misindented where the file before had no
+    /// such fault: Python (an `IndentationError`, a `TabError`), a
+    /// Makefile's recipe, a YAML key at a column YAML refuses.
     Misindents,
     /// The result defines a Python name twice in one block, or a
     /// JavaScript, TypeScript, Go or Rust top-level function twice, where
@@ -76,6 +77,9 @@ pub enum DoubtKind {
     /// The result leaves a JSON file that was valid before unreadable as
     /// JSON.
     NotJson,
+    /// The result leaves a YAML file that parsed before unreadable as
+    /// YAML.
+    NotYaml,
     /// A whitespace-blind match kept the edit's own indentation: its new
     /// lines are shifted against the lines they replace.
     ShiftsIndent,
@@ -110,10 +114,11 @@ impl DoubtKind {
         match self {
             DoubtKind::StandsIn => "stands in for code it leaves out",
             DoubtKind::WritesTwice => "writes lines twice",
-            DoubtKind::Misindents => "leaves Python misindented",
+            DoubtKind::Misindents => "leaves the file misindented",
             DoubtKind::DefinesTwice => "defines a name twice",
             DoubtKind::Unbalanced => "leaves braces unbalanced",
             DoubtKind::NotJson => "leaves JSON unreadable",
+            DoubtKind::NotYaml => "leaves YAML unreadable",
             DoubtKind::ShiftsIndent => "shifts indentation",
             DoubtKind::AppliedAlready => "its new text was there already",
             DoubtKind::CutsWord => "cuts a word",
@@ -138,6 +143,7 @@ impl DoubtKind {
             K::DefinesTwice => DoubtKind::DefinesTwice,
             K::Unbalanced => DoubtKind::Unbalanced,
             K::NotJson => DoubtKind::NotJson,
+            K::NotYaml => DoubtKind::NotYaml,
             K::ElidesLines => DoubtKind::StandsIn,
             K::HiddenText => DoubtKind::HiddenText,
         }
@@ -166,6 +172,7 @@ impl DoubtKind {
             K::DefinesTwice => DoubtKind::DefinesTwice,
             K::Unbalanced => DoubtKind::Unbalanced,
             K::NotJson => DoubtKind::NotJson,
+            K::NotYaml => DoubtKind::NotYaml,
             K::IndentShift => DoubtKind::ShiftsIndent,
             K::AlreadyApplied => DoubtKind::AppliedAlready,
             K::ElidesLines => DoubtKind::StandsIn,
@@ -745,18 +752,47 @@ mod tests {
         assert_eq!(kinds(&again), [DoubtKind::DefinesTwice]);
     }
 
-    /// A JSON file an edit leaves unreadable is said so, not "braces
-    /// unbalanced" (its first kind shared the brackets' words).
+    /// A JSON or YAML file an edit leaves unreadable is said so, not
+    /// "braces unbalanced" (JSON's first kind shared the brackets' words)
+    /// nor "misindented" (YAML's first kind was the misindent one).
     #[test]
-    fn an_edit_leaving_json_unreadable_is_said_so() {
-        let before = FileContent::Text("{\n  \"a\": 1,\n  \"b\": 2\n}\n".into());
-        let input = EditInput::SearchReplace(
-            "------- SEARCH\n  \"a\": 1,\n=======\n  \"a\": 1\n+++++++ REPLACE\n".into(),
-        );
-        let got = run(&input, &before, "/w", Some("package.json")).expect("runs");
-        let kinds: Vec<DoubtKind> = got.doubts.iter().map(|d| d.kind).collect();
-        assert_eq!(kinds, [DoubtKind::NotJson]);
-        assert_eq!(DoubtKind::NotJson.words(), "leaves JSON unreadable");
+    fn an_edit_leaving_json_or_yaml_unreadable_is_said_so() {
+        let cases = [
+            (
+                "package.json",
+                "{\n  \"a\": 1,\n  \"b\": 2\n}\n",
+                "  \"a\": 1,\n",
+                "  \"a\": 1\n",
+                DoubtKind::NotJson,
+                "leaves JSON unreadable",
+            ),
+            (
+                "a.yaml",
+                "server:\n  host: a\n  port: 80\n",
+                "  port: 80\n",
+                "  port: 80\n  name: \"web\n",
+                DoubtKind::NotYaml,
+                "leaves YAML unreadable",
+            ),
+            (
+                "b.yml",
+                "server:\n  host: a\n  port: 80\n",
+                "  port: 80\n",
+                "  port: 80\n\ttimeout: 5\n",
+                DoubtKind::NotYaml,
+                "leaves YAML unreadable",
+            ),
+        ];
+        for (path, before, search, replace, kind, words) in cases {
+            let input = EditInput::SearchReplace(format!(
+                "------- SEARCH\n{search}=======\n{replace}+++++++ REPLACE\n"
+            ));
+            let got =
+                run(&input, &FileContent::Text(before.into()), "/w", Some(path)).expect("runs");
+            let kinds: Vec<DoubtKind> = got.doubts.iter().map(|d| d.kind).collect();
+            assert_eq!(kinds, [kind], "{path}: {replace:?}");
+            assert_eq!(kind.words(), words, "{path}");
+        }
     }
 
     #[test]

@@ -57,6 +57,9 @@ pub enum PatchDoubtKind {
     /// The section leaves a JSON file that was valid before unreadable as
     /// JSON ([`crate::diagnose::doubt_json`]).
     NotJson,
+    /// The section leaves a YAML file that parsed before unreadable as
+    /// YAML ([`crate::diagnose::doubt_not_yaml`]).
+    NotYaml,
     /// A whitespace-blind level matched it, and its new lines keep the
     /// patch's indentation: they are shifted against the lines they replace.
     IndentShift,
@@ -424,6 +427,7 @@ fn indent_doubt(applied: &Applied, s: usize) -> Option<PatchDoubt> {
             BreakKind::DefinesTwice | BreakKind::KeyTwice => PatchDoubtKind::DefinesTwice,
             BreakKind::Unbalanced => PatchDoubtKind::Unbalanced,
             BreakKind::NotJson => PatchDoubtKind::NotJson,
+            BreakKind::NotYaml => PatchDoubtKind::NotYaml,
         },
         message: format!(
             "the patch leaves {written} {}: {}",

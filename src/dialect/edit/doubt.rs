@@ -40,7 +40,8 @@ pub enum EditDoubtKind {
     /// Its new text begins or ends with lines that stand right before or
     /// after its old text: written, they stand twice.
     RepeatsNeighbours,
-    /// It leaves Python misindented where it changes the file.
+    /// It leaves the file misindented (Python, a Makefile's recipe, a YAML
+    /// key) where it changes the file.
     Misindents,
     /// It leaves a Python file defining one name twice in one block
     /// ([`crate::diagnose::doubt_redefine`]), or a JavaScript, TypeScript,
@@ -53,6 +54,9 @@ pub enum EditDoubtKind {
     /// It leaves a JSON file that was valid before unreadable as JSON
     /// ([`crate::diagnose::doubt_json`]).
     NotJson,
+    /// It leaves a YAML file that parsed before unreadable as YAML
+    /// ([`crate::diagnose::doubt_not_yaml`]).
+    NotYaml,
     /// Its new text stands in for lines of its old text it leaves out (the
     /// sentence ends with what to send instead).
     ElidesLines,
@@ -75,6 +79,7 @@ impl EditDoubtKind {
                 | EditDoubtKind::DefinesTwice
                 | EditDoubtKind::Unbalanced
                 | EditDoubtKind::NotJson
+                | EditDoubtKind::NotYaml
         )
     }
 }
@@ -87,6 +92,7 @@ pub fn layout_kind(b: crate::diagnose::layout::LayoutBreak) -> (EditDoubtKind, S
         BreakKind::DefinesTwice | BreakKind::KeyTwice => EditDoubtKind::DefinesTwice,
         BreakKind::Unbalanced => EditDoubtKind::Unbalanced,
         BreakKind::NotJson => EditDoubtKind::NotJson,
+        BreakKind::NotYaml => EditDoubtKind::NotYaml,
     };
     (kind, b.why)
 }
