@@ -697,11 +697,13 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
         // A patch over a folder: its files and srview's patch doubts (a
         // tester's find: OpenCode's and Cline's patches passed the checks
         // Codex's get, and were recorded as of "the files").
+        // Judged where the matcher ran ([`crate::dialect::patch_family`]),
+        // as `check` and `apply --write` judge it.
         let patched = patch_key(row)
             .and_then(|key| call.input.get(key)?.as_str())
-            .and_then(|text| super::patch::doubts_of_text(row.value, text, fs, &call.cwd));
+            .map(|text| super::patch::doubts_of_outcome(row.value, text, &outcome, fs, &call.cwd));
         let (file, mut doubts, note) = match patched {
-            Some((files, doubts, note)) => (Some(files), doubts, note),
+            Some((files, doubts, note)) => (files.or(named), doubts, note),
             None => (
                 named,
                 exact_doubts(row, &call.input, file.as_deref(), content.as_deref()),
@@ -727,14 +729,17 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
                 first_wins: true,
                 ..Default::default()
             };
-            doubts.extend(
+            // The patch's own doubts among them are said above.
+            let first: Vec<(NextStep, String)> =
                 crate::dialect::call_doubts::exact_doubt_kinds(&outcome, &before, judged)
                     .into_iter()
-                    .filter(|(kind, _)| {
+                    .filter(|(kind, m)| {
                         *kind == crate::dialect::call_doubts::CallDoubtKind::FirstOfSeveral
+                            && !doubts.iter().any(|(_, said)| said == m)
                     })
-                    .map(|(_, m)| (NextStep::WholeLines, m)),
-            );
+                    .map(|(_, m)| (NextStep::WholeLines, m))
+                    .collect();
+            doubts.extend(first);
         }
         // Line endings as the agent writes them (OpenCode gives the edit
         // the file's; others write the model's as they are).
