@@ -106,8 +106,9 @@ pub struct CallOutcome {
     /// Lines of the model's input the agent's parser skips without a word
     /// where they stand among lines it reads, so that what it writes lacks
     /// them (OpenCode's `apply_patch`: a chunk line without a ` `, `-` or
-    /// `+` prefix, an empty one included): one sentence per hunk, saying
-    /// which lines and what to send instead. Set only when the agent
+    /// `+` prefix, an empty one included; Aider's udiff: the last line of a
+    /// reply whose ```` ```diff ```` fence is never closed): one sentence
+    /// per hunk, saying which lines and what to send instead. Set only when the agent
     /// succeeds; a doubt wherever the call is judged.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub dropped: Vec<String>,

@@ -153,10 +153,6 @@ pub fn exact_doubt_kinds(
             .filter(|d| d.kind != PatchDoubtKind::MovesOntoItself)
             .map(|d| (of_patch(d.kind), d.message.clone())),
     );
-    let repeated = patch
-        .unwrap_or_default()
-        .iter()
-        .any(|d| d.kind == PatchDoubtKind::Repeated);
     let by_patch = |kind: edit::EditDoubtKind| {
         use edit::EditDoubtKind as K;
         patch.is_some()
@@ -212,7 +208,6 @@ pub fn exact_doubt_kinds(
             continue;
         };
         if judged.first_wins
-            && !repeated
             && let Some(doubt) = first_of_several(outcome, i, &content)
         {
             out.push((

@@ -116,14 +116,17 @@ pub fn doubts(
 
 /// Whether Codex's doubt `d` of `patch` holds for `agent`'s placement: not
 /// a layout fault of Codex's result (the agent's own is judged,
-/// [`layout_doubts`]), and, for an agent putting a hunk of added lines
+/// [`layout_doubts`]), not that the hunk's lines stand at several places
+/// where Codex searched (where the agent searched is judged, with the
+/// agent's line numbers, by [`crate::dialect::call_doubts`]: both agents
+/// take the first place), and, for an agent putting a hunk of added lines
 /// only at its cursor, not that such a hunk lands at the end of the file
 /// or that the file already ends with its lines.
 fn agents_own(agent: &PatchAgent, patch: &apply_patch::Patch, d: &PatchDoubt) -> bool {
     use PatchDoubtKind as K;
     if matches!(
         d.kind,
-        K::BreaksIndentation | K::DefinesTwice | K::Unbalanced | K::NotJson
+        K::BreaksIndentation | K::DefinesTwice | K::Unbalanced | K::NotJson | K::Repeated
     ) {
         return false;
     }
