@@ -211,7 +211,10 @@ fn unclosed_fence(reply: &str) -> Option<String> {
         }
     }
     let opened = opened?;
-    let last = lines.len().checked_sub(1).filter(|&last| last > opened + 1)?;
+    let last = lines
+        .len()
+        .checked_sub(1)
+        .filter(|&last| last > opened + 1)?;
     let lost = lines[last].trim_end_matches(['\r', '\n']);
     if lost.trim().is_empty() {
         return None;
@@ -918,7 +921,8 @@ mod tests {
         let file = "def f(x):\n    a = load(x)\n    b = clean(a)\n    return save(b)\n";
         let hunk = "```diff\n--- f.py\n+++ f.py\n@@ ... @@\n def f(x):\n     a = load(x)\n-    b = clean(a)\n-    return save(b)\n+    b = clean(a, strict=True)\n+    return save(b)\n";
         let input = serde_json::json!({"reply": hunk, "chat_files": ["f.py"]});
-        let outcome = crate::dialect::call::run_in_memory(&AiderUdiff, "/p", &[("f.py", file)], &input);
+        let outcome =
+            crate::dialect::call::run_in_memory(&AiderUdiff, "/p", &[("f.py", file)], &input);
         assert!(outcome.ok, "{outcome:?}");
         assert_eq!(
             outcome.writes[0].content.as_deref(),
@@ -936,7 +940,10 @@ mod tests {
         );
         assert_eq!(unclosed_fence(&format!("{hunk}```\n")), None);
         assert_eq!(unclosed_fence(&format!("{hunk}\n")), None);
-        assert_eq!(unclosed_fence("```diff\n```\ntext\n```diff\n-a\n+b\n").map(|s| s.contains("line 4")), Some(true));
+        assert_eq!(
+            unclosed_fence("```diff\n```\ntext\n```diff\n-a\n+b\n").map(|s| s.contains("line 4")),
+            Some(true)
+        );
     }
 
     #[test]

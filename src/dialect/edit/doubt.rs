@@ -654,8 +654,7 @@ mod tests {
     #[test]
     fn an_insert_line_sent_again_is_applied_already() {
         let said = |file: &str, line: i64, text: &str| {
-            let json =
-                serde_json::json!({"path": "t.py", "insert_line": line, "new_text": text});
+            let json = serde_json::json!({"path": "t.py", "insert_line": line, "new_text": text});
             let edit = Edit::from_tool_input("editor", &json.to_string()).expect("an edit");
             let outcome = apply(&edit, Some(file));
             assert!(outcome.result.is_ok(), "{:?}", outcome.result);
