@@ -140,9 +140,10 @@ pub fn exact_doubt_kinds(
         .map(|sentence| (CallDoubtKind::Dropped, sentence.clone()))
         .collect();
     // A patch tool's checks, judged once where the call ran
-    // ([`super::patch_family`]): they judge a hunk sent again, one that
+    // ([`super::patch_family`]): where they say a hunk sent again, one that
     // repeats the lines around it, stands in for lines or hides
-    // characters, so an edit's own checks of these are not said twice.
+    // characters, an edit's own check of the same is not said twice (it
+    // is where Codex's parser could not read the patch to judge it).
     // A move onto the file itself is said by the callers that know the
     // writes (the agent writes the file, then deletes it).
     let patch = outcome.patch_doubts.as_deref();
@@ -154,12 +155,7 @@ pub fn exact_doubt_kinds(
             .map(|d| (of_patch(d.kind), d.message.clone())),
     );
     let by_patch = |kind: edit::EditDoubtKind| {
-        use edit::EditDoubtKind as K;
-        patch.is_some()
-            && matches!(
-                kind,
-                K::AlreadyApplied | K::RepeatsNeighbours | K::ElidesLines | K::HiddenText
-            )
+        (patch.unwrap_or_default().iter()).any(|d| of_patch(d.kind) == CallDoubtKind::Edit(kind))
     };
     if let Some(title) = judged.every_place {
         for (i, changes) in every_place_changes(title, outcome) {

@@ -149,7 +149,10 @@ fn agents_own(agent: &PatchAgent, patch: &apply_patch::Patch, d: &PatchDoubt) ->
 /// Each file the agent writes whose layout it breaks where the file
 /// before had no such fault ([`crate::diagnose::layout::layout_break`]:
 /// Python misindented, a name defined twice, brackets unbalanced, JSON
-/// unreadable), judged on what the agent writes.
+/// unreadable), judged on what the agent writes (the gate judged Codex's
+/// result, where a Cline hunk's lines stand elsewhere: a tester's find,
+/// `check` said Python refuses the file and the gate allowed it). Its
+/// `section` is the write's index, and the file is named as written.
 fn layout_doubts(call: &ToolCall, outcome: &CallOutcome) -> Vec<PatchDoubt> {
     use crate::diagnose::layout::BreakKind;
     let mut out = Vec::new();
@@ -225,6 +228,8 @@ fn cursor_doubts(agent: &PatchAgent, call: &ToolCall, outcome: &CallOutcome) -> 
             _ => continue,
         };
         let lines = lines_of(&content);
+        // Its `section` and `hunk` are the edit's index (Cline's edits are
+        // its sections' hunks, in order).
         let doubt = |kind, message: String| PatchDoubt {
             file: path.to_string(),
             section: i,
@@ -473,6 +478,29 @@ mod tests {
                      apply_patch puts its 1 added line at the top of the file, before line 1, \
                      not where the @@ line names",
                 )),
+            },
+            Case {
+                what: "a move onto the file itself",
+                files: &[("m.py", "x = 1\n")],
+                patch: wrap("*** Update File: m.py\n*** Move to: ./m.py\n@@\n-x = 1\n+x = 2\n"),
+                opencode: Some((K::MovesOntoItself, "m.py is moved onto itself")),
+                cline: Some((K::MovesOntoItself, "m.py is moved onto itself")),
+            },
+            Case {
+                what: "a stand-in for lines left out",
+                files: &[("m.py", "def f():\n    a = 1\n    b = 2\n    return a + b\n")],
+                patch: wrap(
+                    "*** Update File: m.py\n@@\n def f():\n-    a = 1\n-    b = 2\n-    return a + b\n+    # ... rest unchanged ...\n",
+                ),
+                opencode: Some((K::ElidesLines, "stands in for lines it leaves out")),
+                cline: Some((K::ElidesLines, "stands in for lines it leaves out")),
+            },
+            Case {
+                what: "a zero-width character added",
+                files: &[("m.py", "x = 1\n")],
+                patch: wrap("*** Update File: m.py\n@@\n-x = 1\n+x = 2\u{200b}\n"),
+                opencode: Some((K::HiddenText, "the patch of m.py")),
+                cline: Some((K::HiddenText, "the patch of m.py")),
             },
             Case {
                 what: "a result Python refuses (05)",

@@ -714,7 +714,9 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
         // own matcher searched (Cline's `apply_patch` ignoring an `@@`
         // line it does not find and taking the first copy from the top: a
         // tester's find, `check` said so and the gate allowed it). Codex's
-        // patch checks above judge Codex's search, not the agent's.
+        // patch checks above judge Codex's search, not the agent's; the
+        // doubts come from the one function `check` reads them from
+        // ([`crate::dialect::call_doubts::exact_doubt_kinds`]).
         if patch_key(row).is_some() && row.matcher().is_some_and(|m| m.takes_first_of_several()) {
             let before = |edit: &crate::dialect::call::EditMatch| {
                 // The file the edit names, else the call's one file.
@@ -729,15 +731,22 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
                 first_wins: true,
                 ..Default::default()
             };
-            // The patch's own doubts among them are said above.
+            // With each hunk's own checks that the patch's (said above)
+            // leave to it, as `check` says them.
+            use crate::dialect::call_doubts::CallDoubtKind as K;
+            use crate::dialect::edit::EditDoubtKind as E;
             let first: Vec<(NextStep, String)> =
                 crate::dialect::call_doubts::exact_doubt_kinds(&outcome, &before, judged)
                     .into_iter()
-                    .filter(|(kind, m)| {
-                        *kind == crate::dialect::call_doubts::CallDoubtKind::FirstOfSeveral
-                            && !doubts.iter().any(|(_, said)| said == m)
+                    .filter(|(_, m)| !doubts.iter().any(|(_, said)| said == m))
+                    .filter_map(|(kind, m)| match kind {
+                        K::FirstOfSeveral => Some((NextStep::WholeLines, m)),
+                        K::Edit(E::AlreadyApplied) => Some((NextStep::AlreadyThere, m)),
+                        K::Edit(E::RepeatsNeighbours | E::ElidesLines | E::HiddenText) => {
+                            Some((NextStep::Said, m))
+                        }
+                        _ => None,
                     })
-                    .map(|(_, m)| (NextStep::WholeLines, m))
                     .collect();
             doubts.extend(first);
         }
