@@ -546,6 +546,26 @@ mod tests {
         }
     }
 
+    /// Every agent matcher taking a patch (its dialect an `apply-patch`)
+    /// is one of [`AGENTS`] and sets its outcome's patch doubts, so a new
+    /// one cannot be left out of the checks (the gap of round 40a's finds
+    /// 02 and 07).
+    #[test]
+    fn every_patch_matcher_is_judged_here() {
+        let rows = crate::dialect::registry::DIALECTS
+            .iter()
+            .filter(|row| row.matcher().is_some() && row.value.ends_with("apply-patch"));
+        let mut seen = 0;
+        for row in rows {
+            let agent = AGENTS.iter().find(|a| a.dialect == row.value);
+            let agent = agent.unwrap_or_else(|| panic!("{} is not in AGENTS", row.value));
+            let patch = wrap("*** Update File: a.py\n@@\n-x = 1\n+x = 2\n");
+            assert_eq!(judged(agent, &[("a.py", "x = 1\n")], &patch), Vec::new());
+            seen += 1;
+        }
+        assert_eq!(seen, AGENTS.len());
+    }
+
     /// The first send of the hunks the table doubts when sent again, or
     /// when their @@ line is ambiguous: none, and a hunk whose added lines
     /// are only a closing bracket is no "applied already".
