@@ -420,3 +420,175 @@ fn a_re_sent_append_is_already_applied_and_held_back() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(read(&file), again);
 }
+
+// --- tester round 40a: what an agent's own dialect wrote and called fine ---
+
+/// `srview ARGS` run in `dir` (an agent's paths are the current folder's).
+fn srview_in(dir: &Path, args: &[&str]) -> Output {
+    support::runner::srview(args).cwd(dir).output()
+}
+
+/// What a command said, stdout then stderr.
+fn said(out: &Output) -> String {
+    format!("{}{}", text(&out.stdout), text(&out.stderr))
+}
+
+/// The file `name` holding `content` and `input` (a tool input, a patch, a
+/// reply) in a folder: `check FILE INPUT` (with `--dialect dialect`, else
+/// the input's own) exits 1 saying `why`; `apply FILE INPUT --write` exits
+/// 1 saying it, and leaves the file as it was.
+fn assert_doubted_and_held_back(
+    dialect: Option<&str>,
+    (name, content): (&str, &str),
+    input: &str,
+    why: &str,
+) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    support::files::write(dir.path(), name, content.as_bytes());
+    support::files::write(dir.path(), "input.txt", input.as_bytes());
+    let with = |args: &[&'static str]| -> Vec<&str> {
+        let mut all: Vec<&str> = args.to_vec();
+        all.extend([name, "input.txt"]);
+        if let Some(dialect) = dialect {
+            all.extend(["--dialect", dialect]);
+        }
+        all
+    };
+    let what = dialect.unwrap_or("its own dialect");
+    let out = srview_in(dir.path(), &with(&["check"]));
+    assert_eq!(out.status.code(), Some(1), "{what}: check: {}", said(&out));
+    assert_contains(&said(&out), why);
+    let out = srview_in(dir.path(), &with(&["apply", "--write"]));
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{what}: --write: {}",
+        said(&out)
+    );
+    assert_contains(&said(&out), why);
+    let now = std::fs::read_to_string(dir.path().join(name)).expect("readable");
+    assert_eq!(now, content, "{what}: --write wrote");
+}
+
+const SHAPES: &str = "class Circle:\n    def __init__(self, r):\n        self.r = r\n\n    def area(self):\n        return 3.14159 * self.r ** 2\n\n\nclass Square:\n    def __init__(self, s):\n        self.s = s\n\n    def area(self):\n        return self.s ** 2\n";
+
+const SVC: &str = "def start(cfg):\n    retries = 3\n    connect(cfg)\n\n\ndef helper():\n    return 1\n\n\ndef stop(cfg):\n    retries = 3\n    disconnect(cfg)\n";
+
+/// Round 40a's finds 02 and 07: OpenCode's `apply_patch` puts a hunk of
+/// added lines under `@@ class Circle:` at the end of the file (in
+/// `class Square`), and replaces a file an `*** Add File:` names (or a
+/// Delete and an Add of one path) whole. `--dialect
+/// opencode-apply-patch` called them exact and wrote them; the gate and
+/// `--dialect apply-patch` doubted them. Now doubted in the gate's words.
+#[test]
+fn opencodes_patch_dialect_doubts_what_the_gate_doubts() {
+    let cases = [
+        (
+            ("shapes.py", SHAPES),
+            patch(
+                "*** Update File: shapes.py\n@@ class Circle:\n+    def perimeter(self):\n+        return 2 * 3.14159 * self.r\n+\n",
+            ),
+            "hunk #1 of shapes.py adds its lines at the end of the file, after line 14, not after \
+             its @@ line 'class Circle:' (line 1): OpenCode's apply_patch puts a hunk with no \
+             context or removed lines at the end of the file, whatever its @@ line",
+        ),
+        (
+            ("svc.py", SVC),
+            patch("*** Add File: svc.py\n+x = 1\n"),
+            "the patch adds svc.py, which exists (12 lines): OpenCode's apply_patch replaces it \
+             whole",
+        ),
+        (
+            ("svc.py", SVC),
+            patch("*** Delete File: svc.py\n*** Add File: svc.py\n+x = 1\n"),
+            "the patch deletes svc.py (section 1) and adds it again: OpenCode's apply_patch \
+             replaces its 12 lines whole",
+        ),
+    ];
+    for (file, input, why) in &cases {
+        assert_doubted_and_held_back(Some("opencode-apply-patch"), *file, input, why);
+    }
+}
+
+/// Round 40a's finds 03 to 05: Cline's `apply_patch` puts a hunk of added
+/// lines only right after its `@@` line. Sent again, its lines already
+/// stand there; an `@@` line standing twice is taken at the first; one
+/// standing nowhere puts the lines at the top of the file (above a `#!`
+/// line; into Python as an unexpected indent). Each was called exact.
+#[test]
+fn clines_hunks_placed_by_their_at_line_alone_are_doubted() {
+    let order = "def order_total(subtotal, shipping):\n    total = subtotal\n    total += shipping\n    return total\n";
+    let script = "#!/bin/bash\nset -e\n\nbuild() {\n  make all\n}\n\nbuild\n";
+    let cases = [
+        (
+            ("order.py", order),
+            patch("*** Update File: order.py\n@@     total = subtotal\n+    total += shipping\n"),
+            "edit 1: its new text is already there (line 3, right after its @@ line \
+             'total = subtotal' at line 2, where Cline's apply_patch puts it): this looks applied \
+             already, and applied again it repeats what it adds",
+        ),
+        (
+            ("svc.py", SVC),
+            patch("*** Update File: svc.py\n@@     retries = 3\n+    timeout = 10\n"),
+            "edit 1: its @@ line 'retries = 3' stands at line 2 and also at line 11: Cline's \
+             apply_patch puts the added lines after the first, which may not be the one meant",
+        ),
+        (
+            ("run.sh", script),
+            patch("*** Update File: run.sh\n@@ build()\n+  export CC=clang\n"),
+            "edit 1: its @@ line 'build()' stands nowhere in run.sh: Cline's apply_patch puts its \
+             1 added line at the top of the file, before line 1, not where the @@ line names",
+        ),
+        (
+            ("svc.py", SVC),
+            patch("*** Update File: svc.py\n@@ def stop(cfg)\n+    timeout = 10\n"),
+            "the patch leaves svc.py misindented: as written, line 1 (`timeout = 10`) is at \
+             column 4, deeper than the line before it, which opens no block",
+        ),
+    ];
+    for (file, input, why) in &cases {
+        assert_doubted_and_held_back(Some("cline-apply-patch"), *file, input, why);
+    }
+    // The first send of the hunk is no doubt.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let first = order.replace("    total += shipping\n", "");
+    support::files::write(dir.path(), "order.py", first.as_bytes());
+    support::files::write(dir.path(), "input.txt", cases[0].1.as_bytes());
+    let out = srview_in(
+        dir.path(),
+        &[
+            "check",
+            "order.py",
+            "input.txt",
+            "--dialect",
+            "cline-apply-patch",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", said(&out));
+}
+
+/// Round 40a's find 06: an Aider udiff reply cut before its closing
+/// fence: Aider drops its last line (`return save(b)`) and says it
+/// applied the edit. Find 08: Cline's editor `insert_line` sent again
+/// after it applied inserts its line twice. Both were called exact.
+#[test]
+fn a_cut_udiff_reply_and_a_resent_insert_line_are_held_back() {
+    let f = "def f(x):\n    a = load(x)\n    b = clean(a)\n    return save(b)\n";
+    let reply = "```diff\n--- f.py\n+++ f.py\n@@ ... @@\n def f(x):\n     a = load(x)\n-    b = clean(a)\n-    return save(b)\n+    b = clean(a, strict=True)\n+    return save(b)\n";
+    assert_doubted_and_held_back(
+        Some("aider-udiff"),
+        ("f.py", f),
+        reply,
+        "the ```diff fence opened at reply line 1 is not closed (is the reply cut off?): Aider \
+         drops the last line of the reply, `+    return save(b)`, as if it were the closing \
+         fence, so what it writes lacks that line",
+    );
+    let t2 = "def total(items):\n    s = sum(items)\n    s += 5\n    return s\n";
+    assert_doubted_and_held_back(
+        None,
+        ("t2.py", t2),
+        r#"{"path":"t2.py","insert_line":3,"new_text":"    s += 5"}"#,
+        "its new text is already there (line 3, right after the line boundary it inserts at): \
+         this looks applied already, and applied again it repeats what it adds",
+    );
+}

@@ -106,11 +106,22 @@ pub struct CallOutcome {
     /// Lines of the model's input the agent's parser skips without a word
     /// where they stand among lines it reads, so that what it writes lacks
     /// them (OpenCode's `apply_patch`: a chunk line without a ` `, `-` or
-    /// `+` prefix, an empty one included): one sentence per hunk, saying
-    /// which lines and what to send instead. Set only when the agent
+    /// `+` prefix, an empty one included; Aider's udiff: the last line of a
+    /// reply whose ```` ```diff ```` fence is never closed): one sentence
+    /// per hunk, saying which lines and what to send instead. Set only when the agent
     /// succeeds; a doubt wherever the call is judged.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub dropped: Vec<String>,
+    /// srview's patch checks of a patch tool's call the agent applied
+    /// (OpenCode's and Cline's `apply_patch`: an `*** Add File:` over a
+    /// file that exists, a hunk already applied, added lines that land
+    /// elsewhere than their `@@` line names, the result's layout broken),
+    /// judged once, by [`super::patch_family::doubts`], for every command
+    /// that reads the outcome; `None` for a call of another tool, or one
+    /// the agent refuses. srview's own reading, not the agent's: not
+    /// serialized.
+    #[serde(skip)]
+    pub patch_doubts: Option<Vec<super::apply_patch::PatchDoubt>>,
 }
 
 impl CallOutcome {
@@ -255,6 +266,10 @@ pub struct Searched {
     /// The hunk is marked to stand at the end of the file: the agent tries
     /// the end first.
     pub at_end: bool,
+    /// The file searched, as the patch names it, where the edit does not
+    /// say it ([`EditMatch::path`]) and one call edits several (Cline 3.x's
+    /// `apply_patch`); `None` otherwise.
+    pub file: Option<String>,
 }
 
 /// A patch hunk's `@@` line, as the agent looked for it.

@@ -10,6 +10,7 @@
 //! lines only), is a doubt too: its text already ends the file (sent
 //! again after it applied), or else it names no place.
 
+use super::apply_patch::PatchDoubtKind;
 use super::call::{CallMatcher, CallOutcome, EditMatch, Header};
 use super::edit::{self, Edit};
 use super::registry::DialectRow;
@@ -138,6 +139,24 @@ pub fn exact_doubt_kinds(
     let mut out: Vec<(CallDoubtKind, String)> = (outcome.dropped.iter())
         .map(|sentence| (CallDoubtKind::Dropped, sentence.clone()))
         .collect();
+    // A patch tool's checks, judged once where the call ran
+    // ([`super::patch_family`]): where they say a hunk sent again, one that
+    // repeats the lines around it, stands in for lines or hides
+    // characters, an edit's own check of the same is not said twice (it
+    // is where Codex's parser could not read the patch to judge it).
+    // A move onto the file itself is said by the callers that know the
+    // writes (the agent writes the file, then deletes it).
+    let patch = outcome.patch_doubts.as_deref();
+    out.extend(
+        patch
+            .unwrap_or_default()
+            .iter()
+            .filter(|d| d.kind != PatchDoubtKind::MovesOntoItself)
+            .map(|d| (of_patch(d.kind), d.message.clone())),
+    );
+    let by_patch = |kind: edit::EditDoubtKind| {
+        (patch.unwrap_or_default().iter()).any(|d| of_patch(d.kind) == CallDoubtKind::Edit(kind))
+    };
     if let Some(title) = judged.every_place {
         for (i, changes) in every_place_changes(title, outcome) {
             out.push((
@@ -212,7 +231,7 @@ pub fn exact_doubt_kinds(
         out.extend(
             edit::edit_doubt_kinds(&applied, &content)
                 .into_iter()
-                .filter(|(kind, _)| !kind.of_layout())
+                .filter(|(kind, _)| !kind.of_layout() && !by_patch(*kind))
                 .map(|(kind, doubt)| {
                     (
                         CallDoubtKind::Edit(kind),
@@ -222,6 +241,28 @@ pub fn exact_doubt_kinds(
         );
     }
     out
+}
+
+/// A patch tool's doubt ([`CallOutcome::patch_doubts`]) among a call's:
+/// a file replaced whole, or moved onto itself, is a text the agent
+/// writes other than the edit the model meant.
+fn of_patch(kind: PatchDoubtKind) -> CallDoubtKind {
+    use PatchDoubtKind as K;
+    use edit::EditDoubtKind as E;
+    match kind {
+        K::Repeated => CallDoubtKind::FirstOfSeveral,
+        K::AddedAtEnd => CallDoubtKind::AddedAtEnd,
+        K::ReplacesFile | K::MovesOntoItself | K::IndentShift => CallDoubtKind::Rewritten,
+        K::RepeatsNeighbours => CallDoubtKind::Edit(E::RepeatsNeighbours),
+        K::BreaksIndentation => CallDoubtKind::Edit(E::Misindents),
+        K::DefinesTwice => CallDoubtKind::Edit(E::DefinesTwice),
+        K::Unbalanced => CallDoubtKind::Edit(E::Unbalanced),
+        K::NotJson => CallDoubtKind::Edit(E::NotJson),
+        K::NotYaml => CallDoubtKind::Edit(E::NotYaml),
+        K::AlreadyApplied => CallDoubtKind::Edit(E::AlreadyApplied),
+        K::ElidesLines => CallDoubtKind::Edit(E::ElidesLines),
+        K::HiddenText => CallDoubtKind::Edit(E::HiddenText),
+    }
 }
 
 /// What is in doubt about edit `i` of `outcome`, placed exactly by an agent

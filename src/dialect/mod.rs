@@ -23,6 +23,7 @@ mod myers;
 pub mod one_file;
 pub mod opencode_apply_patch;
 pub mod opencode_edit;
+pub mod patch_family;
 pub mod pi_edit;
 pub mod quick;
 pub mod qwen_edit;

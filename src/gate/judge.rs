@@ -698,11 +698,13 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
         // A patch over a folder: its files and srview's patch doubts (a
         // tester's find: OpenCode's and Cline's patches passed the checks
         // Codex's get, and were recorded as of "the files").
+        // Judged where the matcher ran ([`crate::dialect::patch_family`]),
+        // as `check` and `apply --write` judge it.
         let patched = patch_key(row)
             .and_then(|key| call.input.get(key)?.as_str())
-            .and_then(|text| super::patch::doubts_of_text(row.value, text, fs, &call.cwd));
+            .map(|text| super::patch::doubts_of_outcome(row.value, text, &outcome, fs, &call.cwd));
         let (file, mut doubts, note) = match patched {
-            Some((files, doubts, note)) => (Some(files), doubts, note),
+            Some((files, doubts, note)) => (files.or(named), doubts, note),
             None => (
                 named,
                 exact_doubts(row, &call.input, file.as_deref(), content.as_deref()),
@@ -713,7 +715,9 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
         // own matcher searched (Cline's `apply_patch` ignoring an `@@`
         // line it does not find and taking the first copy from the top: a
         // tester's find, `check` said so and the gate allowed it). Codex's
-        // patch checks above judge Codex's search, not the agent's.
+        // patch checks above judge Codex's search, not the agent's; the
+        // doubts come from the one function `check` reads them from
+        // ([`crate::dialect::call_doubts::exact_doubt_kinds`]).
         if patch_key(row).is_some() && row.matcher().is_some_and(|m| m.takes_first_of_several()) {
             let before = |edit: &crate::dialect::call::EditMatch| {
                 // The file the edit names, else the call's one file.
@@ -728,14 +732,24 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
                 first_wins: true,
                 ..Default::default()
             };
-            doubts.extend(
+            // With each hunk's own checks that the patch's (said above)
+            // leave to it, as `check` says them.
+            use crate::dialect::call_doubts::CallDoubtKind as K;
+            use crate::dialect::edit::EditDoubtKind as E;
+            let first: Vec<(NextStep, String)> =
                 crate::dialect::call_doubts::exact_doubt_kinds(&outcome, &before, judged)
                     .into_iter()
-                    .filter(|(kind, _)| {
-                        *kind == crate::dialect::call_doubts::CallDoubtKind::FirstOfSeveral
+                    .filter(|(_, m)| !doubts.iter().any(|(_, said)| said == m))
+                    .filter_map(|(kind, m)| match kind {
+                        K::FirstOfSeveral => Some((NextStep::WholeLines, m)),
+                        K::Edit(E::AlreadyApplied) => Some((NextStep::AlreadyThere, m)),
+                        K::Edit(E::RepeatsNeighbours | E::ElidesLines | E::HiddenText) => {
+                            Some((NextStep::Said, m))
+                        }
+                        _ => None,
                     })
-                    .map(|(_, m)| (NextStep::WholeLines, m)),
-            );
+                    .collect();
+            doubts.extend(first);
         }
         // Line endings as the agent writes them (OpenCode gives the edit
         // the file's; others write the model's as they are).

@@ -313,49 +313,67 @@ fn bare_additions(
 pub(super) type PatchedText = (String, Vec<(NextStep, String)>, Option<String>);
 
 /// An `apply_patch` of OpenCode or Cline (`dialect`: its `--dialect`
-/// value) that their own matcher places exactly: the files it names,
-/// srview's patch doubts over it (a hunk whose lines occur again where the
-/// search runs, a hunk already applied, an `*** Add File:` over a file
-/// that exists, ...), the patch applied by srview's port of Codex's
-/// applier, whose forward search the three share, and where a hunk with
-/// only added lines under a bare `@@` lands ([`bare_additions`]). Cline's
-/// puts a hunk with only added lines at its cursor (after its `@@` line),
-/// not at the end of the file as Codex's and OpenCode's do: the doubt
-/// that it lands elsewhere is not Cline's. `None` when that port cannot
-/// read or apply it (the agent's own verdict then stands alone).
+/// value) as their own matcher runs it over `fs` from `cwd`: see
+/// [`doubts_of_outcome`]. `None` when srview's port of Codex's parser
+/// cannot read it, or `dialect` runs no patch matcher.
 pub(super) fn doubts_of_text(
     dialect: &str,
     text: &str,
     fs: &dyn PatchFs,
     cwd: &str,
 ) -> Option<PatchedText> {
-    let patch = parse(text).ok()?;
-    let outcome = apply_patch::apply(&patch, fs, cwd);
-    if outcome.exit_code != 0 {
-        return None;
-    }
+    let row = crate::dialect::registry::find(dialect)?;
+    let (matcher, key) = (row.matcher()?, row.text_field?);
+    let input = serde_json::json!({ key: text });
+    let outcome = matcher.run(&crate::dialect::call::ToolCall {
+        input: &input,
+        cwd,
+        fs,
+    });
+    let (files, doubts, note) = doubts_of_outcome(dialect, text, &outcome, fs, cwd);
+    Some((files?, doubts, note))
+}
+
+/// An `apply_patch` of OpenCode or Cline (`dialect`: its `--dialect`
+/// value) whose patch is `text`, that their own matcher ran into
+/// `outcome`: the files it names (`None`: Codex's parser cannot read the
+/// patch), srview's patch doubts of it as the matcher judged them
+/// ([`crate::dialect::patch_family`]: the checks `check` and `apply
+/// --write` run too, in the same words), each with its next step, and
+/// where a hunk with only added lines under a bare `@@` lands
+/// ([`bare_additions`]).
+pub(super) fn doubts_of_outcome(
+    dialect: &str,
+    text: &str,
+    outcome: &crate::dialect::call::CallOutcome,
+    fs: &dyn PatchFs,
+    cwd: &str,
+) -> (Option<String>, Vec<(NextStep, String)>, Option<String>) {
+    let doubts = outcome.patch_doubts.clone().unwrap_or_default();
+    let Ok(patch) = parse(text) else {
+        // Cline's own doubts end with what to send.
+        let steps = doubts.into_iter().map(|d| (NextStep::Said, d.message));
+        return (None, steps.collect(), None);
+    };
     let cline = dialect == "cline-apply-patch";
-    let mut doubts = apply_patch::patch_doubts(&patch, &outcome, fs, cwd);
+    let mut steps = doubt_steps(&patch, doubts);
     if cline {
-        // Cline's puts a pure addition at its cursor, not at the end.
-        let pure_addition = |d: &apply_patch::PatchDoubt| match patch.sections.get(d.section) {
-            Some(Section::Update { chunks, .. }) => {
-                d.hunk.and_then(|h| chunks.get(h)).is_some_and(|c| {
-                    c.lines
-                        .iter()
-                        .all(|l| l.kind == apply_patch::LineKind::Added)
-                })
+        // Cline's doubts of a hunk placed at its cursor ("edit N: its @@
+        // line ...") end with what to send.
+        for (step, message) in &mut steps {
+            if message.starts_with("edit ") && *step != NextStep::AlreadyThere {
+                *step = NextStep::Said;
             }
-            _ => false,
-        };
-        doubts.retain(|d| {
-            d.kind != apply_patch::PatchDoubtKind::AddedAtEnd
-                && !(d.kind == apply_patch::PatchDoubtKind::AlreadyApplied && pure_addition(d))
-        });
+        }
     }
-    let title = if cline { "Cline" } else { "OpenCode" };
-    let note = bare_additions(&patch, &outcome, fs, cwd, title, !cline);
-    Some((files(&patch), doubt_steps(&patch, doubts), note))
+    let outcome = apply_patch::apply(&patch, fs, cwd);
+    let note = (outcome.exit_code == 0)
+        .then(|| {
+            let title = if cline { "Cline" } else { "OpenCode" };
+            bare_additions(&patch, &outcome, fs, cwd, title, !cline)
+        })
+        .flatten();
+    (Some(files(&patch)), steps, note)
 }
 
 pub(super) fn codex(call: &Call, fs: &dyn PatchFs) -> Finding {

@@ -2096,3 +2096,161 @@ fn consts_classes_methods_and_types_added_again_are_a_doubt() {
         "  set x(v) {\n  }\n  get x() {\n",
     );
 }
+
+// --- tester round 40a: patch and insert calls judged as `check` judges them ---
+
+/// Cline CLI's recorded payload with its call replaced by `tool`'s `input`
+/// in both places the payload holds it.
+fn clines_call(tool: &str, input: Value) -> Vec<u8> {
+    let mut payload: Value =
+        serde_json::from_slice(&super::real_cli::clines_edit("", "")).expect("JSON");
+    payload["tool_call"]["name"] = tool.into();
+    payload["tool_call"]["input"] = input.clone();
+    payload["preToolUse"] = json!({"toolName": tool, "parameters": input});
+    payload.to_string().into_bytes()
+}
+
+const SVC_40A: &str = "def start(cfg):\n    retries = 3\n    connect(cfg)\n\n\ndef helper():\n    return 1\n\n\ndef stop(cfg):\n    retries = 3\n    disconnect(cfg)\n";
+
+/// Round 40a's finds 02 to 05 and 07: OpenCode's and Cline's `apply_patch`
+/// calls their own matchers place, each judged a doubt by the gate in the
+/// same words as `check --dialect` says it (the sentences come from the
+/// matcher's run: [`srview::dialect::patch_family`]); the first send of a
+/// hunk later sent again is exact.
+#[test]
+fn patch_calls_are_doubted_in_checks_words() {
+    let shapes = "class Circle:\n    def __init__(self, r):\n        self.r = r\n\n    def area(self):\n        return 3.14159 * self.r ** 2\n\n\nclass Square:\n    def __init__(self, s):\n        self.s = s\n\n    def area(self):\n        return self.s ** 2\n";
+    let order = "def order_total(subtotal, shipping):\n    total = subtotal\n    total += shipping\n    return total\n";
+    let wrap = |body: &str| format!("*** Begin Patch\n{body}*** End Patch\n");
+    let cases = [
+        (
+            GateAgent::Opencode,
+            ("shapes.py", shapes),
+            wrap(
+                "*** Update File: shapes.py\n@@ class Circle:\n+    def perimeter(self):\n+        return 2 * 3.14159 * self.r\n+\n",
+            ),
+            "hunk #1 of shapes.py adds its lines at the end of the file, after line 14, not after \
+             its @@ line 'class Circle:' (line 1): OpenCode's apply_patch puts a hunk with no \
+             context or removed lines at the end of the file, whatever its @@ line",
+        ),
+        (
+            GateAgent::Opencode,
+            ("svc.py", SVC_40A),
+            wrap("*** Delete File: svc.py\n*** Add File: svc.py\n+x = 1\n"),
+            "the patch deletes svc.py (section 1) and adds it again: OpenCode's apply_patch \
+             replaces its 12 lines whole",
+        ),
+        (
+            GateAgent::ClineCli,
+            ("order.py", order),
+            wrap("*** Update File: order.py\n@@     total = subtotal\n+    total += shipping\n"),
+            "edit 1: its new text is already there (line 3, right after its @@ line 'total = \
+             subtotal' at line 2, where Cline's apply_patch puts it): this looks applied \
+             already, and applied again it repeats what it adds",
+        ),
+        (
+            GateAgent::ClineCli,
+            ("svc.py", SVC_40A),
+            wrap("*** Update File: svc.py\n@@     retries = 3\n+    timeout = 10\n"),
+            "edit 1: its @@ line 'retries = 3' stands at line 2 and also at line 11: Cline's \
+             apply_patch puts the added lines after the first, which may not be the one meant",
+        ),
+        (
+            GateAgent::ClineCli,
+            (
+                "run.sh",
+                "#!/bin/bash\nset -e\n\nbuild() {\n  make all\n}\n\nbuild\n",
+            ),
+            wrap("*** Update File: run.sh\n@@ build()\n+  export CC=clang\n"),
+            "edit 1: its @@ line 'build()' stands nowhere in run.sh: Cline's apply_patch puts its \
+             1 added line at the top of the file, before line 1, not where the @@ line names",
+        ),
+        (
+            GateAgent::ClineCli,
+            ("svc.py", SVC_40A),
+            wrap("*** Update File: svc.py\n@@ def stop(cfg)\n+    timeout = 10\n"),
+            "the patch leaves svc.py misindented: as written, line 1 (`timeout = 10`) is at \
+             column 4, deeper than the line before it, which opens no block",
+        ),
+    ];
+    for (agent, (name, content), patch, said) in &cases {
+        let (dialect, payload) = match agent {
+            GateAgent::Opencode => (
+                "opencode-apply-patch",
+                own_payload("apply_patch", json!({ "patchText": patch })),
+            ),
+            _ => (
+                "cline-apply-patch",
+                clines_call("apply_patch", json!({ "input": patch })),
+            ),
+        };
+        let fs = MemoryFs::new([(name.to_string(), content.to_string())]);
+        let judgment = srview::gate::judge(*agent, &payload, |_| fs, &Policy::default());
+        assert_eq!(
+            judgment.case,
+            Case::Doubt,
+            "{agent:?} {name}: {:?}",
+            judgment.answer
+        );
+        let reason = deny_reason(&judgment);
+        assert!(reason.contains(said), "{agent:?}: {reason}");
+        // `check --dialect` reads the same sentence from the same run.
+        let row = registry::find(dialect).expect("row");
+        let key = row.text_field.expect("a patch field");
+        let input = json!({ key: patch });
+        let fs = MemoryFs::new([(name.to_string(), content.to_string())]);
+        let outcome = row
+            .matcher()
+            .expect("matcher")
+            .run(&srview::dialect::call::ToolCall {
+                input: &input,
+                cwd: CWD,
+                fs: &fs,
+            });
+        let checked = srview::dialect::call_doubts::exact_doubts(
+            &outcome,
+            &|_| Some(content.to_string()),
+            srview::dialect::call_doubts::Judged::of(row, &None),
+        );
+        assert!(
+            checked.iter().any(|d| d.contains(said)),
+            "{dialect}: {checked:?}"
+        );
+    }
+    // The hunk's first send.
+    let first = order.replace("    total += shipping\n", "");
+    let fs = MemoryFs::new([("order.py".to_string(), first)]);
+    let payload = clines_call("apply_patch", json!({ "input": cases[2].2 }));
+    let judgment = srview::gate::judge(GateAgent::ClineCli, &payload, |_| fs, &Policy::default());
+    assert_eq!(judgment.case, Case::Exact, "{:?}", judgment.answer);
+}
+
+/// Round 40a's find 08: Cline's editor `insert_line` sent again after it
+/// applied: its line already stands right after the boundary. A doubt (a
+/// cancel), as `check` says; the first send is exact.
+#[test]
+fn a_cline_insert_line_sent_again_is_applied_already() {
+    let again = "def total(items):\n    s = sum(items)\n    s += 5\n    return s\n";
+    let first = "def total(items):\n    s = sum(items)\n    return s\n";
+    let payload = clines_call(
+        "editor",
+        json!({"path": format!("{CWD}/t2.py"), "insert_line": 3, "new_text": "    s += 5"}),
+    );
+    for (content, case) in [(again, Case::Doubt), (first, Case::Exact)] {
+        let fs = MemoryFs::new([("t2.py".to_string(), content.to_string())]);
+        let judgment =
+            srview::gate::judge(GateAgent::ClineCli, &payload, |_| fs, &Policy::default());
+        assert_eq!(judgment.case, case, "{:?}", judgment.answer);
+        if case == Case::Doubt {
+            let reason = deny_reason(&judgment);
+            assert!(
+                reason.contains(
+                    "its new text is already there (line 3, right after the line boundary it \
+                     inserts at): this looks applied already, and applied again it repeats what \
+                     it adds"
+                ),
+                "{reason}"
+            );
+        }
+    }
+}

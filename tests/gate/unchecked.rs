@@ -99,7 +99,7 @@ fn opencode_and_cline_patches_get_the_patch_checks() {
         (wrap("@@\n+@dataclass\n class Item:\n"), "already there"),
         (
             wrap("@@\n-    for item in items:\n+    for it in items:\n"),
-            "occur again at line 24",
+            "also stands at line 24",
         ),
     ];
     for (patch, said) in &cases {

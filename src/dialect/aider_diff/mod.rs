@@ -348,6 +348,7 @@ fn finish(
         rewritten_outside: Vec::new(),
         also_replaced: Vec::new(),
         dropped: Vec::new(),
+        patch_doubts: None,
     }
 }
 

@@ -175,10 +175,56 @@ impl CallMatcher for AiderUdiff {
                 writes: std::mem::take(&mut world.written),
                 edits: matches,
                 also_replaced,
+                dropped: unclosed_fence(reply).into_iter().collect(),
                 ..CallOutcome::default()
             },
         }
     }
+}
+
+/// A reply whose last ```` ```diff ```` fence is never closed (the reply
+/// cut off: a length limit, an interrupted stream): Aider's
+/// `process_fenced_block` takes the lines up to the one before the last,
+/// as if the last were the fence, so the hunk loses its last line (a
+/// tester's find: a function written without its `return`, called exact).
+/// The sentence saying so and what to send, when that line holds text.
+fn unclosed_fence(reply: &str) -> Option<String> {
+    let content = if reply.ends_with('\n') {
+        reply.to_string()
+    } else {
+        format!("{reply}\n")
+    };
+    let lines = splitlines_keepends(&content);
+    let mut at = 0;
+    let mut opened = None;
+    while at < lines.len() {
+        if lines[at].starts_with("```diff") {
+            match (at + 1..lines.len()).find(|&i| lines[i].starts_with("```")) {
+                Some(close) => at = close + 1,
+                None => {
+                    opened = Some(at);
+                    break;
+                }
+            }
+        } else {
+            at += 1;
+        }
+    }
+    let opened = opened?;
+    let last = lines
+        .len()
+        .checked_sub(1)
+        .filter(|&last| last > opened + 1)?;
+    let lost = lines[last].trim_end_matches(['\r', '\n']);
+    if lost.trim().is_empty() {
+        return None;
+    }
+    Some(format!(
+        "the ```diff fence opened at reply line {} is not closed (is the reply cut off?): \
+         Aider drops the last line of the reply, `{lost}`, as if it were the closing fence, \
+         so what it writes lacks that line: send the whole hunk again, closed by a ``` line",
+        opened + 1
+    ))
 }
 
 /// `text` reads as an Aider udiff reply and as nothing else srview reads:
@@ -863,6 +909,40 @@ mod tests {
                 (Some("x.py".to_string()), hunk(&[" c\n", "+d\n"])),
                 (Some("y.py".to_string()), hunk(&["-e\n"])),
             ]
+        );
+    }
+
+    /// A reply cut before its closing fence (round 40a's find 06): Aider
+    /// drops its last line, and says it applied the hunk; the call is
+    /// unchanged, and its dropped line is said. A closed fence, or a cut
+    /// reply whose last line is blank, loses nothing.
+    #[test]
+    fn a_reply_cut_before_its_closing_fence_says_its_lost_line() {
+        let file = "def f(x):\n    a = load(x)\n    b = clean(a)\n    return save(b)\n";
+        let hunk = "```diff\n--- f.py\n+++ f.py\n@@ ... @@\n def f(x):\n     a = load(x)\n-    b = clean(a)\n-    return save(b)\n+    b = clean(a, strict=True)\n+    return save(b)\n";
+        let input = serde_json::json!({"reply": hunk, "chat_files": ["f.py"]});
+        let outcome =
+            crate::dialect::call::run_in_memory(&AiderUdiff, "/p", &[("f.py", file)], &input);
+        assert!(outcome.ok, "{outcome:?}");
+        assert_eq!(
+            outcome.writes[0].content.as_deref(),
+            Some("def f(x):\n    a = load(x)\n    b = clean(a, strict=True)\n")
+        );
+        assert_eq!(
+            outcome.dropped,
+            vec![
+                "the ```diff fence opened at reply line 1 is not closed (is the reply cut off?): \
+                 Aider drops the last line of the reply, `+    return save(b)`, as if it were \
+                 the closing fence, so what it writes lacks that line: send the whole hunk \
+                 again, closed by a ``` line"
+                    .to_string()
+            ]
+        );
+        assert_eq!(unclosed_fence(&format!("{hunk}```\n")), None);
+        assert_eq!(unclosed_fence(&format!("{hunk}\n")), None);
+        assert_eq!(
+            unclosed_fence("```diff\n```\ntext\n```diff\n-a\n+b\n").map(|s| s.contains("line 4")),
+            Some(true)
         );
     }
 

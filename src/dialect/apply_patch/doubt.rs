@@ -416,11 +416,22 @@ fn indent_doubt(applied: &Applied, s: usize) -> Option<PatchDoubt> {
         }
         Section::Delete { .. } => return None,
     };
-    use crate::diagnose::layout::BreakKind;
     let fault = crate::diagnose::layout::layout_break(written, &original, result)?;
-    Some(PatchDoubt {
-        file: path.clone(),
-        section: s,
+    Some(layout_doubt(path.clone(), s, written, &fault))
+}
+
+/// The doubt of section `section`, whose file is `file` (named `written`
+/// in the sentence), for the fault `fault` its result has in its layout.
+pub fn layout_doubt(
+    file: String,
+    section: usize,
+    written: &str,
+    fault: &crate::diagnose::layout::LayoutBreak,
+) -> PatchDoubt {
+    use crate::diagnose::layout::BreakKind;
+    PatchDoubt {
+        file,
+        section,
         hunk: None,
         kind: match fault.kind {
             BreakKind::Misindents => PatchDoubtKind::BreaksIndentation,
@@ -434,7 +445,7 @@ fn indent_doubt(applied: &Applied, s: usize) -> Option<PatchDoubt> {
             fault.leaves(),
             fault.why
         ),
-    })
+    }
 }
 
 /// Whether hunk report `h` may be in doubt (a cheap test before the file

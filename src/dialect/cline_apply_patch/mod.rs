@@ -127,6 +127,13 @@ impl ClineApplyPatch {
         let writes = disk.writes();
         match result {
             Ok(listed) => {
+                let mut outcome = CallOutcome {
+                    ok: true,
+                    stage: Some(stages::call_stage(&parsed.sections, parsed.header_trims)),
+                    writes,
+                    edits,
+                    ..CallOutcome::default()
+                };
                 let mut lines = vec![SUCCESS.to_string()];
                 lines.extend(listed);
                 if parsed.fuzz > 0 {
@@ -137,19 +144,19 @@ impl ClineApplyPatch {
                 }
                 let message = lines.join("\n");
                 let units: Vec<u16> = message.encode_utf16().collect();
+                outcome.message = Some(message);
+                outcome.patch_doubts = Some(crate::dialect::patch_family::doubts(
+                    &crate::dialect::patch_family::CLINE,
+                    text,
+                    call,
+                    &outcome,
+                ));
                 ClineRun {
                     model_text: Some(format!(
                         "{{\"query\":\"apply_patch\",\"result\":{},\"success\":true}}",
                         js::json_string(&units)
                     )),
-                    outcome: CallOutcome {
-                        ok: true,
-                        message: Some(message),
-                        stage: Some(stages::call_stage(&parsed.sections, parsed.header_trims)),
-                        writes,
-                        edits,
-                        ..CallOutcome::default()
-                    },
+                    outcome,
                 }
             }
             Err(Stop::Hang) => ClineRun {

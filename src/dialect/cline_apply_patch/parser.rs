@@ -219,6 +219,7 @@ impl Parser<'_> {
                     from,
                     header: sought,
                     at_end: eof,
+                    file: Some(path.to_string()),
                 }));
             }
             self.out.sections.push(Section { stage, edit });

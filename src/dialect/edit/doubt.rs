@@ -225,6 +225,9 @@ pub fn write_doubt(path: &str, old: &str, new: &str) -> Option<(EditDoubtKind, S
 fn already_applied(outcome: &EditOutcome, original: &str) -> Option<String> {
     let b = &outcome.block;
     let (span, old, new) = (b.original?, b.search_text.as_str(), b.replace_text.as_str());
+    if old.is_empty() && span.end == span.start && outcome.tool == Tool::Editor {
+        return inserted_already(original, span.start, new);
+    }
     if old.is_empty() || span.end <= span.start {
         return None;
     }
@@ -245,6 +248,39 @@ fn already_applied(outcome: &EditOutcome, original: &str) -> Option<String> {
             crate::words::line_range("line", first, last)
         )
     })
+}
+
+/// Cline's editor inserting `new` at the line boundary at byte `at` of
+/// `original` (`insert_line`), where the lines right after that boundary,
+/// or right before it, already are `new`'s (blank lines at either end
+/// left out; a text of punctuation alone, a `}`, may well be meant twice):
+/// the call sent again after it applied (a tester's find: `s += 5` added
+/// twice, called exact by `check` and the gate). Said with the lines.
+fn inserted_already(original: &str, at: usize, new: &str) -> Option<String> {
+    let wanted: Vec<&str> = new.lines().map(|l| l.trim_end_matches('\r')).collect();
+    let first = wanted.iter().position(|l| !l.trim().is_empty())?;
+    let last = wanted.iter().rposition(|l| !l.trim().is_empty())?;
+    let wanted = &wanted[first..=last];
+    if !wanted.iter().any(|l| l.chars().any(char::is_alphanumeric)) {
+        return None;
+    }
+    let lines: Vec<&str> = original.lines().map(|l| l.trim_end_matches('\r')).collect();
+    let boundary = crate::dialect::quick::count_newlines(original.get(..at)?);
+    let n = wanted.len();
+    let after = lines.get(boundary..boundary + n) == Some(wanted);
+    let before = boundary
+        .checked_sub(n)
+        .is_some_and(|from| lines.get(from..boundary) == Some(wanted));
+    let (from, side) = match (after, before) {
+        (true, _) => (boundary, "right after"),
+        (false, true) => (boundary - n, "right before"),
+        _ => return None,
+    };
+    Some(format!(
+        "its new text is already there ({}, {side} the line boundary it inserts at): this \
+         looks applied already, and applied again it repeats what it adds",
+        crate::words::line_range("line", from + 1, from + n)
+    ))
 }
 
 /// An edit whose new text ends with the lines the file has right after
@@ -615,6 +651,43 @@ mod tests {
     fn doubts(json: &str, original: &str) -> Vec<String> {
         let edit = Edit::from_tool_input("Edit", json).expect("an edit");
         edit_doubts(&apply(&edit, Some(original)), original)
+    }
+
+    /// Cline's editor `insert_line` sent again after it applied (round
+    /// 40a's find 08): its text already stands right after the boundary
+    /// (or right before it, where another reading of Cline's docs puts
+    /// it): applied already. The first send, or a `}` alone, is not.
+    #[test]
+    fn an_insert_line_sent_again_is_applied_already() {
+        let said = |file: &str, line: i64, text: &str| {
+            let json = serde_json::json!({"path": "t.py", "insert_line": line, "new_text": text});
+            let edit = Edit::from_tool_input("editor", &json.to_string()).expect("an edit");
+            let outcome = apply(&edit, Some(file));
+            assert!(outcome.result.is_ok(), "{:?}", outcome.result);
+            edit_doubt_kinds(&outcome, file)
+        };
+        let again = "def total(items):\n    s = sum(items)\n    s += 5\n    return s\n";
+        let applied = |lines: &str, side: &str| {
+            vec![(
+                EditDoubtKind::AlreadyApplied,
+                format!(
+                    "its new text is already there ({lines}, {side} the line boundary it \
+                     inserts at): this looks applied already, and applied again it repeats \
+                     what it adds"
+                ),
+            )]
+        };
+        assert_eq!(
+            said(again, 3, "    s += 5"),
+            applied("line 3", "right after")
+        );
+        assert_eq!(
+            said(again, 4, "    s += 5\n"),
+            applied("line 3", "right before")
+        );
+        let first = "def total(items):\n    s = sum(items)\n    return s\n";
+        assert_eq!(said(first, 3, "    s += 5"), Vec::new());
+        assert_eq!(said("a {\n}\n}\n", 3, "}"), Vec::new());
     }
 
     /// An old text that starts inside a line's indentation, followed by new

@@ -196,6 +196,7 @@ impl OpencodeApplyPatch {
                                     line: Some(*line),
                                 }),
                                 at_end: placed.at_end,
+                                file: None,
                             })),
                             also_replaced: Vec::new(),
                         });
@@ -232,6 +233,12 @@ impl OpencodeApplyPatch {
         let mut outcome = write_all(call, worktree, &changes, stage_of(&trace), edits);
         if outcome.ok {
             outcome.dropped = dropped_lines(&parsed);
+            outcome.patch_doubts = Some(crate::dialect::patch_family::doubts(
+                &crate::dialect::patch_family::OPENCODE,
+                patch_text,
+                call,
+                &outcome,
+            ));
         }
         outcome
     }

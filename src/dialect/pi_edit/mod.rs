@@ -153,6 +153,7 @@ pub fn run_with_home(call: &ToolCall, home: Option<&str>) -> CallOutcome {
         rewritten_outside,
         also_replaced: Vec::new(),
         dropped: Vec::new(),
+        patch_doubts: None,
     }
 }
 
