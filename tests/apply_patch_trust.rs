@@ -468,6 +468,17 @@ fn assert_doubted_and_held_back(
     assert_contains(&said(&out), why);
     let now = std::fs::read_to_string(dir.path().join(name)).expect("readable");
     assert_eq!(now, content, "{what}: --write wrote");
+    // `fix` has no correction that settles a doubt: it says so (round
+    // 40a's find 02: it said "nothing to fix", exit 0).
+    let out = srview_in(dir.path(), &with(&["fix"]));
+    assert_eq!(out.status.code(), Some(1), "{what}: fix: {}", said(&out));
+    assert_contains(&said(&out), why);
+    assert_contains(&said(&out), "in doubt");
+    assert!(
+        !said(&out).contains("nothing to fix"),
+        "{what}: fix: {}",
+        said(&out)
+    );
 }
 
 const SHAPES: &str = "class Circle:\n    def __init__(self, r):\n        self.r = r\n\n    def area(self):\n        return 3.14159 * self.r ** 2\n\n\nclass Square:\n    def __init__(self, s):\n        self.s = s\n\n    def area(self):\n        return self.s ** 2\n";

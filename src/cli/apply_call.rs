@@ -721,6 +721,9 @@ pub(super) fn fix(args: &super::FixArgs, row: &DialectRow, text: &str) -> CmdRes
             return Ok(1);
         }
         None => {
+            if let Some(code) = exact_but_in_doubt(row, &run, "edit") {
+                return Ok(code);
+            }
             eprintln!("srview: nothing to fix: every edit is placed exactly");
             (input.clone(), 0)
         }
@@ -761,12 +764,34 @@ pub(super) fn fix(args: &super::FixArgs, row: &DialectRow, text: &str) -> CmdRes
 /// FILE's section corrected as srview corrects a Codex patch, offered in the
 /// tool's own input only when the agent's own matcher then places every
 /// hunk exactly and succeeds.
+/// `fix` on a call placed exactly but in doubt (`check` exits 1 for it, the
+/// warnings say why): no correction settles it, and "nothing to fix" would
+/// pass it. The warnings and `Some(1)`; `None` when nothing is in doubt.
+/// `what`: the input's name in the sentence (`patch`, `reply`, `edit`).
+fn exact_but_in_doubt(row: &DialectRow, run: &Run, what: &str) -> Option<u8> {
+    let doubts = loose_notes(row, run);
+    if doubts.is_empty() {
+        return None;
+    }
+    for doubt in &doubts {
+        eprintln!("srview: warning: {doubt}");
+    }
+    eprintln!(
+        "srview: no corrected {what}: every edit is placed exactly, but in doubt \
+         (the warning says what to change)"
+    );
+    Some(1)
+}
+
 fn fix_patch(args: &super::FixArgs, row: &DialectRow, text: &str) -> CmdResult {
     let cwd = std::env::current_dir().map_err(|e| Error::read("the current folder", e))?;
     let (run, target, content) = run_on_file(args, row, text, &cwd, "input")?;
     let content = &content;
     let exact = run.outcome.ok && run.outcome.edits.iter().all(|e| !e.loose);
     if exact {
+        if let Some(code) = exact_but_in_doubt(row, &run, "patch") {
+            return Ok(code);
+        }
         eprintln!("srview: nothing to fix: every hunk is placed exactly");
         let mut stdout = std::io::stdout().lock();
         serde_json::to_writer(&mut stdout, &run.input).map_err(|e| Error::stdout(e.into()))?;
@@ -854,18 +879,8 @@ fn fix_aider(args: &super::FixArgs, row: &DialectRow, text: &str) -> CmdResult {
         .unwrap_or_default();
     let mut stdout = std::io::stdout().lock();
     if run.outcome.ok && run.outcome.edits.iter().all(|e| !e.loose) {
-        // Placed exactly, but in doubt (`check` exits 1 for it): no
-        // correction settles it, and "nothing to fix" would pass it.
-        let doubts = loose_notes(row, &run);
-        if !doubts.is_empty() {
-            for doubt in &doubts {
-                eprintln!("srview: warning: {doubt}");
-            }
-            eprintln!(
-                "srview: no corrected reply: every edit is placed exactly, but in doubt \
-                 (the warning says what to change)"
-            );
-            return Ok(1);
+        if let Some(code) = exact_but_in_doubt(row, &run, "reply") {
+            return Ok(code);
         }
         eprintln!("srview: nothing to fix: every block is placed exactly");
         stdout.write_all(reply.as_bytes()).map_err(Error::stdout)?;
