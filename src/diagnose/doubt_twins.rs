@@ -418,7 +418,13 @@ mod shell {
                     flush(&mut word, &mut quoted, &mut out);
                     out.push(Token::Close);
                 }
-                '<' if chars.get(i + 1) == Some(&'<') && chars.get(i + 2) != Some(&'<') => {
+                '<' if chars.get(i + 1) == Some(&'<') && chars.get(i + 2) == Some(&'<') => {
+                    // A here-string `<<<`: no here-document.
+                    word.push_str("<<<");
+                    i += 3;
+                    continue;
+                }
+                '<' if chars.get(i + 1) == Some(&'<') => {
                     flush(&mut word, &mut quoted, &mut out);
                     i += 2;
                     let strip = chars.get(i) == Some(&'-');
@@ -847,6 +853,11 @@ mod ruby {
                 uses.push(None);
                 continue;
             }
+            if line == "__END__" {
+                // Data, not code, to the end.
+                uses.resize(lines.len(), None);
+                break;
+            }
             if line.starts_with("=begin") {
                 comment = true;
                 uses.push(None);
@@ -879,14 +890,28 @@ mod ruby {
             // loop's header already opened.
             let first = words.first().map(|&(_, w)| w);
             let loop_head = matches!(first, Some("while" | "until" | "for"));
+            // The end of the name a `def` on the line gives.
+            let mut named_to = 0;
             for (k, &(pos, word)) in words.iter().enumerate() {
+                if pos < named_to {
+                    continue;
+                }
                 let start = starts(pos);
                 match word {
                     "def" => {
-                        let Some((name, endless)) = method(&code[pos + 3..]) else {
-                            continue;
-                        };
-                        if start && !stack.iter().any(|b| b.def) {
+                        // The method's name is no keyword (`def end`).
+                        let rest = &code[pos + 3..];
+                        let spaces = rest.len() - rest.trim_start().len();
+                        named_to = pos
+                            + 3
+                            + spaces
+                            + rest
+                                .trim_start()
+                                .find(['(', ' ', ';'])
+                                .unwrap_or(rest.len());
+                        // `def obj.name`: a body, not counted.
+                        let (name, endless) = method(rest).unwrap_or_default();
+                        if start && !name.is_empty() && !stack.iter().any(|b| b.def) {
                             let scope = stack
                                 .iter()
                                 .map(|b| format!("{}#{}", b.text, b.branch))
@@ -1017,8 +1042,6 @@ mod make {
             if trimmed.is_empty() || trimmed.starts_with('#') {
                 continue;
             }
-            pending = None;
-            recipe = false;
             // A logical line: continued lines joined.
             let mut logical = line.to_string();
             while logical.ends_with('\\') && at < lines.len() {
@@ -1052,11 +1075,21 @@ mod make {
                 }
                 "define" => {
                     define = true;
+                    pending = None;
+                    recipe = false;
                     continue;
                 }
-                w if DIRECTIVES.contains(&w) => continue,
+                w if DIRECTIVES.contains(&w) => {
+                    pending = None;
+                    recipe = false;
+                    continue;
+                }
                 _ => {}
             }
+            // Conditionals may stand among a rule's recipe lines; any
+            // other line ends the rule.
+            pending = None;
+            recipe = false;
             let Some(colon) = find_outside(text, ':') else {
                 continue;
             };
@@ -1359,6 +1392,15 @@ mod tests {
                 "ifeq($(X),1)\na:\n\techo 1\nendif\n",
                 "ifeq($(X),1)\na:\n\techo 1\nelse\na:\n\techo 2\nendif\n",
             ),
+            // A here-string is no here-document: the next line is code, and
+            // defines another name.
+            (
+                "run.sh",
+                "f() { :; }\n",
+                "f() { :; }\ncat <<< \"$x\"\ng() { :; }\n",
+            ),
+            // Ruby: data after `__END__`.
+            ("a.rb", "def f; end\n", "def f; end\n__END__\ndef f; end\n"),
             // Not a language this check reads.
             ("a.txt", "f() { :; }\n", "f() { :; }\nf() { :; }\n"),
         ];
@@ -1396,6 +1438,19 @@ mod tests {
                 "a.rb",
                 "class A\n  def v=(x); end\nend\n",
                 "class A\n  def v=(x); end\n  def v=(y)\n  end\nend\n",
+            ),
+            // Ruby: a method named `end`, a method of another object, each
+            // with its own `end`, before the twin.
+            (
+                "a.rb",
+                "class R\n  def f; end\nend\n",
+                "class R\n  def f; end\n  def end\n    1\n  end\n  def obj.g\n    2\n  end\n  def f; end\nend\n",
+            ),
+            // make: a recipe among conditionals.
+            (
+                "Makefile",
+                "a:\n\techo 1\n",
+                "a:\n\techo 1\na:\nifeq ($(X),1)\n\techo 2\nendif\n",
             ),
             // make: a rule continued over two lines, a recipe after a blank
             // line and a comment.
