@@ -3493,3 +3493,106 @@ fn brackets_that_cross_are_doubted_and_held_back() {
         ),
     );
 }
+
+/// A tester's find (round 40a, 01): an edit adding a second definition of
+/// a shell function, a Ruby method or a Make target's recipe was called
+/// exact and written; the later definition wins when the file runs (bash,
+/// Ruby, GNU make: tests/fixtures/trust/defines/cases.json), so the
+/// model's new one, written above, never ran. `check` exits 1 naming both
+/// lines, `apply --write` holds the file back; the same edit into an
+/// `if`'s other branch (shell) or a rule without a recipe (make) passes.
+#[test]
+fn a_shell_function_ruby_method_or_make_recipe_added_again_is_held_back() {
+    let cases = [
+        (
+            "run.sh",
+            "#!/bin/bash\nset -e\n\nusage() {\n  echo \"usage: run.sh FILE\"\n}\n\nbuild() {\n  make all\n}\n\nbuild\n",
+            "set -e\n",
+            "set -e\n\nbuild() {\n  make all -j4\n}\n",
+            "as written, the file defines function `build` twice at its top level, at lines 4 \
+             and 12: bash keeps the later one (line 12) without a word, and the one at line 4 \
+             never runs",
+        ),
+        (
+            "cart.rb",
+            "class Cart\n  def initialize\n    @items = []\n  end\n\n  def total\n    @items.size\n  end\nend\n",
+            "  def initialize\n    @items = []\n  end\n",
+            "  def initialize\n    @items = []\n  end\n\n  def total\n    @items.sum(&:price)\n  end\n",
+            "as written, the file defines method `total` twice in `class Cart` (line 1), at lines \
+             6 and 10: Ruby keeps the later one (line 10)",
+        ),
+        (
+            "Makefile",
+            "all: build\n\nbuild:\n\tgcc -o app main.c\n\ntest:\n\t./app --test\n",
+            "all: build\n",
+            "all: build\n\nbuild:\n\tgcc -O2 -o app main.c\n",
+            "as written, the Makefile gives target `build` two recipes, at lines 3 and 6: make \
+             runs the later one (line 6), saying only \"warning: overriding recipe for target \
+             'build'\"",
+        ),
+    ];
+    for (name, content, old, new, said) in cases {
+        let dir = support::files::folder(&[(name, content)]);
+        let stderr =
+            assert_edit_doubted_and_held_back(dir.path(), (name, content), (old, new), said);
+        assert_contains(&stderr, &format!("srview: {name} was not written: {said}"));
+    }
+    let fine = [
+        (
+            "run.sh",
+            "#!/bin/bash\nif [ -n \"$FAST\" ]; then\n  build() { make -j4; }\nfi\n",
+            "fi\n",
+            "else\n  build() { make; }\nfi\n",
+        ),
+        (
+            "Makefile",
+            "build: main.c\n\tgcc -o app main.c\n",
+            "\tgcc -o app main.c\n",
+            "\tgcc -o app main.c\n\nbuild: util.c\n",
+        ),
+    ];
+    for (name, content, old, new) in fine {
+        let (code, out) = check_edit(name, content, old, new);
+        assert_eq!(code, Some(0), "{name}: {out}");
+    }
+}
+
+/// A tester's find (round 40a, 10): a method made abstract, or a
+/// `Protocol`'s member, whose body is `...` was held as "stands in for
+/// lines it leaves out". `check` exits 0 and `apply --write` writes it;
+/// the same `...` in a plain class is still held back.
+#[test]
+fn an_abstract_method_or_protocol_member_whose_body_is_an_ellipsis_is_written() {
+    let get = "    def get(self, key: str) -> bytes:\n        data = self._db.read(key)\n        self._hits += 1\n        log(key)\n        return data\n";
+    let declared = "    def get(self, key: str) -> bytes:\n        ...\n";
+    let cases = [
+        (
+            "from abc import ABC, abstractmethod\n\n\nclass Store(ABC):\n",
+            format!("    @abstractmethod\n{declared}"),
+        ),
+        (
+            "from typing import Protocol\n\n\nclass Store(Protocol):\n",
+            declared.to_string(),
+        ),
+    ];
+    for (head, new) in cases {
+        let content = format!("{head}{get}");
+        let dir = support::files::folder(&[("store.py", content.as_str())]);
+        let out = check_edit_in(dir.path(), "store.py", get, &new);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+        let write = run_in(dir.path(), &["apply", "store.py", "e.json", "--write"]);
+        assert_eq!(write.status.code(), Some(0), "{}", text(&write.stderr));
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("store.py")).expect("read"),
+            format!("{head}{new}")
+        );
+    }
+    let plain = format!("class Store(Base):\n{get}");
+    let dir = support::files::folder(&[("store.py", plain.as_str())]);
+    assert_edit_doubted_and_held_back(
+        dir.path(),
+        ("store.py", &plain),
+        (get, declared),
+        "its new text stands in for lines it leaves out (its line 2: `...`)",
+    );
+}

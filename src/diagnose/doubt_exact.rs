@@ -45,7 +45,13 @@ pub fn block_doubt_kinds(
     let mut out = Vec::new();
     for b in &placed {
         let n = b.index + 1;
-        if let Some(elided) = crate::dialect::elided::elided(path, &b.search_text, &b.replace_text)
+        // The file above the block: a `def`'s class may be declared there.
+        let above = b
+            .original
+            .and_then(|s| original.get(..s.start))
+            .unwrap_or("");
+        if let Some(elided) =
+            crate::dialect::elided::elided_under(path, &b.search_text, &b.replace_text, above)
         {
             out.push((
                 EditDoubtKind::ElidesLines,

@@ -17,6 +17,7 @@ use super::doubt_not_yaml::yaml_unparsed;
 use super::doubt_redefine::{
     json_duplicate_key, python_redefinition, yaml_duplicate_key, yaml_template,
 };
+use super::doubt_twins::{Script, script_twin};
 use super::doubt_yaml::yaml_break;
 pub use super::file_kind::FileKind;
 
@@ -38,6 +39,7 @@ pub fn layout_read(path: &str, content: &str) -> bool {
 pub fn result_read(path: &str, content: &str) -> bool {
     layout_read(path, content)
         || brace_language(path).is_some()
+        || Script::of(path, content).is_some()
         || path.to_ascii_lowercase().ends_with(".jsonc")
 }
 
@@ -117,7 +119,7 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
     let result = result.strip_prefix('\u{feff}').unwrap_or(result);
     let of = |kind: BreakKind| move |why: String| LayoutBreak { kind, why };
     let say = |describe: String, fault: String| if advice { describe } else { fault };
-    match FileKind::of_edit(path, original, result) {
+    let found = match FileKind::of_edit(path, original, result) {
         FileKind::Python => match python_break(original, result) {
             Some(b) => Some(of(BreakKind::Misindents)(say(b.describe(), b.fault()))),
             None => python_redefinition(original, result)
@@ -147,7 +149,13 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
                 },
             },
         },
-    }
+    };
+    // A shell function, a Ruby method or a Make target's recipe twice
+    // ([`super::doubt_twins`]).
+    found.or_else(|| {
+        script_twin(path, original, result)
+            .map(|t| of(BreakKind::DefinesTwice)(say(t.describe(), t.fault())))
+    })
 }
 
 #[cfg(test)]

@@ -53,8 +53,17 @@ pub struct Elided {
 ///
 /// So a comment written beside new code (a refactor explaining itself), a
 /// comment added where at most two lines go, a `...` the old text already
-/// had (a stub) and the lines of a docstring are not stand-ins.
+/// had (a stub), the lines of a docstring and a `...` that is the body of
+/// a Python function declared, not written ([`declared_bodies`]: an
+/// abstract method, an overload, a `Protocol`'s member) are not stand-ins.
 pub fn elided(path: &str, old: &str, new: &str) -> Option<Elided> {
+    elided_under(path, old, new, "")
+}
+
+/// [`elided`] for a new text that goes below `above` in its file (the
+/// file's text before the lines it replaces): the class a `def` of the
+/// new text stands in may be declared there ([`declared_bodies`]).
+pub fn elided_under(path: &str, old: &str, new: &str, above: &str) -> Option<Elided> {
     let comments = Comments::of(path);
     // Lines both texts start or end with are held by `old`: no candidate
     // stands there. When the lines between hold none that is shaped or
@@ -66,7 +75,10 @@ pub fn elided(path: &str, old: &str, new: &str) -> Option<Elided> {
         return None;
     }
     let held: HashSet<&str> = old.lines().map(str::trim).collect();
-    let shapes = stand_in_shapes(new, comments);
+    let mut shapes = stand_in_shapes(new, comments);
+    for (shaped, declared) in shapes.iter_mut().zip(declared_bodies(new, above)) {
+        *shaped &= !declared;
+    }
     let worded = |line: &str| is_placeholder(line, comments) && !held.contains(line.trim());
     // Most texts hold no candidate: `old` is looked at further only for
     // one that does.
@@ -301,6 +313,135 @@ fn stand_in_shapes(new: &str, comments: Comments) -> Vec<bool> {
             !was_in && in_string.is_none() && stand_in_shaped(line, comments)
         })
         .collect()
+}
+
+/// Decorators (their name's last part: `@abc.abstractmethod`,
+/// `@typing.overload`) of a Python function whose body is declared, not
+/// written: `...` is that body.
+const DECLARING: [&str; 5] = [
+    "abstractmethod",
+    "abstractclassmethod",
+    "abstractstaticmethod",
+    "abstractproperty",
+    "overload",
+];
+
+/// Bases (their name's last part, type arguments aside) of a Python class
+/// whose methods may be declared only (`class Store(Protocol)`,
+/// `class Store(abc.ABC)`, `metaclass=ABCMeta`).
+const DECLARING_BASES: [&str; 3] = ["Protocol", "ABC", "ABCMeta"];
+
+/// For each line of `new`: whether it is a lone `...` that is the whole
+/// body of a Python `def` (its header ending with `:` on the lines just
+/// above it, over several lines too; no line of the body after it) that
+/// is declared, not written (a tester's find, round 40a, 10: an edit
+/// making a method abstract was held as leaving its body out):
+/// - the `def` is decorated with [`DECLARING`] (`@abstractmethod`,
+///   `@overload`, any module before the name), or
+/// - the class it stands in derives from [`DECLARING_BASES`] (`Protocol`,
+///   `ABC`, or its metaclass is `ABCMeta`).
+///
+/// The decorators and the class are looked for in `new`, then in `above`
+/// (the file's text above it). A `...` among other lines of a body, after
+/// a `def` of another kind or outside a class of those bases stays a
+/// candidate stand-in.
+fn declared_bodies(new: &str, above: &str) -> Vec<bool> {
+    let count = new.lines().count();
+    if !new.lines().any(|l| l.trim() == "...") {
+        return vec![false; count];
+    }
+    let above: Vec<&str> = above.lines().collect();
+    let all: Vec<&str> = above.iter().copied().chain(new.lines()).collect();
+    (0..count)
+        .map(|i| all[above.len() + i].trim() == "..." && declared_body(&all, above.len() + i))
+        .collect()
+}
+
+/// How deep `line` is indented (spaces and tabs, each one).
+fn indent(line: &str) -> usize {
+    line.len() - line.trim_start_matches([' ', '\t']).len()
+}
+
+/// Whether `line` (trimmed) is a `def` or `async def` statement.
+fn is_def(line: &str) -> bool {
+    let line = line.trim_start();
+    line.starts_with("def ")
+        || line
+            .strip_prefix("async")
+            .is_some_and(|r| r.trim_start().starts_with("def ") && r.starts_with([' ', '\t']))
+}
+
+/// [`declared_bodies`] for the lone `...` at `all[at]`.
+fn declared_body(all: &[&str], at: usize) -> bool {
+    let depth = indent(all[at]);
+    let blank = |l: &&str| l.trim().is_empty();
+    // The header's last line just above, ending with `:`.
+    let Some(last) = (0..at).rev().find(|&k| !blank(&all[k])) else {
+        return false;
+    };
+    if indent(all[last]) >= depth || !all[last].trim_end().ends_with(':') {
+        return false;
+    }
+    // The `def` it ends: the header's other lines are its parameters
+    // (deeper) or a closing `)`.
+    let Some(header) = (last.saturating_sub(40)..=last)
+        .rev()
+        .find(|&k| is_def(all[k]) && indent(all[k]) < depth)
+    else {
+        return false;
+    };
+    let own = indent(all[header]);
+    let between = &all[header + 1..=last];
+    if between
+        .iter()
+        .any(|l| !blank(l) && indent(l) < depth && !l.trim_start().starts_with(')'))
+    {
+        return false;
+    }
+    // The whole body: the next line of code is out of it.
+    if all[at + 1..]
+        .iter()
+        .find(|l| !blank(l))
+        .is_some_and(|l| indent(l) > own)
+    {
+        return false;
+    }
+    // Its decorators, just above it.
+    let decorated = all[..header]
+        .iter()
+        .rev()
+        .take_while(|l| l.trim_start().starts_with('@') && indent(l) == own)
+        .any(|l| {
+            let name = l.trim_start()[1..]
+                .split('(')
+                .next()
+                .unwrap_or_default()
+                .trim();
+            DECLARING.contains(&name.rsplit('.').next().unwrap_or(name))
+        });
+    if decorated {
+        return true;
+    }
+    // The class it stands in: the first line above less indented.
+    let Some(class) = all[..header]
+        .iter()
+        .rev()
+        .find(|l| !blank(l) && indent(l) < own && !l.trim_start().starts_with('#'))
+    else {
+        return false;
+    };
+    let Some(bases) = class
+        .trim_start()
+        .strip_prefix("class ")
+        .and_then(|r| Some(&r[r.find('(')? + 1..r.rfind(')')?]))
+    else {
+        return false;
+    };
+    bases.split(',').any(|base| {
+        let base = base.rsplit('=').next().unwrap_or(base).trim();
+        let base = base.split('[').next().unwrap_or(base).trim();
+        DECLARING_BASES.contains(&base.rsplit('.').next().unwrap_or(base))
+    })
 }
 
 /// A line that can stand in for others: a lone `...` or `…` (Python's
@@ -1038,5 +1179,112 @@ mod tests {
         // Two places, one line each.
         let ones = text(&[cut(&add, 3), vec![""], cut(&remove, 3)].concat());
         assert_eq!(elided("d.py", &old, &ones), None);
+    }
+
+    /// The method the edits below turn into a declaration.
+    const GET: &str = "    def get(self, key: str) -> bytes:\n        data = self._db.read(key)\n        self._hits += 1\n        log(key)\n        return data\n";
+
+    /// A tester's find (round 40a, 10): `...` as the whole body of a method
+    /// made abstract, an overload or a `Protocol`'s member is its body, not
+    /// a stand-in for the lines it replaces: told by the decorator the new
+    /// text gives (any module before its name) or by the class's bases in
+    /// the file above the edit (any module, type arguments, a metaclass).
+    #[test]
+    fn an_ellipsis_that_is_a_declared_body_stands_in_for_nothing() {
+        let body = "    def get(self, key: str) -> bytes:\n        ...\n";
+        for decorator in [
+            "@abstractmethod",
+            "@abc.abstractmethod",
+            "@typing.overload",
+            "@overload",
+            "@abstractclassmethod",
+        ] {
+            let new = format!("    {decorator}\n{body}");
+            assert_eq!(
+                super::elided_under("s.py", GET, &new, ""),
+                None,
+                "{decorator}"
+            );
+        }
+        for class in [
+            "class Store(Protocol):",
+            "class Store(typing.Protocol[K]):",
+            "class Store(Base, ABC):",
+            "class Store(abc.ABC):",
+            "class Store(metaclass=ABCMeta):",
+        ] {
+            let above = format!(
+                "import abc\n\n\n{class}\n    \"\"\"A store.\"\"\"\n\n    def put(self):\n        pass\n\n"
+            );
+            assert_eq!(
+                super::elided_under("s.py", GET, body, &above),
+                None,
+                "{class}"
+            );
+            // The whole file written: the class in the new text.
+            let (old, new) = (format!("{above}{GET}"), format!("{above}{body}"));
+            assert_eq!(elided("s.py", &old, &new), None, "{class}");
+        }
+        // A header over several lines, `async def`, a decorator above the
+        // edit (in the file).
+        let long =
+            "    async def get(\n        self,\n        key: str,\n    ) -> bytes:\n        ...\n";
+        assert_eq!(
+            super::elided_under("s.py", GET, long, "class S(Protocol):\n"),
+            None
+        );
+        let above = "class S:\n    @overload\n";
+        assert_eq!(super::elided_under("s.py", GET, body, above), None);
+    }
+
+    /// What still stands in beside the declared bodies: a `...` in a plain
+    /// class, after another decorator, among kept lines of the body, or
+    /// with body lines after it; a comment saying lines are left out.
+    #[test]
+    fn an_ellipsis_that_cuts_a_body_still_stands_in() {
+        let plain = "class Store(Base):\n";
+        let protocol = "class Store(Protocol):\n";
+        let cases: &[(&str, &str, &str)] = &[
+            (
+                plain,
+                "    def get(self, key: str) -> bytes:\n        ...\n",
+                "...",
+            ),
+            (
+                plain,
+                "    @property\n    def get(self, key: str) -> bytes:\n        ...\n",
+                "...",
+            ),
+            (
+                protocol,
+                "    def get(self, key: str) -> bytes:\n        data = self._db.read(key)\n        ...\n",
+                "...",
+            ),
+            (
+                protocol,
+                "    @abstractmethod\n    def get(self, key: str) -> bytes:\n        ...\n        return data\n",
+                "...",
+            ),
+            (
+                protocol,
+                "    @abstractmethod\n    def get(self, key: str) -> bytes:\n        # ... rest unchanged\n",
+                "# ... rest unchanged",
+            ),
+            // A function at the top level, below a Protocol, is not its
+            // member.
+            (
+                protocol,
+                "def get(self, key: str) -> bytes:\n    ...\n",
+                "...",
+            ),
+        ];
+        for &(above, new, placeholder) in cases {
+            let found = super::elided_under("s.py", GET, new, above);
+            assert_eq!(
+                found.map(|f| f.placeholder),
+                Some(placeholder.to_string()),
+                "{above}{new}"
+            );
+        }
     }
 }

@@ -2254,3 +2254,82 @@ fn a_cline_insert_line_sent_again_is_applied_already() {
         }
     }
 }
+
+/// A tester's find (round 40a, 01): a second definition of a shell
+/// function, a Ruby method or a Make target's recipe was allowed by every
+/// agent's gate; the later one wins when the file runs. Denied now, in
+/// every agent's shape, naming both lines; a definition in an `if`'s other
+/// branch is an alternative and passes.
+#[test]
+fn a_shell_function_ruby_method_or_make_recipe_added_again_is_a_doubt() {
+    let cases = [
+        (
+            "run.sh",
+            "#!/bin/bash\nset -e\n\nbuild() {\n  make all\n}\n\nbuild\n",
+            "set -e\n",
+            "set -e\n\nbuild() {\n  make all -j4\n}\n",
+            "as written, the file defines function `build` twice at its top level, at lines 4 \
+             and 8: bash keeps the later one (line 8) without a word, and the one at line 4 \
+             never runs",
+        ),
+        (
+            "cart.rb",
+            "class Cart\n  def initialize\n    @items = []\n  end\n\n  def total\n    @items.size\n  end\nend\n",
+            "  def initialize\n",
+            "  def total\n    @items.sum(&:price)\n  end\n\n  def initialize\n",
+            "as written, the file defines method `total` twice in `class Cart` (line 1), at lines \
+             2 and 10: Ruby keeps the later one (line 10)",
+        ),
+        (
+            "Makefile",
+            "all: build\n\nbuild:\n\tgcc -o app main.c\n",
+            "all: build\n",
+            "all: build\n\nbuild:\n\tgcc -O2 -o app main.c\n",
+            "as written, the Makefile gives target `build` two recipes, at lines 3 and 6: make \
+             runs the later one (line 6)",
+        ),
+    ];
+    for (name, content, old, new, said) in cases {
+        assert_doubts_say((name, content), &[(old, new, said.to_string())]);
+    }
+    let branches = "#!/bin/bash\nif [ -n \"$FAST\" ]; then\n  build() { make -j4; }\nfi\n";
+    for agent in agents() {
+        judged_as(
+            Case::Exact,
+            agent,
+            ("run.sh", branches),
+            "fi\n",
+            "else\n  build() { make; }\nfi\n",
+        );
+    }
+}
+
+/// A tester's find (round 40a, 10): a method made abstract (`@abstractmethod`
+/// given by the edit) or a `Protocol`'s member (the class above the edit)
+/// whose body is `...` was denied as standing in for the lines it
+/// replaces. Allowed now; in a plain class the `...` is still a stand-in.
+/// (Codex's patch hunk is judged on its own lines: the decorator case.)
+#[test]
+fn an_abstract_method_or_protocol_member_body_is_not_a_stand_in() {
+    let get = "    def get(self, key: str) -> bytes:\n        data = self._db.read(key)\n        self._hits += 1\n        log(key)\n        return data\n";
+    let declared = "    def get(self, key: str) -> bytes:\n        ...\n";
+    let abc = format!("from abc import ABC, abstractmethod\n\n\nclass Store(ABC):\n{get}");
+    let protocol = format!("from typing import Protocol\n\n\nclass Store(Protocol):\n{get}");
+    for agent in agents() {
+        let abstract_get = format!("    @abc.abstractmethod\n{declared}");
+        judged_as(Case::Exact, agent, ("store.py", &abc), get, &abstract_get);
+        if agent != GateAgent::Codex {
+            judged_as(Case::Exact, agent, ("store.py", &protocol), get, declared);
+        }
+    }
+    let plain = format!("class Store(Base):\n{get}");
+    assert_doubts_say(
+        ("store.py", &plain),
+        &[(
+            get,
+            declared,
+            // Codex's hunk: "(its added line `...`)".
+            "stands in for lines it leaves out (its ".to_string(),
+        )],
+    );
+}

@@ -145,7 +145,7 @@ pub fn edit_doubt_kinds(outcome: &EditOutcome, original: &str) -> Vec<(EditDoubt
             );
         }
         out.extend(applied.map(kind(EditDoubtKind::AlreadyApplied)));
-        out.extend(stands_in(outcome).map(kind(EditDoubtKind::ElidesLines)));
+        out.extend(stands_in(outcome, original).map(kind(EditDoubtKind::ElidesLines)));
         // Said once: an earlier doubt (an old text starting inside a line's
         // indentation) already names what misindents the lines.
         if out.is_empty() {
@@ -168,9 +168,19 @@ pub fn edit_doubt_kinds(outcome: &EditOutcome, original: &str) -> Vec<(EditDoubt
 /// out (`# ... rest unchanged ...` where functions stood): applied, they
 /// are gone (a tester's find: such an edit passed every agent's gate,
 /// while a Write of the same result was held).
-fn stands_in(outcome: &EditOutcome) -> Option<String> {
+fn stands_in(outcome: &EditOutcome, original: &str) -> Option<String> {
     let b = &outcome.block;
-    let elided = crate::dialect::elided::elided(&outcome.path, &b.search_text, &b.replace_text)?;
+    // The file above the edit: a `def`'s class may be declared there.
+    let above = b
+        .original
+        .and_then(|s| original.get(..s.start))
+        .unwrap_or("");
+    let elided = crate::dialect::elided::elided_under(
+        &outcome.path,
+        &b.search_text,
+        &b.replace_text,
+        above,
+    )?;
     Some(format!(
         "its new text stands in for lines it leaves out (its line {}: `{}`), so it deletes {} \
          of the text it replaces: send every line the edit keeps, or edit only the lines that \
