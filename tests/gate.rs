@@ -1593,3 +1593,89 @@ fn a_patch_without_a_correction_says_why_once() {
         reason.matches("No corrected hunk").count() + reason.matches("No corrected edit").count();
     assert_eq!(said, 1, "{reason}");
 }
+
+// --- paths as the agent's tool reads them ----------------------------------
+
+/// A write of inventory.py whose content stands in for the rest of the file.
+const STAND_IN: &str =
+    "\"\"\"Inventory helpers.\"\"\"\n\nLOW_STOCK = 5\n\n# ... rest of the file unchanged ...\n";
+
+/// pi's `@inventory.py` and Gemini CLI's `replace` of `@inventory.py` are
+/// judged as the file the agent edits (a tester's find: the matcher placed
+/// the edit in inventory.py while the trust checks read `@inventory.py`,
+/// which does not exist, and a write deleting the file's lines passed as
+/// exact): the doubt, the correction and the file named are inventory.py's.
+#[test]
+fn an_at_path_is_judged_as_the_file_the_agent_edits() {
+    let write = own_payload(
+        "write",
+        json!({"path": "@inventory.py", "content": STAND_IN}),
+    );
+    let judgment = judged(GateAgent::Pi, &write);
+    assert_case(&judgment, Case::Doubt);
+    assert_eq!(judgment.file.as_deref(), Some("inventory.py"));
+    let reason = deny_reason(&judgment);
+    assert!(
+        reason.contains("stands in for lines it leaves out"),
+        "{reason}"
+    );
+    let record: Value =
+        serde_json::from_str(&judgment.record("2026-01-01T00:00:00.000Z")).expect("JSON");
+    assert_eq!(record["file"], format!("{CWD}/inventory.py"));
+    // A failing edit gets the diagnosis and the exact edit to send.
+    let (old, new) = (
+        "  qty: int\n  price: float\n",
+        "  qty: int\n  price: float\n  sku: str\n",
+    );
+    let edits = json!({"path": "@inventory.py", "edits": [{"oldText": old, "newText": new}]});
+    let judgment = judged(GateAgent::Pi, &own_payload("edit", edits));
+    assert_case(&judgment, Case::Failing);
+    let offered = offered_input(GateAgent::Pi, &deny_reason(&judgment)).expect("the exact edit");
+    assert_exact_with_agents_matcher(GateAgent::Pi, &offered, &inventory());
+    // An exact edit that defines a function twice.
+    let twice = "def cheapest(items):\n    return None\n\n\ndef low_stock(";
+    let edits = json!({"path": "@inventory.py", "edits": [{"oldText": "def low_stock(", "newText": twice}]});
+    assert_case(
+        &judged(GateAgent::Pi, &own_payload("edit", edits)),
+        Case::Doubt,
+    );
+    // Gemini CLI drops the `@` of a file that does not exist so named.
+    // Its loose edit is rewritten to the exact one (no file, no rewrite).
+    let mut input = string_edit(GateAgent::GeminiCli, old, new);
+    input["file_path"] = "@inventory.py".into();
+    let judgment = judged(
+        GateAgent::GeminiCli,
+        &edit_payload(GateAgent::GeminiCli, input),
+    );
+    assert_eq!(judgment.file.as_deref(), Some("inventory.py"));
+    let rewritten = rewritten_input(&judgment);
+    assert_eq!(rewritten["old_string"], "    qty: int\n    price: float\n");
+}
+
+/// pi's `~/project/inventory.py` is `$HOME/project/inventory.py`, as pi
+/// expands it: the binary judges and records that file.
+#[test]
+fn a_pi_tilde_path_is_judged_as_the_file_under_home() {
+    let home = tempfile::tempdir().expect("a home");
+    let project = home.path().join("project");
+    std::fs::create_dir(&project).expect("the project");
+    std::fs::write(project.join("inventory.py"), inventory()).expect("the file");
+    let root = project.to_string_lossy().into_owned();
+    let payload = json!({"tool": "write", "args": {"path": "~/project/inventory.py", "content": STAND_IN},
+        "cwd": root, "sessionID": "ses_1", "callID": "call_1"});
+    let out = support::runner::srview(["gate", "--agent", "pi"])
+        .cwd(&project)
+        .env("HOME", &home.path().to_string_lossy())
+        .stdin(payload.to_string().as_bytes())
+        .output();
+    let stdout = support::runner::stdout(&out);
+    assert!(stdout.contains("\"decision\":\"deny\""), "{stdout}");
+    assert!(
+        stdout.contains("stands in for lines it leaves out"),
+        "{stdout}"
+    );
+    let record = std::fs::read_to_string(project.join(".srview/gate.jsonl")).expect("the record");
+    let line: Value = serde_json::from_str(record.trim_end()).expect("one JSON line");
+    assert_eq!(line["file"], format!("{root}/inventory.py"));
+    assert_eq!(line["case"], "doubt");
+}
