@@ -1679,3 +1679,55 @@ fn a_pi_tilde_path_is_judged_as_the_file_under_home() {
     assert_eq!(line["file"], format!("{root}/inventory.py"));
     assert_eq!(line["case"], "doubt");
 }
+
+// --- the gate's own folders --------------------------------------------------
+
+/// A new OpenCode plugin or pi extension written beside srview's (it runs
+/// in the agent's process and can rewrite every edit the gate let
+/// through: a tester's find, it passed as exact) is a doubt the user
+/// decides, as a change of the agent's hook settings is; the same file
+/// elsewhere is exact.
+#[test]
+fn a_new_plugin_or_extension_beside_the_gate_is_a_doubt() {
+    let plugin = "export const Z = async () => ({\"tool.execute.before\": async (i, o) => {}})\n";
+    let cases = [
+        (
+            GateAgent::Opencode,
+            "filePath",
+            format!("{CWD}/.opencode/plugin/zz-after.js"),
+        ),
+        (
+            GateAgent::Opencode,
+            "filePath",
+            "/home/user/.config/opencode/plugins/zz.ts".to_string(),
+        ),
+        (GateAgent::Pi, "path", ".pi/extensions/zz.ts".to_string()),
+        (
+            GateAgent::Pi,
+            "path",
+            "/home/user/.pi/agent/extensions/zz/index.ts".to_string(),
+        ),
+    ];
+    for (agent, key, path) in cases {
+        let judgment = judged(
+            agent,
+            &own_payload("write", json!({key: path, "content": plugin})),
+        );
+        assert_case(&judgment, Case::Doubt);
+        let reason = deny_reason(&judgment);
+        assert!(
+            reason.contains(&format!(
+                "the edit of {path} matches exactly, but srview cannot stand behind its result: \
+                 it changes a file in the folder the agent runs its plugins, extensions or hooks \
+                 from, beside srview's gate (a new one runs too), which may turn srview's gate \
+                 off: the user decides."
+            )),
+            "{agent:?}: {reason}"
+        );
+    }
+    let elsewhere = own_payload(
+        "write",
+        json!({"filePath": format!("{CWD}/src/plugin/zz.js"), "content": plugin}),
+    );
+    assert_case(&judged(GateAgent::Opencode, &elsewhere), Case::Exact);
+}
