@@ -1483,3 +1483,36 @@ fn a_cut_off_edit_may_have_written_the_file_an_earlier_failed_edit_had() {
         edits[1]
     );
 }
+
+/// A Claude Code Edit with curly quotes where the file has straight ones,
+/// which Claude Code applies through its quote normalisation (the gate's
+/// recorded `c_rewrite` stream), is loose at the gate's stage, as the gate
+/// calls it: not "failed [FAILED DISAGREE]" (a tester's find).
+#[test]
+fn a_claude_edit_applied_by_quote_normalisation_is_loose_not_a_disagreement() {
+    let gate = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/gate");
+    let tmp = tempfile::tempdir().expect("temp dir");
+    fs::copy(gate.join("inventory.py"), tmp.path().join("inventory.py")).expect("the file");
+    let stream = gate.join("claude-code/c_rewrite.stdout.jsonl");
+    let out = session_run(&stream, tmp.path(), &["--list"]);
+    assert_eq!(code(&out), 0, "{out:?}");
+    let text = stdout(&out);
+    assert_starts_with(
+        &text,
+        "Claude Code 2.1.328: 1 edit, 0 failed, 1 loose, 0 disagreements\n",
+    );
+    assert!(
+        text.contains("srview: applied (quote-normalised)  [LOOSE]"),
+        "{text}"
+    );
+    let (json, _) = srview_session(&stream, tmp.path());
+    let edit = &json["edits"][0];
+    assert_eq!(
+        (
+            &edit["srview"]["looseLevels"],
+            &edit["srview"]["disagreement"]
+        ),
+        (&serde_json::json!(["quote-normalised"]), &Value::Null),
+        "{edit}"
+    );
+}
