@@ -1516,3 +1516,47 @@ fn a_claude_edit_applied_by_quote_normalisation_is_loose_not_a_disagreement() {
         "{edit}"
     );
 }
+
+/// A saved Gemini CLI stream names no workspace: `session FILE --cwd DIR`
+/// takes its absolute paths under DIR by their longest suffix that exists
+/// there, said once on stderr, as for the same stream piped in (a
+/// tester's find: DIR was ignored, and every edit's file "did not
+/// exist").
+#[test]
+fn a_saved_stream_naming_no_workspace_is_read_under_cwd() {
+    let dir = fixtures().join("gemini-cli-0.61.0/a_edits_ok");
+    let want = expected(&dir);
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let moved = tmp.path();
+    let (_, last) = states(&want);
+    write_files(moved, &last);
+    let stream = dir.join("stdout.jsonl");
+    assert!(
+        fs::read_to_string(&stream)
+            .expect("the stream")
+            .contains("\"/home/user/project/inventory.py\"")
+    );
+    for args in [&["--list"][..], &["--json"]] {
+        let out = session_run(&stream, moved, args);
+        assert_eq!(code(&out), 0, "{args:?}: {out:?}");
+        let text = stdout(&out);
+        if args == ["--list"] {
+            for row in ["   1  inventory.py  replace", "   2  inventory.py  replace"] {
+                assert!(text.contains(row), "{text}");
+            }
+        }
+        assert_eq!(
+            stderr(&out),
+            format!(
+                "srview: note: /home/user/project is not under {0}: its files are taken as the \
+                 same paths under {0} (first: /home/user/project/inventory.py as inventory.py)\n",
+                moved.display()
+            ),
+            "{args:?}"
+        );
+    }
+    let (json, _) = srview_session(&stream, moved);
+    for edit in json["edits"].as_array().expect("edits") {
+        assert_eq!(edit["file"], "inventory.py", "{edit}");
+    }
+}
