@@ -1731,3 +1731,46 @@ fn a_new_plugin_or_extension_beside_the_gate_is_a_doubt() {
     );
     assert_case(&judged(GateAgent::Opencode, &elsewhere), Case::Exact);
 }
+
+// --- what each agent is told -------------------------------------------------
+
+/// An empty old text over a file that exists, which pi's and OpenCode's
+/// `edit` refuse: the agent's own error and the step, true for each (pi's
+/// edit never creates a file: a tester's find, "an empty old text only
+/// creates a file" was said), without Claude Code's "Cannot create new
+/// file" under it.
+#[test]
+fn an_empty_old_text_over_a_file_is_told_in_the_agents_own_terms() {
+    let cases = [
+        (
+            GateAgent::Pi,
+            json!({"path": "inventory.py", "edits": [{"oldText": "", "newText": "print('hi')\n"}]}),
+            "write tool (path, content)",
+        ),
+        (
+            GateAgent::Opencode,
+            json!({"filePath": format!("{CWD}/inventory.py"), "oldString": "", "newString": "print('hi')\n"}),
+            "write tool (filePath, content)",
+        ),
+    ];
+    for (agent, input, write) in cases {
+        let judgment = judged(agent, &own_payload("edit", input));
+        assert_case(&judgment, Case::Failing);
+        let reason = deny_reason(&judgment);
+        assert!(
+            reason.ends_with(&format!(
+                "The file exists already, and an edit with an empty old text changes no file \
+                 that exists: send its whole content with the {write}, or, to change part of \
+                 it, send the text it replaces there as the old text."
+            )),
+            "{agent:?}: {reason}"
+        );
+        for wrong in [
+            "Cannot create new file",
+            "No corrected edit",
+            "only creates a file",
+        ] {
+            assert!(!reason.contains(wrong), "{agent:?}: {reason}");
+        }
+    }
+}
