@@ -1774,3 +1774,51 @@ fn an_empty_old_text_over_a_file_is_told_in_the_agents_own_terms() {
         }
     }
 }
+
+/// A Codex patch refused for a path it names (a move onto a folder, a
+/// file added below a file) or for having no section: the cause, and the
+/// step that can fix it, not "read the file again" (a tester's find: the
+/// hunk's text was fine).
+#[test]
+fn a_patch_refused_for_its_path_names_the_path() {
+    let files = || {
+        MemoryFs::new([
+            ("util.js".to_string(), "let a = 1;\n".to_string()),
+            ("app.py".to_string(), "x = 1\n".to_string()),
+            (".claude/settings.json".to_string(), "{}\n".to_string()),
+        ])
+    };
+    let cases = [
+        (
+            "*** Update File: util.js\n*** Move to: .claude\n@@\n-let a = 1;\n+let a = 2;\n",
+            ".claude is a folder: the patch's `*** Move to:` must name a file.\nCheck the path \
+             it names and send it again.",
+        ),
+        (
+            "*** Add File: app.py/x.py\n+y = 2\n",
+            "app.py is a file, so app.py/x.py cannot be written.\nCheck the path it names and \
+             send it again.",
+        ),
+        (
+            "",
+            "The patch has no file section, so it changes nothing: send the changes as `*** \
+             Update File:` sections (or no patch, if no change was meant).",
+        ),
+    ];
+    let agent = GateAgent::Codex;
+    for (body, said) in cases {
+        let input = json!({"command": format!("*** Begin Patch\n{body}*** End Patch")});
+        let judgment = judge(
+            agent,
+            &edit_payload(agent, input),
+            |_| files(),
+            &Policy::default(),
+        );
+        assert_case(&judgment, Case::Failing);
+        let reason = deny_reason(&judgment);
+        assert!(reason.ends_with(said), "{body}: {reason}");
+        for wrong in ["No corrected edit", "Read the file again"] {
+            assert!(!reason.contains(wrong), "{body}: {reason}");
+        }
+    }
+}
