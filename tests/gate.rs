@@ -1593,3 +1593,232 @@ fn a_patch_without_a_correction_says_why_once() {
         reason.matches("No corrected hunk").count() + reason.matches("No corrected edit").count();
     assert_eq!(said, 1, "{reason}");
 }
+
+// --- paths as the agent's tool reads them ----------------------------------
+
+/// A write of inventory.py whose content stands in for the rest of the file.
+const STAND_IN: &str =
+    "\"\"\"Inventory helpers.\"\"\"\n\nLOW_STOCK = 5\n\n# ... rest of the file unchanged ...\n";
+
+/// pi's `@inventory.py` and Gemini CLI's `replace` of `@inventory.py` are
+/// judged as the file the agent edits (a tester's find: the matcher placed
+/// the edit in inventory.py while the trust checks read `@inventory.py`,
+/// which does not exist, and a write deleting the file's lines passed as
+/// exact): the doubt, the correction and the file named are inventory.py's.
+#[test]
+fn an_at_path_is_judged_as_the_file_the_agent_edits() {
+    let write = own_payload(
+        "write",
+        json!({"path": "@inventory.py", "content": STAND_IN}),
+    );
+    let judgment = judged(GateAgent::Pi, &write);
+    assert_case(&judgment, Case::Doubt);
+    assert_eq!(judgment.file.as_deref(), Some("inventory.py"));
+    let reason = deny_reason(&judgment);
+    assert!(
+        reason.contains("stands in for lines it leaves out"),
+        "{reason}"
+    );
+    let record: Value =
+        serde_json::from_str(&judgment.record("2026-01-01T00:00:00.000Z")).expect("JSON");
+    assert_eq!(record["file"], format!("{CWD}/inventory.py"));
+    // A failing edit gets the diagnosis and the exact edit to send.
+    let (old, new) = (
+        "  qty: int\n  price: float\n",
+        "  qty: int\n  price: float\n  sku: str\n",
+    );
+    let edits = json!({"path": "@inventory.py", "edits": [{"oldText": old, "newText": new}]});
+    let judgment = judged(GateAgent::Pi, &own_payload("edit", edits));
+    assert_case(&judgment, Case::Failing);
+    let offered = offered_input(GateAgent::Pi, &deny_reason(&judgment)).expect("the exact edit");
+    assert_exact_with_agents_matcher(GateAgent::Pi, &offered, &inventory());
+    // An exact edit that defines a function twice.
+    let twice = "def cheapest(items):\n    return None\n\n\ndef low_stock(";
+    let edits = json!({"path": "@inventory.py", "edits": [{"oldText": "def low_stock(", "newText": twice}]});
+    assert_case(
+        &judged(GateAgent::Pi, &own_payload("edit", edits)),
+        Case::Doubt,
+    );
+    // Gemini CLI drops the `@` of a file that does not exist so named.
+    // Its loose edit is rewritten to the exact one (no file, no rewrite).
+    let mut input = string_edit(GateAgent::GeminiCli, old, new);
+    input["file_path"] = "@inventory.py".into();
+    let judgment = judged(
+        GateAgent::GeminiCli,
+        &edit_payload(GateAgent::GeminiCli, input),
+    );
+    assert_eq!(judgment.file.as_deref(), Some("inventory.py"));
+    let rewritten = rewritten_input(&judgment);
+    assert_eq!(rewritten["old_string"], "    qty: int\n    price: float\n");
+}
+
+/// pi's `~/project/inventory.py` is `$HOME/project/inventory.py`, as pi
+/// expands it: the binary judges and records that file.
+#[test]
+fn a_pi_tilde_path_is_judged_as_the_file_under_home() {
+    let home = tempfile::tempdir().expect("a home");
+    let project = home.path().join("project");
+    std::fs::create_dir(&project).expect("the project");
+    std::fs::write(project.join("inventory.py"), inventory()).expect("the file");
+    let root = project.to_string_lossy().into_owned();
+    let payload = json!({"tool": "write", "args": {"path": "~/project/inventory.py", "content": STAND_IN},
+        "cwd": root, "sessionID": "ses_1", "callID": "call_1"});
+    let out = support::runner::srview(["gate", "--agent", "pi"])
+        .cwd(&project)
+        .env("HOME", &home.path().to_string_lossy())
+        .stdin(payload.to_string().as_bytes())
+        .output();
+    let stdout = support::runner::stdout(&out);
+    assert!(stdout.contains("\"decision\":\"deny\""), "{stdout}");
+    assert!(
+        stdout.contains("stands in for lines it leaves out"),
+        "{stdout}"
+    );
+    let record = std::fs::read_to_string(project.join(".srview/gate.jsonl")).expect("the record");
+    let line: Value = serde_json::from_str(record.trim_end()).expect("one JSON line");
+    assert_eq!(line["file"], format!("{root}/inventory.py"));
+    assert_eq!(line["case"], "doubt");
+}
+
+// --- the gate's own folders --------------------------------------------------
+
+/// A new OpenCode plugin or pi extension written beside srview's (it runs
+/// in the agent's process and can rewrite every edit the gate let
+/// through: a tester's find, it passed as exact) is a doubt the user
+/// decides, as a change of the agent's hook settings is; the same file
+/// elsewhere is exact.
+#[test]
+fn a_new_plugin_or_extension_beside_the_gate_is_a_doubt() {
+    let plugin = "export const Z = async () => ({\"tool.execute.before\": async (i, o) => {}})\n";
+    let cases = [
+        (
+            GateAgent::Opencode,
+            "filePath",
+            format!("{CWD}/.opencode/plugin/zz-after.js"),
+        ),
+        (
+            GateAgent::Opencode,
+            "filePath",
+            "/home/user/.config/opencode/plugins/zz.ts".to_string(),
+        ),
+        (GateAgent::Pi, "path", ".pi/extensions/zz.ts".to_string()),
+        (
+            GateAgent::Pi,
+            "path",
+            "/home/user/.pi/agent/extensions/zz/index.ts".to_string(),
+        ),
+    ];
+    for (agent, key, path) in cases {
+        let judgment = judged(
+            agent,
+            &own_payload("write", json!({key: path, "content": plugin})),
+        );
+        assert_case(&judgment, Case::Doubt);
+        let reason = deny_reason(&judgment);
+        assert!(
+            reason.contains(&format!(
+                "the edit of {path} matches exactly, but srview cannot stand behind its result: \
+                 it changes a file in the folder the agent runs its plugins, extensions or hooks \
+                 from, beside srview's gate (a new one runs too), which may turn srview's gate \
+                 off: the user decides."
+            )),
+            "{agent:?}: {reason}"
+        );
+    }
+    let elsewhere = own_payload(
+        "write",
+        json!({"filePath": format!("{CWD}/src/plugin/zz.js"), "content": plugin}),
+    );
+    assert_case(&judged(GateAgent::Opencode, &elsewhere), Case::Exact);
+}
+
+// --- what each agent is told -------------------------------------------------
+
+/// An empty old text over a file that exists, which pi's and OpenCode's
+/// `edit` refuse: the agent's own error and the step, true for each (pi's
+/// edit never creates a file: a tester's find, "an empty old text only
+/// creates a file" was said), without Claude Code's "Cannot create new
+/// file" under it.
+#[test]
+fn an_empty_old_text_over_a_file_is_told_in_the_agents_own_terms() {
+    let cases = [
+        (
+            GateAgent::Pi,
+            json!({"path": "inventory.py", "edits": [{"oldText": "", "newText": "print('hi')\n"}]}),
+            "write tool (path, content)",
+        ),
+        (
+            GateAgent::Opencode,
+            json!({"filePath": format!("{CWD}/inventory.py"), "oldString": "", "newString": "print('hi')\n"}),
+            "write tool (filePath, content)",
+        ),
+    ];
+    for (agent, input, write) in cases {
+        let judgment = judged(agent, &own_payload("edit", input));
+        assert_case(&judgment, Case::Failing);
+        let reason = deny_reason(&judgment);
+        assert!(
+            reason.ends_with(&format!(
+                "The file exists already, and an edit with an empty old text changes no file \
+                 that exists: send its whole content with the {write}, or, to change part of \
+                 it, send the text it replaces there as the old text."
+            )),
+            "{agent:?}: {reason}"
+        );
+        for wrong in [
+            "Cannot create new file",
+            "No corrected edit",
+            "only creates a file",
+        ] {
+            assert!(!reason.contains(wrong), "{agent:?}: {reason}");
+        }
+    }
+}
+
+/// A Codex patch refused for a path it names (a move onto a folder, a
+/// file added below a file) or for having no section: the cause, and the
+/// step that can fix it, not "read the file again" (a tester's find: the
+/// hunk's text was fine).
+#[test]
+fn a_patch_refused_for_its_path_names_the_path() {
+    let files = || {
+        MemoryFs::new([
+            ("util.js".to_string(), "let a = 1;\n".to_string()),
+            ("app.py".to_string(), "x = 1\n".to_string()),
+            (".claude/settings.json".to_string(), "{}\n".to_string()),
+        ])
+    };
+    let cases = [
+        (
+            "*** Update File: util.js\n*** Move to: .claude\n@@\n-let a = 1;\n+let a = 2;\n",
+            ".claude is a folder: the patch's `*** Move to:` must name a file.\nCheck the path \
+             it names and send it again.",
+        ),
+        (
+            "*** Add File: app.py/x.py\n+y = 2\n",
+            "app.py is a file, so app.py/x.py cannot be written.\nCheck the path it names and \
+             send it again.",
+        ),
+        (
+            "",
+            "The patch has no file section, so it changes nothing: send the changes as `*** \
+             Update File:` sections (or no patch, if no change was meant).",
+        ),
+    ];
+    let agent = GateAgent::Codex;
+    for (body, said) in cases {
+        let input = json!({"command": format!("*** Begin Patch\n{body}*** End Patch")});
+        let judgment = judge(
+            agent,
+            &edit_payload(agent, input),
+            |_| files(),
+            &Policy::default(),
+        );
+        assert_case(&judgment, Case::Failing);
+        let reason = deny_reason(&judgment);
+        assert!(reason.ends_with(said), "{body}: {reason}");
+        for wrong in ["No corrected edit", "Read the file again"] {
+            assert!(!reason.contains(wrong), "{body}: {reason}");
+        }
+    }
+}

@@ -1483,3 +1483,80 @@ fn a_cut_off_edit_may_have_written_the_file_an_earlier_failed_edit_had() {
         edits[1]
     );
 }
+
+/// A Claude Code Edit with curly quotes where the file has straight ones,
+/// which Claude Code applies through its quote normalisation (the gate's
+/// recorded `c_rewrite` stream), is loose at the gate's stage, as the gate
+/// calls it: not "failed [FAILED DISAGREE]" (a tester's find).
+#[test]
+fn a_claude_edit_applied_by_quote_normalisation_is_loose_not_a_disagreement() {
+    let gate = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/gate");
+    let tmp = tempfile::tempdir().expect("temp dir");
+    fs::copy(gate.join("inventory.py"), tmp.path().join("inventory.py")).expect("the file");
+    let stream = gate.join("claude-code/c_rewrite.stdout.jsonl");
+    let out = session_run(&stream, tmp.path(), &["--list"]);
+    assert_eq!(code(&out), 0, "{out:?}");
+    let text = stdout(&out);
+    assert_starts_with(
+        &text,
+        "Claude Code 2.1.328: 1 edit, 0 failed, 1 loose, 0 disagreements\n",
+    );
+    assert!(
+        text.contains("srview: applied (quote-normalised)  [LOOSE]"),
+        "{text}"
+    );
+    let (json, _) = srview_session(&stream, tmp.path());
+    let edit = &json["edits"][0];
+    assert_eq!(
+        (
+            &edit["srview"]["looseLevels"],
+            &edit["srview"]["disagreement"]
+        ),
+        (&serde_json::json!(["quote-normalised"]), &Value::Null),
+        "{edit}"
+    );
+}
+
+/// A saved Gemini CLI stream names no workspace: `session FILE --cwd DIR`
+/// takes its absolute paths under DIR by their longest suffix that exists
+/// there, said once on stderr, as for the same stream piped in (a
+/// tester's find: DIR was ignored, and every edit's file "did not
+/// exist").
+#[test]
+fn a_saved_stream_naming_no_workspace_is_read_under_cwd() {
+    let dir = fixtures().join("gemini-cli-0.61.0/a_edits_ok");
+    let want = expected(&dir);
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let moved = tmp.path();
+    let (_, last) = states(&want);
+    write_files(moved, &last);
+    let stream = dir.join("stdout.jsonl");
+    assert!(
+        fs::read_to_string(&stream)
+            .expect("the stream")
+            .contains("\"/home/user/project/inventory.py\"")
+    );
+    for args in [&["--list"][..], &["--json"]] {
+        let out = session_run(&stream, moved, args);
+        assert_eq!(code(&out), 0, "{args:?}: {out:?}");
+        let text = stdout(&out);
+        if args == ["--list"] {
+            for row in ["   1  inventory.py  replace", "   2  inventory.py  replace"] {
+                assert!(text.contains(row), "{text}");
+            }
+        }
+        assert_eq!(
+            stderr(&out),
+            format!(
+                "srview: note: /home/user/project is not under {0}: its files are taken as the \
+                 same paths under {0} (first: /home/user/project/inventory.py as inventory.py)\n",
+                moved.display()
+            ),
+            "{args:?}"
+        );
+    }
+    let (json, _) = srview_session(&stream, moved);
+    for edit in json["edits"].as_array().expect("edits") {
+        assert_eq!(edit["file"], "inventory.py", "{edit}");
+    }
+}

@@ -42,7 +42,10 @@ pub fn run(args: &GateInstallArgs) -> CmdResult {
         uninstall: args.uninstall,
         home,
         project,
-        codex_home: absolute("CODEX_HOME"),
+        codex_home: match agent {
+            GateAgent::Codex => codex_home(std::env::var_os("CODEX_HOME"))?,
+            _ => None,
+        },
         xdg_config_home: absolute("XDG_CONFIG_HOME"),
     };
     if let Some(policy) = &request.policy {
@@ -66,6 +69,68 @@ pub fn run(args: &GateInstallArgs) -> CmdResult {
     // Exit 1: written (or, with --dry-run, to be written), but the user
     // must act (each `warning:` line says what).
     Ok(u8::from(!plan.warnings.is_empty()))
+}
+
+/// Codex's config folder as Codex finds it from `CODEX_HOME` (`value`;
+/// unset or empty: `None`, `~/.codex`): Codex canonicalises it (its
+/// `find_codex_home`), and keys the hook's trust by the canonical path of
+/// its hooks.json, so srview writes that path's key (a tester's find: with
+/// `CODEX_HOME` behind a symbolic link, srview's key named the link and
+/// Codex skipped the hook silently). A relative value is refused: Codex
+/// reads it against the folder it runs in, which srview cannot know; so is
+/// one that leads to no folder, which Codex refuses to start with.
+fn codex_home(value: Option<std::ffi::OsString>) -> Result<Option<PathBuf>, Error> {
+    let Some(value) = value.filter(|v| !v.is_empty()).map(PathBuf::from) else {
+        return Ok(None);
+    };
+    let shown = value.display();
+    if !value.is_absolute() {
+        return Err(Error::usage(format!(
+            "gate install: CODEX_HOME ({shown}) is a relative path, which Codex reads against \
+             the folder it runs in: set CODEX_HOME to an absolute path (in the shell that runs \
+             Codex too) and install again"
+        )));
+    }
+    // A folder still to be made (install makes it): the canonical path of
+    // its nearest existing parent, then the rest as written.
+    let mut rest = Vec::new();
+    let mut existing = value.as_path();
+    let real = loop {
+        match existing.canonicalize() {
+            Ok(real) => break real,
+            Err(_) => match (existing.parent(), existing.file_name()) {
+                (Some(parent), Some(name)) => {
+                    rest.push(name.to_os_string());
+                    existing = parent;
+                }
+                _ => {
+                    return Err(Error::usage(format!(
+                        "gate install: CODEX_HOME ({shown}) cannot be resolved: set it to an \
+                         existing folder"
+                    )));
+                }
+            },
+        }
+    };
+    if !real.is_dir() {
+        return Err(Error::usage(format!(
+            "gate install: CODEX_HOME ({shown}) leads to {}, which is not a folder: Codex \
+             keeps its config folder there",
+            real.display()
+        )));
+    }
+    let tidy = rest
+        .iter()
+        .all(|name| name != std::ffi::OsStr::new("..") && name != std::ffi::OsStr::new("."));
+    if !tidy {
+        return Err(Error::usage(format!(
+            "gate install: CODEX_HOME ({shown}) names a folder that does not exist through \
+             `..`: create it, then install again"
+        )));
+    }
+    Ok(Some(
+        rest.iter().rev().fold(real, |path, name| path.join(name)),
+    ))
 }
 
 /// The agent named, or a usage error (exit 2): Aider and Cline classic
@@ -246,4 +311,36 @@ fn summary(request: &Request, plan: &Plan) -> String {
         text.push_str(&format!("warning: {warning}\n"));
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codex_home_is_the_canonical_folder_codex_reads() {
+        let dir = tempfile::tempdir().expect("a folder");
+        let real = dir.path().join("real");
+        std::fs::create_dir(&real).expect("the folder");
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(&real, &link).expect("the link");
+        let real = real.canonicalize().expect("canonical");
+        let home = |path: &Path| codex_home(Some(path.as_os_str().to_os_string()));
+        assert_eq!(home(&link).ok().flatten(), Some(real.clone()));
+        // A folder install will make: under its parent's real path.
+        assert_eq!(
+            home(&link.join("new")).ok().flatten(),
+            Some(real.join("new"))
+        );
+        assert_eq!(codex_home(None).ok().flatten(), None);
+        assert_eq!(codex_home(Some("".into())).ok().flatten(), None);
+        let file = real.join("file");
+        std::fs::write(&file, "").expect("a file");
+        let refused = |path: &Path| match home(path) {
+            Err(Error::Usage(why)) => why,
+            other => panic!("{path:?}: {other:?}"),
+        };
+        assert!(refused(&file).contains("which is not a folder"));
+        assert!(refused(Path::new("rel/codex")).contains("is a relative path"));
+    }
 }

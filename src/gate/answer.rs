@@ -220,9 +220,9 @@ impl NextStep {
                  srview's policy loose=allow), or give the file LF line endings first."
             ),
             NextStep::WriteWhole(write) => format!(
-                "The file exists already, and an empty old text only creates a file: send its \
-                 whole content with the {write}, or, to change part of it, send the text it \
-                 replaces there as the old text."
+                "The file exists already, and an edit with an empty old text changes no file \
+                 that exists: send its whole content with the {write}, or, to change part of \
+                 it, send the text it replaces there as the old text."
             ),
             NextStep::ContextLines => "Send the hunk again with context lines: a few lines of the \
                                        file as they are there (each after a space), from the place \

@@ -905,7 +905,18 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
                 .trim_end()
         )
     };
+    // An empty old text over a file that exists, which the agent refuses
+    // (its own error says so): no diagnosis of it as an exact-string edit
+    // (a tester's find: Claude Code's "Cannot create new file" under pi's
+    // error); the next step says what to send.
+    let creates_over_existing = !outcome.ok
+        && content.is_some()
+        && row
+            .strings
+            .and_then(|fields| call_correct::pairs(fields, &call.input))
+            .is_some_and(|pairs| !pairs.is_empty() && pairs.iter().all(|(old, _)| old.is_empty()));
     let (corrected, withheld) = match (&file, content.as_deref()) {
+        _ if creates_over_existing => (None, None),
         (Some(path), Some(content)) => {
             match call_correct::correct(row, &call.input, content, (path, &call.cwd), &outcome) {
                 Some(correction) => {

@@ -50,6 +50,7 @@ pub mod record;
 mod reindent;
 mod reindent_exact;
 pub mod spool;
+mod tool_path;
 mod verdict;
 mod wording;
 
@@ -336,7 +337,9 @@ pub fn judge<F: PatchFs>(
 /// the model: not built (a snippet of the whole file, before and after,
 /// for Gemini CLI and Qwen Code).
 fn finding_of(agent: GateAgent, call: &Call, fs: &dyn PatchFs) -> Finding {
-    crate::dialect::quick::without_success_texts(|| judge::finding(agent, call, fs))
+    // The file as the agent's tool reads the path ([`tool_path`]).
+    let call = tool_path::resolved(agent, call, fs);
+    crate::dialect::quick::without_success_texts(|| judge::finding(agent, &call, fs))
 }
 
 /// A judgment for an internal failure of the command itself (the payload

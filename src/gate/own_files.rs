@@ -120,8 +120,41 @@ pub(super) fn mark(found: &mut Finding, touched: Touched) {
     found.withheld = None;
 }
 
+/// The folders an agent loads every file of as code running in its own
+/// process or as its hooks, where `gate install` puts srview's plugin,
+/// extension or hook script (see [`own_file_places`]): OpenCode's plugin
+/// folders (its loader's glob `{plugin,plugins}/*.{ts,js}` in each config
+/// folder, the user's and the project's `.opencode/`; a plugin imports
+/// files beside it), pi's extension folders (`*.ts`, and what they
+/// import), Cline's hook folders (an executable per hook event). A new
+/// file there runs beside srview's and can undo what it judged (a
+/// tester's find: a second OpenCode plugin rewriting every edit the gate
+/// let through passed as exact). Claude Code's, Codex's, Gemini CLI's and
+/// Qwen Code's hooks are in their settings files.
+const LOADED_FOLDERS: [&str; 8] = [
+    "opencode/plugin/",
+    "opencode/plugins/",
+    ".opencode/plugin/",
+    ".opencode/plugins/",
+    ".pi/agent/extensions/",
+    ".pi/extensions/",
+    "Documents/Cline/Hooks/",
+    ".clinerules/hooks/",
+];
+
+/// OpenCode's config file in its config folders: its `plugin` list loads
+/// plugins, from npm or a file.
+const OPENCODE_CONFIGS: [&str; 4] = [
+    "opencode/opencode.json",
+    "opencode/opencode.jsonc",
+    ".opencode/opencode.json",
+    ".opencode/opencode.jsonc",
+];
+
 /// What `path` holds of srview's gate, when it is one of the files `srview
-/// gate install` writes or the gate's own folder: `None` otherwise.
+/// gate install` writes, a file the agent loads from the folder it puts
+/// srview's plugin or extension in ([`LOADED_FOLDERS`]), or the gate's own
+/// folder: `None` otherwise.
 pub(super) fn gate_file(path: &str) -> Option<&'static str> {
     const SETTINGS: [&str; 6] = [
         ".claude/settings.json",
@@ -134,9 +167,58 @@ pub(super) fn gate_file(path: &str) -> Option<&'static str> {
     let own_files = GateAgent::ALL.into_iter().filter_map(own_file_places);
     let path = path.replace('\\', "/");
     let under = |tail: &str| path == tail || path.ends_with(&format!("/{tail}"));
-    if SETTINGS.into_iter().chain(own_files.flatten()).any(under) {
+    if (SETTINGS
+        .into_iter()
+        .chain(own_files.flatten())
+        .chain(OPENCODE_CONFIGS))
+    .any(under)
+    {
         return Some("the agent's hook settings (where srview's gate is installed)");
+    }
+    let in_folder = |folder: &str| path.starts_with(folder) || path.contains(&format!("/{folder}"));
+    if LOADED_FOLDERS.into_iter().any(in_folder) {
+        return Some(
+            "a file in the folder the agent runs its plugins, extensions or hooks from, beside \
+             srview's gate (a new one runs too)",
+        );
     }
     (path.starts_with(".srview/") || path.contains("/.srview/"))
         .then_some("srview's own folder (the gate's record and review queue)")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_folder_install_puts_a_gate_file_in_is_a_loaded_folder() {
+        for agent in GateAgent::ALL {
+            for place in own_file_places(agent).into_iter().flatten() {
+                let folder = &place[..=place.rfind('/').expect("a folder")];
+                assert!(LOADED_FOLDERS.contains(&folder), "{agent:?}: {place}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_new_file_beside_the_gates_plugin_or_extension_is_the_gates() {
+        for path in [
+            "/p/.opencode/plugin/zz-after.js",
+            "/home/u/.config/opencode/plugins/helper.ts",
+            ".pi/extensions/zz.ts",
+            "/home/u/.pi/agent/extensions/sub/index.ts",
+            "/p/.clinerules/hooks/TaskStart",
+            "/home/u/.config/opencode/opencode.json",
+        ] {
+            assert!(gate_file(path).is_some(), "{path}");
+        }
+        for path in [
+            "/p/plugin/zz.js",
+            "/p/src/extensions/zz.ts",
+            "/p/hooks/x",
+            "opencode.json",
+        ] {
+            assert_eq!(gate_file(path), None, "{path}");
+        }
+    }
 }

@@ -599,6 +599,29 @@ fn failing(
             explanation.push_str(line_diff_text(&d.line_diff).trim_end());
         }
     }
+    let hunk_failed = outcome
+        .sections
+        .iter()
+        .flat_map(|s| &s.hunks)
+        .any(|h| h.state == HunkState::Failed);
+    // Refused for a path it names, or for having no section: no hunk's
+    // text to correct (a tester's find: "Read the file again" for a move
+    // onto a folder).
+    if !hunk_failed && let Some((why, step)) = refused_path(patch, fs, cwd) {
+        explanation.push('\n');
+        explanation.push_str(&why);
+        return Finding {
+            case: Case::Failing,
+            file,
+            stage: Some("refused".to_string()),
+            next_step: step,
+            explanation,
+            corrected: None,
+            withheld: None,
+            missing: None,
+            note: None,
+        };
+    }
     let mut fixed = apply_patch::fix_patch(patch, fs, cwd);
     let (corrected, withheld) = if fixed.complete {
         // A Markdown hard break the corrected lines would lose or add.
@@ -619,11 +642,6 @@ fn failing(
     } else {
         (None, Some(unplaced(&fixed.notes)))
     };
-    let hunk_failed = outcome
-        .sections
-        .iter()
-        .flat_map(|s| &s.hunks)
-        .any(|h| h.state == HunkState::Failed);
     let stage = if hunk_failed { "failed" } else { "refused" };
     // The first file to update or delete that does not exist.
     let missing = patch
@@ -651,6 +669,56 @@ fn failing(
         missing,
         note: None,
     }
+}
+
+/// Why Codex refuses `patch` for what it names rather than for its
+/// hunks' text, and what the model can do: a file to write (an added
+/// file, a `*** Move to:` target) that is a folder, or below a file; no
+/// file section at all.
+fn refused_path(patch: &Patch, fs: &dyn PatchFs, cwd: &str) -> Option<(String, NextStep)> {
+    if patch.sections.is_empty() {
+        return Some((
+            "The patch has no file section, so it changes nothing: send the changes as \
+             `*** Update File:` sections (or no patch, if no change was meant)."
+                .to_string(),
+            NextStep::Said,
+        ));
+    }
+    let targets = patch.sections.iter().filter_map(|section| match section {
+        Section::Add { path, .. } => Some(("`*** Add File:`", path)),
+        Section::Update {
+            move_to: Some(to), ..
+        } => Some(("`*** Move to:`", to)),
+        _ => None,
+    });
+    for (line, path) in targets {
+        let full = crate::dialect::call::fs_path(cwd, path);
+        let why = match fs.read(&full) {
+            apply_patch::Entry::Directory => {
+                format!("{path} is a folder: the patch's {line} must name a file.")
+            }
+            apply_patch::Entry::BelowFile => {
+                let file = std::path::Path::new(path)
+                    .ancestors()
+                    .skip(1)
+                    .map(|p| p.to_string_lossy().into_owned())
+                    .find(|p| {
+                        !p.is_empty()
+                            && matches!(
+                                fs.read(&crate::dialect::call::fs_path(cwd, p)),
+                                apply_patch::Entry::File(_)
+                            )
+                    });
+                match file {
+                    Some(file) => format!("{file} is a file, so {path} cannot be written."),
+                    None => format!("a parent of {path} is a file, so it cannot be written."),
+                }
+            }
+            _ => continue,
+        };
+        return Some((why, NextStep::CheckPath));
+    }
+    None
 }
 
 /// Why a patch's correction is incomplete, in a patch's terms: its notes,

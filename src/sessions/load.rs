@@ -38,7 +38,8 @@ pub fn load(path: &Path, cwd: Option<&Path>) -> Result<(AgentReader, SessionRoot
     let reader = if path == Path::new("-") {
         read_stream(std::io::stdin().lock(), cwd)?
     } else {
-        read_session(path, None).map_err(LoadError::Session)?
+        let cwd = cwd.map(|dir| dir.to_string_lossy());
+        read_session(path, cwd.as_deref()).map_err(LoadError::Session)?
     };
     let root = root_of(&reader, path, cwd);
     Ok((reader, root))

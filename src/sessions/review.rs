@@ -969,6 +969,9 @@ fn run_one(
     if let Some(why) = corrected_by_agent(&review, agent) {
         review.run = Run::not_run(why);
     }
+    if let Some(why) = review.applied().and_then(verdict::not_reproduced) {
+        review.run = Run::not_run(why);
+    }
     review.disagreement = disagreement(&review, agent);
     review.loose_match = loose_match(&review, agent);
     review

@@ -38,6 +38,9 @@ use crate::source::agent::{AgentEdit, AgentKind, AgentReader, FileContent, Verdi
 pub struct Surveyed {
     /// The session read (`-`: stdin).
     path: PathBuf,
+    /// Where the files of an output that names no workspace are now
+    /// (`--cwd`: see [`open_session`]).
+    cwd: Option<String>,
     /// The reader at the end of the first pass: the version, workspace,
     /// checkpoints and problems it met; its edits taken unless held.
     reader: AgentReader,
@@ -62,11 +65,13 @@ pub fn survey(path: &Path, cwd: Option<&Path>) -> Result<Surveyed, LoadError> {
         let kind = detect_kind(path).map_err(LoadError::Session)?;
         kind.row().undoes_diffs || kind.row().commits_replies
     };
+    let cwd_text = cwd.map(|dir| dir.to_string_lossy().into_owned());
     if held {
         let (reader, root) = load(path, cwd)?;
         let edits = reader.edits();
         return Ok(Surveyed {
             path: path.to_path_buf(),
+            cwd: cwd_text,
             files: edits.iter().map(|e| e.file.clone()).collect(),
             verdicts: edits.iter().map(|e| e.agent_verdict).collect(),
             inputs: edits.iter().map(crate::gate::record::join_key).collect(),
@@ -84,7 +89,7 @@ pub fn survey(path: &Path, cwd: Option<&Path>) -> Result<Surveyed, LoadError> {
         inputs.push(crate::gate::record::join_key(edit));
     };
     // The contents are read by the review's pass only.
-    let mut reader = survey_session_with(path, |reader| {
+    let mut reader = survey_session_with(path, cwd_text.as_deref(), |reader| {
         reader.take_settled().iter().for_each(&mut note);
     })
     .map_err(LoadError::Session)?;
@@ -94,6 +99,7 @@ pub fn survey(path: &Path, cwd: Option<&Path>) -> Result<Surveyed, LoadError> {
     let root = root_of(&reader, path, cwd);
     Ok(Surveyed {
         path: path.to_path_buf(),
+        cwd: cwd_text,
         reader,
         held: false,
         root,
@@ -243,7 +249,7 @@ impl Surveyed {
                 self.reader.edits().iter().cloned().for_each(&mut review);
                 Ok(())
             } else {
-                read_session_with(&self.path, None, |reader| {
+                read_session_with(&self.path, self.cwd.as_deref(), |reader| {
                     reader.take_settled().into_iter().for_each(&mut review);
                 })
                 .map(|mut reader| {

@@ -606,6 +606,11 @@ fn written_over(e: &Edit, original: &str) -> Option<Doubt> {
 fn exact(e: &Edit, before: &FileContent, judging: bool) -> Applied {
     // An `Applied` keeps no diagnosis: none is made.
     let outcome = edit::apply_undiagnosed(e, before.text());
+    if let Err(edit::EditError::ClaudeQuoteNormalised { .. }) = &outcome.result
+        && let Some(applied) = quote_normalised(e, before)
+    {
+        return applied;
+    }
     let doubts = match before.text() {
         Some(original) if judging && outcome.result.is_ok() => match written_over(e, original) {
             Some(stand_in) => vec![stand_in],
@@ -630,9 +635,159 @@ fn exact(e: &Edit, before: &FileContent, judging: bool) -> Applied {
     }
 }
 
+/// The stage the gate names Claude Code's quote normalisation by.
+pub const QUOTE_NORMALISED: &str = "quote-normalised";
+
+/// Why a Claude Code edit matched through its quote normalisation over the
+/// file's curly quotes is not run ([`not_reproduced`]).
+const CURLY_NOT_REPRODUCED: &str = "Claude Code matches this old_string only through its quote \
+     normalisation, and writes new_string with its straight quotes turned into the file's curly \
+     ones, by rules srview does not reproduce";
+
+/// Why srview cannot tell what the agent made of the edit `applied` is
+/// srview's run of, when that is so: the run is then no verdict (neither
+/// a failure nor a disagreement).
+pub fn not_reproduced(applied: &Applied) -> Option<&'static str> {
+    (applied.error() == Some(CURLY_NOT_REPRODUCED)).then_some(CURLY_NOT_REPRODUCED)
+}
+
+/// A Claude Code `Edit` whose old text occurs in `before` only once curly
+/// quotes are read as straight ones, as Claude Code applies it (its
+/// `findActualString`, then `preserveQuoteStyle`): the file's own text
+/// replaced, loose at the gate's stage `quote-normalised` (a tester's find:
+/// `session` said "failed [FAILED DISAGREE]" for an edit the gate calls
+/// loose and Claude Code applied). Claude Code writes `new_string` as sent
+/// when the text it replaces has no curly quote; where it has, Claude Code
+/// turns `new_string`'s straight quotes curly by rules srview does not
+/// reproduce: not run, said so (neither failed nor a disagreement).
+fn quote_normalised(e: &Edit, before: &FileContent) -> Option<Applied> {
+    let Edit::ClaudeEdit {
+        file_path,
+        old_string,
+        new_string,
+        replace_all,
+    } = e
+    else {
+        return None;
+    };
+    let actual = claude_actual_string(before.text()?, old_string)?;
+    let curly = |text: &str| text.contains(['\u{2018}', '\u{2019}', '\u{201C}', '\u{201D}']);
+    if curly(&actual) {
+        return Some(Applied::bare(
+            Applier::Edit,
+            Err(Refusal::of(CURLY_NOT_REPRODUCED)),
+        ));
+    }
+    let placed = Edit::ClaudeEdit {
+        file_path: file_path.clone(),
+        old_string: actual.clone(),
+        new_string: new_string.clone(),
+        replace_all: *replace_all,
+    };
+    let outcome = edit::apply_undiagnosed(&placed, before.text());
+    // The lines of the file it replaced (first to last place).
+    let lines = outcome
+        .block
+        .original
+        .map(|span| (span.start_line, span.end_line));
+    let result = match outcome.result {
+        Ok(done) => Ok(FileContent::Text(done.new_content)),
+        Err(err) => Err(Refusal::of(&err)),
+    };
+    let loose = result.is_ok().then(|| QUOTE_NORMALISED.to_string());
+    Some(Applied {
+        applier: Applier::Edit,
+        result,
+        blocks: vec![VerdictBlock::Call(crate::dialect::call::EditMatch {
+            stage: QUOTE_NORMALISED.to_string(),
+            loose: true,
+            lines,
+            found: Some(actual),
+            written: Some(new_string.clone()),
+            ..Default::default()
+        })],
+        loose: loose.into_iter().collect(),
+        rewritten_outside: Vec::new(),
+        also_replaced: Vec::new(),
+        doubts: Vec::new(),
+    })
+}
+
+/// Claude Code's `findActualString`: the text of `content` (its `\r\n`
+/// read as `\n`, as Claude Code matches) that `old` stands for once curly
+/// quotes in both are read as straight ones, at the first place it occurs
+/// so; `None` when it occurs nowhere.
+fn claude_actual_string(content: &str, old: &str) -> Option<String> {
+    let straight = |c: char| match c {
+        '\u{2018}' | '\u{2019}' => '\'',
+        '\u{201C}' | '\u{201D}' => '"',
+        c => c,
+    };
+    let content = content.replace("\r\n", "\n");
+    // The straight text, and where each of its characters starts in the
+    // content (one character for one: the places carry over).
+    let (mut read, mut starts) = (String::with_capacity(content.len()), Vec::new());
+    for (at, c) in content.char_indices() {
+        starts.push(at);
+        read.push(straight(c));
+    }
+    starts.push(content.len());
+    let wanted: String = old.chars().map(straight).collect();
+    let at = read.find(&wanted)?;
+    let first = read[..at].chars().count();
+    let last = first + wanted.chars().count();
+    Some(content[starts[first]..starts[last]].to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Curly quotes sent for the file's straight ones: placed on the
+    /// file's text, loose (`quote-normalised`), `new_string` written as
+    /// sent; the file's curly quotes for straight ones sent: not
+    /// reproduced, so not run, not failed.
+    #[test]
+    fn a_claude_edit_placed_by_quote_normalisation_is_loose() {
+        let edit = |old: &str, new: &str| {
+            EditInput::Exact(Edit::ClaudeEdit {
+                file_path: "a.py".into(),
+                old_string: old.into(),
+                new_string: new.into(),
+                replace_all: false,
+            })
+        };
+        let before = FileContent::Text("x = 1\r\nlabel = \"low\"\r\n".into());
+        let sent = edit(
+            "label = \u{201C}low\u{201D}\n",
+            "label = \u{201C}LOW\u{201D}\n",
+        );
+        let got = run(&sent, &before, "/w", Some("a.py")).expect("runs");
+        assert_eq!(got.loose, [QUOTE_NORMALISED]);
+        match &got.blocks[..] {
+            [VerdictBlock::Call(placed)] => assert_eq!(
+                (placed.lines, placed.found.as_deref()),
+                (Some((2, 2)), Some("label = \"low\"\n"))
+            ),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(
+            got.result,
+            Ok(FileContent::Text(
+                "x = 1\r\nlabel = \u{201C}LOW\u{201D}\r\n".into()
+            ))
+        );
+        let before = FileContent::Text("label = \u{201C}low\u{201D}\n".into());
+        let got = run(
+            &edit("label = \"low\"", "label = \"LOW\""),
+            &before,
+            "/w",
+            None,
+        );
+        let got = got.expect("runs");
+        assert_eq!(not_reproduced(&got), Some(CURLY_NOT_REPRODUCED));
+        assert!(got.loose.is_empty());
+    }
 
     #[test]
     fn a_loose_search_replace_block_is_named() {

@@ -1537,3 +1537,47 @@ fn a_reinstall_keeps_srviews_group_however_laid_out() {
         "the group recorded that the user had hooks and the event's list"
     );
 }
+
+/// Codex canonicalises `CODEX_HOME` (its `find_codex_home`) and keys the
+/// hook's trust by its hooks.json there: behind a symbolic link, srview
+/// writes the real folder's files and key (a tester's find: the key named
+/// the link, and Codex skipped the gate silently); a relative
+/// `CODEX_HOME`, which Codex reads against the folder it runs in, is
+/// refused with exit 2 and nothing written.
+#[test]
+fn codex_home_is_resolved_as_codex_resolves_it() {
+    let world = World::empty();
+    let real = world.home.join("dotfiles/codex");
+    std::fs::create_dir_all(&real).expect("the real folder");
+    let link = world.home.join("codex-link");
+    std::os::unix::fs::symlink(&real, &link).expect("the link");
+    let real = real.canonicalize().expect("canonical");
+    let run = |codex_home: &Path| {
+        Command::new(env!("CARGO_BIN_EXE_srview"))
+            .current_dir(&world.project)
+            .env("HOME", &world.home)
+            .env("CODEX_HOME", codex_home)
+            .args(["gate", "install", "--agent", "codex"])
+            .output()
+            .expect("srview runs")
+    };
+    let out = run(&link);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let config = std::fs::read_to_string(real.join("config.toml")).expect("config.toml");
+    let key = format!(
+        "[hooks.state.\"{}:pre_tool_use:0:0\"]",
+        real.join("hooks.json").display()
+    );
+    assert!(config.contains(&key), "{config}");
+    assert!(!config.contains("codex-link"), "{config}");
+    let before = world.snapshot();
+    let out = run(Path::new("codex-here"));
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "srview: gate install: CODEX_HOME (codex-here) is a relative path, which Codex reads \
+         against the folder it runs in: set CODEX_HOME to an absolute path (in the shell that \
+         runs Codex too) and install again\n"
+    );
+    assert_eq!(world.snapshot(), before);
+}

@@ -66,9 +66,10 @@ fn an_empty_old_text_for_a_file_that_exists_is_told_to_write_it() {
         );
         assert!(
             reason.ends_with(
-                "The file exists already, and an empty old text only creates a file: send its \
-                 whole content with the write_file tool (file_path, content), or, to change part \
-                 of it, send the text it replaces there as the old text."
+                "The file exists already, and an edit with an empty old text changes no file \
+                 that exists: send its whole content with the write_file tool (file_path, \
+                 content), or, to change part of it, send the text it replaces there as the old \
+                 text."
             ),
             "{agent:?}: {reason}"
         );

@@ -214,7 +214,7 @@ fn the_surveys_reader_reads_all_but_the_contents() {
     let (mut checked, mut with_contents) = (0, 0);
     for path in &paths {
         let full = read_session(path, None).expect("reads");
-        let survey = survey_session_with(path, |_| {}).expect("surveys");
+        let survey = survey_session_with(path, None, |_| {}).expect("surveys");
         let name = path.display();
         let in_database = srview::source::agent::database::locate(path).is_some();
         assert_eq!(survey.edits().len(), full.edits().len(), "{name}");

@@ -118,6 +118,16 @@ fn defensive_path(file_path: &str, call: &ToolCall) -> String {
     }
 }
 
+/// The relative `file_path` as `replace` reads it (its `@` prefix dropped
+/// where [`defensive_path`] drops it), for the gate, which judges that
+/// file; an absolute one as given.
+pub fn defensive_file_path(file_path: &str, call: &ToolCall) -> String {
+    if file_path.starts_with('/') {
+        return file_path.to_string();
+    }
+    defensive_path(file_path, call)
+}
+
 /// `resolveToRealPath` without symlinks: `decodeURIComponent` when it
 /// succeeds, then `path.resolve`.
 fn real_path(path: &str) -> String {

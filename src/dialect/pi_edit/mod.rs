@@ -48,6 +48,15 @@ impl CallMatcher for PiEdit {
     }
 }
 
+/// `path` as pi's tools expand it before they resolve it against the
+/// project root (`@` dropped, Unicode spaces, `~` to `$HOME` as [`PiEdit`]
+/// takes it): the gate judges that file (a tester's find: `@app.py`
+/// skipped every trust check).
+pub fn expanded_path(path: &str) -> String {
+    let home = std::env::var("HOME").ok().filter(|home| !home.is_empty());
+    path::expand_path(path, home.as_deref())
+}
+
 fn failure(error: String, edits: Vec<EditMatch>) -> CallOutcome {
     CallOutcome::failed(error, Some("none".into()), edits)
 }

@@ -29,7 +29,7 @@ fn normalize_unicode_spaces(path: &str) -> String {
 
 /// pi's `expandPath`: `@` prefix, Unicode spaces, `~` (to `home`, node's
 /// `os.homedir()`; left as is when it is unknown).
-fn expand_path(path: &str, home: Option<&str>) -> String {
+pub(super) fn expand_path(path: &str, home: Option<&str>) -> String {
     let normalized = normalize_unicode_spaces(path.strip_prefix('@').unwrap_or(path));
     match home {
         Some(home) if normalized == "~" => home.to_string(),

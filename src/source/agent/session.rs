@@ -66,9 +66,10 @@ pub fn session_file(dir: &Path) -> Option<PathBuf> {
 }
 
 /// Reads the session at `path` (a file, or a folder [`session_file`]
-/// knows) to its end, in pieces. `workspace` overrides the recorded one.
-pub fn read_session(path: &Path, workspace: Option<&str>) -> Result<AgentReader, SessionError> {
-    read_session_with(path, workspace, |_| {})
+/// knows) to its end, in pieces. `cwd`: where the files of an output that
+/// names no workspace are now (`--cwd`; see [`open_session`]).
+pub fn read_session(path: &Path, cwd: Option<&str>) -> Result<AgentReader, SessionError> {
+    read_session_with(path, cwd, |_| {})
 }
 
 /// [`read_session`], calling `each` with the reader after every piece is
@@ -76,10 +77,10 @@ pub fn read_session(path: &Path, workspace: Option<&str>) -> Result<AgentReader,
 /// [`AgentReader::take_settled`], as the session is read).
 pub fn read_session_with(
     path: &Path,
-    workspace: Option<&str>,
+    cwd: Option<&str>,
     each: impl FnMut(&mut AgentReader),
 ) -> Result<AgentReader, SessionError> {
-    read_up_to_bytes(path, workspace, u64::MAX, true, each)
+    read_up_to_bytes(path, cwd, u64::MAX, true, each)
 }
 
 /// [`read_session_with`] by a reader that keeps no contents
@@ -87,9 +88,10 @@ pub fn read_session_with(
 /// (a session kept in a database is read with its contents).
 pub fn survey_session_with(
     path: &Path,
+    cwd: Option<&str>,
     each: impl FnMut(&mut AgentReader),
 ) -> Result<AgentReader, SessionError> {
-    read_up_to_bytes(path, None, u64::MAX, false, each)
+    read_up_to_bytes(path, cwd, u64::MAX, false, each)
 }
 
 /// The workspace the session at `path` records (its side files included),
@@ -140,16 +142,22 @@ impl OpenedSession {
 /// Opens the session file at `path` (a file, or a folder [`session_file`]
 /// knows; not a database), detects its agent from its first 16 KiB (and
 /// its name), reads its side files and feeds the reader those first bytes:
-/// the rest is the caller's to read.
-pub fn open_session(path: &Path, workspace: Option<&str>) -> Result<OpenedSession, SessionError> {
-    open_session_keeping(path, workspace, true)
+/// the rest is the caller's to read. `cwd`: where the files of an output
+/// that names no workspace (Gemini CLI's and Codex's streams, Cline CLI's
+/// `--json`) are now (`--cwd`): its absolute paths are shown relative to
+/// it, those outside it mapped onto it by their longest suffix that exists
+/// there, as for a live stream (a tester's find: `session FILE --cwd DIR`
+/// ignored DIR, and every edit's file "did not exist"); an output that
+/// names its workspace keeps it.
+pub fn open_session(path: &Path, cwd: Option<&str>) -> Result<OpenedSession, SessionError> {
+    open_session_keeping(path, cwd, true)
 }
 
 /// [`open_session`]; `contents`: false for a reader that keeps none
 /// ([`AgentReader::without_contents`]).
 fn open_session_keeping(
     path: &Path,
-    workspace: Option<&str>,
+    cwd: Option<&str>,
     contents: bool,
 ) -> Result<OpenedSession, SessionError> {
     let file_path = if path.is_dir() {
@@ -175,8 +183,12 @@ fn open_session_keeping(
     if !contents {
         reader = reader.without_contents();
     }
-    if let Some(ws) = workspace {
-        reader = reader.with_workspace(ws);
+    let workspace = cwd.filter(|_| !format.row().names_workspace);
+    if let Some(dir) = workspace {
+        let root = PathBuf::from(dir);
+        reader = reader
+            .with_workspace(dir)
+            .with_existing(move |rel| root.join(rel).exists());
     }
     if let Some(side_files) = format.row().side_files {
         side_files(&file_path, &mut reader, workspace.is_none());
@@ -194,19 +206,20 @@ fn open_session_keeping(
 /// `contents`: see [`open_session_keeping`].
 fn read_up_to_bytes(
     path: &Path,
-    workspace: Option<&str>,
+    cwd: Option<&str>,
     max: u64,
     contents: bool,
     mut each: impl FnMut(&mut AgentReader),
 ) -> Result<AgentReader, SessionError> {
     // A session kept in a database (OpenCode's): read whole, from its rows.
-    if let Some(read) = super::database::read(path, workspace, &mut each) {
+    // It names its workspace: `cwd` does not apply.
+    if let Some(read) = super::database::read(path, None, &mut each) {
         return read.map_err(|why| SessionError::Io {
             path: path.to_path_buf(),
             source: std::io::Error::other(why),
         });
     }
-    let mut opened = open_session_keeping(path, workspace, contents)?;
+    let mut opened = open_session_keeping(path, cwd, contents)?;
     each(&mut opened.reader);
     opened
         .feed_up_to(max, &mut each)
