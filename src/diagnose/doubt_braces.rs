@@ -75,6 +75,8 @@
 
 use crate::textdiff::changed_lines;
 
+pub mod quotes;
+
 /// The string and comment forms a brace language has.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Lang {
@@ -146,6 +148,9 @@ enum End {
     Quote(char),
     /// At three of this quote character.
     Triple(char),
+    /// At a run of this many `"` (C#'s raw strings: `""""` .. `""""`
+    /// may hold `"""`).
+    Run(usize),
     /// At `"` and this many `#` (Rust's `r#".."#`, Swift's `#".."#`).
     Raw(usize),
     /// At `"""` and this many `#` (Swift's `#"""`).
@@ -168,6 +173,11 @@ enum Interp {
     DollarScala,
     /// `\(..)` after this many `#` (Swift: `\(..)`, `\#(..)`).
     Paren(usize),
+    /// C#'s `$".."`: `{..}`, `{{` a brace.
+    Brace,
+    /// C#'s raw `$""".."""` after this many `$`: a run of as many `{`
+    /// opens `{..}`, a shorter run is text.
+    RawBrace(usize),
 }
 
 /// A string being read.
@@ -280,6 +290,30 @@ struct Reader {
     /// The first closer met whose opener is of another pair (`)` where a
     /// `{` is open): its line and char, and the opener's.
     crossed: Option<Crossed>,
+    /// Where the string being read opened on the line read last (the
+    /// index of its opening's last character), if it did.
+    opened: Option<usize>,
+    /// Whether the line read last ended in a string's escaping `\`.
+    escaped_end: bool,
+    /// A `'` of the line read last that opens a character literal no `'`
+    /// after it on the line closes (C, Java, Go, C#, Kotlin).
+    loose_char: bool,
+    /// The lines read that end inside a one-line string, or hold a loose
+    /// character literal ([`Loose`]).
+    pub(super) loose: Vec<Loose>,
+}
+
+/// A line that ends inside a string its language ends at the line (a
+/// `"` string in most brace languages), or opens a character literal it
+/// does not close.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Loose {
+    /// The line (0-based).
+    pub(super) line: usize,
+    /// The quote that opens what is left open.
+    pub(super) quote: char,
+    /// Whether it is a character literal (else a string).
+    pub(super) char_literal: bool,
 }
 
 /// A closer that closes an opener of another pair: the brackets cross.
@@ -307,6 +341,10 @@ impl Reader {
             line_no: 0,
             stack: Vec::new(),
             crossed: None,
+            opened: None,
+            escaped_end: false,
+            loose_char: false,
+            loose: Vec::new(),
         }
     }
 
@@ -392,6 +430,9 @@ impl Reader {
         self.running = [0; 3];
         self.dips = [0; 3];
         self.line_comment = false;
+        self.opened = None;
+        self.escaped_end = false;
+        self.loose_char = false;
         // C splices a line ending in `\` onto the next.
         // (GCC and Clang splice with white space after the `\\`, too).
         let spliced = self.lang == Lang::C && line.trim_end_matches([' ', '\t']).ends_with('\\');
@@ -443,9 +484,14 @@ impl Reader {
         // open over the line's end is not read.
         // In C, a `\` at the line's end continues the string or the `//`
         // comment onto the next line.
+        // What the line leaves open that its language ends at the line:
+        // before the mode is reset (JavaScript continues a string whose
+        // line ends in `\`).
+        let loose = self.loose_at_end(line, &chars, spliced);
         if let Mode::Str(s) = &self.mode
             && s.line
             && !spliced
+            && !(self.lang == Lang::Js && self.escaped_end)
         {
             self.mode = Mode::Code;
         }
@@ -473,6 +519,8 @@ impl Reader {
             self.running = [0; 3];
             self.dips = [0; 3];
             counts = [0; 6];
+        } else if let Some(loose) = loose {
+            self.loose.push(loose);
         }
         if let Some(dead) = opens {
             self.chains.push(Chain {
@@ -487,6 +535,47 @@ impl Reader {
         }
         self.line_no += 1;
         counts
+    }
+
+    /// What the line just read (`line`, in `chars`; `spliced`: continued
+    /// by a C `\`) leaves open that its language ends at the line: a `"`
+    /// string (a `'` one in JavaScript, Dart, Groovy, Solidity; Swift's
+    /// `#".."#`), not continued by an escaping `\` at the line's end, or
+    /// a loose character literal. Not in Rust (its strings span lines)
+    /// nor JSON (its own check reads it); not a C or C# directive line
+    /// (`#error don't`); not in JavaScript a quote after a letter or digit
+    /// (JSX text: `<p>Don't</p>`).
+    fn loose_at_end(&self, line: &str, chars: &[char], spliced: bool) -> Option<Loose> {
+        if matches!(self.lang, Lang::Rust | Lang::Json | Lang::Jsonc)
+            || (matches!(self.lang, Lang::C | Lang::CSharp) && line.trim_start().starts_with('#'))
+        {
+            return None;
+        }
+        let string = match &self.mode {
+            Mode::Str(s) if s.line && !spliced && !self.escaped_end => match s.end {
+                End::Quote(q @ ('"' | '\'')) => Some(q),
+                End::Raw(_) => Some('"'),
+                _ => None,
+            },
+            _ => None,
+        };
+        let text = self.lang == Lang::Js
+            && self
+                .opened
+                .and_then(|at| at.checked_sub(1))
+                .is_some_and(|k| chars[k].is_alphanumeric());
+        match string {
+            Some(quote) if !text => Some(Loose {
+                line: self.line_no,
+                quote,
+                char_literal: false,
+            }),
+            _ => self.loose_char.then_some(Loose {
+                line: self.line_no,
+                quote: '\'',
+                char_literal: true,
+            }),
+        }
     }
 
     /// Reads string `s` at `chars[i]`: returns the index of the last
@@ -508,9 +597,26 @@ impl Reader {
                 self.mode = Mode::Code;
                 return i + 1 + n;
             }
+            Interp::Brace if c == '{' => {
+                if at(i + 1) == Some('{') {
+                    return i + 1;
+                }
+                self.templates.push((0, '}', s));
+                self.mode = Mode::Code;
+                return i;
+            }
+            Interp::RawBrace(n) if c == '{' => {
+                let run = chars[i..].iter().take_while(|&&b| b == '{').count();
+                if run >= n {
+                    self.templates.push((0, '}', s));
+                    self.mode = Mode::Code;
+                }
+                return i + run - 1;
+            }
             _ => {}
         }
         if s.escapes && c == '\\' {
+            self.escaped_end = i + 1 >= chars.len();
             return i + 1;
         }
         let closes = match &s.end {
@@ -525,6 +631,14 @@ impl Reader {
                     k
                 })
             }
+            End::Run(n) if c == '"' => {
+                let run = chars[i..].iter().take_while(|&&q| q == '"').count();
+                if run < *n {
+                    return i + run - 1;
+                }
+                Some(i + n - 1)
+            }
+            End::Run(_) => None,
             End::Raw(n) => (c == '"' && hashes(i + 1, *n)).then_some(i + n),
             End::RawTriple(n) => {
                 (c == '"' && at(i + 1) == Some('"') && at(i + 2) == Some('"') && hashes(i + 3, *n))
@@ -551,6 +665,7 @@ impl Reader {
     /// Enters string `s` at `chars[at]`, its opening's last character.
     fn enter(&mut self, s: Str, at: usize) -> usize {
         self.mode = Mode::Str(s);
+        self.opened = Some(at);
         at
     }
 
@@ -652,6 +767,35 @@ impl Reader {
             '"' if lang == Lang::Rust => {
                 self.enter(Str::new(End::Quote('"'), true, Interp::No, false), i)
             }
+            '"' if lang == Lang::CSharp && triple('"') => {
+                // A raw string: it ends at a run of as many quotes.
+                let run = chars[i..].iter().take_while(|&&q| q == '"').count();
+                self.enter(
+                    Str::new(End::Run(run), false, Interp::No, false),
+                    i + run - 1,
+                )
+            }
+            '$' if lang == Lang::CSharp => {
+                // `$".."`, `$@".."`, `$""".."""`, `$$""".."""`.
+                let n = chars[i..].iter().take_while(|&&d| d == '$').count();
+                let verbatim = at(i + n) == Some('@');
+                let q = i + n + usize::from(verbatim);
+                if at(q) != Some('"') {
+                    return i + n - 1;
+                }
+                let run = chars[q..].iter().take_while(|&&d| d == '"').count();
+                if verbatim {
+                    self.enter(Str::new(End::Verbatim, false, Interp::Brace, false), q)
+                } else if run >= 3 {
+                    let s = Str::new(End::Run(run), false, Interp::RawBrace(n), false);
+                    self.enter(s, q + run - 1)
+                } else {
+                    self.enter(one('"', Interp::Brace), q)
+                }
+            }
+            '@' if lang == Lang::CSharp && next == Some('$') && at(i + 2) == Some('"') => {
+                self.enter(Str::new(End::Verbatim, false, Interp::Brace, false), i + 2)
+            }
             '"' if triple('"') => {
                 let (escapes, interp) = match lang {
                     Lang::Java => (true, Interp::No),
@@ -730,7 +874,20 @@ impl Reader {
                 self.enter(one('\'', Interp::No), i)
             }
             '\'' if lang == Lang::Dart => self.enter(one('\'', Interp::Dollar), i),
-            '\'' if !matches!(lang, Lang::Json | Lang::Jsonc) => char_literal_end(chars, i),
+            '\'' if !matches!(lang, Lang::Json | Lang::Jsonc) => {
+                let end = char_literal_end(chars, i);
+                // A `'` no other on the line closes, in the languages whose
+                // `'` opens only a character literal (not after a word: a
+                // C++14 digit separator `1'000`).
+                self.loose_char |= end == i
+                    && matches!(
+                        lang,
+                        Lang::C | Lang::Java | Lang::Go | Lang::CSharp | Lang::Kotlin
+                    )
+                    && !word_before(chars, i)
+                    && !chars[i + 1..].contains(&'\'');
+                end
+            }
             'r' if lang == Lang::Dart
                 && !word_before(chars, i)
                 && matches!(next, Some('"' | '\'')) =>
@@ -743,14 +900,14 @@ impl Reader {
                     self.enter(Str::new(End::Quote(q), false, Interp::No, true), i + 1)
                 }
             }
-            'r' | 'b'
+            'r' | 'b' | 'c'
                 if lang == Lang::Rust
                     && (c == 'r' || next == Some('r'))
                     && !word_before(chars, i) =>
             {
-                // `r"..."`, `r#"..."#`, `br"..."`, `br#"..."#`: the hashes
-                // after the `r`.
-                let open = if c == 'b' { i + 2 } else { i + 1 };
+                // `r"..."`, `r#"..."#`, `br"..."`, `br#"..."#`, C strings
+                // `cr"..."`, `cr#"..."#`: the hashes after the `r`.
+                let open = if c == 'r' { i + 1 } else { i + 2 };
                 let hashes = chars[open..].iter().take_while(|&&h| h == '#').count();
                 if at(open + hashes) == Some('"') {
                     self.enter(

@@ -8,6 +8,7 @@
 //! entry for the trust checks of every command, so each of them reads
 //! all.
 
+use super::doubt_braces::quotes::unclosed_string;
 use super::doubt_braces::{brace_language, unbalanced};
 use super::doubt_defines::redefined;
 use super::doubt_indent::python_break;
@@ -56,6 +57,9 @@ pub enum BreakKind {
     /// A JSON file that read before and does not after
     /// ([`super::doubt_json`]).
     NotJson,
+    /// A line left inside a string its language ends at the line
+    /// ([`super::doubt_braces::quotes`]).
+    Unclosed,
 }
 
 /// A fault an edit leaves in a file's layout, a name it leaves defined
@@ -77,6 +81,7 @@ impl LayoutBreak {
             BreakKind::KeyTwice => "with a key twice",
             BreakKind::Unbalanced => "with its brackets unbalanced",
             BreakKind::NotJson => "unreadable as JSON",
+            BreakKind::Unclosed => "with a quote left open",
         }
     }
 }
@@ -125,14 +130,18 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
             None => yaml_duplicate_key(original, result)
                 .map(|k| of(BreakKind::KeyTwice)(say(k.describe(), k.fault()))),
         },
-        FileKind::Other => match unbalanced(path, original, result) {
-            Some(u) => Some(of(BreakKind::Unbalanced)(say(u.describe(), u.fault()))),
-            None => match redefined(path, original, result) {
-                Some(t) => Some(of(BreakKind::DefinesTwice)(say(t.describe(), t.fault()))),
-                None => match json_duplicate_key(path, original, result) {
-                    Some(k) => Some(of(BreakKind::KeyTwice)(say(k.describe(), k.fault()))),
-                    None => json_broken(path, original, result)
-                        .map(|j| of(BreakKind::NotJson)(say(j.describe(), j.fault()))),
+        // A string left open first: the brackets it hides are its effect.
+        FileKind::Other => match unclosed_string(path, original, result) {
+            Some(q) => Some(of(BreakKind::Unclosed)(say(q.describe(), q.fault()))),
+            None => match unbalanced(path, original, result) {
+                Some(u) => Some(of(BreakKind::Unbalanced)(say(u.describe(), u.fault()))),
+                None => match redefined(path, original, result) {
+                    Some(t) => Some(of(BreakKind::DefinesTwice)(say(t.describe(), t.fault()))),
+                    None => match json_duplicate_key(path, original, result) {
+                        Some(k) => Some(of(BreakKind::KeyTwice)(say(k.describe(), k.fault()))),
+                        None => json_broken(path, original, result)
+                            .map(|j| of(BreakKind::NotJson)(say(j.describe(), j.fault()))),
+                    },
                 },
             },
         },

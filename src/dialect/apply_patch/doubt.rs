@@ -422,7 +422,7 @@ fn indent_doubt(applied: &Applied, s: usize) -> Option<PatchDoubt> {
         kind: match fault.kind {
             BreakKind::Misindents => PatchDoubtKind::BreaksIndentation,
             BreakKind::DefinesTwice | BreakKind::KeyTwice => PatchDoubtKind::DefinesTwice,
-            BreakKind::Unbalanced => PatchDoubtKind::Unbalanced,
+            BreakKind::Unbalanced | BreakKind::Unclosed => PatchDoubtKind::Unbalanced,
             BreakKind::NotJson => PatchDoubtKind::NotJson,
         },
         message: format!(

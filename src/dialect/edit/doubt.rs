@@ -85,7 +85,7 @@ pub fn layout_kind(b: crate::diagnose::layout::LayoutBreak) -> (EditDoubtKind, S
     let kind = match b.kind {
         BreakKind::Misindents => EditDoubtKind::Misindents,
         BreakKind::DefinesTwice | BreakKind::KeyTwice => EditDoubtKind::DefinesTwice,
-        BreakKind::Unbalanced => EditDoubtKind::Unbalanced,
+        BreakKind::Unbalanced | BreakKind::Unclosed => EditDoubtKind::Unbalanced,
         BreakKind::NotJson => EditDoubtKind::NotJson,
     };
     (kind, b.why)

@@ -1,0 +1,188 @@
+//! *Pure.* An edit that leaves a line ending inside a string its language
+//! ends at the line (a tester's find: `const s = "x;` for `"x";` was
+//! written and called fine; node, gcc, javac and go refuse the file).
+//!
+//! In JavaScript and TypeScript, Go, the C family, Java, C#, Kotlin,
+//! Scala, Swift, Dart, Groovy, Solidity, Protocol Buffers and Zig an
+//! ordinary `".."` string (and `'..'` where `'` opens a string:
+//! JavaScript, Dart, Groovy, Solidity) cannot run past its line, nor a
+//! character literal `'x'` (C, Java, Go, C#, Kotlin). The rule, by
+//! evidence only, as the bracket check's ([`super::unbalanced`]): the file
+//! is read as that check reads it (strings, comments, template literals,
+//! text blocks and raw strings over several lines, regular expressions,
+//! `#if` branches not counted), the lines ending inside such a string (or
+//! holding a `'` no other on the line closes) counted in the file before
+//! and in the result; the result having more is doubted, naming its first
+//! such line (of the edit's new text where one is). A file whose reading
+//! before does not end in code, or that holds a construct srview does not
+//! read, is not judged.
+//!
+//! Not counted: a line whose string's `\` escapes the line's end (C and
+//! JavaScript continue the string); a C or C# directive line (`#error
+//! don't`); in JavaScript a quote after a letter or digit, or on a line
+//! that may hold JSX text with a quote (`<p>Don't</p>`, `<b>'90s</b>`): to
+//! JSX, characters. Misread: JSX text on a line of its own opening with a
+//! quote after white space (`  the '90s`), if an edit adds one. Not read:
+//! Rust (its strings span lines), JSON (its own check reads it), Python
+//! (the indentation reader does not lex its strings: prefixes, f-strings
+//! nesting their own quotes since 3.12).
+
+use super::{Lang, Loose, Reader, brace_language, jsx_text_unread, may_count, objective_c_if_m};
+use crate::textdiff::changed_lines;
+
+/// A line an edit leaves ending inside a string (or a character literal)
+/// its language ends at the line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unclosed {
+    /// The line (1-based, of the result) and its text.
+    pub line: (usize, String),
+    /// The quote that opens what is left open.
+    pub quote: char,
+    /// Whether it is a character literal (else a string).
+    pub char_literal: bool,
+    /// The language, in words ("JavaScript", "C++").
+    pub language: &'static str,
+    /// How many such lines the file before has, and the result.
+    pub counts: (usize, usize),
+    /// The edit creates the file (judged against no file).
+    pub created: bool,
+}
+
+impl Unclosed {
+    /// One sentence without a final stop, with what to send instead.
+    pub fn describe(&self) -> String {
+        let q = self.quote;
+        let advice = if self.char_literal {
+            format!("close it with its `{q}`")
+        } else {
+            format!("close it with its `{q}`, or escape the quote (`\\{q}`) if it is text")
+        };
+        format!("{}: {advice}", self.fault())
+    }
+
+    /// [`Self::describe`] without what to send instead.
+    pub fn fault(&self) -> String {
+        let (at, text) = &self.line;
+        let what = if self.char_literal {
+            "character literal"
+        } else {
+            "string"
+        };
+        let before = match self.counts {
+            _ if self.created => "the file is new".to_string(),
+            (0, _) => "the file before has no such line".to_string(),
+            (b, a) => format!("the file before has {b} such lines, the result {a}"),
+        };
+        format!(
+            "line {at} opens a {what} it does not close (`{}`): a `{}` {what} ends at its line \
+             in {} ({before})",
+            text.trim(),
+            self.quote,
+            self.language
+        )
+    }
+}
+
+/// The language `path` is written in, in words, as `lang` reads it.
+fn language(path: &str, lang: Lang) -> &'static str {
+    let ext = path.rsplit_once('.').map_or("", |(_, e)| e);
+    match lang {
+        Lang::Js if ext.contains("ts") => "TypeScript",
+        Lang::Js => "JavaScript",
+        Lang::Go => "Go",
+        Lang::C => match ext {
+            "c" | "h" => "C",
+            "m" | "mm" => "Objective-C",
+            "cu" | "cuh" => "CUDA",
+            _ => "C++",
+        },
+        Lang::Java => "Java",
+        Lang::Kotlin => "Kotlin",
+        Lang::Scala => "Scala",
+        Lang::Swift => "Swift",
+        Lang::CSharp => "C#",
+        Lang::Dart => "Dart",
+        Lang::Groovy => "Groovy",
+        Lang::Quotes if ext == "proto" => "Protocol Buffers",
+        Lang::Quotes => "Solidity",
+        Lang::Zig => "Zig",
+        Lang::Rust => "Rust",
+        Lang::Json | Lang::Jsonc => "JSON",
+    }
+}
+
+/// The line `result` (the file `path` as an edit leaves it) leaves inside
+/// a string its language ends at the line, where `original` (the file
+/// before) had fewer such lines (see the module).
+pub fn unclosed_string(path: &str, original: &str, result: &str) -> Option<Unclosed> {
+    let lang = brace_language(path)?;
+    if matches!(lang, Lang::Rust | Lang::Json | Lang::Jsonc) {
+        return None;
+    }
+    let told_by = if original.is_empty() {
+        result
+    } else {
+        original
+    };
+    if original == result || !objective_c_if_m(path, told_by) {
+        return None;
+    }
+    let (old, new, prefix, suffix) = changed_lines(original, result);
+    let old_changed = prefix..old.len() - suffix;
+    let new_changed = prefix..new.len() - suffix;
+    // Changed lines with no quote nor anything a reading enters by: the
+    // result reads as the file before.
+    if !old[old_changed.clone()].iter().any(|l| may_count(l))
+        && !new[new_changed.clone()].iter().any(|l| may_count(l))
+    {
+        return None;
+    }
+    let mut before = Reader::new(lang);
+    for line in &old[..prefix] {
+        before.line(line.trim_end_matches('\r'));
+    }
+    let mut after = before.clone();
+    for line in &old[prefix..] {
+        before.line(line.trim_end_matches('\r'));
+    }
+    before.finish();
+    if !before.read_through() {
+        return None;
+    }
+    for line in &new[prefix..] {
+        after.line(line.trim_end_matches('\r'));
+    }
+    after.finish();
+    if after.unsure {
+        return None;
+    }
+    // JSX text holding a quote is characters to JSX.
+    let jsx = [".js", ".jsx", ".tsx"].iter().any(|e| path.ends_with(e));
+    let kept = |loose: &[Loose], lines: &[&str]| -> Vec<Loose> {
+        loose
+            .iter()
+            .filter(|l| !jsx || !lines.get(l.line).is_some_and(|t| jsx_text_unread(t)))
+            .copied()
+            .collect()
+    };
+    let had = kept(&before.loose, &old);
+    let has = kept(&after.loose, &new);
+    if has.len() <= had.len() {
+        return None;
+    }
+    // The first of the edit's new text, else the first after the lines
+    // both files share.
+    let named = has
+        .iter()
+        .find(|l| new_changed.contains(&l.line))
+        .or_else(|| has.iter().find(|l| l.line >= prefix))
+        .or(has.first())?;
+    Some(Unclosed {
+        line: (named.line + 1, new.get(named.line)?.to_string()),
+        quote: named.quote,
+        char_literal: named.char_literal,
+        language: language(path, lang),
+        counts: (had.len(), has.len()),
+        created: original.is_empty(),
+    })
+}
