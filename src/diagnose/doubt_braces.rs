@@ -314,6 +314,9 @@ pub(super) struct Loose {
     pub(super) quote: char,
     /// Whether it is a character literal (else a string).
     pub(super) char_literal: bool,
+    /// Whether its quote follows a letter or digit (`Don't`: in a file
+    /// that may hold JSX, text).
+    pub(super) after_word: bool,
 }
 
 /// A closer that closes an opener of another pair: the brackets cross.
@@ -543,8 +546,7 @@ impl Reader {
     /// `#".."#`), not continued by an escaping `\` at the line's end, or
     /// a loose character literal. Not in Rust (its strings span lines)
     /// nor JSON (its own check reads it); not a C or C# directive line
-    /// (`#error don't`); not in JavaScript a quote after a letter or digit
-    /// (JSX text: `<p>Don't</p>`).
+    /// (`#error don't`).
     fn loose_at_end(&self, line: &str, chars: &[char], spliced: bool) -> Option<Loose> {
         if matches!(self.lang, Lang::Rust | Lang::Json | Lang::Jsonc)
             || (matches!(self.lang, Lang::C | Lang::CSharp) && line.trim_start().starts_with('#'))
@@ -559,21 +561,22 @@ impl Reader {
             },
             _ => None,
         };
-        let text = self.lang == Lang::Js
-            && self
-                .opened
-                .and_then(|at| at.checked_sub(1))
-                .is_some_and(|k| chars[k].is_alphanumeric());
+        let after_word = self
+            .opened
+            .and_then(|at| at.checked_sub(1))
+            .is_some_and(|k| chars[k].is_alphanumeric());
         match string {
-            Some(quote) if !text => Some(Loose {
+            Some(quote) => Some(Loose {
                 line: self.line_no,
                 quote,
                 char_literal: false,
+                after_word,
             }),
             _ => self.loose_char.then_some(Loose {
                 line: self.line_no,
                 quote: '\'',
                 char_literal: true,
+                after_word: false,
             }),
         }
     }
