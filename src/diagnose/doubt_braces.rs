@@ -1721,6 +1721,33 @@ mod constructs {
         read_both_ways("a.swift", "let r = #\"x \\#(f(\"}\")) \\( y\"#");
     }
 
+    /// Tester finds (round 39b, 10 and 09): a C# raw string opening with
+    /// more than three quotes holds `"""`; interpolated `$".."`, `$@".."`,
+    /// `$""".."""` and `$$""".."""` hold code in their braces; Rust's raw
+    /// C strings `cr".."`, `cr#".."#` are raw strings.
+    #[test]
+    fn csharp_raw_and_interpolated_strings_and_rust_raw_c_strings() {
+        read_both_ways(
+            "S4.cs",
+            "string b = \"\"\"\"\n    contains \"\"\" triple ( quotes\n    \"\"\"\";",
+        );
+        read_both_ways("a.cs", "string b = \"\"\"\"one \"\"\" { line\"\"\"\";");
+        read_both_ways("a.cs", "string c = $\"{(c ? \"(\" : \")\")} {{ ]\";");
+        read_both_ways("a.cs", "string d = $@\"{d[\"}\"]}\n {{ \"\" (\";");
+        read_both_ways("a.cs", "string e = @$\"{f(\"]\")} {{\";");
+        read_both_ways("a.cs", "string j = $\"\"\"\n  {\"}\"} \" ]\n  \"\"\";");
+        read_both_ways(
+            "a.cs",
+            "string k = $$\"\"\"\n  { \"a\": {{f(\"}\")}} }\n  \"\"\";",
+        );
+        read_both_ways(
+            "cr1.rs",
+            "pub fn a() -> &'static std::ffi::CStr { cr#\"say \"(\" please\"# }",
+        );
+        read_both_ways("a.rs", "const C: &CStr = cr\"{\"; const D: &CStr = c\"(\";");
+        read_both_ways("a.rs", "const E: &CStr = cr##\"\"#]\"##;");
+    }
+
     #[test]
     fn kotlin_scala_java_strings() {
         read_both_ways("a.kt", "val s = \"${m[\"}\"]}\"");

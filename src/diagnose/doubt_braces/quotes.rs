@@ -72,6 +72,7 @@ impl Unclosed {
         let before = match self.counts {
             _ if self.created => "the file is new".to_string(),
             (0, _) => "the file before has no such line".to_string(),
+            (1, a) => format!("the file before has one such line, the result {a}"),
             (b, a) => format!("the file before has {b} such lines, the result {a}"),
         };
         format!(
@@ -243,5 +244,125 @@ mod tests {
             }
         }
         assert!(refused >= 15 && accepted >= 20, "{refused} {accepted}");
+    }
+
+    const BASE: &str = "void z() {\n  c();\n}\n";
+
+    /// `line` added to BASE: whether a line is left open, its number and
+    /// whether it is a character literal.
+    fn added(path: &str, line: &str) -> Option<(usize, bool)> {
+        let with = BASE.replacen("  c();\n", &format!("  c();\n{line}\n"), 1);
+        unclosed_string(path, BASE, &with).map(|u| (u.line.0, u.char_literal))
+    }
+
+    /// The languages no compiler of this machine reads: each one's string
+    /// forms over lines, escapes and quotes inside are no doubt; a `"`
+    /// string (a `'` one, a character literal) left open is.
+    #[test]
+    fn each_languages_strings_are_read() {
+        let cases = [
+            (
+                "a.go",
+                "  s := `a\n\"b` + \"\\\"\" + string('\"') // it's",
+                "  s := \"ab",
+            ),
+            ("a.go", "  r := '\\''", "  r := 'x"),
+            (
+                "a.cs",
+                "  var s = @\"a\n\"\"b\" + $\"{x}\" + '\"'; // it's",
+                "  var s = $\"{x};",
+            ),
+            (
+                "a.cs",
+                "  var r = \"\"\"\"\n\"\"\" it's\n\"\"\"\";",
+                "  var c = 'x;",
+            ),
+            ("a.cs", "#region it's \"here", "  var s = \"a;"),
+            (
+                "a.kt",
+                "  val s = \"\"\"a\n\"b\"\"\" + \"${m[\"k\"]}\" + '\"'",
+                "  val s = \"${x}",
+            ),
+            ("a.kt", "  val c = '\\u0041'", "  val c = 'x"),
+            (
+                "a.swift",
+                "  let s = #\"a \"b\"# + \"\\(f(\"x\"))\" + \"\"\"\n\"a\n\"\"\"",
+                "  let s = #\"a\" + b",
+            ),
+            (
+                "a.dart",
+                "  var s = 'it\\'s' + r'\\' + '''\nit's''' + \"it's\";",
+                "  var s = 'it's';",
+            ),
+            (
+                "a.groovy",
+                "  def s = 'a' + \"b${x}\" + '''\n'''",
+                "  def s = \"b",
+            ),
+            (
+                "a.scala",
+                "  val s = s\"${x}\" + \"\"\"\n\"\"\"",
+                "  val s = \"a",
+            ),
+            (
+                "a.sol",
+                "  string s = 'it\\'s'; // don't",
+                "  string s = \"a;",
+            ),
+            (
+                "a.proto",
+                "  string s = 1 [json_name = \"it's\"];",
+                "  string s = 1 [json_name = \"s];",
+            ),
+            (
+                "a.zig",
+                "  const s =\n    \\\\ it's \"\n  ;",
+                "  const s = \"a;",
+            ),
+            ("a.c", "#error don't \"do it", "  puts(\"a);"),
+            ("a.ts", "  g('a', \"it's\");", "  g('a, 'b');"),
+        ];
+        for (path, good, bad) in cases {
+            assert_eq!(added(path, good), None, "{path}: {good:?}");
+            let char_literal = bad.contains("'x");
+            assert_eq!(added(path, bad), Some((3, char_literal)), "{path}: {bad:?}");
+        }
+        // Rust's strings span lines, JSON has its own check: not read.
+        assert_eq!(added("a.rs", "  let s = \"a;"), None);
+        assert_eq!(added("a.json", "  \"a"), None);
+        // In a file that may hold JSX, an apostrophe after a word is text.
+        assert_eq!(added("a.jsx", "  g('a, 'b');"), None);
+        assert_eq!(added("a.jsx", "  g(\"a, \"b\");"), Some((3, false)));
+    }
+
+    /// Counts compared: a file already holding such a line (JSX text
+    /// srview misreads) is judged by how many the edit leaves; the line
+    /// named is the edit's; the sentence says the rule and what to send.
+    #[test]
+    fn counts_are_compared_and_the_edits_line_named() {
+        let jsx = "const A = () => (\n  <p>\n    the '90s\n  </p>\n);\nconst b = 1;\n";
+        let kept = jsx.replace("b = 1", "b = 2");
+        assert_eq!(unclosed_string("a.jsx", jsx, &kept), None);
+        let broke = jsx.replace("b = 1;", "b = \"1;");
+        let found = unclosed_string("a.jsx", jsx, &broke);
+        assert_eq!(found.as_ref().map(|u| u.counts), Some((1, 2)));
+        assert_eq!(
+            found.map(|u| u.describe()).as_deref(),
+            Some(
+                "line 6 opens a string it does not close (`const b = \"1;`): a `\"` string \
+                 ends at its line in JavaScript (the file before has one such line, the \
+                 result 2): close it with its `\"`, or escape the quote (`\\\"`) if it is text"
+            )
+        );
+        let java = "class A {\n  char c = 'x';\n}\n";
+        let found = unclosed_string("A.java", "", &java.replace("'x'", "'x"));
+        assert_eq!(
+            found.map(|u| u.describe()).as_deref(),
+            Some(
+                "line 2 opens a character literal it does not close (`char c = 'x;`): a `'` \
+                 character literal ends at its line in Java (the file is new): close it with \
+                 its `'`"
+            )
+        );
     }
 }
