@@ -366,3 +366,49 @@ mod tests {
         );
     }
 }
+
+/// The cost of the check on a 10,000-line JavaScript file, an edit in its
+/// middle (run in release: `cargo test --release --lib quotes_cost --
+/// --ignored --nocapture`).
+#[cfg(test)]
+mod cost {
+    use super::unclosed_string;
+    use crate::diagnose::doubt_braces::unbalanced;
+    use std::time::Instant;
+
+    #[test]
+    #[ignore = "a measurement: run in release"]
+    fn quotes_cost_on_a_10000_line_javascript_file() {
+        let part = "export function f{n}(a) {\n  const s = \"it's {n}\"; // don't\n  \
+                    const t = `a ${a} \"b\"`;\n  if (/['\"]/.test(s)) {\n    return 'x' + \
+                    s;\n  }\n  /* a 'comment' */\n  return [a, \"//\"];\n}\n\n";
+        let original: String = (0..1000).map(|n| part.replace("{n}", &n.to_string())).collect();
+        assert_eq!(original.lines().count(), 10_000);
+        let fine = original.replacen("\"it's 500\"", "\"it is 500\"", 1);
+        let broken = original.replacen("\"it's 500\"", "\"it's 500", 1);
+        let time = |what: &str, f: &dyn Fn() -> bool, expect: bool| {
+            let runs = 50;
+            let start = Instant::now();
+            for _ in 0..runs {
+                assert_eq!(f(), expect, "{what}");
+            }
+            let ms = start.elapsed().as_secs_f64() * 1000.0 / f64::from(runs);
+            eprintln!("{what}: {ms:.2} ms a call");
+        };
+        time(
+            "unclosed_string, an edit keeping its quote",
+            &|| unclosed_string("a.js", &original, &fine).is_some(),
+            false,
+        );
+        time(
+            "unclosed_string, an edit dropping one",
+            &|| unclosed_string("a.js", &original, &broken).is_some(),
+            true,
+        );
+        time(
+            "unbalanced (the bracket check), the same fine edit",
+            &|| unbalanced("a.js", &original, &fine).is_some(),
+            false,
+        );
+    }
+}
