@@ -314,9 +314,11 @@ pub(super) struct Loose {
     pub(super) quote: char,
     /// Whether it is a character literal (else a string).
     pub(super) char_literal: bool,
-    /// Whether its quote follows a letter or digit (`Don't`: in a file
-    /// that may hold JSX, text).
+    /// Whether its quote follows a letter or digit (`Don't`, `5"`: in a
+    /// file that may hold JSX, text).
     pub(super) after_word: bool,
+    /// Where its quote is on the line (a character index).
+    pub(super) at: usize,
 }
 
 /// A closer that closes an opener of another pair: the brackets cross.
@@ -571,12 +573,14 @@ impl Reader {
                 quote,
                 char_literal: false,
                 after_word,
+                at: self.opened.unwrap_or_default(),
             }),
             _ => self.loose_char.then_some(Loose {
                 line: self.line_no,
                 quote: '\'',
                 char_literal: true,
                 after_word: false,
+                at: 0,
             }),
         }
     }

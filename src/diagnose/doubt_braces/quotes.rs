@@ -20,7 +20,8 @@
 //! Not counted: a line whose string's `\` escapes the line's end (C and
 //! JavaScript continue the string); a C or C# directive line (`#error
 //! don't`); in a file that may hold JSX (`.js .jsx .tsx`) a `'` after a
-//! letter or digit, or a line that may hold JSX text with a quote
+//! letter or digit, a `"` after one past a tag's `>` (`<p>A 5" screen,
+//! {n} px</p>`), or a line that may hold JSX text with a quote
 //! (`<p>Don't</p>`, `<b>'90s</b>`): to JSX, characters (so `g('a, 'b')`
 //! there is not doubted by this check; its brackets are). Misread: JSX text on a line of its own opening with a
 //! quote after white space (`  the '90s`), if an edit adds one. Not read:
@@ -159,10 +160,19 @@ pub fn unclosed_string(path: &str, original: &str, result: &str) -> Option<Unclo
         return None;
     }
     // JSX text holding a quote is characters to JSX: an apostrophe after
-    // a word (`Don't`), a line that may hold text with a quote.
+    // a word (`Don't`), a `"` after one past a tag's `>` (`<p>A 5" screen,
+    // {n} px</p>`), a line that may hold text with a quote.
     let jsx = [".js", ".jsx", ".tsx"].iter().any(|e| path.ends_with(e));
     let text = |l: &Loose, lines: &[&str]| {
-        (l.quote == '\'' && l.after_word) || lines.get(l.line).is_some_and(|t| jsx_text_unread(t))
+        let line = lines.get(l.line).copied().unwrap_or_default();
+        let after_tag = || {
+            let before: Vec<char> = line.chars().take(l.at).collect();
+            before
+                .iter()
+                .enumerate()
+                .any(|(k, &c)| c == '>' && (k == 0 || !matches!(before[k - 1], '=' | '-' | '>')))
+        };
+        (l.after_word && (l.quote == '\'' || after_tag())) || jsx_text_unread(line)
     };
     let kept = |loose: &[Loose], lines: &[&str]| -> Vec<Loose> {
         loose
@@ -333,6 +343,15 @@ mod tests {
         // In a file that may hold JSX, an apostrophe after a word is text.
         assert_eq!(added("a.jsx", "  g('a, 'b');"), None);
         assert_eq!(added("a.jsx", "  g(\"a, \"b\");"), Some((3, false)));
+        // A tester's JSX file: a `"` after a digit in text (inches).
+        assert_eq!(
+            added("a.jsx", "  return <p>A 5\" screen, {n} px</p>;"),
+            None
+        );
+        assert_eq!(
+            added("a.jsx", "  x = a => b(\"a, \"b\");"),
+            Some((3, false))
+        );
     }
 
     /// Counts compared: a file already holding such a line (JSX text
@@ -382,7 +401,9 @@ mod cost {
         let part = "export function f{n}(a) {\n  const s = \"it's {n}\"; // don't\n  \
                     const t = `a ${a} \"b\"`;\n  if (/['\"]/.test(s)) {\n    return 'x' + \
                     s;\n  }\n  /* a 'comment' */\n  return [a, \"//\"];\n}\n\n";
-        let original: String = (0..1000).map(|n| part.replace("{n}", &n.to_string())).collect();
+        let original: String = (0..1000)
+            .map(|n| part.replace("{n}", &n.to_string()))
+            .collect();
         assert_eq!(original.lines().count(), 10_000);
         let fine = original.replacen("\"it's 500\"", "\"it is 500\"", 1);
         let broken = original.replacen("\"it's 500\"", "\"it's 500", 1);
