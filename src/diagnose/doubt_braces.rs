@@ -1276,10 +1276,62 @@ fn unmatched(lines: &[Counted], k: usize) -> (Vec<usize>, Vec<usize>) {
     (open, close)
 }
 
+/// An edit of a brace language's file, read before and after: the lines
+/// of each, where they differ, the readings (finished) and the changed
+/// lines' counts.
+#[derive(Debug)]
+pub(super) struct EditReading<'a> {
+    old: Vec<&'a str>,
+    new: Vec<&'a str>,
+    prefix: usize,
+    old_changed: std::ops::Range<usize>,
+    new_changed: std::ops::Range<usize>,
+    before: Reader,
+    after: Reader,
+    old_lines: Vec<Counted>,
+    new_lines: Vec<Counted>,
+    /// The first changed line whose `//` comment a `\` continues.
+    spliced: Option<usize>,
+}
+
 /// The brackets `result` (the file `path` as an edit leaves it) has
 /// unbalanced where `original` (the file before) read balanced (see the
 /// module).
 pub fn unbalanced(path: &str, original: &str, result: &str) -> Option<Unbalanced> {
+    brackets(path, original, &read_edit(path, original, result)?)
+}
+
+/// What an edit leaves wrong in a brace language's file: a line left
+/// inside a string its language ends at the line ([`quotes`]), else its
+/// brackets unbalanced ([`unbalanced`]); the file read once for both.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BraceFault {
+    /// A string left open.
+    Unclosed(quotes::Unclosed),
+    /// Brackets left unbalanced.
+    Unbalanced(Unbalanced),
+}
+
+/// The [`BraceFault`] `result` (the file `path` as an edit leaves it) has
+/// where `original` (the file before) had none.
+pub fn brace_fault(path: &str, original: &str, result: &str) -> Option<BraceFault> {
+    let reading = read_edit(path, original, result)?;
+    match quotes::unclosed_in(path, original, &reading) {
+        Some(u) => Some(BraceFault::Unclosed(u)),
+        None => brackets(path, original, &reading).map(BraceFault::Unbalanced),
+    }
+}
+
+/// `original` and `result`, the file `path` before and after an edit,
+/// read as its brace language writes them; `None` when not read: not a
+/// brace language (nor an Objective-C `.m` file), no change, or changed
+/// lines with nothing a reading counts or enters by (the result reads as
+/// the file before: a 10,000-line file is not read).
+pub(super) fn read_edit<'a>(
+    path: &str,
+    original: &'a str,
+    result: &'a str,
+) -> Option<EditReading<'a>> {
     let lang = brace_language(path)?;
     // A file the edit creates is judged against the empty file (balanced).
     let told_by = if original.is_empty() {
@@ -1293,20 +1345,8 @@ pub fn unbalanced(path: &str, original: &str, result: &str) -> Option<Unbalanced
     let (old, new, prefix, suffix) = changed_lines(original, result);
     let old_changed = prefix..old.len() - suffix;
     let new_changed = prefix..new.len() - suffix;
-    // Changed lines with nothing a reading counts or enters by: the result
-    // reads as the file before (a 10,000-line file is not read).
     if !old[old_changed.clone()].iter().any(|l| may_count(l))
         && !new[new_changed.clone()].iter().any(|l| may_count(l))
-    {
-        return None;
-    }
-    // JSX text holding `/*` or a backquote (`<p>Use src/* here</p>`):
-    // srview does not tell it from code, so the edit is not judged.
-    if [".js", ".jsx", ".tsx"].iter().any(|e| path.ends_with(e))
-        && old[old_changed.clone()]
-            .iter()
-            .chain(&new[new_changed.clone()])
-            .any(|l| jsx_text_unread(l))
     {
         return None;
     }
@@ -1335,14 +1375,52 @@ pub fn unbalanced(path: &str, original: &str, result: &str) -> Option<Unbalanced
     };
     let (old_lines, _) = rest(&mut before, &old, &old_changed);
     before.finish();
+    let (new_lines, spliced) = rest(&mut after, &new, &new_changed);
+    after.finish();
+    Some(EditReading {
+        old,
+        new,
+        prefix,
+        old_changed,
+        new_changed,
+        before,
+        after,
+        old_lines,
+        new_lines,
+        spliced,
+    })
+}
+
+/// [`unbalanced`] of an edit read.
+fn brackets(path: &str, original: &str, reading: &EditReading) -> Option<Unbalanced> {
+    let EditReading {
+        old,
+        new,
+        old_changed,
+        new_changed,
+        before,
+        after,
+        old_lines,
+        new_lines,
+        spliced,
+        ..
+    } = reading;
+    // JSX text holding `/*` or a backquote (`<p>Use src/* here</p>`):
+    // srview does not tell it from code, so the edit is not judged.
+    if [".js", ".jsx", ".tsx"].iter().any(|e| path.ends_with(e))
+        && old[old_changed.clone()]
+            .iter()
+            .chain(&new[new_changed.clone()])
+            .any(|l| jsx_text_unread(l))
+    {
+        return None;
+    }
     let read_through = before.read_through();
     let crossed_before = before.crossed.is_some();
     let before = before.counts;
     if !read_through || (0..3).any(|k| before[k] != before[3 + k]) {
         return None;
     }
-    let (new_lines, spliced) = rest(&mut after, &new, &new_changed);
-    after.finish();
     // An `#if` chain the edit writes or changes whose branches differ in
     // balance: the branch counted may not be the one compiled.
     if after.uneven.iter().any(|at| new_changed.contains(at)) {

@@ -8,8 +8,7 @@
 //! entry for the trust checks of every command, so each of them reads
 //! all.
 
-use super::doubt_braces::quotes::unclosed_string;
-use super::doubt_braces::{brace_language, unbalanced};
+use super::doubt_braces::{BraceFault, brace_fault, brace_language};
 use super::doubt_defines::redefined;
 use super::doubt_indent::python_break;
 use super::doubt_json::json_broken;
@@ -131,17 +130,19 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
                 .map(|k| of(BreakKind::KeyTwice)(say(k.describe(), k.fault()))),
         },
         // A string left open first: the brackets it hides are its effect.
-        FileKind::Other => match unclosed_string(path, original, result) {
-            Some(q) => Some(of(BreakKind::Unclosed)(say(q.describe(), q.fault()))),
-            None => match unbalanced(path, original, result) {
-                Some(u) => Some(of(BreakKind::Unbalanced)(say(u.describe(), u.fault()))),
-                None => match redefined(path, original, result) {
-                    Some(t) => Some(of(BreakKind::DefinesTwice)(say(t.describe(), t.fault()))),
-                    None => match json_duplicate_key(path, original, result) {
-                        Some(k) => Some(of(BreakKind::KeyTwice)(say(k.describe(), k.fault()))),
-                        None => json_broken(path, original, result)
-                            .map(|j| of(BreakKind::NotJson)(say(j.describe(), j.fault()))),
-                    },
+        FileKind::Other => match brace_fault(path, original, result) {
+            Some(BraceFault::Unclosed(q)) => {
+                Some(of(BreakKind::Unclosed)(say(q.describe(), q.fault())))
+            }
+            Some(BraceFault::Unbalanced(u)) => {
+                Some(of(BreakKind::Unbalanced)(say(u.describe(), u.fault())))
+            }
+            None => match redefined(path, original, result) {
+                Some(t) => Some(of(BreakKind::DefinesTwice)(say(t.describe(), t.fault()))),
+                None => match json_duplicate_key(path, original, result) {
+                    Some(k) => Some(of(BreakKind::KeyTwice)(say(k.describe(), k.fault()))),
+                    None => json_broken(path, original, result)
+                        .map(|j| of(BreakKind::NotJson)(say(j.describe(), j.fault()))),
                 },
             },
         },

@@ -29,8 +29,7 @@
 //! (the indentation reader does not lex its strings: prefixes, f-strings
 //! nesting their own quotes since 3.12).
 
-use super::{Lang, Loose, Reader, brace_language, jsx_text_unread, may_count, objective_c_if_m};
-use crate::textdiff::changed_lines;
+use super::{EditReading, Lang, Loose, brace_language, jsx_text_unread, read_edit};
 
 /// A line an edit leaves ending inside a string (or a character literal)
 /// its language ends at the line.
@@ -118,45 +117,35 @@ fn language(path: &str, lang: Lang) -> &'static str {
 /// a string its language ends at the line, where `original` (the file
 /// before) had fewer such lines (see the module).
 pub fn unclosed_string(path: &str, original: &str, result: &str) -> Option<Unclosed> {
+    if !read(path) {
+        return None;
+    }
+    unclosed_in(path, original, &read_edit(path, original, result)?)
+}
+
+/// Whether the check reads `path`: a brace language's file, not Rust nor
+/// JSON.
+fn read(path: &str) -> bool {
+    brace_language(path).is_some_and(|l| !matches!(l, Lang::Rust | Lang::Json | Lang::Jsonc))
+}
+
+/// [`unclosed_string`] of an edit read (`original`: the file before).
+pub(super) fn unclosed_in(path: &str, original: &str, reading: &EditReading) -> Option<Unclosed> {
     let lang = brace_language(path)?;
-    if matches!(lang, Lang::Rust | Lang::Json | Lang::Jsonc) {
+    if !read(path) {
         return None;
     }
-    let told_by = if original.is_empty() {
-        result
-    } else {
-        original
-    };
-    if original == result || !objective_c_if_m(path, told_by) {
-        return None;
-    }
-    let (old, new, prefix, suffix) = changed_lines(original, result);
-    let old_changed = prefix..old.len() - suffix;
-    let new_changed = prefix..new.len() - suffix;
-    // Changed lines with no quote nor anything a reading enters by: the
-    // result reads as the file before.
-    if !old[old_changed.clone()].iter().any(|l| may_count(l))
-        && !new[new_changed.clone()].iter().any(|l| may_count(l))
-    {
-        return None;
-    }
-    let mut before = Reader::new(lang);
-    for line in &old[..prefix] {
-        before.line(line.trim_end_matches('\r'));
-    }
-    let mut after = before.clone();
-    for line in &old[prefix..] {
-        before.line(line.trim_end_matches('\r'));
-    }
-    before.finish();
-    if !before.read_through() {
-        return None;
-    }
-    for line in &new[prefix..] {
-        after.line(line.trim_end_matches('\r'));
-    }
-    after.finish();
-    if after.unsure {
+    let EditReading {
+        old,
+        new,
+        prefix,
+        new_changed,
+        before,
+        after,
+        ..
+    } = reading;
+    let prefix = *prefix;
+    if !before.read_through() || after.unsure {
         return None;
     }
     // JSX text holding a quote is characters to JSX: an apostrophe after
@@ -181,8 +170,8 @@ pub fn unclosed_string(path: &str, original: &str, result: &str) -> Option<Unclo
             .copied()
             .collect()
     };
-    let had = kept(&before.loose, &old);
-    let has = kept(&after.loose, &new);
+    let had = kept(&before.loose, old);
+    let has = kept(&after.loose, new);
     if has.len() <= had.len() {
         return None;
     }
@@ -392,7 +381,7 @@ mod tests {
 #[cfg(test)]
 mod cost {
     use super::unclosed_string;
-    use crate::diagnose::doubt_braces::unbalanced;
+    use crate::diagnose::doubt_braces::{brace_fault, unbalanced};
     use std::time::Instant;
 
     #[test]
@@ -427,8 +416,13 @@ mod cost {
             true,
         );
         time(
-            "unbalanced (the bracket check), the same fine edit",
+            "unbalanced (the bracket check alone), the same fine edit",
             &|| unbalanced("a.js", &original, &fine).is_some(),
+            false,
+        );
+        time(
+            "brace_fault (both checks, one reading: what layout_break runs)",
+            &|| brace_fault("a.js", &original, &fine).is_some(),
             false,
         );
     }
