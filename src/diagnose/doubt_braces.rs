@@ -1458,8 +1458,8 @@ fn brackets(path: &str, original: &str, reading: &EditReading) -> Option<Unbalan
     // close, gone (or a closer of the new text no opener of it matches,
     // added) for more closers. The line named: the last such of the old
     // text, the first of the new.
-    let (old_open, old_close) = unmatched(&old_lines, k);
-    let (new_open, new_close) = unmatched(&new_lines, k);
+    let (old_open, old_close) = unmatched(old_lines, k);
+    let (new_open, new_close) = unmatched(new_lines, k);
     let (line, of_old) = if excess > 0 {
         if old_close.len() > new_close.len() {
             (old_close.last().map(|&at| (at, old[at])), true)
