@@ -1766,3 +1766,145 @@ fn yaml_check_time_on_a_10000_line_file() {
         println!("{what}: {each:?} per check (both texts read)");
     }
 }
+
+// --- Strings left open (tester round 39b, 06, 09, 10) ---
+
+/// A tester's find (round 39b, 06): an edit dropping a string's closing
+/// quote (`"x;` for `"x";`) in JavaScript, Go, Java or C was written and
+/// called fine; node, go, javac and gcc refuse the file. `check` exits 1
+/// naming the line, `apply --write` holds it back (the file unchanged),
+/// `--force` writes it; the same edit keeping its quote is written.
+#[test]
+fn a_string_left_open_is_held_back() {
+    let cases = [
+        (
+            "ds.js",
+            "export function f(a) {\n  const s = \"x\";\n  if (a) {\n    return s;\n  }\n  return \"y\";\n}\n",
+            "  const s = \"x\";\n",
+            "  const s = \"x;\n",
+            "  const s = \"say \\\"hi\\\" http://x\\\\\"; // don't\n",
+            "line 2 opens a string it does not close (`const s = \"x;`): a `\"` string ends at \
+             its line in JavaScript",
+        ),
+        (
+            "ds.go",
+            "package m\n\nfunc F(a bool) string {\n\ts := \"x\"\n\tif a {\n\t\treturn s\n\t}\n\treturn \"y\"\n}\n",
+            "\ts := \"x\"\n",
+            "\ts := \"x\n",
+            "\ts := \"say \\\"hi\\\" http://x\\\\\" + string('\"') // don't\n",
+            "line 4 opens a string it does not close (`s := \"x`): a `\"` string ends at its \
+             line in Go",
+        ),
+        (
+            "ds.java",
+            "class A {\n  String f(boolean a) {\n    String s = \"x\";\n    if (a) { return s; }\n    return \"y\";\n  }\n}\n",
+            "    String s = \"x\";\n",
+            "    String s = \"x;\n",
+            "    String s = \"say \\\"hi\\\" http://x\\\\\" + '\"'; // don't\n",
+            "line 3 opens a string it does not close (`String s = \"x;`): a `\"` string ends \
+             at its line in Java",
+        ),
+        (
+            "ds.c",
+            "const char *f(int a) {\n    const char *s = \"x\";\n    if (a) { return s; }\n    return \"y\";\n}\n",
+            "    const char *s = \"x\";\n",
+            "    const char *s = \"x;\n",
+            "    const char *s = \"say \\\"hi\\\" http://x\\\\\"; /* don't */\n",
+            "line 2 opens a string it does not close (`const char *s = \"x;`): a `\"` string \
+             ends at its line in C",
+        ),
+    ];
+    for (name, content, search, replace, kept, said) in cases {
+        assert_checked_and_held_back(
+            name,
+            content,
+            &block(search, replace),
+            &format!("held back: the diff leaves {name} with a quote left open: {said}"),
+        );
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = support::files::write(dir.path(), name, content.as_bytes());
+        let edit = block(search, replace);
+        let edit = support::files::write(dir.path(), "e.diff", edit.as_bytes());
+        let (path, edit) = (path.display().to_string(), edit.display().to_string());
+        let out = support::runner::srview(["apply", &path, &edit, "--write"]).output();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_contains(&stderr, "was not written: the diff leaves");
+        assert_contains(&stderr, "close it with its `\"`");
+        let out = support::runner::srview(["apply", &path, &edit, "--write", "--force"]).output();
+        assert_eq!(out.status.code(), Some(0), "{name}: {out:?}");
+        assert_eq!(
+            std::fs::read_to_string(&path).expect("read"),
+            content.replacen(search, replace, 1)
+        );
+        // Its quote kept, escaped quotes and a `//` inside, an
+        // apostrophe in a comment: written.
+        std::fs::write(&path, content).expect("write");
+        std::fs::write(&edit, block(search, kept)).expect("write");
+        let out = support::runner::srview(["apply", &path, &edit, "--write"]).output();
+        assert_eq!(out.status.code(), Some(0), "{name} {kept:?}: {out:?}");
+        assert_eq!(
+            std::fs::read_to_string(&path).expect("read"),
+            content.replacen(search, kept, 1)
+        );
+    }
+}
+
+/// JSX text with apostrophes, a comment with one, a template literal over
+/// lines: written as they are, no string left open.
+#[test]
+fn apostrophes_in_jsx_text_and_comments_are_written() {
+    let content = "export const A = () => (\n  <div>\n    <p>Hi</p>\n  </div>\n);\n";
+    let edit = block(
+        "    <p>Hi</p>\n",
+        "    <p>Don't panic, it's fine</p>\n    We're here {/* it's */}\n    {`a\n\"b`}\n",
+    );
+    let dir = tempfile::tempdir().expect("temp dir");
+    support::files::write_all(dir.path(), [("a.jsx", content), ("e.diff", edit.as_str())]);
+    let file = dir.path().join("a.jsx").display().to_string();
+    let diff = dir.path().join("e.diff").display().to_string();
+    let out = support::runner::srview(["apply", &file, &diff, "--write"]).output();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_contains(
+        &std::fs::read_to_string(&file).expect("read"),
+        "<p>Don't panic, it's fine</p>",
+    );
+}
+
+/// Tester finds (round 39b, 09 and 10): a Rust raw C string `cr#".."#`
+/// holding a `(`, and a C# raw string of four quotes holding `"""` and a
+/// `(`, were refused as unbalanced; both files compile, and are written.
+#[test]
+fn rust_raw_c_strings_and_long_csharp_raw_strings_are_written() {
+    let files = [
+        (
+            "src/cr1.rs",
+            "pub fn a() -> &'static std::ffi::CStr { cr#\"say \"(\" please\"# }\n",
+        ),
+        (
+            "src/S4.cs",
+            "class S {\n    string b = \"\"\"\"\n        contains \"\"\" triple ( quotes\n        \"\"\"\";\n}\n",
+        ),
+    ];
+    for (name, content) in files {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let added: String = content.lines().map(|l| format!("+{l}\n")).collect();
+        let patch = format!("*** Begin Patch\n*** Add File: {name}\n{added}*** End Patch\n");
+        let patch_path = support::files::write(dir.path(), "p.patch", patch.as_bytes());
+        let cwd = dir.path().join("w");
+        std::fs::create_dir(&cwd).expect("mkdir");
+        let out = support::runner::srview([
+            "apply",
+            "--transcript",
+            &patch_path.display().to_string(),
+            "--cwd",
+            &cwd.display().to_string(),
+            "--write",
+        ])
+        .output();
+        assert_eq!(out.status.code(), Some(0), "{name}: {out:?}");
+        assert_eq!(
+            std::fs::read_to_string(cwd.join(name)).expect("read"),
+            content
+        );
+    }
+}

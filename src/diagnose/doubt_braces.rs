@@ -75,6 +75,8 @@
 
 use crate::textdiff::changed_lines;
 
+pub mod quotes;
+
 /// The string and comment forms a brace language has.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Lang {
@@ -146,6 +148,9 @@ enum End {
     Quote(char),
     /// At three of this quote character.
     Triple(char),
+    /// At a run of this many `"` (C#'s raw strings: `""""` .. `""""`
+    /// may hold `"""`).
+    Run(usize),
     /// At `"` and this many `#` (Rust's `r#".."#`, Swift's `#".."#`).
     Raw(usize),
     /// At `"""` and this many `#` (Swift's `#"""`).
@@ -168,6 +173,11 @@ enum Interp {
     DollarScala,
     /// `\(..)` after this many `#` (Swift: `\(..)`, `\#(..)`).
     Paren(usize),
+    /// C#'s `$".."`: `{..}`, `{{` a brace.
+    Brace,
+    /// C#'s raw `$""".."""` after this many `$`: a run of as many `{`
+    /// opens `{..}`, a shorter run is text.
+    RawBrace(usize),
 }
 
 /// A string being read.
@@ -280,6 +290,35 @@ struct Reader {
     /// The first closer met whose opener is of another pair (`)` where a
     /// `{` is open): its line and char, and the opener's.
     crossed: Option<Crossed>,
+    /// Where the string being read opened on the line read last (the
+    /// index of its opening's last character), if it did.
+    opened: Option<usize>,
+    /// Whether the line read last ended in a string's escaping `\`.
+    escaped_end: bool,
+    /// A `'` of the line read last that opens a character literal no `'`
+    /// after it on the line closes (C, Java, Go, C#, Kotlin).
+    loose_char: bool,
+    /// The lines read that end inside a one-line string, or hold a loose
+    /// character literal ([`Loose`]).
+    pub(super) loose: Vec<Loose>,
+}
+
+/// A line that ends inside a string its language ends at the line (a
+/// `"` string in most brace languages), or opens a character literal it
+/// does not close.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Loose {
+    /// The line (0-based).
+    pub(super) line: usize,
+    /// The quote that opens what is left open.
+    pub(super) quote: char,
+    /// Whether it is a character literal (else a string).
+    pub(super) char_literal: bool,
+    /// Whether its quote follows a letter or digit (`Don't`, `5"`: in a
+    /// file that may hold JSX, text).
+    pub(super) after_word: bool,
+    /// Where its quote is on the line (a character index).
+    pub(super) at: usize,
 }
 
 /// A closer that closes an opener of another pair: the brackets cross.
@@ -307,6 +346,10 @@ impl Reader {
             line_no: 0,
             stack: Vec::new(),
             crossed: None,
+            opened: None,
+            escaped_end: false,
+            loose_char: false,
+            loose: Vec::new(),
         }
     }
 
@@ -392,6 +435,9 @@ impl Reader {
         self.running = [0; 3];
         self.dips = [0; 3];
         self.line_comment = false;
+        self.opened = None;
+        self.escaped_end = false;
+        self.loose_char = false;
         // C splices a line ending in `\` onto the next.
         // (GCC and Clang splice with white space after the `\\`, too).
         let spliced = self.lang == Lang::C && line.trim_end_matches([' ', '\t']).ends_with('\\');
@@ -443,9 +489,14 @@ impl Reader {
         // open over the line's end is not read.
         // In C, a `\` at the line's end continues the string or the `//`
         // comment onto the next line.
+        // What the line leaves open that its language ends at the line:
+        // before the mode is reset (JavaScript continues a string whose
+        // line ends in `\`).
+        let loose = self.loose_at_end(line, &chars, spliced);
         if let Mode::Str(s) = &self.mode
             && s.line
             && !spliced
+            && !(self.lang == Lang::Js && self.escaped_end)
         {
             self.mode = Mode::Code;
         }
@@ -473,6 +524,8 @@ impl Reader {
             self.running = [0; 3];
             self.dips = [0; 3];
             counts = [0; 6];
+        } else if let Some(loose) = loose {
+            self.loose.push(loose);
         }
         if let Some(dead) = opens {
             self.chains.push(Chain {
@@ -487,6 +540,49 @@ impl Reader {
         }
         self.line_no += 1;
         counts
+    }
+
+    /// What the line just read (`line`, in `chars`; `spliced`: continued
+    /// by a C `\`) leaves open that its language ends at the line: a `"`
+    /// string (a `'` one in JavaScript, Dart, Groovy, Solidity; Swift's
+    /// `#".."#`), not continued by an escaping `\` at the line's end, or
+    /// a loose character literal. Not in Rust (its strings span lines)
+    /// nor JSON (its own check reads it); not a C or C# directive line
+    /// (`#error don't`).
+    fn loose_at_end(&self, line: &str, chars: &[char], spliced: bool) -> Option<Loose> {
+        if matches!(self.lang, Lang::Rust | Lang::Json | Lang::Jsonc)
+            || (matches!(self.lang, Lang::C | Lang::CSharp) && line.trim_start().starts_with('#'))
+        {
+            return None;
+        }
+        let string = match &self.mode {
+            Mode::Str(s) if s.line && !spliced && !self.escaped_end => match s.end {
+                End::Quote(q @ ('"' | '\'')) => Some(q),
+                End::Raw(_) => Some('"'),
+                _ => None,
+            },
+            _ => None,
+        };
+        let after_word = self
+            .opened
+            .and_then(|at| at.checked_sub(1))
+            .is_some_and(|k| chars[k].is_alphanumeric());
+        match string {
+            Some(quote) => Some(Loose {
+                line: self.line_no,
+                quote,
+                char_literal: false,
+                after_word,
+                at: self.opened.unwrap_or_default(),
+            }),
+            _ => self.loose_char.then_some(Loose {
+                line: self.line_no,
+                quote: '\'',
+                char_literal: true,
+                after_word: false,
+                at: 0,
+            }),
+        }
     }
 
     /// Reads string `s` at `chars[i]`: returns the index of the last
@@ -508,9 +604,26 @@ impl Reader {
                 self.mode = Mode::Code;
                 return i + 1 + n;
             }
+            Interp::Brace if c == '{' => {
+                if at(i + 1) == Some('{') {
+                    return i + 1;
+                }
+                self.templates.push((0, '}', s));
+                self.mode = Mode::Code;
+                return i;
+            }
+            Interp::RawBrace(n) if c == '{' => {
+                let run = chars[i..].iter().take_while(|&&b| b == '{').count();
+                if run >= n {
+                    self.templates.push((0, '}', s));
+                    self.mode = Mode::Code;
+                }
+                return i + run - 1;
+            }
             _ => {}
         }
         if s.escapes && c == '\\' {
+            self.escaped_end = i + 1 >= chars.len();
             return i + 1;
         }
         let closes = match &s.end {
@@ -525,6 +638,14 @@ impl Reader {
                     k
                 })
             }
+            End::Run(n) if c == '"' => {
+                let run = chars[i..].iter().take_while(|&&q| q == '"').count();
+                if run < *n {
+                    return i + run - 1;
+                }
+                Some(i + n - 1)
+            }
+            End::Run(_) => None,
             End::Raw(n) => (c == '"' && hashes(i + 1, *n)).then_some(i + n),
             End::RawTriple(n) => {
                 (c == '"' && at(i + 1) == Some('"') && at(i + 2) == Some('"') && hashes(i + 3, *n))
@@ -551,6 +672,7 @@ impl Reader {
     /// Enters string `s` at `chars[at]`, its opening's last character.
     fn enter(&mut self, s: Str, at: usize) -> usize {
         self.mode = Mode::Str(s);
+        self.opened = Some(at);
         at
     }
 
@@ -652,6 +774,35 @@ impl Reader {
             '"' if lang == Lang::Rust => {
                 self.enter(Str::new(End::Quote('"'), true, Interp::No, false), i)
             }
+            '"' if lang == Lang::CSharp && triple('"') => {
+                // A raw string: it ends at a run of as many quotes.
+                let run = chars[i..].iter().take_while(|&&q| q == '"').count();
+                self.enter(
+                    Str::new(End::Run(run), false, Interp::No, false),
+                    i + run - 1,
+                )
+            }
+            '$' if lang == Lang::CSharp => {
+                // `$".."`, `$@".."`, `$""".."""`, `$$""".."""`.
+                let n = chars[i..].iter().take_while(|&&d| d == '$').count();
+                let verbatim = at(i + n) == Some('@');
+                let q = i + n + usize::from(verbatim);
+                if at(q) != Some('"') {
+                    return i + n - 1;
+                }
+                let run = chars[q..].iter().take_while(|&&d| d == '"').count();
+                if verbatim {
+                    self.enter(Str::new(End::Verbatim, false, Interp::Brace, false), q)
+                } else if run >= 3 {
+                    let s = Str::new(End::Run(run), false, Interp::RawBrace(n), false);
+                    self.enter(s, q + run - 1)
+                } else {
+                    self.enter(one('"', Interp::Brace), q)
+                }
+            }
+            '@' if lang == Lang::CSharp && next == Some('$') && at(i + 2) == Some('"') => {
+                self.enter(Str::new(End::Verbatim, false, Interp::Brace, false), i + 2)
+            }
             '"' if triple('"') => {
                 let (escapes, interp) = match lang {
                     Lang::Java => (true, Interp::No),
@@ -730,7 +881,20 @@ impl Reader {
                 self.enter(one('\'', Interp::No), i)
             }
             '\'' if lang == Lang::Dart => self.enter(one('\'', Interp::Dollar), i),
-            '\'' if !matches!(lang, Lang::Json | Lang::Jsonc) => char_literal_end(chars, i),
+            '\'' if !matches!(lang, Lang::Json | Lang::Jsonc) => {
+                let end = char_literal_end(chars, i);
+                // A `'` no other on the line closes, in the languages whose
+                // `'` opens only a character literal (not after a word: a
+                // C++14 digit separator `1'000`).
+                self.loose_char |= end == i
+                    && matches!(
+                        lang,
+                        Lang::C | Lang::Java | Lang::Go | Lang::CSharp | Lang::Kotlin
+                    )
+                    && !word_before(chars, i)
+                    && !chars[i + 1..].contains(&'\'');
+                end
+            }
             'r' if lang == Lang::Dart
                 && !word_before(chars, i)
                 && matches!(next, Some('"' | '\'')) =>
@@ -743,14 +907,14 @@ impl Reader {
                     self.enter(Str::new(End::Quote(q), false, Interp::No, true), i + 1)
                 }
             }
-            'r' | 'b'
+            'r' | 'b' | 'c'
                 if lang == Lang::Rust
                     && (c == 'r' || next == Some('r'))
                     && !word_before(chars, i) =>
             {
-                // `r"..."`, `r#"..."#`, `br"..."`, `br#"..."#`: the hashes
-                // after the `r`.
-                let open = if c == 'b' { i + 2 } else { i + 1 };
+                // `r"..."`, `r#"..."#`, `br"..."`, `br#"..."#`, C strings
+                // `cr"..."`, `cr#"..."#`: the hashes after the `r`.
+                let open = if c == 'r' { i + 1 } else { i + 2 };
                 let hashes = chars[open..].iter().take_while(|&&h| h == '#').count();
                 if at(open + hashes) == Some('"') {
                     self.enter(
@@ -1112,10 +1276,62 @@ fn unmatched(lines: &[Counted], k: usize) -> (Vec<usize>, Vec<usize>) {
     (open, close)
 }
 
+/// An edit of a brace language's file, read before and after: the lines
+/// of each, where they differ, the readings (finished) and the changed
+/// lines' counts.
+#[derive(Debug)]
+pub(super) struct EditReading<'a> {
+    old: Vec<&'a str>,
+    new: Vec<&'a str>,
+    prefix: usize,
+    old_changed: std::ops::Range<usize>,
+    new_changed: std::ops::Range<usize>,
+    before: Reader,
+    after: Reader,
+    old_lines: Vec<Counted>,
+    new_lines: Vec<Counted>,
+    /// The first changed line whose `//` comment a `\` continues.
+    spliced: Option<usize>,
+}
+
 /// The brackets `result` (the file `path` as an edit leaves it) has
 /// unbalanced where `original` (the file before) read balanced (see the
 /// module).
 pub fn unbalanced(path: &str, original: &str, result: &str) -> Option<Unbalanced> {
+    brackets(path, original, &read_edit(path, original, result)?)
+}
+
+/// What an edit leaves wrong in a brace language's file: a line left
+/// inside a string its language ends at the line ([`quotes`]), else its
+/// brackets unbalanced ([`unbalanced`]); the file read once for both.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BraceFault {
+    /// A string left open.
+    Unclosed(quotes::Unclosed),
+    /// Brackets left unbalanced.
+    Unbalanced(Unbalanced),
+}
+
+/// The [`BraceFault`] `result` (the file `path` as an edit leaves it) has
+/// where `original` (the file before) had none.
+pub fn brace_fault(path: &str, original: &str, result: &str) -> Option<BraceFault> {
+    let reading = read_edit(path, original, result)?;
+    match quotes::unclosed_in(path, original, &reading) {
+        Some(u) => Some(BraceFault::Unclosed(u)),
+        None => brackets(path, original, &reading).map(BraceFault::Unbalanced),
+    }
+}
+
+/// `original` and `result`, the file `path` before and after an edit,
+/// read as its brace language writes them; `None` when not read: not a
+/// brace language (nor an Objective-C `.m` file), no change, or changed
+/// lines with nothing a reading counts or enters by (the result reads as
+/// the file before: a 10,000-line file is not read).
+pub(super) fn read_edit<'a>(
+    path: &str,
+    original: &'a str,
+    result: &'a str,
+) -> Option<EditReading<'a>> {
     let lang = brace_language(path)?;
     // A file the edit creates is judged against the empty file (balanced).
     let told_by = if original.is_empty() {
@@ -1129,20 +1345,8 @@ pub fn unbalanced(path: &str, original: &str, result: &str) -> Option<Unbalanced
     let (old, new, prefix, suffix) = changed_lines(original, result);
     let old_changed = prefix..old.len() - suffix;
     let new_changed = prefix..new.len() - suffix;
-    // Changed lines with nothing a reading counts or enters by: the result
-    // reads as the file before (a 10,000-line file is not read).
     if !old[old_changed.clone()].iter().any(|l| may_count(l))
         && !new[new_changed.clone()].iter().any(|l| may_count(l))
-    {
-        return None;
-    }
-    // JSX text holding `/*` or a backquote (`<p>Use src/* here</p>`):
-    // srview does not tell it from code, so the edit is not judged.
-    if [".js", ".jsx", ".tsx"].iter().any(|e| path.ends_with(e))
-        && old[old_changed.clone()]
-            .iter()
-            .chain(&new[new_changed.clone()])
-            .any(|l| jsx_text_unread(l))
     {
         return None;
     }
@@ -1171,14 +1375,52 @@ pub fn unbalanced(path: &str, original: &str, result: &str) -> Option<Unbalanced
     };
     let (old_lines, _) = rest(&mut before, &old, &old_changed);
     before.finish();
+    let (new_lines, spliced) = rest(&mut after, &new, &new_changed);
+    after.finish();
+    Some(EditReading {
+        old,
+        new,
+        prefix,
+        old_changed,
+        new_changed,
+        before,
+        after,
+        old_lines,
+        new_lines,
+        spliced,
+    })
+}
+
+/// [`unbalanced`] of an edit read.
+fn brackets(path: &str, original: &str, reading: &EditReading) -> Option<Unbalanced> {
+    let EditReading {
+        old,
+        new,
+        old_changed,
+        new_changed,
+        before,
+        after,
+        old_lines,
+        new_lines,
+        spliced,
+        ..
+    } = reading;
+    // JSX text holding `/*` or a backquote (`<p>Use src/* here</p>`):
+    // srview does not tell it from code, so the edit is not judged.
+    if [".js", ".jsx", ".tsx"].iter().any(|e| path.ends_with(e))
+        && old[old_changed.clone()]
+            .iter()
+            .chain(&new[new_changed.clone()])
+            .any(|l| jsx_text_unread(l))
+    {
+        return None;
+    }
     let read_through = before.read_through();
     let crossed_before = before.crossed.is_some();
     let before = before.counts;
     if !read_through || (0..3).any(|k| before[k] != before[3 + k]) {
         return None;
     }
-    let (new_lines, spliced) = rest(&mut after, &new, &new_changed);
-    after.finish();
     // An `#if` chain the edit writes or changes whose branches differ in
     // balance: the branch counted may not be the one compiled.
     if after.uneven.iter().any(|at| new_changed.contains(at)) {
@@ -1216,8 +1458,8 @@ pub fn unbalanced(path: &str, original: &str, result: &str) -> Option<Unbalanced
     // close, gone (or a closer of the new text no opener of it matches,
     // added) for more closers. The line named: the last such of the old
     // text, the first of the new.
-    let (old_open, old_close) = unmatched(&old_lines, k);
-    let (new_open, new_close) = unmatched(&new_lines, k);
+    let (old_open, old_close) = unmatched(old_lines, k);
+    let (new_open, new_close) = unmatched(new_lines, k);
     let (line, of_old) = if excess > 0 {
         if old_close.len() > new_close.len() {
             (old_close.last().map(|&at| (at, old[at])), true)
@@ -1559,6 +1801,33 @@ mod constructs {
         read_both_ways("a.swift", "let m = \"\"\"\n  { \\\"\"\" \n  \"\"\"");
         read_both_ways("a.swift", "let t = \"\\(d[\"}\"]!)\"");
         read_both_ways("a.swift", "let r = #\"x \\#(f(\"}\")) \\( y\"#");
+    }
+
+    /// Tester finds (round 39b, 10 and 09): a C# raw string opening with
+    /// more than three quotes holds `"""`; interpolated `$".."`, `$@".."`,
+    /// `$""".."""` and `$$""".."""` hold code in their braces; Rust's raw
+    /// C strings `cr".."`, `cr#".."#` are raw strings.
+    #[test]
+    fn csharp_raw_and_interpolated_strings_and_rust_raw_c_strings() {
+        read_both_ways(
+            "S4.cs",
+            "string b = \"\"\"\"\n    contains \"\"\" triple ( quotes\n    \"\"\"\";",
+        );
+        read_both_ways("a.cs", "string b = \"\"\"\"one \"\"\" { line\"\"\"\";");
+        read_both_ways("a.cs", "string c = $\"{(c ? \"(\" : \")\")} {{ ]\";");
+        read_both_ways("a.cs", "string d = $@\"{d[\"}\"]}\n {{ \"\" (\";");
+        read_both_ways("a.cs", "string e = @$\"{f(\"]\")} {{\";");
+        read_both_ways("a.cs", "string j = $\"\"\"\n  {\"}\"} \" ]\n  \"\"\";");
+        read_both_ways(
+            "a.cs",
+            "string k = $$\"\"\"\n  { \"a\": {{f(\"}\")}} }\n  \"\"\";",
+        );
+        read_both_ways(
+            "cr1.rs",
+            "pub fn a() -> &'static std::ffi::CStr { cr#\"say \"(\" please\"# }",
+        );
+        read_both_ways("a.rs", "const C: &CStr = cr\"{\"; const D: &CStr = c\"(\";");
+        read_both_ways("a.rs", "const E: &CStr = cr##\"\"#]\"##;");
     }
 
     #[test]

@@ -8,7 +8,7 @@
 //! entry for the trust checks of every command, so each of them reads
 //! all.
 
-use super::doubt_braces::{brace_language, unbalanced};
+use super::doubt_braces::{BraceFault, brace_fault, brace_language};
 use super::doubt_defines::redefined;
 use super::doubt_indent::python_break;
 use super::doubt_json::json_broken;
@@ -64,6 +64,9 @@ pub enum BreakKind {
     /// A YAML file that parsed before and does not after
     /// ([`super::doubt_not_yaml`]).
     NotYaml,
+    /// A line left inside a string its language ends at the line
+    /// ([`super::doubt_braces::quotes`]).
+    Unclosed,
 }
 
 /// A fault an edit leaves in a file's layout, a name it leaves defined
@@ -86,6 +89,7 @@ impl LayoutBreak {
             BreakKind::Unbalanced => "with its brackets unbalanced",
             BreakKind::NotJson => "unreadable as JSON",
             BreakKind::NotYaml => "unreadable as YAML",
+            BreakKind::Unclosed => "with a quote left open",
         }
     }
 }
@@ -138,8 +142,14 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
                     .map(|k| of(BreakKind::KeyTwice)(say(k.describe(), k.fault()))),
             },
         },
-        FileKind::Other => match unbalanced(path, original, result) {
-            Some(u) => Some(of(BreakKind::Unbalanced)(say(u.describe(), u.fault()))),
+        // A string left open first: the brackets it hides are its effect.
+        FileKind::Other => match brace_fault(path, original, result) {
+            Some(BraceFault::Unclosed(q)) => {
+                Some(of(BreakKind::Unclosed)(say(q.describe(), q.fault())))
+            }
+            Some(BraceFault::Unbalanced(u)) => {
+                Some(of(BreakKind::Unbalanced)(say(u.describe(), u.fault())))
+            }
             None => match redefined(path, original, result) {
                 Some(t) => Some(of(BreakKind::DefinesTwice)(say(t.describe(), t.fault()))),
                 None => match json_duplicate_key(path, original, result) {

@@ -177,6 +177,7 @@ fn doubt_steps_but_layout(
                 | Kind::Unbalanced
                 | Kind::NotJson
                 | Kind::NotYaml
+                | Kind::Unclosed
                 | Kind::MixesEndings
                 | Kind::HiddenText => NextStep::Said,
                 Kind::CutsWord | Kind::LineEndings => NextStep::WholeLines,

@@ -80,6 +80,9 @@ pub enum DoubtKind {
     /// The result leaves a YAML file that parsed before unreadable as
     /// YAML.
     NotYaml,
+    /// The result leaves a line inside a string its language ends at the
+    /// line (a closing quote dropped).
+    Unclosed,
     /// A whitespace-blind match kept the edit's own indentation: its new
     /// lines are shifted against the lines they replace.
     ShiftsIndent,
@@ -119,6 +122,7 @@ impl DoubtKind {
             DoubtKind::Unbalanced => "leaves braces unbalanced",
             DoubtKind::NotJson => "leaves JSON unreadable",
             DoubtKind::NotYaml => "leaves YAML unreadable",
+            DoubtKind::Unclosed => "leaves a string open",
             DoubtKind::ShiftsIndent => "shifts indentation",
             DoubtKind::AppliedAlready => "its new text was there already",
             DoubtKind::CutsWord => "cuts a word",
@@ -144,6 +148,7 @@ impl DoubtKind {
             K::Unbalanced => DoubtKind::Unbalanced,
             K::NotJson => DoubtKind::NotJson,
             K::NotYaml => DoubtKind::NotYaml,
+            K::Unclosed => DoubtKind::Unclosed,
             K::ElidesLines => DoubtKind::StandsIn,
             K::HiddenText => DoubtKind::HiddenText,
         }
@@ -173,6 +178,7 @@ impl DoubtKind {
             K::Unbalanced => DoubtKind::Unbalanced,
             K::NotJson => DoubtKind::NotJson,
             K::NotYaml => DoubtKind::NotYaml,
+            K::Unclosed => DoubtKind::Unclosed,
             K::IndentShift => DoubtKind::ShiftsIndent,
             K::AlreadyApplied => DoubtKind::AppliedAlready,
             K::ElidesLines => DoubtKind::StandsIn,
@@ -907,11 +913,12 @@ mod tests {
         assert_eq!(kinds(&again), [DoubtKind::DefinesTwice]);
     }
 
-    /// A JSON or YAML file an edit leaves unreadable is said so, not
-    /// "braces unbalanced" (JSON's first kind shared the brackets' words)
-    /// nor "misindented" (YAML's first kind was the misindent one).
+    /// A JSON or YAML file an edit leaves unreadable, or a string it leaves
+    /// open, is said so, not "braces unbalanced" (JSON's and the string's
+    /// first kinds shared the brackets' words) nor "misindented" (YAML's
+    /// first kind was the misindent one).
     #[test]
-    fn an_edit_leaving_json_or_yaml_unreadable_is_said_so() {
+    fn an_edit_leaving_json_or_yaml_unreadable_or_a_string_open_is_said_so() {
         let cases = [
             (
                 "package.json",
@@ -936,6 +943,14 @@ mod tests {
                 "  port: 80\n\ttimeout: 5\n",
                 DoubtKind::NotYaml,
                 "leaves YAML unreadable",
+            ),
+            (
+                "s.js",
+                "export function f(a) {\n  const s = \"x\";\n  return s;\n}\n",
+                "  const s = \"x\";\n",
+                "  const s = \"x;\n",
+                DoubtKind::Unclosed,
+                "leaves a string open",
             ),
         ];
         for (path, before, search, replace, kind, words) in cases {

@@ -60,6 +60,9 @@ pub enum PatchDoubtKind {
     /// The section leaves a YAML file that parsed before unreadable as
     /// YAML ([`crate::diagnose::doubt_not_yaml`]).
     NotYaml,
+    /// The section leaves a line inside a string its language ends at the
+    /// line ([`crate::diagnose::doubt_braces`]).
+    Unclosed,
     /// A whitespace-blind level matched it, and its new lines keep the
     /// patch's indentation: they are shifted against the lines they replace.
     IndentShift,
@@ -437,6 +440,7 @@ pub fn layout_doubt(
             BreakKind::Misindents => PatchDoubtKind::BreaksIndentation,
             BreakKind::DefinesTwice | BreakKind::KeyTwice => PatchDoubtKind::DefinesTwice,
             BreakKind::Unbalanced => PatchDoubtKind::Unbalanced,
+            BreakKind::Unclosed => PatchDoubtKind::Unclosed,
             BreakKind::NotJson => PatchDoubtKind::NotJson,
             BreakKind::NotYaml => PatchDoubtKind::NotYaml,
         },

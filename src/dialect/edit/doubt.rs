@@ -57,6 +57,9 @@ pub enum EditDoubtKind {
     /// It leaves a YAML file that parsed before unreadable as YAML
     /// ([`crate::diagnose::doubt_not_yaml`]).
     NotYaml,
+    /// It leaves a line inside a string its language ends at the line
+    /// ([`crate::diagnose::doubt_braces`]).
+    Unclosed,
     /// Its new text stands in for lines of its old text it leaves out (the
     /// sentence ends with what to send instead).
     ElidesLines,
@@ -80,6 +83,7 @@ impl EditDoubtKind {
                 | EditDoubtKind::Unbalanced
                 | EditDoubtKind::NotJson
                 | EditDoubtKind::NotYaml
+                | EditDoubtKind::Unclosed
         )
     }
 }
@@ -91,6 +95,7 @@ pub fn layout_kind(b: crate::diagnose::layout::LayoutBreak) -> (EditDoubtKind, S
         BreakKind::Misindents => EditDoubtKind::Misindents,
         BreakKind::DefinesTwice | BreakKind::KeyTwice => EditDoubtKind::DefinesTwice,
         BreakKind::Unbalanced => EditDoubtKind::Unbalanced,
+        BreakKind::Unclosed => EditDoubtKind::Unclosed,
         BreakKind::NotJson => EditDoubtKind::NotJson,
         BreakKind::NotYaml => EditDoubtKind::NotYaml,
     };
