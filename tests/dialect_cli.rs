@@ -3552,8 +3552,7 @@ fn a_shell_function_ruby_method_or_make_recipe_added_again_is_held_back() {
         ),
     ];
     for (name, content, old, new) in fine {
-        let (code, out) = check_edit(name, content, old, new);
-        assert_eq!(code, Some(0), "{name}: {out}");
+        check_edit_exits(0, (name, content), (old, new));
     }
 }
 
