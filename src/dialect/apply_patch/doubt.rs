@@ -215,7 +215,26 @@ pub fn patch_doubts(
                         continue;
                     }
                     let (old, new) = (chunk.old_lines().join("\n"), chunk.new_lines().join("\n"));
-                    if let Some(elided) = crate::dialect::elided::elided(path, &old, &new) {
+                    // The file above the hunk (read only for a hunk that
+                    // looks like one): a `def`'s class may be declared
+                    // there, as for an edit (round 40a's find 10: a
+                    // `Protocol`'s member whose body is `...`).
+                    let elided = crate::dialect::elided::elided(path, &old, &new).and_then(|e| {
+                        let Some(first) = hunk.matched.map(|m| m.start_line.saturating_sub(1))
+                        else {
+                            return Some(e);
+                        };
+                        let Some(content) = section_input(patch, fs, cwd, s) else {
+                            return Some(e);
+                        };
+                        let above: String = line_texts(&content)
+                            .iter()
+                            .take(first)
+                            .map(|l| format!("{l}\n"))
+                            .collect();
+                        crate::dialect::elided::elided_under(path, &old, &new, &above)
+                    });
+                    if let Some(elided) = elided {
                         out.push(PatchDoubt {
                             file: path.clone(),
                             section: s,
