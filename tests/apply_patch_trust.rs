@@ -603,3 +603,32 @@ fn a_cut_udiff_reply_and_a_resent_insert_line_are_held_back() {
          this looks applied already, and applied again it repeats what it adds",
     );
 }
+
+// --- tester round 40a: where patch hunks of added lines land ---
+
+/// Round 40a's find 09: Cline puts a hunk under a bare `@@` at the top of
+/// the file, above its `#!` line, docstring and `from __future__` line
+/// (Python refuses the file). Find 12: Codex appends a hunk under `@@
+/// class Square:` indented for a method's body after the last method's
+/// `return`, where it never runs. Both were called exact.
+#[test]
+fn hunks_landing_above_a_files_first_lines_or_after_a_return_are_held_back() {
+    let tool = "#!/usr/bin/env python3\n\"\"\"Tool that does things.\"\"\"\nfrom __future__ import annotations\n\nimport sys\n\n\ndef main() -> int:\n    return 0\n";
+    assert_doubted_and_held_back(
+        Some("cline-apply-patch"),
+        ("tool.py", tool),
+        &patch(
+            "*** Update File: tool.py\n@@\n+def helper(x: int) -> int:\n+    return x * 2\n+\n+\n",
+        ),
+        "Cline's apply_patch puts its 3 added lines at the top of the file, above line 1 \
+         '#!/usr/bin/env python3', which must stay above the file's code",
+    );
+    let shapes = "class Circle:\n    def __init__(self, r):\n        self.r = r\n\n    def area(self):\n        return 3.14159 * self.r ** 2\n\n\nclass Square:\n    def __init__(self, s):\n        self.s = s\n\n    def area(self):\n        return self.s ** 2\n";
+    assert_doubted_and_held_back(
+        None,
+        ("shapes.py", shapes),
+        &patch("*** Update File: shapes.py\n@@ class Square:\n+        self.color = \"red\"\n"),
+        "hunk #1 of shapes.py adds its lines at the end of the file, after line 14 `return \
+         self.s ** 2`, where they never run, not right after its @@ line 'class Square:' (line 9)",
+    );
+}

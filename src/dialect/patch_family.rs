@@ -279,6 +279,25 @@ fn cursor_doubts(agent: &PatchAgent, call: &ToolCall, outcome: &CallOutcome) -> 
             }
             None => {}
         }
+        if let Some((at, first)) = lost_first_line(&lines, searched.from, &added) {
+            let place = if searched.from == 0 {
+                "at the top of the file".to_string()
+            } else {
+                format!("after line {}", searched.from)
+            };
+            out.push(doubt(
+                PatchDoubtKind::AddedAtEnd,
+                format!(
+                    "{}'s apply_patch puts its {} {place}, above line {at} '{first}', which \
+                     must stay above the file's code (a #! line, an encoding line, a module \
+                     docstring, `from __future__`, a `package` clause): the file no longer \
+                     runs or compiles as it did: send the hunk with a few of the file's lines \
+                     around the new ones (each after a space) as context, from the place meant",
+                    agent.name,
+                    crate::words::count(added.len(), "added line")
+                ),
+            ));
+        }
         if let Some((a, b)) = already_after(&lines, searched.from, &added) {
             let after = match &searched.header {
                 Some(Header {
@@ -300,6 +319,103 @@ fn cursor_doubts(agent: &PatchAgent, call: &ToolCall, outcome: &CallOutcome) -> 
         }
     }
     out
+}
+
+/// The 0-based lines of the file `lines` that must stand above its code,
+/// where they stand: a `#!` line and an encoding line (`# -*- coding: ...`)
+/// at the top, then, after blank and comment lines only, a Python module
+/// docstring and `from __future__` imports after it, Go's build
+/// constraints and `package` clause, PHP's `<?php`, JavaScript's
+/// `"use strict"`, YAML's `%YAML` / `---` directives.
+fn prologue(lines: &[&str]) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    let mut code_seen = false;
+    while i < lines.len() {
+        let line = lines[i].trim();
+        let cookie = i < 2 && line.starts_with('#') && {
+            let after = line.find("coding").map_or("", |at| &line[at + 6..]);
+            after.starts_with(':') || after.starts_with('=')
+        };
+        let first = !code_seen
+            && (line.starts_with("package ")
+                || line.starts_with("<?php")
+                || line.starts_with("%YAML")
+                || line == "---"
+                || ["\"use strict\"", "'use strict'"]
+                    .iter()
+                    .any(|s| line.trim_end_matches(';') == *s));
+        if (i == 0 && line.starts_with("#!"))
+            || cookie
+            || line.starts_with("//go:build")
+            || line.starts_with("// +build")
+        {
+            out.push(i);
+        } else if let Some(rest) = line.strip_prefix("/*") {
+            // A block comment: to the line closing it.
+            if !rest.contains("*/") {
+                i = (i + 1..lines.len())
+                    .find(|&j| lines[j].contains("*/"))
+                    .unwrap_or(lines.len());
+            }
+        } else if line.is_empty() || line.starts_with('#') || line.starts_with("//") {
+            // Blank and comment lines may stand above them.
+        } else if !code_seen && docstring_opens(line) {
+            let quote = if line.contains("\"\"\"") {
+                "\"\"\""
+            } else {
+                "'''"
+            };
+            let opened = line.find(quote).map_or(line.len(), |at| at + 3);
+            let end = if line[opened..].contains(quote) {
+                i
+            } else {
+                (i + 1..lines.len())
+                    .find(|&j| lines[j].contains(quote))
+                    .unwrap_or(lines.len().saturating_sub(1))
+            };
+            out.extend(i..=end);
+            code_seen = true;
+            i = end;
+        } else if line.starts_with("from __future__ import") {
+            out.push(i);
+            code_seen = true;
+        } else if first {
+            out.push(i);
+            break;
+        } else {
+            break;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Whether `line` (trimmed) opens a Python string in triple quotes.
+fn docstring_opens(line: &str) -> bool {
+    let bare = line.trim_start_matches(['r', 'R', 'u', 'U', 'b', 'B']);
+    bare.len() + 2 >= line.len() && (bare.starts_with("\"\"\"") || bare.starts_with("\'\'\'"))
+}
+
+/// The first line of `lines` (the file) that must stand above its code
+/// ([`prologue`]) and no longer does once `added` is put before 0-based
+/// line `at`: its 1-based number and text. `None` when each such line at
+/// or after `at` still does (a comment added above a `package` clause, a
+/// `#!` line added to a file with none).
+fn lost_first_line<'a>(lines: &[&'a str], at: usize, added: &[&str]) -> Option<(usize, &'a str)> {
+    let before = prologue(lines);
+    let moved: Vec<usize> = before.iter().copied().filter(|&i| i >= at).collect();
+    if moved.is_empty() || added.iter().all(|l| l.trim().is_empty()) {
+        return None;
+    }
+    let mut result: Vec<&str> = lines[..at.min(lines.len())].to_vec();
+    result.extend_from_slice(added);
+    result.extend_from_slice(&lines[at.min(lines.len())..]);
+    let after = prologue(&result);
+    let lost = moved
+        .into_iter()
+        .find(|&i| !after.contains(&(i + added.len())))?;
+    Some((lost + 1, lines[lost].trim()))
 }
 
 /// Where `lines` (the file) already hold `added` (a hunk's added lines)
@@ -567,5 +683,121 @@ mod tests {
         assert_eq!(already_after(&["}", "x"], 0, &["}"]), None);
         assert_eq!(already_after(&["a", "", "b"], 1, &["", "b"]), Some((3, 3)));
         assert_eq!(already_after(&["a", "", "b"], 1, &["b"]), None);
+    }
+
+    /// Round 40a's find 09: Cline puts a hunk under a bare `@@` at the top
+    /// of the file, above the lines that must stay first (a `#!` line, a
+    /// module docstring, `from __future__`, Go's `package`): a doubt
+    /// saying where they go; not above a file without such lines, nor a
+    /// comment added above a `package` clause.
+    #[test]
+    fn a_hunk_put_above_the_files_first_lines_is_doubted() {
+        let tool = "#!/usr/bin/env python3\n\"\"\"Tool.\"\"\"\nfrom __future__ import annotations\n\nimport sys\n";
+        let helper = wrap("*** Update File: tool.py\n@@\n+def helper(x):\n+    return x * 2\n+\n");
+        let said = judged(&CLINE, &[("tool.py", tool)], &helper);
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert_eq!(said[0].0, PatchDoubtKind::AddedAtEnd);
+        assert!(
+            said[0].1.starts_with(
+                "edit 1: Cline's apply_patch puts its 2 added lines at the top of the file, \
+                 above line 1 '#!/usr/bin/env python3', which must stay above"
+            ),
+            "{}",
+            said[0].1
+        );
+        let go = "// Package main runs.\npackage main\n\nfunc main() {}\n";
+        let double =
+            wrap("*** Update File: main.go\n@@\n+func double(x int) int {\n+\treturn x * 2\n+}\n");
+        let said = judged(&CLINE, &[("main.go", go)], &double);
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert!(
+            said[0].1.contains("above line 2 'package main'"),
+            "{}",
+            said[0].1
+        );
+        // No such line, or one that stays first: no doubt.
+        let plain = wrap("*** Update File: plain.py\n@@\n+import os\n");
+        assert_eq!(
+            judged(&CLINE, &[("plain.py", "import sys\n")], &plain),
+            Vec::new()
+        );
+        let note = wrap("*** Update File: main.go\n@@\n+// Copyright 2026.\n");
+        assert_eq!(judged(&CLINE, &[("main.go", go)], &note), Vec::new());
+        // OpenCode appends the same hunk at the end: harmless there.
+        assert_eq!(judged(&OPENCODE, &[("tool.py", tool)], &helper), Vec::new());
+        // Where the lines that must stay first are.
+        assert_eq!(prologue(&["#!/bin/sh", "echo"]), vec![0]);
+        assert_eq!(
+            prologue(&[
+                "# -*- coding: utf-8 -*-",
+                "'''Doc",
+                "more.'''",
+                "from __future__ import x",
+                "import y"
+            ]),
+            vec![0, 1, 2, 3]
+        );
+        assert_eq!(
+            prologue(&["/* License", " */", "<?php", "echo 1;"]),
+            vec![2]
+        );
+        assert_eq!(
+            prologue(&["import sys", "\"\"\"not a docstring\"\"\""]),
+            Vec::<usize>::new()
+        );
+        assert_eq!(
+            lost_first_line(&["#!/bin/sh", "echo"], 1, &["set -e"]),
+            None
+        );
+    }
+
+    /// Round 40a's find 12, on OpenCode's placement (Codex's): a hunk of
+    /// added lines under `@@ class Square:`, the file's last class, goes to
+    /// the end of the file. Indented as the class's own statements (a
+    /// method), that is the class: no doubt. Indented for a method's body,
+    /// it goes after the last method's `return`, where it never runs; into
+    /// an inner block the @@ line does not name, it is in doubt too.
+    #[test]
+    fn lines_added_into_a_block_the_at_line_does_not_name_are_doubted() {
+        let method = wrap(
+            "*** Update File: shapes.py\n@@ class Square:\n+\n+    def side(self):\n+        return self.s\n",
+        );
+        assert_eq!(
+            judged(&OPENCODE, &[("shapes.py", SHAPES)], &method),
+            Vec::new()
+        );
+        let body =
+            wrap("*** Update File: shapes.py\n@@ class Square:\n+        self.color = \"red\"\n");
+        let said = judged(&OPENCODE, &[("shapes.py", SHAPES)], &body);
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert_eq!(said[0].0, PatchDoubtKind::AddedAtEnd);
+        assert!(
+            said[0].1.starts_with(
+                "hunk #1 of shapes.py adds its lines at the end of the file, after line 14 \
+                 `return self.s ** 2`, where they never run, not right after its @@ line \
+                 'class Square:' (line 9): OpenCode's apply_patch"
+            ),
+            "{}",
+            said[0].1
+        );
+        let init = "class Square:\n    def __init__(self, s):\n        self.s = s\n";
+        let said = judged(
+            &OPENCODE,
+            &[("sq.py", init)],
+            &body.replace("shapes.py", "sq.py"),
+        );
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert!(
+            said[0]
+                .1
+                .contains("at the end of the file, after line 3, not after its @@ line"),
+            "{}",
+            said[0].1
+        );
+        // The @@ line naming the method itself, whose body ends the file.
+        let named = wrap(
+            "*** Update File: sq.py\n@@     def __init__(self, s):\n+        self.color = \"red\"\n",
+        );
+        assert_eq!(judged(&OPENCODE, &[("sq.py", init)], &named), Vec::new());
     }
 }

@@ -125,14 +125,25 @@ fn clines_pure_addition_lands_after_its_at_line_and_passes() {
 /// OpenCode append it at the end of the file, their documented placement,
 /// which the model may well mean (a new function, a test): exact, no
 /// opinion, and the record says where the lines went. Cline puts it at the
-/// top of the file: said so.
+/// top of the file, here above the module's docstring, which must stay
+/// first (round 40a's find 09): a doubt saying so.
 #[test]
 fn a_pure_addition_under_a_bare_at_line_passes_and_the_record_says_where_it_lands() {
     let body = "@@\n+\n+\n+def restock(item, qty):\n+    item.qty += qty\n";
+    let agent = GateAgent::ClineCli;
+    let judgment = judged(agent, &patch_payload(agent, body));
+    assert_case(&judgment, Case::Doubt);
+    let reason = deny_reason(&judgment);
+    assert!(
+        reason.contains(
+            "edit 1: Cline's apply_patch puts its 4 added lines at the top of the file, above \
+             line 1 '\"\"\"Inventory helpers"
+        ),
+        "{reason}"
+    );
     for (agent, place) in [
         (GateAgent::Codex, "at the end of the file, after line 54"),
         (GateAgent::Opencode, "at the end of the file, after line 54"),
-        (GateAgent::ClineCli, "at the top of the file, before line 1"),
     ] {
         let judgment = judged(agent, &patch_payload(agent, body));
         assert_case(&judgment, Case::Exact);

@@ -2333,3 +2333,89 @@ fn an_abstract_method_or_protocol_member_body_is_not_a_stand_in() {
         )],
     );
 }
+
+// --- tester round 40a: where patch hunks of added lines land ---
+
+/// Round 40a's finds 09 to 12 at the gate: a Cline hunk under a bare `@@`
+/// put above a `#!` line or Go's `package` clause (09) and a Codex hunk
+/// under `@@ class Square:` indented for a method's body, appended after
+/// its `return` (12) are denied; a Cline hunk of a method under `@@ class
+/// Cart:` is judged where Cline puts it, right after that line (11:
+/// allowed); a Codex hunk making a `Protocol`'s member `...` without the
+/// class line in the hunk is no stand-in (10: the file above is read).
+#[test]
+fn patch_hunks_are_judged_where_they_land() {
+    let wrap = |body: &str| format!("*** Begin Patch\n{body}*** End Patch\n");
+    let tool = "#!/usr/bin/env python3\n\"\"\"Tool.\"\"\"\nfrom __future__ import annotations\n\nimport sys\n";
+    let go = "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(1)\n}\n";
+    let shapes = "class Circle:\n    def area(self):\n        return 3.14159 * self.r ** 2\n\n\nclass Square:\n    def __init__(self, s):\n        self.s = s\n\n    def area(self):\n        return self.s ** 2\n";
+    let cart = "class Cart:\n    def __init__(self):\n        self.items = []\n\n\nCART = Cart()\n";
+    let store = "from typing import Protocol\n\n\nclass Store(Protocol):\n    def get(self, key: str) -> bytes:\n        data = self._db.read(key)\n        self._hits += 1\n        log(key)\n        return data\n";
+    let cases = [
+        (
+            GateAgent::ClineCli,
+            ("tool.py", tool),
+            wrap("*** Update File: tool.py\n@@\n+def helper(x):\n+    return x * 2\n+\n"),
+            Some(
+                "edit 1: Cline's apply_patch puts its 2 added lines at the top of the file, above \
+                 line 1 '#!/usr/bin/env python3', which must stay above the file's code",
+            ),
+        ),
+        (
+            GateAgent::ClineCli,
+            ("main.go", go),
+            wrap("*** Update File: main.go\n@@\n+func double(x int) int {\n+\treturn x * 2\n+}\n"),
+            Some("at the top of the file, above line 1 'package main'"),
+        ),
+        (
+            GateAgent::Codex,
+            ("shapes.py", shapes),
+            wrap("*** Update File: shapes.py\n@@ class Square:\n+        self.color = \"red\"\n"),
+            Some(
+                "hunk #1 of shapes.py adds its lines at the end of the file, after line 11 \
+                 `return self.s ** 2`, where they never run, not right after its @@ line 'class \
+                 Square:' (line 6)",
+            ),
+        ),
+        (
+            GateAgent::Codex,
+            ("shapes.py", shapes),
+            wrap(
+                "*** Update File: shapes.py\n@@ class Square:\n+\n+    def side(self):\n+        return self.s\n",
+            ),
+            None,
+        ),
+        (
+            GateAgent::ClineCli,
+            ("c2.py", cart),
+            wrap(
+                "*** Update File: c2.py\n@@ class Cart:\n+    def clear(self):\n+        self.items = []\n+\n",
+            ),
+            None,
+        ),
+        (
+            GateAgent::Codex,
+            ("store.py", store),
+            wrap(
+                "*** Update File: store.py\n@@\n     def get(self, key: str) -> bytes:\n-        data = self._db.read(key)\n-        self._hits += 1\n-        log(key)\n-        return data\n+        ...\n",
+            ),
+            None,
+        ),
+    ];
+    for (agent, (name, content), patch, said) in &cases {
+        let payload = match agent {
+            GateAgent::Codex => edit_payload(*agent, json!({ "command": patch })),
+            _ => clines_call("apply_patch", json!({ "input": patch })),
+        };
+        let fs = MemoryFs::new([(name.to_string(), content.to_string())]);
+        let judgment = srview::gate::judge(*agent, &payload, |_| fs, &Policy::default());
+        match said {
+            Some(said) => {
+                assert_eq!(judgment.case, Case::Doubt, "{name}: {:?}", judgment.answer);
+                let reason = deny_reason(&judgment);
+                assert!(reason.contains(said), "{agent:?}: {reason}");
+            }
+            None => assert_eq!(judgment.case, Case::Exact, "{name}: {:?}", judgment.answer),
+        }
+    }
+}

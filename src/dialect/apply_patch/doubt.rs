@@ -218,7 +218,26 @@ pub fn patch_doubts(
                         continue;
                     }
                     let (old, new) = (chunk.old_lines().join("\n"), chunk.new_lines().join("\n"));
-                    if let Some(elided) = crate::dialect::elided::elided(path, &old, &new) {
+                    // The file above the hunk (read only for a hunk that
+                    // looks like one): a `def`'s class may be declared
+                    // there, as for an edit (round 40a's find 10: a
+                    // `Protocol`'s member whose body is `...`).
+                    let elided = crate::dialect::elided::elided(path, &old, &new).and_then(|e| {
+                        let Some(first) = hunk.matched.map(|m| m.start_line.saturating_sub(1))
+                        else {
+                            return Some(e);
+                        };
+                        let Some(content) = section_input(patch, fs, cwd, s) else {
+                            return Some(e);
+                        };
+                        let above: String = line_texts(&content)
+                            .iter()
+                            .take(first)
+                            .map(|l| format!("{l}\n"))
+                            .collect();
+                        crate::dialect::elided::elided_under(path, &old, &new, &above)
+                    });
+                    if let Some(elided) = elided {
                         out.push(PatchDoubt {
                             file: path.clone(),
                             section: s,
@@ -551,16 +570,51 @@ fn hunk_doubt(
         }
         // The end of the file inside the block the @@ line opens (every
         // non-blank line after it indented deeper than it), and the added
-        // lines indented deeper too: they land at the end of that block,
-        // the place the @@ line names (a method added to the file's last
-        // class).
+        // lines indented into it as its own statements (the first at the
+        // depth of the block's first statement, none shallower): they land
+        // at the end of that block, the place the @@ line names (a method
+        // added to the file's last class). Not lines indented deeper, into
+        // whatever inner block ends the file (a tester's find: `@@ class
+        // Square:` and a line of a method's body went after the last
+        // method's `return`), nor lines after a `return` (or `raise`,
+        // `continue`, `break`) ending the block at their depth: never run.
         let depth = |line: &str| line.len() - line.trim_start().len();
         let opened = depth(lines[header.line - 1]);
         let deeper = |line: &str| line.trim().is_empty() || depth(line) > opened;
-        if lines[header.line..].iter().all(|l| deeper(l))
-            && chunk.new_lines().iter().all(|l| deeper(l))
-        {
-            return None;
+        let body = &lines[header.line..];
+        let member = body.iter().find(|l| !l.trim().is_empty()).map(|l| depth(l));
+        let new = chunk.new_lines();
+        let first_added = new.iter().find(|l| !l.trim().is_empty()).map(|l| depth(l));
+        let as_members = member.is_some_and(|m| {
+            first_added == Some(m) && new.iter().all(|l| l.trim().is_empty() || depth(l) >= m)
+        });
+        // The last line of the file at or above the added lines' depth.
+        let last = first_added.and_then(|d| {
+            let at = body
+                .iter()
+                .rposition(|l| !l.trim().is_empty() && depth(l) <= d)?;
+            (depth(body[at]) == d).then_some((header.line + at + 1, body[at].trim()))
+        });
+        let ends_flow = last.filter(|(_, l)| {
+            let word = l.split(|c: char| !c.is_alphanumeric() && c != '_').next();
+            matches!(word, Some("return" | "raise" | "continue" | "break"))
+        });
+        if body.iter().all(|l| deeper(l)) && new.iter().all(|l| deeper(l)) {
+            if as_members && ends_flow.is_none() {
+                return None;
+            }
+            if let Some((at, flow)) = ends_flow {
+                return Some((
+                    PatchDoubtKind::AddedAtEnd,
+                    format!(
+                        "adds its lines at the end of the file, after line {at} `{flow}`, \
+                         where they never run, not right after its @@ line '{context}' (line {}): \
+                         the reference puts a hunk with no context or removed lines at the \
+                         end of the file, whatever its @@ line",
+                        header.line
+                    ),
+                ));
+            }
         }
         let at = if lines.is_empty() {
             "in the empty file".to_string()
