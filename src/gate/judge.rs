@@ -255,6 +255,8 @@ fn exact_string(tool: &str, call: &Call, fs: &dyn PatchFs) -> Finding {
     };
     let diagnosis = outcome.diagnosis.as_ref();
     let suggestion = diagnosis.and_then(|d| d.suggestion.as_ref());
+    // Why the file's curly quotes are not carried; whether they are.
+    let (mut quote_why, mut carried) = (None, false);
     let suggestion = match (error, suggestion) {
         // The model wrote curly quotes where the file has straight ones:
         // its new text means the file's straight quotes too (Claude Code
@@ -275,20 +277,49 @@ fn exact_string(tool: &str, call: &Call, fs: &dyn PatchFs) -> Finding {
             new_string: straight_quotes(new_string),
             replace_all: *replace_all,
         }),
-        // The file's curly quotes: which one each straight quote of the new
-        // text stands for cannot be told.
+        // The file's curly quotes: carried by position where which one
+        // each straight quote of the new text stands for is certain (the
+        // change holds no quote), else not told.
         (
             EditError::ClaudeQuoteNormalised {
                 curly_in_file: true,
             },
             _,
-        ) => None,
+        ) => match (&edit, content.as_deref()) {
+            (
+                Edit::ClaudeEdit {
+                    file_path,
+                    old_string,
+                    new_string,
+                    replace_all,
+                },
+                Some(content),
+            ) => match super::quotes::carried(content, old_string, new_string) {
+                Ok(Some((old, new))) => {
+                    carried = true;
+                    Some(Edit::ClaudeEdit {
+                        file_path: file_path.clone(),
+                        old_string: old,
+                        new_string: new,
+                        replace_all: *replace_all,
+                    })
+                }
+                Ok(None) => None,
+                Err(why) => {
+                    quote_why = Some(why);
+                    None
+                }
+            },
+            _ => None,
+        },
         (_, suggestion) => suggestion.cloned(),
     };
     // Whole lines indented unlike the file (curly quotes for its straight
     // ones too): re-indented as srview re-indents a loose hunk, new lines
     // included; the exact-string diagnosis does not re-indent.
     let (reindented, reindent_why) = match (&suggestion, &edit, content.as_deref()) {
+        // Quotes the change adds where the file has curly ones: said so.
+        (None, _, _) if quote_why.is_some() => (None, quote_why),
         (None, Edit::ClaudeEdit { .. } | Edit::ClineEditor { .. }, Some(content)) => {
             match reindented_edit(&edit, content) {
                 Ok(edit) => (Some(edit), None),
@@ -331,7 +362,7 @@ fn exact_string(tool: &str, call: &Call, fs: &dyn PatchFs) -> Finding {
         // behind the re-indented edit, as for the other agents) says why
         // none is offered: its sentence saying so is left out.
         let message = match d.message.split_once(" No corrected edit:") {
-            Some((said, _)) if reindented.is_some() || reindent_why.is_some() => said,
+            Some((said, _)) if reindented.is_some() || reindent_why.is_some() || carried => said,
             _ => d.message.as_str(),
         };
         // A diagnosis that opens with the agent's own error (said just

@@ -911,3 +911,46 @@ fn an_edit_leaving_a_yaml_file_unparseable_is_a_doubt() {
     let judgment = judged_yaml("Write", write("server:\n  tags: [a, b]\n"), None);
     assert_case(&judgment, Case::Exact);
 }
+
+/// Claude Code's `Edit` in straight quotes over a file's curly ones,
+/// changing the text inside them (tester round 40b, 11): the quotes sit
+/// where the file has its curly ones, so the edit is rewritten to the
+/// file's own text with them carried (`msg = “Hello, world”`, as Claude
+/// Code writes it). A change that writes a quote of its own is denied, and
+/// says that is what cannot be told.
+#[test]
+fn a_claude_code_edit_over_curly_quotes_carries_them_where_certain() {
+    let agent = GateAgent::ClaudeCode;
+    let content = "msg = \u{201C}Hello\u{201D}\nother = 1\n";
+    let run = |new: &str| {
+        let input = string_edit(agent, "msg = \"Hello\"", new);
+        judge_on(
+            agent,
+            &edit_payload(agent, input),
+            content,
+            &Policy::default(),
+        )
+    };
+    let judgment = run("msg = \"Hello, world\"");
+    assert_case(&judgment, Case::Loose);
+    let args = rewritten_input(&judgment);
+    assert_eq!(args["old_string"], "msg = \u{201C}Hello\u{201D}");
+    assert_eq!(args["new_string"], "msg = \u{201C}Hello, world\u{201D}");
+    assert_exact_with_agents_matcher(agent, &args, content);
+    let reason = reply_json(&judgment)["hookSpecificOutput"]["permissionDecisionReason"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(!reason.contains("No corrected edit"), "{reason}");
+
+    let judgment = run("msg = \"Hello\" + \"!\"");
+    let reason = deny_reason(&judgment);
+    assert!(
+        reason.contains(
+            "No corrected edit: the model's new text writes quotes of its own (`+ \"!\"`) \
+             where the file has curly ones: srview cannot tell whether each is meant straight \
+             or curly."
+        ),
+        "{reason}"
+    );
+}
