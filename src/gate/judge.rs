@@ -133,15 +133,19 @@ pub(super) fn read(
         Entry::BelowFile => check(format!("a parent of {path} is a file")),
         // Rust's words for a file that is not UTF-8 are no help to the
         // model (a tester's find): said plainly.
-        Entry::Unreadable(why) if why.contains("valid UTF-8") => Err((
-            format!(
-                "{path} is not UTF-8 text (its encoding is another, or it is binary), which \
-                 srview reads only"
-            ),
-            NextStep::TellTheUser,
-        )),
+        Entry::Unreadable(why) if why.contains("valid UTF-8") => {
+            Err((not_utf8(path), NextStep::TellTheUser))
+        }
         Entry::Unreadable(why) => check(format!("{path} cannot be read as text: {why}")),
     }
+}
+
+/// Why a file that is not UTF-8 cannot be judged ([`read`]).
+fn not_utf8(path: &str) -> String {
+    format!(
+        "{path} is not UTF-8 text (its encoding is another, or it is binary), which srview \
+         reads only"
+    )
 }
 
 /// What srview's trust checks doubt in an exact edit's result.
@@ -627,10 +631,7 @@ fn write(path_key: &str, content_key: &str, call: &Call, fs: &dyn PatchFs) -> Fi
             return Finding::unreadable(None, why, NextStep::CheckPath);
         }
     };
-    let content = match read(fs, &call.cwd, &file) {
-        Ok(content) => content,
-        Err((why, step)) => return Finding::unreadable(Some(file), why, step),
-    };
+    let read = read(fs, &call.cwd, &file);
     // The write check `check` and `apply --write` run too
     // ([`edit::write_doubt`]); a stand-in's sentence ends with what to
     // send. The layout check reads only the part around what the write changes
@@ -648,6 +649,34 @@ fn write(path_key: &str, content_key: &str, call: &Call, fs: &dyn PatchFs) -> Fi
             .into_iter()
             .chain(hidden_write(old, new))
             .collect()
+    };
+    let content = match read {
+        Ok(content) => content,
+        // A whole write over a file that is not UTF-8 needs nothing of it
+        // to be placed (a tester's find: it was always denied as "cannot
+        // be judged", though the model re-encodes the file): its content
+        // judged as a new file's, and the checks that read the old text
+        // said not run.
+        Err((why, _)) if why == not_utf8(&file) => {
+            let said = (
+                NextStep::Said,
+                format!(
+                    "{file} is not UTF-8 text now (its encoding is another, or it is binary), \
+                     and this write replaces it with UTF-8 text: srview judged the content as a \
+                     new file's, but could not check it against the old text (whether it stands \
+                     in for lines it leaves out, or changes nothing)"
+                ),
+            );
+            let doubts: Vec<(NextStep, String)> = std::iter::once(said).chain(layout("")).collect();
+            let mut found = exact_or_doubt(file.clone(), "write", None, doubts.clone());
+            let doubts: Vec<&str> = doubts.iter().map(|(_, why)| why.as_str()).collect();
+            found.explanation = format!(
+                "the whole write of {file} is in doubt: {}.",
+                doubts.join("; ")
+            );
+            return found;
+        }
+        Err((why, step)) => return Finding::unreadable(Some(file), why, step),
     };
     let doubts = match content.as_deref() {
         Some(old) => match edit::write_doubt(&file, old, new) {

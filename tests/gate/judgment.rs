@@ -954,3 +954,73 @@ fn a_claude_code_edit_over_curly_quotes_carries_them_where_certain() {
         "{reason}"
     );
 }
+
+/// A whole write over a file that is not UTF-8 (Latin-1), by Claude Code's
+/// `Write` and Gemini CLI's `write_file` (tester round 40b, 08): not
+/// "cannot be judged" (nothing of the old file is needed to place it) but
+/// a doubt saying the old file was not UTF-8 and which checks could not
+/// run, so a policy can let it through; its content is judged as a new
+/// file's (a Python block left without its body is said too).
+#[test]
+fn a_whole_write_over_a_file_that_is_not_utf8_is_judged_on_its_content() {
+    let dir = std::env::temp_dir().join(format!("srview-gate-latin1-write-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a folder");
+    std::fs::write(dir.join("inventory.py"), b"name = \"caf\xe9\"\n").expect("a file");
+    let root = dir.to_string_lossy().to_string();
+    let path = format!("{CWD}/inventory.py");
+    let run = |agent: GateAgent, tool: &str, content: &str, policy: &str| {
+        let mut json: Value =
+            serde_json::from_slice(&edit_payload(agent, json!({}))).expect("JSON");
+        json["tool_name"] = tool.into();
+        json["tool_input"] = json!({"file_path": path, "content": content});
+        let payload = json.to_string().into_bytes();
+        srview::gate::judge(
+            agent,
+            &payload,
+            |_| srview::dialect::apply_patch::DirFs {
+                root: root.clone().into(),
+            },
+            &Policy::parse(policy).expect("a policy"),
+        )
+    };
+    let said = format!(
+        "the whole write of {path} is in doubt: {path} is not UTF-8 text now (its encoding is \
+         another, or it is binary), and this write replaces it with UTF-8 text: srview judged \
+         the content as a new file's, but could not check it against the old text (whether it \
+         stands in for lines it leaves out, or changes nothing)"
+    );
+    let clean = run(
+        GateAgent::ClaudeCode,
+        "Write",
+        "name = \"café\"\n",
+        "doubt=deny",
+    );
+    let gemini = run(
+        GateAgent::GeminiCli,
+        "write_file",
+        "name = \"café\"\n",
+        "doubt=deny",
+    );
+    let allowed = run(
+        GateAgent::ClaudeCode,
+        "Write",
+        "name = \"café\"\n",
+        "doubt=allow",
+    );
+    let broken = run(
+        GateAgent::ClaudeCode,
+        "Write",
+        "if name:\nprint(name)\n",
+        "doubt=deny",
+    );
+    std::fs::remove_dir_all(&dir).ok();
+    for judgment in [&clean, &gemini] {
+        assert_case(judgment, Case::Doubt);
+        let reason = deny_reason(judgment);
+        assert!(reason.contains(&format!("{said}.")), "{reason}");
+    }
+    assert_case(&allowed, Case::Doubt);
+    assert_eq!(allowed.answer, Answer::NoOpinion);
+    let reason = deny_reason(&broken);
+    assert!(reason.contains(&format!("{said}; ")), "{reason}");
+}
