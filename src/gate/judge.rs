@@ -878,16 +878,37 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
             if !s.is_empty() && !s.ends_with('\n') {
                 s.push('\n');
             }
+            // Every place an edit replacing all it finds changes, not only
+            // its first (a tester's find: one place told of 42).
+            let also = &m.also_replaced;
+            let others = match also.len() {
+                0 => String::new(),
+                n => format!(
+                    ", and at {} ({}{})",
+                    crate::words::count(n, "other place"),
+                    also.iter()
+                        .take(5)
+                        .map(|&(a, b)| crate::words::line_range("line", a, b))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    if n > 5 { ", ..." } else { "" }
+                ),
+            };
             s.push_str(&format!(
-                "{} would place edit {}{at} only by its loose stage `{}`: the text it replaces \
-                 is not the text the model wrote.",
+                "{} would place edit {}{at}{others} only by its loose stage `{}`: the text it \
+                 replaces is not the text the model wrote.",
                 row.title,
                 i + 1,
                 m.stage
             ));
             if let (Some(found), Some(written)) = (&m.found, &m.written) {
+                let first = if also.is_empty() {
+                    ""
+                } else {
+                    " at its first place (each other place holds its own text)"
+                };
                 s.push_str(&format!(
-                    "\nIt would replace (every line, blank ones included):\n{}\nwith:\n{}",
+                    "\nIt would replace{first} (every line, blank ones included):\n{}\nwith:\n{}",
                     quoted_lines(found),
                     quoted_lines(written)
                 ));
@@ -954,16 +975,32 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
         }
         s
     } else {
-        format!(
-            "{} would refuse this {}: {}",
-            row.title,
-            call.tool,
-            outcome
-                .error
-                .as_deref()
-                .unwrap_or("its matcher gives no text")
-                .trim_end()
-        )
+        let error = outcome
+            .error
+            .as_deref()
+            .unwrap_or("its matcher gives no text")
+            .trim_end();
+        let mut s = format!("{} would refuse this {}: {error}", row.title, call.tool);
+        // Places a loose stage found, read by the agent as copies (Gemini
+        // CLI's "found 42 ... set 'allow_multiple'"): said as what they are
+        // (a tester's find: beside srview's "does not occur", the two
+        // contradicted each other, and allow_multiple would rewrite them
+        // all).
+        let stage = outcome.edits.first().map(|e| e.stage.as_str());
+        let found = error
+            .split_once("but found ")
+            .and_then(|(_, rest)| rest.split(' ').next())
+            .and_then(|n| n.parse::<usize>().ok());
+        if let (Some(stage), Some(n)) = (stage, found)
+            && !matches!(stage, "exact" | "none" | "failed" | "precheck")
+        {
+            s.push_str(&format!(
+                "\nThose {n} places are what its loose stage `{stage}` found: text that looks \
+                 like old_string, not copies of it. Do not set allow_multiple: it would \
+                 rewrite every one of them."
+            ));
+        }
+        s
     };
     // An empty old text over a file that exists, which the agent refuses
     // (its own error says so): no diagnosis of it as an exact-string edit

@@ -1024,3 +1024,56 @@ fn a_whole_write_over_a_file_that_is_not_utf8_is_judged_on_its_content() {
     let reason = deny_reason(&broken);
     assert!(reason.contains(&format!("{said}; ")), "{reason}");
 }
+
+/// Gemini CLI's `fuzzy` stage finds 23 look-alikes of an old text with
+/// two typos (tester round 40b, 09): without allow_multiple the deny says
+/// the 23 are look-alikes its loose stage found, not copies, and not to set
+/// allow_multiple; with it, the loose sentence names every place (23 in
+/// all, the first few by their lines), not only the first.
+#[test]
+fn gemini_fuzzy_places_are_said_as_look_alikes_and_counted() {
+    let agent = GateAgent::GeminiCli;
+    let content: String = (0..300)
+        .map(|i| format!("def func_{i}(a, b):\n    return a * {i} + b  # comment {i}\n\n"))
+        .collect();
+    let run = |multiple: bool, policy: &str| {
+        let mut input = string_edit(
+            agent,
+            "def func_123(a, b):\n    return a * 123 + c  # coment 123\n",
+            "def func_123(a, b):\n    return 0\n",
+        );
+        if multiple {
+            input["allow_multiple"] = true.into();
+        }
+        judge_on(
+            agent,
+            &edit_payload(agent, input),
+            &content,
+            &Policy::parse(policy).expect("a policy"),
+        )
+    };
+    let reason = deny_reason(&run(false, "failing=deny"));
+    assert!(
+        reason.contains(
+            "found 23 for old_string in file: /home/user/project/inventory.py. If you intended \
+             to replace multiple occurrences, set 'allow_multiple' to true.\nThose 23 places \
+             are what its loose stage `fuzzy` found: text that looks like old_string, not \
+             copies of it. Do not set allow_multiple: it would rewrite every one of them.\n"
+        ),
+        "{reason}"
+    );
+    let reason = deny_reason(&run(true, "loose=deny"));
+    assert!(
+        reason.contains(
+            "would place edit 1 at lines 37-38, and at 22 other places (lines 40-41, lines \
+             70-71, lines 310-311, lines 340-341, lines 361-362, ...) only by its loose stage \
+             `fuzzy`"
+        ),
+        "{reason}"
+    );
+    assert!(
+        reason
+            .contains("It would replace at its first place (each other place holds its own text)"),
+        "{reason}"
+    );
+}
