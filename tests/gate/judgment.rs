@@ -1077,3 +1077,31 @@ fn gemini_fuzzy_places_are_said_as_look_alikes_and_counted() {
         "{reason}"
     );
 }
+
+/// A method's `return` rewritten without the class's four columns, sent
+/// as a patch to Codex and to OpenCode's `apply_patch` (tester round 40b,
+/// 07): repaired as the same change sent as an edit is, the added line
+/// at the removed one's column in the file (8), not withheld as "cannot
+/// be told".
+#[test]
+fn a_patch_shifted_like_its_edit_form_gets_the_same_correction() {
+    let content = "class Order:\n    def subtotal(self):\n        return 1\n\n    def total(self):\n        return self.subtotal() * (1 + TAX_RATE)\n";
+    let body = "@@\n def total(self):\n-    return self.subtotal() * (1 + TAX_RATE)\n+    return round(self.subtotal() * (1 + TAX_RATE), 2)\n";
+    let fixed = "*** Begin Patch\n*** Update File: inventory.py\n@@\n     def total(self):\n-        return self.subtotal() * (1 + TAX_RATE)\n+        return round(self.subtotal() * (1 + TAX_RATE), 2)\n*** End Patch\n";
+    let codex = judge_on(
+        GateAgent::Codex,
+        &edit_payload(GateAgent::Codex, patch(body)),
+        content,
+        &Policy::default(),
+    );
+    assert_case(&codex, Case::Loose);
+    assert_eq!(rewritten_input(&codex)["command"], fixed);
+    let opencode = judge_on(
+        GateAgent::Opencode,
+        &opencode_patch(body),
+        content,
+        &Policy::default(),
+    );
+    assert_case(&opencode, Case::Loose);
+    assert_eq!(rewritten_input(&opencode)["patchText"], fixed);
+}

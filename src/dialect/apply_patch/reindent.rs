@@ -279,7 +279,14 @@ fn place_added(
     if let Some(line) = uncarried {
         return Err(Unindentable::Continuation { line });
     }
-    if in_file || !all_mapped {
+    // Added lines that begin a statement each at a width the hunk's own
+    // old lines have (the rewritten `return` at the removed one's column):
+    // written in the hunk's indentation, as those are, whatever widths the
+    // file has (a tester's find: the same method change was re-indented as
+    // an edit, and withheld as a patch; read in the file's indentation it
+    // would leave a method's `return` in the class body).
+    let in_hunks = !statements.is_empty() && statements.iter().all(|w| map.contains_key(w));
+    if (in_file && !in_hunks) || !all_mapped {
         return Err(Unindentable::Unclear);
     }
     let mut aligned = aligned.into_iter();
@@ -553,13 +560,28 @@ mod tests {
         );
     }
 
+    /// An added line at a width the hunk's old lines have (and the file
+    /// too, with another meaning) is read in the hunk's indentation, as
+    /// the same change sent as an old/new string edit is (tester round
+    /// 40b, 07: a method's `return` rewritten at the removed one's column
+    /// was withheld as a patch, re-indented as an edit).
     #[test]
-    fn a_width_both_sides_have_is_withheld() {
+    fn a_width_both_sides_have_is_read_as_the_hunks() {
         assert_reindented(
             &[(C, "  a"), (C, "    b"), (A, "    c")],
             &["    a", "      b"],
-            Err(Unindentable::Unclear),
-            &["    c"],
+            Ok(true),
+            &["      c"],
+        );
+        assert_reindented(
+            &[
+                (C, "def total(self):"),
+                (LineKind::Removed, "    return self.subtotal()"),
+                (A, "    return round(self.subtotal(), 2)"),
+            ],
+            &["    def total(self):", "        return self.subtotal()"],
+            Ok(true),
+            &["        return round(self.subtotal(), 2)"],
         );
     }
 
