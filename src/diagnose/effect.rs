@@ -112,9 +112,36 @@ pub fn indent_shift(search: &[&str], region: &[&str], replace: &[&str]) -> Optio
     let s_base = least_indented(pairs.iter().map(|p| p.0))?;
     let f_base = least_indented(pairs.iter().map(|p| p.1))?;
     let r_base = least_indented(replace.iter().copied().filter(code))?;
+    // A line both texts keep, or one rewritten in its place (the flag):
+    // its SEARCH and REPLACE lines.
+    let old: Vec<&str> = search.iter().map(|l| js_trim(l)).collect();
+    let new: Vec<&str> = replace.iter().map(|l| js_trim(l)).collect();
+    let mut counterparts: Vec<(usize, usize, bool)> = Vec::new();
+    for op in crate::textdiff::ops(&old, &new, None) {
+        let (o, n) = (op.old_range(), op.new_range());
+        let equal = matches!(op, DiffOp::Equal { .. });
+        if equal || o.len() == n.len() {
+            counterparts.extend(o.zip(n).map(|(i, k)| (i, k, !equal)));
+        }
+    }
     if lead(s_base) != lead(f_base) {
         if lead(r_base) == lead(s_base) {
-            return Some(shift(r_base, f_base));
+            // The shift of the lines the edit rewrites, where the model's
+            // lines are not shifted alike (a tester's find: a context line
+            // 3 columns left, the rewritten line 4: "3 columns" was said of
+            // the new line): that of the base line otherwise.
+            let base = shift(r_base, f_base);
+            let rewritten = counterparts
+                .iter()
+                .filter(|&&(i, k, rewritten)| rewritten && code(&region[i]) && code(&replace[k]))
+                .map(|&(i, k, _)| shift(replace[k], region[i]))
+                .find(|s| match (s, base) {
+                    (IndentShift::Columns(n), IndentShift::Columns(b)) => {
+                        *n != 0 && n.signum() == b.signum()
+                    }
+                    _ => false,
+                });
+            return Some(rewritten.unwrap_or(base));
         }
         if lead(r_base) == lead(f_base) {
             // Written in the file's frame.
@@ -123,16 +150,7 @@ pub fn indent_shift(search: &[&str], region: &[&str], replace: &[&str]) -> Optio
     }
     // A line both texts keep, or one rewritten in its place: written where
     // the SEARCH text had it, and not where the file has it, it is shifted.
-    let old: Vec<&str> = search.iter().map(|l| js_trim(l)).collect();
-    let new: Vec<&str> = replace.iter().map(|l| js_trim(l)).collect();
-    let mut counterparts: Vec<(usize, usize)> = Vec::new();
-    for op in crate::textdiff::ops(&old, &new, None) {
-        let (o, n) = (op.old_range(), op.new_range());
-        if matches!(op, DiffOp::Equal { .. }) || o.len() == n.len() {
-            counterparts.extend(o.zip(n));
-        }
-    }
-    counterparts.into_iter().find_map(|(i, k)| {
+    counterparts.into_iter().find_map(|(i, k, _)| {
         let (s, f, r) = (search[i], region[i], replace[k]);
         (code(&s) && code(&f) && code(&r) && lead(r) == lead(s) && lead(s) != lead(f))
             .then(|| shift(r, f))
@@ -374,6 +392,35 @@ mod tests {
         assert_eq!(
             there(&file, (0, 1), (&["x = 2"], &["x = 2"]), false, false),
             None
+        );
+    }
+}
+
+#[cfg(test)]
+mod uneven_shift_tests {
+    use super::{IndentShift, indent_shift};
+
+    /// A hunk whose context line is 3 columns left of the file's and
+    /// whose rewritten line 4 (tester round 40b, 02): the shift said is
+    /// the rewritten line's, not the context line's.
+    #[test]
+    fn the_shift_said_is_the_rewritten_lines() {
+        let search = [" def total(self):", "    return self.subtotal()"];
+        let region = ["    def total(self):", "        return self.subtotal()"];
+        let replace = [" def total(self):", "    return round(self.subtotal(), 2)"];
+        assert_eq!(
+            indent_shift(&search, &region, &replace),
+            Some(IndentShift::Columns(-4))
+        );
+        // Shifted alike: the base line's shift, as before.
+        let search = ["def total(self):", "    return self.subtotal()"];
+        assert_eq!(
+            indent_shift(
+                &search,
+                &region,
+                &["def total(self):", "    return round(self.subtotal(), 2)"]
+            ),
+            Some(IndentShift::Columns(-4))
         );
     }
 }

@@ -133,15 +133,19 @@ pub(super) fn read(
         Entry::BelowFile => check(format!("a parent of {path} is a file")),
         // Rust's words for a file that is not UTF-8 are no help to the
         // model (a tester's find): said plainly.
-        Entry::Unreadable(why) if why.contains("valid UTF-8") => Err((
-            format!(
-                "{path} is not UTF-8 text (its encoding is another, or it is binary), which \
-                 srview reads only"
-            ),
-            NextStep::TellTheUser,
-        )),
+        Entry::Unreadable(why) if why.contains("valid UTF-8") => {
+            Err((not_utf8(path), NextStep::TellTheUser))
+        }
         Entry::Unreadable(why) => check(format!("{path} cannot be read as text: {why}")),
     }
+}
+
+/// Why a file that is not UTF-8 cannot be judged ([`read`]).
+fn not_utf8(path: &str) -> String {
+    format!(
+        "{path} is not UTF-8 text (its encoding is another, or it is binary), which srview \
+         reads only"
+    )
 }
 
 /// What srview's trust checks doubt in an exact edit's result.
@@ -256,6 +260,8 @@ fn exact_string(tool: &str, call: &Call, fs: &dyn PatchFs) -> Finding {
     };
     let diagnosis = outcome.diagnosis.as_ref();
     let suggestion = diagnosis.and_then(|d| d.suggestion.as_ref());
+    // Why the file's curly quotes are not carried; whether they are.
+    let (mut quote_why, mut carried) = (None, false);
     let suggestion = match (error, suggestion) {
         // The model wrote curly quotes where the file has straight ones:
         // its new text means the file's straight quotes too (Claude Code
@@ -276,20 +282,49 @@ fn exact_string(tool: &str, call: &Call, fs: &dyn PatchFs) -> Finding {
             new_string: straight_quotes(new_string),
             replace_all: *replace_all,
         }),
-        // The file's curly quotes: which one each straight quote of the new
-        // text stands for cannot be told.
+        // The file's curly quotes: carried by position where which one
+        // each straight quote of the new text stands for is certain (the
+        // change holds no quote), else not told.
         (
             EditError::ClaudeQuoteNormalised {
                 curly_in_file: true,
             },
             _,
-        ) => None,
+        ) => match (&edit, content.as_deref()) {
+            (
+                Edit::ClaudeEdit {
+                    file_path,
+                    old_string,
+                    new_string,
+                    replace_all,
+                },
+                Some(content),
+            ) => match super::quotes::carried(content, old_string, new_string) {
+                Ok(Some((old, new))) => {
+                    carried = true;
+                    Some(Edit::ClaudeEdit {
+                        file_path: file_path.clone(),
+                        old_string: old,
+                        new_string: new,
+                        replace_all: *replace_all,
+                    })
+                }
+                Ok(None) => None,
+                Err(why) => {
+                    quote_why = Some(why);
+                    None
+                }
+            },
+            _ => None,
+        },
         (_, suggestion) => suggestion.cloned(),
     };
     // Whole lines indented unlike the file (curly quotes for its straight
     // ones too): re-indented as srview re-indents a loose hunk, new lines
     // included; the exact-string diagnosis does not re-indent.
     let (reindented, reindent_why) = match (&suggestion, &edit, content.as_deref()) {
+        // Quotes the change adds where the file has curly ones: said so.
+        (None, _, _) if quote_why.is_some() => (None, quote_why),
         (None, Edit::ClaudeEdit { .. } | Edit::ClineEditor { .. }, Some(content)) => {
             match reindented_edit(&edit, content) {
                 Ok(edit) => (Some(edit), None),
@@ -332,7 +367,7 @@ fn exact_string(tool: &str, call: &Call, fs: &dyn PatchFs) -> Finding {
         // behind the re-indented edit, as for the other agents) says why
         // none is offered: its sentence saying so is left out.
         let message = match d.message.split_once(" No corrected edit:") {
-            Some((said, _)) if reindented.is_some() || reindent_why.is_some() => said,
+            Some((said, _)) if reindented.is_some() || reindent_why.is_some() || carried => said,
             _ => d.message.as_str(),
         };
         // A diagnosis that opens with the agent's own error (said just
@@ -597,10 +632,7 @@ fn write(path_key: &str, content_key: &str, call: &Call, fs: &dyn PatchFs) -> Fi
             return Finding::unreadable(None, why, NextStep::CheckPath);
         }
     };
-    let content = match read(fs, &call.cwd, &file) {
-        Ok(content) => content,
-        Err((why, step)) => return Finding::unreadable(Some(file), why, step),
-    };
+    let read = read(fs, &call.cwd, &file);
     // The write check `check` and `apply --write` run too
     // ([`edit::write_doubt`]); a stand-in's sentence ends with what to
     // send. The layout check reads only the part around what the write changes
@@ -618,6 +650,34 @@ fn write(path_key: &str, content_key: &str, call: &Call, fs: &dyn PatchFs) -> Fi
             .into_iter()
             .chain(hidden_write(old, new))
             .collect()
+    };
+    let content = match read {
+        Ok(content) => content,
+        // A whole write over a file that is not UTF-8 needs nothing of it
+        // to be placed (a tester's find: it was always denied as "cannot
+        // be judged", though the model re-encodes the file): its content
+        // judged as a new file's, and the checks that read the old text
+        // said not run.
+        Err((why, _)) if why == not_utf8(&file) => {
+            let said = (
+                NextStep::Said,
+                format!(
+                    "{file} is not UTF-8 text now (its encoding is another, or it is binary), \
+                     and this write replaces it with UTF-8 text: srview judged the content as a \
+                     new file's, but could not check it against the old text (whether it stands \
+                     in for lines it leaves out, or changes nothing)"
+                ),
+            );
+            let doubts: Vec<(NextStep, String)> = std::iter::once(said).chain(layout("")).collect();
+            let mut found = exact_or_doubt(file.clone(), "write", None, doubts.clone());
+            let doubts: Vec<&str> = doubts.iter().map(|(_, why)| why.as_str()).collect();
+            found.explanation = format!(
+                "the whole write of {file} is in doubt: {}.",
+                doubts.join("; ")
+            );
+            return found;
+        }
+        Err((why, step)) => return Finding::unreadable(Some(file), why, step),
     };
     let doubts = match content.as_deref() {
         Some(old) => match edit::write_doubt(&file, old, new) {
@@ -819,16 +879,37 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
             if !s.is_empty() && !s.ends_with('\n') {
                 s.push('\n');
             }
+            // Every place an edit replacing all it finds changes, not only
+            // its first (a tester's find: one place told of 42).
+            let also = &m.also_replaced;
+            let others = match also.len() {
+                0 => String::new(),
+                n => format!(
+                    ", and at {} ({}{})",
+                    crate::words::count(n, "other place"),
+                    also.iter()
+                        .take(5)
+                        .map(|&(a, b)| crate::words::line_range("line", a, b))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    if n > 5 { ", ..." } else { "" }
+                ),
+            };
             s.push_str(&format!(
-                "{} would place edit {}{at} only by its loose stage `{}`: the text it replaces \
-                 is not the text the model wrote.",
+                "{} would place edit {}{at}{others} only by its loose stage `{}`: the text it \
+                 replaces is not the text the model wrote.",
                 row.title,
                 i + 1,
                 m.stage
             ));
             if let (Some(found), Some(written)) = (&m.found, &m.written) {
+                let first = if also.is_empty() {
+                    ""
+                } else {
+                    " at its first place (each other place holds its own text)"
+                };
                 s.push_str(&format!(
-                    "\nIt would replace (every line, blank ones included):\n{}\nwith:\n{}",
+                    "\nIt would replace{first} (every line, blank ones included):\n{}\nwith:\n{}",
                     quoted_lines(found),
                     quoted_lines(written)
                 ));
@@ -895,16 +976,32 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
         }
         s
     } else {
-        format!(
-            "{} would refuse this {}: {}",
-            row.title,
-            call.tool,
-            outcome
-                .error
-                .as_deref()
-                .unwrap_or("its matcher gives no text")
-                .trim_end()
-        )
+        let error = outcome
+            .error
+            .as_deref()
+            .unwrap_or("its matcher gives no text")
+            .trim_end();
+        let mut s = format!("{} would refuse this {}: {error}", row.title, call.tool);
+        // Places a loose stage found, read by the agent as copies (Gemini
+        // CLI's "found 42 ... set 'allow_multiple'"): said as what they are
+        // (a tester's find: beside srview's "does not occur", the two
+        // contradicted each other, and allow_multiple would rewrite them
+        // all).
+        let stage = outcome.edits.first().map(|e| e.stage.as_str());
+        let found = error
+            .split_once("but found ")
+            .and_then(|(_, rest)| rest.split(' ').next())
+            .and_then(|n| n.parse::<usize>().ok());
+        if let (Some(stage), Some(n)) = (stage, found)
+            && !matches!(stage, "exact" | "none" | "failed" | "precheck")
+        {
+            s.push_str(&format!(
+                "\nThose {n} places are what its loose stage `{stage}` found: text that looks \
+                 like old_string, not copies of it. Do not set allow_multiple: it would \
+                 rewrite every one of them."
+            ));
+        }
+        s
     };
     // An empty old text over a file that exists, which the agent refuses
     // (its own error says so): no diagnosis of it as an exact-string edit

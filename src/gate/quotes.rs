@@ -128,3 +128,110 @@ pub(super) fn straight_quotes(text: &str) -> String {
     text.replace(['\u{2018}', '\u{2019}'], "'")
         .replace(['\u{201C}', '\u{201D}'], "\"")
 }
+
+/// A Claude Code `Edit` whose straight-quoted `old` matches `content` only
+/// with the file's curly quotes read straight: the edit over the file's own
+/// text (its old text, its new text) with the quotes carried by position,
+/// when which curly quote each straight one of `new` stands for is certain:
+/// `new` differs from `old` only in a stretch holding no quote of any kind,
+/// so every quote of `new` sits, relative to unchanged text, where `old`
+/// has it and the file has its curly one (a tester's find: `msg = "Hello"`
+/// made `msg = "Hello, world"` over the file's `msg = “Hello”` was denied,
+/// though Claude Code writes `msg = “Hello, world”`). `Err`: why not (the
+/// changed stretch adds or moves a quote). `Ok(None)`: the text is not
+/// found so (its first place, `\r\n` read as `\n`, as Claude Code finds
+/// it).
+pub(super) fn carried(
+    content: &str,
+    old: &str,
+    new: &str,
+) -> Result<Option<(String, String)>, String> {
+    let content = content.replace("\r\n", "\n");
+    let (file, wanted) = (straight_quotes(&content), straight_quotes(old));
+    let Some(at) = file.find(&wanted) else {
+        return Ok(None);
+    };
+    // The same place in the file's own text: straightening keeps the
+    // number of characters.
+    let start = file[..at].chars().count();
+    let length = wanted.chars().count();
+    let actual: Vec<char> = content.chars().skip(start).take(length).collect();
+    let (old, new): (Vec<char>, Vec<char>) = (old.chars().collect(), new.chars().collect());
+    if actual.len() != old.len() {
+        return Ok(None);
+    }
+    let prefix = old.iter().zip(&new).take_while(|(a, b)| a == b).count();
+    let room = old.len().min(new.len()) - prefix;
+    let suffix = old
+        .iter()
+        .rev()
+        .zip(new.iter().rev())
+        .take(room)
+        .take_while(|(a, b)| a == b)
+        .count();
+    let changed: String = new[prefix..new.len() - suffix].iter().collect();
+    let quote = |c: &char| {
+        matches!(
+            c,
+            '\'' | '"' | '\u{2018}' | '\u{2019}' | '\u{201C}' | '\u{201D}'
+        )
+    };
+    if changed.chars().any(|c| quote(&c)) {
+        return Err(format!(
+            "the model's new text writes quotes of its own (`{}`) where the file has curly \
+             ones: srview cannot tell whether each is meant straight or curly",
+            changed.trim()
+        ));
+    }
+    let file_old: String = actual.iter().collect();
+    let file_new: String = actual[..prefix]
+        .iter()
+        .chain(new[prefix..new.len() - suffix].iter())
+        .chain(actual[old.len() - suffix..].iter())
+        .collect();
+    Ok(Some((file_old, file_new)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::carried;
+
+    #[test]
+    fn a_change_inside_curly_quotes_keeps_them() {
+        let content = "msg = \u{201C}Hello\u{201D}\nother = 1\n";
+        assert_eq!(
+            carried(content, "msg = \"Hello\"", "msg = \"Hello, world\""),
+            Ok(Some((
+                "msg = \u{201C}Hello\u{201D}".to_string(),
+                "msg = \u{201C}Hello, world\u{201D}".to_string()
+            )))
+        );
+        // A quote removed: the file's own is removed.
+        assert_eq!(
+            carried(content, "msg = \"Hello\"", "msg = Hello\""),
+            Ok(Some((
+                "msg = \u{201C}Hello\u{201D}".to_string(),
+                "msg = Hello\u{201D}".to_string()
+            )))
+        );
+    }
+
+    #[test]
+    fn a_quote_added_or_moved_is_not_carried() {
+        let content = "msg = \u{201C}Hello\u{201D} + x\n";
+        let added = carried(
+            content,
+            "msg = \"Hello\" + x",
+            "msg = \"Hello\" + \"y\" + x",
+        );
+        assert_eq!(
+            added,
+            Err(
+                "the model's new text writes quotes of its own (`\"y\" +`) where the file \
+                 has curly ones: srview cannot tell whether each is meant straight or curly"
+                    .to_string()
+            )
+        );
+        assert_eq!(carried(content, "msg = \"Bye\"", "msg = \"Hi\""), Ok(None));
+    }
+}

@@ -911,3 +911,197 @@ fn an_edit_leaving_a_yaml_file_unparseable_is_a_doubt() {
     let judgment = judged_yaml("Write", write("server:\n  tags: [a, b]\n"), None);
     assert_case(&judgment, Case::Exact);
 }
+
+/// Claude Code's `Edit` in straight quotes over a file's curly ones,
+/// changing the text inside them (tester round 40b, 11): the quotes sit
+/// where the file has its curly ones, so the edit is rewritten to the
+/// file's own text with them carried (`msg = “Hello, world”`, as Claude
+/// Code writes it). A change that writes a quote of its own is denied, and
+/// says that is what cannot be told.
+#[test]
+fn a_claude_code_edit_over_curly_quotes_carries_them_where_certain() {
+    let agent = GateAgent::ClaudeCode;
+    let content = "msg = \u{201C}Hello\u{201D}\nother = 1\n";
+    let run = |new: &str| {
+        let input = string_edit(agent, "msg = \"Hello\"", new);
+        judge_on(
+            agent,
+            &edit_payload(agent, input),
+            content,
+            &Policy::default(),
+        )
+    };
+    let judgment = run("msg = \"Hello, world\"");
+    assert_case(&judgment, Case::Loose);
+    let args = rewritten_input(&judgment);
+    assert_eq!(args["old_string"], "msg = \u{201C}Hello\u{201D}");
+    assert_eq!(args["new_string"], "msg = \u{201C}Hello, world\u{201D}");
+    assert_exact_with_agents_matcher(agent, &args, content);
+    let reason = reply_json(&judgment)["hookSpecificOutput"]["permissionDecisionReason"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(!reason.contains("No corrected edit"), "{reason}");
+
+    let judgment = run("msg = \"Hello\" + \"!\"");
+    let reason = deny_reason(&judgment);
+    assert!(
+        reason.contains(
+            "No corrected edit: the model's new text writes quotes of its own (`+ \"!\"`) \
+             where the file has curly ones: srview cannot tell whether each is meant straight \
+             or curly."
+        ),
+        "{reason}"
+    );
+}
+
+/// A whole write over a file that is not UTF-8 (Latin-1), by Claude Code's
+/// `Write` and Gemini CLI's `write_file` (tester round 40b, 08): not
+/// "cannot be judged" (nothing of the old file is needed to place it) but
+/// a doubt saying the old file was not UTF-8 and which checks could not
+/// run, so a policy can let it through; its content is judged as a new
+/// file's (a Python block left without its body is said too).
+#[test]
+fn a_whole_write_over_a_file_that_is_not_utf8_is_judged_on_its_content() {
+    let dir = std::env::temp_dir().join(format!("srview-gate-latin1-write-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a folder");
+    std::fs::write(dir.join("inventory.py"), b"name = \"caf\xe9\"\n").expect("a file");
+    let root = dir.to_string_lossy().to_string();
+    let path = format!("{CWD}/inventory.py");
+    let run = |agent: GateAgent, tool: &str, content: &str, policy: &str| {
+        let mut json: Value =
+            serde_json::from_slice(&edit_payload(agent, json!({}))).expect("JSON");
+        json["tool_name"] = tool.into();
+        json["tool_input"] = json!({"file_path": path, "content": content});
+        let payload = json.to_string().into_bytes();
+        srview::gate::judge(
+            agent,
+            &payload,
+            |_| srview::dialect::apply_patch::DirFs {
+                root: root.clone().into(),
+            },
+            &Policy::parse(policy).expect("a policy"),
+        )
+    };
+    let said = format!(
+        "the whole write of {path} is in doubt: {path} is not UTF-8 text now (its encoding is \
+         another, or it is binary), and this write replaces it with UTF-8 text: srview judged \
+         the content as a new file's, but could not check it against the old text (whether it \
+         stands in for lines it leaves out, or changes nothing)"
+    );
+    let clean = run(
+        GateAgent::ClaudeCode,
+        "Write",
+        "name = \"café\"\n",
+        "doubt=deny",
+    );
+    let gemini = run(
+        GateAgent::GeminiCli,
+        "write_file",
+        "name = \"café\"\n",
+        "doubt=deny",
+    );
+    let allowed = run(
+        GateAgent::ClaudeCode,
+        "Write",
+        "name = \"café\"\n",
+        "doubt=allow",
+    );
+    let broken = run(
+        GateAgent::ClaudeCode,
+        "Write",
+        "if name:\nprint(name)\n",
+        "doubt=deny",
+    );
+    std::fs::remove_dir_all(&dir).ok();
+    for judgment in [&clean, &gemini] {
+        assert_case(judgment, Case::Doubt);
+        let reason = deny_reason(judgment);
+        assert!(reason.contains(&format!("{said}.")), "{reason}");
+    }
+    assert_case(&allowed, Case::Doubt);
+    assert_eq!(allowed.answer, Answer::NoOpinion);
+    let reason = deny_reason(&broken);
+    assert!(reason.contains(&format!("{said}; ")), "{reason}");
+}
+
+/// Gemini CLI's `fuzzy` stage finds 23 look-alikes of an old text with
+/// two typos (tester round 40b, 09): without allow_multiple the deny says
+/// the 23 are look-alikes its loose stage found, not copies, and not to set
+/// allow_multiple; with it, the loose sentence names every place (23 in
+/// all, the first few by their lines), not only the first.
+#[test]
+fn gemini_fuzzy_places_are_said_as_look_alikes_and_counted() {
+    let agent = GateAgent::GeminiCli;
+    let content: String = (0..300)
+        .map(|i| format!("def func_{i}(a, b):\n    return a * {i} + b  # comment {i}\n\n"))
+        .collect();
+    let run = |multiple: bool, policy: &str| {
+        let mut input = string_edit(
+            agent,
+            "def func_123(a, b):\n    return a * 123 + c  # coment 123\n",
+            "def func_123(a, b):\n    return 0\n",
+        );
+        if multiple {
+            input["allow_multiple"] = true.into();
+        }
+        judge_on(
+            agent,
+            &edit_payload(agent, input),
+            &content,
+            &Policy::parse(policy).expect("a policy"),
+        )
+    };
+    let reason = deny_reason(&run(false, "failing=deny"));
+    assert!(
+        reason.contains(
+            "found 23 for old_string in file: /home/user/project/inventory.py. If you intended \
+             to replace multiple occurrences, set 'allow_multiple' to true.\nThose 23 places \
+             are what its loose stage `fuzzy` found: text that looks like old_string, not \
+             copies of it. Do not set allow_multiple: it would rewrite every one of them.\n"
+        ),
+        "{reason}"
+    );
+    let reason = deny_reason(&run(true, "loose=deny"));
+    assert!(
+        reason.contains(
+            "would place edit 1 at lines 37-38, and at 22 other places (lines 40-41, lines \
+             70-71, lines 310-311, lines 340-341, lines 361-362, ...) only by its loose stage \
+             `fuzzy`"
+        ),
+        "{reason}"
+    );
+    assert!(
+        reason
+            .contains("It would replace at its first place (each other place holds its own text)"),
+        "{reason}"
+    );
+}
+
+/// A method's `return` rewritten without the class's four columns, sent
+/// as a patch to Codex and to OpenCode's `apply_patch` (tester round 40b,
+/// 07): repaired as the same change sent as an edit is, the added line
+/// at the removed one's column in the file (8), not withheld as "cannot
+/// be told".
+#[test]
+fn a_patch_shifted_like_its_edit_form_gets_the_same_correction() {
+    let content = "class Order:\n    def subtotal(self):\n        return 1\n\n    def total(self):\n        return self.subtotal() * (1 + TAX_RATE)\n";
+    let body = "@@\n def total(self):\n-    return self.subtotal() * (1 + TAX_RATE)\n+    return round(self.subtotal() * (1 + TAX_RATE), 2)\n";
+    let fixed = "*** Begin Patch\n*** Update File: inventory.py\n@@\n     def total(self):\n-        return self.subtotal() * (1 + TAX_RATE)\n+        return round(self.subtotal() * (1 + TAX_RATE), 2)\n*** End Patch\n";
+    let codex = judge_on(
+        GateAgent::Codex,
+        &edit_payload(GateAgent::Codex, patch(body)),
+        content,
+        &Policy::default(),
+    );
+    assert_case(&codex, Case::Loose);
+    assert_eq!(rewritten_input(&codex)["command"], fixed);
+    let opencode = judge_on(
+        GateAgent::Opencode,
+        &opencode_patch(body),
+        content,
+        &Policy::default(),
+    );
+    assert_case(&opencode, Case::Loose);
+    assert_eq!(rewritten_input(&opencode)["patchText"], fixed);
+}

@@ -279,7 +279,24 @@ fn place_added(
     if let Some(line) = uncarried {
         return Err(Unindentable::Continuation { line });
     }
-    if in_file || !all_mapped {
+    // Added lines that begin a statement each at the width of a line the
+    // hunk removes (the rewritten `return` at the removed one's column):
+    // written in the hunk's indentation, as the lines they replace are,
+    // whatever widths the file has (a tester's find: the same method
+    // change was re-indented as an edit, and withheld as a patch; read in
+    // the file's indentation it would leave a method's `return` in the
+    // class body). A line only added beside context lines stays unclear.
+    let removed: Vec<usize> = chunk
+        .lines
+        .iter()
+        .filter(|l| l.kind == LineKind::Removed && !l.text.trim().is_empty())
+        .map(|l| lead(&l.text))
+        .collect();
+    let in_hunks = !statements.is_empty()
+        && statements
+            .iter()
+            .all(|w| removed.contains(w) && map.contains_key(w));
+    if (in_file && !in_hunks) || !all_mapped {
         return Err(Unindentable::Unclear);
     }
     let mut aligned = aligned.into_iter();
@@ -560,6 +577,25 @@ mod tests {
             &["    a", "      b"],
             Err(Unindentable::Unclear),
             &["    c"],
+        );
+    }
+
+    /// An added line at the width of a line the hunk removes (the file
+    /// has that width too, with another meaning) is read in the hunk's
+    /// indentation, as the same change sent as an old/new string edit is
+    /// (tester round 40b, 07: a method's `return` rewritten at the removed
+    /// one's column was withheld as a patch, re-indented as an edit).
+    #[test]
+    fn a_line_rewritten_at_the_removed_ones_width_is_read_as_the_hunks() {
+        assert_reindented(
+            &[
+                (C, "def total(self):"),
+                (LineKind::Removed, "    return self.subtotal()"),
+                (A, "    return round(self.subtotal(), 2)"),
+            ],
+            &["    def total(self):", "        return self.subtotal()"],
+            Ok(true),
+            &["        return round(self.subtotal(), 2)"],
         );
     }
 

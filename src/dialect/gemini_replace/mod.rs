@@ -283,6 +283,15 @@ fn edit(params: &StringEdit, resolved: &str, call: &ToolCall) -> CallOutcome {
     // replace different text at each place: the lines it changed then.
     let also_replaced = if !params.replace_all {
         Vec::new()
+    } else if stage == "fuzzy" && replacement.fuzzy_ranges.len() > 1 {
+        // The places the fuzzy stage replaced, each once (a line diff of
+        // the two contents splits a place, or joins two).
+        replacement
+            .fuzzy_ranges
+            .iter()
+            .copied()
+            .filter(|&range| Some(range) != edit.lines)
+            .collect()
     } else if let (false, Some(found)) = (edit.loose, &edit.found) {
         crate::dialect::call::later_occurrences(&content, found)
     } else {
