@@ -337,7 +337,7 @@ pub fn preview(text: &str, fs: &dyn PatchFs, cwd: &str, ended: bool) -> PatchPre
                     crate::dialect::apply_patch::Entry::File(text) => text,
                     _ => String::new(),
                 };
-                let body = update_blocks(&original, chunks, &report.hunks, streaming);
+                let (body, _) = update_blocks(&original, chunks, &report.hunks, streaming);
                 preview
                     .levels
                     .push((path.clone(), block_levels(chunks, &report.hunks)));
@@ -491,15 +491,18 @@ fn push_lines(body: &mut String, lines: &[&str]) {
     }
 }
 
-/// The blocks of an Update section: one per hunk.
+/// The blocks of an Update section: one per hunk; with, per block, how
+/// many unchanged lines of the file it starts with only so that the engine
+/// takes the hunk's place (see [`FileBlocks::leads`]).
 fn update_blocks(
     original: &str,
     chunks: &[Chunk],
     hunks: &[HunkReport],
     streaming: bool,
-) -> String {
+) -> (String, Vec<usize>) {
     let lines = file_lines(original);
     let mut body = String::new();
+    let mut leads = Vec::new();
     // 0-based line after the previous block.
     let mut after = 0;
     for (n, (chunk, hunk)) in chunks.iter().zip(hunks).enumerate() {
@@ -524,9 +527,10 @@ fn update_blocks(
         body.push_str(SEARCH);
         let Some((start, end)) = found else {
             // Not found (yet): the patch's own lines.
+            leads.push(0);
             push_lines(&mut body, &old);
             if still_coming {
-                return body;
+                return (body, leads);
             }
             body.push_str(SEPARATOR);
             push_lines(&mut body, &chunk.new_lines());
@@ -542,6 +546,7 @@ fn update_blocks(
             start
         };
         let lead = &lines[from..start.min(lines.len())];
+        leads.push(lead.len());
         push_lines(&mut body, lead);
         push_lines(&mut body, matched);
         body.push_str(SEPARATOR);
@@ -568,12 +573,12 @@ fn update_blocks(
         }
         push_lines(&mut body, &kept);
         if still_coming {
-            return body;
+            return (body, leads);
         }
         body.push_str(REPLACE_END);
         after = end;
     }
-    body
+    (body, leads)
 }
 
 /// One file's diff in another dialect, as SEARCH/REPLACE blocks for the
@@ -599,6 +604,12 @@ pub struct FileBlocks {
     pub hunk_lines: Vec<[usize; 2]>,
     /// What the block list's line numbers count.
     pub numbers: BlockNumbers,
+    /// Per block of `body`, in order, how many of its first lines are the
+    /// file's own unchanged lines put before the hunk's only so that the
+    /// engine finds the right one of lines the file has more than once
+    /// (a Codex hunk placed by its `@@` line or `*** End of File`): not
+    /// the hunk's, so not the block's range shown (empty: none).
+    pub leads: Vec<usize>,
 }
 
 impl FileBlocks {
@@ -611,6 +622,7 @@ impl FileBlocks {
             hunk_lines: Vec::new(),
             numbers: BlockNumbers::Diff,
             refused: false,
+            leads: Vec::new(),
         }
     }
 
@@ -742,6 +754,7 @@ fn patch_blocks(
     };
     let mut levels = Vec::new();
     let mut hunk_lines = Vec::new();
+    let mut leads = Vec::new();
     if let (Some(section), Some(report)) = (partial.sections.first(), outcome.sections.first()) {
         call.body = match section {
             Section::Add { content, .. } => whole_file_block(original, content, streaming),
@@ -754,7 +767,9 @@ fn patch_blocks(
                     .filter(|(c, _)| !c.lines.is_empty())
                     .map(|(_, h)| h.patch_lines)
                     .collect();
-                update_blocks(original, chunks, &report.hunks, streaming)
+                let (body, lead) = update_blocks(original, chunks, &report.hunks, streaming);
+                leads = lead;
+                body
             }
         };
     }
@@ -765,6 +780,7 @@ fn patch_blocks(
         if call.body.len() != before {
             levels.clear();
             hunk_lines.clear();
+            leads.clear();
         }
     }
     // Once the text has ended, the reference's verdict on the whole of it
@@ -809,6 +825,7 @@ fn patch_blocks(
         hunk_lines,
         numbers: BlockNumbers::Diff,
         refused: refusal.is_some(),
+        leads,
     })
 }
 
@@ -1189,6 +1206,7 @@ fn call_blocks(
             hunk_lines: Vec::new(),
             numbers,
             refused: false,
+            leads: Vec::new(),
         };
     }
     FileBlocks {
@@ -1201,6 +1219,7 @@ fn call_blocks(
         hunk_lines: block_hunks,
         numbers,
         refused: false,
+        leads: Vec::new(),
     }
 }
 

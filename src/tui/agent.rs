@@ -928,6 +928,7 @@ impl AgentEdits {
                 shown
                     .app
                     .place_blocks(blocks.levels, blocks.hunk_lines, blocks.numbers);
+                shown.app.set_block_leads(blocks.leads);
                 shown.app.set_diff(blocks.body);
                 // What the agent did beyond its verdict (a cut-off edit
                 // applied, lines rewritten outside the edit) and what

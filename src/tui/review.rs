@@ -672,6 +672,7 @@ impl ReviewPane {
             (true, Some(placed)) => match input_blocks(&placed, &target, true) {
                 Ok(blocks) => {
                     app.set_unwritten(true);
+                    app.set_block_leads(blocks.leads);
                     app.set_diff(blocks.body);
                     app.end_stream();
                     // Each block named by the stage the agent places it by:
@@ -2742,5 +2743,53 @@ mod tests {
             gate.join().expect("the gate"),
             Outcome::Answered(Verdict::Allow)
         );
+    }
+
+    /// A one-line Codex hunk placed by its `@@ def g():` line, or by
+    /// `*** End of File`, in a file that has its line twice: the block is
+    /// the line the hunk changes, `6 → 6`, and only it is marked (a
+    /// tester's find: `1-6 → 1-6`, every line of the file marked, the
+    /// same line of `f()` the human must see untouched among them).
+    #[test]
+    fn a_hunk_placed_by_its_anchor_shows_only_its_lines() {
+        let file = "def f():\n    return 1\n\n\ndef g():\n    return 1\n";
+        for (patch, new) in [
+            ("@@ def g():\n-    return 1\n+    return 2\n", "2"),
+            ("@@\n-    return 1\n+    return 3\n*** End of File\n", "3"),
+        ] {
+            let (dir, mut pane) = listening();
+            let mut r = request("s", "patch");
+            r.agent = "codex".into();
+            r.tool = "apply_patch".into();
+            r.file = Some("m.py".into());
+            r.case = "exact".into();
+            r.stage = Some("exact".into());
+            r.before = Some(file.into());
+            r.input = serde_json::json!({
+                "command": format!("*** Begin Patch\n*** Update File: m.py\n{patch}*** End Patch")
+            });
+            let workspace = dir.path().to_path_buf();
+            let gate = std::thread::spawn(move || {
+                ask(&workspace, &r, Instant::now() + Duration::from_secs(20))
+            });
+            until_waiting(&mut pane, 1);
+            let text = screen(&mut pane);
+            assert!(text.contains("E exact        6 → 6"), "{patch}:\n{text}");
+            assert!(!text.contains("1-6"), "{patch}:\n{text}");
+            // The unified view at 80 columns: ` N` then `-`/`+` and the
+            // stage's mark where the line is the block's.
+            let row = |line: &str| text.lines().any(|l| l == line);
+            assert!(row(" 2       return 1"), "line 2 unmarked:\n{text}");
+            assert!(row(" 5   def g():"), "line 5 unmarked:\n{text}");
+            assert!(
+                row(" 6-E     return 1") && text.contains(&format!("+E     return {new}\n")),
+                "line 6 marked:\n{text}"
+            );
+            press(&mut pane, KeyCode::Char('a'));
+            assert_eq!(
+                gate.join().expect("the gate"),
+                Outcome::Answered(Verdict::Allow)
+            );
+        }
     }
 }

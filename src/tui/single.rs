@@ -145,6 +145,7 @@ impl SingleFile {
             Ok(blocks) => {
                 self.app
                     .place_blocks(blocks.levels, blocks.hunk_lines, blocks.numbers);
+                self.app.set_block_leads(blocks.leads);
                 self.app.set_diff(blocks.body);
                 self.refused = blocks
                     .refused

@@ -265,6 +265,14 @@ pub struct App {
     /// it shows (empty for a SEARCH/REPLACE diff): the block list names
     /// those, not the lines of the blocks made of it.
     hunk_lines: Vec<[usize; 2]>,
+    /// Per block, its first lines that are the file's own unchanged lines
+    /// put there only to place it (see
+    /// [`crate::source::patch_preview::FileBlocks::leads`]): left out of
+    /// the block's range and its marked lines.
+    block_leads: Vec<usize>,
+    /// The engine's outcome before [`trim_leads`] (only when it trimmed a
+    /// block): the diagnosis reads the SEARCH text where it matched.
+    untrimmed: Option<Outcome<()>>,
     /// What the block list's line numbers count (an agent's input: its
     /// reply's lines, or none).
     block_numbers: crate::source::patch_preview::BlockNumbers,
@@ -432,6 +440,12 @@ impl App {
         self.block_numbers = numbers;
     }
 
+    /// Per block of the diff set next, how many of its first lines only
+    /// place it (see `FileBlocks::leads`): set before [`App::set_diff`].
+    pub fn set_block_leads(&mut self, leads: Vec<usize>) {
+        self.block_leads = leads;
+    }
+
     /// Holds `a` back for a second press (the notice says why).
     pub fn ask_again(&mut self) {
         self.confirming_guess = true;
@@ -508,6 +522,8 @@ impl App {
             final_preview: false,
             loose_levels: Vec::new(),
             hunk_lines: Vec::new(),
+            block_leads: Vec::new(),
+            untrimmed: None,
             block_numbers: crate::source::patch_preview::BlockNumbers::Diff,
             refused_by_reference: false,
             cut_input: false,
@@ -897,7 +913,8 @@ impl App {
             }
         }
         self.outcome = report;
-        let (shown_blocks, shown_content) = match failed_prefix {
+        self.untrimmed = None;
+        let (mut shown_blocks, shown_content) = match failed_prefix {
             Some(prefix) => {
                 let (report, content) = split_content(prefix);
                 (Some(report.blocks), content)
@@ -916,6 +933,17 @@ impl App {
             };
             self.result_streaming = !self.final_mode() || !ok;
             self.result_epoch += 1;
+            let leads = &self.block_leads;
+            self.untrimmed = leads.iter().any(|&l| l > 0).then(|| self.outcome.clone());
+            trim_leads(
+                &mut self.outcome.blocks,
+                leads,
+                &self.original,
+                &self.result,
+            );
+            if let Some(blocks) = shown_blocks.as_mut() {
+                trim_leads(blocks, leads, &self.original, &self.result);
+            }
             let blocks = shown_blocks.as_ref().unwrap_or(&self.outcome.blocks);
             self.segments =
                 rows::align(&self.original, &self.result, blocks, self.result_streaming);
@@ -1025,7 +1053,7 @@ impl App {
             self.session.text(),
             self.session.index(),
             options,
-            &self.outcome,
+            self.untrimmed.as_ref().unwrap_or(&self.outcome),
         );
         // A Markdown hard break a suggestion would lose or add: kept as the
         // block means it, or no suggestion; a suggestion that misindents
@@ -1074,6 +1102,7 @@ impl App {
         self.result = TextLines::owned(self.diff.clone());
         self.result_streaming = false;
         self.result_epoch += 1;
+        self.untrimmed = None;
         self.outcome = Outcome {
             result: Ok(engine::Applied {
                 new_content: (),
@@ -1152,6 +1181,37 @@ fn line_offset(text: &str, line: usize) -> usize {
 }
 
 /// The report, and the new content when there is one.
+/// Each applied block's range without its first `leads[index]` lines,
+/// the file's own unchanged lines that only place it: the range shown and
+/// the lines marked are the hunk's. A block no longer than its lead keeps
+/// its range.
+fn trim_leads(
+    blocks: &mut [engine::BlockReport],
+    leads: &[usize],
+    original: &TextLines,
+    result: &TextLines,
+) {
+    for b in blocks {
+        let Some(&lead) = leads.get(b.index).filter(|&&l| l > 0) else {
+            continue;
+        };
+        let (Some(span), Some(shown), Some((rs, re))) = (
+            b.original.as_mut(),
+            b.replacement.as_mut(),
+            b.replacement_bytes.as_mut(),
+        ) else {
+            continue;
+        };
+        if span.end_line < span.start_line + lead || shown.end_line < shown.start_line + lead {
+            continue;
+        }
+        span.start_line += lead;
+        span.start = original.line_start(span.start_line - 1).min(span.end);
+        shown.start_line += lead;
+        *rs = result.line_start(shown.start_line - 1).min(*re);
+    }
+}
+
 fn split_content<C>(outcome: Outcome<C>) -> (Outcome<()>, Option<C>) {
     let mut content = None;
     let report = outcome.map_content(|c| content = Some(c));
