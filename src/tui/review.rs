@@ -1607,20 +1607,32 @@ impl ReviewPane {
 
 /// The `?` overlay: the key table.
 fn render_help(frame: &mut Frame, area: Rect, theme: &Theme) {
+    let w = area.width.min(78);
+    // Each key's text wrapped under itself, right of the keys' column (a
+    // tester's find: its rows carried over to the box's edge read as
+    // entries without a key, and the last keys fell below the box).
+    const KEYS: usize = 15;
+    let room = usize::from(w.saturating_sub(2)).saturating_sub(KEYS).max(1);
     let lines: Vec<Line> = PANE_KEYS
         .iter()
         .filter(|k| !k.label.is_empty())
-        .map(|k| {
-            Line::from(vec![
-                Span::styled(
-                    format!("{:>13}  ", k.label),
-                    Style::new().add_modifier(Modifier::BOLD),
-                ),
-                Span::raw(k.help),
-            ])
+        .flat_map(|k| {
+            crate::tui::view::code::wrap_text(k.help, room)
+                .into_iter()
+                .enumerate()
+                .map(|(n, row)| {
+                    let keys = if n == 0 { k.label } else { "" };
+                    Line::from(vec![
+                        Span::styled(
+                            format!("{keys:>width$}  ", width = KEYS - 2),
+                            Style::new().add_modifier(Modifier::BOLD),
+                        ),
+                        Span::raw(row),
+                    ])
+                })
+                .collect::<Vec<_>>()
         })
         .collect();
-    let w = area.width.min(78);
     let h = area.height.min(lines.len() as u16 + 2);
     let rect = Rect {
         x: area.x + (area.width - w) / 2,
@@ -2174,6 +2186,9 @@ mod tests {
                 .to_string();
             assert!(!line.contains(" v1 ") && !line.contains(" v2 "), "{line}");
             assert!(!line.contains("applied"), "{line}");
+            // No stream state, no size: `ended  refused  0 B` read as an
+            // edit done, and empty (a tester's find).
+            assert!(!line.contains("ended") && !line.contains(" B "), "{line}");
             line
         };
         // One after another: the queue keeps the order they arrive in.
@@ -2743,6 +2758,44 @@ mod tests {
             gate.join().expect("the gate"),
             Outcome::Answered(Verdict::Allow)
         );
+    }
+
+    /// The `?` help at 80x24: a key's text carried over to a second row
+    /// is indented under its first, and every key of the table is there,
+    /// `v` and `e` with the rest (a tester's find: the rows carried over
+    /// began at the box's edge, as entries without a key, and the last
+    /// keys fell below the box).
+    #[test]
+    fn the_help_lists_every_key_its_text_under_itself() {
+        let (_dir, mut pane) = listening();
+        press(&mut pane, KeyCode::Char('?'));
+        let text = screen(&mut pane);
+        let rows: Vec<&str> = text
+            .lines()
+            .filter_map(|l| l.split_once('│').map(|(_, rest)| rest))
+            .collect();
+        for key in PANE_KEYS.iter().filter(|k| !k.label.is_empty()) {
+            assert!(
+                rows.iter()
+                    .any(|r| r.starts_with(&format!("{:>13}  ", key.label))),
+                "{} missing:\n{text}",
+                key.label
+            );
+        }
+        assert!(
+            rows.iter()
+                .any(|r| r.starts_with("               its doubts still wait for a key")),
+            "A's second row under its text:\n{text}"
+        );
+        // Each row's first 15 columns: a key of the table, or blank.
+        for row in rows.iter().filter(|r| !r.starts_with('└')) {
+            let head: String = row.chars().take(15).collect();
+            let key = head.trim();
+            assert!(
+                key.is_empty() || PANE_KEYS.iter().any(|k| k.label == key),
+                "a row at the box's edge: {row}\n{text}"
+            );
+        }
     }
 
     /// A one-line Codex hunk placed by its `@@ def g():` line, or by

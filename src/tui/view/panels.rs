@@ -229,11 +229,17 @@ pub fn status_bar(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         } else {
             (format!(" {} ", app.version().name()), theme.bar(), 1)
         },
-        (
-            format!(" {} ", app.mode_name()),
-            theme.bar().add_modifier(Modifier::BOLD),
-            8,
-        ),
+        // An edit waiting for the human (the review pane's) has no stream
+        // state: `ended` read as if the edit were done (a tester's find).
+        if app.unwritten() {
+            (String::new(), theme.bar(), 8)
+        } else {
+            (
+                format!(" {} ", app.mode_name()),
+                theme.bar().add_modifier(Modifier::BOLD),
+                8,
+            )
+        },
         if app.cut_input() {
             (" incomplete ".into(), theme.bar().patch(theme.warn()), 9)
         } else if app.refused_by_reference() {
@@ -275,8 +281,12 @@ pub fn status_bar(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             5,
         ));
     }
-    let bytes = app.source_bytes().unwrap_or(app.diff().len());
-    parts.push((format!(" {bytes} B "), theme.bar(), 0));
+    // Nor the size of the blocks srview made of it (`0 B` read as an
+    // empty edit).
+    if !app.unwritten() {
+        let bytes = app.source_bytes().unwrap_or(app.diff().len());
+        parts.push((format!(" {bytes} B "), theme.bar(), 0));
+    }
     parts.push((format!(" [{}] ", flags.join(" ")), theme.bar(), 3));
     let width = usize::from(area.width);
     const NAME: u8 = 6;
