@@ -72,6 +72,20 @@ impl<'a> TokenDiff<'a> {
     }
 }
 
+/// `text`'s lines, split at `\n`, each without a `\r` ending it (an agent
+/// may have read a CRLF file's lines without theirs), and without the empty
+/// one after a final newline.
+pub fn text_lines(text: &str) -> Vec<&str> {
+    let mut lines: Vec<&str> = text
+        .split('\n')
+        .map(|line| line.strip_suffix('\r').unwrap_or(line))
+        .collect();
+    if text.ends_with('\n') {
+        lines.pop();
+    }
+    lines
+}
+
 /// How many items `old` and `new` share from their start, and then from
 /// their end (not counting those shared from the start again): what lies
 /// around the one stretch that changed.

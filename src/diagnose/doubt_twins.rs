@@ -51,7 +51,7 @@
 //!   (a default, then an override) is not the edit's fault.
 
 use super::doubt_braces::brace_language;
-use super::file_kind::FileKind;
+use super::file_kind::{FileKind, interpreter};
 use crate::textdiff::changed_lines;
 use std::collections::HashMap;
 
@@ -106,21 +106,6 @@ impl Script {
             _ => None,
         }
     }
-}
-
-/// The program a `#!` first line of `content` names (through `env`).
-fn interpreter(content: &str) -> Option<&str> {
-    let rest = content.strip_prefix("#!")?;
-    let line = rest.lines().next().unwrap_or_default();
-    let mut words = line.split_whitespace();
-    let base = |w: &str| w.rsplit('/').next().map(str::to_string);
-    let first = words.next()?;
-    let program = if base(first).as_deref() == Some("env") {
-        words.find(|w| !w.starts_with('-') && !w.contains('='))?
-    } else {
-        first
-    };
-    Some(program.rsplit('/').next().unwrap_or(program))
 }
 
 /// A name a shell script, a Ruby file or a Makefile defines twice.

@@ -93,22 +93,9 @@ impl FileKind {
 
     /// The kind a `#!` first line of `content` names.
     pub fn by_first_line(content: &str) -> FileKind {
-        let Some(rest) = content.strip_prefix("#!") else {
+        let Some(program) = interpreter(content) else {
             return FileKind::Other;
         };
-        let end = memchr::memchr(b'\n', rest.as_bytes()).unwrap_or(rest.len());
-        let mut words = rest[..end].split_whitespace();
-        let Some(mut program) = words.next().map(base_name) else {
-            return FileKind::Other;
-        };
-        if program == "env" {
-            // `env [-S] [-i] [NAME=value]... program`: the first word that
-            // is no option or assignment (`-S` takes the rest as words).
-            let Some(next) = words.find(|w| !w.starts_with('-') && !w.contains('=')) else {
-                return FileKind::Other;
-            };
-            program = base_name(next);
-        }
         if python_interpreter(program) {
             FileKind::Python
         } else if matches!(program, "make" | "gmake" | "bmake") {
@@ -117,6 +104,24 @@ impl FileKind {
             FileKind::Other
         }
     }
+}
+
+/// The program a `#!` first line of `content` names, by its last path
+/// part (`python3` for `#!/usr/bin/python3`), through `env`
+/// (`#!/usr/bin/env -S python3 -u`); `None` without a `#!` line.
+pub fn interpreter(content: &str) -> Option<&str> {
+    let rest = content.strip_prefix("#!")?;
+    let end = memchr::memchr(b'\n', rest.as_bytes()).unwrap_or(rest.len());
+    let mut words = rest[..end].split_whitespace();
+    let program = base_name(words.next()?);
+    if program == "env" {
+        // `env [-S] [-i] [NAME=value]... program`: the first word that
+        // is no option or assignment (`-S` takes the rest as words).
+        return words
+            .find(|w| !w.starts_with('-') && !w.contains('='))
+            .map(base_name);
+    }
+    Some(program)
 }
 
 /// The last part of a path.

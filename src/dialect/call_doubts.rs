@@ -285,8 +285,8 @@ fn first_of_several(outcome: &CallOutcome, i: usize, before: &str) -> Option<Str
         .and_then(|s| s.content.as_deref())
         .unwrap_or(before);
     let found = matched.found.as_deref()?;
-    let wanted = text_lines(found);
-    let lines = text_lines(content);
+    let wanted = crate::textdiff::text_lines(found);
+    let lines = crate::textdiff::text_lines(content);
     let taken = matched.lines?.0.checked_sub(1)?;
     let from = searched.map_or(0, |s| s.from);
     if searched.is_some_and(|s| s.at_end) && taken + wanted.len() == lines.len() {
@@ -355,20 +355,6 @@ fn first_of_several(outcome: &CallOutcome, i: usize, before: &str) -> Option<Str
     ))
 }
 
-/// `text`'s lines, split at `\n`, each without a `\r` ending it (an agent
-/// may have read a CRLF file's lines without theirs), and without the empty
-/// one after a final newline.
-fn text_lines(text: &str) -> Vec<&str> {
-    let mut lines: Vec<&str> = text
-        .split('\n')
-        .map(|line| line.strip_suffix('\r').unwrap_or(line))
-        .collect();
-    if text.ends_with('\n') {
-        lines.pop();
-    }
-    lines
-}
-
 /// `edit 1` / `edits 1 and 2`: the earlier edits of `outcome` that changed
 /// the file edit `i` was searched in, where the agent applies them one
 /// after another ([`Searched::content`](super::call::Searched::content)); `None` when none did, and the
@@ -435,7 +421,7 @@ fn origin(chain: &[(usize, &str)], now: &str, range: (usize, usize)) -> Origin {
     let mut after = now;
     for &(number, met) in chain.iter().rev() {
         let diff = similar::TextDiff::from_lines(met, after);
-        let mut kept: Vec<Option<usize>> = vec![None; text_lines(after).len() + 1];
+        let mut kept: Vec<Option<usize>> = vec![None; crate::textdiff::text_lines(after).len() + 1];
         for op in diff.ops() {
             let (tag, old, new) = op.as_tag_tuple();
             if tag == similar::DiffTag::Equal {
@@ -760,8 +746,8 @@ mod tests {
         assert_eq!(origin(&[], now, (1, 1)), Origin::Unknown);
         assert_eq!(join_and(&["1", "2", "3"]), "1, 2 and 3");
         assert_eq!(ranges_text(&[(3, 3), (7, 8)]), "line 3 and lines 7-8");
-        assert_eq!(text_lines("a\r\nb\r\n"), ["a", "b"]);
-        assert_eq!(text_lines("a\n\n"), ["a", ""]);
+        assert_eq!(crate::textdiff::text_lines("a\r\nb\r\n"), ["a", "b"]);
+        assert_eq!(crate::textdiff::text_lines("a\n\n"), ["a", ""]);
     }
 
     /// Two functions alike, the patch naming the second by its `@@` line:

@@ -124,10 +124,7 @@ pub fn doubts(
 /// or that the file already ends with its lines.
 fn agents_own(agent: &PatchAgent, patch: &apply_patch::Patch, d: &PatchDoubt) -> bool {
     use PatchDoubtKind as K;
-    if matches!(
-        d.kind,
-        K::BreaksIndentation | K::DefinesTwice | K::Unbalanced | K::NotJson | K::Repeated
-    ) {
+    if d.kind.is_layout() || d.kind == K::Repeated {
         return false;
     }
     if !agent.adds_at_cursor {
@@ -180,19 +177,6 @@ fn layout_doubts(call: &ToolCall, outcome: &CallOutcome) -> Vec<PatchDoubt> {
     out
 }
 
-/// `text`'s lines, each without a `\r` ending it, and without the empty
-/// one after a final newline.
-fn lines_of(text: &str) -> Vec<&str> {
-    let mut lines: Vec<&str> = text
-        .split('\n')
-        .map(|l| l.strip_suffix('\r').unwrap_or(l))
-        .collect();
-    if text.ends_with('\n') {
-        lines.pop();
-    }
-    lines
-}
-
 /// The doubts of each hunk of added lines only that `agent` puts at its
 /// cursor (Cline's stage `no_context`), whose `@@` line alone names the
 /// place: an `@@` line standing nowhere (the lines go to the cursor: the
@@ -215,7 +199,7 @@ fn cursor_doubts(agent: &PatchAgent, call: &ToolCall, outcome: &CallOutcome) -> 
             Entry::File(text) => text.to_string(),
             _ => continue,
         };
-        let lines = lines_of(&content);
+        let lines = crate::textdiff::text_lines(&content);
         // Its `section` and `hunk` are the edit's index (Cline's edits are
         // its sections' hunks, in order).
         let doubt = |kind, message: String| PatchDoubt {
@@ -225,7 +209,7 @@ fn cursor_doubts(agent: &PatchAgent, call: &ToolCall, outcome: &CallOutcome) -> 
             kind,
             message: format!("edit {}: {message}", i + 1),
         };
-        let added = lines_of(written);
+        let added = crate::textdiff::text_lines(written);
         match &searched.header {
             Some(Header { text, line: None }) => {
                 let (nowhere, place) = if searched.from == 0 {

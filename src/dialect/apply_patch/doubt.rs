@@ -78,6 +78,32 @@ pub enum PatchDoubtKind {
     HiddenText,
 }
 
+impl PatchDoubtKind {
+    /// A fault of the file as the section leaves it
+    /// ([`crate::diagnose::layout::layout_break`]), judged on the result
+    /// the agent writes, not a fault of where a hunk lands.
+    pub fn is_layout(self) -> bool {
+        use PatchDoubtKind as K;
+        match self {
+            K::BreaksIndentation
+            | K::DefinesTwice
+            | K::Unbalanced
+            | K::NotJson
+            | K::NotYaml
+            | K::Unclosed => true,
+            K::Repeated
+            | K::AddedAtEnd
+            | K::ReplacesFile
+            | K::MovesOntoItself
+            | K::RepeatsNeighbours
+            | K::IndentShift
+            | K::AlreadyApplied
+            | K::ElidesLines
+            | K::HiddenText => false,
+        }
+    }
+}
+
 /// One section or hunk srview cannot stand behind.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
