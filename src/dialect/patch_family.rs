@@ -634,6 +634,45 @@ mod tests {
         }
     }
 
+    /// A layout fault is said once, judged on what the agent writes: the
+    /// same fault of Codex's result is not said beside it (a YAML file
+    /// left unreadable, a string left open were said twice once those
+    /// kinds came).
+    #[test]
+    fn a_layout_fault_is_said_once() {
+        type Files = &'static [(&'static str, &'static str)];
+        let cases: [(Files, String, PatchDoubtKind); 2] = [
+            (
+                &[("a.yaml", "server:\n  host: a\n  port: 80\n")],
+                wrap("*** Update File: a.yaml\n@@\n   port: 80\n+  name: \"web\n"),
+                PatchDoubtKind::NotYaml,
+            ),
+            (
+                &[(
+                    "s.js",
+                    "function f() {\n  const s = \"x\";\n  return s;\n}\n",
+                )],
+                wrap("*** Update File: s.js\n@@\n-  const s = \"x\";\n+  const s = \"x;\n"),
+                PatchDoubtKind::Unclosed,
+            ),
+        ];
+        for (files, patch, kind) in &cases {
+            for agent in [&OPENCODE, &CLINE] {
+                let row = find(agent.dialect).expect("row");
+                let key = row.text_field.expect("a patch field");
+                let input = serde_json::json!({ key: patch });
+                let outcome = run_in_memory(row.matcher().expect("matcher"), "/p", files, &input);
+                let kinds: Vec<PatchDoubtKind> = outcome
+                    .patch_doubts
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|d| d.kind)
+                    .collect();
+                assert_eq!(kinds, [*kind], "{} on {patch}", agent.dialect);
+            }
+        }
+    }
+
     /// Every agent matcher taking a patch (its dialect an `apply-patch`)
     /// is one of [`AGENTS`] and sets its outcome's patch doubts, so a new
     /// one cannot be left out of the checks (the gap of round 40a's finds
