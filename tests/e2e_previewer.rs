@@ -742,3 +742,59 @@ fn a_change_far_into_a_long_line_says_its_column() {
     });
     s.quit();
 }
+
+/// A diff whose result breaks the file (a string opened, its `}` then
+/// unbalanced) says so before `a`: the header and the pane below the
+/// blocks; `a` asks, writes nothing, and a second `a` writes (a tester's
+/// find: the list said `applied exact` until `a` was pressed).
+#[test]
+fn a_result_in_doubt_is_said_before_a_is_pressed() {
+    let diff = "------- SEARCH\n    let x = 1;\n=======\n    let x = \"1;\n+++++++ REPLACE\n";
+    let (dir, mut s) = launched(diff, &[]);
+    s.wait_for_all(
+        "the doubt said before a",
+        &[
+            "1 applied",
+            "in doubt",
+            "a asks before writing",
+            "brackets unbalanced",
+        ],
+    );
+    s.press(b"a");
+    s.wait_for("the question", |c| {
+        c.contains("press a again to write anyway")
+    });
+    assert_eq!(files::read(dir.path(), "main.rs"), ORIGINAL);
+    accept_writes(
+        &mut s,
+        &dir,
+        &ORIGINAL.replace("let x = 1;", "let x = \"1;"),
+    );
+}
+
+/// The same in a transcript: the tab says `applied, in doubt`, and `a`
+/// asks before writing (it wrote at once: what `apply --write` holds back).
+#[test]
+fn a_transcript_tab_in_doubt_asks_before_writing() {
+    let transcript = replace_call("main.rs", "    let x = 1;", "    let x = \"1;");
+    let (dir, mut s) = transcript_launched("# Notes\n", &transcript, &[]);
+    s.wait_for_all(
+        "the doubt on the tab and below the blocks",
+        &[
+            "transcript paused",
+            "main.rs applied, in doubt",
+            "a asks before writing",
+        ],
+    );
+    s.press(b"a");
+    s.wait_for("the question", |c| {
+        c.contains("press a again to write anyway")
+    });
+    assert_eq!(files::read(dir.path(), "main.rs"), ORIGINAL);
+    s.press(b"a");
+    assert_eq!(s.exit_code(), 0);
+    assert_eq!(
+        files::read(dir.path(), "main.rs"),
+        ORIGINAL.replace("let x = 1;", "let x = \"1;")
+    );
+}

@@ -421,6 +421,54 @@ impl SingleFile {
         }
     }
 
+    /// What `a` writes of another dialect's text now (the hunks not left
+    /// out), with the doubts of that result, or why nothing is written;
+    /// and FILE's content as loaded (`None`: it does not exist).
+    #[allow(clippy::type_complexity)]
+    fn other_result(
+        &self,
+        other: Reading,
+    ) -> (
+        Option<String>,
+        Result<(Option<String>, Vec<String>), String>,
+    ) {
+        let (place, loaded) = self.target_parts();
+        let target = place.target(loaded.as_deref());
+        let result = match self.chosen_raw(other, &place.name) {
+            Ok(raw) => {
+                let raw = raw.as_deref().unwrap_or(self.live.text());
+                // An edit meant for another file is never written to FILE,
+                // as `apply` refuses it.
+                match self.another_file(other, raw) {
+                    Some(why) => Err(why),
+                    None => self
+                        .live
+                        .result_of(raw, &target)
+                        .unwrap_or_else(|| Err("no dialect decided".into())),
+                }
+            }
+            Err(why) => Err(why),
+        };
+        (loaded, result)
+    }
+
+    /// Judges what `a` would write now, so its doubts are shown before `a`
+    /// asks about them: another dialect's result as the reference makes
+    /// it, or the SEARCH/REPLACE blocks' (the app's).
+    fn judge_result(&mut self) {
+        let Some(other) = self.other() else {
+            return self.app.judge_result();
+        };
+        let doubts = match (&self.refused, &self.unreadable) {
+            (None, None) => match self.other_result(other).1 {
+                Ok((Some(_), doubts)) => doubts,
+                _ => Vec::new(),
+            },
+            _ => Vec::new(),
+        };
+        self.app.set_result_doubts(doubts);
+    }
+
     /// Writes (or hands over for printing) the accepted content if FILE is
     /// unchanged on disk; otherwise says why and stays open. `confirming`:
     /// the `a` answers a question asked before.
@@ -446,23 +494,7 @@ impl SingleFile {
                 Vec::new(),
             ),
             (None, None, Some(other)) => {
-                let (place, loaded) = self.target_parts();
-                let target = place.target(loaded.as_deref());
-                let result = match self.chosen_raw(other, &place.name) {
-                    Ok(raw) => {
-                        let raw = raw.as_deref().unwrap_or(self.live.text());
-                        // An edit meant for another file is never written
-                        // to FILE, as `apply` refuses it.
-                        match self.another_file(other, raw) {
-                            Some(why) => Err(why),
-                            None => self
-                                .live
-                                .result_of(raw, &target)
-                                .unwrap_or_else(|| Err("no dialect decided".into())),
-                        }
-                    }
-                    Err(why) => Err(why),
-                };
+                let (loaded, result) = self.other_result(other);
                 original = Some(loaded);
                 match result {
                     Ok((text, doubts)) => (Input::Whole, Ok(text), doubts),
@@ -716,11 +748,16 @@ impl Screen for SingleFile {
     }
 
     fn idle_pending(&self) -> bool {
-        self.app.diagnosis_stale()
+        self.app.diagnosis_stale() || self.app.result_doubts_stale()
     }
 
     fn idle(&mut self) {
-        self.app.diagnose();
+        if self.app.diagnosis_stale() {
+            self.app.diagnose();
+        }
+        if self.app.result_doubts_stale() {
+            self.judge_result();
+        }
     }
 
     fn target(&self) -> Option<PathBuf> {

@@ -322,9 +322,7 @@ impl Screen for TranscriptFiles {
 
     /// Only the file shown is diagnosed.
     fn idle_pending(&self) -> bool {
-        self.ws
-            .current_app()
-            .is_some_and(|app| app.diagnosis_stale())
+        self.ws.current_stale()
     }
 
     fn idle(&mut self) {

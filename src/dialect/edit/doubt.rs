@@ -121,25 +121,8 @@ pub fn edit_doubt_kinds(outcome: &EditOutcome, original: &str) -> Vec<(EditDoubt
         // (a tester's find: `check` and `apply --write` called a Write of
         // `# ... rest of the file unchanged ...` exact, the gate denied it).
         if outcome.tool == Tool::Write {
-            if done.change == Change::Updated {
-                out.extend(write_doubt(&outcome.path, original, &done.new_content));
-            }
-            if crate::diagnose::hidden::has_hidden(&outcome.block.replace_text) {
-                out.extend(
-                    crate::diagnose::hidden::hidden_added(original, [done.new_content.as_str()])
-                        .map(|h| (EditDoubtKind::HiddenText, h.describe("its content"))),
-                );
-            }
-            if out.is_empty() {
-                out.extend(
-                    crate::diagnose::layout::layout_break(
-                        &outcome.path,
-                        original,
-                        &done.new_content,
-                    )
-                    .map(layout_kind),
-                );
-            }
+            let over = (done.change == Change::Updated).then_some(original);
+            whole_write_doubts(&outcome.path, over, &done.new_content, &mut out);
             return out;
         }
         let applied = already_applied(outcome, original);
@@ -194,6 +177,33 @@ fn stands_in(outcome: &EditOutcome, original: &str) -> Option<String> {
         elided.placeholder,
         words::count(elided.lost, "non-blank line"),
     ))
+}
+
+/// Adds to `out` what srview cannot stand behind in a whole content `new`
+/// written to `path` over `over` (`None`: a new file): [`write_doubt`],
+/// bidirectional controls or zero-width characters it adds, and, when
+/// nothing is said before, the layout it breaks
+/// ([`crate::diagnose::layout::layout_break`]). The one judgement of a
+/// whole write: an agent's `Write` call's and the previewer's.
+pub fn whole_write_doubts(
+    path: &str,
+    over: Option<&str>,
+    new: &str,
+    out: &mut Vec<(EditDoubtKind, String)>,
+) {
+    if let Some(old) = over {
+        out.extend(write_doubt(path, old, new));
+    }
+    let old = over.unwrap_or("");
+    if crate::diagnose::hidden::has_hidden(new) {
+        out.extend(
+            crate::diagnose::hidden::hidden_added(old, [new])
+                .map(|h| (EditDoubtKind::HiddenText, h.describe("its content"))),
+        );
+    }
+    if out.is_empty() {
+        out.extend(crate::diagnose::layout::layout_break(path, old, new).map(layout_kind));
+    }
 }
 
 /// A whole new content `new` written over `old`, what the file `path`

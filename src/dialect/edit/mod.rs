@@ -38,7 +38,8 @@ mod preview;
 mod text;
 
 pub use doubt::{
-    EditDoubtKind, edit_doubt_kinds, edit_doubts, layout_kind, repeated_around, write_doubt,
+    EditDoubtKind, edit_doubt_kinds, edit_doubts, layout_kind, repeated_around, whole_write_doubts,
+    write_doubt,
 };
 pub use error::{EditError, Provenance};
 pub use explanation::EditDiagnosis;

@@ -252,6 +252,12 @@ pub struct App {
     /// `result_epoch`-like counter of engine runs, and the run diagnosed last.
     apply_epoch: u64,
     diagnosed_epoch: u64,
+    /// What srview's trust checks cannot stand behind in what `a` writes
+    /// now (brackets left unbalanced, text already there, a block standing
+    /// in for lines it leaves out...), judged when the stream pauses, and
+    /// the engine run it was judged for: shown before `a` asks about it.
+    result_doubts: Vec<String>,
+    result_doubts_epoch: Option<u64>,
     /// Bumped whenever the diff text changes (the loop times pauses by it).
     diff_changes: u64,
     /// DIFF as it is now cannot be read as text (invalid UTF-8, NUL): the
@@ -519,6 +525,8 @@ impl App {
             diagnoses: Vec::new(),
             apply_epoch: 0,
             diagnosed_epoch: 0,
+            result_doubts: Vec::new(),
+            result_doubts_epoch: None,
             final_preview: false,
             loose_levels: Vec::new(),
             hunk_lines: Vec::new(),
@@ -826,6 +834,52 @@ impl App {
         };
         let path = self.file_path.display().to_string();
         exact_doubts(&path, &self.original.text(), &blocks, || result)
+    }
+
+    /// Whether the doubts of what `a` writes were judged for an older run.
+    pub fn result_doubts_stale(&self) -> bool {
+        self.result_doubts_epoch != Some(self.apply_epoch)
+    }
+
+    /// The doubts of what `a` writes now, when they are current (see
+    /// [`App::result_doubts_stale`]); none while they are being judged.
+    pub fn result_doubts(&self) -> &[String] {
+        if self.result_doubts_stale() {
+            &[]
+        } else {
+            &self.result_doubts
+        }
+    }
+
+    /// Records `doubts` as those of what `a` writes after the current run
+    /// (another dialect's result, judged by its screen).
+    pub fn set_result_doubts(&mut self, doubts: Vec<String>) {
+        self.result_doubts = doubts;
+        self.result_doubts_epoch = Some(self.apply_epoch);
+    }
+
+    /// Judges what `a` writes now with the trust checks `a` asks about (and
+    /// `apply --write` holds back for): the SEARCH/REPLACE blocks' exact-
+    /// string checks (their place doubts are each block's flag), or a
+    /// whole-file write's.
+    pub fn judge_result(&mut self) {
+        let doubts = match self.accepted_content() {
+            Ok(content) if self.direct => {
+                let original = self.original.text();
+                let over = (!original.is_empty()).then_some(original.as_ref());
+                let mut out = Vec::new();
+                crate::dialect::edit::whole_write_doubts(
+                    &self.file_path.display().to_string(),
+                    over,
+                    &content.text(),
+                    &mut out,
+                );
+                out.into_iter().map(|(_, sentence)| sentence).collect()
+            }
+            Ok(content) => self.exact_doubts(&content.text()),
+            Err(_) => Vec::new(),
+        };
+        self.set_result_doubts(doubts);
     }
 
     /// Applies what a diff source reported.

@@ -37,6 +37,41 @@ pub struct Tab {
 }
 
 impl Tab {
+    /// What writing this tab writes that srview cannot stand behind, judged
+    /// where stale: each call over the text before it, as they are written
+    /// (`call 2: ...`), or one call's result; `whole`, a patch's own
+    /// doubts, stand for its files (its blocks are only their rendering).
+    /// Kept as the tab's app's, so its panes say them before `a`.
+    fn judge_stale(&self) -> bool {
+        self.app.result_doubts_stale() || self.call_apps.iter().any(App::result_doubts_stale)
+    }
+
+    fn judge(&mut self, whole: Option<Vec<String>>) -> Vec<String> {
+        if let Some(doubts) = whole {
+            self.app.set_result_doubts(doubts.clone());
+            return doubts;
+        }
+        if self.call_apps.is_empty() {
+            if self.app.result_doubts_stale() {
+                self.app.judge_result();
+            }
+            return self.app.result_doubts().to_vec();
+        }
+        let mut all = Vec::new();
+        for (k, app) in self.call_apps.iter_mut().enumerate() {
+            if app.result_doubts_stale() {
+                app.judge_result();
+            }
+            all.extend(
+                app.result_doubts()
+                    .iter()
+                    .map(|d| format!("call {}: {d}", k + 1)),
+            );
+        }
+        self.app.set_result_doubts(all.clone());
+        all
+    }
+
     refs!(
         path: String,
         refusal: Option<String>,
@@ -54,6 +89,11 @@ impl Tab {
                 "deleted or moved" => "refused: deleted or moved",
                 _ => "refused: cannot be read",
             },
+            // Applied, but what writing it writes is in doubt: said on
+            // its tab before `a` asks.
+            (false, FileState::Applied) if !self.app.result_doubts().is_empty() => {
+                "applied, in doubt"
+            }
             (false, state) => state.name(),
         }
     }
@@ -233,11 +273,30 @@ impl Workspace {
         }
     }
 
-    /// Diagnoses the current tab's blocks (the stream is idle).
+    /// Diagnoses the current tab's blocks and judges what writing it
+    /// writes (the stream is idle).
     pub fn diagnose_current(&mut self) {
-        if let Some(tab) = self.tabs.get_mut(self.current) {
+        let whole = self.whole_patch.as_ref().map(|w| w.doubts.clone());
+        if let Some(tab) = self.tabs.get_mut(self.current)
+            && tab.app.diagnosis_stale()
+        {
             tab.app.diagnose();
         }
+        // Every tab's judgement, so each tab's label says its doubt.
+        for tab in &mut self.tabs {
+            if tab.judge_stale() {
+                tab.judge(whole.clone());
+            }
+        }
+    }
+
+    /// Whether the current tab waits for a diagnosis, or a tab for a
+    /// judgement.
+    pub fn current_stale(&self) -> bool {
+        self.tabs
+            .get(self.current)
+            .is_some_and(|tab| tab.app.diagnosis_stale())
+            || self.tabs.iter().any(Tab::judge_stale)
     }
 
     /// The transcript cannot be read on (`Some(why)`), or can again.
@@ -898,6 +957,11 @@ impl Workspace {
                 }
                 all
             };
+            // What the tab's result does to the file (brackets left
+            // unbalanced, text already there...): asked about too (a
+            // tester's find: the transcript wrote what `apply --write`
+            // holds back).
+            let judged = tab.judge(None);
             let mixed_file = tab
                 .app
                 .accepted_content()
@@ -907,7 +971,7 @@ impl Workspace {
             let mixed = mixed_file.is_some();
             any_mixed |= mixed;
             mixed_tabs += usize::from(mixed);
-            let here = doubtful.len() + usize::from(mixed);
+            let here = doubtful.len() + judged.len() + usize::from(mixed);
             count += here;
             blocks_in_doubt += doubtful.len();
             if here > 0 && first.is_some() && !others.contains(&tab.path) {
@@ -935,6 +999,8 @@ impl Workspace {
                     };
                     first = Some((t, sentence));
                     first_is_block = true;
+                } else if !judged.is_empty() {
+                    first = Some((t, judged.join("; ")));
                 } else if let Some(file) = mixed_file {
                     first = Some((t, mixed_line_endings(file).to_string()));
                 }

@@ -260,6 +260,16 @@ pub fn status_bar(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             )
         },
     ];
+    // What `a` would ask about is said before it is pressed: the result's
+    // doubts (its own row below the block) or a block's place in doubt.
+    let place_doubted = !app.diagnosis_stale()
+        && app
+            .diagnoses()
+            .iter()
+            .any(|d| !app.is_left_out(d.index) && crate::tui::app::place_doubt(d).is_some());
+    if !app.result_doubts().is_empty() || place_doubted {
+        parts.push((" in doubt ".into(), theme.bar().patch(theme.bad()), 9));
+    }
     if !app.left_out().is_empty() {
         parts.push((
             format!(" {} left out ", app.left_out().len()),
@@ -798,15 +808,28 @@ fn detail_content(app: &App, width: u16, theme: &Theme) -> DetailRows {
             .map(|row| (Line::styled(row, style), need))
             .collect()
     };
+    // The doubts of what `a` writes, whichever block is selected: said
+    // before `a` asks about them.
+    let doubts = match app.result_doubts() {
+        [] => Vec::new(),
+        doubts => wrapped(
+            &format!("in doubt: {}; a asks before writing", doubts.join("; ")),
+            theme.bad(),
+            NEED_HEADER,
+        ),
+    };
     let Some(d) = app.selected_diagnosis().filter(|d| d.is_problem()) else {
-        if let Some(row) = app.combined_rows().get(b.index) {
-            let text = combined_detail(b.index, row);
-            return (wrapped(&text, theme.gutter(), NEED_HEADER), Vec::new());
-        }
-        let loose = app.loose_levels().get(b.index).and_then(|l| l.as_deref());
-        let hunk = app.hunk_lines().get(b.index).copied();
-        let text = detail(b, app.final_mode(), loose, hunk, app.block_numbers());
-        return (wrapped(&text, theme.gutter(), NEED_HEADER), Vec::new());
+        let text = match app.combined_rows().get(b.index) {
+            Some(row) => combined_detail(b.index, row),
+            None => {
+                let loose = app.loose_levels().get(b.index).and_then(|l| l.as_deref());
+                let hunk = app.hunk_lines().get(b.index).copied();
+                detail(b, app.final_mode(), loose, hunk, app.block_numbers())
+            }
+        };
+        let mut body = wrapped(&text, theme.gutter(), NEED_HEADER);
+        body.extend(doubts);
+        return (body, Vec::new());
     };
     let reason = d.reason.map_or("problem", |r| r.code());
     let mut body = wrapped(
@@ -814,6 +837,7 @@ fn detail_content(app: &App, width: u16, theme: &Theme) -> DetailRows {
         Style::new(),
         NEED_HEADER,
     );
+    body.extend(doubts);
     if !d.line_diff.is_empty() {
         let legend = match d.closest {
             Some(c) => format!(
