@@ -393,7 +393,7 @@ fn no_matcher(call: &CallInput) -> Applied {
 /// What srview cannot stand behind in a call its agent's matcher applied
 /// to `before`, leaving `after`: the trust checks of each exact placement
 /// (every placement read in the one file the call edits), and, when they
-/// find nothing and every placement is exact, the result read as Python.
+/// find nothing, the result read as Python (loose placements included).
 fn call_doubts(
     row: &crate::dialect::registry::DialectRow,
     call: &CallInput,
@@ -411,8 +411,9 @@ fn call_doubts(
     .into_iter()
     .map(Doubt::of(DoubtKind::of_call))
     .collect();
+    // A loose placement too (a tester's find: OpenCode's line-trimmed
+    // stage wrote a file Python refuses, and only `loose` was said).
     if doubts.is_empty()
-        && outcome.edits.iter().all(|e| !e.loose)
         && let Some(after) = after.text()
     {
         doubts.extend(misindents(&call.path, before, after));

@@ -325,6 +325,7 @@ fn agent_result(row: &DialectRow, raw: &str, target: &Target) -> ReferenceResult
             )
         })
         .collect();
+    let loose = doubts.len();
     let asked = crate::dialect::call_doubts::asked(row, &input);
     doubts.extend(crate::dialect::call_doubts::exact_doubts(
         outcome,
@@ -349,9 +350,10 @@ fn agent_result(row: &DialectRow, raw: &str, target: &Target) -> ReferenceResult
     // The call's whole result: Python misindented, a brace language's
     // brackets unbalanced, a name defined twice (each edit alone is not
     // judged for these: one of several may unbalance what the next
-    // balances).
-    if doubts.is_empty()
-        && outcome.edits.iter().all(|e| !e.loose)
+    // balances); after a loose placement too, whose result the agent
+    // writes all the same (a tester's find: a line-trimmed edit left
+    // Python refusing the file, and only `loose` was said).
+    if doubts.len() == loose
         && let (Some(before), Some(after)) = (target.content, content.as_deref())
         && let Some(fault) = crate::diagnose::layout::layout_break(target.name, before, after)
     {

@@ -610,3 +610,62 @@ fn a_100_mb_database_is_listed_quickly() {
     let limit = if cfg!(debug_assertions) { 30.0 } else { 2.0 };
     assert!(run.wall.as_secs_f64() < limit, "{:?}", run.wall);
 }
+
+/// OpenCode's line-trimmed stage wrote the c1 capture's new lines at the
+/// model's indentation, and Python refuses the file it left
+/// (`after/inventory.py` raises IndentationError): the loose stage is said,
+/// and so is the result's fault, in the session's review and in `check`
+/// (a tester's find: only `loose` was said, and `a` wrote the file).
+#[test]
+fn a_loose_edit_that_leaves_python_refusing_the_file_says_so() {
+    let dir = scenario("c1_fuzzy_line_trimmed");
+    let ws = workspace(&dir);
+    let reader =
+        srview::source::agent::session::read_session(&session_path(&dir), None).expect("read");
+    let root = srview::sessions::recover::SessionRoot {
+        root: ws.path().to_path_buf(),
+    };
+    let reviewed = srview::sessions::review::review(&reader, &root);
+    let review = &reviewed.reviews[0];
+    assert!(review.loose_match.is_some(), "{review:?}");
+    let doubts: Vec<&str> = review.doubts().iter().map(|d| d.message.as_str()).collect();
+    assert!(
+        doubts.len() == 1
+            && doubts[0]
+                .starts_with("the diff leaves inventory.py misindented: as written, line 44")
+            && doubts[0].contains("Python refuses the file (IndentationError"),
+        "{doubts:?}"
+    );
+    // `check` on the recorded input, over the file before it.
+    let recorded: Value = serde_json::from_str(
+        &fs::read_to_string(
+            fixtures().join("../matchers/recorded/opencode_edit/c1_fuzzy_line_trimmed-1.json"),
+        )
+        .expect("recorded call"),
+    )
+    .expect("JSON");
+    let project = tempfile::tempdir().expect("tempdir");
+    let before = recorded["before"].as_str().expect("before");
+    fs::write(project.path().join("inventory.py"), before).expect("write");
+    let mut input = recorded["input"].clone();
+    input["filePath"] = "inventory.py".into();
+    fs::write(project.path().join("edit.json"), input.to_string()).expect("write");
+    let out = srview([
+        "check",
+        "inventory.py",
+        "edit.json",
+        "--dialect",
+        "opencode-edit",
+    ])
+    .cwd(project.path())
+    .output();
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let said = stdout(&out) + &stderr(&out);
+    assert!(
+        said.contains("a loose stage of OpenCode 1.18.33's edit tool")
+            && said.contains(
+                "the call leaves inventory.py misindented: as written, line 44 (`item.qty += amount`)"
+            ),
+        "{said}"
+    );
+}
