@@ -165,11 +165,36 @@ fn an_input_naming_another_file_is_refused_in_every_dialect() {
                      SEARCH text is not in lib/calc2.py and calc.py is in the chat; `srview apply \
                      --transcript INPUT --cwd DIR --dialect aider-diff` runs it over the folder"
         .to_string();
-    let cases: [(&str, &str, &[&str], &str, &String); 5] = [
+    let cases: [(&str, &str, &[&str], &str, &String); 9] = [
         ("patch", &patch, &[], &file, &patch_how),
         ("edit", edit, &[], &file, &edit_how),
         ("write", write, &[], &file, &edit_how),
         ("editor", editor, &[], &file, &edit_how),
+        // The agents' one-file tools: refused as an edit's JSON is, not run
+        // on the path they name (a tester's find: "the agent fails: File
+        // not found").
+        (
+            "opencode",
+            r#"{"filePath": "lib/calc2.py", "oldString": "b – a", "newString": "a + b"}"#,
+            &["--dialect", "opencode-edit"],
+            &file,
+            &edit_how,
+        ),
+        (
+            "gemini",
+            r#"{"file_path": "lib/calc2.py", "instruction": "x", "old_string": "b – a", "new_string": "a + b"}"#,
+            &["--dialect", "gemini-replace"],
+            &file,
+            &edit_how,
+        ),
+        ("qwen", edit, &["--dialect", "qwen-edit"], &file, &edit_how),
+        (
+            "pi",
+            r#"{"path": "lib/calc2.py", "edits": [{"oldText": "b – a", "newText": "a + b"}]}"#,
+            &["--dialect", "pi-edit"],
+            &file,
+            &edit_how,
+        ),
         (
             "reply",
             reply,
@@ -241,6 +266,30 @@ fn an_input_naming_file_in_another_form_edits_it() {
             (Some(0), fixed.to_string(), String::new()),
             "{path}"
         );
+        // The agents' one-file tools run on FILE too, whatever form of its
+        // path they name (an edit saved from a session names the agent's
+        // machine's path).
+        for (dialect, input) in [
+            (
+                "opencode-edit",
+                serde_json::json!({"filePath": path, "oldString": "b – a", "newString": "a + b"}),
+            ),
+            (
+                "pi-edit",
+                serde_json::json!({"path": path, "edits": [{"oldText": "b – a", "newText": "a + b"}]}),
+            ),
+        ] {
+            support::files::write(dir.path(), "a.json", input.to_string().as_bytes());
+            let out = run_in(
+                dir.path(),
+                &["apply", target, "a.json", "--dialect", dialect],
+            );
+            assert_eq!(
+                (out.status.code(), text(&out.stdout), text(&out.stderr)),
+                (Some(0), fixed.to_string(), String::new()),
+                "{dialect} {path}"
+            );
+        }
         let patch = PATCH
             .replace("calc.py", path)
             .replace("-    return b - a", "-    return b – a");

@@ -798,3 +798,21 @@ fn a_transcript_tab_in_doubt_asks_before_writing() {
         ORIGINAL.replace("let x = 1;", "let x = \"1;")
     );
 }
+
+/// An OpenCode edit saved from a session (its keys only OpenCode's tool
+/// has, its path the agent's machine's) previews against FILE without
+/// `--dialect`, by OpenCode's matcher, and `a` writes it (a tester's find:
+/// "no SEARCH/REPLACE block yet", and with `--dialect` "File not found").
+#[test]
+fn a_saved_opencode_edit_naming_the_agents_path_previews_against_file() {
+    let edit = serde_json::json!({
+        "filePath": "/home/user/project/main.rs",
+        "oldString": "    42",
+        "newString": "    43",
+    })
+    .to_string();
+    let (dir, mut s) = launched(&edit, &[]);
+    s.wait_for_all("placed by OpenCode's matcher", &["1 applied", "exact"]);
+    s.assert_not_shown("no SEARCH/REPLACE block");
+    accept_writes(&mut s, &dir, &ORIGINAL.replace("    42\n", "    43\n"));
+}

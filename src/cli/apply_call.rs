@@ -24,6 +24,7 @@ use super::{ApplyArgs, CheckArgs, CmdResult};
 use crate::dialect::apply_patch::fs::RecordingFs;
 use crate::dialect::call::{CallOutcome, Entry, ToolCall, fs_path};
 use crate::dialect::call_doubts::lines_text;
+use crate::dialect::one_file::names_file;
 use crate::dialect::registry::DialectRow;
 use crate::error::Error;
 use crate::output::{self, Wrote};
@@ -71,6 +72,28 @@ fn run_matcher(
     {
         let chat = file_path(&cwd, file);
         object.insert("chat_files".to_string(), vec![chat].into());
+    }
+    // A one-file tool's input naming FILE (in another form: the agent's
+    // machine's absolute path, an edit saved from a session) runs on FILE;
+    // one naming another file is refused, as an edit's JSON is (a
+    // tester's find: `check FILE` ran the recorded path and said "the
+    // agent fails: File not found").
+    if let Some(file) = file
+        && let Some(named) = row.named_path(&input)
+    {
+        if !names_file(named, file) {
+            return Err(super::apply_dialect::edits_another_file(
+                named,
+                file,
+                &crate::dialect::one_file::edit_elsewhere(named),
+            ));
+        }
+        let absolute = if file.is_absolute() {
+            file.to_path_buf()
+        } else {
+            cwd.join(file)
+        };
+        input = row.aim(&input, &absolute.to_string_lossy());
     }
     let fs = RecordingFs::new(cwd.clone());
     let (outcome, model_text) = matcher.run_for_model(&ToolCall {

@@ -69,6 +69,11 @@ pub struct DialectRow {
     /// string edits: srview explains and corrects them
     /// ([`super::call_correct`]).
     pub strings: Option<StringFields>,
+    /// The key of the one file its tool input edits (OpenCode's
+    /// `filePath`, pi's `path`...), for an agent matcher's one-file tool:
+    /// `srview apply FILE INPUT` and the previewer run it on FILE when that
+    /// path names FILE ([`DialectRow::aim`]), and refuse it otherwise.
+    pub path_key: Option<&'static str>,
 }
 
 impl std::fmt::Debug for DialectRow {
@@ -98,6 +103,33 @@ impl DialectRow {
             Engine::Builtin(dialect) => Some(dialect),
             Engine::Call(_) => None,
         }
+    }
+
+    /// The path `input` names as the file it edits (see
+    /// [`DialectRow::path_key`]), as the agent's tool reads it (pi's and
+    /// Gemini CLI's leading `@` dropped); `None` for a tool of another kind.
+    pub fn named_path<'a>(&self, input: &'a serde_json::Value) -> Option<&'a str> {
+        let named = input.get(self.path_key?)?.as_str()?;
+        Some(match self.value {
+            "pi-edit" | "gemini-replace" => named.strip_prefix('@').unwrap_or(named),
+            _ => named,
+        })
+    }
+
+    /// `input` aimed at `path` (absolute, FILE as the one-file world names
+    /// it): the path it names replaced, so its matcher reads and writes
+    /// that file (an edit saved from a session names the agent's machine's
+    /// path). The caller has checked that the input names FILE
+    /// ([`crate::dialect::one_file::names_file`]). `input` as it is for a
+    /// tool without a path.
+    pub fn aim(&self, input: &serde_json::Value, path: &str) -> serde_json::Value {
+        let mut aimed = input.clone();
+        if let (Some(key), Some(object)) = (self.path_key, aimed.as_object_mut())
+            && object.get(key).is_some_and(serde_json::Value::is_string)
+        {
+            object.insert(key.to_string(), path.into());
+        }
+        aimed
     }
 
     /// The tool input `text` stands for: the JSON it holds when it is a
@@ -137,6 +169,7 @@ pub static DIALECTS: &[DialectRow] = &[
         text_field: None,
         keys: &[],
         strings: None,
+        path_key: None,
     },
     DialectRow {
         value: "apply-patch",
@@ -147,6 +180,7 @@ pub static DIALECTS: &[DialectRow] = &[
         text_field: None,
         keys: &[],
         strings: None,
+        path_key: None,
     },
     DialectRow {
         value: "edit-json",
@@ -157,6 +191,7 @@ pub static DIALECTS: &[DialectRow] = &[
         text_field: None,
         keys: &[],
         strings: None,
+        path_key: None,
     },
     DialectRow {
         value: "aider-diff",
@@ -167,6 +202,7 @@ pub static DIALECTS: &[DialectRow] = &[
         text_field: Some("reply"),
         keys: &[&["reply"]],
         strings: None,
+        path_key: None,
     },
     DialectRow {
         value: "aider-udiff",
@@ -177,6 +213,7 @@ pub static DIALECTS: &[DialectRow] = &[
         text_field: Some("reply"),
         keys: &[],
         strings: None,
+        path_key: None,
     },
     DialectRow {
         value: "opencode-edit",
@@ -192,6 +229,7 @@ pub static DIALECTS: &[DialectRow] = &[
             new: "newString",
             replace_all: Some("replaceAll"),
         }),
+        path_key: Some("filePath"),
     },
     DialectRow {
         value: "opencode-apply-patch",
@@ -202,6 +240,7 @@ pub static DIALECTS: &[DialectRow] = &[
         text_field: Some("patchText"),
         keys: &[&["patchText"]],
         strings: None,
+        path_key: None,
     },
     DialectRow {
         value: "gemini-replace",
@@ -217,6 +256,7 @@ pub static DIALECTS: &[DialectRow] = &[
             new: "new_string",
             replace_all: Some("allow_multiple"),
         }),
+        path_key: Some("file_path"),
     },
     DialectRow {
         value: "qwen-edit",
@@ -234,6 +274,7 @@ pub static DIALECTS: &[DialectRow] = &[
             new: "new_string",
             replace_all: Some("replace_all"),
         }),
+        path_key: Some("file_path"),
     },
     DialectRow {
         value: "pi-edit",
@@ -249,6 +290,7 @@ pub static DIALECTS: &[DialectRow] = &[
             new: "newText",
             replace_all: None,
         }),
+        path_key: Some("path"),
     },
     DialectRow {
         value: "cline-apply-patch",
@@ -259,6 +301,7 @@ pub static DIALECTS: &[DialectRow] = &[
         text_field: Some("input"),
         keys: &[&["input"]],
         strings: None,
+        path_key: None,
     },
 ];
 

@@ -35,6 +35,8 @@ pub struct LiveInput {
     /// Everything received, while it may be another dialect than
     /// SEARCH/REPLACE (dropped once it is SEARCH/REPLACE).
     text: String,
+    /// The agent's tool the input's keys showed, not yet said.
+    keyed: Option<&'static DialectRow>,
 }
 
 impl LiveInput {
@@ -51,6 +53,7 @@ impl LiveInput {
             reading,
             detector: Detector::default(),
             text: String::new(),
+            keyed: None,
         }
     }
 
@@ -85,19 +88,27 @@ impl LiveInput {
                 self.text = String::new();
             }
         }
+        // A whole JSON object whose keys only one agent's tool has is read
+        // by that agent's matcher from then on, as `check` reads it (a
+        // tester's find: the previewer read a saved Gemini CLI edit with
+        // Claude Code's matcher, and OpenCode's and pi's not at all, unless
+        // their input had ended). Asked only of a text that may be whole.
+        if matches!(
+            self.reading,
+            None | Some(Reading::Builtin(Dialect::EditJson))
+        ) && self.text.trim_end().ends_with('}')
+            && let Some(row) = crate::dialect::registry::detect_call(&self.text)
+        {
+            self.reading = Some(Reading::Agent(row));
+            self.keyed = Some(row);
+        }
         self.reading
     }
 
-    /// The whole input has arrived: an edit's JSON whose keys only one
-    /// agent's tool has is read by that agent's matcher from now on
-    /// (returned, to be said); `None` otherwise.
-    pub fn end(&mut self) -> Option<&'static DialectRow> {
-        if self.reading != Some(Reading::Builtin(Dialect::EditJson)) {
-            return None;
-        }
-        let row = crate::dialect::registry::detect_call(&self.text)?;
-        self.reading = Some(Reading::Agent(row));
-        Some(row)
+    /// The agent's tool the input's keys showed, once (to be said): see
+    /// [`LiveInput::decide`].
+    pub fn take_keyed(&mut self) -> Option<&'static DialectRow> {
+        self.keyed.take()
     }
 
     /// The reading, once decided.
@@ -289,6 +300,7 @@ fn agent_result(row: &DialectRow, raw: &str, target: &Target) -> ReferenceResult
             row.title
         )
     })?;
+    let input = row.aim(&input, &target.path());
     let run = crate::dialect::registry::run_on_file(
         row.value,
         &input,
@@ -454,15 +466,35 @@ mod tests {
     fn a_whole_edit_with_one_agents_keys_is_read_by_its_matcher() {
         let text = r#"{"file_path": "/w/a.txt", "instruction": "x", "old_string": "a", "new_string": "b"}"#;
         let mut input = LiveInput::new(None, None);
-        pushed(&mut input, text, 5);
+        // While it arrives, Claude Code's edit JSON (the same first keys).
+        pushed(&mut input, &text[..text.len() - 1], 5);
         assert_eq!(input.other(), Some(Reading::Builtin(Dialect::EditJson)));
-        let row = input.end();
+        assert_eq!(input.take_keyed(), None);
+        // Whole: Gemini CLI's `replace`, said once.
+        input.push("}");
+        let row = input.take_keyed();
         assert_eq!(row.map(|r| r.value), Some("gemini-replace"));
         assert_eq!(input.other(), row.map(Reading::Agent));
+        assert_eq!(input.take_keyed(), None);
+        // Keys no builtin dialect reads (OpenCode's, pi's): theirs once whole.
+        for (text, value) in [
+            (
+                r#"{"filePath": "a.txt", "oldString": "a", "newString": "b"}"#,
+                "opencode-edit",
+            ),
+            (
+                r#"{"path": "a.txt", "edits": [{"oldText": "a", "newText": "b"}]}"#,
+                "pi-edit",
+            ),
+        ] {
+            let mut input = LiveInput::new(None, None);
+            pushed(&mut input, text, 7);
+            assert_eq!(input.take_keyed().map(|r| r.value), Some(value));
+        }
         // Claude Code's own keys stay srview's edit JSON.
         let mut input = LiveInput::new(None, None);
         input.push(r#"{"file_path": "a.txt", "old_string": "a", "new_string": "b"}"#);
-        assert_eq!(input.end(), None);
+        assert_eq!(input.take_keyed(), None);
         assert_eq!(input.other(), Some(Reading::Builtin(Dialect::EditJson)));
     }
 

@@ -974,7 +974,10 @@ pub fn call_prefix_blocks(
             Some(input) => call_blocks(
                 &crate::source::agent::CallInput {
                     dialect: row.value,
-                    input,
+                    // Aimed at FILE: the caller refuses an input naming
+                    // another file (an edit saved from a session names the
+                    // agent's machine's path).
+                    input: row.aim(&input, &target.path()),
                     path: target.name.to_string(),
                 },
                 target,

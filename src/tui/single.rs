@@ -304,6 +304,7 @@ impl SingleFile {
         let Some(input) = row.input_of(self.live.text()) else {
             return refuse(&mut self.app, "the input is not a whole JSON object".into());
         };
+        let input = row.aim(&input, &target.path());
         let Some(run) = crate::dialect::registry::run_on_file(
             row.value,
             &input,
@@ -374,11 +375,17 @@ impl SingleFile {
     /// patch section or edit names another file: `apply`'s refusal.
     fn another_file(&self, other: Reading, raw: &str) -> Option<String> {
         use crate::dialect::one_file::{path_named, refusal_of};
-        let Reading::Builtin(dialect) = other else {
-            return None;
-        };
         let file = self.app.file_path();
-        let named = path_named(raw, dialect, file)?;
+        let (named, dialect) = match other {
+            Reading::Builtin(dialect) => (path_named(raw, dialect, file)?, dialect),
+            // An agent's one-file tool: the path its input names, refused
+            // as an edit's JSON naming it is.
+            Reading::Agent(row) => {
+                let input = row.input_of(raw)?;
+                (row.named_path(&input)?.to_string(), Dialect::EditJson)
+            }
+            Reading::SearchReplace => return None,
+        };
         let mut cached = self.named.borrow_mut();
         match cached.as_ref() {
             Some((path, refusal)) if *path == named => refusal.clone(),
@@ -675,9 +682,7 @@ impl Screen for SingleFile {
                 Some(whole) => self.live.replace(whole),
                 None => self.live.push(&text.appended),
             };
-            if self.ended
-                && let Some(row) = self.live.end()
-            {
+            if let Some(row) = self.live.take_keyed() {
                 // A whole tool input whose keys only one agent uses.
                 self.app.note_state(format!(
                     "read as --dialect {} ({}), from the input's keys",
