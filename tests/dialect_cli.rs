@@ -1358,27 +1358,29 @@ fn fix_prints_the_corrected_tool_input() {
         "*** Begin Patch\n*** End Patch\n",
     );
     assert_eq!(patch.status.code(), Some(2));
-    // FILE not edited by the input: said, nothing printed (a string edit,
-    // a patch).
+    // FILE not edited by the input: said, nothing printed (a string edit
+    // refused as an edit's JSON naming another file is, a patch).
     support::files::write(root, "other.py", b"x = 1\n");
-    for (dialect, input, noun) in [
-        ("gemini-replace", input, "input"),
+    for (dialect, input, code, said) in [
+        (
+            "gemini-replace",
+            input,
+            1,
+            "srview: the input edits c.py, not other.py: other.py is left as it is \
+             (`srview apply c.py INPUT` applies it there)\n",
+        ),
         (
             "opencode-apply-patch",
             r#"{"patchText":"*** Begin Patch\n*** Update File: c.py\n@@\n-    total = 0\n+    total = 1\n*** End Patch"}"#,
-            "input",
+            2,
+            "srview: other.py: the input does not edit this file, or it cannot be read\n",
         ),
     ] {
         let out = run_in_with(root, &["fix", "other.py", "-", "--dialect", dialect], input);
         assert_eq!(text(&out.stdout), "", "{dialect}");
         assert_eq!(
             (out.status.code(), text(&out.stderr)),
-            (
-                Some(2),
-                format!(
-                    "srview: other.py: the {noun} does not edit this file, or it cannot be read\n"
-                )
-            ),
+            (Some(code), said.to_string()),
             "{dialect}"
         );
     }
@@ -1536,12 +1538,12 @@ fn write_refuses_outside_files_self_moves_and_other_files() {
         ],
         other,
     );
-    assert_eq!(out.status.code(), Some(2));
+    // Refused as an edit's JSON naming another file is, before it runs.
+    assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         text(&out.stderr),
-        "srview: the input edits other.py, not calc.py: nothing written (apply --write writes \
-         FILE only; `srview apply --transcript INPUT --cwd DIR --dialect opencode-edit` writes \
-         them all)\n"
+        "srview: the input edits other.py, not calc.py: calc.py is left as it is (`srview \
+         apply other.py INPUT` applies it there)\n"
     );
     // Without --write: FILE is left as it is, said plainly, exit 1.
     let out = run(
@@ -1553,7 +1555,7 @@ fn write_refuses_outside_files_self_moves_and_other_files() {
     assert_eq!(
         text(&out.stderr),
         "srview: the input edits other.py, not calc.py: calc.py is left as it is (`srview \
-         apply --transcript INPUT --cwd DIR --dialect opencode-edit` applies it)\n"
+         apply other.py INPUT` applies it there)\n"
     );
     assert_eq!(
         std::fs::read_to_string(ws.join("other.py")).expect("read"),

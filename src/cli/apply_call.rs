@@ -93,7 +93,7 @@ fn run_matcher(
         } else {
             cwd.join(file)
         };
-        input = row.aim(&input, &absolute.to_string_lossy());
+        input = row.aim(&input, &cwd.to_string_lossy(), &absolute.to_string_lossy());
     }
     let fs = RecordingFs::new(cwd.clone());
     let (outcome, model_text) = matcher.run_for_model(&ToolCall {

@@ -389,6 +389,54 @@ pub fn later_occurrences(content: &str, found: &str) -> Vec<(usize, usize)> {
         .collect()
 }
 
+/// The stages that match a block by its first and last lines (or a share
+/// of its lines) and replace the lines between as the file has them
+/// (OpenCode's `BlockAnchorReplacer` and `ContextAwareReplacer`): the
+/// lines the model misremembered are replaced too.
+const ANCHORED_STAGES: &[&str] = &["BlockAnchorReplacer", "ContextAwareReplacer"];
+
+/// The lines (trimmed) an anchored stage replaced that the model's old
+/// text (`oldString`, `old_string` or `oldText` of the tool `input`) does
+/// not hold: what the agent changed without the model asking. The session
+/// review's loose-match note and the previewer's say them.
+pub fn unasked_lines<'a>(
+    input: &serde_json::Value,
+    edits: impl IntoIterator<Item = &'a EditMatch>,
+) -> Vec<String> {
+    let Some(old) = ["oldString", "old_string", "oldText"]
+        .iter()
+        .find_map(|k| input.get(k).and_then(serde_json::Value::as_str))
+    else {
+        return Vec::new();
+    };
+    let asked: std::collections::HashSet<&str> = old.lines().map(str::trim).collect();
+    edits
+        .into_iter()
+        .filter(|e| ANCHORED_STAGES.contains(&e.stage.as_str()))
+        .filter_map(|e| e.found.as_deref())
+        .flat_map(str::lines)
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !asked.contains(l))
+        .map(str::to_string)
+        .collect()
+}
+
+/// `lines` in a sentence's words: "; it replaced lines the edit's old
+/// text does not hold: `a`, `b`", or nothing when there are none.
+pub fn unasked_words(lines: &[String]) -> String {
+    if lines.is_empty() {
+        return String::new();
+    }
+    format!(
+        "; it replaced lines the edit's old text does not hold: {}",
+        lines
+            .iter()
+            .map(|l| format!("`{l}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+}
+
 /// `path` (absolute, or relative to `cwd`) as [`ToolCall::fs`] takes it:
 /// lexically normalized, relative to `cwd` when it lies below it, else
 /// absolute.

@@ -329,13 +329,6 @@ pub struct Target<'a> {
     pub content: Option<&'a str>,
 }
 
-impl Target<'_> {
-    /// The file's absolute path, `cwd/name`.
-    pub fn path(&self) -> String {
-        format!("{}/{}", self.cwd.trim_end_matches('/'), self.name)
-    }
-}
-
 /// [`pick`] over the sections of a patch that may not have ended: a lone
 /// section that names another file is not picked while more may come.
 fn pick_so_far(

@@ -109,25 +109,33 @@ impl DialectRow {
     /// [`DialectRow::path_key`]), as the agent's tool reads it (pi's and
     /// Gemini CLI's leading `@` dropped); `None` for a tool of another kind.
     pub fn named_path<'a>(&self, input: &'a serde_json::Value) -> Option<&'a str> {
-        let named = input.get(self.path_key?)?.as_str()?;
+        // An empty path names no file: the agent's own validation says so.
+        let named = input
+            .get(self.path_key?)?
+            .as_str()
+            .filter(|p| !p.trim().is_empty())?;
         Some(match self.value {
             "pi-edit" | "gemini-replace" => named.strip_prefix('@').unwrap_or(named),
             _ => named,
         })
     }
 
-    /// `input` aimed at `path` (absolute, FILE as the one-file world names
-    /// it): the path it names replaced, so its matcher reads and writes
-    /// that file (an edit saved from a session names the agent's machine's
-    /// path). The caller has checked that the input names FILE
-    /// ([`crate::dialect::one_file::names_file`]). `input` as it is for a
-    /// tool without a path.
-    pub fn aim(&self, input: &serde_json::Value, path: &str) -> serde_json::Value {
+    /// `input` aimed at FILE, `path` as a matcher running in `cwd` names it
+    /// (relative to `cwd` where it is below it): the path the input names
+    /// replaced when it reaches another file there (an edit saved from a
+    /// session names the agent's machine's path), so the matcher reads
+    /// and writes FILE; `input` as it is when its path already reaches
+    /// FILE (the agent's texts then name it as the model wrote it), and
+    /// for a tool without a path. The caller has checked that the input
+    /// names FILE ([`crate::dialect::one_file::names_file`]).
+    pub fn aim(&self, input: &serde_json::Value, cwd: &str, path: &str) -> serde_json::Value {
+        let file = super::call::fs_path(cwd, path);
+        let reaches = self
+            .named_path(input)
+            .is_none_or(|named| super::call::fs_path(cwd, named) == file);
         let mut aimed = input.clone();
-        if let (Some(key), Some(object)) = (self.path_key, aimed.as_object_mut())
-            && object.get(key).is_some_and(serde_json::Value::is_string)
-        {
-            object.insert(key.to_string(), path.into());
+        if !reaches && let (Some(key), Some(object)) = (self.path_key, aimed.as_object_mut()) {
+            object.insert(key.to_string(), file.into());
         }
         aimed
     }

@@ -1180,54 +1180,22 @@ fn loose_match(review: &Review, agent: AgentKind) -> Option<String> {
         applied.loose.join(", "),
         agent.display_name()
     );
-    let unasked = unasked_lines(review);
-    if !unasked.is_empty() {
-        note.push_str(&format!(
-            "; it replaced lines the edit's old text does not hold: {}",
-            unasked
-                .iter()
-                .map(|l| format!("`{l}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
-    }
+    note.push_str(&crate::dialect::call::unasked_words(&unasked_lines(review)));
     Some(note)
 }
 
-/// The stages that match a block by its first and last lines (or a share
-/// of its lines) and replace the lines between as the file has them
-/// (OpenCode's `BlockAnchorReplacer` and `ContextAwareReplacer`): the
-/// lines the model misremembered are replaced too.
-const ANCHORED_STAGES: &[&str] = &["BlockAnchorReplacer", "ContextAwareReplacer"];
-
-/// The lines (trimmed) an anchored stage replaced that the model's old
-/// text (`oldString`, `old_string` or `oldText` of the tool input) does
-/// not hold: what the agent changed without the model asking.
+/// [`crate::dialect::call::unasked_lines`] of the review's call.
 fn unasked_lines(review: &Review) -> Vec<String> {
     let (Some(applied), EditInput::Call(call)) = (review.applied(), &review.edit.input) else {
         return Vec::new();
     };
-    let Some(old) = ["oldString", "old_string", "oldText"]
-        .iter()
-        .find_map(|k| call.input.get(k).and_then(serde_json::Value::as_str))
-    else {
-        return Vec::new();
-    };
-    let asked: HashSet<&str> = old.lines().map(str::trim).collect();
-    applied
-        .blocks
-        .iter()
-        .filter_map(|b| match b {
-            verdict::VerdictBlock::Call(e) if ANCHORED_STAGES.contains(&e.stage.as_str()) => {
-                e.found.as_deref()
-            }
+    crate::dialect::call::unasked_lines(
+        &call.input,
+        applied.blocks.iter().filter_map(|b| match b {
+            verdict::VerdictBlock::Call(e) => Some(e),
             _ => None,
-        })
-        .flat_map(str::lines)
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !asked.contains(l))
-        .map(str::to_string)
-        .collect()
+        }),
+    )
 }
 
 /// See [`Review::notices`].

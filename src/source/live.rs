@@ -300,7 +300,7 @@ fn agent_result(row: &DialectRow, raw: &str, target: &Target) -> ReferenceResult
             row.title
         )
     })?;
-    let input = row.aim(&input, &target.path());
+    let input = row.aim(&input, target.cwd, target.name);
     let run = crate::dialect::registry::run_on_file(
         row.value,
         &input,

@@ -977,7 +977,7 @@ pub fn call_prefix_blocks(
                     // Aimed at FILE: the caller refuses an input naming
                     // another file (an edit saved from a session names the
                     // agent's machine's path).
-                    input: row.aim(&input, &target.path()),
+                    input: row.aim(&input, target.cwd, target.name),
                     path: target.name.to_string(),
                 },
                 target,
@@ -1168,10 +1168,17 @@ fn call_blocks(
         .filter(|e| e.loose)
         .map(|e| e.stage.clone())
         .collect();
+    // The lines an anchored stage replaced unasked, named (a tester's
+    // find: only the session view's verdict line named them, cut at the
+    // terminal's edge).
     let loose_note = (!loose.is_empty()).then(|| {
         format!(
-            "placed by a loose stage ({}): the text replaced is not the text the model wrote",
-            loose.join(", ")
+            "placed by a loose stage ({}): the text replaced is not the text the model wrote{}",
+            loose.join(", "),
+            crate::dialect::call::unasked_words(&crate::dialect::call::unasked_lines(
+                &call.input,
+                &outcome.edits
+            ))
         )
     });
     // A replace-all changes more places than its first: each said.

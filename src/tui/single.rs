@@ -304,7 +304,7 @@ impl SingleFile {
         let Some(input) = row.input_of(self.live.text()) else {
             return refuse(&mut self.app, "the input is not a whole JSON object".into());
         };
-        let input = row.aim(&input, &target.path());
+        let input = row.aim(&input, target.cwd, target.name);
         let Some(run) = crate::dialect::registry::run_on_file(
             row.value,
             &input,

@@ -636,6 +636,19 @@ fn a_change_past_the_right_edge_says_its_column() {
     let mut short = app_with_diff("f.json", "{\"a\": 1}\n", &block("{\"a\": 1}", "{\"a\": 2}"));
     let screen = screen_of(&mut short, 80, 24, ColourMode::None);
     assert!(!screen.contains("▸col"), "{screen}");
+    // A change deep inside one long token (minified code, a base64 string):
+    // the column of its first differing character, not the token's start
+    // (a tester's find: the token starts on screen, and the two rows said
+    // nothing).
+    let token = format!("    s = '{}X'", "a".repeat(3000));
+    let changed = token.replace("X'", "Y'");
+    let mut long = app_with_diff(
+        "a.py",
+        &format!("def g():\n{token}\n"),
+        &block(&token, &changed),
+    );
+    let screen = screen_of(&mut long, 80, 24, ColourMode::None);
+    assert_eq!(screen.matches("…▸col 3010").count(), 2, "{screen}");
 }
 
 /// Every cell of a matched row, to the pane's edge, has its stage's tint

@@ -180,6 +180,9 @@ fn edit_lines(frame: &mut Frame, area: Rect, list: &AgentList, row: &EditRow, th
     ));
     // The agent's own error text last: a narrow terminal cuts it first.
     verdicts.push(Span::styled(sanitize(&message), style));
+    // A line cut at the edge ends in `…`: the whole of it is in the list's
+    // notice and the previewer's note.
+    let verdicts = super::code::clip(verdicts, 0, usize::from(area.width), theme.gutter());
     let lines = vec![Line::from(tab_line), Line::from(verdicts)];
     let area = Rect {
         height: area.height.min(2),

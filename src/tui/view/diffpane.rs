@@ -289,11 +289,27 @@ impl Ctx<'_> {
     }
 
     /// The screen column (0-based, as the pane draws the line: tabs
-    /// expanded) where a changed cell's first changed word starts.
+    /// expanded) where a changed cell's first change starts: the first
+    /// character that differs from its partner inside the first changed
+    /// word (a tester's find: a change deep inside one 3,000-character
+    /// token was placed at the token's start, on screen, and two rows that
+    /// look the same said nothing).
     fn first_change(&self, cell: Option<&Cell>, marks: &[Range<usize>]) -> Option<usize> {
         let c = cell?;
         let start = marks.iter().map(|m| m.start).min()?;
         let text = self.text(c.src);
+        let same = c.partner.map_or(0, |p| {
+            let other = self.text(p);
+            text.char_indices()
+                .zip(other.chars())
+                .find(|((_, a), b)| a != b)
+                .map_or(text.len().min(other.len()), |((i, _), _)| i)
+        });
+        let start = if same > start && same < text.len() {
+            same
+        } else {
+            start
+        };
         let before = text.get(..start)?;
         Some(unicode_width::UnicodeWidthStr::width(
             crate::tui::shown::sanitize(before).as_str(),
@@ -555,10 +571,30 @@ fn line_ranges(rows: &[Row]) -> (Range<usize>, Range<usize>) {
     (o.unwrap_or_default(), n.unwrap_or_default())
 }
 
-/// A block's tint; an apply_patch hunk that matched only loosely is
-/// tinted as a line-trimmed match (`T`), the nearest stage, never exact,
-/// or at the unicode level as its own (`U`); a block of srview's combined
-/// change of several calls by the calls' blocks it is made of.
+/// The tint of a block placed loosely at `level` (an apply_patch level, an
+/// agent's stage), never exact: by its first and last lines as a
+/// block-anchor match (`A`: OpenCode's `BlockAnchorReplacer` and
+/// `ContextAwareReplacer`), by text that differs beyond white space as
+/// fuzzy (`F`: Gemini CLI's `fuzzy`, OpenCode's
+/// `EscapeNormalizedReplacer`), at the unicode level as its own (`U`),
+/// else as a line-trimmed match (`T`: white space ignored), the nearest
+/// stage (a tester's find: a block-anchor placement wore `T`).
+fn loose_tint(level: &str) -> Tint {
+    let lower = level.to_ascii_lowercase();
+    if level == "unicode" {
+        Tint::Unicode
+    } else if lower.contains("anchor") || lower.contains("contextaware") {
+        Tint::Stage(crate::engine::Stage::BlockAnchor)
+    } else if lower.contains("fuzzy") || lower.contains("escape") {
+        Tint::Fuzzy
+    } else {
+        Tint::Stage(crate::engine::Stage::LineTrimmed)
+    }
+}
+
+/// A block's tint; a block placed only loosely by its level
+/// ([`loose_tint`]); a block of srview's combined change of several calls
+/// by the calls' blocks it is made of.
 fn block_tint(app: &App, block: Option<usize>) -> Tint {
     let loose = block
         .and_then(|b| app.loose_levels().get(b))
@@ -573,9 +609,8 @@ fn block_tint(app: &App, block: Option<usize>) -> Tint {
             Some(row) => Tint::Stage(row.stage().unwrap_or(crate::engine::Stage::Exact)),
             None => Tint::Unattributed,
         },
-        Some(b) if loose == Some("unicode") && b.stage.is_some() => Tint::Unicode,
-        Some(b) if loose.is_some() && b.stage.is_some() => {
-            Tint::Stage(crate::engine::Stage::LineTrimmed)
+        Some(b) if b.stage.is_some() && loose.is_some() => {
+            loose.map_or(Tint::Unattributed, loose_tint)
         }
         Some(b) => b.stage.map_or(Tint::Unattributed, Tint::Stage),
         None => Tint::Unattributed,
@@ -638,5 +673,14 @@ mod tests {
         assert_eq!(tint_at("trimmed"), trimmed);
         assert_eq!(tint_at("unicode"), Tint::Unicode);
         assert_eq!(Tint::Unicode.symbol(), "U");
+        // The agents' stages: by anchors, fuzzy, white space.
+        let anchor = Tint::Stage(crate::engine::Stage::BlockAnchor);
+        assert_eq!(tint_at("BlockAnchorReplacer"), anchor);
+        assert_eq!(tint_at("ContextAwareReplacer"), anchor);
+        assert_eq!(tint_at("fuzzy"), Tint::Fuzzy);
+        assert_eq!(tint_at("EscapeNormalizedReplacer"), Tint::Fuzzy);
+        assert_eq!(Tint::Fuzzy.symbol(), "F");
+        assert_eq!(tint_at("LineTrimmedReplacer"), trimmed);
+        assert_eq!(tint_at("flexible"), trimmed);
     }
 }

@@ -34,6 +34,9 @@ pub enum Tint {
     /// An apply_patch hunk matched only with typographic look-alikes read
     /// as ASCII (the `unicode` level).
     Unicode,
+    /// An agent's fuzzy stage placed it: text that differs beyond white
+    /// space (Gemini CLI's `fuzzy`, OpenCode's `EscapeNormalizedReplacer`).
+    Fuzzy,
     OutOfOrder,
     Unattributed,
 }
@@ -59,6 +62,7 @@ impl Tint {
             Tint::Stage(Stage::LineTrimmed) => ("T", (24, 48, 112), (18, 26, 75)),
             Tint::Unicode => ("U", (24, 48, 112), (18, 26, 75)),
             Tint::Stage(Stage::BlockAnchor) => ("A", (100, 70, 0), (94, 136, 214)),
+            Tint::Fuzzy => ("F", (100, 70, 0), (94, 136, 214)),
             Tint::Stage(Stage::WholeFile) => ("W", (100, 20, 80), (53, 90, 170)),
             Tint::OutOfOrder => ("O", (100, 20, 80), (53, 90, 170)),
             Tint::Unattributed => ("?", (60, 60, 60), (237, 240, 250)),
