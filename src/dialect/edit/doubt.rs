@@ -653,16 +653,48 @@ fn cut_words(outcome: &EditOutcome, original: &str) -> Vec<String> {
     // the same block) that lands left of where the first line lands.
     let lands_left = new_lines
         .filter(|l| !l.trim().is_empty())
-        .any(|l| width(l) >= first && width(l) < first + before.len());
-    if !before.is_empty() && before.chars().all(|c| c == ' ' || c == '\t') && lands_left {
+        .find(|l| width(l) >= first && width(l) < first + before.len());
+    if !before.is_empty()
+        && before.chars().all(|c| c == ' ' || c == '\t')
+        && let Some(moved) = lands_left
+    {
+        let columns = words::count(before.chars().count(), "column");
+        // Right where the indentation ends, the old text leaves it out; in
+        // the middle of it, it starts inside (a tester's find: "inside"
+        // sent the model looking for stray spaces it never wrote).
+        let at_end = !original[span.start..].starts_with([' ', '\t']);
+        let starts = if at_end {
+            format!(
+                "starts after line {}'s indentation ({columns}), which it leaves out",
+                line_of(span.start)
+            )
+        } else {
+            format!(
+                "starts inside line {}'s indentation ({columns} before it)",
+                line_of(span.start)
+            )
+        };
+        // What that does, in the file's own terms.
+        let effect = match crate::diagnose::file_kind::FileKind::of(&outcome.path, original) {
+            crate::diagnose::file_kind::FileKind::Yaml => {
+                "in YAML this makes it a key of another mapping than the model meant"
+            }
+            crate::diagnose::file_kind::FileKind::Python => {
+                "in Python this moves it out of the block"
+            }
+            crate::diagnose::file_kind::FileKind::Makefile => {
+                "in a Makefile this takes it out of the recipe"
+            }
+            crate::diagnose::file_kind::FileKind::Other => {
+                "in indentation-sensitive code this moves it out of the block"
+            }
+        };
         out.push(format!(
-            "the edit's old text starts inside line {}'s indentation ({} before it): the new \
-             text's first line keeps them, its other lines do not, so they land {} left of \
-             the first (in Python, or any indentation-sensitive code, this moves them out \
-             of the block)",
-            line_of(span.start),
-            words::count(before.chars().count(), "column"),
-            words::count(before.chars().count(), "column")
+            "the edit's old text {starts}: the new text's first line keeps those columns, its \
+             other lines do not, so `{}` lands at column {}, {columns} left of where the model \
+             set it beside the first ({effect}): send whole lines, indentation included",
+            moved.trim(),
+            width(moved) + 1,
         ));
     }
     out
@@ -725,10 +757,29 @@ mod tests {
         let said = doubts(edit, file);
         assert_eq!(said.len(), 1, "{said:?}");
         assert!(
-            said[0].starts_with(
-                "the edit's old text starts inside line 2's indentation (2 columns before it)"
-            ),
+            said[0]
+                == "the edit's old text starts inside line 2's indentation (2 columns before it): \
+                    the new text's first line keeps those columns, its other lines do not, so \
+                    `print(2)` lands at column 3, 2 columns left of where the model set it \
+                    beside the first (in Python this moves it out of the block): send whole \
+                    lines, indentation included",
             "{said:?}"
+        );
+        // Right after the indentation (a tester's find: "inside" and
+        // Python named for a YAML file): what it leaves out, and YAML's
+        // own consequence.
+        let pod = "spec:\n  containers:\n    - name: web\n      image: nginx\n";
+        let edit = r#"{"file_path": "pod.yaml", "old_string": "image: nginx\n", "new_string": "image: nginx:1.25\nimagePullPolicy: Always\n"}"#;
+        assert_eq!(
+            doubts(edit, pod),
+            vec![
+                "the edit's old text starts after line 4's indentation (6 columns), which it \
+                 leaves out: the new text's first line keeps those columns, its other lines do \
+                 not, so `imagePullPolicy: Always` lands at column 1, 6 columns left of where \
+                 the model set it beside the first (in YAML this makes it a key of another \
+                 mapping than the model meant): send whole lines, indentation included"
+                    .to_string()
+            ]
         );
         // Replacing the whole line, one line only, or new lines set where
         // the file's indentation puts them, is no doubt.
