@@ -654,8 +654,10 @@ fn cut_words(outcome: &EditOutcome, original: &str) -> Vec<String> {
     let lands_left = new_lines
         .filter(|l| !l.trim().is_empty())
         .find(|l| width(l) >= first && width(l) < first + before.len());
+    let indent = before.chars().all(|c| c == ' ' || c == '\t');
+    let marker = !indent && list_marker(&outcome.path, original, before);
     if !before.is_empty()
-        && before.chars().all(|c| c == ' ' || c == '\t')
+        && (indent || marker)
         && let Some(moved) = lands_left
     {
         let columns = words::count(before.chars().count(), "column");
@@ -663,7 +665,13 @@ fn cut_words(outcome: &EditOutcome, original: &str) -> Vec<String> {
         // the middle of it, it starts inside (a tester's find: "inside"
         // sent the model looking for stray spaces it never wrote).
         let at_end = !original[span.start..].starts_with([' ', '\t']);
-        let starts = if at_end {
+        let starts = if marker {
+            format!(
+                "starts after line {}'s list marker `{}` ({columns}), which it leaves out",
+                line_of(span.start),
+                before.trim()
+            )
+        } else if at_end {
             format!(
                 "starts after line {}'s indentation ({columns}), which it leaves out",
                 line_of(span.start)
@@ -676,6 +684,9 @@ fn cut_words(outcome: &EditOutcome, original: &str) -> Vec<String> {
         };
         // What that does, in the file's own terms.
         let effect = match crate::diagnose::file_kind::FileKind::of(&outcome.path, original) {
+            _ if is_markdown(&outcome.path) => {
+                "in Markdown this takes it out of its list item, or joins it to the item's text"
+            }
             crate::diagnose::file_kind::FileKind::Yaml => {
                 "in YAML this makes it a key of another mapping than the model meant"
             }
@@ -698,6 +709,38 @@ fn cut_words(outcome: &EditOutcome, original: &str) -> Vec<String> {
         ));
     }
     out
+}
+
+/// Whether `path` names a Markdown file.
+fn is_markdown(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    [".md", ".markdown", ".mdx"]
+        .iter()
+        .any(|end| lower.ends_with(end))
+}
+
+/// Whether `before` (a line's text up to where an edit's old text starts)
+/// is indentation and a list marker the new text's later lines would not
+/// get: `- `, `* `, `+ `, `1. `, `1) `, `> ` in Markdown, `- ` in YAML (a
+/// tester's find: a new item sent after `  - ` landed at column 0, out of
+/// its nested list).
+fn list_marker(path: &str, original: &str, before: &str) -> bool {
+    let rest = before.trim_start_matches([' ', '\t']);
+    let Some(marker) = rest.strip_suffix(' ').map(str::trim_end) else {
+        return false;
+    };
+    if is_markdown(path) {
+        matches!(marker, "-" | "*" | "+" | ">")
+            || (marker.len() > 1
+                && marker.ends_with(['.', ')'])
+                && marker[..marker.len() - 1]
+                    .bytes()
+                    .all(|b| b.is_ascii_digit()))
+    } else {
+        marker == "-"
+            && crate::diagnose::file_kind::FileKind::of(path, original)
+                == crate::diagnose::file_kind::FileKind::Yaml
+    }
 }
 
 #[cfg(test)]
@@ -781,6 +824,27 @@ mod tests {
                     .to_string()
             ]
         );
+        // After a list marker in Markdown: a new item sent without the
+        // item's indentation leaves the nested list.
+        let readme = "# Setup\n\n- Install\n  - run `make`\n  - run `make install`\n- Configure\n";
+        let edit = r#"{"file_path": "R.md", "old_string": "run `make install`\n", "new_string": "run `make install`\n- run `make test`\n"}"#;
+        let said = doubts(edit, readme);
+        assert!(
+            said.len() == 1
+                && said[0].starts_with(
+                    "the edit's old text starts after line 5's list marker `-` (4 columns), \
+                     which it leaves out: the new text's first line keeps those columns, its \
+                     other lines do not, so `- run `make test`` lands at column 1"
+                )
+                && said[0].contains("in Markdown this takes it out of its list item"),
+            "{said:?}"
+        );
+        // The whole line sent, or a marker in a file where it means nothing,
+        // is no doubt.
+        let whole = r#"{"file_path": "R.md", "old_string": "  - run `make install`\n", "new_string": "  - run `make install`\n  - run `make test`\n"}"#;
+        assert!(doubts(whole, readme).is_empty());
+        let notes = r#"{"file_path": "notes.txt", "old_string": "run `make install`\n", "new_string": "run `make install`\n- run `make test`\n"}"#;
+        assert!(doubts(notes, readme).is_empty());
         // Replacing the whole line, one line only, or new lines set where
         // the file's indentation puts them, is no doubt.
         let fitted = r#"{"file_path": "a.py", "old_string": "  print(1)\n", "new_string": "  print(1)\n    print(2)\n"}"#;
