@@ -184,7 +184,7 @@ fn doubt_steps_but_layout(
                 | Kind::Unclosed
                 | Kind::MixesEndings
                 | Kind::HiddenText => NextStep::Said,
-                Kind::CutsWord | Kind::LineEndings => NextStep::WholeLines,
+                Kind::CutsWord | Kind::InComment | Kind::LineEndings => NextStep::WholeLines,
             };
             (step, message)
         })

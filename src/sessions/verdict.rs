@@ -91,6 +91,9 @@ pub enum DoubtKind {
     AppliedAlready,
     /// Its old text starts or ends inside a word of the file.
     CutsWord,
+    /// Its old text matched only inside a comment, while a line of code
+    /// starts as it does: the comment is changed, not the code.
+    InComment,
     /// Lines it does not show got other line endings.
     LineEndings,
     /// The agent wrote another text than the model's new text.
@@ -126,6 +129,7 @@ impl DoubtKind {
             DoubtKind::ShiftsIndent => "shifts indentation",
             DoubtKind::AppliedAlready => "its new text was there already",
             DoubtKind::CutsWord => "cuts a word",
+            DoubtKind::InComment => "changes a comment, not the code",
             DoubtKind::LineEndings => "rewrites or mixes line endings",
             DoubtKind::Rewritten => "the agent wrote another text",
             DoubtKind::FirstOfSeveral => "one of several places",
@@ -140,6 +144,7 @@ impl DoubtKind {
         use edit::EditDoubtKind as K;
         match kind {
             K::CutsWord => DoubtKind::CutsWord,
+            K::InComment => DoubtKind::InComment,
             K::LineEndings | K::MixesEndings => DoubtKind::LineEndings,
             K::AlreadyApplied => DoubtKind::AppliedAlready,
             K::RepeatsNeighbours => DoubtKind::WritesTwice,

@@ -29,6 +29,9 @@ pub fn edit_doubts(outcome: &EditOutcome, original: &str) -> Vec<String> {
 pub enum EditDoubtKind {
     /// Its old text starts or ends inside a word of the file.
     CutsWord,
+    /// Its old text matched only inside a comment, while a line of code
+    /// starts as it does: the edit changes the comment, not the code.
+    InComment,
     /// Lines it does not show get other line endings.
     LineEndings,
     /// Its new lines end otherwise than the file's (CRLF lines into an LF
@@ -107,6 +110,7 @@ pub fn edit_doubt_kinds(outcome: &EditOutcome, original: &str) -> Vec<(EditDoubt
     let mut out: Vec<(EditDoubtKind, String)> = cut_words(outcome, original)
         .into_iter()
         .map(|m| (EditDoubtKind::CutsWord, m))
+        .chain(in_comment(outcome, original).map(|m| (EditDoubtKind::InComment, m)))
         .collect();
     if let Ok(done) = &outcome.result {
         let kind = |k: EditDoubtKind| move |m: String| (k, m);
@@ -711,6 +715,51 @@ fn cut_words(outcome: &EditOutcome, original: &str) -> Vec<String> {
     out
 }
 
+/// An edit whose old text matched only inside a line comment, after its
+/// mark (`// total := p * q`), while a line of code starts as the old text
+/// does (`total := p * q * (1 - d)`): the model meant the code, and the
+/// edit changes the comment (a tester's find: the same edit as a
+/// SEARCH/REPLACE block was held back as a partial line, as edit JSON it
+/// was called exact). An old text that opens with the comment mark, or
+/// that no code line starts as, is a comment's own edit: no doubt.
+fn in_comment(outcome: &EditOutcome, original: &str) -> Option<String> {
+    use crate::dialect::elided::{Comments, is_comment};
+    let span = outcome.block.original.filter(|_| outcome.result.is_ok())?;
+    if outcome.tool == Tool::Write || span.start > original.len() {
+        return None;
+    }
+    let comments = Comments::of(&outcome.path);
+    let line_start = original.get(..span.start)?.rfind('\n').map_or(0, |i| i + 1);
+    let line_end = original[span.start..]
+        .find('\n')
+        .map_or(original.len(), |i| span.start + i);
+    let line = &original[line_start..line_end];
+    let head = original[line_start..span.start].trim();
+    let old_first = outcome.block.search_text.lines().next()?.trim();
+    // Inside the comment: the line is one, and the match starts past its
+    // mark (the text before the match is more than indentation).
+    if !is_comment(line, comments) || head.is_empty() || old_first.chars().count() < 4 {
+        return None;
+    }
+    if is_comment(old_first, comments) {
+        return None;
+    }
+    let (at, code_line) = original
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.trim_start().starts_with(old_first) && !is_comment(l, comments))?;
+    let line_of = |at: usize| crate::dialect::quick::count_newlines(&original[..at]) + 1;
+    Some(format!(
+        "the edit's old text matches only inside the comment on line {} (`{}`), while line {} \
+         holds code that starts the same way (`{}`): the edit changes the comment, not the \
+         code: send the code line whole, as the file has it",
+        line_of(span.start),
+        line.trim(),
+        at + 1,
+        code_line.trim()
+    ))
+}
+
 /// Whether `path` names a Markdown file.
 fn is_markdown(path: &str) -> bool {
     let lower = path.to_ascii_lowercase();
@@ -788,6 +837,34 @@ mod tests {
         let first = "def total(items):\n    s = sum(items)\n    return s\n";
         assert_eq!(said(first, 3, "    s += 5"), Vec::new());
         assert_eq!(said("a {\n}\n}\n", 3, "}"), Vec::new());
+    }
+
+    /// An old text matching only inside a comment, while a code line
+    /// starts as it does, is said; a comment's own edit is not.
+    #[test]
+    fn an_old_text_matching_only_inside_a_comment_is_said() {
+        let go = "func price(p, q, d float64) float64 {\n\t// total := p * q\n\ttotal := p * q * (1 - d)\n\treturn total\n}\n";
+        let edit = r#"{"file_path": "cm.go", "old_string": "total := p * q\n", "new_string": "total := math.Round(p * q)\n"}"#;
+        assert_eq!(
+            doubts(edit, go),
+            vec![
+                "the edit's old text matches only inside the comment on line 2 (`// total := p \
+                 * q`), while line 3 holds code that starts the same way (`total := p * q * (1 \
+                 - d)`): the edit changes the comment, not the code: send the code line whole, \
+                 as the file has it"
+                    .to_string()
+            ]
+        );
+        let py = "# old: total = p * q\ntotal = p * q * (1 - d)\n";
+        let edit = r#"{"file_path": "a.py", "old_string": "total = p * q\n", "new_string": "total = round(p * q)\n"}"#;
+        assert_eq!(doubts(edit, py).len(), 1);
+        // A comment's own edit: a typo fixed, no code line starting so.
+        let typo = r#"{"file_path": "cm.go", "old_string": "total := p * q\n", "new_string": "total := p times q\n"}"#;
+        let commented = "func f() {\n\t// total := p * q\n\treturn 1\n}\n";
+        assert!(doubts(typo, commented).is_empty());
+        // The old text with its mark: the comment meant.
+        let marked = r#"{"file_path": "cm.go", "old_string": "// total := p * q\n", "new_string": "// total := round(p * q)\n"}"#;
+        assert!(doubts(marked, go).is_empty());
     }
 
     /// An old text that starts inside a line's indentation, followed by new
