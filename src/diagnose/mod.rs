@@ -37,6 +37,7 @@ pub mod doubt_make;
 pub mod doubt_not_yaml;
 pub mod doubt_redefine;
 pub mod doubt_repeat;
+pub mod doubt_toml;
 pub mod doubt_twins;
 pub mod doubt_yaml;
 pub mod effect;

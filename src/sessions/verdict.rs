@@ -80,6 +80,9 @@ pub enum DoubtKind {
     /// The result leaves a YAML file that parsed before unreadable as
     /// YAML.
     NotYaml,
+    /// The result leaves a TOML file that parsed before unreadable as
+    /// TOML.
+    NotToml,
     /// The result leaves a line inside a string its language ends at the
     /// line (a closing quote dropped).
     Unclosed,
@@ -122,6 +125,7 @@ impl DoubtKind {
             DoubtKind::Unbalanced => "leaves braces unbalanced",
             DoubtKind::NotJson => "leaves JSON unreadable",
             DoubtKind::NotYaml => "leaves YAML unreadable",
+            DoubtKind::NotToml => "leaves TOML unreadable",
             DoubtKind::Unclosed => "leaves a string open",
             DoubtKind::ShiftsIndent => "shifts indentation",
             DoubtKind::AppliedAlready => "its new text was there already",
@@ -148,6 +152,7 @@ impl DoubtKind {
             K::Unbalanced => DoubtKind::Unbalanced,
             K::NotJson => DoubtKind::NotJson,
             K::NotYaml => DoubtKind::NotYaml,
+            K::NotToml => DoubtKind::NotToml,
             K::Unclosed => DoubtKind::Unclosed,
             K::ElidesLines => DoubtKind::StandsIn,
             K::HiddenText => DoubtKind::HiddenText,
@@ -178,6 +183,7 @@ impl DoubtKind {
             K::Unbalanced => DoubtKind::Unbalanced,
             K::NotJson => DoubtKind::NotJson,
             K::NotYaml => DoubtKind::NotYaml,
+            K::NotToml => DoubtKind::NotToml,
             K::Unclosed => DoubtKind::Unclosed,
             K::IndentShift => DoubtKind::ShiftsIndent,
             K::AlreadyApplied => DoubtKind::AppliedAlready,
