@@ -89,11 +89,11 @@ impl NotToml {
             Twice::Table => {
                 "each table declared once: the new keys under the header already there"
             }
-            Twice::No if said(&["string", "`\"`", "`'`"]) => {
-                "each quote closed on its line, `\"\"\"` for a string of several lines"
-            }
             Twice::No if said(&["extend", "dotted"]) => {
                 "a dotted key only where no value or table of that name stands"
+            }
+            Twice::No if said(&["string", "`\"`", "`'`"]) => {
+                "each quote closed on its line, `\"\"\"` for a string of several lines"
             }
             Twice::No => "a value after each `key =`, quotes and brackets closed",
         }
