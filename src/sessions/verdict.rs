@@ -920,8 +920,8 @@ mod tests {
         assert_eq!(kinds(&again), [DoubtKind::DefinesTwice]);
     }
 
-    /// A JSON or YAML file an edit leaves unreadable, or a string it leaves
-    /// open, is said so, not "braces unbalanced" (JSON's and the string's
+    /// A JSON, YAML or TOML file an edit leaves unreadable, or a string it
+    /// leaves open, is said so, not "braces unbalanced" (JSON's and the string's
     /// first kinds shared the brackets' words) nor "misindented" (YAML's
     /// first kind was the misindent one).
     #[test]
@@ -950,6 +950,14 @@ mod tests {
                 "  port: 80\n\ttimeout: 5\n",
                 DoubtKind::NotYaml,
                 "leaves YAML unreadable",
+            ),
+            (
+                "Cargo.toml",
+                "[dependencies]\nserde = \"1\"\nanyhow = \"1\"\n",
+                "anyhow = \"1\"\n",
+                "anyhow = \"1\"\nserde = \"1.0\"\n",
+                DoubtKind::NotToml,
+                "leaves TOML unreadable",
             ),
             (
                 "s.js",
