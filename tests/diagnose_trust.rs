@@ -1894,7 +1894,11 @@ fn toml_check_time_on_a_5000_line_lock_file() {
         ));
     }
     assert!(big.lines().count() >= 5_000, "{}", big.lines().count());
-    let broken = big.replacen("version = \"1.7.0\"\n", "version = \"1.7.0\"\nversion = \"1.7.1\"\n", 1);
+    let broken = big.replacen(
+        "version = \"1.7.0\"\n",
+        "version = \"1.7.0\"\nversion = \"1.7.1\"\n",
+        1,
+    );
     let fine = big.replacen("version = \"1.7.0\"\n", "version = \"1.7.1\"\n", 1);
     for (what, after, doubted) in [("broken", &broken, true), ("fine", &fine, false)] {
         let runs = 20;

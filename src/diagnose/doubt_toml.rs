@@ -78,17 +78,20 @@ impl NotToml {
         } else {
             "the file was valid TOML before and is not after"
         };
-        format!("{was}: line {}, column {}: {}", self.line, self.column, self.error)
+        format!(
+            "{was}: line {}, column {}: {}",
+            self.line, self.column, self.error
+        )
     }
 
     /// What to send, by the fault.
     fn advice(&self) -> &'static str {
         let said = |words: &[&str]| words.iter().any(|w| self.error.contains(w));
         match self.twice {
-            Twice::Key => "each key once in its table: change the line that sets it, not add another",
-            Twice::Table => {
-                "each table declared once: the new keys under the header already there"
+            Twice::Key => {
+                "each key once in its table: change the line that sets it, not add another"
             }
+            Twice::Table => "each table declared once: the new keys under the header already there",
             Twice::No if said(&["extend", "dotted"]) => {
                 "a dotted key only where no value or table of that name stands"
             }
@@ -133,10 +136,7 @@ pub(super) fn toml_broken(path: &str, original: &str, result: &str) -> Option<No
     if !created && toml_error(original).is_some() {
         return None;
     }
-    let at = e
-        .span()
-        .map_or(result.len(), |s| s.start)
-        .min(result.len());
+    let at = e.span().map_or(result.len(), |s| s.start).min(result.len());
     let at = (0..=at)
         .rev()
         .find(|&i| result.is_char_boundary(i))
@@ -203,7 +203,10 @@ fn twice_said(text: &str, start: usize, end: usize) -> (String, Twice) {
             .iter()
             .position(|l| header_path(l).as_deref() == Some(path.as_str()));
         let said = match first {
-            Some(at) => format!("the table [{path}] declared twice, first at line {}", at + 1),
+            Some(at) => format!(
+                "the table [{path}] declared twice, first at line {}",
+                at + 1
+            ),
             None => format!("the table [{path}] declared twice (or a key of that name set above)"),
         };
         return (said, Twice::Table);
@@ -211,10 +214,7 @@ fn twice_said(text: &str, start: usize, end: usize) -> (String, Twice) {
     // A key set again: the table it is in is the last header above it.
     let table_at = lines[..here].iter().rposition(|l| header_path(l).is_some());
     let table = match table_at {
-        Some(at) => format!(
-            "in table [{}]",
-            header_path(lines[at]).unwrap_or_default()
-        ),
+        Some(at) => format!("in table [{}]", header_path(lines[at]).unwrap_or_default()),
         None => "at the top level".to_string(),
     };
     let from = table_at.map_or(0, |at| at + 1);
@@ -228,7 +228,10 @@ fn twice_said(text: &str, start: usize, end: usize) -> (String, Twice) {
     };
     let first = (from..here).find(|&at| sets(lines[at]));
     let said = match first {
-        Some(at) => format!("the key `{key}` set twice {table}, first at line {}", at + 1),
+        Some(at) => format!(
+            "the key `{key}` set twice {table}, first at line {}",
+            at + 1
+        ),
         None => format!("the key `{key}` set twice {table}"),
     };
     (said, Twice::Key)
@@ -256,8 +259,7 @@ mod tests {
             Some(NotToml {
                 line: 8,
                 column: 1,
-                error: "the key `serde` set twice in table [dependencies], first at line 6"
-                    .into(),
+                error: "the key `serde` set twice in table [dependencies], first at line 6".into(),
                 twice: Twice::Key,
                 created: false,
             })
@@ -337,13 +339,19 @@ mod tests {
         assert!(
             got.as_deref()
                 .is_some_and(|g| g.contains("line 7, column 12: invalid basic string")
-                    && g.ends_with("(each quote closed on its line, `\"\"\"` for a string of several lines)")),
+                    && g.ends_with(
+                        "(each quote closed on its line, `\"\"\"` for a string of several lines)"
+                    )),
             "{got:?}"
         );
-        let dotted = CARGO.replace("anyhow = \"1\"\n", "anyhow = \"1\"\nserde.version = \"1\"\n");
+        let dotted = CARGO.replace(
+            "anyhow = \"1\"\n",
+            "anyhow = \"1\"\nserde.version = \"1\"\n",
+        );
         let got = toml_broken("Cargo.toml", CARGO, &dotted).map(|f| f.describe());
         assert!(
-            got.as_deref().is_some_and(|g| g.contains("a dotted key only where")),
+            got.as_deref()
+                .is_some_and(|g| g.contains("a dotted key only where")),
             "{got:?}"
         );
     }
@@ -355,18 +363,36 @@ mod tests {
     fn edits_that_keep_toml_or_were_not_toml_are_not_doubted() {
         for (old, new) in [
             ("anyhow = \"1\"\n", "anyhow = \"1\"\nclap = \"4\"\n"),
-            ("serde = \"1.0\"\n", "serde = { version = \"1.0\", features = [\"derive\"] }\n"),
-            ("anyhow = \"1\"\n", "anyhow = \"1\"\n\n[dev-dependencies]\nserde = \"1\"\n"),
-            ("anyhow = \"1\"\n", "anyhow = \"1\"\n\n[[bin]]\nname = \"a\"\n\n[[bin]]\nname = \"b\"\n"),
-            ("anyhow = \"1\"\n", "anyhow = { version = \"1\",\n  features = [\"std\"], }\n"),
+            (
+                "serde = \"1.0\"\n",
+                "serde = { version = \"1.0\", features = [\"derive\"] }\n",
+            ),
+            (
+                "anyhow = \"1\"\n",
+                "anyhow = \"1\"\n\n[dev-dependencies]\nserde = \"1\"\n",
+            ),
+            (
+                "anyhow = \"1\"\n",
+                "anyhow = \"1\"\n\n[[bin]]\nname = \"a\"\n\n[[bin]]\nname = \"b\"\n",
+            ),
+            (
+                "anyhow = \"1\"\n",
+                "anyhow = { version = \"1\",\n  features = [\"std\"], }\n",
+            ),
         ] {
             let result = CARGO.replace(old, new);
             assert_eq!(toml_broken("Cargo.toml", CARGO, &result), None, "{new:?}");
         }
         assert_eq!(toml_broken("Cargo.toml", CARGO, CARGO), None);
         let broken = format!("{CARGO}serde = \"1\"\n");
-        assert_eq!(toml_broken("Cargo.toml", &broken, &format!("{broken}x = \"\n")), None);
-        assert_eq!(toml_broken("Cargo.txt", CARGO, &format!("{CARGO}x = \"\n")), None);
+        assert_eq!(
+            toml_broken("Cargo.toml", &broken, &format!("{broken}x = \"\n")),
+            None
+        );
+        assert_eq!(
+            toml_broken("Cargo.txt", CARGO, &format!("{CARGO}x = \"\n")),
+            None
+        );
     }
 
     /// A new file is judged against none; a template is not.
@@ -375,10 +401,16 @@ mod tests {
         let found = toml_broken("a/rustfmt.toml", "", "edition = \"2021\nmax_width = 100\n");
         assert_eq!(
             found.map(|f| f.fault()).as_deref(),
-            Some("the new file is not valid TOML: line 1, column 16: invalid basic string, expected `\"`")
+            Some(
+                "the new file is not valid TOML: line 1, column 16: invalid basic string, expected `\"`"
+            )
         );
-        assert_eq!(toml_broken("rustfmt.toml", "", "edition = \"2021\"\n"), None);
-        let template = "[project]\nname = \"{{ cookiecutter.name }}\"\n{% if x %}\nx = 1\n{% endif %}\n";
+        assert_eq!(
+            toml_broken("rustfmt.toml", "", "edition = \"2021\"\n"),
+            None
+        );
+        let template =
+            "[project]\nname = \"{{ cookiecutter.name }}\"\n{% if x %}\nx = 1\n{% endif %}\n";
         assert_eq!(toml_broken("pyproject.toml", "", template), None);
     }
 
@@ -395,7 +427,13 @@ mod tests {
         ] {
             assert!(toml_name(name), "{name}");
         }
-        for name in ["package-lock.json", "a.toml.j2", "yarn.lock", "Pipfile.lock", "toml"] {
+        for name in [
+            "package-lock.json",
+            "a.toml.j2",
+            "yarn.lock",
+            "Pipfile.lock",
+            "toml",
+        ] {
             assert!(!toml_name(name), "{name}");
         }
     }

@@ -4,7 +4,9 @@
 //! ([`super::doubt_yaml`]), the file's kind told by its name or its first
 //! line ([`FileKind`]); and a brace language's brackets
 //! ([`super::doubt_braces`]) and top-level functions
-//! ([`super::doubt_defines`]), the language told by the extension. One
+//! ([`super::doubt_defines`]), the language told by the extension; and a
+//! JSON or TOML file left unreadable ([`super::doubt_json`],
+//! [`super::doubt_toml`]), told by its name. One
 //! entry for the trust checks of every command, so each of them reads
 //! all.
 
