@@ -91,12 +91,23 @@ impl NotToml {
             Twice::Key => {
                 "each key once in its table: change the line that sets it, not add another"
             }
-            Twice::Table => "each table declared once: the new keys under the header already there",
+            Twice::Table => {
+                "each table declared once: the new keys under the header or the key already there"
+            }
             Twice::No if said(&["extend", "dotted"]) => {
                 "a dotted key only where no value or table of that name stands"
             }
-            Twice::No if said(&["string", "`\"`", "`'`"]) => {
+            Twice::No if said(&["escape"]) => {
+                "a backslash in double quotes doubled, or the string in single quotes"
+            }
+            Twice::No if said(&["must be quoted"]) => {
+                "a value after each `key =`, a string in quotes"
+            }
+            Twice::No if said(&["basic string", "literal string"]) => {
                 "each quote closed on its line, `\"\"\"` for a string of several lines"
+            }
+            Twice::No if said(&["unclosed", "comma", "`]`", "`}`"]) => {
+                "each `[` and `{` closed, its items separated by commas"
             }
             Twice::No => "a value after each `key =`, quotes and brackets closed",
         }
@@ -185,49 +196,120 @@ fn header_path(line: &str) -> Option<String> {
     )
 }
 
+/// The dotted key a line sets, its parts without white space or quotes
+/// (`owner . "name" = 1` sets `owner.name`), or `None` for a header, a
+/// comment or a blank line. `head` is the line up to the key's end (no
+/// `=`): its key as written so far.
+fn key_path(head: &str) -> Option<String> {
+    let t = head.trim();
+    if t.is_empty() || t.starts_with(['[', '#']) {
+        return None;
+    }
+    let key = t.split('=').next().unwrap_or(t);
+    Some(
+        key.split('.')
+            .map(|part| part.trim().trim_matches(['"', '\'']))
+            .collect::<Vec<_>>()
+            .join("."),
+    )
+}
+
+/// Where a section's lines stand in `lines`: after the header of `table`
+/// (the top level for `""`), up to the next header, before `to`. `None`
+/// when no such header stands before `to`.
+fn section(lines: &[&str], table: &str, to: usize) -> Option<std::ops::Range<usize>> {
+    let from = if table.is_empty() {
+        0
+    } else {
+        lines[..to]
+            .iter()
+            .rposition(|l| header_path(l).as_deref() == Some(table))?
+            + 1
+    };
+    let end = lines[from..to]
+        .iter()
+        .position(|l| header_path(l).is_some())
+        .map_or(to, |at| from + at);
+    Some(from..end)
+}
+
+/// The first line of `range` that sets `key`, or a key under it
+/// (`key.more = ...`).
+fn sets(lines: &[&str], range: std::ops::Range<usize>, key: &str) -> Option<usize> {
+    let under = format!("{key}.");
+    range
+        .into_iter()
+        .find(|&at| key_path(lines[at]).is_some_and(|k| k == key || k.starts_with(&under)))
+}
+
 /// The words for a "duplicate key" the parser reports at bytes
 /// `start..end` of `text`: the key or the table named, and the line where
-/// it was set first when it is found (a header of the same path, or a
-/// line of the same table setting the same key).
+/// it was set first when it is found (a header of the same path, a key of
+/// a table above setting what the header declares, or a line of the same
+/// table setting the same key).
 fn twice_said(text: &str, start: usize, end: usize) -> (String, Twice) {
     let end = end.clamp(start, text.len());
-    let key = text.get(start..end).unwrap_or_default().trim();
-    let key = key.trim_matches(['"', '\'']);
     let lines: Vec<&str> = text.split('\n').collect();
     let here = text[..start].matches('\n').count();
     let this = lines.get(here).copied().unwrap_or_default();
-    // A header declared again: the same path on an earlier header line.
+    let line_start = text[..start].rfind('\n').map_or(0, |n| n + 1);
+    let head = text.get(line_start..end).unwrap_or_default();
+    // A header declared again: the same path on an earlier header line, or
+    // a key of a table above it that set it (`serde = "1"` in
+    // [dependencies] before [dependencies.serde]).
     if this.trim_start().starts_with('[') {
-        let path = header_path(this).unwrap_or_else(|| key.to_string());
-        let first = lines[..here]
+        let path = header_path(this).unwrap_or_default();
+        if let Some(at) = lines[..here]
             .iter()
-            .position(|l| header_path(l).as_deref() == Some(path.as_str()));
-        let said = match first {
-            Some(at) => format!(
+            .position(|l| header_path(l).as_deref() == Some(path.as_str()))
+        {
+            let said = format!(
                 "the table [{path}] declared twice, first at line {}",
                 at + 1
-            ),
-            None => format!("the table [{path}] declared twice (or a key of that name set above)"),
-        };
-        return (said, Twice::Table);
+            );
+            return (said, Twice::Table);
+        }
+        let parts: Vec<&str> = path.split('.').collect();
+        for cut in (0..parts.len()).rev() {
+            let (table, key) = (parts[..cut].join("."), parts[cut..].join("."));
+            let Some(range) = section(&lines, &table, here) else {
+                continue;
+            };
+            if let Some(at) = sets(&lines, range, &key) {
+                let within = if table.is_empty() {
+                    "at the top level".to_string()
+                } else {
+                    format!("in table [{table}]")
+                };
+                let said = format!(
+                    "the table [{path}] declared where `{key}` is set already {within}, at line \
+                     {}",
+                    at + 1
+                );
+                return (said, Twice::Table);
+            }
+        }
+        return (format!("the table [{path}] declared twice"), Twice::Table);
+    }
+    // A key set again inside an inline table: that line.
+    if head.contains('{') {
+        let key = text.get(start..end).unwrap_or_default().trim();
+        let key = key.trim_matches(['"', '\'']);
+        let said = format!(
+            "the key `{key}` set twice in the inline table of line {}",
+            here + 1
+        );
+        return (said, Twice::Key);
     }
     // A key set again: the table it is in is the last header above it.
+    let key = key_path(head).unwrap_or_default();
     let table_at = lines[..here].iter().rposition(|l| header_path(l).is_some());
     let table = match table_at {
         Some(at) => format!("in table [{}]", header_path(lines[at]).unwrap_or_default()),
         None => "at the top level".to_string(),
     };
     let from = table_at.map_or(0, |at| at + 1);
-    let sets = |l: &str| {
-        let l = l.trim_start();
-        let rest = [format!("\"{key}\""), format!("'{key}'"), key.to_string()]
-            .iter()
-            .find_map(|k| l.strip_prefix(k.as_str()))
-            .map(str::trim_start);
-        rest.is_some_and(|r| r.starts_with('=') || r.starts_with('.'))
-    };
-    let first = (from..here).find(|&at| sets(lines[at]));
-    let said = match first {
+    let said = match sets(&lines, from..here, &key) {
         Some(at) => format!(
             "the key `{key}` set twice {table}, first at line {}",
             at + 1
@@ -317,6 +399,25 @@ mod tests {
                 "the table [tool.ruff] declared twice, first at line 5",
             ),
             (
+                "[dependencies]\nserde = \"1\"\n",
+                "serde = \"1\"\n",
+                "serde = \"1\"\n\n[dependencies.serde]\nfeatures = [\"derive\"]\n",
+                "the table [dependencies.serde] declared where `serde` is set already in table \
+                 [dependencies], at line 2",
+            ),
+            (
+                "owner.name = \"a\"\n[server]\nport = 1\n",
+                "owner.name = \"a\"\n",
+                "owner.name = \"a\"\nowner . \"name\" = \"b\"\n",
+                "the key `owner.name` set twice at the top level, first at line 1",
+            ),
+            (
+                "[server]\nlimits = { cpu = 2 }\n",
+                "{ cpu = 2 }",
+                "{ cpu = 2, mem = 1, cpu = 4 }",
+                "the key `cpu` set twice in the inline table of line 2",
+            ),
+            (
                 "[[bin]]\nname = \"a\"\n",
                 "name = \"a\"\n",
                 "name = \"a\"\n\n[bin]\nname = \"b\"\n",
@@ -342,6 +443,21 @@ mod tests {
                     && g.ends_with(
                         "(each quote closed on its line, `\"\"\"` for a string of several lines)"
                     )),
+            "{got:?}"
+        );
+        let empty = CARGO.replace("anyhow = \"1\"", "anyhow =");
+        let got = toml_broken("Cargo.toml", CARGO, &empty).map(|f| f.describe());
+        assert!(
+            got.as_deref()
+                .is_some_and(|g| g.ends_with("(a value after each `key =`, a string in quotes)")),
+            "{got:?}"
+        );
+        let escape = CARGO.replace("anyhow = \"1\"", "path = \"C:\\dir\"");
+        let got = toml_broken("Cargo.toml", CARGO, &escape).map(|f| f.describe());
+        assert!(
+            got.as_deref().is_some_and(|g| g.ends_with(
+                "(a backslash in double quotes doubled, or the string in single quotes)"
+            )),
             "{got:?}"
         );
         let dotted = CARGO.replace(
