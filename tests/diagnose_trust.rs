@@ -1877,6 +1877,83 @@ fn toml_parse_verdicts_agree_with_tomllib() {
     }
 }
 
+/// Python's configparser verdict on each recorded INI edit
+/// (tests/fixtures/trust/ini/cases.json, written by record.py there): an
+/// edit configparser refuses for a section or an option twice is the doubt
+/// "with a key twice", naming the section; one it reads is no doubt; a
+/// line without `=` (configparser's `ParsingError`) is not this check's.
+#[test]
+fn ini_duplicate_verdicts_agree_with_configparser() {
+    use srview::diagnose::layout::{BreakKind, layout_break};
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/trust/ini/cases.json"
+    );
+    let text = std::fs::read_to_string(path).expect("the fixture");
+    let cases: Vec<serde_json::Value> = serde_json::from_str(&text).expect("JSON");
+    let reads = cases
+        .iter()
+        .filter(|c| c["configparser"] == "reads")
+        .count();
+    assert!(cases.len() >= 20 && reads * 2 >= cases.len(), "{reads}");
+    for case in &cases {
+        let name = case["name"].as_str().expect("a name");
+        let file = case["path"].as_str().expect("a file name");
+        let before = case["before"].as_str().expect("a text before");
+        let after = case["after"].as_str().expect("a text after");
+        let said = case["configparser"].as_str().expect("a verdict");
+        let doubt = layout_break(file, before, after);
+        match said {
+            "DuplicateOptionError" | "DuplicateSectionError" => {
+                let doubt = doubt.expect(name);
+                assert_eq!(doubt.kind, BreakKind::KeyTwice, "{name}");
+                let what = if said == "DuplicateOptionError" {
+                    "the option `"
+                } else {
+                    "the section ["
+                };
+                assert!(doubt.why.starts_with(what), "{name}: {}", doubt.why);
+            }
+            _ => assert_eq!(doubt, None, "{name} ({said})"),
+        }
+        // The same text in a file no configparser reads: not judged.
+        assert_eq!(layout_break("uwsgi.ini", before, after), None, "{name}");
+    }
+}
+
+/// A tester's find (round 41a, 10): an option added again to an INI
+/// section; for tox.ini, read by configparser, `check` exits 1 and `apply
+/// --write` holds it back; the same edit in another option is written.
+#[test]
+fn an_ini_option_added_again_is_held_back() {
+    let tox = "[tox]\nenv_list = py311\n\n[testenv]\ndeps = pytest\ncommands = pytest\n";
+    let again = block(
+        "commands = pytest\n",
+        "commands = pytest\ndeps = hypothesis\n",
+    );
+    assert_checked_and_held_back(
+        "tox.ini",
+        tox,
+        &again,
+        "held back: the diff leaves tox.ini with a key twice: the option `deps` twice in \
+         section [testenv], at lines 5 and 7: Python's configparser, which setuptools, tox, \
+         flake8, mypy, coverage and pylint read this file with, refuses the whole file: change \
+         the option's line that is there instead of adding it again",
+    );
+    let dir = tempfile::tempdir().expect("temp dir");
+    let other = block("commands = pytest\n", "commands = pytest\nsetenv = A=1\n");
+    support::files::write_all(dir.path(), [("tox.ini", tox), ("edit.diff", &other)]);
+    let file = dir.path().join("tox.ini").display().to_string();
+    let edit = dir.path().join("edit.diff").display().to_string();
+    let out = support::runner::srview(["apply", &file, &edit, "--write"]).output();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        std::fs::read_to_string(&file)
+            .expect("read")
+            .contains("setenv = A=1\n")
+    );
+}
+
 /// The TOML check's cost on a 5,000-line Cargo.lock: read before and
 /// after an edit of one line. Run with `cargo test --release --test
 /// diagnose_trust -- --ignored toml_check_time --nocapture`.

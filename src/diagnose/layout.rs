@@ -13,6 +13,7 @@
 use super::doubt_braces::{BraceFault, brace_fault, brace_language};
 use super::doubt_defines::redefined;
 use super::doubt_indent::python_break;
+use super::doubt_ini::{ini_name, ini_twice};
 use super::doubt_json::json_broken;
 use super::doubt_make::make_break;
 use super::doubt_not_yaml::yaml_unparsed;
@@ -45,6 +46,7 @@ pub fn result_read(path: &str, content: &str) -> bool {
         || Script::of(path, content).is_some()
         || path.to_ascii_lowercase().ends_with(".jsonc")
         || toml_name(path)
+        || ini_name(path)
 }
 
 /// What kind of fault a [`LayoutBreak`] is.
@@ -57,7 +59,9 @@ pub enum BreakKind {
     /// A name defined twice ([`super::doubt_redefine`],
     /// [`super::doubt_defines`]).
     DefinesTwice,
-    /// A YAML key a mapping holds twice ([`super::doubt_redefine`]).
+    /// A YAML or JSON key a mapping holds twice
+    /// ([`super::doubt_redefine`]), an INI section or option
+    /// ([`super::doubt_ini`]).
     KeyTwice,
     /// A brace language's brackets left unbalanced
     /// ([`super::doubt_braces`]).
@@ -112,7 +116,9 @@ impl LayoutBreak {
 /// ([`super::doubt_defines`]), a JSON object's key given twice
 /// ([`super::doubt_redefine`]), a JSON file that read before and does
 /// not after ([`super::doubt_json`]) or a TOML file that parsed before
-/// and does not after (a key or a table twice, [`super::doubt_toml`]).
+/// and does not after (a key or a table twice, [`super::doubt_toml`]), or
+/// an INI file Python's configparser reads given a section or an option
+/// twice ([`super::doubt_ini`]).
 /// The sentence ends with what to send
 /// instead. A leading byte order mark (U+FEFF) of either text is read
 /// past, as npm, editors and compilers do (a tester's find: it hid the
@@ -166,8 +172,11 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
                     Some(k) => Some(of(BreakKind::KeyTwice)(say(k.describe(), k.fault()))),
                     None => match json_broken(path, original, result) {
                         Some(j) => Some(of(BreakKind::NotJson)(say(j.describe(), j.fault()))),
-                        None => toml_broken(path, original, result)
-                            .map(|t| of(BreakKind::NotToml)(say(t.describe(), t.fault()))),
+                        None => match toml_broken(path, original, result) {
+                            Some(t) => Some(of(BreakKind::NotToml)(say(t.describe(), t.fault()))),
+                            None => ini_twice(path, original, result)
+                                .map(|i| of(BreakKind::KeyTwice)(say(i.describe(), i.fault()))),
+                        },
                     },
                 },
             },

@@ -32,6 +32,7 @@ pub mod doubt_braces;
 pub mod doubt_defines;
 pub mod doubt_exact;
 pub mod doubt_indent;
+pub mod doubt_ini;
 pub mod doubt_json;
 pub mod doubt_make;
 pub mod doubt_not_yaml;

@@ -979,6 +979,41 @@ fn an_edit_adding_a_toml_key_or_table_again_is_a_doubt() {
     assert_case(&judgment, Case::Exact);
 }
 
+/// A tester's find (round 41a, 10): an INI option added again above the
+/// old one was allowed. In a file Python's configparser reads (setup.cfg,
+/// tox.ini) it is denied, naming both lines; in a plain `.ini` (uWSGI
+/// repeats options on purpose) and for another option it is allowed.
+#[test]
+fn an_edit_adding_an_ini_option_again_is_a_doubt_where_configparser_reads() {
+    let ini = "[metadata]\nname = app\nversion = 0.1.0\n";
+    for (name, doubted) in [("setup.cfg", true), ("app.ini", false)] {
+        let path = format!("{CWD}/{name}");
+        let edit = |new: &str| json!({"file_path": path, "old_string": "name = app\n", "new_string": new, "replace_all": false});
+        let judgment = judged_named(
+            name,
+            "Edit",
+            edit("name = app\nversion = 0.2.0\n"),
+            Some(ini),
+        );
+        if doubted {
+            assert_case(&judgment, Case::Doubt);
+            let reason = deny_reason(&judgment);
+            assert!(
+                reason.contains(
+                    "the option `version` twice in section [metadata], at lines 3 and 4: \
+                     Python's configparser"
+                ),
+                "{reason}"
+            );
+        } else {
+            assert_case(&judgment, Case::Exact);
+        }
+        let judgment = judged_named(name, "Edit", edit("name = app\nlicense = MIT\n"), Some(ini));
+        assert_case(&judgment, Case::Exact);
+        assert_eq!(judgment.answer, Answer::NoOpinion, "{name}");
+    }
+}
+
 /// Claude Code's `Edit` in straight quotes over a file's curly ones,
 /// changing the text inside them (tester round 40b, 11): the quotes sit
 /// where the file has its curly ones, so the edit is rewritten to the
