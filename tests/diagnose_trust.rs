@@ -1737,6 +1737,257 @@ fn yaml_parse_verdicts_agree_with_pyyaml() {
     }
 }
 
+/// A tester's find (round 41a, 02): `serde` added again to Cargo.toml's
+/// `[dependencies]`, or `[dependencies]` declared again, was written and
+/// called fine; Cargo then refuses the manifest. `check` exits 1 naming
+/// the key and the line of the first, `apply --write` holds it back and
+/// leaves the file as it was; the same edits without the repeat, and a
+/// file that did not parse before, are written.
+#[test]
+fn a_toml_key_or_table_added_again_is_doubted_and_held_back() {
+    let cargo = "[package]\nname = \"x\"\nversion = \"0.1.0\"\n\n[dependencies]\nserde = \"1.0\"\nanyhow = \"1\"\n";
+    let again = block(
+        "anyhow = \"1\"\n",
+        "anyhow = \"1\"\nserde = { version = \"1.0\", features = [\"derive\"] }\n",
+    );
+    assert_checked_and_held_back(
+        "Cargo.toml",
+        cargo,
+        &again,
+        "held back: the diff leaves Cargo.toml unreadable as TOML: the file was valid TOML \
+         before and is not after: line 8, column 1: the key `serde` set twice in table \
+         [dependencies], first at line 6: Cargo, pip and every TOML reader refuse the whole \
+         file: send the edit so that the file stays TOML (each key once in its table: change \
+         the line that sets it, not add another)",
+    );
+    let table = block(
+        "version = \"0.1.0\"\n",
+        "version = \"0.1.0\"\n\n[dependencies]\nclap = \"4\"\n",
+    );
+    assert_checked_and_held_back(
+        "Cargo.toml",
+        cargo,
+        &table,
+        "the file was valid TOML before and is not after: line 8, column 2: the table \
+         [dependencies] declared twice, first at line 5",
+    );
+    let py = "[project]\nname = \"app\"\n\n[tool.ruff]\nline-length = 88\n";
+    let ruff = block(
+        "line-length = 88\n",
+        "line-length = 88\n\n[tool.ruff]\nselect = [\"E\"]\n",
+    );
+    assert_checked_and_held_back(
+        "pyproject.toml",
+        py,
+        &ruff,
+        "the table [tool.ruff] declared twice, first at line 4",
+    );
+    let broken = format!("{cargo}serde = \"2\"\n");
+    for (name, content, diff) in [
+        (
+            "Cargo.toml",
+            cargo,
+            block("anyhow = \"1\"\n", "anyhow = \"1\"\nclap = \"4\"\n"),
+        ),
+        (
+            "Cargo.toml",
+            cargo,
+            block(
+                "serde = \"1.0\"\n",
+                "serde = { version = \"1.0\", features = [\"derive\"] }\n",
+            ),
+        ),
+        (
+            "pyproject.toml",
+            py,
+            block(
+                "line-length = 88\n",
+                "line-length = 88\n\n[tool.ruff.lint]\nselect = [\"E\"]\n",
+            ),
+        ),
+        (
+            "Cargo.toml",
+            broken.as_str(),
+            block("anyhow = \"1\"\n", "anyhow = \"1\"\nclap = \"4\"\n"),
+        ),
+        ("a.txt", cargo, again.clone()),
+    ] {
+        let dir = tempfile::tempdir().expect("temp dir");
+        support::files::write_all(dir.path(), [(name, content), ("edit.diff", &diff)]);
+        let file = dir.path().join(name).display().to_string();
+        let edit = dir.path().join("edit.diff").display().to_string();
+        let out = support::runner::srview(["apply", &file, &edit, "--write"]).output();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{name} {diff:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_ne!(std::fs::read_to_string(&file).expect("read"), content);
+    }
+}
+
+/// Python's tomllib verdict on each recorded TOML edit
+/// (tests/fixtures/trust/toml/cases.json, written by record.py there):
+/// srview's TOML check agrees on every case: an edit tomllib refuses is
+/// the doubt "unreadable as TOML", an edit it reads is no doubt at all. The
+/// cases marked TOML 1.1 (read by Cargo and srview, refused by tomllib's
+/// TOML 1.0) are not doubted, as recorded.
+#[test]
+fn toml_parse_verdicts_agree_with_tomllib() {
+    use srview::diagnose::doubt_toml::toml_error;
+    use srview::diagnose::layout::layout_break;
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/trust/toml/cases.json"
+    );
+    let text = std::fs::read_to_string(path).expect("the fixture");
+    let cases: Vec<serde_json::Value> = serde_json::from_str(&text).expect("JSON");
+    let loading = cases.iter().filter(|c| c["tomllib_loads"] == true).count();
+    let newer = cases.iter().filter(|c| c["toml"] == "1.1").count();
+    assert!(
+        cases.len() >= 40 && (loading + newer) * 2 >= cases.len() && newer >= 4,
+        "{loading} + {newer} of {}",
+        cases.len()
+    );
+    for case in &cases {
+        let name = case["name"].as_str().expect("a name");
+        let file = case["path"].as_str().expect("a file name");
+        let before = case["before"].as_str().expect("a text before");
+        let after = case["after"].as_str().expect("a text after");
+        let loads = case["tomllib_loads"].as_bool().expect("a verdict");
+        let doubt = layout_break(file, before, after);
+        if case["toml"] == "1.1" {
+            assert!(!loads, "{name}");
+            assert!(toml_error(after).is_none(), "{name}");
+            assert_eq!(doubt, None, "{name}");
+            continue;
+        }
+        assert!(toml_error(before).is_none(), "{name}: the file before");
+        assert_eq!(toml_error(after).is_none(), loads, "{name}");
+        if loads {
+            assert_eq!(doubt, None, "{name}");
+        } else {
+            assert_eq!(
+                doubt.as_ref().map(|d| d.leaves()),
+                Some("unreadable as TOML"),
+                "{name}"
+            );
+        }
+    }
+}
+
+/// Python's configparser verdict on each recorded INI edit
+/// (tests/fixtures/trust/ini/cases.json, written by record.py there): an
+/// edit configparser refuses for a section or an option twice is the doubt
+/// "with a key twice", naming the section; one it reads is no doubt; a
+/// line without `=` (configparser's `ParsingError`) is not this check's.
+#[test]
+fn ini_duplicate_verdicts_agree_with_configparser() {
+    use srview::diagnose::layout::{BreakKind, layout_break};
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/trust/ini/cases.json"
+    );
+    let text = std::fs::read_to_string(path).expect("the fixture");
+    let cases: Vec<serde_json::Value> = serde_json::from_str(&text).expect("JSON");
+    let reads = cases
+        .iter()
+        .filter(|c| c["configparser"] == "reads")
+        .count();
+    assert!(cases.len() >= 20 && reads * 2 >= cases.len(), "{reads}");
+    for case in &cases {
+        let name = case["name"].as_str().expect("a name");
+        let file = case["path"].as_str().expect("a file name");
+        let before = case["before"].as_str().expect("a text before");
+        let after = case["after"].as_str().expect("a text after");
+        let said = case["configparser"].as_str().expect("a verdict");
+        let doubt = layout_break(file, before, after);
+        match said {
+            "DuplicateOptionError" | "DuplicateSectionError" => {
+                let doubt = doubt.expect(name);
+                assert_eq!(doubt.kind, BreakKind::KeyTwice, "{name}");
+                let what = if said == "DuplicateOptionError" {
+                    "the option `"
+                } else {
+                    "the section ["
+                };
+                assert!(doubt.why.starts_with(what), "{name}: {}", doubt.why);
+            }
+            _ => assert_eq!(doubt, None, "{name} ({said})"),
+        }
+        // The same text in a file no configparser reads: not judged.
+        assert_eq!(layout_break("uwsgi.ini", before, after), None, "{name}");
+    }
+}
+
+/// A tester's find (round 41a, 10): an option added again to an INI
+/// section; for tox.ini, read by configparser, `check` exits 1 and `apply
+/// --write` holds it back; the same edit in another option is written.
+#[test]
+fn an_ini_option_added_again_is_held_back() {
+    let tox = "[tox]\nenv_list = py311\n\n[testenv]\ndeps = pytest\ncommands = pytest\n";
+    let again = block(
+        "commands = pytest\n",
+        "commands = pytest\ndeps = hypothesis\n",
+    );
+    assert_checked_and_held_back(
+        "tox.ini",
+        tox,
+        &again,
+        "held back: the diff leaves tox.ini with a key twice: the option `deps` twice in \
+         section [testenv], at lines 5 and 7: Python's configparser, which setuptools, tox, \
+         flake8, mypy, coverage and pylint read this file with, refuses the whole file: change \
+         the option's line that is there instead of adding it again",
+    );
+    let dir = tempfile::tempdir().expect("temp dir");
+    let other = block("commands = pytest\n", "commands = pytest\nsetenv = A=1\n");
+    support::files::write_all(dir.path(), [("tox.ini", tox), ("edit.diff", &other)]);
+    let file = dir.path().join("tox.ini").display().to_string();
+    let edit = dir.path().join("edit.diff").display().to_string();
+    let out = support::runner::srview(["apply", &file, &edit, "--write"]).output();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        std::fs::read_to_string(&file)
+            .expect("read")
+            .contains("setenv = A=1\n")
+    );
+}
+
+/// The TOML check's cost on a 5,000-line Cargo.lock: read before and
+/// after an edit of one line. Run with `cargo test --release --test
+/// diagnose_trust -- --ignored toml_check_time --nocapture`.
+#[test]
+#[ignore]
+fn toml_check_time_on_a_5000_line_lock_file() {
+    use srview::diagnose::layout::layout_break;
+    let mut big = String::from("# This file is automatically @generated by Cargo.\nversion = 4\n");
+    for i in 0..625 {
+        big.push_str(&format!(
+            "\n[[package]]\nname = \"crate-{i}\"\nversion = \"1.{i}.0\"\nsource = \
+             \"registry+https://github.com/rust-lang/crates.io-index\"\nchecksum = \
+             \"{i:064x}\"\ndependencies = [\n \"crate-{}\",\n]\n",
+            i + 1
+        ));
+    }
+    assert!(big.lines().count() >= 5_000, "{}", big.lines().count());
+    let broken = big.replacen(
+        "version = \"1.7.0\"\n",
+        "version = \"1.7.0\"\nversion = \"1.7.1\"\n",
+        1,
+    );
+    let fine = big.replacen("version = \"1.7.0\"\n", "version = \"1.7.1\"\n", 1);
+    for (what, after, doubted) in [("broken", &broken, true), ("fine", &fine, false)] {
+        let runs = 20;
+        let start = std::time::Instant::now();
+        for _ in 0..runs {
+            assert_eq!(layout_break("Cargo.lock", &big, after).is_some(), doubted);
+        }
+        let each = start.elapsed() / runs;
+        println!("{what}: {each:?} per check");
+    }
+}
+
 /// The YAML check's cost on a 10,000-line file (a docker-compose-like
 /// mapping of services): read before and after an edit of one line.
 /// Run with `cargo test --release --test diagnose_trust -- --ignored

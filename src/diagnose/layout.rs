@@ -4,19 +4,23 @@
 //! ([`super::doubt_yaml`]), the file's kind told by its name or its first
 //! line ([`FileKind`]); and a brace language's brackets
 //! ([`super::doubt_braces`]) and top-level functions
-//! ([`super::doubt_defines`]), the language told by the extension. One
+//! ([`super::doubt_defines`]), the language told by the extension; and a
+//! JSON or TOML file left unreadable ([`super::doubt_json`],
+//! [`super::doubt_toml`]), told by its name. One
 //! entry for the trust checks of every command, so each of them reads
 //! all.
 
 use super::doubt_braces::{BraceFault, brace_fault, brace_language};
 use super::doubt_defines::redefined;
 use super::doubt_indent::python_break;
+use super::doubt_ini::{ini_name, ini_twice};
 use super::doubt_json::json_broken;
 use super::doubt_make::make_break;
 use super::doubt_not_yaml::yaml_unparsed;
 use super::doubt_redefine::{
     json_duplicate_key, python_redefinition, yaml_duplicate_key, yaml_template,
 };
+use super::doubt_toml::{toml_broken, toml_name};
 use super::doubt_twins::{Script, script_twin};
 use super::doubt_yaml::yaml_break;
 pub use super::file_kind::FileKind;
@@ -41,6 +45,8 @@ pub fn result_read(path: &str, content: &str) -> bool {
         || brace_language(path).is_some()
         || Script::of(path, content).is_some()
         || path.to_ascii_lowercase().ends_with(".jsonc")
+        || toml_name(path)
+        || ini_name(path)
 }
 
 /// What kind of fault a [`LayoutBreak`] is.
@@ -53,7 +59,9 @@ pub enum BreakKind {
     /// A name defined twice ([`super::doubt_redefine`],
     /// [`super::doubt_defines`]).
     DefinesTwice,
-    /// A YAML key a mapping holds twice ([`super::doubt_redefine`]).
+    /// A YAML or JSON key a mapping holds twice
+    /// ([`super::doubt_redefine`]), an INI section or option
+    /// ([`super::doubt_ini`]).
     KeyTwice,
     /// A brace language's brackets left unbalanced
     /// ([`super::doubt_braces`]).
@@ -64,6 +72,9 @@ pub enum BreakKind {
     /// A YAML file that parsed before and does not after
     /// ([`super::doubt_not_yaml`]).
     NotYaml,
+    /// A TOML file that parsed before and does not after
+    /// ([`super::doubt_toml`]).
+    NotToml,
     /// A line left inside a string its language ends at the line
     /// ([`super::doubt_braces::quotes`]).
     Unclosed,
@@ -89,6 +100,7 @@ impl LayoutBreak {
             BreakKind::Unbalanced => "with its brackets unbalanced",
             BreakKind::NotJson => "unreadable as JSON",
             BreakKind::NotYaml => "unreadable as YAML",
+            BreakKind::NotToml => "unreadable as TOML",
             BreakKind::Unclosed => "with a quote left open",
         }
     }
@@ -102,8 +114,12 @@ impl LayoutBreak {
 /// column YAML refuses; a brace language's brackets left unbalanced
 /// ([`super::doubt_braces`]), a top-level function defined twice
 /// ([`super::doubt_defines`]), a JSON object's key given twice
-/// ([`super::doubt_redefine`]) or a JSON file that read before and does
-/// not after ([`super::doubt_json`]). The sentence ends with what to send
+/// ([`super::doubt_redefine`]), a JSON file that read before and does
+/// not after ([`super::doubt_json`]) or a TOML file that parsed before
+/// and does not after (a key or a table twice, [`super::doubt_toml`]), or
+/// an INI file Python's configparser reads given a section or an option
+/// twice ([`super::doubt_ini`]).
+/// The sentence ends with what to send
 /// instead. A leading byte order mark (U+FEFF) of either text is read
 /// past, as npm, editors and compilers do (a tester's find: it hid the
 /// first line's key or definition).
@@ -154,8 +170,14 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
                 Some(t) => Some(of(BreakKind::DefinesTwice)(say(t.describe(), t.fault()))),
                 None => match json_duplicate_key(path, original, result) {
                     Some(k) => Some(of(BreakKind::KeyTwice)(say(k.describe(), k.fault()))),
-                    None => json_broken(path, original, result)
-                        .map(|j| of(BreakKind::NotJson)(say(j.describe(), j.fault()))),
+                    None => match json_broken(path, original, result) {
+                        Some(j) => Some(of(BreakKind::NotJson)(say(j.describe(), j.fault()))),
+                        None => match toml_broken(path, original, result) {
+                            Some(t) => Some(of(BreakKind::NotToml)(say(t.describe(), t.fault()))),
+                            None => ini_twice(path, original, result)
+                                .map(|i| of(BreakKind::KeyTwice)(say(i.describe(), i.fault()))),
+                        },
+                    },
                 },
             },
         },

@@ -259,6 +259,7 @@ fn of_patch(kind: PatchDoubtKind) -> CallDoubtKind {
         K::Unbalanced => CallDoubtKind::Edit(E::Unbalanced),
         K::NotJson => CallDoubtKind::Edit(E::NotJson),
         K::NotYaml => CallDoubtKind::Edit(E::NotYaml),
+        K::NotToml => CallDoubtKind::Edit(E::NotToml),
         K::Unclosed => CallDoubtKind::Edit(E::Unclosed),
         K::AlreadyApplied => CallDoubtKind::Edit(E::AlreadyApplied),
         K::ElidesLines => CallDoubtKind::Edit(E::ElidesLines),

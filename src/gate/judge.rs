@@ -181,6 +181,7 @@ fn doubt_steps_but_layout(
                 | Kind::Unbalanced
                 | Kind::NotJson
                 | Kind::NotYaml
+                | Kind::NotToml
                 | Kind::Unclosed
                 | Kind::MixesEndings
                 | Kind::HiddenText => NextStep::Said,

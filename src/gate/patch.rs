@@ -249,6 +249,7 @@ fn doubt_steps(patch: &Patch, doubts: Vec<apply_patch::PatchDoubt>) -> Vec<(Next
                 | Kind::Unbalanced
                 | Kind::NotJson
                 | Kind::NotYaml
+                | Kind::NotToml
                 | Kind::Unclosed
                 | Kind::HiddenText => NextStep::Said,
                 Kind::Repeated | Kind::IndentShift => NextStep::WholeLines,

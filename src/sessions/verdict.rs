@@ -80,6 +80,9 @@ pub enum DoubtKind {
     /// The result leaves a YAML file that parsed before unreadable as
     /// YAML.
     NotYaml,
+    /// The result leaves a TOML file that parsed before unreadable as
+    /// TOML.
+    NotToml,
     /// The result leaves a line inside a string its language ends at the
     /// line (a closing quote dropped).
     Unclosed,
@@ -125,6 +128,7 @@ impl DoubtKind {
             DoubtKind::Unbalanced => "leaves braces unbalanced",
             DoubtKind::NotJson => "leaves JSON unreadable",
             DoubtKind::NotYaml => "leaves YAML unreadable",
+            DoubtKind::NotToml => "leaves TOML unreadable",
             DoubtKind::Unclosed => "leaves a string open",
             DoubtKind::ShiftsIndent => "shifts indentation",
             DoubtKind::AppliedAlready => "its new text was there already",
@@ -153,6 +157,7 @@ impl DoubtKind {
             K::Unbalanced => DoubtKind::Unbalanced,
             K::NotJson => DoubtKind::NotJson,
             K::NotYaml => DoubtKind::NotYaml,
+            K::NotToml => DoubtKind::NotToml,
             K::Unclosed => DoubtKind::Unclosed,
             K::ElidesLines => DoubtKind::StandsIn,
             K::HiddenText => DoubtKind::HiddenText,
@@ -183,6 +188,7 @@ impl DoubtKind {
             K::Unbalanced => DoubtKind::Unbalanced,
             K::NotJson => DoubtKind::NotJson,
             K::NotYaml => DoubtKind::NotYaml,
+            K::NotToml => DoubtKind::NotToml,
             K::Unclosed => DoubtKind::Unclosed,
             K::IndentShift => DoubtKind::ShiftsIndent,
             K::AlreadyApplied => DoubtKind::AppliedAlready,
@@ -919,8 +925,8 @@ mod tests {
         assert_eq!(kinds(&again), [DoubtKind::DefinesTwice]);
     }
 
-    /// A JSON or YAML file an edit leaves unreadable, or a string it leaves
-    /// open, is said so, not "braces unbalanced" (JSON's and the string's
+    /// A JSON, YAML or TOML file an edit leaves unreadable, or a string it
+    /// leaves open, is said so, not "braces unbalanced" (JSON's and the string's
     /// first kinds shared the brackets' words) nor "misindented" (YAML's
     /// first kind was the misindent one).
     #[test]
@@ -949,6 +955,14 @@ mod tests {
                 "  port: 80\n\ttimeout: 5\n",
                 DoubtKind::NotYaml,
                 "leaves YAML unreadable",
+            ),
+            (
+                "Cargo.toml",
+                "[dependencies]\nserde = \"1\"\nanyhow = \"1\"\n",
+                "anyhow = \"1\"\n",
+                "anyhow = \"1\"\nserde = \"1.0\"\n",
+                DoubtKind::NotToml,
+                "leaves TOML unreadable",
             ),
             (
                 "s.js",

@@ -826,12 +826,18 @@ fn lines_opencodes_patch_parser_drops_are_denied_or_repaired() {
 /// judged with the default policy over the file `y0.yaml` holding
 /// `content` (none for `None`).
 fn judged_yaml(tool: &str, input: Value, content: Option<&str>) -> Judgment {
+    judged_named("y0.yaml", tool, input, content)
+}
+
+/// Claude Code's `Edit` (or `Write`) judged with the default policy over
+/// the project's file `name` holding `content` (none for `None`).
+fn judged_named(name: &str, tool: &str, input: Value, content: Option<&str>) -> Judgment {
     let mut json: Value =
         serde_json::from_slice(&edit_payload(GateAgent::ClaudeCode, json!({}))).expect("JSON");
     json["tool_name"] = tool.into();
     json["tool_input"] = input;
     let files: Vec<(String, String)> = content
-        .map(|c| ("y0.yaml".to_string(), c.to_string()))
+        .map(|c| (name.to_string(), c.to_string()))
         .into_iter()
         .collect();
     judge(
@@ -910,6 +916,102 @@ fn an_edit_leaving_a_yaml_file_unparseable_is_a_doubt() {
     );
     let judgment = judged_yaml("Write", write("server:\n  tags: [a, b]\n"), None);
     assert_case(&judgment, Case::Exact);
+}
+
+/// A tester's find (round 41a, 02): Claude Code's `Edit` adding `serde`
+/// again to Cargo.toml's `[dependencies]`, or declaring `[dependencies]`
+/// again, was allowed; Cargo then refuses the manifest. Denied now as a
+/// doubt naming the key or table and the line of the first; the ordinary
+/// edits (a new dependency, features given to the one there, a new table)
+/// are allowed. A new TOML file (`Write`) must parse.
+#[test]
+fn an_edit_adding_a_toml_key_or_table_again_is_a_doubt() {
+    let cargo = "[package]\nname = \"x\"\nversion = \"0.1.0\"\n\n[dependencies]\nserde = \"1.0\"\nanyhow = \"1\"\n";
+    let path = format!("{CWD}/Cargo.toml");
+    let edit = |old: &str, new: &str| json!({"file_path": path, "old_string": old, "new_string": new, "replace_all": false});
+    for (old, new, said) in [
+        (
+            "anyhow = \"1\"\n",
+            "anyhow = \"1\"\nserde = { version = \"1.0\", features = [\"derive\"] }\n",
+            "the file was valid TOML before and is not after: line 8, column 1: the key `serde` \
+             set twice in table [dependencies], first at line 6: Cargo, pip and every TOML \
+             reader refuse the whole file",
+        ),
+        (
+            "version = \"0.1.0\"\n",
+            "version = \"0.1.0\"\n\n[dependencies]\nclap = \"4\"\n",
+            "line 8, column 2: the table [dependencies] declared twice, first at line 5",
+        ),
+    ] {
+        let judgment = judged_named("Cargo.toml", "Edit", edit(old, new), Some(cargo));
+        assert_case(&judgment, Case::Doubt);
+        let reason = deny_reason(&judgment);
+        assert!(reason.contains(said), "{new:?}: {reason}");
+    }
+    for (old, new) in [
+        ("anyhow = \"1\"\n", "anyhow = \"1\"\nclap = \"4\"\n"),
+        (
+            "serde = \"1.0\"\n",
+            "serde = { version = \"1.0\", features = [\"derive\"] }\n",
+        ),
+        (
+            "anyhow = \"1\"\n",
+            "anyhow = \"1\"\n\n[dev-dependencies]\nserde = \"1.0\"\n",
+        ),
+    ] {
+        let judgment = judged_named("Cargo.toml", "Edit", edit(old, new), Some(cargo));
+        assert_case(&judgment, Case::Exact);
+        assert_eq!(judgment.answer, Answer::NoOpinion, "{new:?}");
+    }
+    let write = |content: &str| json!({"file_path": path, "content": content});
+    let twice = "[package]\nname = \"x\"\nname = \"y\"\n";
+    let judgment = judged_named("Cargo.toml", "Write", write(twice), None);
+    assert_case(&judgment, Case::Doubt);
+    let reason = deny_reason(&judgment);
+    assert!(
+        reason.contains(
+            "the new file is not valid TOML: line 3, column 1: the key `name` set twice in \
+             table [package], first at line 2"
+        ),
+        "{reason}"
+    );
+    let judgment = judged_named("Cargo.toml", "Write", write(cargo), None);
+    assert_case(&judgment, Case::Exact);
+}
+
+/// A tester's find (round 41a, 10): an INI option added again above the
+/// old one was allowed. In a file Python's configparser reads (setup.cfg,
+/// tox.ini) it is denied, naming both lines; in a plain `.ini` (uWSGI
+/// repeats options on purpose) and for another option it is allowed.
+#[test]
+fn an_edit_adding_an_ini_option_again_is_a_doubt_where_configparser_reads() {
+    let ini = "[metadata]\nname = app\nversion = 0.1.0\n";
+    for (name, doubted) in [("setup.cfg", true), ("app.ini", false)] {
+        let path = format!("{CWD}/{name}");
+        let edit = |new: &str| json!({"file_path": path, "old_string": "name = app\n", "new_string": new, "replace_all": false});
+        let judgment = judged_named(
+            name,
+            "Edit",
+            edit("name = app\nversion = 0.2.0\n"),
+            Some(ini),
+        );
+        if doubted {
+            assert_case(&judgment, Case::Doubt);
+            let reason = deny_reason(&judgment);
+            assert!(
+                reason.contains(
+                    "the option `version` twice in section [metadata], at lines 3 and 4: \
+                     Python's configparser"
+                ),
+                "{reason}"
+            );
+        } else {
+            assert_case(&judgment, Case::Exact);
+        }
+        let judgment = judged_named(name, "Edit", edit("name = app\nlicense = MIT\n"), Some(ini));
+        assert_case(&judgment, Case::Exact);
+        assert_eq!(judgment.answer, Answer::NoOpinion, "{name}");
+    }
 }
 
 /// Claude Code's `Edit` in straight quotes over a file's curly ones,

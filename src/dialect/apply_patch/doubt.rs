@@ -60,6 +60,9 @@ pub enum PatchDoubtKind {
     /// The section leaves a YAML file that parsed before unreadable as
     /// YAML ([`crate::diagnose::doubt_not_yaml`]).
     NotYaml,
+    /// The section leaves a TOML file that parsed before unreadable as
+    /// TOML ([`crate::diagnose::doubt_toml`]).
+    NotToml,
     /// The section leaves a line inside a string its language ends at the
     /// line ([`crate::diagnose::doubt_braces`]).
     Unclosed,
@@ -90,6 +93,7 @@ impl PatchDoubtKind {
             | K::Unbalanced
             | K::NotJson
             | K::NotYaml
+            | K::NotToml
             | K::Unclosed => true,
             K::Repeated
             | K::AddedAtEnd
@@ -488,6 +492,7 @@ pub fn layout_doubt(
             BreakKind::Unclosed => PatchDoubtKind::Unclosed,
             BreakKind::NotJson => PatchDoubtKind::NotJson,
             BreakKind::NotYaml => PatchDoubtKind::NotYaml,
+            BreakKind::NotToml => PatchDoubtKind::NotToml,
         },
         message: format!(
             "the patch leaves {written} {}: {}",

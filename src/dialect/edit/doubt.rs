@@ -60,6 +60,9 @@ pub enum EditDoubtKind {
     /// It leaves a YAML file that parsed before unreadable as YAML
     /// ([`crate::diagnose::doubt_not_yaml`]).
     NotYaml,
+    /// It leaves a TOML file that parsed before unreadable as TOML
+    /// ([`crate::diagnose::doubt_toml`]).
+    NotToml,
     /// It leaves a line inside a string its language ends at the line
     /// ([`crate::diagnose::doubt_braces`]).
     Unclosed,
@@ -86,6 +89,7 @@ impl EditDoubtKind {
                 | EditDoubtKind::Unbalanced
                 | EditDoubtKind::NotJson
                 | EditDoubtKind::NotYaml
+                | EditDoubtKind::NotToml
                 | EditDoubtKind::Unclosed
         )
     }
@@ -101,6 +105,7 @@ pub fn layout_kind(b: crate::diagnose::layout::LayoutBreak) -> (EditDoubtKind, S
         BreakKind::Unclosed => EditDoubtKind::Unclosed,
         BreakKind::NotJson => EditDoubtKind::NotJson,
         BreakKind::NotYaml => EditDoubtKind::NotYaml,
+        BreakKind::NotToml => EditDoubtKind::NotToml,
     };
     (kind, b.why)
 }
