@@ -816,7 +816,16 @@ impl AgentEdits {
             });
             self.confirming = None;
         }
+        // `a` is offered only where it can write (a tester's find: the
+        // footer offered it on edits the agent applied, where it refuses).
+        let writable = self
+            .list
+            .rows()
+            .iter()
+            .find(|row| row.seq == seq)
+            .is_some_and(|row| accept_refusal(row, "the agent").is_none());
         let Some(shown) = &mut self.shown else { return };
+        shown.app.set_accept_offered(writable);
         // The edit as read now (the review's copy is from the last change
         // of shape; a streaming input has grown since).
         let fresh = self

@@ -755,6 +755,13 @@ fn the_browser_shows_an_applied_edit_in_doubt() {
         shown[2].starts_with(" Claude Code: applied · srview: applies (exact) · doubt: stands in"),
         "{shown:#?}"
     );
+    // Claude Code applied it: the footer offers no `a`, which would refuse
+    // (a tester's find).
+    assert!(
+        shown[23].contains("q quit") && !shown[23].contains("a accept"),
+        "{shown:#?}"
+    );
+    assert!(!screen.shown_app().expect("the edit shown").accept_offered());
     let app = screen.shown_app().expect("the edit shown");
     assert_eq!(
         app.notice().as_ref().map(|n| n.text.as_str()),

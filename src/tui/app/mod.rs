@@ -252,6 +252,9 @@ pub struct App {
     /// `result_epoch`-like counter of engine runs, and the run diagnosed last.
     apply_epoch: u64,
     diagnosed_epoch: u64,
+    /// `a` can write what is shown (the agent previewer's edit the agent
+    /// applied cannot be): the footer offers it only then.
+    accept_offered: bool,
     /// What srview's trust checks cannot stand behind in what `a` writes
     /// now (brackets left unbalanced, text already there, a block standing
     /// in for lines it leaves out...), judged when the stream pauses, and
@@ -382,6 +385,7 @@ impl App {
         confirming_guess: bool,
         confirming_endings: bool,
         unwritten: bool,
+        accept_offered: bool,
     );
 
     /// Replaces the notice above the footer (`None`: none).
@@ -415,6 +419,11 @@ impl App {
     /// The size of the input received, when the blocks are its rendering.
     pub fn set_source_bytes(&mut self, bytes: Option<usize>) {
         self.source_bytes = bytes;
+    }
+
+    /// See [`App::accept_offered`]'s field.
+    pub fn set_accept_offered(&mut self, offered: bool) {
+        self.accept_offered = offered;
     }
 
     /// See [`App::cut_input`]'s field.
@@ -527,6 +536,7 @@ impl App {
             diagnosed_epoch: 0,
             result_doubts: Vec::new(),
             result_doubts_epoch: None,
+            accept_offered: true,
             final_preview: false,
             loose_levels: Vec::new(),
             hunk_lines: Vec::new(),

@@ -1046,6 +1046,13 @@ pub fn footer(frame: &mut Frame, area: Rect, app: &App, theme: &Theme, screen: K
         // search's matches while it is active, and `u` names the layout it
         // switches to.
         footer_items(screen)
+            .filter(|(row, _)| {
+                app.accept_offered()
+                    || !matches!(
+                        row.binds.first().map(|b| b.action),
+                        Some(Action::Accept | Action::WriteEdit)
+                    )
+            })
             .map(|(row, item)| {
                 let words = match row.binds.first().map(|b| b.action) {
                     Some(Action::NextBlock) if app.search_active() => "match · Esc end search",
