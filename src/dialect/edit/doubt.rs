@@ -46,7 +46,9 @@ pub enum EditDoubtKind {
     /// It leaves a Python file defining one name twice in one block
     /// ([`crate::diagnose::doubt_redefine`]), or a JavaScript, TypeScript,
     /// Go or Rust file one top-level function
-    /// ([`crate::diagnose::doubt_defines`]).
+    /// ([`crate::diagnose::doubt_defines`]); or a Python file using a
+    /// module-level name it no longer binds
+    /// ([`crate::diagnose::doubt_names`]): a fault of a name's definition.
     DefinesTwice,
     /// It leaves a brace language's file with its brackets unbalanced
     /// where it read balanced before ([`crate::diagnose::doubt_braces`]).
@@ -93,7 +95,9 @@ pub fn layout_kind(b: crate::diagnose::layout::LayoutBreak) -> (EditDoubtKind, S
     use crate::diagnose::layout::BreakKind;
     let kind = match b.kind {
         BreakKind::Misindents => EditDoubtKind::Misindents,
-        BreakKind::DefinesTwice | BreakKind::KeyTwice => EditDoubtKind::DefinesTwice,
+        BreakKind::DefinesTwice | BreakKind::KeyTwice | BreakKind::Undefined => {
+            EditDoubtKind::DefinesTwice
+        }
         BreakKind::Unbalanced => EditDoubtKind::Unbalanced,
         BreakKind::Unclosed => EditDoubtKind::Unclosed,
         BreakKind::NotJson => EditDoubtKind::NotJson,
