@@ -1106,7 +1106,7 @@ impl<'a> Analysis<'a> {
             match t.text {
                 "lambda" => {
                     // Its parameters, up to its `:`.
-                    let colon = top_colon(&tokens[i..]).map_or(tokens.len(), |c| i + c);
+                    let colon = top_colon(&tokens[i + 1..]).map_or(tokens.len(), |c| i + 1 + c);
                     for p in &tokens[i + 1..colon] {
                         self.bind(scope, p);
                     }
