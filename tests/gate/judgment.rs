@@ -1120,7 +1120,8 @@ fn a_write_leaving_out_a_function_still_called_is_a_doubt() {
     let lazy = app.replace(helper, "");
     let path = format!("{CWD}/inventory.py");
     let run = |tool: &str, input: Value| {
-        let mut json: Value = serde_json::from_slice(&edit_payload(agent, json!({}))).expect("JSON");
+        let mut json: Value =
+            serde_json::from_slice(&edit_payload(agent, json!({}))).expect("JSON");
         json["tool_name"] = tool.into();
         json["tool_input"] = input;
         judge_on(agent, json.to_string().as_bytes(), app, &Policy::default())
@@ -1136,7 +1137,8 @@ fn a_write_leaving_out_a_function_still_called_is_a_doubt() {
         reason.contains("using a name it no longer defines"),
         "{reason}"
     );
-    let edit = json!({"file_path": path, "old_string": helper, "new_string": "", "replace_all": false});
+    let edit =
+        json!({"file_path": path, "old_string": helper, "new_string": "", "replace_all": false});
     let judgment = run("Edit", edit);
     assert_case(&judgment, Case::Doubt);
     assert!(deny_reason(&judgment).contains("but line 10 still uses it"));

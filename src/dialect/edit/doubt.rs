@@ -611,6 +611,11 @@ fn cut_words(outcome: &EditOutcome, original: &str) -> Vec<String> {
                 .collect()
         };
     let mut out = Vec::new();
+    // A replace-all whose places play different roles (a name, an
+    // attribute, a string): said once, its longer words among them.
+    let roles = super::roles::mixed_roles(&outcome.path, original, search, &places);
+    let cut_said = roles.is_some();
+    out.extend(roles);
     for which in ["starts", "ends"] {
         let ends: Vec<usize> = places
             .iter()
@@ -630,7 +635,7 @@ fn cut_words(outcome: &EditOutcome, original: &str) -> Vec<String> {
         }
         let cuts: Vec<usize> = ends
             .into_iter()
-            .filter(|&at| cuts_a_word(original, at))
+            .filter(|&at| !cut_said && cuts_a_word(original, at))
             .collect();
         let Some(&at) = cuts.first() else { continue };
         let more = match cuts.len() - 1 {
