@@ -2038,3 +2038,49 @@ fn python_names_check_time_on_a_10000_line_file() {
         println!("{what}: {each:?} per check of {lines} lines (both texts read)");
     }
 }
+
+/// A tester's find (round 41a, 01): `check` called a replace-all renaming
+/// the parameter `id` exact, and `apply --write` wrote it, though it also
+/// renamed `doc.owner.id` and `owner.id`. `check` exits 1 naming the roles
+/// and their lines, `apply --write` holds it back; the same rename of a
+/// name used only as a name is written.
+#[test]
+fn a_replace_all_rename_reaching_attributes_is_held_back() {
+    let r2 =
+        "def can_edit(id, doc):\n    owner = db.user(id)\n    return doc.owner.id == owner.id\n";
+    let local =
+        "def can_edit(uid, doc):\n    owner = db.user(uid)\n    return doc.owner_id == owner\n";
+    let run = |content: &str, old: &str| {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let edit = serde_json::json!({"file_path": "r2.py", "old_string": old,
+            "new_string": "user_id", "replace_all": true})
+        .to_string();
+        support::files::write_all(dir.path(), [("r2.py", content), ("edit.json", &edit)]);
+        let file = dir.path().join("r2.py").display().to_string();
+        let edit = dir.path().join("edit.json").display().to_string();
+        let check = support::runner::srview(["check", &file, &edit]).output();
+        let apply = support::runner::srview(["apply", &file, &edit, "--write"]).output();
+        let written = std::fs::read_to_string(&file).expect("read");
+        (check, apply, written)
+    };
+    let (check, apply, written) = run(r2, "id");
+    let stdout = String::from_utf8_lossy(&check.stdout);
+    assert_eq!(check.status.code(), Some(1), "{stdout}");
+    assert_contains(
+        &stdout,
+        "the edit replaces every `id` (4 places), and they play different roles: as a name at \
+         line 1 (`def can_edit(id, doc):`, 2 places); after a `.` (an attribute, maybe of \
+         another object) at line 3 (`return doc.owner.id == owner.id`, 2 places)",
+    );
+    assert_eq!(apply.status.code(), Some(1));
+    assert_eq!(written, r2);
+    let (check, apply, written) = run(local, "uid");
+    assert_eq!(
+        check.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&check.stdout)
+    );
+    assert_eq!(apply.status.code(), Some(0));
+    assert_eq!(written, local.replace("uid", "user_id"));
+}

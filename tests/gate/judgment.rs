@@ -1151,3 +1151,54 @@ fn a_write_leaving_out_a_function_still_called_is_a_doubt() {
         assert_eq!(judgment.answer, Answer::NoOpinion);
     }
 }
+
+/// A tester's find (round 41a, 01): a replace-all renaming the parameter
+/// `id` also renamed `doc.owner.id` and `owner.id`, attributes of other
+/// objects, and was allowed for Claude Code (`replace_all`), Gemini CLI
+/// (`allow_multiple`) and OpenCode (`replaceAll`). A doubt now, naming the
+/// name's place and the attributes'; a rename of a local used as a name
+/// only is allowed.
+#[test]
+fn a_replace_all_rename_reaching_attributes_is_a_doubt() {
+    let r2 =
+        "def can_edit(id, doc):\n    owner = db.user(id)\n    return doc.owner.id == owner.id\n";
+    let local = "def total(xs):\n    acc = 0\n    for x in xs:\n        acc += x\n    return acc\n";
+    let path = format!("{CWD}/inventory.py");
+    let run = |agent: GateAgent, content: &str, old: &str, new: &str| {
+        let payload = match agent {
+            GateAgent::ClaudeCode => edit_payload(
+                agent,
+                json!({"file_path": path, "old_string": old, "new_string": new, "replace_all": true}),
+            ),
+            GateAgent::GeminiCli => edit_payload(
+                agent,
+                json!({"file_path": path, "instruction": "Rename.", "old_string": old,
+                    "new_string": new, "allow_multiple": true}),
+            ),
+            _ => own_payload(
+                "edit",
+                json!({"filePath": path, "oldString": old, "newString": new, "replaceAll": true}),
+            ),
+        };
+        judge_on(agent, &payload, content, &Policy::default())
+    };
+    for agent in [
+        GateAgent::ClaudeCode,
+        GateAgent::GeminiCli,
+        GateAgent::Opencode,
+    ] {
+        let judgment = run(agent, r2, "id", "user_id");
+        assert_case(&judgment, Case::Doubt);
+        let reason = deny_reason(&judgment);
+        assert!(
+            reason.contains(
+                "the edit replaces every `id` (4 places), and they play different roles: as a \
+                 name at line 1 (`def can_edit(id, doc):`, 2 places); after a `.` (an \
+                 attribute, maybe of another object) at line 3"
+            ),
+            "{agent:?}: {reason}"
+        );
+        let judgment = run(agent, local, "acc", "count");
+        assert_eq!(judgment.answer, Answer::NoOpinion, "{agent:?}");
+    }
+}
