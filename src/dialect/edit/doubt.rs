@@ -612,10 +612,13 @@ fn cut_words(outcome: &EditOutcome, original: &str) -> Vec<String> {
         };
     let mut out = Vec::new();
     // A replace-all whose places play different roles (a name, an
-    // attribute, a string): said once, its longer words among them.
-    let roles = super::roles::mixed_roles(&outcome.path, original, search, &places);
-    let cut_said = roles.is_some();
-    out.extend(roles);
+    // attribute, a string); its longer words are said below.
+    out.extend(super::roles::mixed_roles(
+        &outcome.path,
+        original,
+        search,
+        &places,
+    ));
     for which in ["starts", "ends"] {
         let ends: Vec<usize> = places
             .iter()
@@ -635,7 +638,7 @@ fn cut_words(outcome: &EditOutcome, original: &str) -> Vec<String> {
         }
         let cuts: Vec<usize> = ends
             .into_iter()
-            .filter(|&at| !cut_said && cuts_a_word(original, at))
+            .filter(|&at| cuts_a_word(original, at))
             .collect();
         let Some(&at) = cuts.first() else { continue };
         let more = match cuts.len() - 1 {

@@ -18,7 +18,8 @@
 //! a method or a field renamed with its accesses is meant), or a string
 //! beside code. A comment, a docstring or a longer word alone is no doubt
 //! of this kind (a rename is expected to reach comments; a cut word is
-//! said by its own doubt), but each is listed when there is one.
+//! said by its own doubt, [`super::doubt`]'s, and not listed here), but
+//! a comment or a docstring is listed when there is one.
 
 use crate::diagnose::doubt_names::{Piece, python_pieces};
 use crate::diagnose::layout::FileKind;
@@ -44,7 +45,7 @@ impl Role {
             Role::Str => "inside a string",
             Role::LongStr => "inside a triple-quoted string",
             Role::Comment => "in a comment",
-            Role::InWord => "inside a longer word",
+            Role::InWord => "inside a longer word (said by the cut-word doubt)",
         }
     }
 }
@@ -161,7 +162,8 @@ pub(super) fn mixed_roles(
     }
     let mut kinds: Vec<&'static str> = Vec::new();
     let mut said = Vec::new();
-    for &(r, _) in &roles {
+    // A longer word is said by the cut-word doubt.
+    for &(r, _) in roles.iter().filter(|&&(r, _)| r != Role::InWord) {
         if kinds.contains(&r.said()) {
             continue;
         }
