@@ -23,8 +23,10 @@
 //!   function's) answers it; a class body's own names answer its body,
 //!   not its methods, as Python reads them;
 //! - nothing is said when the result imports `*` (any name may come from
-//!   it), or names `globals`, `vars`, `exec`, `builtins` or `__dict__`
-//!   (names bound by hand), or when either text cannot be read (a string
+//!   it), or names `globals`, `exec`, `__builtins__`, `vars()`, an
+//!   attribute of `builtins` or `sys.modules[__name__]` (names bound by
+//!   hand), or when either
+//!   text cannot be read (a string
 //!   or bracket left open: [`super::doubt_indent`] and the others say
 //!   that).
 //!
@@ -307,12 +309,35 @@ fn keyword(name: &str) -> bool {
     KEYWORDS.binary_search(&name).is_ok()
 }
 
-/// Names that bind names by hand: a file naming them is not read.
-fn dynamic(name: &str) -> bool {
-    matches!(
-        name,
-        "globals" | "vars" | "exec" | "builtins" | "__builtins__" | "__dict__"
-    )
+/// Whether a logical line names what may bind names by hand: `globals`,
+/// `exec` or `__builtins__` as bare names, `vars()`, an attribute of
+/// `builtins`, or `sys.modules[__name__]`. A file holding one is not
+/// read.
+fn dynamic(tokens: &[Token]) -> bool {
+    tokens.iter().enumerate().any(|(i, t)| {
+        let prev = i.checked_sub(1).map(|p| tokens[p]);
+        let after_dot = prev.is_some_and(|p| p.is("."));
+        let next_dot = tokens.get(i + 1).is_some_and(|n| n.is("."));
+        t.kind == Tok::Name
+            && match t.text {
+                "globals" | "exec" | "__builtins__" => !after_dot,
+                // `vars()`: the namespace it is called in; `vars(x)`: x's.
+                "vars" => {
+                    !after_dot
+                        && tokens.get(i + 1).is_some_and(|n| n.is("("))
+                        && tokens.get(i + 2).is_some_and(|n| n.is(")"))
+                }
+                "builtins" => !after_dot && next_dot,
+                // `sys.modules[__name__]`: the module itself.
+                "modules" => {
+                    after_dot
+                        && i >= 2
+                        && tokens[i - 2].name("sys")
+                        && tokens.get(i + 2).is_some_and(|n| n.name("__name__"))
+                }
+                _ => false,
+            }
+    })
 }
 
 /// What a lexed token is.
@@ -796,10 +821,7 @@ impl<'a> Analysis<'a> {
         // Open blocks: the header's indentation and its body's scope.
         let mut open: Vec<(usize, usize)> = Vec::new();
         for (indent, tokens) in &lexed.lines {
-            if tokens
-                .iter()
-                .any(|t| t.kind == Tok::Name && dynamic(t.text))
-            {
+            if dynamic(tokens) {
                 a.dynamic = true;
             }
             while open.last().is_some_and(|&(at, _)| at >= *indent) {
@@ -1241,6 +1263,13 @@ mod tests {
         }
         let called = "def f(x):\n    return size() + x\n";
         assert_eq!(python_name_gone(before, called).map(|g| g.used.0), Some(2));
+        // Names bound by hand: nothing is said; reading another object's
+        // namespace is no such binding.
+        let by_hand = "def f(x):\n    globals()['size'] = 1\n    return size()\n";
+        assert_eq!(python_name_gone(before, by_hand), None);
+        let read =
+            "import sys\n\n\ndef f(x):\n    print(vars(x), sys.modules['os'])\n    return size()\n";
+        assert_eq!(python_name_gone(before, read).map(|g| g.used.0), Some(6));
         // An f-string's field is not read: not said (a miss, not an alarm).
         let field = "def f(x):\n    return f\"{size()}\"\n";
         assert_eq!(python_name_gone(before, field), None);
