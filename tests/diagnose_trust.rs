@@ -2014,9 +2014,10 @@ fn python_names_check_time_on_a_10000_line_file() {
     let mut big = String::from("import os\nimport sys\n\n");
     for i in 0..500 {
         big.push_str(&format!(
-            "def helper_{i}(xs, key=None):\n    \"\"\"Sort {i}.\"\"\"\n    return sorted(xs, key=key)  # {i}\n\n\n\
+            "LIMIT_{i} = {i}\ndef helper_{i}(xs, key=None):\n    \"\"\"Sort {i}.\"\"\"\n    return sorted(xs, key=key)  # {i}\n\n\n\
              class Thing{i}:\n    size = {i}\n\n    def __init__(self, name):\n        self.name = name\n\n    \
-             def run(self, xs):\n        out = [helper_{i}(x) for x in xs if x]\n        return {{'n': len(out), 'f': f\"{{self.name}}-{i}\"}}\n\n\n"
+             def run(self, xs):\n        out = [helper_{i}(x) for x in xs if x]\n        return {{'n': len(out), 'f': f\"{{self.name}}-{i}\"}}\n\n    \
+             def size_of(self):\n        return self.size + LIMIT_{i}\n\n\n"
         ));
     }
     let lines = big.lines().count();

@@ -1289,6 +1289,40 @@ mod tests {
         assert_eq!(python_name_gone(before, in_body), None);
     }
 
+    /// The check's own cost on a 10,000-line file (both texts read: an
+    /// edit that changes one line, and one removing a function still
+    /// called). Run with `cargo test --release --lib -- --ignored
+    /// names_check_time --nocapture`.
+    #[test]
+    #[ignore]
+    fn names_check_time_on_a_10000_line_file() {
+        let mut big = String::from("import os\n\n");
+        for i in 0..500 {
+            big.push_str(&format!(
+                "LIMIT_{i} = {i}\n\n\n\ndef helper_{i}(xs, key=None):\n    \"\"\"Sort {i}.\"\"\"\n    \
+                 return sorted(xs, key=key)  # {i}\n\n\nclass Thing{i}:\n    size = {i}\n\n    \
+                 def run(self, xs):\n        out = [helper_{i}(x) for x in xs if x]\n        \
+                 return {{'n': len(out), 'f': f\"{{self.name}}-{i}\"}}\n\n    \
+                 def size_of(self):\n        return self.size + LIMIT_{i}\n\n\n"
+            ));
+        }
+        let lines = big.lines().count();
+        assert!((9_000..11_000).contains(&lines), "{lines}");
+        let gone = big.replacen("def helper_250(", "def helper_x(", 1);
+        let fine = big.replacen("size = 250\n", "size = 251\n", 1);
+        for (what, after, said) in [("gone", &gone, true), ("fine", &fine, false)] {
+            let runs = 20;
+            let start = std::time::Instant::now();
+            for _ in 0..runs {
+                assert_eq!(python_name_gone(&big, after).is_some(), said);
+            }
+            println!(
+                "{what}: {:?} per check of {lines} lines",
+                start.elapsed() / runs
+            );
+        }
+    }
+
     #[test]
     fn pieces_are_strings_and_comments_not_fields() {
         let text = "x = f\"a{b}c\"  # d\ny = '''e'''\n";
