@@ -16,6 +16,7 @@ use super::doubt_indent::python_break;
 use super::doubt_ini::{ini_name, ini_twice};
 use super::doubt_json::json_broken;
 use super::doubt_make::make_break;
+use super::doubt_names::python_name_gone;
 use super::doubt_not_yaml::yaml_unparsed;
 use super::doubt_redefine::{
     json_duplicate_key, python_redefinition, yaml_duplicate_key, yaml_template,
@@ -78,6 +79,9 @@ pub enum BreakKind {
     /// A line left inside a string its language ends at the line
     /// ([`super::doubt_braces::quotes`]).
     Unclosed,
+    /// A Python module-level name still used, no longer bound
+    /// ([`super::doubt_names`]).
+    Undefined,
 }
 
 /// A fault an edit leaves in a file's layout, a name it leaves defined
@@ -102,6 +106,7 @@ impl LayoutBreak {
             BreakKind::NotYaml => "unreadable as YAML",
             BreakKind::NotToml => "unreadable as TOML",
             BreakKind::Unclosed => "with a quote left open",
+            BreakKind::Undefined => "using a name it no longer defines",
         }
     }
 }
@@ -142,8 +147,11 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
     let found = match FileKind::of_edit(path, original, result) {
         FileKind::Python => match python_break(original, result) {
             Some(b) => Some(of(BreakKind::Misindents)(say(b.describe(), b.fault()))),
-            None => python_redefinition(original, result)
-                .map(|t| of(BreakKind::DefinesTwice)(say(t.describe(), t.fault()))),
+            None => match python_redefinition(original, result) {
+                Some(t) => Some(of(BreakKind::DefinesTwice)(say(t.describe(), t.fault()))),
+                None => python_name_gone(original, result)
+                    .map(|g| of(BreakKind::Undefined)(say(g.describe(), g.fault()))),
+            },
         },
         FileKind::Makefile => make_break(original, result)
             .map(|b| of(BreakKind::Misindents)(say(b.describe(), b.fault()))),

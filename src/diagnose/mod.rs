@@ -35,6 +35,7 @@ pub mod doubt_indent;
 pub mod doubt_ini;
 pub mod doubt_json;
 pub mod doubt_make;
+pub mod doubt_names;
 pub mod doubt_not_yaml;
 pub mod doubt_redefine;
 pub mod doubt_repeat;

@@ -221,7 +221,9 @@ pub fn exact_doubt_kinds(
                 .to_string(),
             old_string: found.clone(),
             new_string: written.clone(),
-            replace_all: false,
+            // An agent's replace-all (Gemini CLI's `allow_multiple`,
+            // OpenCode's `replaceAll`) judged at every place it changed.
+            replace_all: !matched.also_replaced.is_empty(),
         };
         let applied = edit::apply(&as_claude, Some(&content));
         // The faults of the file as a whole (a brace language's brackets,

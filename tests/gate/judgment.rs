@@ -1207,3 +1207,100 @@ fn a_patch_shifted_like_its_edit_form_gets_the_same_correction() {
     assert_case(&opencode, Case::Loose);
     assert_eq!(rewritten_input(&opencode)["patchText"], fixed);
 }
+
+/// A tester's find (round 41a, 06): Claude Code's `Write` of a Python
+/// file leaving out `def helper` while `main` still calls it was allowed
+/// (the program then dies with NameError). A doubt now, naming the name,
+/// the line it was defined on and the line using it; an `Edit` deleting
+/// the definition is one too; the write that imports `helper` instead, or
+/// drops its use too, is allowed.
+#[test]
+fn a_write_leaving_out_a_function_still_called_is_a_doubt() {
+    let agent = GateAgent::ClaudeCode;
+    let app = "import sys\n\n\ndef parse(argv):\n    return argv[1:]\n\n\ndef helper(xs):\n    return [x.upper() for x in xs]\n\n\ndef main():\n    args = parse(sys.argv)\n    print(helper(args))\n\n\nif __name__ == \"__main__\":\n    main()\n";
+    let helper = "def helper(xs):\n    return [x.upper() for x in xs]\n\n\n";
+    let lazy = app.replace(helper, "");
+    let path = format!("{CWD}/inventory.py");
+    let run = |tool: &str, input: Value| {
+        let mut json: Value =
+            serde_json::from_slice(&edit_payload(agent, json!({}))).expect("JSON");
+        json["tool_name"] = tool.into();
+        json["tool_input"] = input;
+        judge_on(agent, json.to_string().as_bytes(), app, &Policy::default())
+    };
+    let said = "the file defined `helper` at its top level before (line 8: `def helper(xs):`) \
+                and no longer defines, assigns or imports it, but line 10 still uses it \
+                (`print(helper(args))`): running that line raises NameError";
+    let judgment = run("Write", json!({"file_path": path, "content": lazy}));
+    assert_case(&judgment, Case::Doubt);
+    let reason = deny_reason(&judgment);
+    assert!(reason.contains(said), "{reason}");
+    assert!(
+        reason.contains("using a name it no longer defines"),
+        "{reason}"
+    );
+    let edit =
+        json!({"file_path": path, "old_string": helper, "new_string": "", "replace_all": false});
+    let judgment = run("Edit", edit);
+    assert_case(&judgment, Case::Doubt);
+    assert!(deny_reason(&judgment).contains("but line 10 still uses it"));
+    for fine in [
+        lazy.replace("import sys\n", "import sys\nfrom util import helper\n"),
+        lazy.replace("print(helper(args))", "print(args)"),
+    ] {
+        let judgment = run("Write", json!({"file_path": path, "content": fine}));
+        assert_case(&judgment, Case::Exact);
+        assert_eq!(judgment.answer, Answer::NoOpinion);
+    }
+}
+
+/// A tester's find (round 41a, 01): a replace-all renaming the parameter
+/// `id` also renamed `doc.owner.id` and `owner.id`, attributes of other
+/// objects, and was allowed for Claude Code (`replace_all`), Gemini CLI
+/// (`allow_multiple`) and OpenCode (`replaceAll`). A doubt now, naming the
+/// name's place and the attributes'; a rename of a local used as a name
+/// only is allowed.
+#[test]
+fn a_replace_all_rename_reaching_attributes_is_a_doubt() {
+    let r2 =
+        "def can_edit(id, doc):\n    owner = db.user(id)\n    return doc.owner.id == owner.id\n";
+    let local = "def total(xs):\n    acc = 0\n    for x in xs:\n        acc += x\n    return acc\n";
+    let path = format!("{CWD}/inventory.py");
+    let run = |agent: GateAgent, content: &str, old: &str, new: &str| {
+        let payload = match agent {
+            GateAgent::ClaudeCode => edit_payload(
+                agent,
+                json!({"file_path": path, "old_string": old, "new_string": new, "replace_all": true}),
+            ),
+            GateAgent::GeminiCli => edit_payload(
+                agent,
+                json!({"file_path": path, "instruction": "Rename.", "old_string": old,
+                    "new_string": new, "allow_multiple": true}),
+            ),
+            _ => own_payload(
+                "edit",
+                json!({"filePath": path, "oldString": old, "newString": new, "replaceAll": true}),
+            ),
+        };
+        judge_on(agent, &payload, content, &Policy::default())
+    };
+    for agent in [
+        GateAgent::ClaudeCode,
+        GateAgent::GeminiCli,
+        GateAgent::Opencode,
+    ] {
+        let judgment = run(agent, r2, "id", "user_id");
+        assert_case(&judgment, Case::Doubt);
+        let reason = deny_reason(&judgment);
+        assert!(
+            reason.contains(
+                "the edit replaces every `id` (4 places), and they play different roles: as a \
+                 name at line 1 (`def can_edit(id, doc):`, 2 places); after a `.` (an \
+                 attribute, maybe of another object) at line 3"
+            ),
+            "{agent:?}: {reason}"
+        );
+        let judgment = run(agent, local, "acc", "count");
+        assert_eq!(judgment.answer, Answer::NoOpinion, "{agent:?}");
+    }
+}

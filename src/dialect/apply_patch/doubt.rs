@@ -487,7 +487,9 @@ pub fn layout_doubt(
         hunk: None,
         kind: match fault.kind {
             BreakKind::Misindents => PatchDoubtKind::BreaksIndentation,
-            BreakKind::DefinesTwice | BreakKind::KeyTwice => PatchDoubtKind::DefinesTwice,
+            BreakKind::DefinesTwice | BreakKind::KeyTwice | BreakKind::Undefined => {
+                PatchDoubtKind::DefinesTwice
+            }
             BreakKind::Unbalanced => PatchDoubtKind::Unbalanced,
             BreakKind::Unclosed => PatchDoubtKind::Unclosed,
             BreakKind::NotJson => PatchDoubtKind::NotJson,

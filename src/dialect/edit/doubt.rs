@@ -49,7 +49,9 @@ pub enum EditDoubtKind {
     /// It leaves a Python file defining one name twice in one block
     /// ([`crate::diagnose::doubt_redefine`]), or a JavaScript, TypeScript,
     /// Go or Rust file one top-level function
-    /// ([`crate::diagnose::doubt_defines`]).
+    /// ([`crate::diagnose::doubt_defines`]); or a Python file using a
+    /// module-level name it no longer binds
+    /// ([`crate::diagnose::doubt_names`]): a fault of a name's definition.
     DefinesTwice,
     /// It leaves a brace language's file with its brackets unbalanced
     /// where it read balanced before ([`crate::diagnose::doubt_braces`]).
@@ -100,7 +102,9 @@ pub fn layout_kind(b: crate::diagnose::layout::LayoutBreak) -> (EditDoubtKind, S
     use crate::diagnose::layout::BreakKind;
     let kind = match b.kind {
         BreakKind::Misindents => EditDoubtKind::Misindents,
-        BreakKind::DefinesTwice | BreakKind::KeyTwice => EditDoubtKind::DefinesTwice,
+        BreakKind::DefinesTwice | BreakKind::KeyTwice | BreakKind::Undefined => {
+            EditDoubtKind::DefinesTwice
+        }
         BreakKind::Unbalanced => EditDoubtKind::Unbalanced,
         BreakKind::Unclosed => EditDoubtKind::Unclosed,
         BreakKind::NotJson => EditDoubtKind::NotJson,
@@ -616,6 +620,14 @@ fn cut_words(outcome: &EditOutcome, original: &str) -> Vec<String> {
                 .collect()
         };
     let mut out = Vec::new();
+    // A replace-all whose places play different roles (a name, an
+    // attribute, a string); its longer words are said below.
+    out.extend(super::roles::mixed_roles(
+        &outcome.path,
+        original,
+        search,
+        &places,
+    ));
     for which in ["starts", "ends"] {
         let ends: Vec<usize> = places
             .iter()

@@ -35,6 +35,7 @@ mod part_of_line;
 mod partial;
 pub mod partial_json;
 mod preview;
+mod roles;
 mod text;
 
 pub use doubt::{
