@@ -262,6 +262,7 @@ fn of_patch(kind: PatchDoubtKind) -> CallDoubtKind {
         K::NotJson => CallDoubtKind::Edit(E::NotJson),
         K::NotYaml => CallDoubtKind::Edit(E::NotYaml),
         K::NotToml => CallDoubtKind::Edit(E::NotToml),
+        K::Undefined => CallDoubtKind::Edit(E::Undefined),
         K::Unclosed => CallDoubtKind::Edit(E::Unclosed),
         K::AlreadyApplied => CallDoubtKind::Edit(E::AlreadyApplied),
         K::ElidesLines => CallDoubtKind::Edit(E::ElidesLines),

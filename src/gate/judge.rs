@@ -182,8 +182,10 @@ fn doubt_steps_but_layout(
                 | Kind::NotJson
                 | Kind::NotYaml
                 | Kind::NotToml
+                | Kind::Undefined
                 | Kind::Unclosed
                 | Kind::MixesEndings
+                | Kind::RenamesOthers
                 | Kind::HiddenText => NextStep::Said,
                 Kind::CutsWord | Kind::InComment | Kind::LineEndings => NextStep::WholeLines,
             };

@@ -250,6 +250,7 @@ fn doubt_steps(patch: &Patch, doubts: Vec<apply_patch::PatchDoubt>) -> Vec<(Next
                 | Kind::NotJson
                 | Kind::NotYaml
                 | Kind::NotToml
+                | Kind::Undefined
                 | Kind::Unclosed
                 | Kind::HiddenText => NextStep::Said,
                 Kind::Repeated | Kind::IndentShift => NextStep::WholeLines,

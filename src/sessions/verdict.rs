@@ -83,6 +83,9 @@ pub enum DoubtKind {
     /// The result leaves a TOML file that parsed before unreadable as
     /// TOML.
     NotToml,
+    /// The result leaves a Python file using a top-level name it no longer
+    /// defines: running the line that uses it raises NameError.
+    Undefined,
     /// The result leaves a line inside a string its language ends at the
     /// line (a closing quote dropped).
     Unclosed,
@@ -97,6 +100,10 @@ pub enum DoubtKind {
     /// Its old text matched only inside a comment, while a line of code
     /// starts as it does: the comment is changed, not the code.
     InComment,
+    /// A replace-all rename whose places play different roles (a name, an
+    /// attribute of another object, a string): other things are renamed
+    /// too.
+    RenamesOthers,
     /// Lines it does not show got other line endings.
     LineEndings,
     /// The agent wrote another text than the model's new text.
@@ -129,11 +136,13 @@ impl DoubtKind {
             DoubtKind::NotJson => "leaves JSON unreadable",
             DoubtKind::NotYaml => "leaves YAML unreadable",
             DoubtKind::NotToml => "leaves TOML unreadable",
+            DoubtKind::Undefined => "uses a name it no longer defines",
             DoubtKind::Unclosed => "leaves a string open",
             DoubtKind::ShiftsIndent => "shifts indentation",
             DoubtKind::AppliedAlready => "its new text was there already",
             DoubtKind::CutsWord => "cuts a word",
             DoubtKind::InComment => "changes a comment, not the code",
+            DoubtKind::RenamesOthers => "renames other things too",
             DoubtKind::LineEndings => "rewrites or mixes line endings",
             DoubtKind::Rewritten => "the agent wrote another text",
             DoubtKind::FirstOfSeveral => "one of several places",
@@ -149,6 +158,7 @@ impl DoubtKind {
         match kind {
             K::CutsWord => DoubtKind::CutsWord,
             K::InComment => DoubtKind::InComment,
+            K::RenamesOthers => DoubtKind::RenamesOthers,
             K::LineEndings | K::MixesEndings => DoubtKind::LineEndings,
             K::AlreadyApplied => DoubtKind::AppliedAlready,
             K::RepeatsNeighbours => DoubtKind::WritesTwice,
@@ -158,6 +168,7 @@ impl DoubtKind {
             K::NotJson => DoubtKind::NotJson,
             K::NotYaml => DoubtKind::NotYaml,
             K::NotToml => DoubtKind::NotToml,
+            K::Undefined => DoubtKind::Undefined,
             K::Unclosed => DoubtKind::Unclosed,
             K::ElidesLines => DoubtKind::StandsIn,
             K::HiddenText => DoubtKind::HiddenText,
@@ -189,6 +200,7 @@ impl DoubtKind {
             K::NotJson => DoubtKind::NotJson,
             K::NotYaml => DoubtKind::NotYaml,
             K::NotToml => DoubtKind::NotToml,
+            K::Undefined => DoubtKind::Undefined,
             K::Unclosed => DoubtKind::Unclosed,
             K::IndentShift => DoubtKind::ShiftsIndent,
             K::AlreadyApplied => DoubtKind::AppliedAlready,
@@ -963,6 +975,14 @@ mod tests {
                 "anyhow = \"1\"\nserde = \"1.0\"\n",
                 DoubtKind::NotToml,
                 "leaves TOML unreadable",
+            ),
+            (
+                "app.py",
+                "def helper():\n    return 1\n\n\ndef main():\n    return helper()\n",
+                "def helper():\n    return 1\n\n\n",
+                "",
+                DoubtKind::Undefined,
+                "uses a name it no longer defines",
             ),
             (
                 "s.js",

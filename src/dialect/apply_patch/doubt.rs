@@ -63,6 +63,9 @@ pub enum PatchDoubtKind {
     /// The section leaves a TOML file that parsed before unreadable as
     /// TOML ([`crate::diagnose::doubt_toml`]).
     NotToml,
+    /// The section leaves a Python file using a top-level name it no
+    /// longer defines ([`crate::diagnose::doubt_names`]).
+    Undefined,
     /// The section leaves a line inside a string its language ends at the
     /// line ([`crate::diagnose::doubt_braces`]).
     Unclosed,
@@ -94,6 +97,7 @@ impl PatchDoubtKind {
             | K::NotJson
             | K::NotYaml
             | K::NotToml
+            | K::Undefined
             | K::Unclosed => true,
             K::Repeated
             | K::AddedAtEnd
@@ -487,9 +491,8 @@ pub fn layout_doubt(
         hunk: None,
         kind: match fault.kind {
             BreakKind::Misindents => PatchDoubtKind::BreaksIndentation,
-            BreakKind::DefinesTwice | BreakKind::KeyTwice | BreakKind::Undefined => {
-                PatchDoubtKind::DefinesTwice
-            }
+            BreakKind::DefinesTwice | BreakKind::KeyTwice => PatchDoubtKind::DefinesTwice,
+            BreakKind::Undefined => PatchDoubtKind::Undefined,
             BreakKind::Unbalanced => PatchDoubtKind::Unbalanced,
             BreakKind::Unclosed => PatchDoubtKind::Unclosed,
             BreakKind::NotJson => PatchDoubtKind::NotJson,

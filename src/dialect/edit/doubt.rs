@@ -32,6 +32,10 @@ pub enum EditDoubtKind {
     /// Its old text matched only inside a comment, while a line of code
     /// starts as it does: the edit changes the comment, not the code.
     InComment,
+    /// A replace-all rename whose places play different roles (a name, an
+    /// attribute of another object, a string): it renames other things
+    /// too ([`super::roles`]; the sentence ends with what to send).
+    RenamesOthers,
     /// Lines it does not show get other line endings.
     LineEndings,
     /// Its new lines end otherwise than the file's (CRLF lines into an LF
@@ -65,6 +69,9 @@ pub enum EditDoubtKind {
     /// It leaves a TOML file that parsed before unreadable as TOML
     /// ([`crate::diagnose::doubt_toml`]).
     NotToml,
+    /// It leaves a Python file using a top-level name it no longer
+    /// defines ([`crate::diagnose::doubt_names`]).
+    Undefined,
     /// It leaves a line inside a string its language ends at the line
     /// ([`crate::diagnose::doubt_braces`]).
     Unclosed,
@@ -92,6 +99,7 @@ impl EditDoubtKind {
                 | EditDoubtKind::NotJson
                 | EditDoubtKind::NotYaml
                 | EditDoubtKind::NotToml
+                | EditDoubtKind::Undefined
                 | EditDoubtKind::Unclosed
         )
     }
@@ -102,9 +110,8 @@ pub fn layout_kind(b: crate::diagnose::layout::LayoutBreak) -> (EditDoubtKind, S
     use crate::diagnose::layout::BreakKind;
     let kind = match b.kind {
         BreakKind::Misindents => EditDoubtKind::Misindents,
-        BreakKind::DefinesTwice | BreakKind::KeyTwice | BreakKind::Undefined => {
-            EditDoubtKind::DefinesTwice
-        }
+        BreakKind::DefinesTwice | BreakKind::KeyTwice => EditDoubtKind::DefinesTwice,
+        BreakKind::Undefined => EditDoubtKind::Undefined,
         BreakKind::Unbalanced => EditDoubtKind::Unbalanced,
         BreakKind::Unclosed => EditDoubtKind::Unclosed,
         BreakKind::NotJson => EditDoubtKind::NotJson,
@@ -118,7 +125,6 @@ pub fn layout_kind(b: crate::diagnose::layout::LayoutBreak) -> (EditDoubtKind, S
 pub fn edit_doubt_kinds(outcome: &EditOutcome, original: &str) -> Vec<(EditDoubtKind, String)> {
     let mut out: Vec<(EditDoubtKind, String)> = cut_words(outcome, original)
         .into_iter()
-        .map(|m| (EditDoubtKind::CutsWord, m))
         .chain(in_comment(outcome, original).map(|m| (EditDoubtKind::InComment, m)))
         .collect();
     if let Ok(done) = &outcome.result {
@@ -593,8 +599,9 @@ fn cuts_a_word(text: &str, at: usize) -> bool {
 
 /// One reason per end of the replaced text that falls inside a word of
 /// `original` (the content the edit applied to); none for an edit that did
-/// not apply, or a whole new content.
-fn cut_words(outcome: &EditOutcome, original: &str) -> Vec<String> {
+/// not apply, or a whole new content; and a replace-all's places of
+/// different roles ([`super::roles`]). Each with its kind.
+fn cut_words(outcome: &EditOutcome, original: &str) -> Vec<(EditDoubtKind, String)> {
     let Some(span) = outcome.block.original.filter(|_| outcome.result.is_ok()) else {
         return Vec::new();
     };
@@ -622,12 +629,11 @@ fn cut_words(outcome: &EditOutcome, original: &str) -> Vec<String> {
     let mut out = Vec::new();
     // A replace-all whose places play different roles (a name, an
     // attribute, a string); its longer words are said below.
-    out.extend(super::roles::mixed_roles(
-        &outcome.path,
-        original,
-        search,
-        &places,
-    ));
+    let mut kinded: Vec<(EditDoubtKind, String)> =
+        super::roles::mixed_roles(&outcome.path, original, search, &places)
+            .into_iter()
+            .map(|m| (EditDoubtKind::RenamesOthers, m))
+            .collect();
     for which in ["starts", "ends"] {
         let ends: Vec<usize> = places
             .iter()
@@ -729,7 +735,8 @@ fn cut_words(outcome: &EditOutcome, original: &str) -> Vec<String> {
             width(moved) + 1,
         ));
     }
-    out
+    kinded.extend(out.into_iter().map(|m| (EditDoubtKind::CutsWord, m)));
+    kinded
 }
 
 /// An edit whose old text matched only inside a line comment, after its
