@@ -24,8 +24,8 @@ pub(super) enum ToolKind {
     /// Codex's `apply_patch`: the patch in `command`.
     CodexPatch,
     /// An agent matcher of the registry (its `--dialect` value); the key
-    /// of the file it edits (`None` for a patch over a folder).
-    Matcher(&'static str, Option<&'static str>),
+    /// of the file it edits is its row's (`DialectRow::path_key`).
+    Matcher(&'static str),
 }
 
 pub(super) fn kind(agent: GateAgent, tool: &str) -> Option<ToolKind> {
@@ -33,16 +33,16 @@ pub(super) fn kind(agent: GateAgent, tool: &str) -> Option<ToolKind> {
         (GateAgent::ClaudeCode, "Edit") => ToolKind::ExactString("Edit"),
         (GateAgent::ClaudeCode, "Write") => ToolKind::Write("file_path", "content"),
         (GateAgent::Codex, "apply_patch") => ToolKind::CodexPatch,
-        (GateAgent::GeminiCli, "replace") => ToolKind::Matcher("gemini-replace", Some("file_path")),
+        (GateAgent::GeminiCli, "replace") => ToolKind::Matcher("gemini-replace"),
         (GateAgent::GeminiCli, "write_file") => ToolKind::Write("file_path", "content"),
-        (GateAgent::QwenCode, "edit") => ToolKind::Matcher("qwen-edit", Some("file_path")),
+        (GateAgent::QwenCode, "edit") => ToolKind::Matcher("qwen-edit"),
         (GateAgent::QwenCode, "write_file") => ToolKind::Write("file_path", "content"),
         (GateAgent::ClineCli, "editor") => ToolKind::ExactString("editor"),
-        (GateAgent::ClineCli, "apply_patch") => ToolKind::Matcher("cline-apply-patch", None),
-        (GateAgent::Opencode, "edit") => ToolKind::Matcher("opencode-edit", Some("filePath")),
+        (GateAgent::ClineCli, "apply_patch") => ToolKind::Matcher("cline-apply-patch"),
+        (GateAgent::Opencode, "edit") => ToolKind::Matcher("opencode-edit"),
         (GateAgent::Opencode, "write") => ToolKind::Write("filePath", "content"),
-        (GateAgent::Opencode, "apply_patch") => ToolKind::Matcher("opencode-apply-patch", None),
-        (GateAgent::Pi, "edit") => ToolKind::Matcher("pi-edit", Some("path")),
+        (GateAgent::Opencode, "apply_patch") => ToolKind::Matcher("opencode-apply-patch"),
+        (GateAgent::Pi, "edit") => ToolKind::Matcher("pi-edit"),
         (GateAgent::Pi, "write") => ToolKind::Write("path", "content"),
         _ => return None,
     })
@@ -94,8 +94,8 @@ fn edit_finding(agent: GateAgent, call: &Call, fs: &dyn PatchFs) -> Finding {
         Some(ToolKind::ExactString(tool)) => exact_string(tool, call, fs),
         Some(ToolKind::Write(path_key, content_key)) => write(path_key, content_key, call, fs),
         Some(ToolKind::CodexPatch) => super::patch::codex(call, fs),
-        Some(ToolKind::Matcher(dialect, path_key)) => match registry::find(dialect) {
-            Some(row) => matcher(row, path_key, call, fs),
+        Some(ToolKind::Matcher(dialect)) => match registry::find(dialect) {
+            Some(row) => matcher(row, row.path_key, call, fs),
             None => Finding::unreadable(
                 None,
                 format!("srview has no matcher {dialect}"),

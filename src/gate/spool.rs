@@ -791,10 +791,11 @@ pub fn edit_input(request: &Request, input: &Value) -> Option<crate::source::age
         ),
         ToolKind::Write(_, content_key) => EditInput::Whole(text(content_key)?),
         ToolKind::CodexPatch => EditInput::ApplyPatch(text("command")?),
-        ToolKind::Matcher(dialect, path_key) => EditInput::Call(CallInput {
+        ToolKind::Matcher(dialect) => EditInput::Call(CallInput {
             dialect,
             input: input.clone(),
-            path: path_key
+            path: crate::dialect::registry::find(dialect)
+                .and_then(|row| row.path_key)
                 .and_then(text)
                 .or_else(|| request.file.clone())
                 .unwrap_or_default(),
