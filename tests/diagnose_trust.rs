@@ -1695,6 +1695,26 @@ fn a_yaml_file_left_unparseable_is_doubted_and_held_back() {
     }
 }
 
+/// The cases a reference tool's verdicts were recorded for, in
+/// tests/fixtures/trust/FOLDER/cases.json (written by record.py there).
+fn recorded_cases(folder: &str) -> Vec<serde_json::Value> {
+    let path = format!(
+        "{}/tests/fixtures/trust/{folder}/cases.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(path).expect("the fixture");
+    serde_json::from_str(&text).expect("JSON")
+}
+
+/// A recorded case's name and its texts before and after the edit.
+fn case_texts(case: &serde_json::Value) -> (&str, &str, &str) {
+    (
+        case["name"].as_str().expect("a name"),
+        case["before"].as_str().expect("a text before"),
+        case["after"].as_str().expect("a text after"),
+    )
+}
+
 /// PyYAML's verdict on each recorded YAML edit
 /// (tests/fixtures/trust/yaml/cases.json, written by record.py there):
 /// srview's YAML reading agrees on every case, and each edit PyYAML
@@ -1704,12 +1724,7 @@ fn a_yaml_file_left_unparseable_is_doubted_and_held_back() {
 fn yaml_parse_verdicts_agree_with_pyyaml() {
     use srview::diagnose::doubt_not_yaml::parses;
     use srview::diagnose::layout::layout_break;
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/trust/yaml/cases.json"
-    );
-    let text = std::fs::read_to_string(path).expect("the fixture");
-    let cases: Vec<serde_json::Value> = serde_json::from_str(&text).expect("JSON");
+    let cases = recorded_cases("yaml");
     let loading = cases.iter().filter(|c| c["pyyaml_loads"] == true).count();
     assert!(
         cases.len() >= 40 && loading * 2 >= cases.len(),
@@ -1717,9 +1732,7 @@ fn yaml_parse_verdicts_agree_with_pyyaml() {
         cases.len()
     );
     for case in &cases {
-        let name = case["name"].as_str().expect("a name");
-        let before = case["before"].as_str().expect("a text before");
-        let after = case["after"].as_str().expect("a text after");
+        let (name, before, after) = case_texts(case);
         let loads = case["pyyaml_loads"].as_bool().expect("a verdict");
         assert!(parses(before), "{name}: the file before");
         assert_eq!(parses(after), loads, "{name}");
@@ -1837,12 +1850,7 @@ fn a_toml_key_or_table_added_again_is_doubted_and_held_back() {
 fn toml_parse_verdicts_agree_with_tomllib() {
     use srview::diagnose::doubt_toml::toml_error;
     use srview::diagnose::layout::layout_break;
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/trust/toml/cases.json"
-    );
-    let text = std::fs::read_to_string(path).expect("the fixture");
-    let cases: Vec<serde_json::Value> = serde_json::from_str(&text).expect("JSON");
+    let cases = recorded_cases("toml");
     let loading = cases.iter().filter(|c| c["tomllib_loads"] == true).count();
     let newer = cases.iter().filter(|c| c["toml"] == "1.1").count();
     assert!(
@@ -1851,10 +1859,8 @@ fn toml_parse_verdicts_agree_with_tomllib() {
         cases.len()
     );
     for case in &cases {
-        let name = case["name"].as_str().expect("a name");
+        let (name, before, after) = case_texts(case);
         let file = case["path"].as_str().expect("a file name");
-        let before = case["before"].as_str().expect("a text before");
-        let after = case["after"].as_str().expect("a text after");
         let loads = case["tomllib_loads"].as_bool().expect("a verdict");
         let doubt = layout_break(file, before, after);
         if case["toml"] == "1.1" {
@@ -1885,22 +1891,15 @@ fn toml_parse_verdicts_agree_with_tomllib() {
 #[test]
 fn ini_duplicate_verdicts_agree_with_configparser() {
     use srview::diagnose::layout::{BreakKind, layout_break};
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/trust/ini/cases.json"
-    );
-    let text = std::fs::read_to_string(path).expect("the fixture");
-    let cases: Vec<serde_json::Value> = serde_json::from_str(&text).expect("JSON");
+    let cases = recorded_cases("ini");
     let reads = cases
         .iter()
         .filter(|c| c["configparser"] == "reads")
         .count();
     assert!(cases.len() >= 20 && reads * 2 >= cases.len(), "{reads}");
     for case in &cases {
-        let name = case["name"].as_str().expect("a name");
+        let (name, before, after) = case_texts(case);
         let file = case["path"].as_str().expect("a file name");
-        let before = case["before"].as_str().expect("a text before");
-        let after = case["after"].as_str().expect("a text after");
         let said = case["configparser"].as_str().expect("a verdict");
         let doubt = layout_break(file, before, after);
         match said {
@@ -2171,12 +2170,7 @@ fn rust_raw_c_strings_and_long_csharp_raw_strings_are_written() {
 #[test]
 fn python_names_gone_agree_with_symtable() {
     use srview::diagnose::layout::{BreakKind, layout_break};
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/trust/names/cases.json"
-    );
-    let text = std::fs::read_to_string(path).expect("the fixture");
-    let cases: Vec<serde_json::Value> = serde_json::from_str(&text).expect("JSON");
+    let cases = recorded_cases("names");
     let fine = cases.iter().filter(|c| c["loads_gone"] == false).count();
     assert!(
         cases.len() >= 40 && fine * 2 >= cases.len(),
@@ -2184,9 +2178,7 @@ fn python_names_gone_agree_with_symtable() {
         cases.len()
     );
     for case in &cases {
-        let name = case["name"].as_str().expect("a name");
-        let before = case["before"].as_str().expect("a text before");
-        let after = case["after"].as_str().expect("a text after");
+        let (name, before, after) = case_texts(case);
         let gone = case["loads_gone"].as_bool().expect("a verdict");
         assert_eq!(layout_break("case.py", before, before), None, "{name}");
         let doubt = layout_break("case.py", before, after);

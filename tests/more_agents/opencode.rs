@@ -127,8 +127,9 @@ fn a_refused_permission_is_an_edit_never_run_with_opencodes_text() {
     );
 }
 
-/// The loose-match note of the session's edit `seq` (from 1).
-fn loose_note(name: &str, seq: usize) -> Option<String> {
+/// The review of the scenario `name`'s session over its files as the run
+/// left them.
+fn reviewed(name: &str) -> srview::sessions::review::SessionReview {
     let dir = scenario(name);
     let ws = workspace(&dir);
     let reader =
@@ -136,8 +137,12 @@ fn loose_note(name: &str, seq: usize) -> Option<String> {
     let root = srview::sessions::recover::SessionRoot {
         root: ws.path().to_path_buf(),
     };
-    let reviewed = srview::sessions::review::review(&reader, &root);
-    reviewed.reviews[seq - 1].loose_match.clone()
+    srview::sessions::review::review(&reader, &root)
+}
+
+/// The loose-match note of the session's edit `seq` (from 1).
+fn loose_note(name: &str, seq: usize) -> Option<String> {
+    reviewed(name).reviews[seq - 1].loose_match.clone()
 }
 
 #[test]
@@ -621,14 +626,7 @@ fn a_100_mb_database_is_listed_quickly() {
 /// (a tester's find: only `loose` was said, and `a` wrote the file).
 #[test]
 fn a_loose_edit_that_leaves_python_refusing_the_file_says_so() {
-    let dir = scenario("c1_fuzzy_line_trimmed");
-    let ws = workspace(&dir);
-    let reader =
-        srview::source::agent::session::read_session(&session_path(&dir), None).expect("read");
-    let root = srview::sessions::recover::SessionRoot {
-        root: ws.path().to_path_buf(),
-    };
-    let reviewed = srview::sessions::review::review(&reader, &root);
+    let reviewed = reviewed("c1_fuzzy_line_trimmed");
     let review = &reviewed.reviews[0];
     assert!(review.loose_match.is_some(), "{review:?}");
     let doubts: Vec<&str> = review.doubts().iter().map(|d| d.message.as_str()).collect();
