@@ -33,6 +33,7 @@ pub mod doubt_defines;
 pub mod doubt_exact;
 pub mod doubt_indent;
 pub mod doubt_json;
+pub mod doubt_keys;
 pub mod doubt_make;
 pub mod doubt_not_yaml;
 pub mod doubt_redefine;
