@@ -890,3 +890,85 @@ mod tests {
         assert!(doubted >= 20 && allowed >= 25, "{doubted} {allowed}");
     }
 }
+
+/// The cost of the checks on a 10,000-line Python file and a 10,000-line
+/// JavaScript file, an edit in the middle adding a key (run in release:
+/// `cargo test --release --lib keys_cost -- --ignored --nocapture`).
+#[cfg(test)]
+mod cost {
+    use super::literal_key_twice;
+    use crate::diagnose::layout::layout_break;
+    use std::time::Instant;
+
+    /// Runs `f` 20 times, asserts each answer, prints the time a call.
+    fn time(what: &str, f: &dyn Fn() -> bool, expect: bool) {
+        let runs = 20;
+        let start = Instant::now();
+        for _ in 0..runs {
+            assert_eq!(f(), expect, "{what}");
+        }
+        let ms = start.elapsed().as_secs_f64() * 1000.0 / f64::from(runs);
+        eprintln!("{what}: {ms:.2} ms a call");
+    }
+
+    #[test]
+    #[ignore = "a measurement: run in release"]
+    fn keys_cost_on_10000_line_files() {
+        let py = "class C{n}:\n    PORT = {n}\n    NAME: str = 'c{n}'\n\n    def f(self, a):\n        \
+                  return {'port': self.PORT, 'a': a, \"s\": f\"{a}\"}\n\nD{n} = {\n    'k': [1, 2],  # {n}\n}\n";
+        let python: String = (0..1000)
+            .map(|n| py.replace("{n}", &n.to_string()))
+            .collect();
+        assert_eq!(python.lines().count(), 10_000);
+        let js = "export const c{n} = {\n  port: {n},\n  \"name\": `c${'{n}'}`,\n  get(url) {\n    \
+                  return fetch(url, { method: 'GET' });\n  },\n  re: /['{]/g,\n};\n// {n}\n\n";
+        let javascript: String = (0..1000)
+            .map(|n| js.replace("{n}", &n.to_string()))
+            .collect();
+        assert_eq!(javascript.lines().count(), 10_000);
+        let py_again = python.replacen("    PORT = 500\n", "    PORT = 9\n    PORT = 500\n", 1);
+        let py_key = python.replacen(
+            "    'k': [1, 2],  # 500\n",
+            "    'k': 0,\n    'k': [1, 2],  # 500\n",
+            1,
+        );
+        let py_fine = python.replacen("    PORT = 500\n", "    PORT = 500\n    HOST = 'h'\n", 1);
+        let js_key = javascript.replacen("  port: 500,\n", "  port: 9,\n  port: 500,\n", 1);
+        let js_fine = javascript.replacen("  port: 500,\n", "  port: 500,\n  host: 'h',\n", 1);
+        time(
+            "Python: literal_key_twice, a dict key added again",
+            &|| literal_key_twice("a.py", &python, &py_key).is_some(),
+            true,
+        );
+        time(
+            "Python: literal_key_twice, another key",
+            &|| literal_key_twice("a.py", &python, &py_fine).is_some(),
+            false,
+        );
+        time(
+            "Python: layout_break, a class attribute added again",
+            &|| layout_break("a.py", &python, &py_again).is_some(),
+            true,
+        );
+        time(
+            "Python: layout_break (every check), another attribute",
+            &|| layout_break("a.py", &python, &py_fine).is_some(),
+            false,
+        );
+        time(
+            "JavaScript: literal_key_twice, a key added again",
+            &|| literal_key_twice("a.js", &javascript, &js_key).is_some(),
+            true,
+        );
+        time(
+            "JavaScript: literal_key_twice, another key",
+            &|| literal_key_twice("a.js", &javascript, &js_fine).is_some(),
+            false,
+        );
+        time(
+            "JavaScript: layout_break (every check), another key",
+            &|| layout_break("a.js", &javascript, &js_fine).is_some(),
+            false,
+        );
+    }
+}
