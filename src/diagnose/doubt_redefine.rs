@@ -46,7 +46,9 @@
 //!   there is normal), not at the module's level; not `a.b =`, `a[i] =`,
 //!   `a, b =`, `a += 1`, nor a bare annotation `NAME: T` (it keeps the
 //!   value there);
-//! - not doubted: the later value reading the name (`X = X + 1`), a use of
+//! - not doubted: the later value reading the name (`X = X + 1`) or a
+//!   name defined between the two (optparse's `CHECK_METHODS = None`, then
+//!   `CHECK_METHODS = [_check_action, ..]` below those methods), a use of
 //!   the name between the two (as for definitions), a name the class body
 //!   assigned twice already.
 //!
@@ -349,6 +351,22 @@ fn used_between(lines: &[&str], enclosed: &Enclosed, a: &Defined, b: &Defined) -
     })
 }
 
+/// The value an assignment at `lines[at]` gives: its text after the first
+/// `=`, and the lines after it indented deeper (its brackets' lines).
+fn value_text(lines: &[&str], at: usize) -> String {
+    let indent = |l: &str| l.len() - l.trim_start_matches([' ', '\t']).len();
+    let own = indent(lines[at]);
+    let mut text = lines[at].split_once('=').map_or("", |(_, v)| v).to_string();
+    for line in lines.iter().skip(at + 1) {
+        if !line.trim().is_empty() && indent(line) <= own {
+            break;
+        }
+        text.push('\n');
+        text.push_str(line);
+    }
+    text
+}
+
 /// Whether `name` occurs in `text` as a word not after a `.`.
 fn word_in(text: &str, name: &str) -> bool {
     let word = |c: char| c.is_alphanumeric() || c == '_';
@@ -431,10 +449,18 @@ pub(super) fn python_redefinition(original: &str, result: &str) -> Option<Redefi
         if used_between(&new, &enclosed, a, b) {
             continue;
         }
-        // `X = X + 1`: the later value reads the earlier.
-        let value = new[b.line].split_once('=').map_or("", |(_, v)| v);
-        if b.assigns && word_in(value, b.name) {
-            continue;
+        // `X = X + 1`: the later value reads the earlier; or it reads a
+        // name defined between the two (optparse's `CHECK_METHODS = None`,
+        // then `CHECK_METHODS = [_check_action, ..]` below the methods it
+        // lists: it could not stand in the first's place).
+        if b.assigns {
+            let value = value_text(&new, b.line);
+            let between = after[..]
+                .iter()
+                .filter(|d| d.line > a.line && d.line < b.line && d.blocks == a.blocks);
+            if word_in(&value, b.name) || between.clone().any(|d| word_in(&value, d.name)) {
+                continue;
+            }
         }
         let key = (
             a.blocks.iter().map(|&l| new[l].trim()).collect(),
