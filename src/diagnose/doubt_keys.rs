@@ -676,6 +676,22 @@ pub fn literal_key_twice(path: &str, original: &str, result: &str) -> Option<Lit
         return None;
     }
     let after = literals(lang, result)?;
+    // The pairs with a copy on a changed line, in the file's order: the
+    // file before is read only when there is one.
+    let mut pairs = Vec::new();
+    for r in &after {
+        let mut last: HashMap<(&str, &str), &Member> = HashMap::new();
+        for m in &r.members {
+            if let Some(a) = last.insert((m.key.as_str(), m.role), m)
+                && (changed.contains(&a.line) || changed.contains(&m.line))
+            {
+                pairs.push((r, a, m));
+            }
+        }
+    }
+    if pairs.is_empty() {
+        return None;
+    }
     let before = if original.is_empty() {
         Vec::new()
     } else {
@@ -683,29 +699,20 @@ pub fn literal_key_twice(path: &str, original: &str, result: &str) -> Option<Lit
     };
     let was = twice(&old, &before);
     let now = twice(&new, &after);
-    for r in &after {
-        let mut last: HashMap<(&str, &str), &Member> = HashMap::new();
-        for m in &r.members {
-            let Some(a) = last.insert((m.key.as_str(), m.role), m) else {
-                continue;
-            };
-            if !changed.contains(&a.line) && !changed.contains(&m.line) {
-                continue;
-            }
-            let text = new.get(r.open).map_or("", |l| l.trim());
-            let key = (text, m.key.as_str(), m.role);
-            if now.get(&key) <= was.get(&key) {
-                continue;
-            }
-            return Some(LiteralKey {
-                lang,
-                key: m.key.clone(),
-                holder: (r.open + 1, text.to_string()),
-                lines: (a.line + 1, m.line + 1),
-                method: a.method && m.method,
-                created: original.is_empty(),
-            });
+    for (r, a, m) in pairs {
+        let text = new.get(r.open).map_or("", |l| l.trim());
+        let key = (text, m.key.as_str(), m.role);
+        if now.get(&key) <= was.get(&key) {
+            continue;
         }
+        return Some(LiteralKey {
+            lang,
+            key: m.key.clone(),
+            holder: (r.open + 1, text.to_string()),
+            lines: (a.line + 1, m.line + 1),
+            method: a.method && m.method,
+            created: original.is_empty(),
+        });
     }
     None
 }
