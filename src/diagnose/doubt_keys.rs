@@ -623,6 +623,51 @@ fn member(lang: Literal, frame: &mut Frame, ended: bool) {
     }
 }
 
+/// The texts of `line` that may be keys, by their shape alone (a cheap
+/// filter, not the reading): a quoted text before a `:`; in JavaScript
+/// also a name before a `:` or `(`, or one between `{`/`,`/the line's start
+/// and `,`/`}`/the line's end (shorthand).
+fn key_shapes(lang: Literal, line: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let bytes = line.as_bytes();
+    let next = |from: usize| line[from..].trim_start().bytes().next();
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        if c == b'\'' || c == b'"' {
+            let start = i + 1;
+            let mut j = start;
+            while j < bytes.len() && bytes[j] != c {
+                j += if bytes[j] == b'\\' { 2 } else { 1 };
+            }
+            let end = j.min(bytes.len());
+            if next((end + 1).min(bytes.len())) == Some(b':') {
+                out.push(&line[start..end]);
+            }
+            i = end + 1;
+            continue;
+        }
+        let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80;
+        if lang != Literal::Python && word(c) {
+            let start = i;
+            while i < bytes.len() && word(bytes[i]) {
+                i += 1;
+            }
+            let before = line[..start].trim_end().bytes().next_back();
+            let after = next(i);
+            let keyed = matches!(after, Some(b':' | b'('));
+            let shorthand = matches!(before, None | Some(b'{' | b','))
+                && matches!(after, None | Some(b',' | b'}'));
+            if keyed || shorthand {
+                out.push(&line[start..i]);
+            }
+            continue;
+        }
+        i += 1;
+    }
+    out
+}
+
 /// The literals of `text` read whole; `None` where the reading goes wrong
 /// (see the module).
 fn literals(lang: Literal, text: &str) -> Option<Vec<Read>> {
@@ -668,10 +713,13 @@ pub fn literal_key_twice(path: &str, original: &str, result: &str) -> Option<Lit
     let lang = Literal::of(path, original, result)?;
     let (old, new, prefix, suffix) = changed_lines(original, result);
     let changed = prefix..new.len() - suffix;
-    // A key's line holds a `:`, a `(` (a method) or a `,` (shorthand).
+    // Only a changed line holding a key's shape whose text the result holds
+    // again can make a key twice: else the file is not read (an edit of a
+    // 10,000-line file's `return a, b` costs a scan of its lines' words).
+    let again = |key: &str| !key.is_empty() && result.match_indices(key).nth(1).is_some();
     if !new[changed.clone()]
         .iter()
-        .any(|l| l.contains([':', '(', ',']))
+        .any(|l| key_shapes(lang, l).into_iter().any(again))
     {
         return None;
     }
@@ -816,6 +864,22 @@ mod tests {
             || value.contains(' '))
     }
 
+    /// The filter before the reading: a changed line's texts shaped as
+    /// keys.
+    #[test]
+    fn key_shapes_are_quoted_texts_before_a_colon_and_javascript_names() {
+        use super::key_shapes;
+        let py = Literal::Python;
+        assert_eq!(key_shapes(py, "    'a': 1, \"b\" : 2,"), ["a", "b"]);
+        assert_eq!(key_shapes(py, "    return label, item.price * 3"), [""; 0]);
+        assert_eq!(key_shapes(py, "    x = f('a') + d['b']"), [""; 0]);
+        let js = Literal::JavaScript;
+        assert_eq!(key_shapes(js, "  post(url, body) {"), ["post"]);
+        assert_eq!(key_shapes(js, "  port: 3000, 'x': 1"), ["port", "x"]);
+        assert_eq!(key_shapes(js, "const o = { a, b };"), ["a", "b"]);
+        assert_eq!(key_shapes(js, "  return a + b;"), [""; 0]);
+    }
+
     /// Every dict and object-literal case recorded
     /// (`tests/fixtures/trust/pydupe/record.py`: Python's `ast`, Node):
     /// srview's verdict is the one the rule expects; where it doubts,
@@ -942,6 +1006,18 @@ mod cost {
         let py_fine = python.replacen("    PORT = 500\n", "    PORT = 500\n    HOST = 'h'\n", 1);
         let js_key = javascript.replacen("  port: 500,\n", "  port: 9,\n  port: 500,\n", 1);
         let js_fine = javascript.replacen("  port: 500,\n", "  port: 500,\n  host: 'h',\n", 1);
+        let py_value = python.replacen("    PORT = 500\n", "    PORT = 501\n", 1);
+        let py_return = python.replacen("'a': a, \"s\"", "'a': a + 1, \"s\"", 1);
+        time(
+            "Python: layout_break (every check), a class attribute's value changed",
+            &|| layout_break("a.py", &python, &py_value).is_some(),
+            false,
+        );
+        time(
+            "Python: literal_key_twice, a dict's value changed",
+            &|| literal_key_twice("a.py", &python, &py_return).is_some(),
+            false,
+        );
         time(
             "Python: literal_key_twice, a dict key added again",
             &|| literal_key_twice("a.py", &python, &py_key).is_some(),
@@ -960,6 +1036,12 @@ mod cost {
         time(
             "Python: layout_break (every check), another attribute",
             &|| layout_break("a.py", &python, &py_fine).is_some(),
+            false,
+        );
+        let js_value = javascript.replacen("  port: 500,\n", "  port: 501,\n", 1);
+        time(
+            "JavaScript: layout_break (every check), a value changed",
+            &|| layout_break("a.js", &javascript, &js_value).is_some(),
             false,
         );
         time(

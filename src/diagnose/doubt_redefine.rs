@@ -415,9 +415,25 @@ pub(super) fn python_redefinition(original: &str, result: &str) -> Option<Redefi
     // Only a changed line can add a definition (a 10,000-line file whose
     // edit defines nothing is not read).
     // An assignment counts in a class body only: an indented line.
+    // An assignment counts in a class body only (an indented line), and
+    // only where another line assigns its name (a function body's `label =
+    // ..` edited in a 10,000-line file is not read).
+    let assigned_again = |text: &str| {
+        assignment(text).is_some_and(|(name, value)| {
+            value
+                && new
+                    .iter()
+                    .filter(|l| {
+                        let other = l.trim_start_matches([' ', '\t']);
+                        other.starts_with(name) && assignment(other).is_some_and(|(n, _)| n == name)
+                    })
+                    .nth(1)
+                    .is_some()
+        })
+    };
     let defines = |l: &&str| {
         let text = l.trim_start_matches([' ', '\t']);
-        definition(text).is_some() || (text.len() < l.len() && assignment(text).is_some())
+        definition(text).is_some() || (text.len() < l.len() && assigned_again(text))
     };
     if !new[changed.clone()].iter().any(defines) {
         return None;
