@@ -161,14 +161,14 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
             },
         },
     };
-    // A shell function, a Ruby method or a Make target's recipe twice
-    // ([`super::doubt_twins`]).
-    // A Python dict's or a JavaScript object literal's key or method
-    // twice ([`super::doubt_keys`]).
+    // A shell function, a Ruby method, a Make target's recipe or a Lua
+    // function twice ([`super::doubt_twins`]).
     let found = found.or_else(|| {
         script_twin(path, original, result)
             .map(|t| of(BreakKind::DefinesTwice)(say(t.describe(), t.fault())))
     });
+    // A Python dict's or a JavaScript object literal's key or method
+    // twice ([`super::doubt_keys`]).
     found.or_else(|| {
         let k = literal_key_twice(path, original, result)?;
         let kind = if k.method {
