@@ -166,16 +166,60 @@ struct Read {
     members: Vec<Member>,
 }
 
+/// A token's text, held in place when short (a file's words are read
+/// without a heap allocation each).
+#[derive(Debug, Clone)]
+enum Text {
+    /// Up to 22 bytes, and their length.
+    Inline([u8; 22], u8),
+    Heap(String),
+}
+
+impl Text {
+    fn of_chars(chars: &[char]) -> Text {
+        let mut buf = [0u8; 22];
+        let mut len = 0;
+        for c in chars {
+            let width = c.len_utf8();
+            if len + width > buf.len() {
+                return Text::Heap(chars.iter().collect());
+            }
+            c.encode_utf8(&mut buf[len..]);
+            len += width;
+        }
+        Text::Inline(buf, len as u8)
+    }
+
+    fn as_str(&self) -> &str {
+        match self {
+            Text::Inline(buf, len) => std::str::from_utf8(&buf[..*len as usize]).unwrap_or(""),
+            Text::Heap(s) => s,
+        }
+    }
+}
+
+impl PartialEq<&str> for Text {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl PartialEq for Text {
+    fn eq(&self, other: &Text) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
 /// A token of the reading.
 #[derive(Debug, Clone, PartialEq)]
 enum Tok {
     /// A name or a number.
-    Word(String),
+    Word(Text),
     /// A string literal: its value, `None` when not read as a key.
-    Str(Option<String>),
+    Str(Option<Text>),
     /// Punctuation: one of `{}()[],:;?` or an operator run (`=>`, `...`,
     /// `**`, `=`).
-    Punct(String),
+    Punct(Text),
     /// A regular expression or a template literal (JavaScript).
     Other,
 }
@@ -222,7 +266,7 @@ const JS_VALUE_WORDS: [&str; 8] = [
 fn js_operand_expected(prev: Option<&Tok>) -> bool {
     match prev {
         None => true,
-        Some(Tok::Punct(p)) => p != ")" && p != "]" && p != "}",
+        Some(Tok::Punct(p)) => !matches!(p.as_str(), ")" | "]" | "}"),
         Some(Tok::Word(w)) => JS_VALUE_WORDS.contains(&w.as_str()),
         Some(_) => false,
     }
@@ -236,9 +280,9 @@ fn js_operand_expected(prev: Option<&Tok>) -> bool {
 /// (`case 1: {` and a label's `a: {` open blocks).
 fn js_object_opens(prev: Option<&Tok>, top: Option<&Frame>) -> bool {
     match prev {
-        Some(Tok::Punct(p)) if p == ":" => top.is_some_and(|f| f.literal || f.open != '{'),
+        Some(Tok::Punct(p)) if *p == ":" => top.is_some_and(|f| f.literal || f.open != '{'),
         Some(Tok::Punct(p)) => !matches!(p.as_str(), ";" | ")" | "]" | "}" | "=>" | "{"),
-        Some(Tok::Word(w)) => JS_VALUE_WORDS.contains(&w.as_str()) && w != "case",
+        Some(Tok::Word(w)) => JS_VALUE_WORDS.contains(&w.as_str()) && *w != "case",
         _ => false,
     }
 }
@@ -257,12 +301,12 @@ struct Reader<'a> {
 
 /// Decodes a string literal's body for a key: only `\'`, `\"`, `\\`
 /// escapes; `None` for others (a key whose value srview would guess).
-fn decode(body: &str, raw: bool) -> Option<String> {
-    if raw {
-        return Some(body.to_string());
+fn decode(body: &[char], raw: bool) -> Option<Text> {
+    if raw || !body.contains(&'\\') {
+        return Some(Text::of_chars(body));
     }
     let mut out = String::new();
-    let mut chars = body.chars();
+    let mut chars = body.iter().copied();
     while let Some(c) = chars.next() {
         if c == '\\' {
             match chars.next()? {
@@ -273,7 +317,7 @@ fn decode(body: &str, raw: bool) -> Option<String> {
             out.push(c);
         }
     }
-    Some(out)
+    Some(Text::Heap(out))
 }
 
 impl Reader<'_> {
@@ -310,11 +354,11 @@ impl Reader<'_> {
             if c == quote
                 && (!triple || (self.peek(1) == Some(quote) && self.peek(2) == Some(quote)))
             {
-                let body: String = self.chars[start..self.at].iter().collect();
+                let body = &self.chars[start..self.at];
                 self.at += width;
                 let lower = prefix.to_ascii_lowercase();
                 let plain = !triple && !lower.contains('b') && !lower.contains('f');
-                let value = plain.then(|| decode(&body, lower.contains('r'))).flatten();
+                let value = plain.then(|| decode(body, lower.contains('r'))).flatten();
                 return Some(Tok::Str(value));
             }
             self.at += 1;
@@ -383,11 +427,11 @@ impl Reader<'_> {
         let line = self.line;
         let lang = self.lang;
         if let Some(frame) = self.stack.last_mut() {
-            if lang == Literal::Python && tok == Tok::Word("for".into()) {
+            if lang == Literal::Python && matches!(&tok, Tok::Word(w) if *w == "for") {
                 frame.comprehension = true;
             }
             if frame.literal {
-                if tok == Tok::Punct(",".into()) {
+                if matches!(&tok, Tok::Punct(p) if *p == ",") {
                     member(lang, frame, true);
                     frame.head.clear();
                     frame.gathering = true;
@@ -453,14 +497,15 @@ impl Reader<'_> {
                     {
                         self.at += 1;
                     }
-                    let word: String = self.chars[start..self.at].iter().collect();
+                    let word = Text::of_chars(&self.chars[start..self.at]);
                     let quote = self.peek(0).filter(|q| *q == '\'' || *q == '"');
-                    let prefix = word.len() <= 2
+                    let prefix = word.as_str().len() <= 2
                         && word
+                            .as_str()
                             .chars()
                             .all(|c| matches!(c.to_ascii_lowercase(), 'r' | 'b' | 'u' | 'f'));
                     if python && quote.is_some() && prefix {
-                        let tok = self.string(&word)?;
+                        let tok = self.string(word.as_str())?;
                         self.token(tok);
                     } else {
                         self.token(Tok::Word(word));
@@ -472,9 +517,9 @@ impl Reader<'_> {
                         ('{', false) => js_object_opens(self.prev.as_ref(), self.stack.last()),
                         _ => false,
                     };
-                    self.token(Tok::Punct(c.to_string()));
+                    self.token(Tok::Punct(Text::of_chars(&[c])));
                     self.stack.push(Frame::new(c, literal, self.line));
-                    self.prev = Some(Tok::Punct(c.to_string()));
+                    self.prev = Some(Tok::Punct(Text::of_chars(&[c])));
                     self.at += 1;
                 }
                 '}' | ')' | ']' => {
@@ -508,7 +553,7 @@ impl Reader<'_> {
                             });
                         }
                     }
-                    self.token(Tok::Punct(c.to_string()));
+                    self.token(Tok::Punct(Text::of_chars(&[c])));
                 }
                 _ => {
                     // Punctuation: a run of operator characters.
@@ -537,7 +582,7 @@ impl Reader<'_> {
                             self.at += 1;
                         }
                     }
-                    let p: String = self.chars[start..self.at].iter().collect();
+                    let p = Text::of_chars(&self.chars[start..self.at]);
                     self.token(Tok::Punct(p));
                 }
             }
@@ -555,13 +600,13 @@ fn member(lang: Literal, frame: &mut Frame, ended: bool) {
     }
     frame.gathering = false;
     let head = std::mem::take(&mut frame.head);
-    let punct = |i: usize, p: &str| matches!(head.get(i), Some((Tok::Punct(q), _)) if q == p);
+    let punct = |i: usize, p: &str| matches!(head.get(i), Some((Tok::Punct(q), _)) if *q == p);
     let name = |i: usize| -> Option<String> {
         match head.get(i) {
-            Some((Tok::Str(Some(s)), _)) => Some(s.clone()),
+            Some((Tok::Str(Some(s)), _)) => Some(s.as_str().to_string()),
             Some((Tok::Word(w), _)) if lang != Literal::Python => {
-                let first = w.chars().next()?;
-                (!first.is_ascii_digit()).then(|| w.clone())
+                let first = w.as_str().chars().next()?;
+                (!first.is_ascii_digit()).then(|| w.as_str().to_string())
             }
             _ => None,
         }
@@ -573,8 +618,8 @@ fn member(lang: Literal, frame: &mut Frame, ended: bool) {
     // `key: value`: a function as the value is a method too.
     if let Some(key) = name(0).filter(|_| punct(1, ":")) {
         let function = match head.get(2) {
-            Some((Tok::Word(w), _)) => w == "function" || w == "async",
-            Some((Tok::Punct(p), _)) => p == "(" && lang != Literal::Python,
+            Some((Tok::Word(w), _)) => *w == "function" || *w == "async",
+            Some((Tok::Punct(p), _)) => *p == "(" && lang != Literal::Python,
             _ => false,
         };
         frame.members.push(Member {
@@ -602,12 +647,12 @@ fn member(lang: Literal, frame: &mut Frame, ended: bool) {
     let mut i = 0;
     let mut role = "";
     match head.first() {
-        Some((Tok::Word(w), _)) if w == "async" && name(1).is_some() => i = 1,
-        Some((Tok::Word(w), _)) if (w == "get" || w == "set") && name(1).is_some() => {
-            role = if w == "get" { "get" } else { "set" };
+        Some((Tok::Word(w), _)) if *w == "async" && name(1).is_some() => i = 1,
+        Some((Tok::Word(w), _)) if (*w == "get" || *w == "set") && name(1).is_some() => {
+            role = if *w == "get" { "get" } else { "set" };
             i = 1;
         }
-        Some((Tok::Punct(p), _)) if p == "*" => i = 1,
+        Some((Tok::Punct(p), _)) if *p == "*" => i = 1,
         _ => {}
     }
     if i == 1 && punct(1, "*") {
