@@ -2328,3 +2328,104 @@ fn a_replace_all_rename_reaching_attributes_is_held_back() {
     assert_eq!(apply.status.code(), Some(0));
     assert_eq!(written, local.replace("uid", "user_id"));
 }
+
+/// Testers' finds (round 41a, 03, 05, 09): a key added again to a Python
+/// dict or a JavaScript object literal, a class attribute or a dataclass
+/// field assigned again in its class body, a Lua function and an object
+/// literal's method defined again, each above the old one: the old one
+/// wins and the model's change has no effect. `check` exits 1 naming both
+/// lines, `apply --write` holds the edit back and leaves the file; the
+/// same edits adding another name are written.
+#[test]
+fn a_name_or_key_given_again_above_the_old_one_is_held_back() {
+    let dict =
+        "CONFIG = {\n    \"port\": 3000,\n    \"host\": \"localhost\",\n    \"debug\": False,\n}\n";
+    let object = "module.exports = {\n  port: 3000,\n  host: \"localhost\",\n  debug: false,\n};\n";
+    let config = "class Config:\n    DEBUG = False\n    PORT = 8000\n";
+    let item = "from dataclasses import dataclass\n\n\n@dataclass\nclass Item:\n    name: str\n    qty: int = 0\n    price: float = 0.0\n";
+    let lua = "local M = {}\n\nfunction M.greet(name)\n  return \"hi \" .. name\nend\n\nfunction M.bye(name)\n  return \"bye \" .. name\nend\n\nreturn M\n";
+    let api = "const api = {\n  get(url) {\n    return fetch(url);\n  },\n  post(url, body) {\n    return fetch(url, { method: \"POST\", body });\n  },\n};\n";
+    let cases = [
+        (
+            "cfg.py",
+            dict,
+            (
+                "    \"port\": 3000,\n",
+                "    \"port\": 3000,\n    \"timeout\": 5,\n    \"debug\": True,\n",
+            ),
+            "    \"timeout\": 5,\n",
+            "held back: the diff leaves cfg.py with a key twice: as written, the file has the \
+             key `debug` twice in the dict of line 1 (`CONFIG = {`), at lines 4 and 6: Python \
+             keeps the later value (line 6) without a word, and the value at line 4 is lost",
+        ),
+        (
+            "cfg.js",
+            object,
+            ("  port: 3000,\n", "  port: 3000,\n  debug: true,\n"),
+            "  timeout: 5,\n",
+            "held back: the diff leaves cfg.js with a key twice: as written, the file has the \
+             key `debug` twice in the object literal of line 1 (`module.exports = {`), at lines \
+             3 and 5: JavaScript keeps the later value (line 5)",
+        ),
+        (
+            "k.py",
+            config,
+            (
+                "    DEBUG = False\n",
+                "    DEBUG = False\n    PORT = 9000\n    TIMEOUT = 5\n",
+            ),
+            "    TIMEOUT = 5\n",
+            "held back: the diff leaves k.py defining a name twice: as written, the file \
+             assigns `PORT` twice in class `Config` (line 1), at lines 3 and 5: Python keeps the \
+             later value (line 5) without a word, and the one at line 3 has no effect: change \
+             the assignment that is there",
+        ),
+        (
+            "dc.py",
+            item,
+            ("    name: str\n", "    name: str\n    price: float = 1.0\n"),
+            "    sku: str = \"\"\n",
+            "as written, the file assigns `price` twice in class `Item` (line 5), at lines 7 \
+             and 9",
+        ),
+        (
+            "m.lua",
+            lua,
+            (
+                "function M.greet(name)\n",
+                "function M.bye(name)\n  return \"goodbye \" .. name\nend\n\nfunction M.greet(name)\n",
+            ),
+            "function M.wave(name)\n  return name\nend\n\n",
+            "held back: the diff leaves m.lua defining a name twice: as written, the file \
+             defines function `M.bye` twice at its top level, at lines 3 and 11: Lua keeps the \
+             later one (line 11)",
+        ),
+        (
+            "api.js",
+            api,
+            (
+                "const api = {\n",
+                "const api = {\n  post(url, body) {\n    return fetch(url, { method: \"POST\", body: JSON.stringify(body) });\n  },\n",
+            ),
+            "  put(url) {\n    return fetch(url);\n  },\n",
+            "held back: the diff leaves api.js defining a name twice: as written, the file \
+             defines the method `post` twice in the object literal of line 1 (`const api = {`), \
+             at lines 2 and 8: JavaScript keeps the later one (line 8) without a word, and the \
+             one at line 2 never runs",
+        ),
+    ];
+    for (name, content, (old, new), other, said) in cases {
+        assert_checked_and_held_back(name, content, &block(old, new), said);
+        // The same place, another name: written.
+        let dir = tempfile::tempdir().expect("temp dir");
+        let fine = block(old, &format!("{old}{other}"));
+        support::files::write_all(dir.path(), [(name, content), ("edit.diff", &fine)]);
+        let file = dir.path().join(name).display().to_string();
+        let edit = dir.path().join("edit.diff").display().to_string();
+        let out = support::runner::srview(["apply", &file, &edit, "--write"]).output();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{name}: {stdout}");
+        let written = std::fs::read_to_string(&file).expect("read");
+        assert_eq!(written, content.replacen(old, &format!("{old}{other}"), 1));
+    }
+}

@@ -34,9 +34,30 @@
 //!   edit's changed lines is one of them. A name the file already defined
 //!   twice there is not doubted again.
 //!
-//! Not caught: a name defined again by an assignment or an import, a
-//! definition in another block that shadows one (a nested `def`), other
-//! languages.
+//! The same for a class attribute or a dataclass field assigned again in
+//! its class body (a tester's find, round 41a, 09: `PORT = 9000` added
+//! above `PORT = 8000`, `qty: int = 1` above `qty: int = 0`; the later
+//! value is the class's, the model's new one has no effect), counted
+//! apart from `def` and `class` (a method and an attribute of one name
+//! are not compared):
+//! - an assignment is a statement `NAME = ..` or `NAME: T = ..` with one
+//!   simple target, directly in a class body: not under the body's `if`,
+//!   `try` or `with` (`if TYPE_CHECKING:`), not in a method (reassigning
+//!   there is normal), not at the module's level; not `a.b =`, `a[i] =`,
+//!   `a, b =`, `a += 1`, nor a bare annotation `NAME: T` (it keeps the
+//!   value there);
+//! - not doubted: the later value reading the name (`X = X + 1`) or a
+//!   name defined between the two (optparse's `CHECK_METHODS = None`, then
+//!   `CHECK_METHODS = [_check_action, ..]` below those methods), a use of
+//!   the name between the two (as for definitions), a name the class body
+//!   assigned twice already.
+//!
+//! Checked against Python's own reading (`ast`,
+//! `tests/fixtures/trust/pydupe/record.py`).
+//!
+//! Not caught: a name defined again by an import, or an assignment
+//! elsewhere than a class body; a definition in another block that
+//! shadows one (a nested `def`), other languages.
 //!
 //! The same for a YAML file: a key the edit adds to a mapping that already
 //! holds it ([`yaml_duplicate_key`]; read by [`super::doubt_yaml`]'s
@@ -79,11 +100,21 @@ pub struct Redefinition {
     pub block: Option<(usize, String)>,
     /// The two definitions' lines (1-based): the earlier and the later.
     pub lines: (usize, usize),
+    /// Both are assignments in a class body (`PORT = 8000`, `qty: int =
+    /// 0`), not `def` or `class` statements.
+    pub assigned: bool,
 }
 
 impl Redefinition {
     /// One sentence without a final stop.
     pub fn describe(&self) -> String {
+        if self.assigned {
+            return format!(
+                "{}: change the assignment that is there (its line in the old text) instead \
+                 of adding another",
+                self.fault()
+            );
+        }
         format!(
             "{}: change the definition that is there (its text in the old text) instead of \
              adding another, or give the new one another name",
@@ -102,6 +133,14 @@ impl Redefinition {
                 None => format!("in the block of line {line} (`{text}`)"),
             },
         };
+        if self.assigned {
+            return format!(
+                "as written, the file assigns `{}` twice {place}, at lines {earlier} and \
+                 {later}: Python keeps the later value (line {later}) without a word, and the \
+                 one at line {earlier} has no effect",
+                self.name
+            );
+        }
         let what = match &self.role {
             None => format!("`{}`", self.name),
             Some(role) => format!("`{}`'s `@{}.{role}`", self.name, self.name),
@@ -141,6 +180,45 @@ fn definition(text: &str) -> Option<(&'static str, &str)> {
     starts_well.then_some((kind, name))
 }
 
+/// Python's keywords a statement may start with followed by `:` or `=`
+/// (`else:`), which are no names.
+const KEYWORDS: [&str; 35] = [
+    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue",
+    "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import",
+    "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while",
+    "with", "yield",
+];
+
+/// The name a statement (trimmed of its indentation) assigns as a simple
+/// target: `NAME = ..` (`==` is no assignment), `NAME: T = ..` or `NAME:
+/// T`; and whether it gives a value. Not one: `a.b = `, `a[0] =`, `a, b
+/// =`, `a += 1`, a keyword's `else:`.
+fn assignment(text: &str) -> Option<(&str, bool)> {
+    let end = text
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(text.len());
+    let name = &text[..end];
+    let starts_well = name
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_alphabetic() || c == '_');
+    if !starts_well || KEYWORDS.contains(&name) {
+        return None;
+    }
+    let rest = text[end..].trim_start_matches([' ', '\t']);
+    if let Some(value) = rest.strip_prefix('=') {
+        return (!value.starts_with('=')).then_some((name, true));
+    }
+    let annotation = rest.strip_prefix(':')?.trim();
+    if annotation.is_empty() || annotation.starts_with('#') || annotation.starts_with('=') {
+        return None;
+    }
+    // `NAME: T = ..`: a value; `=` inside the type's brackets is no
+    // assignment (`Callable[[int], int]` holds none; a default in a
+    // `Literal["a=b"]` might: the value is said to be there).
+    Some((name, annotation.contains('=')))
+}
+
 /// One definition the reading found.
 struct Defined<'a> {
     /// Its line (0-based).
@@ -154,6 +232,9 @@ struct Defined<'a> {
     decorators: Vec<&'a str>,
     /// The line (0-based) of its first decorator, its own line without one.
     first: usize,
+    /// An assignment of a value in a class body ([`assignment`]), not a
+    /// `def` or `class`.
+    assigns: bool,
 }
 
 /// What [`definitions`] reads of each line: `None` for a line that is no
@@ -208,8 +289,28 @@ fn definitions<'a>(lines: &[&'a str]) -> Option<(Vec<Defined<'a>>, Enclosed)> {
                             blocks: current.clone(),
                             first: if decorators.is_empty() { at } else { first },
                             decorators: std::mem::take(&mut decorators),
+                            assigns: false,
                         });
                     }
+                } else if let Some((name, _)) = assignment(text).filter(|&(_, value)| {
+                    // A value (a bare `NAME: T` keeps the value there),
+                    // directly in a class body: not under its `if` or
+                    // `try`, not in a method, not at the module's level.
+                    value
+                        && current.last().is_some_and(|&l| {
+                            definition(lines[l].trim_start_matches([' ', '\t']))
+                                .is_some_and(|(kind, _)| kind == "class")
+                        })
+                }) {
+                    found.push(Defined {
+                        line: at,
+                        name,
+                        role: None,
+                        blocks: current.clone(),
+                        first: at,
+                        decorators: Vec::new(),
+                        assigns: true,
+                    });
                 }
                 decorators.clear();
             }
@@ -250,6 +351,22 @@ fn used_between(lines: &[&str], enclosed: &Enclosed, a: &Defined, b: &Defined) -
     })
 }
 
+/// The value an assignment at `lines[at]` gives: its text after the first
+/// `=`, and the lines after it indented deeper (its brackets' lines).
+fn value_text(lines: &[&str], at: usize) -> String {
+    let indent = |l: &str| l.len() - l.trim_start_matches([' ', '\t']).len();
+    let own = indent(lines[at]);
+    let mut text = lines[at].split_once('=').map_or("", |(_, v)| v).to_string();
+    for line in lines.iter().skip(at + 1) {
+        if !line.trim().is_empty() && indent(line) <= own {
+            break;
+        }
+        text.push('\n');
+        text.push_str(line);
+    }
+    text
+}
+
 /// Whether `name` occurs in `text` as a word not after a `.`.
 fn word_in(text: &str, name: &str) -> bool {
     let word = |c: char| c.is_alphanumeric() || c == '_';
@@ -260,8 +377,9 @@ fn word_in(text: &str, name: &str) -> bool {
     })
 }
 
-/// A definition's name and role (see [`Redefinition::role`]).
-type Named<'a> = (&'a str, Option<&'a str>);
+/// A definition's name and role (see [`Redefinition::role`]), and
+/// whether it is an assignment (counted apart from `def` and `class`).
+type Named<'a> = (&'a str, Option<&'a str>, bool);
 
 /// The definitions of `lines` that stand beside another of their name and
 /// role in their block, grouped by that block's enclosing statements' text
@@ -272,7 +390,9 @@ fn twice<'a>(
 ) -> HashMap<(Vec<&'a str>, Named<'a>), usize> {
     let mut per_block: HashMap<(&[usize], Named), usize> = HashMap::new();
     for d in found {
-        *per_block.entry((&d.blocks, (d.name, d.role))).or_default() += 1;
+        *per_block
+            .entry((&d.blocks, (d.name, d.role, d.assigns)))
+            .or_default() += 1;
     }
     let mut by_text = HashMap::new();
     for ((blocks, named), n) in per_block {
@@ -294,7 +414,27 @@ pub(super) fn python_redefinition(original: &str, result: &str) -> Option<Redefi
     let changed = prefix..new.len() - suffix;
     // Only a changed line can add a definition (a 10,000-line file whose
     // edit defines nothing is not read).
-    let defines = |l: &&str| definition(l.trim_start_matches([' ', '\t'])).is_some();
+    // An assignment counts in a class body only: an indented line.
+    // An assignment counts in a class body only (an indented line), and
+    // only where another line assigns its name (a function body's `label =
+    // ..` edited in a 10,000-line file is not read).
+    let assigned_again = |text: &str| {
+        assignment(text).is_some_and(|(name, value)| {
+            value
+                && new
+                    .iter()
+                    .filter(|l| {
+                        let other = l.trim_start_matches([' ', '\t']);
+                        other.starts_with(name) && assignment(other).is_some_and(|(n, _)| n == name)
+                    })
+                    .nth(1)
+                    .is_some()
+        })
+    };
+    let defines = |l: &&str| {
+        let text = l.trim_start_matches([' ', '\t']);
+        definition(text).is_some() || (text.len() < l.len() && assigned_again(text))
+    };
     if !new[changed.clone()].iter().any(defines) {
         return None;
     }
@@ -307,7 +447,13 @@ pub(super) fn python_redefinition(original: &str, result: &str) -> Option<Redefi
     // Two definitions under other decorators are registrations
     // (`@dispatch(int)`, `@dispatch(str)`: a tester's find), not alike.
     let next = next_alike(&after, |d| {
-        (d.name, d.role, d.blocks.as_slice(), d.decorators.as_slice())
+        (
+            d.name,
+            d.role,
+            d.assigns,
+            d.blocks.as_slice(),
+            d.decorators.as_slice(),
+        )
     });
     for (a, b) in after.iter().zip(&next) {
         let Some(b) = b.map(|at| &after[at]) else {
@@ -319,9 +465,22 @@ pub(super) fn python_redefinition(original: &str, result: &str) -> Option<Redefi
         if used_between(&new, &enclosed, a, b) {
             continue;
         }
+        // `X = X + 1`: the later value reads the earlier; or it reads a
+        // name defined between the two (optparse's `CHECK_METHODS = None`,
+        // then `CHECK_METHODS = [_check_action, ..]` below the methods it
+        // lists: it could not stand in the first's place).
+        if b.assigns {
+            let value = value_text(&new, b.line);
+            let between = after[..]
+                .iter()
+                .filter(|d| d.line > a.line && d.line < b.line && d.blocks == a.blocks);
+            if word_in(&value, b.name) || between.clone().any(|d| word_in(&value, d.name)) {
+                continue;
+            }
+        }
         let key = (
             a.blocks.iter().map(|&l| new[l].trim()).collect(),
-            (a.name, a.role),
+            (a.name, a.role, a.assigns),
         );
         if now.get(&key) <= was.get(&key) {
             continue;
@@ -332,6 +491,7 @@ pub(super) fn python_redefinition(original: &str, result: &str) -> Option<Redefi
             role: a.role.map(str::to_string),
             block,
             lines: (a.line + 1, b.line + 1),
+            assigned: a.assigns,
         });
     }
     None
@@ -714,6 +874,7 @@ mod tests {
                 role: None,
                 block: Some((1, "class Inventory:".into())),
                 lines: (5, 8),
+                assigned: false,
             })
         );
         assert_eq!(
@@ -960,6 +1121,108 @@ mod tests {
         );
         let other = format!("{twice}def g():\n    pass\n");
         assert_eq!(python_redefinition(twice, &other), None);
+    }
+
+    /// A tester's find (round 41a, 09): a class attribute and a dataclass
+    /// field added again above the old one; Python keeps the later value.
+    #[test]
+    fn a_class_attribute_assigned_again_is_doubted() {
+        let config = "class Config:\n    DEBUG = False\n    PORT = 8000\n";
+        let result = config.replace(
+            "    DEBUG = False\n",
+            "    DEBUG = False\n    PORT = 9000\n    TIMEOUT = 5\n",
+        );
+        let found = python_redefinition(config, &result);
+        assert_eq!(
+            found,
+            Some(Redefinition {
+                name: "PORT".into(),
+                role: None,
+                block: Some((1, "class Config:".into())),
+                lines: (3, 5),
+                assigned: true,
+            })
+        );
+        assert_eq!(
+            found.map(|f| f.describe()).as_deref(),
+            Some(
+                "as written, the file assigns `PORT` twice in class `Config` (line 1), at lines \
+                 3 and 5: Python keeps the later value (line 5) without a word, and the one at \
+                 line 3 has no effect: change the assignment that is there (its line in the old \
+                 text) instead of adding another"
+            )
+        );
+        // `else:` and `try:` are no names; `NAME: T` alone gives no value.
+        for text in [
+            "else:",
+            "try:",
+            "x: int",
+            "x == 1",
+            "x.y = 1",
+            "x += 1",
+            "a, b = 1, 2",
+        ] {
+            assert!(
+                super::assignment(text).is_none_or(|(_, value)| !value),
+                "{text}"
+            );
+        }
+        assert_eq!(super::assignment("qty: int = 0"), Some(("qty", true)));
+        assert_eq!(super::assignment("f = lambda: 1"), Some(("f", true)));
+    }
+
+    /// Every Python class-attribute case recorded with Python's `ast`
+    /// (`tests/fixtures/trust/pydupe/record.py`): srview's verdict is the
+    /// one the rule expects; where it doubts, Python reads the name as
+    /// assigned twice in one class body (more often than before), and the
+    /// value Python keeps is the later line's srview names.
+    #[test]
+    fn pythons_reading_of_class_attributes_agrees() {
+        let fixture = include_str!("../../tests/fixtures/trust/pydupe/cases.json");
+        let cases: serde_json::Value = serde_json::from_str(fixture).expect("cases.json reads");
+        let cases: Vec<_> = cases
+            .as_array()
+            .expect("a list")
+            .iter()
+            .filter(|c| c["kind"] == "attr")
+            .collect();
+        assert!(cases.len() >= 30, "{} cases", cases.len());
+        let (mut doubted, mut allowed) = (0, 0);
+        for case in cases {
+            let text = |key: &str| case[key].as_str().unwrap_or_default().to_string();
+            let (name, before, after) = (text("case"), text("before"), text("after"));
+            let want = case["doubt"].as_bool().expect("doubt is a bool");
+            let got = python_redefinition(&before, &after);
+            assert_eq!(got.is_some(), want, "{name}: {got:?}");
+            let Some(found) = got else {
+                allowed += 1;
+                continue;
+            };
+            doubted += 1;
+            assert!(found.assigned, "{name}");
+            let twice = |key: &str| {
+                case[key]
+                    .as_array()
+                    .expect("python parsed it")
+                    .iter()
+                    .any(|n| n == found.name.as_str())
+            };
+            assert!(twice("twice_after"), "{name}: Python reads it once");
+            let more = after.matches(&found.name).count() > before.matches(&found.name).count();
+            assert!(!twice("twice_before") || more, "{name}");
+            // The later statement's text on (white space, quotes and commas
+            // left out, as `repr` writes them otherwise) holds the value.
+            let plain = |t: &str| t.replace([' ', '\n', '\'', '"', ','], "");
+            let later: Vec<&str> = after.lines().skip(found.lines.1 - 1).collect();
+            if let Some(kept) = case["kept"].as_str().filter(|k| !k.starts_with("error")) {
+                assert!(
+                    plain(&later.join("\n")).contains(&plain(kept)),
+                    "{name}: Python kept {kept}, not line {}",
+                    found.lines.1
+                );
+            }
+        }
+        assert!(doubted >= 12 && allowed >= 15, "{doubted} {allowed}");
     }
 
     const SERVER: &str = "server:\n  port: 80\n  timeout: 30\nlogging:\n  level: info\n";

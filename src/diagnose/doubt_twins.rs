@@ -41,6 +41,16 @@
 //!   starting with `.` (`.PHONY:`, suffix rules) or holding a `$`,
 //!   variables (`X := ..`), target-specific variables (`build: X = 1`),
 //!   static pattern rules, `define` bodies;
+//! - Lua (`.lua`, or a `#!` line naming `lua` or `luajit`; a tester's
+//!   find, round 41a, 05): a definition is `function NAME(`, `function
+//!   T.NAME(`, `function T:NAME(` (`T:NAME` and `T.NAME` are one field:
+//!   the manual's 3.4.11 makes both `T.NAME = function`) or `local
+//!   function NAME(`, first on its line, at the top level only (not in
+//!   a function's body, an `if`, a loop or a `do` block); comments and
+//!   strings (long brackets `[[ .. ]]`, `[==[ .. ]==]` too) are not
+//!   read; a use is the name (its dotted path) on a line outside any
+//!   function's body. Lua was not installed to record it: the rule
+//!   follows the reference manual (the later assignment wins);
 //! - not doubted: two definitions with a use of the name between them
 //!   (shell: a word of a command outside any function's body; Ruby: the
 //!   name or its symbol outside any method's body, `alias_method :old,
@@ -64,6 +74,8 @@ pub enum Script {
     Ruby,
     /// A Makefile (GNU make).
     Make,
+    /// A Lua file.
+    Lua,
 }
 
 /// Shells a `#!` line may name.
@@ -96,6 +108,9 @@ impl Script {
         if matches!(ext, Some("rb" | "rake" | "gemspec")) || name == "Rakefile" {
             return Some(Script::Ruby);
         }
+        if ext == Some("lua") {
+            return Some(Script::Lua);
+        }
         // The first line only for a name that tells no other language.
         if FileKind::by_name(path) != FileKind::Other || brace_language(path).is_some() {
             return None;
@@ -103,6 +118,7 @@ impl Script {
         match interpreter(content) {
             Some(p) if SHELLS.contains(&p) => Some(Script::Shell),
             Some("ruby") => Some(Script::Ruby),
+            Some("lua" | "luajit") => Some(Script::Lua),
             _ => None,
         }
     }
@@ -165,6 +181,11 @@ impl Twin {
                      without a word, and the one at line {earlier} never runs"
                 )
             }
+            Script::Lua => format!(
+                "as written, the file defines function `{name}` twice at its top level, at \
+                 lines {earlier} and {later}: Lua keeps the later one (line {later}) without a \
+                 word, and the one at line {earlier} never runs"
+            ),
             Script::Ruby => {
                 let place = match &self.scope {
                     None => "at its top level".to_string(),
@@ -210,6 +231,7 @@ fn may_define(script: Script, line: &str) -> bool {
         Script::Shell => line.contains("()") || line.contains("( )") || line.contains("function"),
         Script::Ruby => line.contains("def"),
         Script::Make => !line.starts_with('\t') && line.contains(':'),
+        Script::Lua => line.contains("function"),
     }
 }
 
@@ -238,6 +260,7 @@ pub fn script_twin(path: &str, original: &str, result: &str) -> Option<Twin> {
         Script::Shell => shell::read(lines),
         Script::Ruby => ruby::read(lines),
         Script::Make => make::read(lines),
+        Script::Lua => lua::read(lines),
     };
     let before = read(&old);
     let after = read(&new);
@@ -964,6 +987,163 @@ mod ruby {
     }
 }
 
+/// The Lua reader.
+mod lua {
+    use super::{Def, Reading};
+
+    /// The code of `line` with strings and comments blanked out (their
+    /// characters made spaces); `long`: the level (`=` count) of a long
+    /// string or comment `[[ .. ]]`, `[==[ .. ]==]` the line starts in,
+    /// updated for the next.
+    fn code(line: &str, long: &mut Option<usize>) -> String {
+        let chars: Vec<char> = line.chars().collect();
+        let mut out = String::with_capacity(line.len());
+        let mut i = 0;
+        // The level of the long bracket opening at `j` (`[`, `=`s, `[`).
+        let opens = |j: usize| {
+            if chars.get(j) != Some(&'[') {
+                return None;
+            }
+            let level = chars[j + 1..].iter().take_while(|c| **c == '=').count();
+            (chars.get(j + 1 + level) == Some(&'[')).then_some(level)
+        };
+        while i < chars.len() {
+            if let Some(level) = *long {
+                let close: String = std::iter::once(']')
+                    .chain(std::iter::repeat_n('=', level))
+                    .chain(std::iter::once(']'))
+                    .collect();
+                let rest: String = chars[i..].iter().collect();
+                match rest.find(&close) {
+                    Some(at) => {
+                        let n = rest[..at].chars().count() + close.len();
+                        out.extend(std::iter::repeat_n(' ', n));
+                        i += n;
+                        *long = None;
+                    }
+                    None => {
+                        out.extend(std::iter::repeat_n(' ', chars.len() - i));
+                        return out;
+                    }
+                }
+                continue;
+            }
+            let c = chars[i];
+            match c {
+                '-' if chars.get(i + 1) == Some(&'-') => {
+                    if let Some(level) = opens(i + 2) {
+                        *long = Some(level);
+                        out.extend(std::iter::repeat_n(' ', level + 4));
+                        i += level + 4;
+                        continue;
+                    }
+                    break;
+                }
+                '[' if opens(i).is_some() => {
+                    let level = opens(i).unwrap_or_default();
+                    *long = Some(level);
+                    out.extend(std::iter::repeat_n(' ', level + 2));
+                    i += level + 2;
+                    continue;
+                }
+                '\'' | '"' => {
+                    out.push(' ');
+                    i += 1;
+                    while i < chars.len() && chars[i] != c {
+                        if chars[i] == '\\' {
+                            i += 1;
+                            out.push(' ');
+                        }
+                        out.push(' ');
+                        i += 1;
+                    }
+                    out.push(' ');
+                }
+                _ => out.push(c),
+            }
+            i += 1;
+        }
+        out
+    }
+
+    /// The words of `code` with their dotted paths (`M.bye`, `M:bye` read
+    /// as `M.bye`, and each part alone), in order.
+    fn words(code: &str) -> Vec<(usize, String)> {
+        let mut out = Vec::new();
+        let mut start = None;
+        let word = |c: char| c.is_alphanumeric() || c == '_';
+        for (i, c) in code.char_indices().chain([(code.len(), ' ')]) {
+            match (
+                start,
+                word(c) || ((c == '.' || c == ':') && start.is_some()),
+            ) {
+                (None, true) => start = Some(i),
+                (Some(s), false) => {
+                    start = None;
+                    let path = code[s..i].trim_end_matches(['.', ':']).replace(':', ".");
+                    out.push((s, path));
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// Words that open a block closed by `end` (`for` and `while` open
+    /// theirs with `do`), and `repeat` (closed by `until`).
+    const OPENERS: [&str; 4] = ["function", "if", "do", "repeat"];
+
+    /// The definitions of `lines` at the top level (`function NAME(`,
+    /// `function T.NAME(`, `function T:NAME(`, `local function NAME(`,
+    /// first on their line) and the words (dotted paths) each line outside
+    /// a function's body uses.
+    pub(super) fn read(lines: &[&str]) -> Reading {
+        let mut defs = Vec::new();
+        let mut uses = Vec::with_capacity(lines.len());
+        let mut long = None;
+        // The blocks open: whether each is a function's body.
+        let mut stack: Vec<bool> = Vec::new();
+        for (at, raw) in lines.iter().enumerate() {
+            let line = raw.trim_end_matches('\r');
+            let in_function = stack.iter().any(|f| *f);
+            let code = code(line, &mut long);
+            let words = words(&code);
+            let mut used = Vec::new();
+            for (k, (pos, w)) in words.iter().enumerate() {
+                let first = code[..*pos].trim().is_empty()
+                    || (k == 1 && words[0].1 == "local" && code[..*pos].trim() == "local");
+                match w.as_str() {
+                    "function" => {
+                        if first && stack.is_empty() {
+                            let named = words
+                                .get(k + 1)
+                                .filter(|(p, _)| code[*pos + 8..*p].trim().is_empty())
+                                .map(|(p, n)| (p + n.len(), n))
+                                .filter(|(end, _)| code[*end..].trim_start().starts_with('('));
+                            if let Some((_, name)) = named {
+                                defs.push(Def {
+                                    line: at,
+                                    name: name.clone(),
+                                    scope: String::new(),
+                                    holder: None,
+                                });
+                            }
+                        }
+                        stack.push(true);
+                    }
+                    w if OPENERS.contains(&w) => stack.push(false),
+                    "end" | "until" => {
+                        stack.pop();
+                    }
+                    _ => used.push(w.clone()),
+                }
+            }
+            uses.push((!in_function && !stack.iter().any(|f| *f)).then_some(used));
+        }
+        Reading { defs, uses }
+    }
+}
+
 /// The Makefile reader.
 mod make {
     use super::{Def, Reading};
@@ -1143,6 +1323,95 @@ mod tests {
     use crate::cases::{assert_cases, assert_none};
 
     /// A path of the language the fixture names.
+    const LUA: &str = "local M = {}\n\nfunction M.greet(name)\n  return \"hi \" .. name\nend\n\nfunction M.bye(name)\n  return \"bye \" .. name\nend\n\nreturn M\n";
+
+    /// A tester's find (round 41a, 05): `function M.bye` added again above
+    /// the old one. Lua's manual (5.4, 3.4.11): `function t.a:f () body
+    /// end` is `t.a.f = function (self) body end`, an assignment: the
+    /// later one wins when the file runs (Lua was not installed to record
+    /// it).
+    #[test]
+    fn a_lua_function_defined_again_is_a_twin() {
+        let result = LUA.replace(
+            "function M.greet(name)\n",
+            "function M.bye(name)\n  return \"goodbye \" .. name\nend\n\nfunction M.greet(name)\n",
+        );
+        let twin = script_twin("m.lua", LUA, &result).expect("doubted");
+        assert_eq!(
+            (twin.script, twin.name.as_str(), twin.lines),
+            (Script::Lua, "M.bye", (3, 11))
+        );
+        assert_eq!(
+            twin.describe(),
+            "as written, the file defines function `M.bye` twice at its top level, at lines 3 \
+             and 11: Lua keeps the later one (line 11) without a word, and the one at line 3 \
+             never runs: change the definition that is there (its text in the old text) instead \
+             of adding another, or give the new one another name"
+        );
+        let doubted = [
+            // `M:bye` and `M.bye` are one field.
+            (
+                LUA,
+                LUA.replace(
+                    "return M\n",
+                    "function M:bye()\n  return 1\nend\nreturn M\n",
+                ),
+            ),
+            (
+                "local function f()\nend\n",
+                "local function f()\n  return 2\nend\nlocal function f()\nend\n".to_string(),
+            ),
+            (
+                "function f() end\n",
+                "function f() end\nfunction f() return 2 end\n".to_string(),
+            ),
+            (
+                "#!/usr/bin/env lua\nfunction f() end\n",
+                "#!/usr/bin/env lua\nfunction f() end\nfunction f() return 2 end\n".to_string(),
+            ),
+        ];
+        for (before, after) in doubted {
+            let path = if before.starts_with("#!") {
+                "bin/tool"
+            } else {
+                "a.lua"
+            };
+            assert!(script_twin(path, before, &after).is_some(), "{after}");
+        }
+        let allowed = [
+            // Another name, in a branch, inside a function, in a comment
+            // or a long string, used between, a field assigned.
+            LUA.replace("return M\n", "function M.wave()\nend\nreturn M\n"),
+            LUA.replace(
+                "return M\n",
+                "if jit then\n  function M.bye()\n  end\nend\nreturn M\n",
+            ),
+            LUA.replace(
+                "return M\n",
+                "function M.setup()\n  function M.bye()\n  end\nend\nreturn M\n",
+            ),
+            LUA.replace(
+                "return M\n",
+                "--[[\nfunction M.bye()\nend\n]]\n-- function M.bye()\nreturn M\n",
+            ),
+            LUA.replace(
+                "return M\n",
+                "local doc = [==[\nfunction M.bye()\nend\n]==]\nreturn M\n",
+            ),
+            LUA.replace(
+                "return M\n",
+                "print(M.bye('x'))\nfunction M.bye()\nend\nreturn M\n",
+            ),
+            LUA.replace(
+                "return M\n",
+                "for i = 1, 2 do\n  M.x = i\nend\nM.bye = nil\nreturn M\n",
+            ),
+        ];
+        for after in allowed {
+            assert_eq!(script_twin("m.lua", LUA, &after), None, "{after}");
+        }
+    }
+
     fn path_of(lang: &str) -> &'static str {
         match lang {
             "bash" => "run.sh",

@@ -15,6 +15,7 @@ use super::doubt_defines::redefined;
 use super::doubt_indent::python_break;
 use super::doubt_ini::{ini_name, ini_twice};
 use super::doubt_json::json_broken;
+use super::doubt_keys::literal_key_twice;
 use super::doubt_make::make_break;
 use super::doubt_names::python_name_gone;
 use super::doubt_not_yaml::yaml_unparsed;
@@ -190,11 +191,22 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
             },
         },
     };
-    // A shell function, a Ruby method or a Make target's recipe twice
-    // ([`super::doubt_twins`]).
-    found.or_else(|| {
+    // A shell function, a Ruby method, a Make target's recipe or a Lua
+    // function twice ([`super::doubt_twins`]).
+    let found = found.or_else(|| {
         script_twin(path, original, result)
             .map(|t| of(BreakKind::DefinesTwice)(say(t.describe(), t.fault())))
+    });
+    // A Python dict's or a JavaScript object literal's key or method
+    // twice ([`super::doubt_keys`]).
+    found.or_else(|| {
+        let k = literal_key_twice(path, original, result)?;
+        let kind = if k.method {
+            BreakKind::DefinesTwice
+        } else {
+            BreakKind::KeyTwice
+        };
+        Some(of(kind)(say(k.describe(), k.fault())))
     })
 }
 

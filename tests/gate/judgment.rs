@@ -1302,5 +1302,125 @@ fn a_replace_all_rename_reaching_attributes_is_a_doubt() {
         );
         let judgment = run(agent, local, "acc", "count");
         assert_eq!(judgment.answer, Answer::NoOpinion, "{agent:?}");
+
+/// Claude Code's `Edit` of `name` (holding `content`) in the project,
+/// `old` made `new`, judged with the default policy.
+fn judged_edit(name: &str, content: &str, old: &str, new: &str) -> Judgment {
+    let mut json: Value =
+        serde_json::from_slice(&edit_payload(GateAgent::ClaudeCode, json!({}))).expect("JSON");
+    json["tool_name"] = "Edit".into();
+    json["tool_input"] = json!({"file_path": format!("{CWD}/{name}"), "old_string": old, "new_string": new, "replace_all": false});
+    let files = vec![(name.to_string(), content.to_string())];
+    judge(
+        GateAgent::ClaudeCode,
+        json.to_string().as_bytes(),
+        |_| MemoryFs::new(files),
+        &Policy::default(),
+    )
+}
+
+/// Testers' finds (round 41a, 03, 05, 09): a Claude Code `Edit` adding a
+/// dataclass field, a class attribute, a dict key, an object literal's key
+/// or method, or a Lua function again above the old one (which wins) was
+/// allowed. A doubt now, naming both lines; the same edit adding another
+/// name, a property's setter beside its getter, and a dict comprehension
+/// are allowed.
+#[test]
+fn an_edit_giving_a_name_or_key_again_is_a_doubt() {
+    let item = "from dataclasses import dataclass\n\n\n@dataclass\nclass Item:\n    name: str\n    qty: int = 0\n    price: float = 0.0\n";
+    let config = "class Config:\n    DEBUG = False\n    PORT = 8000\n";
+    let dict = "CONFIG = {\n    \"port\": 3000,\n    \"debug\": False,\n}\n";
+    let object = "export default {\n  data() {\n    return { a: 1 };\n  },\n  methods: {\n    save() {\n      return 1;\n    },\n  },\n};\n";
+    let lua = "local M = {}\n\nfunction M.bye(name)\n  return name\nend\n\nreturn M\n";
+    let doubts = [
+        (
+            "dc.py",
+            item,
+            "    name: str\n",
+            "    name: str\n    price: float = 1.0\n",
+            "the file assigns `price` twice in class `Item` (line 5), at lines 7 and 9: Python \
+             keeps the later value (line 9)",
+        ),
+        (
+            "k.py",
+            config,
+            "    DEBUG = False\n",
+            "    DEBUG = False\n    PORT = 9000\n",
+            "the file assigns `PORT` twice in class `Config` (line 1), at lines 3 and 4",
+        ),
+        (
+            "cfg.py",
+            dict,
+            "    \"port\": 3000,\n",
+            "    \"port\": 3000,\n    \"debug\": True,\n",
+            "the file has the key `debug` twice in the dict of line 1 (`CONFIG = {`), at lines 3 \
+             and 4",
+        ),
+        (
+            "App.js",
+            object,
+            "  methods: {\n",
+            "  methods: {\n    save() {\n      return 2;\n    },\n",
+            "the file defines the method `save` twice in the object literal of line 5 \
+             (`methods: {`), at lines 6 and 9: JavaScript keeps the later one (line 9)",
+        ),
+        (
+            "m.lua",
+            lua,
+            "local M = {}\n",
+            "local M = {}\n\nfunction M.bye(name)\n  return 'bye ' .. name\nend\n",
+            "the file defines function `M.bye` twice at its top level, at lines 3 and 7: Lua \
+             keeps the later one (line 7)",
+        ),
+    ];
+    for (name, content, old, new, said) in doubts {
+        let judgment = judged_edit(name, content, old, new);
+        assert_case(&judgment, Case::Doubt);
+        let reason = deny_reason(&judgment);
+        assert!(reason.contains(said), "{name}: {reason}");
+    }
+    let prop = "class A:\n    @property\n    def x(self):\n        return self._x\n";
+    let allowed = [
+        (
+            "k.py",
+            config,
+            "    DEBUG = False\n",
+            "    DEBUG = False\n    HOST = 'x'\n",
+        ),
+        (
+            "cfg.py",
+            dict,
+            "    \"port\": 3000,\n",
+            "    \"port\": 3000,\n    \"timeout\": 5,\n",
+        ),
+        (
+            "cfg.py",
+            dict,
+            "}\n",
+            "}\nFLAGS = {k: v for k, v in CONFIG.items() if v}\n",
+        ),
+        (
+            "a.py",
+            prop,
+            "        return self._x\n",
+            "        return self._x\n\n    @x.setter\n    def x(self, value):\n        self._x = value\n",
+        ),
+        (
+            "App.js",
+            object,
+            "  methods: {\n",
+            "  methods: {\n    load() {\n      return 2;\n    },\n",
+        ),
+        (
+            "m.lua",
+            lua,
+            "local M = {}\n",
+            "local M = {}\n\nfunction M.hi(name)\n  return name\nend\n",
+        ),
+    ];
+    for (name, content, old, new) in allowed {
+        let judgment = judged_edit(name, content, old, new);
+        assert_case(&judgment, Case::Exact);
+        assert_eq!(judgment.answer, Answer::NoOpinion, "{name}: {new:?}");
     }
 }
