@@ -678,11 +678,31 @@ fn cut_words(outcome: &EditOutcome, original: &str) -> Vec<(EditDoubtKind, Strin
     let first = new_lines.next().map_or(0, width);
     // A later line the model set at its first line's depth or deeper (in
     // the same block) that lands left of where the first line lands.
-    let lands_left = new_lines
-        .filter(|l| !l.trim().is_empty())
-        .find(|l| width(l) >= first && width(l) < first + before.len());
     let indent = before.chars().all(|c| c == ' ' || c == '\t');
     let marker = !indent && list_marker(&outcome.path, original, before);
+    // After a list marker, a line that carries its own marker at the
+    // item's indentation or deeper is the next item or a nested one, as
+    // meant (a tester's find: `- Deploy` added after `- Configure` was
+    // doubted).
+    // After indentation, a line with its own marker at the column of an
+    // item above (a YAML sequence's next item) is placed as meant too.
+    let item_indent = width(before);
+    let item_columns: std::collections::BTreeSet<usize> = original[..line_start]
+        .lines()
+        .filter(|l| list_marker(&outcome.path, original, &item_prefix(l)))
+        .map(width)
+        .collect();
+    let own_item = |l: &str| {
+        list_marker(&outcome.path, original, &item_prefix(l))
+            && if marker {
+                width(l) >= item_indent
+            } else {
+                item_columns.contains(&width(l))
+            }
+    };
+    let lands_left = new_lines
+        .filter(|l| !l.trim().is_empty())
+        .find(|l| width(l) >= first && width(l) < first + before.len() && !own_item(l));
     if !before.is_empty()
         && (indent || marker)
         && let Some(moved) = lands_left
@@ -732,7 +752,7 @@ fn cut_words(outcome: &EditOutcome, original: &str) -> Vec<(EditDoubtKind, Strin
              other lines do not, so `{}` lands at column {}, {columns} left of where the model \
              set it beside the first ({effect}): send whole lines, indentation included",
             moved.trim(),
-            width(moved) + 1,
+            width(moved),
         ));
     }
     kinded.extend(out.into_iter().map(|m| (EditDoubtKind::CutsWord, m)));
@@ -750,6 +770,11 @@ fn in_comment(outcome: &EditOutcome, original: &str) -> Option<String> {
     use crate::dialect::elided::{Comments, is_comment};
     let span = outcome.block.original.filter(|_| outcome.result.is_ok())?;
     if outcome.tool == Tool::Write || span.start > original.len() {
+        return None;
+    }
+    // Only where `#` or `//` opens a comment of code srview reads (a
+    // tester's find: a Markdown heading `## Install` was read as one).
+    if !crate::diagnose::layout::result_read(&outcome.path, original) {
         return None;
     }
     let comments = Comments::of(&outcome.path);
@@ -782,6 +807,17 @@ fn in_comment(outcome: &EditOutcome, original: &str) -> Option<String> {
         at + 1,
         code_line.trim()
     ))
+}
+
+/// A line's indentation, list marker and the space after it (`  - ` of
+/// `  - item`, `3. ` of `3. Deploy`); the line up to its first space after
+/// its indentation otherwise.
+fn item_prefix(line: &str) -> String {
+    let indent = line.len() - line.trim_start_matches([' ', '\t']).len();
+    match line[indent..].find(' ') {
+        Some(at) => line[..indent + at + 1].to_string(),
+        None => line.to_string(),
+    }
 }
 
 /// Whether `path` names a Markdown file.
@@ -904,7 +940,7 @@ mod tests {
             said[0]
                 == "the edit's old text starts inside line 2's indentation (2 columns before it): \
                     the new text's first line keeps those columns, its other lines do not, so \
-                    `print(2)` lands at column 3, 2 columns left of where the model set it \
+                    `print(2)` lands at column 2, 2 columns left of where the model set it \
                     beside the first (in Python this moves it out of the block): send whole \
                     lines, indentation included",
             "{said:?}"
@@ -919,7 +955,7 @@ mod tests {
             vec![
                 "the edit's old text starts after line 4's indentation (6 columns), which it \
                  leaves out: the new text's first line keeps those columns, its other lines do \
-                 not, so `imagePullPolicy: Always` lands at column 1, 6 columns left of where \
+                 not, so `imagePullPolicy: Always` lands at column 0, 6 columns left of where \
                  the model set it beside the first (in YAML this makes it a key of another \
                  mapping than the model meant): send whole lines, indentation included"
                     .to_string()
@@ -935,7 +971,7 @@ mod tests {
                 && said[0].starts_with(
                     "the edit's old text starts after line 5's list marker `-` (4 columns), \
                      which it leaves out: the new text's first line keeps those columns, its \
-                     other lines do not, so `- run `make test`` lands at column 1"
+                     other lines do not, so `- run `make test`` lands at column 0"
                 )
                 && said[0].contains("in Markdown this takes it out of its list item"),
             "{said:?}"
@@ -946,6 +982,61 @@ mod tests {
         assert!(doubts(whole, readme).is_empty());
         let notes = r#"{"file_path": "notes.txt", "old_string": "run `make install`\n", "new_string": "run `make install`\n- run `make test`\n"}"#;
         assert!(doubts(notes, readme).is_empty());
+        // The next item, with its own marker at the items' column or a
+        // nested one deeper, is what was meant (a tester's find: each was
+        // doubted); a Markdown heading is no comment.
+        for (file, text, old, new) in [
+            (
+                "a.md",
+                "- Install\n- Configure\n",
+                "Configure\n",
+                "Configure\n- Deploy\n",
+            ),
+            (
+                "b.md",
+                "1. Install\n2. Configure\n",
+                "Configure\n",
+                "Configure\n3. Deploy\n",
+            ),
+            ("c.md", "> one\n> two\n", "two\n", "two\n> three\n"),
+            (
+                "R.md",
+                readme,
+                "run `make install`\n",
+                "run `make install`\n  - run `make test`\n",
+            ),
+            (
+                "R.md",
+                readme,
+                "Install\n",
+                "Install\n  - run `make deps`\n",
+            ),
+            (
+                "ci.yml",
+                "jobs:\n  b:\n    steps:\n      - run: make\n",
+                "run: make\n",
+                "run: make\n      - name: test\n        run: make test\n",
+            ),
+            (
+                "d.yaml",
+                "items:\n  - name: a\n    value: 1\n  - name: b\n    value: 2\n",
+                "value: 2\n",
+                "value: 2\n  - name: c\n    value: 3\n",
+            ),
+            (
+                "h.md",
+                "## Install\n\nInstall with pip:\n",
+                "Install\n",
+                "Installation\n",
+            ),
+        ] {
+            let edit = serde_json::json!({"file_path": file, "old_string": old, "new_string": new});
+            assert_eq!(
+                doubts(&edit.to_string(), text),
+                Vec::<String>::new(),
+                "{file}: {new:?}"
+            );
+        }
         // Replacing the whole line, one line only, or new lines set where
         // the file's indentation puts them, is no doubt.
         let fitted = r#"{"file_path": "a.py", "old_string": "  print(1)\n", "new_string": "  print(1)\n    print(2)\n"}"#;
