@@ -1302,6 +1302,8 @@ fn a_replace_all_rename_reaching_attributes_is_a_doubt() {
         );
         let judgment = run(agent, local, "acc", "count");
         assert_eq!(judgment.answer, Answer::NoOpinion, "{agent:?}");
+    }
+}
 
 /// Claude Code's `Edit` of `name` (holding `content`) in the project,
 /// `old` made `new`, judged with the default policy.
