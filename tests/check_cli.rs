@@ -660,8 +660,13 @@ fn search_replace_blocks_get_the_exact_trust_checks() {
     );
     let cwd = dir.path().display().to_string();
     let t = transcript.display().to_string();
-    let (code, _, err) = srview_all(&["apply", "--transcript", &t, "--cwd", &cwd, "--write"]);
+    let (code, out, err) = srview_all(&["apply", "--transcript", &t, "--cwd", &cwd, "--write"]);
     assert_eq!(code, 1, "{err}");
+    // Each file's line says it is in doubt, not `ok` (a tester's find).
+    assert_eq!(
+        out, "doubt   s.py (1 call, 1 block)\ndoubt   app.js (1 call, 0 blocks)\n",
+        "{err}"
+    );
     assert_contains(
         &err,
         "s.py, the transcript's tool call 1: block #1's REPLACE text stands in for lines it \

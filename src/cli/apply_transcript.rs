@@ -87,6 +87,13 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
     } else {
         Vec::new()
     };
+    // The files in doubt, said so on their line (a tester's find: the
+    // list said `ok` for the file `--write` held back).
+    let in_doubt = |file: &FileEdit| {
+        let said = format!("{}, the transcript's tool call ", file.path);
+        doubts.iter().any(|d| d.starts_with(&said))
+    };
+    let doubted: Vec<bool> = files.iter().map(in_doubt).collect();
     let all: Vec<&FileEdit> = files.iter().collect();
     let replaced = if all_ok {
         transcript::targets(&workspace, &all)
@@ -118,8 +125,8 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
         serde_json::to_writer(&mut stdout, &report).map_err(|e| io_err(e.into()))?;
         writeln!(stdout).map_err(io_err)?;
     } else {
-        for file in &files {
-            writeln!(stdout, "{}", summary_line(file)).map_err(io_err)?;
+        for (file, doubted) in files.iter().zip(&doubted) {
+            writeln!(stdout, "{}", summary_line(file, *doubted)).map_err(io_err)?;
         }
     }
     // Loose matches are said in every output, as for one diff.
@@ -163,19 +170,18 @@ fn write_doubts(calls: &[ToolCall], files: &[FileEdit], options: ApplyOptions) -
             // A whole new content (write_to_file) has no place to doubt,
             // but may stand in for lines of the file it leaves out.
             let (Some(call), Some(outcome)) = (calls.get(result.call), &result.outcome) else {
-                if let Some(elided) = crate::dialect::elided::elided(&file.path, before, after) {
-                    out.push(format!(
-                        "{}, the transcript's tool call {}: its content stands in for lines it \
-                         leaves out (line {}: `{}`), so writing it deletes {} of the file: send \
-                         the whole content, every line the file keeps, or edit only the lines \
-                         that change",
+                // A whole write's one judgement, the previewer's and the
+                // gate's: a stand-in, text already there, a layout broken.
+                let mut doubts = Vec::new();
+                let over = (!before.is_empty()).then_some(before);
+                crate::dialect::edit::whole_write_doubts(&file.path, over, after, &mut doubts);
+                out.extend(doubts.into_iter().map(|(_, why)| {
+                    format!(
+                        "{}, the transcript's tool call {}: {why}",
                         file.path,
-                        result.call + 1,
-                        elided.line,
-                        elided.placeholder,
-                        crate::words::count(elided.lost, "non-blank line"),
-                    ));
-                }
+                        result.call + 1
+                    )
+                }));
                 before = after;
                 continue;
             };
@@ -209,7 +215,9 @@ fn write_doubts(calls: &[ToolCall], files: &[FileEdit], options: ApplyOptions) -
     out
 }
 
-fn summary_line(file: &FileEdit) -> String {
+/// A file's line of the list: `ok`, `doubt` (it applies, and `--write`
+/// holds it back: why is on stderr), or its state and error.
+fn summary_line(file: &FileEdit, doubted: bool) -> String {
     let blocks = || {
         file.calls
             .iter()
@@ -221,7 +229,8 @@ fn summary_line(file: &FileEdit) -> String {
         .count();
     match &file.error {
         None => format!(
-            "ok      {} ({}, {}{}{})",
+            "{:<7} {} ({}, {}{}{})",
+            if doubted { "doubt" } else { "ok" },
             file.path,
             crate::words::count(file.calls.len(), "call"),
             crate::words::count(blocks().count(), "block"),
