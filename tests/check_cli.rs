@@ -947,3 +947,42 @@ fn a_tab_continuation_is_suggested_and_no_relation_is_said() {
          lines go in the file's indentation cannot be told: the correction is withheld)\n",
     );
 }
+
+/// A block placed only by the line-trimmed fallback whose result breaks
+/// the file: `check` says the result's fault beside the whitespace error
+/// (a tester's find: the brackets left open and Python's IndentationError
+/// were said by the previewer and for edit JSON, not here).
+#[test]
+fn a_loose_block_that_breaks_the_file_says_so() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let cases = [
+        (
+            "a.js",
+            "function f(x) {\n  if (x) {\n    return 1;\n  }\n  return 0;\n}\n",
+            "------- SEARCH\nif (x) {\n  return 1;\n}\n=======\nif (x) {\n  return 2;\n\n+++++++ REPLACE\n",
+            "held back: the diff leaves a.js with its brackets unbalanced",
+        ),
+        (
+            "a.py",
+            "def f(x):\n    if x:\n        return 1\n    return 0\n",
+            "------- SEARCH\nif x:\n    return 1\n=======\nif x:\n    return 2\n+++++++ REPLACE\n",
+            "held back: the diff leaves a.py misindented: as written, line 2 (`if x:`) is at column 0",
+        ),
+    ];
+    for (name, content, diff, said) in cases {
+        let file = support::files::write(dir.path(), name, content.as_bytes());
+        let d = support::files::write(dir.path(), "d.diff", diff.as_bytes());
+        let (code, out, err) = srview_all(&[
+            "check",
+            &file.display().to_string(),
+            &d.display().to_string(),
+        ]);
+        assert_eq!(code, 1, "{name}: {err}");
+        assert!(
+            out.contains(said)
+                && out
+                    .contains("1 block, the diff applies but not as it reads (1 needs attention)"),
+            "{name}: {out}"
+        );
+    }
+}

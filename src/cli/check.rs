@@ -284,8 +284,16 @@ pub fn render(
         } else {
             "does not apply"
         };
+        // What the result does to the file is said beside the blocks
+        // misread (a tester's find: a line-trimmed block's IndentationError
+        // or brackets left open were not).
+        let faults: String = held
+            .iter()
+            .filter(|why| crate::diagnose::doubt_exact::is_result_fault(why))
+            .map(|why| format!("{}: {why}\n", p.wrap("1;33", "held back")))
+            .collect();
         format!(
-            "{}, the diff {what} ({failing} {} attention)\n",
+            "{faults}{}, the diff {what} ({failing} {} attention)\n",
             crate::words::count(blocks.len(), "block"),
             if failing == 1 { "needs" } else { "need" }
         )

@@ -267,7 +267,18 @@ pub fn held_back<'a>(
             || pieces.concat(),
         ));
     } else {
-        doubts.extend(super::doubt_exact::block_doubts(path, original, blocks));
+        let placed = super::doubt_exact::block_doubts(path, original, blocks);
+        // What a loosely placed block's result does to the file is said
+        // too, not only that it was placed loosely (a tester's find: the
+        // previewer and the agents' JSON said the brackets left open or
+        // the IndentationError, `check` on the blocks did not).
+        if placed.is_empty() && super::layout::result_read(path, original) {
+            doubts.extend(
+                super::doubt_exact::result_misindents(path, original, &pieces.concat())
+                    .map(|(_, sentence)| sentence),
+            );
+        }
+        doubts.extend(placed);
         if super::doubt_exact::adds_hidden(blocks) {
             doubts.extend(super::doubt_exact::hidden_doubt(
                 original,

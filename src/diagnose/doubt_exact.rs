@@ -165,8 +165,18 @@ pub fn result_misindents(
     let name = std::path::Path::new(path)
         .file_name()
         .map_or(path.into(), |n| n.to_string_lossy());
-    let sentence = format!("the diff leaves {name} {}: {}", fault.leaves(), fault.why);
+    let sentence = format!("{RESULT_FAULT}{name} {}: {}", fault.leaves(), fault.why);
     Some((crate::dialect::edit::layout_kind(fault).0, sentence))
+}
+
+/// How a [`result_misindents`] sentence begins.
+const RESULT_FAULT: &str = "the diff leaves ";
+
+/// Whether `sentence` (one of [`crate::diagnose::doubt::held_back`]'s) is
+/// a [`result_misindents`] fault of the whole result: `check` says it also
+/// beside a block it cannot read as written.
+pub fn is_result_fault(sentence: &str) -> bool {
+    sentence.starts_with(RESULT_FAULT)
 }
 
 /// [`result_misindents`] for a result srview's own correction leaves,
