@@ -1706,6 +1706,24 @@ fn recorded_cases(folder: &str) -> Vec<serde_json::Value> {
     serde_json::from_str(&text).expect("JSON")
 }
 
+/// [`recorded_cases`], at least `least` of them and at least half of them
+/// edits the reference reads as fine (`fine`): a check that doubted every
+/// edit would not pass.
+fn balanced_cases(
+    folder: &str,
+    least: usize,
+    fine: impl Fn(&serde_json::Value) -> bool,
+) -> Vec<serde_json::Value> {
+    let cases = recorded_cases(folder);
+    let good = cases.iter().filter(|c| fine(c)).count();
+    assert!(
+        cases.len() >= least && good * 2 >= cases.len(),
+        "{folder}: {good} fine of {}",
+        cases.len()
+    );
+    cases
+}
+
 /// A recorded case's name and its texts before and after the edit.
 fn case_texts(case: &serde_json::Value) -> (&str, &str, &str) {
     (
@@ -1724,13 +1742,7 @@ fn case_texts(case: &serde_json::Value) -> (&str, &str, &str) {
 fn yaml_parse_verdicts_agree_with_pyyaml() {
     use srview::diagnose::doubt_not_yaml::parses;
     use srview::diagnose::layout::layout_break;
-    let cases = recorded_cases("yaml");
-    let loading = cases.iter().filter(|c| c["pyyaml_loads"] == true).count();
-    assert!(
-        cases.len() >= 40 && loading * 2 >= cases.len(),
-        "{loading} of {}",
-        cases.len()
-    );
+    let cases = balanced_cases("yaml", 40, |c| c["pyyaml_loads"] == true);
     for case in &cases {
         let (name, before, after) = case_texts(case);
         let loads = case["pyyaml_loads"].as_bool().expect("a verdict");
@@ -1891,12 +1903,7 @@ fn toml_parse_verdicts_agree_with_tomllib() {
 #[test]
 fn ini_duplicate_verdicts_agree_with_configparser() {
     use srview::diagnose::layout::{BreakKind, layout_break};
-    let cases = recorded_cases("ini");
-    let reads = cases
-        .iter()
-        .filter(|c| c["configparser"] == "reads")
-        .count();
-    assert!(cases.len() >= 20 && reads * 2 >= cases.len(), "{reads}");
+    let cases = balanced_cases("ini", 20, |c| c["configparser"] == "reads");
     for case in &cases {
         let (name, before, after) = case_texts(case);
         let file = case["path"].as_str().expect("a file name");
@@ -2170,13 +2177,7 @@ fn rust_raw_c_strings_and_long_csharp_raw_strings_are_written() {
 #[test]
 fn python_names_gone_agree_with_symtable() {
     use srview::diagnose::layout::{BreakKind, layout_break};
-    let cases = recorded_cases("names");
-    let fine = cases.iter().filter(|c| c["loads_gone"] == false).count();
-    assert!(
-        cases.len() >= 40 && fine * 2 >= cases.len(),
-        "{fine} of {}",
-        cases.len()
-    );
+    let cases = balanced_cases("names", 40, |c| c["loads_gone"] == false);
     for case in &cases {
         let (name, before, after) = case_texts(case);
         let gone = case["loads_gone"].as_bool().expect("a verdict");
