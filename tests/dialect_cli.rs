@@ -305,6 +305,18 @@ fn an_input_naming_file_in_another_form_edits_it() {
             text(&out.stderr)
         );
     }
+    // pi reads `~/` as its home (its expandPath): a path of the agent's
+    // machine too, not another file (a tester's find: it was refused).
+    let tilde = serde_json::json!({"path": "~/no-such-project-here/calc.py", "edits": [{"oldText": "b – a", "newText": "a + b"}]});
+    support::files::write(dir.path(), "t.json", tilde.to_string().as_bytes());
+    let out = run_in(
+        dir.path(),
+        &["apply", "calc.py", "t.json", "--dialect", "pi-edit"],
+    );
+    assert_eq!(
+        (out.status.code(), text(&out.stdout), text(&out.stderr)),
+        (Some(0), fixed.to_string(), String::new())
+    );
     let reply = "./calc.py\n```python\n<<<<<<< SEARCH\n    return b – a\n=======\n    return a + b\n>>>>>>> REPLACE\n```\n";
     support::files::write(dir.path(), "r.md", reply.as_bytes());
     let out = run_in(

@@ -81,11 +81,13 @@ fn run_matcher(
     if let Some(file) = file
         && let Some(named) = row.named_path(&input)
     {
-        if !names_file(named, file) {
+        if !names_file(&named, file) {
+            // Named as the model wrote it (a `~` left for the shell).
+            let written = row.written_path(&input).unwrap_or(&named);
             return Err(super::apply_dialect::edits_another_file(
-                named,
+                written,
                 file,
-                &crate::dialect::one_file::edit_elsewhere(named),
+                &crate::dialect::one_file::edit_elsewhere(written),
             ));
         }
         let absolute = if file.is_absolute() {

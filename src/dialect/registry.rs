@@ -106,18 +106,32 @@ impl DialectRow {
     }
 
     /// The path `input` names as the file it edits (see
-    /// [`DialectRow::path_key`]), as the agent's tool reads it (pi's and
-    /// Gemini CLI's leading `@` dropped); `None` for a tool of another kind.
-    pub fn named_path<'a>(&self, input: &'a serde_json::Value) -> Option<&'a str> {
+    /// [`DialectRow::path_key`]), as the agent's tool reads it (pi's `@`
+    /// and `~/` expanded as its `expandPath` does, Gemini CLI's leading `@`
+    /// dropped); `None` for a tool of another kind.
+    pub fn named_path<'a>(
+        &self,
+        input: &'a serde_json::Value,
+    ) -> Option<std::borrow::Cow<'a, str>> {
+        use std::borrow::Cow;
         // An empty path names no file: the agent's own validation says so.
-        let named = input
+        let named = self.written_path(input)?;
+        Some(match self.value {
+            // A tester's find: `~/proj/src/inv.py` was refused as another
+            // file, where the agent reads the file `src/inv.py` is.
+            "pi-edit" => Cow::Owned(super::pi_edit::expanded_path(named)),
+            "gemini-replace" => Cow::Borrowed(named.strip_prefix('@').unwrap_or(named)),
+            _ => Cow::Borrowed(named),
+        })
+    }
+
+    /// The path `input` names as the model wrote it (see
+    /// [`DialectRow::named_path`]); `None` when it names none.
+    pub fn written_path<'a>(&self, input: &'a serde_json::Value) -> Option<&'a str> {
+        input
             .get(self.path_key?)?
             .as_str()
-            .filter(|p| !p.trim().is_empty())?;
-        Some(match self.value {
-            "pi-edit" | "gemini-replace" => named.strip_prefix('@').unwrap_or(named),
-            _ => named,
-        })
+            .filter(|p| !p.trim().is_empty())
     }
 
     /// `input` aimed at FILE, `path` as a matcher running in `cwd` names it
@@ -132,7 +146,7 @@ impl DialectRow {
         let file = super::call::fs_path(cwd, path);
         let reaches = self
             .named_path(input)
-            .is_none_or(|named| super::call::fs_path(cwd, named) == file);
+            .is_none_or(|named| super::call::fs_path(cwd, &named) == file);
         let mut aimed = input.clone();
         if !reaches && let (Some(key), Some(object)) = (self.path_key, aimed.as_object_mut()) {
             object.insert(key.to_string(), file.into());
