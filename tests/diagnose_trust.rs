@@ -1984,14 +1984,22 @@ fn toml_check_time_on_a_5000_line_lock_file() {
     );
     let fine = big.replacen("version = \"1.7.0\"\n", "version = \"1.7.1\"\n", 1);
     for (what, after, doubted) in [("broken", &broken, true), ("fine", &fine, false)] {
-        let runs = 20;
-        let start = std::time::Instant::now();
-        for _ in 0..runs {
+        let each = mean_time(|| {
             assert_eq!(layout_break("Cargo.lock", &big, after).is_some(), doubted);
-        }
-        let each = start.elapsed() / runs;
+        });
         println!("{what}: {each:?} per check");
     }
+}
+
+/// The mean time of `check` over 20 runs (the ignored timing tests'
+/// figures, printed by them; never asserted).
+fn mean_time(mut check: impl FnMut()) -> std::time::Duration {
+    let runs = 20;
+    let start = std::time::Instant::now();
+    for _ in 0..runs {
+        check();
+    }
+    start.elapsed() / runs
 }
 
 /// The YAML check's cost on a 10,000-line file (a docker-compose-like
@@ -2014,12 +2022,9 @@ fn yaml_check_time_on_a_10000_line_file() {
     let broken = big.replacen("      MODE: prod\n", "      MODE: \"prod\n", 1);
     let fine = big.replacen("      MODE: prod\n", "      MODE: dev\n", 1);
     for (what, after, doubted) in [("broken", &broken, true), ("fine", &fine, false)] {
-        let runs = 20;
-        let start = std::time::Instant::now();
-        for _ in 0..runs {
+        let each = mean_time(|| {
             assert_eq!(layout_break("compose.yaml", &big, after).is_some(), doubted);
-        }
-        let each = start.elapsed() / runs;
+        });
         println!("{what}: {each:?} per check (both texts read)");
     }
 }
@@ -2273,13 +2278,10 @@ fn python_names_check_time_on_a_10000_line_file() {
     );
     let fine = big.replacen("size = 250\n", "size = 251\n", 1);
     for (what, after, doubted) in [("gone", &gone, true), ("fine", &fine, false)] {
-        let runs = 20;
-        let start = std::time::Instant::now();
-        for _ in 0..runs {
+        let each = mean_time(|| {
             let kind = layout_break("big.py", &big, after).map(|b| b.kind);
             assert_eq!(kind == Some(BreakKind::Undefined), doubted);
-        }
-        let each = start.elapsed() / runs;
+        });
         println!("{what}: {each:?} per check of {lines} lines (both texts read)");
     }
 }

@@ -977,6 +977,25 @@ impl<'a> Analysis<'a> {
     }
 
     /// A simple statement in `scope`.
+    /// Binds in `scope` each name an import list brings in (`a`, `b as
+    /// c`: `a` and `c`), the items split at top-level commas.
+    fn bind_imported(&mut self, scope: usize, items: &[Token<'a>]) {
+        let mut cuts = at_top(items, |t| t.is(","));
+        cuts.push(items.len());
+        let mut from = 0;
+        for cut in cuts {
+            let item = &items[from.min(cut)..cut];
+            from = cut + 1;
+            let bound = match item.iter().position(|t| t.name("as")) {
+                Some(at) => item.get(at + 1),
+                None => item.first(),
+            };
+            if let Some(t) = bound {
+                self.bind(scope, t);
+            }
+        }
+    }
+
     fn simple(&mut self, tokens: &[Token<'a>], scope: usize) {
         let Some(first) = tokens.first() else {
             return;
@@ -984,20 +1003,7 @@ impl<'a> Analysis<'a> {
         if first.kind == Tok::Name {
             match first.text {
                 "import" => {
-                    let mut cuts = at_top(tokens, |t| t.is(","));
-                    cuts.push(tokens.len());
-                    let mut from = 1;
-                    for cut in cuts {
-                        let item = &tokens[from.min(cut)..cut];
-                        from = cut + 1;
-                        let bound = match item.iter().position(|t| t.name("as")) {
-                            Some(at) => item.get(at + 1),
-                            None => item.first(),
-                        };
-                        if let Some(t) = bound {
-                            self.bind(scope, t);
-                        }
-                    }
+                    self.bind_imported(scope, &tokens[1..]);
                     return;
                 }
                 "from" => {
@@ -1012,20 +1018,7 @@ impl<'a> Analysis<'a> {
                     if names.iter().any(|t| t.is("*")) {
                         self.star = true;
                     }
-                    let mut cuts = at_top(&names, |t| t.is(","));
-                    cuts.push(names.len());
-                    let mut from = 0;
-                    for cut in cuts {
-                        let item = &names[from.min(cut)..cut];
-                        from = cut + 1;
-                        let bound = match item.iter().position(|t| t.name("as")) {
-                            Some(at) => item.get(at + 1),
-                            None => item.first(),
-                        };
-                        if let Some(t) = bound {
-                            self.bind(scope, t);
-                        }
-                    }
+                    self.bind_imported(scope, &names);
                     return;
                 }
                 "global" | "nonlocal" => {
