@@ -89,11 +89,11 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
     };
     // The files in doubt, said so on their line (a tester's find: the
     // list said `ok` for the file `--write` held back).
-    let in_doubt = |file: &FileEdit| {
-        let said = format!("{}, the transcript's tool call ", file.path);
-        doubts.iter().any(|d| d.starts_with(&said))
-    };
-    let doubted: Vec<bool> = files.iter().map(in_doubt).collect();
+    let doubted: Vec<bool> = files
+        .iter()
+        .map(|file| doubts.iter().any(|(path, _)| *path == file.path))
+        .collect();
+    let doubts: Vec<String> = doubts.into_iter().map(|(_, said)| said).collect();
     let all: Vec<&FileEdit> = files.iter().collect();
     let replaced = if all_ok {
         transcript::targets(&workspace, &all)
@@ -156,8 +156,13 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
 
 /// What srview cannot stand behind in writing the transcript's files, as
 /// `apply --write` holds back for one diff: each call diagnosed against the
-/// content it ran on (see [`crate::diagnose::doubt`]), "FILE: why".
-fn write_doubts(calls: &[ToolCall], files: &[FileEdit], options: ApplyOptions) -> Vec<String> {
+/// content it ran on (see [`crate::diagnose::doubt`]): each the file's
+/// path and its sentence, "FILE, the transcript's tool call N: why".
+fn write_doubts(
+    calls: &[ToolCall],
+    files: &[FileEdit],
+    options: ApplyOptions,
+) -> Vec<(String, String)> {
     use crate::diagnose::doubt;
     use crate::engine::matcher::LineIndex;
     let mut out = Vec::new();
@@ -167,47 +172,47 @@ fn write_doubts(calls: &[ToolCall], files: &[FileEdit], options: ApplyOptions) -
             let Some(after) = result.content() else {
                 continue;
             };
-            // A whole new content (write_to_file) has no place to doubt,
-            // but may stand in for lines of the file it leaves out.
-            let (Some(call), Some(outcome)) = (calls.get(result.call), &result.outcome) else {
-                // A whole write's one judgement, the previewer's and the
-                // gate's: a stand-in, text already there, a layout broken.
-                let mut doubts = Vec::new();
-                let over = (!before.is_empty()).then_some(before);
-                crate::dialect::edit::whole_write_doubts(&file.path, over, after, &mut doubts);
-                out.extend(doubts.into_iter().map(|(_, why)| {
-                    format!(
-                        "{}, the transcript's tool call {}: {why}",
-                        file.path,
-                        result.call + 1
+            let doubts = match (calls.get(result.call), &result.outcome) {
+                (Some(call), Some(outcome)) => {
+                    let path = std::path::Path::new(&file.path);
+                    let diff = crate::engine::fixes::engine_input(
+                        &call.body,
+                        path,
+                        options.fix_model_output,
+                    );
+                    let engine = crate::engine::Options {
+                        version: options.version,
+                        is_final: true,
+                    };
+                    let index = LineIndex::new(before);
+                    let diagnoses =
+                        crate::diagnose::diagnose_indexed(&diff, &index, engine, outcome);
+                    doubt::held_back(
+                        &file.path,
+                        &diff,
+                        &diagnoses,
+                        &outcome.blocks,
+                        before,
+                        [after],
                     )
-                }));
-                before = after;
-                continue;
+                }
+                // A whole new content (write_to_file): a whole write's one
+                // judgement, the previewer's and the gate's (a stand-in,
+                // text already there, a layout broken).
+                _ => {
+                    let mut kinded = Vec::new();
+                    let over = (!before.is_empty()).then_some(before);
+                    crate::dialect::edit::whole_write_doubts(&file.path, over, after, &mut kinded);
+                    kinded.into_iter().map(|(_, why)| why).collect()
+                }
             };
-            let path = std::path::Path::new(&file.path);
-            let diff =
-                crate::engine::fixes::engine_input(&call.body, path, options.fix_model_output);
-            let engine = crate::engine::Options {
-                version: options.version,
-                is_final: true,
-            };
-            let index = LineIndex::new(before);
-            let diagnoses = crate::diagnose::diagnose_indexed(&diff, &index, engine, outcome);
-            let doubts = doubt::held_back(
-                &file.path,
-                &diff,
-                &diagnoses,
-                &outcome.blocks,
-                before,
-                [after],
-            );
             out.extend(doubts.into_iter().map(|why| {
-                format!(
+                let said = format!(
                     "{}, the transcript's tool call {}: {why}",
                     file.path,
                     result.call + 1
-                )
+                );
+                (file.path.clone(), said)
             }));
             before = after;
         }
