@@ -1228,6 +1228,7 @@ fn an_applied_edit_standing_in_for_code_it_leaves_out_is_in_doubt() {
 /// rewritten: misindenting Python, it is in doubt; as recorded, no Edit is.
 #[test]
 fn a_misindenting_edit_is_in_doubt_and_an_exact_clean_one_is_not() {
+    use srview::diagnose::layout::BreakKind;
     use srview::sessions::load::load;
     use srview::sessions::review::review;
     use srview::sessions::verdict::DoubtKind;
@@ -1253,7 +1254,7 @@ fn a_misindenting_edit_is_in_doubt_and_an_exact_clean_one_is_not() {
     assert_eq!(
         doubts,
         [(
-            DoubtKind::Misindents,
+            DoubtKind::Layout(BreakKind::Misindents),
             "as written, line 17 (`return total`) is at column 8, deeper than the line before \
              it, which opens no block: Python refuses the file (IndentationError: unexpected \
              indent): send the new lines at the indentation of the block they belong to"

@@ -175,10 +175,7 @@ fn edit_notes(row: &DialectRow, run: &Run) -> Vec<String> {
         )
     });
     outcome
-        .edits
-        .iter()
-        .enumerate()
-        .filter(|(_, edit)| edit.loose)
+        .loose_edits()
         .map(|(i, edit)| {
             let known = row
                 .matcher()
@@ -816,7 +813,7 @@ fn fix_patch(args: &super::FixArgs, row: &DialectRow, text: &str) -> CmdResult {
     let cwd = std::env::current_dir().map_err(|e| Error::read("the current folder", e))?;
     let (run, target, content) = run_on_file(args, row, text, &cwd, "input")?;
     let content = &content;
-    let exact = run.outcome.ok && run.outcome.edits.iter().all(|e| !e.loose);
+    let exact = run.outcome.exact();
     if exact {
         if let Some(code) = exact_but_in_doubt(row, &run, "patch") {
             return Ok(code);
@@ -873,8 +870,7 @@ fn fix_patch(args: &super::FixArgs, row: &DialectRow, text: &str) -> CmdResult {
     // Checked with the agent's own matcher, over the same folder.
     let text = serde_json::to_string(&input).map_err(|e| Error::stdout(e.into()))?;
     let check = run_matcher(row, &text, &cwd, Some(&args.file))?;
-    let placed =
-        check.outcome.ok && !check.outcome.hangs && check.outcome.edits.iter().all(|e| !e.loose);
+    let placed = check.outcome.exact() && !check.outcome.hangs;
     if !placed {
         return withheld(format!(
             "{} does not place the corrected patch exactly",
@@ -907,7 +903,7 @@ fn fix_aider(args: &super::FixArgs, row: &DialectRow, text: &str) -> CmdResult {
         .and_then(serde_json::Value::as_str)
         .unwrap_or_default();
     let mut stdout = std::io::stdout().lock();
-    if run.outcome.ok && run.outcome.edits.iter().all(|e| !e.loose) {
+    if run.outcome.exact() {
         if let Some(code) = exact_but_in_doubt(row, &run, "reply") {
             return Ok(code);
         }
@@ -978,7 +974,7 @@ fn fix_aider(args: &super::FixArgs, row: &DialectRow, text: &str) -> CmdResult {
         }
     }
     let check = run_matcher(row, &corrected, &cwd, Some(&args.file))?;
-    let placed = check.outcome.ok && check.outcome.edits.iter().all(|e| !e.loose);
+    let placed = check.outcome.exact();
     if !placed {
         eprintln!(
             "srview: no corrected reply: {} does not place the corrected blocks exactly",

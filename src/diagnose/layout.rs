@@ -85,6 +85,39 @@ pub enum BreakKind {
     Undefined,
 }
 
+impl BreakKind {
+    /// Its name in JSON (a session's doubts, a patch's): `misindents`,
+    /// `defines-twice` (a key twice too), `unbalanced`, `not-json`,
+    /// `not-yaml`, `not-toml`, `unclosed`, `undefined`.
+    pub fn name(self) -> &'static str {
+        match self {
+            BreakKind::Misindents => "misindents",
+            BreakKind::DefinesTwice | BreakKind::KeyTwice => "defines-twice",
+            BreakKind::Unbalanced => "unbalanced",
+            BreakKind::NotJson => "not-json",
+            BreakKind::NotYaml => "not-yaml",
+            BreakKind::NotToml => "not-toml",
+            BreakKind::Unclosed => "unclosed",
+            BreakKind::Undefined => "undefined",
+        }
+    }
+
+    /// The fault in a few words, for a list's row ("doubt: leaves the file
+    /// misindented").
+    pub fn words(self) -> &'static str {
+        match self {
+            BreakKind::Misindents => "leaves the file misindented",
+            BreakKind::DefinesTwice | BreakKind::KeyTwice => "defines a name twice",
+            BreakKind::Unbalanced => "leaves braces unbalanced",
+            BreakKind::NotJson => "leaves JSON unreadable",
+            BreakKind::NotYaml => "leaves YAML unreadable",
+            BreakKind::NotToml => "leaves TOML unreadable",
+            BreakKind::Unclosed => "leaves a string open",
+            BreakKind::Undefined => "uses a name it no longer defines",
+        }
+    }
+}
+
 /// A fault an edit leaves in a file's layout, a name it leaves defined
 /// twice, or brackets it leaves unbalanced.
 #[derive(Debug, Clone, PartialEq, Eq)]

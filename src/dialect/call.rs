@@ -125,6 +125,24 @@ pub struct CallOutcome {
 }
 
 impl CallOutcome {
+    /// The agent applies it and no edit needed a loose stage.
+    pub fn exact(&self) -> bool {
+        self.ok && self.edits.iter().all(|m| !m.loose)
+    }
+
+    /// [`CallOutcome::exact`], with at least one edit and no line of the
+    /// input dropped by the agent's parser: what the model sent is what is
+    /// written (the test of a corrected input).
+    pub fn exact_as_sent(&self) -> bool {
+        self.exact() && self.dropped.is_empty() && !self.edits.is_empty()
+    }
+
+    /// The edits a loose stage placed, each with its 0-based index in the
+    /// input's order.
+    pub fn loose_edits(&self) -> impl Iterator<Item = (usize, &EditMatch)> {
+        self.edits.iter().enumerate().filter(|(_, m)| m.loose)
+    }
+
     /// The agent refuses the call with `error` (its words exactly), the
     /// call's stage `stage`, its edits `edits` (how far each got).
     pub fn failed(error: String, stage: Option<String>, edits: Vec<EditMatch>) -> Self {

@@ -427,6 +427,7 @@ fn already_after(lines: &[&str], at: usize, added: &[&str]) -> Option<(usize, us
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diagnose::layout::BreakKind;
     use crate::dialect::call::run_in_memory;
     use crate::dialect::registry::find;
 
@@ -597,7 +598,10 @@ mod tests {
                     "*** Update File: s5.py\n@@ class Square:\n+def perimeter(self):\n+        return 0\n",
                 ),
                 opencode: Some((K::AddedAtEnd, "adds its lines at the end of the file")),
-                cline: Some((K::BreaksIndentation, "the patch leaves s5.py misindented")),
+                cline: Some((
+                    K::Layout(BreakKind::Misindents),
+                    "the patch leaves s5.py misindented",
+                )),
             },
         ];
         for case in &cases {
@@ -645,7 +649,7 @@ mod tests {
             (
                 &[("a.yaml", "server:\n  host: a\n  port: 80\n")],
                 wrap("*** Update File: a.yaml\n@@\n   port: 80\n+  name: \"web\n"),
-                PatchDoubtKind::NotYaml,
+                PatchDoubtKind::Layout(BreakKind::NotYaml),
             ),
             (
                 &[(
@@ -653,7 +657,7 @@ mod tests {
                     "function f() {\n  const s = \"x\";\n  return s;\n}\n",
                 )],
                 wrap("*** Update File: s.js\n@@\n-  const s = \"x\";\n+  const s = \"x;\n"),
-                PatchDoubtKind::Unclosed,
+                PatchDoubtKind::Layout(BreakKind::Unclosed),
             ),
         ];
         for (files, patch, kind) in &cases {

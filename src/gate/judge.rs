@@ -176,14 +176,7 @@ fn doubt_steps_but_layout(
                 // Their sentences end with what to send.
                 Kind::ElidesLines
                 | Kind::RepeatsNeighbours
-                | Kind::Misindents
-                | Kind::DefinesTwice
-                | Kind::Unbalanced
-                | Kind::NotJson
-                | Kind::NotYaml
-                | Kind::NotToml
-                | Kind::Undefined
-                | Kind::Unclosed
+                | Kind::Layout(_)
                 | Kind::MixesEndings
                 | Kind::RenamesOthers
                 | Kind::HiddenText => NextStep::Said,
@@ -752,12 +745,7 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
             note: None,
         };
     }
-    let loose: Vec<(usize, &crate::dialect::call::EditMatch)> = outcome
-        .edits
-        .iter()
-        .enumerate()
-        .filter(|(_, m)| m.loose)
-        .collect();
+    let loose: Vec<(usize, &crate::dialect::call::EditMatch)> = outcome.loose_edits().collect();
     if outcome.ok && loose.is_empty() && outcome.rewritten_outside.is_empty() {
         // A patch over a folder: its files and srview's patch doubts (a
         // tester's find: OpenCode's and Cline's patches passed the checks
@@ -1285,11 +1273,7 @@ fn corrected_patch(
         cwd,
         fs,
     });
-    if ran.ok
-        && ran.dropped.is_empty()
-        && !ran.edits.is_empty()
-        && ran.edits.iter().all(|m| !m.loose)
-    {
+    if ran.exact_as_sent() {
         (Some(input), None)
     } else {
         (
@@ -1313,10 +1297,7 @@ fn not_exact(ran: &crate::dialect::call::CallOutcome) -> String {
         return error.trim_end().to_string();
     }
     let loose: Vec<String> = ran
-        .edits
-        .iter()
-        .enumerate()
-        .filter(|(_, m)| m.loose)
+        .loose_edits()
         .map(|(i, m)| {
             let at = m
                 .lines

@@ -70,10 +70,7 @@ pub(super) fn offer_repaired(patch: &PatchCall, fixed: &str, what: &str) -> Offe
                 .iter()
                 .any(|other| other.path == w.path && other.content.is_some())
     });
-    let exact = ran.ok
-        && ran.dropped.is_empty()
-        && !ran.edits.is_empty()
-        && ran.edits.iter().all(|m| !m.loose);
+    let exact = ran.exact_as_sent();
     let doubts = super::patch::doubts_of_text(row.value, fixed, fs, &call.cwd);
     match doubts {
         Some((_, doubts, _)) if exact && !deleted_after_write && doubts.is_empty() => {

@@ -244,14 +244,7 @@ fn doubt_steps(patch: &Patch, doubts: Vec<apply_patch::PatchDoubt>) -> Vec<(Next
                 // Their sentences end with what to send.
                 Kind::MovesOntoItself
                 | Kind::RepeatsNeighbours
-                | Kind::BreaksIndentation
-                | Kind::DefinesTwice
-                | Kind::Unbalanced
-                | Kind::NotJson
-                | Kind::NotYaml
-                | Kind::NotToml
-                | Kind::Undefined
-                | Kind::Unclosed
+                | Kind::Layout(_)
                 | Kind::HiddenText => NextStep::Said,
                 Kind::Repeated | Kind::IndentShift => NextStep::WholeLines,
             };

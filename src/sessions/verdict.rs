@@ -12,6 +12,7 @@
 
 use serde::Serialize;
 
+use crate::diagnose::layout::BreakKind;
 use crate::dialect::apply_patch::{self, HunkReport, MemoryFs};
 use crate::dialect::edit::{self, Edit};
 use crate::dialect::udiff;
@@ -52,8 +53,7 @@ pub enum VerdictBlock {
 /// What a doubt of srview's trust checks is about: an edit its applier
 /// placed exactly whose result srview cannot stand behind all the same
 /// (what the gate denies and `check`/`apply --write` hold back).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DoubtKind {
     /// Its new text stands in for lines of its old text it leaves out
     /// (`# ... existing helpers unchanged ...`): those lines are gone.
@@ -61,34 +61,16 @@ pub enum DoubtKind {
     /// Its new text begins or ends with the lines right around its old
     /// text: written, they stand twice.
     WritesTwice,
-    /// The result leaves a file misindented where the file before had no
-    /// such fault: Python (an `IndentationError`, a `TabError`), a
-    /// Makefile's recipe, a YAML key at a column YAML refuses.
-    Misindents,
-    /// The result defines a Python name twice in one block, or a
-    /// JavaScript, TypeScript, Go or Rust top-level function twice, where
-    /// the file before did not: the later definition silently wins, or
-    /// the file no longer compiles.
-    DefinesTwice,
-    /// The result leaves a brace language's brackets unbalanced where the
-    /// file before read balanced: it no longer parses, or a later `}`
-    /// closes another block.
-    Unbalanced,
-    /// The result leaves a JSON file that was valid before unreadable as
-    /// JSON.
-    NotJson,
-    /// The result leaves a YAML file that parsed before unreadable as
-    /// YAML.
-    NotYaml,
-    /// The result leaves a TOML file that parsed before unreadable as
-    /// TOML.
-    NotToml,
-    /// The result leaves a Python file using a top-level name it no longer
-    /// defines: running the line that uses it raises NameError.
-    Undefined,
-    /// The result leaves a line inside a string its language ends at the
-    /// line (a closing quote dropped).
-    Unclosed,
+    /// The result leaves the file with a fault the file before did not
+    /// have ([`crate::diagnose::layout::layout_break`]): misindented
+    /// (Python's `IndentationError`, a Makefile's recipe, a YAML key at a
+    /// column YAML refuses), a name defined twice (the later definition
+    /// silently wins, or the file no longer compiles), brackets unbalanced,
+    /// JSON, YAML or TOML unreadable, a Python name used and no longer
+    /// defined (running the line raises NameError), a string left open.
+    /// Named by the fault: `misindents`, `defines-twice`, `unbalanced`,
+    /// `not-json`, `not-yaml`, `not-toml`, `undefined`, `unclosed`.
+    Layout(BreakKind),
     /// A whitespace-blind match kept the edit's own indentation: its new
     /// lines are shifted against the lines they replace.
     ShiftsIndent,
@@ -124,20 +106,34 @@ pub enum DoubtKind {
 }
 
 impl DoubtKind {
+    /// Its name in JSON (`stands-in`, `misindents`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            DoubtKind::StandsIn => "stands-in",
+            DoubtKind::WritesTwice => "writes-twice",
+            DoubtKind::Layout(kind) => kind.name(),
+            DoubtKind::ShiftsIndent => "shifts-indent",
+            DoubtKind::AppliedAlready => "applied-already",
+            DoubtKind::CutsWord => "cuts-word",
+            DoubtKind::InComment => "in-comment",
+            DoubtKind::RenamesOthers => "renames-others",
+            DoubtKind::LineEndings => "line-endings",
+            DoubtKind::Rewritten => "rewritten",
+            DoubtKind::FirstOfSeveral => "first-of-several",
+            DoubtKind::AddedAtEnd => "added-at-end",
+            DoubtKind::ReplacesFile => "replaces-file",
+            DoubtKind::MovesOntoItself => "moves-onto-itself",
+            DoubtKind::HiddenText => "hidden-text",
+        }
+    }
+
     /// The doubt in a few words, for a list's row: "doubt: stands in for
     /// code it leaves out".
     pub fn words(self) -> &'static str {
         match self {
             DoubtKind::StandsIn => "stands in for code it leaves out",
             DoubtKind::WritesTwice => "writes lines twice",
-            DoubtKind::Misindents => "leaves the file misindented",
-            DoubtKind::DefinesTwice => "defines a name twice",
-            DoubtKind::Unbalanced => "leaves braces unbalanced",
-            DoubtKind::NotJson => "leaves JSON unreadable",
-            DoubtKind::NotYaml => "leaves YAML unreadable",
-            DoubtKind::NotToml => "leaves TOML unreadable",
-            DoubtKind::Undefined => "uses a name it no longer defines",
-            DoubtKind::Unclosed => "leaves a string open",
+            DoubtKind::Layout(kind) => kind.words(),
             DoubtKind::ShiftsIndent => "shifts indentation",
             DoubtKind::AppliedAlready => "its new text was there already",
             DoubtKind::CutsWord => "cuts a word",
@@ -162,14 +158,7 @@ impl DoubtKind {
             K::LineEndings | K::MixesEndings => DoubtKind::LineEndings,
             K::AlreadyApplied => DoubtKind::AppliedAlready,
             K::RepeatsNeighbours => DoubtKind::WritesTwice,
-            K::Misindents => DoubtKind::Misindents,
-            K::DefinesTwice => DoubtKind::DefinesTwice,
-            K::Unbalanced => DoubtKind::Unbalanced,
-            K::NotJson => DoubtKind::NotJson,
-            K::NotYaml => DoubtKind::NotYaml,
-            K::NotToml => DoubtKind::NotToml,
-            K::Undefined => DoubtKind::Undefined,
-            K::Unclosed => DoubtKind::Unclosed,
+            K::Layout(kind) => DoubtKind::Layout(kind),
             K::ElidesLines => DoubtKind::StandsIn,
             K::HiddenText => DoubtKind::HiddenText,
         }
@@ -194,19 +183,18 @@ impl DoubtKind {
             K::ReplacesFile => DoubtKind::ReplacesFile,
             K::MovesOntoItself => DoubtKind::MovesOntoItself,
             K::RepeatsNeighbours => DoubtKind::WritesTwice,
-            K::BreaksIndentation => DoubtKind::Misindents,
-            K::DefinesTwice => DoubtKind::DefinesTwice,
-            K::Unbalanced => DoubtKind::Unbalanced,
-            K::NotJson => DoubtKind::NotJson,
-            K::NotYaml => DoubtKind::NotYaml,
-            K::NotToml => DoubtKind::NotToml,
-            K::Undefined => DoubtKind::Undefined,
-            K::Unclosed => DoubtKind::Unclosed,
+            K::Layout(kind) => DoubtKind::Layout(kind),
             K::IndentShift => DoubtKind::ShiftsIndent,
             K::AlreadyApplied => DoubtKind::AppliedAlready,
             K::ElidesLines => DoubtKind::StandsIn,
             K::HiddenText => DoubtKind::HiddenText,
         }
+    }
+}
+
+impl Serialize for DoubtKind {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
     }
 }
 
@@ -903,7 +891,10 @@ mod tests {
         let misindent = EditInput::SearchReplace(
             "------- SEARCH\n    return x\n=======\n        return x\n+++++++ REPLACE\n".into(),
         );
-        assert_eq!(kinds(&misindent, "m.py"), [DoubtKind::Misindents]);
+        assert_eq!(
+            kinds(&misindent, "m.py"),
+            [DoubtKind::Layout(BreakKind::Misindents)]
+        );
         // Not Python: nothing to misindent.
         assert_eq!(kinds(&misindent, "m.txt"), []);
         let again = EditInput::SearchReplace(
@@ -911,8 +902,14 @@ mod tests {
              +++++++ REPLACE\n"
                 .into(),
         );
-        assert_eq!(kinds(&again, "m.py"), [DoubtKind::DefinesTwice]);
-        assert_eq!(DoubtKind::DefinesTwice.words(), "defines a name twice");
+        assert_eq!(
+            kinds(&again, "m.py"),
+            [DoubtKind::Layout(BreakKind::DefinesTwice)]
+        );
+        assert_eq!(
+            DoubtKind::Layout(BreakKind::DefinesTwice).words(),
+            "defines a name twice"
+        );
         assert_eq!(kinds(&again, "m.txt"), []);
     }
 
@@ -929,12 +926,15 @@ mod tests {
         let lost = EditInput::SearchReplace(
             "------- SEARCH\n    b();\n  }\n=======\n    b();\n+++++++ REPLACE\n".into(),
         );
-        assert_eq!(kinds(&lost), [DoubtKind::Unbalanced]);
-        assert_eq!(DoubtKind::Unbalanced.words(), "leaves braces unbalanced");
+        assert_eq!(kinds(&lost), [DoubtKind::Layout(BreakKind::Unbalanced)]);
+        assert_eq!(
+            DoubtKind::Layout(BreakKind::Unbalanced).words(),
+            "leaves braces unbalanced"
+        );
         let again = EditInput::SearchReplace(
             "------- SEARCH\n  }\n}\n=======\n  }\n}\nfunction a() {}\n+++++++ REPLACE\n".into(),
         );
-        assert_eq!(kinds(&again), [DoubtKind::DefinesTwice]);
+        assert_eq!(kinds(&again), [DoubtKind::Layout(BreakKind::DefinesTwice)]);
     }
 
     /// A JSON, YAML or TOML file an edit leaves unreadable, or a string it
@@ -949,7 +949,7 @@ mod tests {
                 "{\n  \"a\": 1,\n  \"b\": 2\n}\n",
                 "  \"a\": 1,\n",
                 "  \"a\": 1\n",
-                DoubtKind::NotJson,
+                DoubtKind::Layout(BreakKind::NotJson),
                 "leaves JSON unreadable",
             ),
             (
@@ -957,7 +957,7 @@ mod tests {
                 "server:\n  host: a\n  port: 80\n",
                 "  port: 80\n",
                 "  port: 80\n  name: \"web\n",
-                DoubtKind::NotYaml,
+                DoubtKind::Layout(BreakKind::NotYaml),
                 "leaves YAML unreadable",
             ),
             (
@@ -965,7 +965,7 @@ mod tests {
                 "server:\n  host: a\n  port: 80\n",
                 "  port: 80\n",
                 "  port: 80\n\ttimeout: 5\n",
-                DoubtKind::NotYaml,
+                DoubtKind::Layout(BreakKind::NotYaml),
                 "leaves YAML unreadable",
             ),
             (
@@ -973,7 +973,7 @@ mod tests {
                 "[dependencies]\nserde = \"1\"\nanyhow = \"1\"\n",
                 "anyhow = \"1\"\n",
                 "anyhow = \"1\"\nserde = \"1.0\"\n",
-                DoubtKind::NotToml,
+                DoubtKind::Layout(BreakKind::NotToml),
                 "leaves TOML unreadable",
             ),
             (
@@ -981,7 +981,7 @@ mod tests {
                 "def helper():\n    return 1\n\n\ndef main():\n    return helper()\n",
                 "def helper():\n    return 1\n\n\n",
                 "",
-                DoubtKind::Undefined,
+                DoubtKind::Layout(BreakKind::Undefined),
                 "uses a name it no longer defines",
             ),
             (
@@ -989,7 +989,7 @@ mod tests {
                 "export function f(a) {\n  const s = \"x\";\n  return s;\n}\n",
                 "  const s = \"x\";\n",
                 "  const s = \"x;\n",
-                DoubtKind::Unclosed,
+                DoubtKind::Layout(BreakKind::Unclosed),
                 "leaves a string open",
             ),
         ];

@@ -20,11 +20,11 @@ use super::outcome::{HunkReport, HunkState, PatchOutcome};
 use super::seek::{MatchLevel, occurrences};
 use super::update::{line_texts, split_lines};
 use crate::diagnose::effect;
+use crate::diagnose::layout::BreakKind;
 use crate::words::line_range;
 
 /// What is in doubt.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PatchDoubtKind {
     /// The hunk's lines occur again after where they matched, where the
     /// reference searches: it took the first, which may not be the one meant.
@@ -42,33 +42,13 @@ pub enum PatchDoubtKind {
     /// begin with those right before them), which its old lines do not
     /// account for: applied, those lines appear twice.
     RepeatsNeighbours,
-    /// Every hunk matched exactly, and the section leaves the file
-    /// misindented where Python reads it, or a Makefile's recipe line in
-    /// spaces ([`crate::diagnose::layout::layout_break`]).
-    BreaksIndentation,
-    /// Every hunk matched exactly, and the section leaves a Python file
-    /// defining one name twice in one block
-    /// ([`crate::diagnose::doubt_redefine`]).
-    DefinesTwice,
-    /// Every hunk matched exactly, and the section leaves a brace
-    /// language's file with its brackets unbalanced
-    /// ([`crate::diagnose::doubt_braces`]).
-    Unbalanced,
-    /// The section leaves a JSON file that was valid before unreadable as
-    /// JSON ([`crate::diagnose::doubt_json`]).
-    NotJson,
-    /// The section leaves a YAML file that parsed before unreadable as
-    /// YAML ([`crate::diagnose::doubt_not_yaml`]).
-    NotYaml,
-    /// The section leaves a TOML file that parsed before unreadable as
-    /// TOML ([`crate::diagnose::doubt_toml`]).
-    NotToml,
-    /// The section leaves a Python file using a top-level name it no
-    /// longer defines ([`crate::diagnose::doubt_names`]).
-    Undefined,
-    /// The section leaves a line inside a string its language ends at the
-    /// line ([`crate::diagnose::doubt_braces`]).
-    Unclosed,
+    /// The section leaves the file with a fault of its own as a whole
+    /// ([`crate::diagnose::layout::layout_break`]): misindented where
+    /// Python reads it (named `breaks-indentation`), a Makefile's recipe
+    /// line in spaces, a name defined twice, brackets unbalanced, JSON,
+    /// YAML or TOML unreadable, a Python name used and no longer defined,
+    /// a string left open.
+    Layout(BreakKind),
     /// A whitespace-blind level matched it, and its new lines keep the
     /// patch's indentation: they are shifted against the lines they replace.
     IndentShift,
@@ -89,26 +69,32 @@ impl PatchDoubtKind {
     /// ([`crate::diagnose::layout::layout_break`]), judged on the result
     /// the agent writes, not a fault of where a hunk lands.
     pub fn is_layout(self) -> bool {
+        matches!(self, PatchDoubtKind::Layout(_))
+    }
+
+    /// Its name in a patch's JSON report (`repeated`, `added-at-end`,
+    /// `breaks-indentation`, ...).
+    pub fn name(self) -> &'static str {
         use PatchDoubtKind as K;
         match self {
-            K::BreaksIndentation
-            | K::DefinesTwice
-            | K::Unbalanced
-            | K::NotJson
-            | K::NotYaml
-            | K::NotToml
-            | K::Undefined
-            | K::Unclosed => true,
-            K::Repeated
-            | K::AddedAtEnd
-            | K::ReplacesFile
-            | K::MovesOntoItself
-            | K::RepeatsNeighbours
-            | K::IndentShift
-            | K::AlreadyApplied
-            | K::ElidesLines
-            | K::HiddenText => false,
+            K::Repeated => "repeated",
+            K::AddedAtEnd => "added-at-end",
+            K::ReplacesFile => "replaces-file",
+            K::MovesOntoItself => "moves-onto-itself",
+            K::RepeatsNeighbours => "repeats-neighbours",
+            K::Layout(BreakKind::Misindents) => "breaks-indentation",
+            K::Layout(kind) => kind.name(),
+            K::IndentShift => "indent-shift",
+            K::AlreadyApplied => "already-applied",
+            K::ElidesLines => "elides-lines",
+            K::HiddenText => "hidden-text",
         }
+    }
+}
+
+impl Serialize for PatchDoubtKind {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
     }
 }
 
@@ -484,21 +470,11 @@ pub fn layout_doubt(
     written: &str,
     fault: &crate::diagnose::layout::LayoutBreak,
 ) -> PatchDoubt {
-    use crate::diagnose::layout::BreakKind;
     PatchDoubt {
         file,
         section,
         hunk: None,
-        kind: match fault.kind {
-            BreakKind::Misindents => PatchDoubtKind::BreaksIndentation,
-            BreakKind::DefinesTwice | BreakKind::KeyTwice => PatchDoubtKind::DefinesTwice,
-            BreakKind::Undefined => PatchDoubtKind::Undefined,
-            BreakKind::Unbalanced => PatchDoubtKind::Unbalanced,
-            BreakKind::Unclosed => PatchDoubtKind::Unclosed,
-            BreakKind::NotJson => PatchDoubtKind::NotJson,
-            BreakKind::NotYaml => PatchDoubtKind::NotYaml,
-            BreakKind::NotToml => PatchDoubtKind::NotToml,
-        },
+        kind: PatchDoubtKind::Layout(fault.kind),
         message: format!(
             "the patch leaves {written} {}: {}",
             fault.leaves(),

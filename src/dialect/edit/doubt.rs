@@ -12,6 +12,7 @@
 //!   file holds.
 
 use super::{Change, EditOutcome, Tool};
+use crate::diagnose::layout::BreakKind;
 use crate::words;
 
 /// Every reason srview cannot stand behind the edit's result over
@@ -47,34 +48,12 @@ pub enum EditDoubtKind {
     /// Its new text begins or ends with lines that stand right before or
     /// after its old text: written, they stand twice.
     RepeatsNeighbours,
-    /// It leaves the file misindented (Python, a Makefile's recipe, a YAML
-    /// key) where it changes the file.
-    Misindents,
-    /// It leaves a Python file defining one name twice in one block
-    /// ([`crate::diagnose::doubt_redefine`]), or a JavaScript, TypeScript,
-    /// Go or Rust file one top-level function
-    /// ([`crate::diagnose::doubt_defines`]); or a Python file using a
-    /// module-level name it no longer binds
-    /// ([`crate::diagnose::doubt_names`]): a fault of a name's definition.
-    DefinesTwice,
-    /// It leaves a brace language's file with its brackets unbalanced
-    /// where it read balanced before ([`crate::diagnose::doubt_braces`]).
-    Unbalanced,
-    /// It leaves a JSON file that was valid before unreadable as JSON
-    /// ([`crate::diagnose::doubt_json`]).
-    NotJson,
-    /// It leaves a YAML file that parsed before unreadable as YAML
-    /// ([`crate::diagnose::doubt_not_yaml`]).
-    NotYaml,
-    /// It leaves a TOML file that parsed before unreadable as TOML
-    /// ([`crate::diagnose::doubt_toml`]).
-    NotToml,
-    /// It leaves a Python file using a top-level name it no longer
-    /// defines ([`crate::diagnose::doubt_names`]).
-    Undefined,
-    /// It leaves a line inside a string its language ends at the line
-    /// ([`crate::diagnose::doubt_braces`]).
-    Unclosed,
+    /// It leaves the file with a fault of its own as a whole
+    /// ([`crate::diagnose::layout::layout_break`]): misindented (Python, a
+    /// Makefile's recipe, a YAML key), a name or key defined twice,
+    /// brackets unbalanced, JSON, YAML or TOML unreadable, a Python name
+    /// used and no longer defined, a string left open.
+    Layout(BreakKind),
     /// Its new text stands in for lines of its old text it leaves out (the
     /// sentence ends with what to send instead).
     ElidesLines,
@@ -91,34 +70,13 @@ impl EditDoubtKind {
     /// it where the call's whole result does not: a caller that judges
     /// each edit of a call alone leaves these to the whole result.
     pub fn of_layout(self) -> bool {
-        matches!(
-            self,
-            EditDoubtKind::Misindents
-                | EditDoubtKind::DefinesTwice
-                | EditDoubtKind::Unbalanced
-                | EditDoubtKind::NotJson
-                | EditDoubtKind::NotYaml
-                | EditDoubtKind::NotToml
-                | EditDoubtKind::Undefined
-                | EditDoubtKind::Unclosed
-        )
+        matches!(self, EditDoubtKind::Layout(_))
     }
 }
 
 /// A layout fault as a doubt, with its kind.
 pub fn layout_kind(b: crate::diagnose::layout::LayoutBreak) -> (EditDoubtKind, String) {
-    use crate::diagnose::layout::BreakKind;
-    let kind = match b.kind {
-        BreakKind::Misindents => EditDoubtKind::Misindents,
-        BreakKind::DefinesTwice | BreakKind::KeyTwice => EditDoubtKind::DefinesTwice,
-        BreakKind::Undefined => EditDoubtKind::Undefined,
-        BreakKind::Unbalanced => EditDoubtKind::Unbalanced,
-        BreakKind::Unclosed => EditDoubtKind::Unclosed,
-        BreakKind::NotJson => EditDoubtKind::NotJson,
-        BreakKind::NotYaml => EditDoubtKind::NotYaml,
-        BreakKind::NotToml => EditDoubtKind::NotToml,
-    };
-    (kind, b.why)
+    (EditDoubtKind::Layout(b.kind), b.why)
 }
 
 /// [`edit_doubts`], each with its kind.
