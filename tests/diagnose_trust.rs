@@ -3,6 +3,7 @@
 
 use srview::diagnose::{DifferenceKind, MIN_SIMILARITY, Reason, Status, diagnose};
 use srview::engine::{Options, Stage, Version, apply};
+use std::process::Output;
 
 mod support;
 
@@ -1434,10 +1435,7 @@ fn files_told_python_or_make_by_first_line_or_name_are_held_back() {
         ("bin/tool", tool.replace("python3", "node"), &emptied),
         ("rules", recipe.to_string(), &spaced),
     ] {
-        let dir = tempfile::tempdir().expect("temp dir");
-        support::files::write_all(dir.path(), [(name, &content), ("edit.diff", diff)]);
-        let file = dir.path().join(name).display().to_string();
-        let edit = dir.path().join("edit.diff").display().to_string();
+        let (_dir, file, edit) = file_and_edit((name, &content), ("edit.diff", diff));
         let out = support::runner::srview(["check", &file, &edit]).output();
         let stdout = String::from_utf8_lossy(&out.stdout);
         assert_eq!(out.status.code(), Some(0), "{name}: {stdout}");
@@ -1506,13 +1504,7 @@ fn a_new_rule_whose_recipe_is_in_spaces_is_held_back() {
         "gen:\n\tgo generate ./...\n    $(info generated)\n    $(N)_FLAGS := -x\n",
         "gen:\n  ifndef CI\n    $(error CI unset)\n  endif\n\tgo generate ./...\n",
     ] {
-        let dir = tempfile::tempdir().expect("temp dir");
-        support::files::write_all(
-            dir.path(),
-            [("Makefile", makefile), ("edit.diff", &two(rule))],
-        );
-        let file = dir.path().join("Makefile").display().to_string();
-        let edit = dir.path().join("edit.diff").display().to_string();
+        let (_dir, file, edit) = file_and_edit(("Makefile", makefile), ("edit.diff", &two(rule)));
         let out = support::runner::srview(["check", &file, &edit]).output();
         let stdout = String::from_utf8_lossy(&out.stdout);
         assert_eq!(out.status.code(), Some(0), "{rule:?}: {stdout}");
@@ -1547,10 +1539,7 @@ fn a_diff_adding_bidi_controls_is_held_back() {
          hold (U+202E RIGHT-TO-LEFT OVERRIDE, U+2066 LEFT-TO-RIGHT ISOLATE, U+2069 POP \
          DIRECTIONAL ISOLATE, at line 2)",
     );
-    let dir = tempfile::tempdir().expect("temp dir");
-    let path = support::files::write(dir.path(), "a.py", file.as_bytes());
-    let edit = support::files::write(dir.path(), "b.diff", diff.as_bytes());
-    let (path, edit) = (path.display().to_string(), edit.display().to_string());
+    let (_dir, path, edit) = file_and_edit(("a.py", file), ("b.diff", &diff));
     let out = support::runner::srview(["apply", &path, &edit, "--write", "--force"]).output();
     assert_eq!(out.status.code(), Some(0), "{:?}", out);
     assert_contains(
@@ -1600,20 +1589,73 @@ fn a_diff_adding_bidi_controls_is_held_back() {
     );
 }
 
+/// A new temp folder holding the file `(name, content)` and the edit
+/// `(edit_name, edit)` (a diff, or an agent's JSON): the folder (to keep
+/// while they are used) and the two paths, as `srview check` and `apply`
+/// take them.
+fn file_and_edit(
+    (name, content): (&str, &str),
+    (edit_name, edit): (&str, &str),
+) -> (tempfile::TempDir, String, String) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    support::files::write_all(dir.path(), [(name, content), (edit_name, edit)]);
+    let file = dir.path().join(name).display().to_string();
+    let edit = dir.path().join(edit_name).display().to_string();
+    (dir, file, edit)
+}
+
+/// `check` of the file `(name, content)` and the edit, then `apply
+/// --write` of them: both runs and the file's text after.
+fn check_then_apply(file: (&str, &str), edit: (&str, &str)) -> (Output, Output, String) {
+    let (_dir, path, edit) = file_and_edit(file, edit);
+    let check = support::runner::srview(["check", &path, &edit]).output();
+    let apply = support::runner::srview(["apply", &path, &edit, "--write"]).output();
+    let written = std::fs::read_to_string(&path).expect("read");
+    (check, apply, written)
+}
+
+/// `apply --write` of the file `(name, content)` and the diff: it exits
+/// 0 (else `what` and its output are said); the file's text after.
+fn written_by_apply(name: &str, content: &str, diff: &str, what: &str) -> String {
+    let (_dir, file, edit) = file_and_edit((name, content), ("edit.diff", diff));
+    let out = support::runner::srview(["apply", &file, &edit, "--write"]).output();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{what}: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::read_to_string(&file).expect("read")
+}
+
+/// [`check_then_apply`]'s runs held the edit to `name` back: `check`
+/// exited 1 saying `said`, `apply --write` exited 1 and left the file as
+/// it was (`before`).
+fn assert_held_back(name: &str, ran: &(Output, Output, String), said: &str, before: &str) {
+    let (check, apply, written) = ran;
+    let stdout = String::from_utf8_lossy(&check.stdout);
+    assert_eq!(check.status.code(), Some(1), "{name}: {stdout}");
+    assert_contains(&stdout, said);
+    assert_eq!(apply.status.code(), Some(1), "{name}");
+    assert_eq!(written, before, "{name}");
+}
+
+/// [`check_then_apply`]'s runs wrote the edit: `check` and `apply
+/// --write` exited 0, and the file holds `want`.
+fn assert_written(ran: &(Output, Output, String), want: &str) {
+    let (check, apply, written) = ran;
+    let stdout = String::from_utf8_lossy(&check.stdout);
+    assert_eq!(check.status.code(), Some(0), "{stdout}");
+    assert_eq!(apply.status.code(), Some(0));
+    assert_eq!(written, want);
+}
+
 /// `check` of the file `(name, content)` and the diff exits 1 saying
 /// `said`; `apply --write` exits 1 and leaves the file as it was.
 fn assert_checked_and_held_back(name: &str, content: &str, diff: &str, said: &str) {
-    let dir = tempfile::tempdir().expect("temp dir");
-    support::files::write_all(dir.path(), [(name, content), ("edit.diff", diff)]);
-    let file = dir.path().join(name).display().to_string();
-    let edit = dir.path().join("edit.diff").display().to_string();
-    let out = support::runner::srview(["check", &file, &edit]).output();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(1), "{name}: {stdout}");
-    assert_contains(&stdout, said);
-    let out = support::runner::srview(["apply", &file, &edit, "--write"]).output();
-    assert_eq!(out.status.code(), Some(1), "{name}");
-    assert_eq!(std::fs::read_to_string(&file).expect("read"), content);
+    let ran = check_then_apply((name, content), ("edit.diff", diff));
+    assert_held_back(name, &ran, said, content);
 }
 
 /// A tester's find (round 39b, 07): an edit leaving a YAML file
@@ -1661,10 +1703,7 @@ fn a_yaml_file_left_unparseable_is_doubted_and_held_back() {
         "held back: the diff leaves a.yaml misindented: as written, line 4 (`debug: true`) is a \
          key at column 3",
     );
-    let dir = tempfile::tempdir().expect("temp dir");
-    support::files::write_all(dir.path(), [("a.yaml", config), ("edit.diff", &deep)]);
-    let file = dir.path().join("a.yaml").display().to_string();
-    let edit = dir.path().join("edit.diff").display().to_string();
+    let (_dir, file, edit) = file_and_edit(("a.yaml", config), ("edit.diff", &deep));
     let out = support::runner::srview(["check", &file, &edit]).output();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(!stdout.contains("unreadable as YAML"), "{stdout}");
@@ -1678,19 +1717,8 @@ fn a_yaml_file_left_unparseable_is_doubted_and_held_back() {
         ("templates/cm.yaml", helm, "  port: 80\n  name: \"web\n"),
         ("a.txt", config, "  port: 80\n  name: \"web\n"),
     ] {
-        let dir = tempfile::tempdir().expect("temp dir");
         let diff = block("  port: 80\n", new);
-        support::files::write_all(dir.path(), [(name, content), ("edit.diff", &diff)]);
-        let file = dir.path().join(name).display().to_string();
-        let edit = dir.path().join("edit.diff").display().to_string();
-        let out = support::runner::srview(["apply", &file, &edit, "--write"]).output();
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{name} {new:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let written = std::fs::read_to_string(&file).expect("read");
+        let written = written_by_apply(name, content, &diff, &format!("{name} {new:?}"));
         assert!(written.contains(new), "{name}: {written}");
     }
 }
@@ -1837,18 +1865,8 @@ fn a_toml_key_or_table_added_again_is_doubted_and_held_back() {
         ),
         ("a.txt", cargo, again.clone()),
     ] {
-        let dir = tempfile::tempdir().expect("temp dir");
-        support::files::write_all(dir.path(), [(name, content), ("edit.diff", &diff)]);
-        let file = dir.path().join(name).display().to_string();
-        let edit = dir.path().join("edit.diff").display().to_string();
-        let out = support::runner::srview(["apply", &file, &edit, "--write"]).output();
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{name} {diff:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        assert_ne!(std::fs::read_to_string(&file).expect("read"), content);
+        let written = written_by_apply(name, content, &diff, &format!("{name} {diff:?}"));
+        assert_ne!(written, content);
     }
 }
 
@@ -1946,18 +1964,9 @@ fn an_ini_option_added_again_is_held_back() {
          flake8, mypy, coverage and pylint read this file with, refuses the whole file: change \
          the option's line that is there instead of adding it again",
     );
-    let dir = tempfile::tempdir().expect("temp dir");
     let other = block("commands = pytest\n", "commands = pytest\nsetenv = A=1\n");
-    support::files::write_all(dir.path(), [("tox.ini", tox), ("edit.diff", &other)]);
-    let file = dir.path().join("tox.ini").display().to_string();
-    let edit = dir.path().join("edit.diff").display().to_string();
-    let out = support::runner::srview(["apply", &file, &edit, "--write"]).output();
-    assert_eq!(out.status.code(), Some(0));
-    assert!(
-        std::fs::read_to_string(&file)
-            .expect("read")
-            .contains("setenv = A=1\n")
-    );
+    let written = written_by_apply("tox.ini", tox, &other, "tox.ini");
+    assert!(written.contains("setenv = A=1\n"), "{written}");
 }
 
 /// The TOML check's cost on a 5,000-line Cargo.lock: read before and
@@ -2083,11 +2092,8 @@ fn a_string_left_open_is_held_back() {
             &block(search, replace),
             &format!("held back: the diff leaves {name} with a quote left open: {said}"),
         );
-        let dir = tempfile::tempdir().expect("temp dir");
-        let path = support::files::write(dir.path(), name, content.as_bytes());
         let edit = block(search, replace);
-        let edit = support::files::write(dir.path(), "e.diff", edit.as_bytes());
-        let (path, edit) = (path.display().to_string(), edit.display().to_string());
+        let (_dir, path, edit) = file_and_edit((name, content), ("e.diff", &edit));
         let out = support::runner::srview(["apply", &path, &edit, "--write"]).output();
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_contains(&stderr, "was not written: the diff leaves");
@@ -2120,10 +2126,7 @@ fn apostrophes_in_jsx_text_and_comments_are_written() {
         "    <p>Hi</p>\n",
         "    <p>Don't panic, it's fine</p>\n    We're here {/* it's */}\n    {`a\n\"b`}\n",
     );
-    let dir = tempfile::tempdir().expect("temp dir");
-    support::files::write_all(dir.path(), [("a.jsx", content), ("e.diff", edit.as_str())]);
-    let file = dir.path().join("a.jsx").display().to_string();
-    let diff = dir.path().join("e.diff").display().to_string();
+    let (_dir, file, diff) = file_and_edit(("a.jsx", content), ("e.diff", &edit));
     let out = support::runner::srview(["apply", &file, &diff, "--write"]).output();
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     assert_contains(
@@ -2218,37 +2221,19 @@ fn a_write_leaving_out_a_function_still_called_is_held_back() {
         )
         .replace("return argv[1:]", "return [a for a in argv[1:] if a]");
     let run = |content: &str| {
-        let dir = tempfile::tempdir().expect("temp dir");
         let write = serde_json::json!({"file_path": "app.py", "content": content}).to_string();
-        support::files::write_all(dir.path(), [("app.py", app), ("write.json", &write)]);
-        let file = dir.path().join("app.py").display().to_string();
-        let edit = dir.path().join("write.json").display().to_string();
-        let check = support::runner::srview(["check", &file, &edit]).output();
-        let apply = support::runner::srview(["apply", &file, &edit, "--write"]).output();
-        let written = std::fs::read_to_string(&file).expect("read");
-        (check, apply, written)
+        check_then_apply(("app.py", app), ("write.json", &write))
     };
-    let (check, apply, written) = run(&lazy);
-    let stdout = String::from_utf8_lossy(&check.stdout);
-    assert_eq!(check.status.code(), Some(1), "{stdout}");
-    assert_contains(
-        &stdout,
+    assert_held_back(
+        "app.py",
+        &run(&lazy),
         "the file defined `helper` at its top level before (line 8: `def helper(xs):`) and no \
          longer defines, assigns or imports it, but line 10 still uses it \
          (`print(helper(args))`): running that line raises NameError",
+        app,
     );
-    assert_eq!(apply.status.code(), Some(1));
-    assert_eq!(written, app);
     let imported = lazy.replace("import sys\n", "import sys\nfrom util import helper\n");
-    let (check, apply, written) = run(&imported);
-    assert_eq!(
-        check.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&check.stdout)
-    );
-    assert_eq!(apply.status.code(), Some(0));
-    assert_eq!(written, imported);
+    assert_written(&run(&imported), &imported);
 }
 
 /// The name check's cost on a 10,000-line Python file (500 classes of
@@ -2298,38 +2283,20 @@ fn a_replace_all_rename_reaching_attributes_is_held_back() {
     let local =
         "def can_edit(uid, doc):\n    owner = db.user(uid)\n    return doc.owner_id == owner\n";
     let run = |content: &str, old: &str| {
-        let dir = tempfile::tempdir().expect("temp dir");
         let edit = serde_json::json!({"file_path": "r2.py", "old_string": old,
             "new_string": "user_id", "replace_all": true})
         .to_string();
-        support::files::write_all(dir.path(), [("r2.py", content), ("edit.json", &edit)]);
-        let file = dir.path().join("r2.py").display().to_string();
-        let edit = dir.path().join("edit.json").display().to_string();
-        let check = support::runner::srview(["check", &file, &edit]).output();
-        let apply = support::runner::srview(["apply", &file, &edit, "--write"]).output();
-        let written = std::fs::read_to_string(&file).expect("read");
-        (check, apply, written)
+        check_then_apply(("r2.py", content), ("edit.json", &edit))
     };
-    let (check, apply, written) = run(r2, "id");
-    let stdout = String::from_utf8_lossy(&check.stdout);
-    assert_eq!(check.status.code(), Some(1), "{stdout}");
-    assert_contains(
-        &stdout,
+    assert_held_back(
+        "r2.py",
+        &run(r2, "id"),
         "the edit replaces every `id` (4 places), and they play different roles: as a name at \
          line 1 (`def can_edit(id, doc):`, 2 places); after a `.` (an attribute, maybe of \
          another object) at line 3 (`return doc.owner.id == owner.id`, 2 places)",
+        r2,
     );
-    assert_eq!(apply.status.code(), Some(1));
-    assert_eq!(written, r2);
-    let (check, apply, written) = run(local, "uid");
-    assert_eq!(
-        check.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&check.stdout)
-    );
-    assert_eq!(apply.status.code(), Some(0));
-    assert_eq!(written, local.replace("uid", "user_id"));
+    assert_written(&run(local, "uid"), &local.replace("uid", "user_id"));
 }
 
 /// Testers' finds (round 41a, 03, 05, 09): a key added again to a Python
@@ -2420,15 +2387,8 @@ fn a_name_or_key_given_again_above_the_old_one_is_held_back() {
     for (name, content, (old, new), other, said) in cases {
         assert_checked_and_held_back(name, content, &block(old, new), said);
         // The same place, another name: written.
-        let dir = tempfile::tempdir().expect("temp dir");
         let fine = block(old, &format!("{old}{other}"));
-        support::files::write_all(dir.path(), [(name, content), ("edit.diff", &fine)]);
-        let file = dir.path().join(name).display().to_string();
-        let edit = dir.path().join("edit.diff").display().to_string();
-        let out = support::runner::srview(["apply", &file, &edit, "--write"]).output();
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        assert_eq!(out.status.code(), Some(0), "{name}: {stdout}");
-        let written = std::fs::read_to_string(&file).expect("read");
+        let written = written_by_apply(name, content, &fine, name);
         assert_eq!(written, content.replacen(old, &format!("{old}{other}"), 1));
     }
 }

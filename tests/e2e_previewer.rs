@@ -37,9 +37,27 @@ fn launched(diff: &str, args: &[&str]) -> (tempfile::TempDir, Session) {
 /// `a`: the previewer writes main.rs and leaves (exit 0); main.rs then
 /// holds `want`.
 fn accept_writes(s: &mut Session, dir: &tempfile::TempDir, want: &str) {
-    s.press(b"a");
+    key_writes(s, b"a", dir, want);
+}
+
+/// `key` (`a`, or `A` for every file of a transcript): the previewer
+/// writes and leaves (exit 0); main.rs then holds `want`.
+fn key_writes(s: &mut Session, key: &[u8], dir: &tempfile::TempDir, want: &str) {
+    s.press(key);
     assert_eq!(s.exit_code(), 0);
     assert_eq!(files::read(dir.path(), "main.rs"), want);
+}
+
+/// The edit leaving `let x = "1;` open, in doubt: `a` asks before
+/// writing and writes nothing (main.rs still holds [`ORIGINAL`]); a
+/// second `a` writes it.
+fn a_asks_then_writes_the_open_quote(s: &mut Session, dir: &tempfile::TempDir) {
+    s.press(b"a");
+    s.wait_for("the question", |c| {
+        c.contains("press a again to write anyway")
+    });
+    assert_eq!(files::read(dir.path(), "main.rs"), ORIGINAL);
+    accept_writes(s, dir, &ORIGINAL.replace("let x = 1;", "let x = \"1;"));
 }
 
 /// What the previewer printed on the user's terminal once it left the
@@ -242,11 +260,11 @@ fn two_file_transcript_streams_in_and_accept_all_writes_both() {
         "both files applied",
         &["1 main.rs applied", "2 notes.md applied"],
     );
-    s.press(b"A");
-    assert_eq!(s.exit_code(), 0);
-    assert_eq!(
-        files::read(dir.path(), "main.rs"),
-        ORIGINAL.replace("    42\n", "    43\n")
+    key_writes(
+        &mut s,
+        b"A",
+        &dir,
+        &ORIGINAL.replace("    42\n", "    43\n"),
     );
     assert_eq!(
         files::read(dir.path(), "notes.md"),
@@ -631,12 +649,7 @@ fn transcript_r_reloads_a_file_changed_on_disk() {
     assert!(!s.contents().contains("nothing written: nothing written"));
     s.press(b"r");
     s.wait_for("reloaded", |c| c.contains("reloaded 1 file from disk"));
-    s.press(b"A");
-    assert_eq!(s.exit_code(), 0);
-    assert_eq!(
-        files::read(dir.path(), "main.rs"),
-        edited.replace("    42", "    43")
-    );
+    key_writes(&mut s, b"A", &dir, &edited.replace("    42", "    43"));
 }
 
 /// A refusal stays on screen while the transcript keeps streaming, until a key.
@@ -760,16 +773,7 @@ fn a_result_in_doubt_is_said_before_a_is_pressed() {
             "brackets unbalanced",
         ],
     );
-    s.press(b"a");
-    s.wait_for("the question", |c| {
-        c.contains("press a again to write anyway")
-    });
-    assert_eq!(files::read(dir.path(), "main.rs"), ORIGINAL);
-    accept_writes(
-        &mut s,
-        &dir,
-        &ORIGINAL.replace("let x = 1;", "let x = \"1;"),
-    );
+    a_asks_then_writes_the_open_quote(&mut s, &dir);
 }
 
 /// The same in a transcript: the tab says `applied, in doubt`, and `a`
@@ -786,17 +790,7 @@ fn a_transcript_tab_in_doubt_asks_before_writing() {
             "a asks before writing",
         ],
     );
-    s.press(b"a");
-    s.wait_for("the question", |c| {
-        c.contains("press a again to write anyway")
-    });
-    assert_eq!(files::read(dir.path(), "main.rs"), ORIGINAL);
-    s.press(b"a");
-    assert_eq!(s.exit_code(), 0);
-    assert_eq!(
-        files::read(dir.path(), "main.rs"),
-        ORIGINAL.replace("let x = 1;", "let x = \"1;")
-    );
+    a_asks_then_writes_the_open_quote(&mut s, &dir);
 }
 
 /// An OpenCode edit saved from a session (its keys only OpenCode's tool

@@ -75,6 +75,16 @@ fn payload_with(agent: GateAgent, scenario: &str, input: Value) -> Vec<u8> {
     json.to_string().into_bytes()
 }
 
+/// A folder `name` (with this process's id) in the temp folder, its
+/// `inventory.py` not UTF-8: `name = "café"` in Latin-1 (`é` the byte
+/// 0xE9). The caller removes it.
+fn latin1_project(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a folder");
+    std::fs::write(dir.join("inventory.py"), b"name = \"caf\xe9\"\n").expect("a file");
+    dir
+}
+
 /// The project holding `inventory.py` with `content`.
 fn project(content: &str) -> MemoryFs {
     MemoryFs::new([("inventory.py".to_string(), content.to_string())])

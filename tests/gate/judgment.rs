@@ -1065,9 +1065,7 @@ fn a_claude_code_edit_over_curly_quotes_carries_them_where_certain() {
 /// file's (a Python block left without its body is said too).
 #[test]
 fn a_whole_write_over_a_file_that_is_not_utf8_is_judged_on_its_content() {
-    let dir = std::env::temp_dir().join(format!("srview-gate-latin1-write-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a folder");
-    std::fs::write(dir.join("inventory.py"), b"name = \"caf\xe9\"\n").expect("a file");
+    let dir = latin1_project("srview-gate-latin1-write");
     let root = dir.to_string_lossy().to_string();
     let path = format!("{CWD}/inventory.py");
     let run = |agent: GateAgent, tool: &str, content: &str, policy: &str| {
@@ -1308,17 +1306,8 @@ fn a_replace_all_rename_reaching_attributes_is_a_doubt() {
 /// Claude Code's `Edit` of `name` (holding `content`) in the project,
 /// `old` made `new`, judged with the default policy.
 fn judged_edit(name: &str, content: &str, old: &str, new: &str) -> Judgment {
-    let mut json: Value =
-        serde_json::from_slice(&edit_payload(GateAgent::ClaudeCode, json!({}))).expect("JSON");
-    json["tool_name"] = "Edit".into();
-    json["tool_input"] = json!({"file_path": format!("{CWD}/{name}"), "old_string": old, "new_string": new, "replace_all": false});
-    let files = vec![(name.to_string(), content.to_string())];
-    judge(
-        GateAgent::ClaudeCode,
-        json.to_string().as_bytes(),
-        |_| MemoryFs::new(files),
-        &Policy::default(),
-    )
+    let input = json!({"file_path": format!("{CWD}/{name}"), "old_string": old, "new_string": new, "replace_all": false});
+    judged_named(name, "Edit", input, Some(content))
 }
 
 /// Testers' finds (round 41a, 03, 05, 09): a Claude Code `Edit` adding a

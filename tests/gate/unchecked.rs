@@ -10,8 +10,8 @@ use srview::gate::{Case, GateAgent, Policy};
 use super::support::text::assert_contains;
 
 use super::{
-    CWD, assert_case, deny_reason, edit_payload, inventory, judge_on, judged, own_payload,
-    string_edit,
+    CWD, assert_case, deny_reason, edit_payload, inventory, judge_on, judged, latin1_project,
+    own_payload, string_edit,
 };
 
 /// `shop.py`: the line `self.items.append(item)` in two methods, one of
@@ -218,9 +218,7 @@ fn an_edit_of_the_gates_own_files_is_a_doubt() {
 /// what the model can do, not Rust's "stream did not contain valid UTF-8".
 #[test]
 fn an_edit_of_a_file_that_is_not_utf8_is_denied_plainly() {
-    let dir = std::env::temp_dir().join(format!("srview-gate-latin1-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a folder");
-    std::fs::write(dir.join("inventory.py"), b"name = \"caf\xe9\"\n").expect("a file");
+    let dir = latin1_project("srview-gate-latin1");
     let root = dir.to_string_lossy().to_string();
     let judgment = srview::gate::judge(
         GateAgent::GeminiCli,
