@@ -1898,13 +1898,18 @@ mod tests {
         pane.log.iter().map(|(text, _)| text.as_str()).collect()
     }
 
+    /// `call` answered with `verdict`.
+    fn assert_answered(call: std::thread::JoinHandle<Outcome>, verdict: Verdict) {
+        assert_eq!(call.join().expect("gate"), Outcome::Answered(verdict));
+    }
+
     /// `call` answered: rejected for `reason`.
     fn assert_rejected(call: std::thread::JoinHandle<Outcome>, reason: &str) {
-        assert_eq!(
-            call.join().expect("gate"),
-            Outcome::Answered(Verdict::Reject {
-                reason: reason.into()
-            })
+        assert_answered(
+            call,
+            Verdict::Reject {
+                reason: reason.into(),
+            },
         );
     }
 
@@ -1934,9 +1939,8 @@ mod tests {
         assert_eq!(pane.queue.len(), 3, "no corrected edit to allow");
         assert!(pane.notice.as_ref().is_some_and(|n| n.error));
         press(&mut pane, KeyCode::Char('A'));
-        let allowed = Outcome::Answered(Verdict::AllowSession);
-        assert_eq!(first.join().expect("gate"), allowed);
-        assert_eq!(same.join().expect("gate"), allowed);
+        assert_answered(first, Verdict::AllowSession);
+        assert_answered(same, Verdict::AllowSession);
         assert_eq!(pane.queue.len(), 1);
         assert_eq!(pane.queue[0].request.call_id.as_deref(), Some("two"));
         // A later call of the allowed session never waits.
@@ -1947,7 +1951,7 @@ mod tests {
             std::thread::sleep(Duration::from_millis(10));
             pane.on_wake();
         }
-        assert_eq!(later.join().expect("gate"), allowed);
+        assert_answered(later, Verdict::AllowSession);
         assert_eq!(pane.queue.len(), 1);
         press(&mut pane, KeyCode::Char('r'));
         type_text(&mut pane, "no");
@@ -2568,10 +2572,7 @@ mod tests {
         );
         // Closed: the pane's keys act again, on the call shown.
         press(&mut pane, KeyCode::Char('a'));
-        assert_eq!(
-            call.join().expect("gate"),
-            Outcome::Answered(Verdict::Allow)
-        );
+        assert_answered(call, Verdict::Allow);
     }
 
     /// A Tab typed in the reason is kept: the model reads it (a user's
@@ -2754,10 +2755,7 @@ mod tests {
             "every line going:\n{text}"
         );
         press(&mut pane, KeyCode::Char('a'));
-        assert_eq!(
-            gate.join().expect("the gate"),
-            Outcome::Answered(Verdict::Allow)
-        );
+        assert_answered(gate, Verdict::Allow);
     }
 
     /// The `?` help at 80x24: a key's text carried over to a second row
@@ -2839,10 +2837,7 @@ mod tests {
                 "line 6 marked:\n{text}"
             );
             press(&mut pane, KeyCode::Char('a'));
-            assert_eq!(
-                gate.join().expect("the gate"),
-                Outcome::Answered(Verdict::Allow)
-            );
+            assert_answered(gate, Verdict::Allow);
         }
     }
 }

@@ -236,12 +236,7 @@ impl Parser {
             self.nonconform = true;
         } else if let Some(sha) = commit_sha(trimmed) {
             self.commit(sha, store);
-        } else if trimmed.is_empty()
-            || trimmed.starts_with("https://aider.chat/")
-            || trimmed.starts_with("Commit ")
-            || trimmed.starts_with("Tokens: ")
-            || trimmed.starts_with("Skipping edits to ")
-        {
+        } else if is_chatter(trimmed) {
         } else if self.nonconform {
             self.mode = Mode::Echo;
             self.echo = vec![line.to_string()];
@@ -294,11 +289,7 @@ impl Parser {
         } else if let Some(sha) = commit_sha(trimmed) {
             // The blocks that applied were committed.
             self.commit(sha, store);
-        } else if trimmed.is_empty()
-            || trimmed.contains("docstrings, etc")
-            || trimmed.starts_with("Don't re-send them")
-            || trimmed.starts_with("Just reply with fixed versions of the")
-        {
+        } else if is_retry_request(trimmed) {
         } else {
             self.close_errors(store);
             self.start_reply(line, store);
@@ -513,6 +504,26 @@ fn is_subject(line: &str) -> bool {
         && !line.contains(char::is_whitespace)
         && !line.starts_with("```")
         && !line.starts_with('#')
+}
+
+/// A line of aider's own between replies that says nothing of an edit: a
+/// blank, a link to its docs, a `Commit` line naming no sha, the token
+/// count, a file whose edits it skipped.
+fn is_chatter(line: &str) -> bool {
+    line.is_empty()
+        || line.starts_with("https://aider.chat/")
+        || line.starts_with("Commit ")
+        || line.starts_with("Tokens: ")
+        || line.starts_with("Skipping edits to ")
+}
+
+/// A line of the rest of aider's request to send the failed blocks again
+/// (after its `# The other ...` line), or a blank: nothing to read.
+fn is_retry_request(line: &str) -> bool {
+    line.is_empty()
+        || line.contains("docstrings, etc")
+        || line.starts_with("Don't re-send them")
+        || line.starts_with("Just reply with fixed versions of the")
 }
 
 fn is_failed_header(line: &str) -> bool {
