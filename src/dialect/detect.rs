@@ -18,7 +18,7 @@ pub enum Dialect {
 
 impl Dialect {
     /// The name `--dialect` takes and JSON shows.
-    pub fn name(self) -> &'static str {
+    pub const fn name(self) -> &'static str {
         match self {
             Dialect::SearchReplace => "search-replace",
             Dialect::ApplyPatch => "apply-patch",

@@ -4,7 +4,14 @@
 //! (docs/architecture.md, "How to add a dialect").
 
 use super::Dialect;
+use super::aider_diff::{AiderDiff, AiderUdiff};
 use super::call::CallMatcher;
+use super::cline_apply_patch::ClineApplyPatch;
+use super::gemini_replace::GeminiReplace;
+use super::opencode_apply_patch::OpencodeApplyPatch;
+use super::opencode_edit::OpencodeEdit;
+use super::pi_edit::PiEdit;
+use super::qwen_edit::QwenEdit;
 
 /// What runs a dialect.
 #[derive(Clone, Copy)]
@@ -180,151 +187,182 @@ impl DialectRow {
     }
 }
 
+/// The row of a dialect that `engine` runs; a row of [`DIALECTS`] states
+/// only what differs from its defaults: one file per input, no text field,
+/// no keys of its own, no old/new strings, no path key.
+const fn row(
+    value: &'static str,
+    title: &'static str,
+    agents: &'static [&'static str],
+    engine: Engine,
+) -> DialectRow {
+    DialectRow {
+        value,
+        title,
+        agents,
+        engine,
+        scope: Scope::OneFile,
+        text_field: None,
+        keys: &[],
+        strings: None,
+        path_key: None,
+    }
+}
+
+/// The row of one of srview's own dialects, under its name.
+const fn builtin(
+    dialect: Dialect,
+    title: &'static str,
+    agents: &'static [&'static str],
+) -> DialectRow {
+    row(dialect.name(), title, agents, Engine::Builtin(dialect))
+}
+
+/// The row of an agent's tool, which its ported `matcher` runs.
+const fn call(
+    value: &'static str,
+    title: &'static str,
+    agents: &'static [&'static str],
+    matcher: &'static dyn CallMatcher,
+) -> DialectRow {
+    row(value, title, agents, Engine::Call(matcher))
+}
+
+/// The [`StringFields`] of a tool whose input is one edit.
+const fn one_edit(old: &'static str, new: &'static str, replace_all: &'static str) -> StringFields {
+    StringFields {
+        list: None,
+        old,
+        new,
+        replace_all: Some(replace_all),
+    }
+}
+
+/// The changes to a row's defaults ([`row`]).
+impl DialectRow {
+    /// A whole patch over a folder per input.
+    const fn folder(self) -> Self {
+        DialectRow {
+            scope: Scope::Folder,
+            ..self
+        }
+    }
+
+    /// The tool input a plain text stands for: `field` holding it.
+    const fn text_field(self, field: &'static str) -> Self {
+        DialectRow {
+            text_field: Some(field),
+            ..self
+        }
+    }
+
+    /// The input shapes only this dialect has.
+    const fn keys(self, keys: &'static [&'static [&'static str]]) -> Self {
+        DialectRow { keys, ..self }
+    }
+
+    /// Old/new string edits, of the tool whose `path_key` names its file.
+    const fn strings(self, strings: StringFields, path_key: &'static str) -> Self {
+        DialectRow {
+            strings: Some(strings),
+            path_key: Some(path_key),
+            ..self
+        }
+    }
+}
+
 /// Every dialect, srview's own first; `--dialect` lists them in this order.
 pub static DIALECTS: &[DialectRow] = &[
-    DialectRow {
-        value: "search-replace",
-        title: "SEARCH/REPLACE blocks, Cline v4.0.10's matcher",
-        agents: &["cline-classic"],
-        engine: Engine::Builtin(Dialect::SearchReplace),
-        scope: Scope::OneFile,
-        text_field: None,
-        keys: &[],
-        strings: None,
-        path_key: None,
-    },
-    DialectRow {
-        value: "apply-patch",
-        title: "Codex 0.169.0's apply_patch",
-        agents: &["codex"],
-        engine: Engine::Builtin(Dialect::ApplyPatch),
-        scope: Scope::OneFile,
-        text_field: None,
-        keys: &[],
-        strings: None,
-        path_key: None,
-    },
-    DialectRow {
-        value: "edit-json",
-        title: "one exact-string edit as JSON (Claude Code Edit/Write, Cline's editor)",
-        agents: &["claude-code", "cline-cli"],
-        engine: Engine::Builtin(Dialect::EditJson),
-        scope: Scope::OneFile,
-        text_field: None,
-        keys: &[],
-        strings: None,
-        path_key: None,
-    },
-    DialectRow {
-        value: "aider-diff",
-        title: "Aider 0.86.2's diff edit format",
-        agents: &["aider"],
-        engine: Engine::Call(&super::aider_diff::AiderDiff),
-        scope: Scope::OneFile,
-        text_field: Some("reply"),
-        keys: &[&["reply"]],
-        strings: None,
-        path_key: None,
-    },
-    DialectRow {
-        value: "aider-udiff",
-        title: "Aider 0.86.2's udiff edit format",
-        agents: &["aider"],
-        engine: Engine::Call(&super::aider_diff::AiderUdiff),
-        scope: Scope::OneFile,
-        text_field: Some("reply"),
-        keys: &[],
-        strings: None,
-        path_key: None,
-    },
-    DialectRow {
-        value: "opencode-edit",
-        title: "OpenCode 1.18.33's edit tool",
-        agents: &["opencode"],
-        engine: Engine::Call(&super::opencode_edit::OpencodeEdit),
-        scope: Scope::OneFile,
-        text_field: None,
-        keys: &[&["filePath", "oldString"]],
-        strings: Some(StringFields {
-            list: None,
-            old: "oldString",
-            new: "newString",
-            replace_all: Some("replaceAll"),
-        }),
-        path_key: Some("filePath"),
-    },
-    DialectRow {
-        value: "opencode-apply-patch",
-        title: "OpenCode 1.18.33's apply_patch tool",
-        agents: &["opencode"],
-        engine: Engine::Call(&super::opencode_apply_patch::OpencodeApplyPatch),
-        scope: Scope::Folder,
-        text_field: Some("patchText"),
-        keys: &[&["patchText"]],
-        strings: None,
-        path_key: None,
-    },
-    DialectRow {
-        value: "gemini-replace",
-        title: "Gemini CLI 0.61.0's replace tool",
-        agents: &["gemini-cli"],
-        engine: Engine::Call(&super::gemini_replace::GeminiReplace),
-        scope: Scope::OneFile,
-        text_field: None,
-        keys: &[&["instruction", "old_string"]],
-        strings: Some(StringFields {
-            list: None,
-            old: "old_string",
-            new: "new_string",
-            replace_all: Some("allow_multiple"),
-        }),
-        path_key: Some("file_path"),
-    },
-    DialectRow {
-        value: "qwen-edit",
-        title: "Qwen Code 0.24.4's edit tool",
-        agents: &["qwen-code"],
-        engine: Engine::Call(&super::qwen_edit::QwenEdit),
-        scope: Scope::OneFile,
-        text_field: None,
-        // Claude Code's Edit has the same keys: --dialect or the session's
-        // agent decides.
-        keys: &[],
-        strings: Some(StringFields {
-            list: None,
-            old: "old_string",
-            new: "new_string",
-            replace_all: Some("replace_all"),
-        }),
-        path_key: Some("file_path"),
-    },
-    DialectRow {
-        value: "pi-edit",
-        title: "pi 0.73.1's edit tool",
-        agents: &["pi"],
-        engine: Engine::Call(&super::pi_edit::PiEdit),
-        scope: Scope::OneFile,
-        text_field: None,
-        keys: &[&["path", "edits"], &["path", "oldText"]],
-        strings: Some(StringFields {
-            list: Some("edits"),
-            old: "oldText",
-            new: "newText",
-            replace_all: None,
-        }),
-        path_key: Some("path"),
-    },
-    DialectRow {
-        value: "cline-apply-patch",
-        title: "Cline 3.0.65's apply_patch tool",
-        agents: &["cline-cli"],
-        engine: Engine::Call(&super::cline_apply_patch::ClineApplyPatch),
-        scope: Scope::Folder,
-        text_field: Some("input"),
-        keys: &[&["input"]],
-        strings: None,
-        path_key: None,
-    },
+    builtin(
+        Dialect::SearchReplace,
+        "SEARCH/REPLACE blocks, Cline v4.0.10's matcher",
+        &["cline-classic"],
+    ),
+    builtin(
+        Dialect::ApplyPatch,
+        "Codex 0.169.0's apply_patch",
+        &["codex"],
+    ),
+    builtin(
+        Dialect::EditJson,
+        "one exact-string edit as JSON (Claude Code Edit/Write, Cline's editor)",
+        &["claude-code", "cline-cli"],
+    ),
+    call(
+        "aider-diff",
+        "Aider 0.86.2's diff edit format",
+        &["aider"],
+        &AiderDiff,
+    )
+    .text_field("reply")
+    .keys(&[&["reply"]]),
+    call(
+        "aider-udiff",
+        "Aider 0.86.2's udiff edit format",
+        &["aider"],
+        &AiderUdiff,
+    )
+    .text_field("reply"),
+    call(
+        "opencode-edit",
+        "OpenCode 1.18.33's edit tool",
+        &["opencode"],
+        &OpencodeEdit,
+    )
+    .keys(&[&["filePath", "oldString"]])
+    .strings(one_edit("oldString", "newString", "replaceAll"), "filePath"),
+    call(
+        "opencode-apply-patch",
+        "OpenCode 1.18.33's apply_patch tool",
+        &["opencode"],
+        &OpencodeApplyPatch,
+    )
+    .folder()
+    .text_field("patchText")
+    .keys(&[&["patchText"]]),
+    call(
+        "gemini-replace",
+        "Gemini CLI 0.61.0's replace tool",
+        &["gemini-cli"],
+        &GeminiReplace,
+    )
+    .keys(&[&["instruction", "old_string"]])
+    .strings(
+        one_edit("old_string", "new_string", "allow_multiple"),
+        "file_path",
+    ),
+    // Claude Code's Edit has the same keys (so none here): --dialect or the
+    // session's agent decides.
+    call(
+        "qwen-edit",
+        "Qwen Code 0.24.4's edit tool",
+        &["qwen-code"],
+        &QwenEdit,
+    )
+    .strings(
+        one_edit("old_string", "new_string", "replace_all"),
+        "file_path",
+    ),
+    call("pi-edit", "pi 0.73.1's edit tool", &["pi"], &PiEdit)
+        .keys(&[&["path", "edits"], &["path", "oldText"]])
+        .strings(
+            StringFields {
+                list: Some("edits"),
+                old: "oldText",
+                new: "newText",
+                replace_all: None,
+            },
+            "path",
+        ),
+    call(
+        "cline-apply-patch",
+        "Cline 3.0.65's apply_patch tool",
+        &["cline-cli"],
+        &ClineApplyPatch,
+    )
+    .folder()
+    .text_field("input")
+    .keys(&[&["input"]]),
 ];
 
 /// The row whose `--dialect` value is `value`.

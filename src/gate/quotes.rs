@@ -160,15 +160,7 @@ pub(super) fn carried(
     if actual.len() != old.len() {
         return Ok(None);
     }
-    let prefix = old.iter().zip(&new).take_while(|(a, b)| a == b).count();
-    let room = old.len().min(new.len()) - prefix;
-    let suffix = old
-        .iter()
-        .rev()
-        .zip(new.iter().rev())
-        .take(room)
-        .take_while(|(a, b)| a == b)
-        .count();
+    let (prefix, suffix) = crate::textdiff::shared_ends(&old, &new);
     let changed: String = new[prefix..new.len() - suffix].iter().collect();
     let quote = |c: &char| {
         matches!(

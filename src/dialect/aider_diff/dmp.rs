@@ -165,6 +165,28 @@ fn step_x(v: &[isize], k_offset: usize, k: isize, d: isize) -> isize {
     }
 }
 
+/// Diagonal `k` of one direction's search at step `d`: from where it
+/// starts ([`step_x`]) on along the snake while `same(x, y)` (the texts
+/// agree there, read from that direction's end), both under `lens`; the
+/// furthest x stored in `v`. The x and y reached.
+fn snake(
+    v: &mut [isize],
+    k_offset: usize,
+    k: isize,
+    d: isize,
+    (len1, len2): (isize, isize),
+    same: impl Fn(isize, isize) -> bool,
+) -> (isize, isize) {
+    let mut x = step_x(v, k_offset, k, d);
+    let mut y = x - k;
+    while x < len1 && y < len2 && same(x, y) {
+        x += 1;
+        y += 1;
+    }
+    v[k_offset] = x;
+    (x, y)
+}
+
 fn bisect(text1: &[u32], text2: &[u32], deadline: Instant) -> Vec<Diff> {
     let (len1, len2) = (text1.len() as isize, text2.len() as isize);
     let max_d = (len1 + len2 + 1) / 2;
@@ -183,13 +205,9 @@ fn bisect(text1: &[u32], text2: &[u32], deadline: Instant) -> Vec<Diff> {
         let mut k1 = -d + k1start;
         while k1 < d + 1 - k1end {
             let k1_offset = (v_offset + k1) as usize;
-            let mut x1 = step_x(&v1, k1_offset, k1, d);
-            let mut y1 = x1 - k1;
-            while x1 < len1 && y1 < len2 && text1[x1 as usize] == text2[y1 as usize] {
-                x1 += 1;
-                y1 += 1;
-            }
-            v1[k1_offset] = x1;
+            let (x1, y1) = snake(&mut v1, k1_offset, k1, d, (len1, len2), |x, y| {
+                text1[x as usize] == text2[y as usize]
+            });
             if x1 > len1 {
                 k1end += 2;
             } else if y1 > len2 {
@@ -208,16 +226,9 @@ fn bisect(text1: &[u32], text2: &[u32], deadline: Instant) -> Vec<Diff> {
         let mut k2 = -d + k2start;
         while k2 < d + 1 - k2end {
             let k2_offset = (v_offset + k2) as usize;
-            let mut x2 = step_x(&v2, k2_offset, k2, d);
-            let mut y2 = x2 - k2;
-            while x2 < len1
-                && y2 < len2
-                && text1[(len1 - x2 - 1) as usize] == text2[(len2 - y2 - 1) as usize]
-            {
-                x2 += 1;
-                y2 += 1;
-            }
-            v2[k2_offset] = x2;
+            let (x2, y2) = snake(&mut v2, k2_offset, k2, d, (len1, len2), |x, y| {
+                text1[(len1 - x - 1) as usize] == text2[(len2 - y - 1) as usize]
+            });
             if x2 > len1 {
                 k2end += 2;
             } else if y2 > len2 {

@@ -17,6 +17,8 @@
 //! `make_new_lines_explicit` diffs the hunk's before-text against the file
 //! with diff-match-patch's line diff, ported in `dmp`.
 
+use std::borrow::Cow;
+
 use crate::dialect::call::{
     CallMatcher, CallOutcome, EditMatch, Searched, ToolCall, later_occurrences,
 };
@@ -189,11 +191,7 @@ impl CallMatcher for AiderUdiff {
 /// tester's find: a function written without its `return`, called exact).
 /// The sentence saying so and what to send, when that line holds text.
 fn unclosed_fence(reply: &str) -> Option<String> {
-    let content = if reply.ends_with('\n') {
-        reply.to_string()
-    } else {
-        format!("{reply}\n")
-    };
+    let content = newline_ended(reply);
     let lines = splitlines_keepends(&content);
     let mut at = 0;
     let mut opened = None;
@@ -770,14 +768,20 @@ fn hunk_to_before_after(hunk: &Hunk) -> (String, String) {
     (before.concat(), after.concat())
 }
 
+/// `content` as `find_diffs` reads it: with a `\n` added when it does not
+/// end in one.
+fn newline_ended(content: &str) -> Cow<'_, str> {
+    if content.ends_with('\n') {
+        Cow::Borrowed(content)
+    } else {
+        Cow::Owned(format!("{content}\n"))
+    }
+}
+
 /// `find_diffs(content)`: each fenced ```` ```diff ```` block's hunks, with
 /// the file its `--- `/`+++ ` lines name (`None` when they name none).
 fn find_diffs(content: &str) -> Result<Vec<(Option<String>, Hunk)>, Exception> {
-    let content = if content.ends_with('\n') {
-        content.to_string()
-    } else {
-        format!("{content}\n")
-    };
+    let content = newline_ended(content);
     let lines = splitlines_keepends(&content);
     let mut line_num = 0;
     let mut edits = Vec::new();

@@ -10,15 +10,8 @@ use std::collections::HashMap;
 
 /// The Levenshtein distance of `a` and `b` (UTF-16 code units).
 pub fn distance(a: &[u16], b: &[u16]) -> usize {
-    let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
-    let (a, b) = (&a[prefix..], &b[prefix..]);
-    let suffix = a
-        .iter()
-        .rev()
-        .zip(b.iter().rev())
-        .take_while(|(x, y)| x == y)
-        .count();
-    let (a, b) = (&a[..a.len() - suffix], &b[..b.len() - suffix]);
+    let (prefix, suffix) = crate::textdiff::shared_ends(a, b);
+    let (a, b) = (&a[prefix..a.len() - suffix], &b[prefix..b.len() - suffix]);
     let (pattern, text) = if a.len() <= b.len() { (a, b) } else { (b, a) };
     if pattern.is_empty() {
         return text.len();
