@@ -64,16 +64,22 @@ impl NotJson {
         } else {
             "valid JSON"
         };
-        let was = if self.created {
-            format!("the new file is not {kind}")
-        } else {
-            format!("the file was {kind} before and is not after")
-        };
-        format!(
-            "{was}: line {}, column {}: {}",
-            self.line, self.column, self.error
-        )
+        let at = broken_at(kind, self.created, self.line, self.column);
+        format!("{at}: {}", self.error)
     }
+}
+
+/// The start of a broken file's fault: that it is not `kind` (`valid
+/// TOML`), the new file or since the edit, and where its reader stopped
+/// (`the file was valid TOML before and is not after: line 3, column 1`).
+/// [`NotJson`]'s, [`super::doubt_toml`]'s and [`super::doubt_not_yaml`]'s.
+pub(super) fn broken_at(kind: &str, created: bool, line: usize, column: usize) -> String {
+    let was = if created {
+        format!("the new file is not {kind}")
+    } else {
+        format!("the file was {kind} before and is not after")
+    };
+    format!("{was}: line {line}, column {column}")
 }
 
 /// Whether `path` names a JSON file: `.json` or `.jsonc`.

@@ -46,6 +46,7 @@
 //! `obj.key = ` after the literal; JSX's `style={{ .. }}` (the inner
 //! literal follows a `{`, read as a block).
 
+use super::doubt_redefine::key_twice_said;
 use super::file_kind::FileKind;
 use crate::textdiff::changed_lines;
 use std::collections::HashMap;
@@ -98,15 +99,8 @@ pub struct LiteralKey {
 impl LiteralKey {
     /// One sentence without a final stop.
     pub fn describe(&self) -> String {
-        if self.created {
-            return format!("{}: give each key once", self.fault());
-        }
-        format!(
-            "{}: change the {} that is there (its line in the old text) instead of adding it \
-             again",
-            self.fault(),
-            if self.method { "method" } else { "key" }
-        )
+        let what = if self.method { "method" } else { "key" };
+        key_twice_said(self.fault(), what, self.created)
     }
 
     /// [`Self::describe`] without what to send instead.

@@ -23,6 +23,7 @@
 //! decides: a tab between the items of a flow collection parses, a `%`
 //! directive after a document needs the `...` that ends it.
 
+use super::doubt_json::broken_at;
 use saphyr_parser::{Event, EventReceiver, Parser, ScanError};
 
 /// A YAML file an edit leaves unparseable.
@@ -60,11 +61,7 @@ impl NotYaml {
 
     /// [`Self::describe`] without what to send instead.
     pub fn fault(&self) -> String {
-        let was = if self.created {
-            "the new file is not valid YAML"
-        } else {
-            "the file was valid YAML before and is not after"
-        };
+        let at = broken_at("valid YAML", self.created, self.line, self.column);
         let tab = self
             .tab
             .map(|line| format!(" (line {line} is indented with a tab)"))
@@ -74,10 +71,7 @@ impl NotYaml {
         } else {
             ""
         };
-        format!(
-            "{was}: line {}, column {}{end}: {}{tab}",
-            self.line, self.column, self.error
-        )
+        format!("{at}{end}: {}{tab}", self.error)
     }
 
     /// What to send, by what the parser says.

@@ -512,6 +512,20 @@ fn next_alike<'a, T, K: std::hash::Hash + Eq>(
     next
 }
 
+/// A key held twice, said: its `fault` and what to send instead, which
+/// changes the `what` (`key`, `method`) that is there; for a file the edit
+/// `created`, which has no old text (a tester's find, round 39b, 05), each
+/// key given once. [`DuplicateKey`]'s and [`super::doubt_keys`]' sentence.
+pub(super) fn key_twice_said(fault: String, what: &str, created: bool) -> String {
+    if created {
+        return format!("{fault}: give each key once");
+    }
+    format!(
+        "{fault}: change the {what} that is there (its line in the old text) instead of adding \
+         it again"
+    )
+}
+
 /// A key a YAML mapping holds twice.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DuplicateKey {
@@ -532,15 +546,7 @@ pub struct DuplicateKey {
 impl DuplicateKey {
     /// One sentence without a final stop.
     pub fn describe(&self) -> String {
-        if self.created {
-            // A new file has no old text (a tester's find, round 39b, 05).
-            return format!("{}: give each key once", self.fault());
-        }
-        format!(
-            "{}: change the key that is there (its line in the old text) instead of adding it \
-             again",
-            self.fault()
-        )
+        key_twice_said(self.fault(), "key", self.created)
     }
 
     /// [`Self::describe`] without what to send instead.

@@ -30,6 +30,7 @@
 //! so such an edit to a pyproject.toml is not doubted (a miss, never a
 //! false doubt).
 
+use super::doubt_json::broken_at;
 use toml_edit::{Document, TomlError};
 
 /// A TOML file an edit leaves unreadable.
@@ -73,15 +74,8 @@ impl NotToml {
 
     /// [`Self::describe`] without what to send instead.
     pub fn fault(&self) -> String {
-        let was = if self.created {
-            "the new file is not valid TOML"
-        } else {
-            "the file was valid TOML before and is not after"
-        };
-        format!(
-            "{was}: line {}, column {}: {}",
-            self.line, self.column, self.error
-        )
+        let at = broken_at("valid TOML", self.created, self.line, self.column);
+        format!("{at}: {}", self.error)
     }
 
     /// What to send, by the fault.
