@@ -237,6 +237,7 @@ pub(super) fn json_broken(path: &str, original: &str, result: &str) -> Option<No
 #[cfg(test)]
 mod tests {
     use super::{NotJson, json_broken, jsonc_by_convention, lenient};
+    use crate::diagnose::doubt::test_edits::after;
 
     const PACKAGE: &str = "{\n  \"name\": \"x\",\n  \"scripts\": {\n    \"build\": \"tsc\",\n    \"test\": \"jest\"\n  }\n}\n";
 
@@ -244,9 +245,10 @@ mod tests {
     /// before it, or with a trailing comma after it: npm refuses the file.
     #[test]
     fn a_package_json_left_unreadable_is_doubted() {
-        let missing = PACKAGE.replace(
+        let missing = after(
+            PACKAGE,
             "    \"test\": \"jest\"\n",
-            "    \"test\": \"jest\"\n    \"lint\": \"eslint .\"\n",
+            "    \"lint\": \"eslint .\"\n",
         );
         let found = json_broken("package.json", PACKAGE, &missing);
         assert_eq!(
@@ -287,9 +289,10 @@ mod tests {
     fn a_jsonc_file_is_read_with_comments_and_trailing_commas() {
         let tsconfig =
             "{\n  // options\n  \"compilerOptions\": {\n    \"strict\": true,\n  },\n}\n";
-        let fine = tsconfig.replace(
+        let fine = after(
+            tsconfig,
             "    \"strict\": true,\n",
-            "    \"strict\": true,\n    /* out */ \"outDir\": \"dist\",\n",
+            "    /* out */ \"outDir\": \"dist\",\n",
         );
         for name in [
             "tsconfig.json",

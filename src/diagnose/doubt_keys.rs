@@ -807,6 +807,7 @@ pub fn literal_key_twice(path: &str, original: &str, result: &str) -> Option<Lit
 #[cfg(test)]
 mod tests {
     use super::{Literal, LiteralKey, literal_key_twice};
+    use crate::diagnose::doubt::test_edits::after;
 
     const CONF: &str =
         "CONFIG = {\n    \"port\": 3000,\n    \"host\": \"localhost\",\n    \"debug\": False,\n}\n";
@@ -815,9 +816,10 @@ mod tests {
     /// existing `"debug": False`.
     #[test]
     fn a_dict_key_added_again_is_doubted() {
-        let result = CONF.replace(
+        let result = after(
+            CONF,
             "    \"port\": 3000,\n",
-            "    \"port\": 3000,\n    \"timeout\": 5,\n    \"debug\": True,\n",
+            "    \"timeout\": 5,\n    \"debug\": True,\n",
         );
         let found = literal_key_twice("cfg.py", CONF, &result);
         assert_eq!(
@@ -849,9 +851,10 @@ mod tests {
     #[test]
     fn an_object_literal_method_added_again_is_doubted() {
         let api = "const api = {\n  get(url) {\n    return fetch(url);\n  },\n  post(url, body) {\n    return fetch(url, { method: \"POST\", body });\n  },\n};\n";
-        let result = api.replace(
+        let result = after(
+            api,
             "const api = {\n",
-            "const api = {\n  post(url, body) {\n    return fetch(url, { method: \"POST\", body: JSON.stringify(body) });\n  },\n",
+            "  post(url, body) {\n    return fetch(url, { method: \"POST\", body: JSON.stringify(body) });\n  },\n",
         );
         let found = literal_key_twice("api.js", api, &result).expect("doubted");
         assert_eq!(
@@ -873,7 +876,7 @@ mod tests {
         );
         // The inner `{ method: .., body }` literals each hold their keys once.
         let cfg = "module.exports = {\n  port: 3000,\n  debug: false,\n};\n";
-        let again = cfg.replace("  port: 3000,\n", "  port: 3000,\n  debug: true,\n");
+        let again = after(cfg, "  port: 3000,\n", "  debug: true,\n");
         assert_eq!(
             literal_key_twice("cfg.js", cfg, &again).map(|f| (f.key, f.lines)),
             Some(("debug".to_string(), (3, 4)))
@@ -885,7 +888,7 @@ mod tests {
     #[test]
     fn a_text_misread_is_not_judged() {
         let jsx = "const a = {\n  k: 1,\n};\nconst p = <p>Don't {a}</p>;\n";
-        let again = jsx.replace("  k: 1,\n", "  k: 1,\n  k: 2,\n");
+        let again = after(jsx, "  k: 1,\n", "  k: 2,\n");
         assert_eq!(literal_key_twice("a.jsx", jsx, &again), None);
         let crossed = "x = {\n    'a': 1,\n)\n";
         assert_eq!(

@@ -1200,6 +1200,8 @@ impl<'a> Analysis<'a> {
 #[cfg(test)]
 mod tests {
     use super::{Piece, python_name_gone, python_pieces};
+    use crate::cases::before;
+    use crate::diagnose::doubt::test_edits::after;
 
     const APP: &str = "import sys\n\n\ndef parse(argv):\n    return argv[1:]\n\n\ndef helper(xs):\n    return [x.upper() for x in xs]\n\n\ndef main():\n    args = parse(sys.argv)\n    print(helper(args))\n\n\nif __name__ == \"__main__\":\n    main()\n";
 
@@ -1225,11 +1227,12 @@ mod tests {
         // Its use removed too, imported instead, or defined in main: fine.
         let unused = written.replace("print(helper(args))", "print(args)");
         assert_eq!(python_name_gone(APP, &unused), None);
-        let imported = written.replace("import sys\n", "import sys\nfrom util import helper\n");
+        let imported = after(&written, "import sys\n", "from util import helper\n");
         assert_eq!(python_name_gone(APP, &imported), None);
-        let local = written.replace(
+        let local = before(
+            &written,
             "    print(helper(args))",
-            "    def helper(xs):\n        return xs\n    print(helper(args))",
+            "    def helper(xs):\n        return xs\n",
         );
         assert_eq!(python_name_gone(APP, &local), None);
     }

@@ -161,6 +161,7 @@ fn tabbed_line(text: &str, from: usize) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::{NotYaml, parses, yaml_unparsed};
+    use crate::diagnose::doubt::test_edits::after;
 
     const SERVER: &str = "server:\n  host: a\n  port: 80\n";
 
@@ -199,7 +200,7 @@ mod tests {
             );
         }
         // The tab's own line is named beside where the parser stops.
-        let tab = SERVER.replace("  port: 80\n", "  port: 80\n\ttimeout: 5\n");
+        let tab = after(SERVER, "  port: 80\n", "\ttimeout: 5\n");
         let found = yaml_unparsed(SERVER, &tab);
         assert_eq!(
             found.as_ref().map(|f| (f.tab, f.at_end)),
@@ -214,7 +215,7 @@ mod tests {
                  (indentation in spaces: YAML forbids tabs there)"
             )
         );
-        let open = SERVER.replace("  port: 80\n", "  port: 80\n  name: \"web\n");
+        let open = after(SERVER, "  port: 80\n", "  name: \"web\n");
         assert_eq!(
             yaml_unparsed(SERVER, &open)
                 .map(|f| f.describe())

@@ -860,6 +860,7 @@ mod tests {
         yaml_template,
     };
     use crate::cases::{assert_none, before};
+    use crate::diagnose::doubt::test_edits::after;
 
     const CLASS: &str = "class Inventory:\n    def __init__(self):\n        self.items = {}\n\n    def total(self):\n        return sum(self.items.values())\n";
 
@@ -868,9 +869,10 @@ mod tests {
     /// earlier copy (the model's, here) never runs.
     #[test]
     fn a_method_added_again_in_its_class_is_doubted() {
-        let result = CLASS.replace(
+        let result = after(
+            CLASS,
             "        self.items = {}\n",
-            "        self.items = {}\n\n    def total(self):\n        return 0\n",
+            "\n    def total(self):\n        return 0\n",
         );
         let found = python_redefinition(CLASS, &result);
         assert_eq!(
@@ -1062,9 +1064,10 @@ mod tests {
             );
         }
         // A method re-sent in its class, called by another method between.
-        let called = CLASS.replace(
+        let called = before(
+            CLASS,
             "    def total(self):\n",
-            "    def report(self):\n        return self.total()\n\n    def total(self):\n",
+            "    def report(self):\n        return self.total()\n\n",
         );
         let resent = format!("{called}\n    def report(self):\n        return 0\n");
         assert_eq!(
@@ -1134,9 +1137,10 @@ mod tests {
     #[test]
     fn a_class_attribute_assigned_again_is_doubted() {
         let config = "class Config:\n    DEBUG = False\n    PORT = 8000\n";
-        let result = config.replace(
+        let result = after(
+            config,
             "    DEBUG = False\n",
-            "    DEBUG = False\n    PORT = 9000\n    TIMEOUT = 5\n",
+            "    PORT = 9000\n    TIMEOUT = 5\n",
         );
         let found = python_redefinition(config, &result);
         assert_eq!(
@@ -1237,7 +1241,7 @@ mod tests {
     /// `timeout` further down): a doubt naming both lines.
     #[test]
     fn a_yaml_key_added_again_to_its_mapping_is_doubted() {
-        let result = SERVER.replace("  port: 80\n", "  port: 80\n  timeout: 5\n");
+        let result = after(SERVER, "  port: 80\n", "  timeout: 5\n");
         let found = yaml_duplicate_key(SERVER, &result);
         assert_eq!(
             found,
@@ -1265,7 +1269,7 @@ mod tests {
         );
         // In a list item's mapping.
         let items = "steps:\n  - name: a\n    run: x\n";
-        let again = items.replace("    run: x\n", "    run: x\n    name: b\n");
+        let again = after(items, "    run: x\n", "    name: b\n");
         assert_eq!(
             yaml_duplicate_key(items, &again).map(|f| (f.key, f.lines)),
             Some(("name".to_string(), (2, 4)))
@@ -1386,7 +1390,7 @@ mod tests {
             // Another object's key, a value, a text that is not JSON.
             PACKAGE.replace("\"react\"", "\"build\""),
             PACKAGE.replace("\"tsc\"", "\"scripts\""),
-            PACKAGE.replace("\"tsc\",", "\"tsc\",,\n    \"build\": 1,"),
+            after(PACKAGE, "\"tsc\",", ",\n    \"build\": 1,"),
             // Keys that differ by an escape's meaning.
             before(PACKAGE, "    \"test\"", "    \"build\\n\": 1,\n"),
         ];
@@ -1456,9 +1460,10 @@ mod tests {
     #[test]
     fn a_json_key_added_again_beside_trailing_commas_is_doubted() {
         let tsconfig = "{\n  \"compilerOptions\": {\n    \"strict\": true,\n    \"target\": \"es2020\",\n  },\n  \"include\": [\"src\",],\n}\n";
-        let again = tsconfig.replace(
+        let again = after(
+            tsconfig,
             "  },\n",
-            "  },\n  \"compilerOptions\": {\n    \"outDir\": \"dist\",\n  },\n",
+            "  \"compilerOptions\": {\n    \"outDir\": \"dist\",\n  },\n",
         );
         for name in ["tc.jsonc", "tsconfig.json", "plain.json"] {
             assert_eq!(
@@ -1468,13 +1473,13 @@ mod tests {
             );
         }
         let settings = "{\n  // editor\n  \"editor.tabSize\": 2,\n  \"files.exclude\": {\n    \"**/dist\": true,\n  },\n}\n";
-        let retab = settings.replace("  },\n", "  },\n  \"editor.tabSize\": 4,\n");
+        let retab = after(settings, "  },\n", "  \"editor.tabSize\": 4,\n");
         assert_eq!(
             json_duplicate_key(".vscode/settings.json", settings, &retab).map(|f| f.lines),
             Some((3, 7))
         );
         // Another key beside trailing commas: no doubt.
-        let other = settings.replace("  },\n", "  },\n  \"editor.rulers\": [80,],\n");
+        let other = after(settings, "  },\n", "  \"editor.rulers\": [80,],\n");
         assert_eq!(
             json_duplicate_key(".vscode/settings.json", settings, &other),
             None

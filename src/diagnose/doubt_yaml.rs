@@ -1046,6 +1046,7 @@ fn misplaced(original: &str, result: &str) -> Option<Misplaced> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diagnose::doubt::test_edits::after;
 
     const CONFIG: &str = "server:\n  port: 80\n  host: a\ndb:\n  name: x\n";
 
@@ -1396,7 +1397,7 @@ mod tests {
                  there and refuses the line (the file no longer parses)"
             )
         );
-        let fixed = script.replace("run: |", "run: |2");
+        let fixed = after(script, "run: |", "2");
         let result = fixed.replace("  echo a: b\n  echo c\n", "    echo a: b\n  echo c: 2\n");
         assert_eq!(yaml_doubt("x.yml", &fixed, &result), None);
         // Not where the file before already read such a fault, nor with a
