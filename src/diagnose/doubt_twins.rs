@@ -1321,6 +1321,7 @@ mod make {
 mod tests {
     use super::{Script, Twin, script_twin};
     use crate::cases::{assert_cases, assert_none, before};
+    use crate::diagnose::doubt::test_edits::edited;
 
     /// A path of the language the fixture names.
     const LUA: &str = "local M = {}\n\nfunction M.greet(name)\n  return \"hi \" .. name\nend\n\nfunction M.bye(name)\n  return \"bye \" .. name\nend\n\nreturn M\n";
@@ -1500,12 +1501,6 @@ mod tests {
             (("run", "#!/usr/bin/env python3\n"), None),
         ];
         assert_cases(|(path, content)| Script::of(path, content), cases);
-    }
-
-    /// `text` with `old` replaced by `new` once.
-    fn edited(text: &str, old: &str, new: &str) -> String {
-        assert_eq!(text.matches(old).count(), 1, "{old:?}");
-        text.replacen(old, new, 1)
     }
 
     #[test]

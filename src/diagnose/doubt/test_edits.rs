@@ -1,8 +1,13 @@
-//! The doubt checks' tests' edits: a file's text with lines written after
-//! an anchor, the twin of [`crate::cases::before`].
+//! The doubt checks' tests' edits: a file's text with one place rewritten,
+//! or lines written after an anchor (the twin of [`crate::cases::before`]).
+
+/// `text` with `old`, which it holds once, replaced by `new`.
+pub(crate) fn edited(text: &str, old: &str, new: &str) -> String {
+    assert_eq!(text.matches(old).count(), 1, "{old:?} in {text:?}");
+    text.replacen(old, new, 1)
+}
 
 /// `text` with `added` written just after `anchor`, which it holds once.
 pub(crate) fn after(text: &str, anchor: &str, added: &str) -> String {
-    assert_eq!(text.matches(anchor).count(), 1, "{anchor:?} in {text:?}");
-    text.replacen(anchor, &format!("{anchor}{added}"), 1)
+    edited(text, anchor, &format!("{anchor}{added}"))
 }
