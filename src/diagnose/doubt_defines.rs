@@ -1791,10 +1791,12 @@ mod tests {
             "export function parse(input: string): number; // text\nexport function parse(input: Buffer): number; /* bytes */\n",
             "export function parse(\n  input: string, // text\n  n: number,\n): number; // text\n",
         ];
-        for signatures in cases {
-            let result = format!("{signatures}{parse}");
-            assert_eq!(redefined("parse.ts", parse, &result), None, "{result}");
-        }
+        assert_none_written(
+            "parse.ts",
+            parse,
+            |signatures| format!("{signatures}{parse}"),
+            &cases,
+        );
         let twice = format!(
             "{parse}export function parse(\n  input: string,\n): number {{\n  return 0;\n}}\n"
         );
@@ -2249,10 +2251,12 @@ mod tests {
             "  handleClickCount = 0;\n  open = a => a;\n",
             "  done = this.handleClick == null;\n",
         ];
-        for added in fine {
-            let result = form.replace("  render() {", &format!("{added}\n  render() {{"));
-            assert_eq!(redefined("fm.tsx", form, &result), None, "{added}");
-        }
+        assert_none_written(
+            "fm.tsx",
+            form,
+            |added| form.replace("  render() {", &format!("{added}\n  render() {{")),
+            &fine,
+        );
         let other = format!("{form}class B {{\n  handleClick = () => {{\n  }};\n}}\n");
         assert_eq!(redefined("fm.tsx", form, &other), None);
         let body = "  get(k) {\n    return this.m[k];\n  }\n";
