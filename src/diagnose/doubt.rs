@@ -441,6 +441,9 @@ fn bare_lfs<'a>(pieces: impl IntoIterator<Item = &'a str>, enough: usize) -> usi
 }
 
 #[cfg(test)]
+pub(crate) mod test_edits;
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::cases::assert_cases;

@@ -1574,6 +1574,7 @@ pub fn redefined(path: &str, original: &str, result: &str) -> Option<Redefined> 
 mod tests {
     use super::{Lang, STD, redefined};
     use crate::cases::{assert_none, before};
+    use crate::diagnose::doubt::test_edits::after;
 
     /// The fault the edit leaves, said without advice, if any.
     fn fault_of(path: &str, original: &str, result: &str) -> Option<String> {
@@ -1767,9 +1768,9 @@ mod tests {
             // New names; a struct field named like a type; a second `_`;
             // a new argument line of the call.
             go.replace("\tB\n)", "\tB\n\tC\n\tDelay = 1\n)"),
-            go.replace("\t\tName string", "\t\tName string\n\t\tUser string"),
-            go.replace("\t_ = check()", "\t_ = check()\n\t_ = verify()"),
-            go.replace("\t\t10,", "\t\t10,\n\t\tTimeout,"),
+            after(go, "\t\tName string", "\n\t\tUser string"),
+            after(go, "\t_ = check()", "\n\t_ = verify()"),
+            after(go, "\t\t10,", "\n\t\tTimeout,"),
             // A group's entry moved to a top-level declaration.
             go.replace("\tTimeout = 5\n", "") + "\nconst Timeout = 5\n",
         ];
@@ -1790,10 +1791,12 @@ mod tests {
             "export function parse(input: string): number; // text\nexport function parse(input: Buffer): number; /* bytes */\n",
             "export function parse(\n  input: string, // text\n  n: number,\n): number; // text\n",
         ];
-        for signatures in cases {
-            let result = format!("{signatures}{parse}");
-            assert_eq!(redefined("parse.ts", parse, &result), None, "{result}");
-        }
+        assert_none_written(
+            "parse.ts",
+            parse,
+            |signatures| format!("{signatures}{parse}"),
+            &cases,
+        );
         let twice = format!(
             "{parse}export function parse(\n  input: string,\n): number {{\n  return 0;\n}}\n"
         );
@@ -2037,9 +2040,10 @@ mod tests {
     #[test]
     fn messages_name_each_copys_kind_and_the_real_error() {
         let registry = "export class Registry {\n  constructor() {\n    this.items = [];\n  }\n}\n";
-        let twice = registry.replace(
+        let twice = before(
+            registry,
             "  }\n}",
-            "  }\n\n  constructor(items) {\n    this.items = items;\n  }\n}",
+            "  }\n\n  constructor(items) {\n    this.items = items;\n",
         );
         assert_fault(
             "ct.js",
@@ -2054,7 +2058,7 @@ mod tests {
                 .is_some_and(|f| f.contains("(Multiple constructor implementations are not allowed), and run as JavaScript it does not load (SyntaxError: A class may only have one constructor)"))
         );
         // A static method named `constructor` is another member.
-        let beside = registry.replace("  }\n}", "  }\n\n  static constructor() {\n  }\n}");
+        let beside = before(registry, "  }\n}", "  }\n\n  static constructor() {\n");
         assert_eq!(redefined("ct.js", registry, &beside), None);
         // A function twice in an ES module (an `export`, `.mjs`): the
         // module does not load; in a script the later one wins.
@@ -2092,10 +2096,7 @@ mod tests {
         // Each copy by its own kind.
         let foo =
             "pub struct Foo;\n\nimpl Foo {\n    pub fn new() -> Self {\n        Foo\n    }\n}\n";
-        let again = foo.replace(
-            "pub struct Foo;\n",
-            "pub struct Foo;\n\npub enum Foo {\n    A,\n}\n",
-        );
+        let again = after(foo, "pub struct Foo;\n", "\npub enum Foo {\n    A,\n}\n");
         assert_fault(
             "i.rs",
             foo,
@@ -2130,9 +2131,10 @@ mod tests {
         // A fn twice in one trait impl (E0201), generics read past; the
         // trait for another type is fine.
         let generic = "impl<T: Clone> From<T> for W<T> {\n    fn from(t: T) -> Self {\n        W(t)\n    }\n}\n";
-        let inside = generic.replace(
+        let inside = before(
+            generic,
             "    }\n}",
-            "    }\n    fn from(t: T) -> Self {\n        W(t)\n    }\n}",
+            "    }\n    fn from(t: T) -> Self {\n        W(t)\n",
         );
         assert!(
             fault_of("g.rs", generic, &inside).is_some_and(|f| f.contains("fn `from` twice in `impl<T: Clone> From<T> for W<T>` (line 1), at lines 2 and 5: Rust refuses to compile it (duplicate definitions with name `from`)"))
@@ -2207,9 +2209,10 @@ mod tests {
     #[test]
     fn function_fields_and_methods_of_class_expressions_added_again_are_doubted() {
         let form = "export class Form extends React.Component {\n  handleClick = () => {\n    this.setState({ open: true });\n  };\n\n  render() {\n    return null;\n  }\n}\n";
-        let again = form.replace(
+        let again = before(
+            form,
             "  render() {",
-            "  handleClick = () => {\n    this.setState({ open: false });\n  };\n\n  render() {",
+            "  handleClick = () => {\n    this.setState({ open: false });\n  };\n\n",
         );
         assert_fault(
             "fm.tsx",
@@ -2248,10 +2251,12 @@ mod tests {
             "  handleClickCount = 0;\n  open = a => a;\n",
             "  done = this.handleClick == null;\n",
         ];
-        for added in fine {
-            let result = form.replace("  render() {", &format!("{added}\n  render() {{"));
-            assert_eq!(redefined("fm.tsx", form, &result), None, "{added}");
-        }
+        assert_none_written(
+            "fm.tsx",
+            form,
+            |added| form.replace("  render() {", &format!("{added}\n  render() {{")),
+            &fine,
+        );
         let other = format!("{form}class B {{\n  handleClick = () => {{\n  }};\n}}\n");
         assert_eq!(redefined("fm.tsx", form, &other), None);
         let body = "  get(k) {\n    return this.m[k];\n  }\n";
@@ -2480,7 +2485,7 @@ mod tests {
         // A name added to an import over several lines.
         let many =
             "import {\n  parse,\n} from './util';\n\nfunction formatDate(d) {\n  return d;\n}\n";
-        let result = many.replace("  parse,\n", "  parse,\n  formatDate,\n");
+        let result = after(many, "  parse,\n", "  formatDate,\n");
         assert_eq!(
             redefined("m.js", many, &result).map(|f| (f.kinds, f.lines)),
             Some((("import", "function"), (1, 6)))
@@ -2499,9 +2504,10 @@ mod tests {
     #[test]
     fn a_fn_twice_in_a_module_or_a_trait_is_doubted() {
         let lib = "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n\n#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn adds() {\n        assert_eq!(add(1, 2), 3);\n    }\n}\n";
-        let again = lib.replace(
+        let again = before(
+            lib,
             "    }\n}\n",
-            "    }\n\n    #[test]\n    fn adds() {\n        assert_eq!(add(-1, 1), 0);\n    }\n}\n",
+            "    }\n\n    #[test]\n    fn adds() {\n        assert_eq!(add(-1, 1), 0);\n",
         );
         assert_fault(
             "lib.rs",
@@ -2511,9 +2517,10 @@ mod tests {
              and 15: Rust refuses to compile it (the name `adds` is defined multiple times)",
         );
         let shape = "pub trait Shape {\n    fn area(&self) -> f64 {\n        0.0\n    }\n}\n";
-        let again = shape.replace(
+        let again = before(
+            shape,
             "    }\n}\n",
-            "    }\n\n    fn area(&self) -> f64 {\n        1.0\n    }\n}\n",
+            "    }\n\n    fn area(&self) -> f64 {\n        1.0\n",
         );
         assert_eq!(
             redefined("tt.rs", shape, &again).map(|f| (f.name, f.lines, f.scope)),
@@ -2526,7 +2533,7 @@ mod tests {
         // Fine: one name in two modules, at the top level and in a
         // module, a signature and its impl, `mod tests;`.
         let fine = [
-            (lib, lib.replace("mod tests {", "mod a {\n    fn add() {}\n}\n\nmod tests {")),
+            (lib, before(lib, "mod tests {", "mod a {\n    fn add() {}\n}\n\n")),
             (
                 lib,
                 format!("{lib}\nmod other {{\n    #[test]\n    fn adds() {{\n    }}\n}}\n"),
@@ -2582,7 +2589,7 @@ mod tests {
         let again = format!("{wrap}impl<T: Clone> Clone for W<T> {{\n}}\n");
         assert!(redefined("w.rs", wrap, &again).is_some_and(|f| f.name == "Clone for W"));
         // A trait added to a derive over several lines.
-        let result = wrap.replace("    Debug,\n", "    Debug,\n    Default,\n")
+        let result = after(wrap, "    Debug,\n", "    Default,\n")
             + "impl<T> Default for W<T> {\n    fn default() -> Self {\n        todo!()\n    }\n}\n";
         let original = wrap.to_string()
             + "impl<T> Default for W<T> {\n    fn default() -> Self {\n        todo!()\n    }\n}\n";

@@ -726,7 +726,8 @@ mod tests {
     }
 
     use super::*;
-    use crate::cases::assert_none;
+    use crate::cases::{assert_none, before};
+    use crate::diagnose::doubt::test_edits::after;
 
     const CART: &str = "class Cart:\n    def __init__(self):\n        self.items = []\n\n    def add(self, item):\n        if item:\n            self.items.append(item)\n        return self\n";
 
@@ -749,8 +750,7 @@ mod tests {
     #[test]
     fn tabs_against_spaces_are_a_tab_error() {
         let tabbed = "def f(x):\n\tif x > 0:\n\t\tx = x + 1\n\t\tlog(x)\n\treturn x\n";
-        let spaces_after_tabs =
-            tabbed.replace("\t\tx = x + 1\n", "\t\tx = x + 1\n        y = x * 2\n");
+        let spaces_after_tabs = after(tabbed, "\t\tx = x + 1\n", "        y = x * 2\n");
         let found = indent_break("t.py", tabbed, &spaces_after_tabs).expect("a TabError");
         assert_eq!((found.line, found.kind), (4, BreakKind::Tabs));
         assert_eq!(
@@ -768,7 +768,7 @@ mod tests {
         );
         // A tab in a space-indented file.
         let spaced = "def f(x):\n    if x:\n        x += 1\n    return x\n";
-        let tab_in = spaced.replace("        x += 1\n", "        x += 1\n\ty = x\n");
+        let tab_in = after(spaced, "        x += 1\n", "\ty = x\n");
         assert_eq!(
             indent_break("t.py", spaced, &tab_in).map(|f| f.kind),
             Some(BreakKind::Tabs)
@@ -782,7 +782,7 @@ mod tests {
         );
         // Tabs throughout; a consistent mix Python accepts (a tab then
         // spaces inside a tab-indented block: deeper in both readings).
-        let more_tabs = tabbed.replace("\t\tlog(x)\n", "\t\tlog(x)\n\t\ty = 2\n");
+        let more_tabs = after(tabbed, "\t\tlog(x)\n", "\t\ty = 2\n");
         assert_eq!(indent_break("t.py", tabbed, &more_tabs), None);
         let consistent = tabbed.replace("\t\tlog(x)\n", "\t\tif x:\n\t\t    log(x)\n");
         assert_eq!(indent_break("t.py", tabbed, &consistent), None);
@@ -836,10 +836,7 @@ mod tests {
         let found = indent_break("report.py", REPORT, &commented).expect("a fault");
         assert_eq!((found.line, found.kind), (14, BreakKind::Expected));
         // The block right before the next top-level line.
-        let before_def = REPORT.replace(
-            "    return total\n",
-            "    if total:\n        return total\n",
-        );
+        let before_def = before(REPORT, "    return total\n", "    if total:\n    ");
         let emptied = before_def.replace("        return total\n", "");
         let found = indent_break("report.py", &before_def, &emptied).expect("a fault");
         assert_eq!((found.line, &*found.text), (9, "def main():"));
@@ -870,7 +867,7 @@ mod tests {
         for string in ["'a((b, \\\n        c)'", "\"a[[b \\\\ \\\n        c]\""] {
             let result = plain.replace("'a'", string);
             assert_eq!(indent_break("t.py", plain, &result), None, "{result}");
-            let misindented = result.replace("    return c", "      return c");
+            let misindented = before(&result, "    return c", "  ");
             assert_eq!(
                 indent_break("t.py", plain, &misindented).map(|b| (b.line, b.column)),
                 Some((9, 6)),
@@ -914,7 +911,7 @@ mod tests {
             &cases,
         );
         let refused = REPORT.replace(line, "");
-        let edited = refused.replace("total = sum(rows)", "total = sum(rows) + 1");
+        let edited = after(&refused, "total = sum(rows)", " + 1");
         assert_eq!(indent_break("report.py", &refused, &edited), None);
     }
 }

@@ -171,6 +171,7 @@ pub(super) fn ini_twice(path: &str, original: &str, result: &str) -> Option<IniT
 #[cfg(test)]
 mod tests {
     use super::{IniTwice, ini_name, ini_twice};
+    use crate::diagnose::doubt::test_edits::after;
 
     const TOX: &str = "[tox]\nenv_list = py311, lint\n\n[testenv]\ndeps =\n    pytest\n    \
                        coverage\ncommands = pytest {posargs}\n\n[testenv:lint]\ndeps = ruff\n";
@@ -179,10 +180,7 @@ mod tests {
     /// again, a section declared again; said with both lines.
     #[test]
     fn an_option_or_a_section_added_again_is_doubted() {
-        let option = TOX.replace(
-            "commands = pytest {posargs}\n",
-            "commands = pytest {posargs}\nDeps = hypothesis\n",
-        );
+        let option = after(TOX, "commands = pytest {posargs}\n", "Deps = hypothesis\n");
         let found = ini_twice("tox.ini", TOX, &option);
         assert_eq!(
             found,

@@ -64,16 +64,22 @@ impl NotJson {
         } else {
             "valid JSON"
         };
-        let was = if self.created {
-            format!("the new file is not {kind}")
-        } else {
-            format!("the file was {kind} before and is not after")
-        };
-        format!(
-            "{was}: line {}, column {}: {}",
-            self.line, self.column, self.error
-        )
+        let at = broken_at(kind, self.created, self.line, self.column);
+        format!("{at}: {}", self.error)
     }
+}
+
+/// The start of a broken file's fault: that it is not `kind` (`valid
+/// TOML`), the new file or since the edit, and where its reader stopped
+/// (`the file was valid TOML before and is not after: line 3, column 1`).
+/// [`NotJson`]'s, [`super::doubt_toml`]'s and [`super::doubt_not_yaml`]'s.
+pub(super) fn broken_at(kind: &str, created: bool, line: usize, column: usize) -> String {
+    let was = if created {
+        format!("the new file is not {kind}")
+    } else {
+        format!("the file was {kind} before and is not after")
+    };
+    format!("{was}: line {line}, column {column}")
 }
 
 /// Whether `path` names a JSON file: `.json` or `.jsonc`.
@@ -231,6 +237,7 @@ pub(super) fn json_broken(path: &str, original: &str, result: &str) -> Option<No
 #[cfg(test)]
 mod tests {
     use super::{NotJson, json_broken, jsonc_by_convention, lenient};
+    use crate::diagnose::doubt::test_edits::after;
 
     const PACKAGE: &str = "{\n  \"name\": \"x\",\n  \"scripts\": {\n    \"build\": \"tsc\",\n    \"test\": \"jest\"\n  }\n}\n";
 
@@ -238,9 +245,10 @@ mod tests {
     /// before it, or with a trailing comma after it: npm refuses the file.
     #[test]
     fn a_package_json_left_unreadable_is_doubted() {
-        let missing = PACKAGE.replace(
+        let missing = after(
+            PACKAGE,
             "    \"test\": \"jest\"\n",
-            "    \"test\": \"jest\"\n    \"lint\": \"eslint .\"\n",
+            "    \"lint\": \"eslint .\"\n",
         );
         let found = json_broken("package.json", PACKAGE, &missing);
         assert_eq!(
@@ -281,9 +289,10 @@ mod tests {
     fn a_jsonc_file_is_read_with_comments_and_trailing_commas() {
         let tsconfig =
             "{\n  // options\n  \"compilerOptions\": {\n    \"strict\": true,\n  },\n}\n";
-        let fine = tsconfig.replace(
+        let fine = after(
+            tsconfig,
             "    \"strict\": true,\n",
-            "    \"strict\": true,\n    /* out */ \"outDir\": \"dist\",\n",
+            "    /* out */ \"outDir\": \"dist\",\n",
         );
         for name in [
             "tsconfig.json",

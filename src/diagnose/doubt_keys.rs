@@ -46,6 +46,7 @@
 //! `obj.key = ` after the literal; JSX's `style={{ .. }}` (the inner
 //! literal follows a `{`, read as a block).
 
+use super::doubt_redefine::key_twice_said;
 use super::file_kind::FileKind;
 use crate::textdiff::changed_lines;
 use std::collections::HashMap;
@@ -98,15 +99,8 @@ pub struct LiteralKey {
 impl LiteralKey {
     /// One sentence without a final stop.
     pub fn describe(&self) -> String {
-        if self.created {
-            return format!("{}: give each key once", self.fault());
-        }
-        format!(
-            "{}: change the {} that is there (its line in the old text) instead of adding it \
-             again",
-            self.fault(),
-            if self.method { "method" } else { "key" }
-        )
+        let what = if self.method { "method" } else { "key" };
+        key_twice_said(self.fault(), what, self.created)
     }
 
     /// [`Self::describe`] without what to send instead.
@@ -813,6 +807,7 @@ pub fn literal_key_twice(path: &str, original: &str, result: &str) -> Option<Lit
 #[cfg(test)]
 mod tests {
     use super::{Literal, LiteralKey, literal_key_twice};
+    use crate::diagnose::doubt::test_edits::after;
 
     const CONF: &str =
         "CONFIG = {\n    \"port\": 3000,\n    \"host\": \"localhost\",\n    \"debug\": False,\n}\n";
@@ -821,9 +816,10 @@ mod tests {
     /// existing `"debug": False`.
     #[test]
     fn a_dict_key_added_again_is_doubted() {
-        let result = CONF.replace(
+        let result = after(
+            CONF,
             "    \"port\": 3000,\n",
-            "    \"port\": 3000,\n    \"timeout\": 5,\n    \"debug\": True,\n",
+            "    \"timeout\": 5,\n    \"debug\": True,\n",
         );
         let found = literal_key_twice("cfg.py", CONF, &result);
         assert_eq!(
@@ -855,9 +851,10 @@ mod tests {
     #[test]
     fn an_object_literal_method_added_again_is_doubted() {
         let api = "const api = {\n  get(url) {\n    return fetch(url);\n  },\n  post(url, body) {\n    return fetch(url, { method: \"POST\", body });\n  },\n};\n";
-        let result = api.replace(
+        let result = after(
+            api,
             "const api = {\n",
-            "const api = {\n  post(url, body) {\n    return fetch(url, { method: \"POST\", body: JSON.stringify(body) });\n  },\n",
+            "  post(url, body) {\n    return fetch(url, { method: \"POST\", body: JSON.stringify(body) });\n  },\n",
         );
         let found = literal_key_twice("api.js", api, &result).expect("doubted");
         assert_eq!(
@@ -879,7 +876,7 @@ mod tests {
         );
         // The inner `{ method: .., body }` literals each hold their keys once.
         let cfg = "module.exports = {\n  port: 3000,\n  debug: false,\n};\n";
-        let again = cfg.replace("  port: 3000,\n", "  port: 3000,\n  debug: true,\n");
+        let again = after(cfg, "  port: 3000,\n", "  debug: true,\n");
         assert_eq!(
             literal_key_twice("cfg.js", cfg, &again).map(|f| (f.key, f.lines)),
             Some(("debug".to_string(), (3, 4)))
@@ -891,7 +888,7 @@ mod tests {
     #[test]
     fn a_text_misread_is_not_judged() {
         let jsx = "const a = {\n  k: 1,\n};\nconst p = <p>Don't {a}</p>;\n";
-        let again = jsx.replace("  k: 1,\n", "  k: 1,\n  k: 2,\n");
+        let again = after(jsx, "  k: 1,\n", "  k: 2,\n");
         assert_eq!(literal_key_twice("a.jsx", jsx, &again), None);
         let crossed = "x = {\n    'a': 1,\n)\n";
         assert_eq!(

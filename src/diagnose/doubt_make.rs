@@ -430,7 +430,8 @@ pub(super) fn make_break(original: &str, result: &str) -> Option<RecipeBreak> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cases::assert_none;
+    use crate::cases::{assert_none, before};
+    use crate::diagnose::doubt::test_edits::after;
 
     const MAKEFILE: &str = "all: app\n\napp: main.c\n\tcc -o app main.c\n\nclean:\n\trm -f app\n";
 
@@ -452,7 +453,7 @@ mod tests {
             (5, "strip app", 4)
         );
         // The first recipe line of a rule whose next one has a tab.
-        let first = MAKEFILE.replace("app: main.c\n", "app: main.c\n    mkdir -p out\n");
+        let first = after(MAKEFILE, "app: main.c\n", "    mkdir -p out\n");
         assert_eq!(
             recipe_break("rules.mk", MAKEFILE, &first).map(|f| (f.line, f.recipe)),
             Some((4, 3))
@@ -467,7 +468,7 @@ mod tests {
     #[test]
     fn a_rule_whose_recipe_is_all_in_spaces_is_a_fault() {
         let makefile = "all: build\n\nbuild:\n\tgo build ./...\n\ntest:\n\tgo test ./...\n";
-        let result = makefile.replace("test:\n", "gen:\n    go generate ./...\n\ntest:\n");
+        let result = before(makefile, "test:\n", "gen:\n    go generate ./...\n\n");
         let found = recipe_break("Makefile", makefile, &result).expect("a fault");
         assert_eq!(
             found.describe(),
@@ -498,7 +499,7 @@ mod tests {
             );
         }
         // A second line in spaces under one: the first is named.
-        let two = makefile.replace("test:\n", "gen:\n  a\n  b\n\ntest:\n");
+        let two = before(makefile, "test:\n", "gen:\n  a\n  b\n\n");
         assert_eq!(
             recipe_break("Makefile", makefile, &two).map(|f| (f.line, f.indent, f.text)),
             Some((7, 2, "a".to_string()))
@@ -525,7 +526,7 @@ mod tests {
             ],
         );
         let prefixed = format!(".RECIPEPREFIX = >\n{makefile}");
-        let spaced = prefixed.replace("test:\n", "gen:\n    go generate ./...\n\ntest:\n");
+        let spaced = before(&prefixed, "test:\n", "gen:\n    go generate ./...\n\n");
         assert_eq!(recipe_break("Makefile", &prefixed, &spaced), None);
     }
 
@@ -556,7 +557,7 @@ mod tests {
         assert_eq!(recipe_break("Makefile", &prefixed, &spaced), None);
         let result = MAKEFILE.replace("main.c\n\n", "main.c\n    strip app\n\n");
         assert_eq!(recipe_break("build.txt", MAKEFILE, &result), None);
-        let edited = result.replace("rm -f app", "rm -f app out");
+        let edited = after(&result, "rm -f app", " out");
         assert_eq!(recipe_break("Makefile", &result, &edited), None);
     }
 
@@ -669,9 +670,10 @@ mod tests {
                 "{added:?}"
             );
         }
-        let result = makefile.replace(
+        let result = before(
+            makefile,
             "test:\n",
-            "gen:\n  ifdef CI\n    $(info on CI)\n  endif\n\tgo generate\n\ntest:\n",
+            "gen:\n  ifdef CI\n    $(info on CI)\n  endif\n\tgo generate\n\n",
         );
         let found = recipe_break("Makefile", makefile, &result).expect("a fault");
         assert_eq!(

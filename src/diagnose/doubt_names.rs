@@ -408,6 +408,23 @@ fn string_prefix(word: &str) -> Option<bool> {
     ok.then(|| lower.contains('f') || lower.contains('t'))
 }
 
+/// Whether a string begins at byte `at` of `text`: its opening quote's
+/// byte, after a prefix (`rb"..."`) if any, and whether it is an f-string
+/// (or a t-string).
+fn string_start(text: &str, at: usize) -> Option<(usize, bool)> {
+    let rest = text.get(at..)?;
+    if rest.starts_with(['\'', '"']) {
+        return Some((at, false));
+    }
+    let len = rest
+        .find(|ch: char| !(ch == '_' || ch.is_alphanumeric()))
+        .unwrap_or(rest.len());
+    let fmt = string_prefix(&rest[..len])?;
+    rest[len..]
+        .starts_with(['\'', '"'])
+        .then_some((at + len, fmt))
+}
+
 /// Reads a string whose opening quote is at byte `at` of `text`; `fmt`:
 /// an f-string, whose `{...}` fields are skipped as code. Adds its text's
 /// spans to `pieces`, counts its newlines into `line`, and gives the byte
@@ -541,6 +558,21 @@ fn lex<'a>(text: &'a str) -> Option<Lexed<'a>> {
         tokens.push(tok);
     }
     while i < b.len() {
+        if let Some((quote, fmt)) = string_start(text, i) {
+            let start = i;
+            let first = line;
+            i = skip_string(text, quote, fmt, &mut line, &mut out.pieces)?;
+            let tok = Token {
+                kind: Tok::Str,
+                text: &text[start..i],
+                line: first,
+            };
+            push(text, &mut tokens, &mut indent, tok, start, line_start);
+            if line != first {
+                line_start = text[..i].rfind('\n').map_or(0, |n| n + 1);
+            }
+            continue;
+        }
         let c = b[i];
         match c {
             b'\n' => {
@@ -570,20 +602,6 @@ fn lex<'a>(text: &'a str) -> Option<Lexed<'a>> {
                 let end = text[i..].find('\n').map_or(b.len(), |n| i + n);
                 out.pieces.push((i, end, Piece::Comment));
                 i = end;
-            }
-            b'\'' | b'"' => {
-                let start = i;
-                let first = line;
-                i = skip_string(text, i, false, &mut line, &mut out.pieces)?;
-                let tok = Token {
-                    kind: Tok::Str,
-                    text: &text[start..i],
-                    line: first,
-                };
-                push(text, &mut tokens, &mut indent, tok, start, line_start);
-                if line != first {
-                    line_start = text[..i].rfind('\n').map_or(0, |n| n + 1);
-                }
             }
             _ if c.is_ascii_digit()
                 || (c == b'.' && b.get(i + 1).is_some_and(u8::is_ascii_digit)) =>
@@ -615,22 +633,6 @@ fn lex<'a>(text: &'a str) -> Option<Lexed<'a>> {
                     return None;
                 }
                 let word = &text[start..end];
-                if matches!(b.get(end), Some(b'\'' | b'"'))
-                    && let Some(fmt) = string_prefix(word)
-                {
-                    let first = line;
-                    i = skip_string(text, end, fmt, &mut line, &mut out.pieces)?;
-                    let tok = Token {
-                        kind: Tok::Str,
-                        text: &text[start..i],
-                        line: first,
-                    };
-                    push(text, &mut tokens, &mut indent, tok, start, line_start);
-                    if line != first {
-                        line_start = text[..i].rfind('\n').map_or(0, |n| n + 1);
-                    }
-                    continue;
-                }
                 i = end;
                 let tok = Token {
                     kind: Tok::Name,
@@ -898,19 +900,9 @@ impl<'a> Analysis<'a> {
         match first.text {
             "def" => self.def(tokens, scope),
             "class" => {
-                let Some(name) = tokens.get(1) else {
+                let Some((body, i)) = self.named(tokens, scope, Kind::Class) else {
                     return scope;
                 };
-                self.bind(scope, name);
-                let body = self.scope(Kind::Class, scope);
-                let mut i = 2;
-                if tokens.get(i).is_some_and(|t| t.is("[")) {
-                    let end = closing(tokens, i);
-                    for t in tokens.get(i + 1..end).unwrap_or_default() {
-                        self.bind(body, t);
-                    }
-                    i = end + 1;
-                }
                 self.expr(tokens.get(i..).unwrap_or_default(), scope);
                 body
             }
@@ -938,14 +930,14 @@ impl<'a> Analysis<'a> {
         }
     }
 
-    /// `def NAME[T](params) -> annotation`: binds the name in `scope`, its
-    /// parameters in its own scope, which it gives.
-    fn def(&mut self, tokens: &[Token<'a>], scope: usize) -> usize {
-        let Some(name) = tokens.get(1) else {
-            return scope;
-        };
+    /// `class NAME[T]` or `def NAME[T]`: binds the name in `scope` and the
+    /// type parameters in a new scope of `kind`; gives that scope and the
+    /// index of the token after the name and its type parameters (`None`
+    /// without a name).
+    fn named(&mut self, tokens: &[Token<'a>], scope: usize, kind: Kind) -> Option<(usize, usize)> {
+        let name = tokens.get(1)?;
         self.bind(scope, name);
-        let body = self.scope(Kind::Function, scope);
+        let body = self.scope(kind, scope);
         let mut i = 2;
         if tokens.get(i).is_some_and(|t| t.is("[")) {
             let end = closing(tokens, i);
@@ -954,6 +946,15 @@ impl<'a> Analysis<'a> {
             }
             i = end + 1;
         }
+        Some((body, i))
+    }
+
+    /// `def NAME[T](params) -> annotation`: binds the name in `scope`, its
+    /// parameters in its own scope, which it gives.
+    fn def(&mut self, tokens: &[Token<'a>], scope: usize) -> usize {
+        let Some((body, i)) = self.named(tokens, scope, Kind::Function) else {
+            return scope;
+        };
         if !tokens.get(i).is_some_and(|t| t.is("(")) {
             return body;
         }
@@ -1199,6 +1200,8 @@ impl<'a> Analysis<'a> {
 #[cfg(test)]
 mod tests {
     use super::{Piece, python_name_gone, python_pieces};
+    use crate::cases::before;
+    use crate::diagnose::doubt::test_edits::after;
 
     const APP: &str = "import sys\n\n\ndef parse(argv):\n    return argv[1:]\n\n\ndef helper(xs):\n    return [x.upper() for x in xs]\n\n\ndef main():\n    args = parse(sys.argv)\n    print(helper(args))\n\n\nif __name__ == \"__main__\":\n    main()\n";
 
@@ -1224,11 +1227,12 @@ mod tests {
         // Its use removed too, imported instead, or defined in main: fine.
         let unused = written.replace("print(helper(args))", "print(args)");
         assert_eq!(python_name_gone(APP, &unused), None);
-        let imported = written.replace("import sys\n", "import sys\nfrom util import helper\n");
+        let imported = after(&written, "import sys\n", "from util import helper\n");
         assert_eq!(python_name_gone(APP, &imported), None);
-        let local = written.replace(
+        let local = before(
+            &written,
             "    print(helper(args))",
-            "    def helper(xs):\n        return xs\n    print(helper(args))",
+            "    def helper(xs):\n        return xs\n",
         );
         assert_eq!(python_name_gone(APP, &local), None);
     }

@@ -23,6 +23,7 @@
 //! decides: a tab between the items of a flow collection parses, a `%`
 //! directive after a document needs the `...` that ends it.
 
+use super::doubt_json::broken_at;
 use saphyr_parser::{Event, EventReceiver, Parser, ScanError};
 
 /// A YAML file an edit leaves unparseable.
@@ -60,11 +61,7 @@ impl NotYaml {
 
     /// [`Self::describe`] without what to send instead.
     pub fn fault(&self) -> String {
-        let was = if self.created {
-            "the new file is not valid YAML"
-        } else {
-            "the file was valid YAML before and is not after"
-        };
+        let at = broken_at("valid YAML", self.created, self.line, self.column);
         let tab = self
             .tab
             .map(|line| format!(" (line {line} is indented with a tab)"))
@@ -74,10 +71,7 @@ impl NotYaml {
         } else {
             ""
         };
-        format!(
-            "{was}: line {}, column {}{end}: {}{tab}",
-            self.line, self.column, self.error
-        )
+        format!("{at}{end}: {}{tab}", self.error)
     }
 
     /// What to send, by what the parser says.
@@ -167,6 +161,7 @@ fn tabbed_line(text: &str, from: usize) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::{NotYaml, parses, yaml_unparsed};
+    use crate::diagnose::doubt::test_edits::after;
 
     const SERVER: &str = "server:\n  host: a\n  port: 80\n";
 
@@ -205,7 +200,7 @@ mod tests {
             );
         }
         // The tab's own line is named beside where the parser stops.
-        let tab = SERVER.replace("  port: 80\n", "  port: 80\n\ttimeout: 5\n");
+        let tab = after(SERVER, "  port: 80\n", "\ttimeout: 5\n");
         let found = yaml_unparsed(SERVER, &tab);
         assert_eq!(
             found.as_ref().map(|f| (f.tab, f.at_end)),
@@ -220,7 +215,7 @@ mod tests {
                  (indentation in spaces: YAML forbids tabs there)"
             )
         );
-        let open = SERVER.replace("  port: 80\n", "  port: 80\n  name: \"web\n");
+        let open = after(SERVER, "  port: 80\n", "  name: \"web\n");
         assert_eq!(
             yaml_unparsed(SERVER, &open)
                 .map(|f| f.describe())

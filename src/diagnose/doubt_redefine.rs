@@ -512,6 +512,20 @@ fn next_alike<'a, T, K: std::hash::Hash + Eq>(
     next
 }
 
+/// A key held twice, said: its `fault` and what to send instead, which
+/// changes the `what` (`key`, `method`) that is there; for a file the edit
+/// `created`, which has no old text (a tester's find, round 39b, 05), each
+/// key given once. [`DuplicateKey`]'s and [`super::doubt_keys`]' sentence.
+pub(super) fn key_twice_said(fault: String, what: &str, created: bool) -> String {
+    if created {
+        return format!("{fault}: give each key once");
+    }
+    format!(
+        "{fault}: change the {what} that is there (its line in the old text) instead of adding \
+         it again"
+    )
+}
+
 /// A key a YAML mapping holds twice.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DuplicateKey {
@@ -532,15 +546,7 @@ pub struct DuplicateKey {
 impl DuplicateKey {
     /// One sentence without a final stop.
     pub fn describe(&self) -> String {
-        if self.created {
-            // A new file has no old text (a tester's find, round 39b, 05).
-            return format!("{}: give each key once", self.fault());
-        }
-        format!(
-            "{}: change the key that is there (its line in the old text) instead of adding it \
-             again",
-            self.fault()
-        )
+        key_twice_said(self.fault(), "key", self.created)
     }
 
     /// [`Self::describe`] without what to send instead.
@@ -854,6 +860,7 @@ mod tests {
         yaml_template,
     };
     use crate::cases::{assert_none, before};
+    use crate::diagnose::doubt::test_edits::after;
 
     const CLASS: &str = "class Inventory:\n    def __init__(self):\n        self.items = {}\n\n    def total(self):\n        return sum(self.items.values())\n";
 
@@ -862,9 +869,10 @@ mod tests {
     /// earlier copy (the model's, here) never runs.
     #[test]
     fn a_method_added_again_in_its_class_is_doubted() {
-        let result = CLASS.replace(
+        let result = after(
+            CLASS,
             "        self.items = {}\n",
-            "        self.items = {}\n\n    def total(self):\n        return 0\n",
+            "\n    def total(self):\n        return 0\n",
         );
         let found = python_redefinition(CLASS, &result);
         assert_eq!(
@@ -1056,9 +1064,10 @@ mod tests {
             );
         }
         // A method re-sent in its class, called by another method between.
-        let called = CLASS.replace(
+        let called = before(
+            CLASS,
             "    def total(self):\n",
-            "    def report(self):\n        return self.total()\n\n    def total(self):\n",
+            "    def report(self):\n        return self.total()\n\n",
         );
         let resent = format!("{called}\n    def report(self):\n        return 0\n");
         assert_eq!(
@@ -1128,9 +1137,10 @@ mod tests {
     #[test]
     fn a_class_attribute_assigned_again_is_doubted() {
         let config = "class Config:\n    DEBUG = False\n    PORT = 8000\n";
-        let result = config.replace(
+        let result = after(
+            config,
             "    DEBUG = False\n",
-            "    DEBUG = False\n    PORT = 9000\n    TIMEOUT = 5\n",
+            "    PORT = 9000\n    TIMEOUT = 5\n",
         );
         let found = python_redefinition(config, &result);
         assert_eq!(
@@ -1231,7 +1241,7 @@ mod tests {
     /// `timeout` further down): a doubt naming both lines.
     #[test]
     fn a_yaml_key_added_again_to_its_mapping_is_doubted() {
-        let result = SERVER.replace("  port: 80\n", "  port: 80\n  timeout: 5\n");
+        let result = after(SERVER, "  port: 80\n", "  timeout: 5\n");
         let found = yaml_duplicate_key(SERVER, &result);
         assert_eq!(
             found,
@@ -1259,7 +1269,7 @@ mod tests {
         );
         // In a list item's mapping.
         let items = "steps:\n  - name: a\n    run: x\n";
-        let again = items.replace("    run: x\n", "    run: x\n    name: b\n");
+        let again = after(items, "    run: x\n", "    name: b\n");
         assert_eq!(
             yaml_duplicate_key(items, &again).map(|f| (f.key, f.lines)),
             Some(("name".to_string(), (2, 4)))
@@ -1380,7 +1390,7 @@ mod tests {
             // Another object's key, a value, a text that is not JSON.
             PACKAGE.replace("\"react\"", "\"build\""),
             PACKAGE.replace("\"tsc\"", "\"scripts\""),
-            PACKAGE.replace("\"tsc\",", "\"tsc\",,\n    \"build\": 1,"),
+            after(PACKAGE, "\"tsc\",", ",\n    \"build\": 1,"),
             // Keys that differ by an escape's meaning.
             before(PACKAGE, "    \"test\"", "    \"build\\n\": 1,\n"),
         ];
@@ -1450,9 +1460,10 @@ mod tests {
     #[test]
     fn a_json_key_added_again_beside_trailing_commas_is_doubted() {
         let tsconfig = "{\n  \"compilerOptions\": {\n    \"strict\": true,\n    \"target\": \"es2020\",\n  },\n  \"include\": [\"src\",],\n}\n";
-        let again = tsconfig.replace(
+        let again = after(
+            tsconfig,
             "  },\n",
-            "  },\n  \"compilerOptions\": {\n    \"outDir\": \"dist\",\n  },\n",
+            "  \"compilerOptions\": {\n    \"outDir\": \"dist\",\n  },\n",
         );
         for name in ["tc.jsonc", "tsconfig.json", "plain.json"] {
             assert_eq!(
@@ -1462,13 +1473,13 @@ mod tests {
             );
         }
         let settings = "{\n  // editor\n  \"editor.tabSize\": 2,\n  \"files.exclude\": {\n    \"**/dist\": true,\n  },\n}\n";
-        let retab = settings.replace("  },\n", "  },\n  \"editor.tabSize\": 4,\n");
+        let retab = after(settings, "  },\n", "  \"editor.tabSize\": 4,\n");
         assert_eq!(
             json_duplicate_key(".vscode/settings.json", settings, &retab).map(|f| f.lines),
             Some((3, 7))
         );
         // Another key beside trailing commas: no doubt.
-        let other = settings.replace("  },\n", "  },\n  \"editor.rulers\": [80,],\n");
+        let other = after(settings, "  },\n", "  \"editor.rulers\": [80,],\n");
         assert_eq!(
             json_duplicate_key(".vscode/settings.json", settings, &other),
             None

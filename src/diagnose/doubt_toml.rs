@@ -30,6 +30,7 @@
 //! so such an edit to a pyproject.toml is not doubted (a miss, never a
 //! false doubt).
 
+use super::doubt_json::broken_at;
 use toml_edit::{Document, TomlError};
 
 /// A TOML file an edit leaves unreadable.
@@ -73,15 +74,8 @@ impl NotToml {
 
     /// [`Self::describe`] without what to send instead.
     pub fn fault(&self) -> String {
-        let was = if self.created {
-            "the new file is not valid TOML"
-        } else {
-            "the file was valid TOML before and is not after"
-        };
-        format!(
-            "{was}: line {}, column {}: {}",
-            self.line, self.column, self.error
-        )
+        let at = broken_at("valid TOML", self.created, self.line, self.column);
+        format!("{at}: {}", self.error)
     }
 
     /// What to send, by the fault.
@@ -322,6 +316,7 @@ fn twice_said(text: &str, start: usize, end: usize) -> (String, Twice) {
 #[cfg(test)]
 mod tests {
     use super::{NotToml, Twice, toml_broken, toml_name};
+    use crate::diagnose::doubt::test_edits::after;
 
     const CARGO: &str = "[package]\nname = \"x\"\nversion = \"0.1.0\"\n\n[dependencies]\nserde = \
                          \"1.0\"\nanyhow = \"1\"\n";
@@ -331,9 +326,10 @@ mod tests {
     /// with its line and the line of the first.
     #[test]
     fn a_key_or_a_table_added_again_is_doubted() {
-        let key = CARGO.replace(
+        let key = after(
+            CARGO,
             "anyhow = \"1\"\n",
-            "anyhow = \"1\"\nserde = { version = \"1.0\", features = [\"derive\"] }\n",
+            "serde = { version = \"1.0\", features = [\"derive\"] }\n",
         );
         let found = toml_broken("Cargo.toml", CARGO, &key);
         assert_eq!(
@@ -356,9 +352,10 @@ mod tests {
                  another)"
             )
         );
-        let table = CARGO.replace(
+        let table = after(
+            CARGO,
             "version = \"0.1.0\"\n",
-            "version = \"0.1.0\"\n\n[dependencies]\nclap = \"4\"\n",
+            "\n[dependencies]\nclap = \"4\"\n",
         );
         let found = toml_broken("Cargo.toml", CARGO, &table);
         assert_eq!(
@@ -460,10 +457,7 @@ mod tests {
             )),
             "{got:?}"
         );
-        let dotted = CARGO.replace(
-            "anyhow = \"1\"\n",
-            "anyhow = \"1\"\nserde.version = \"1\"\n",
-        );
+        let dotted = after(CARGO, "anyhow = \"1\"\n", "serde.version = \"1\"\n");
         let got = toml_broken("Cargo.toml", CARGO, &dotted).map(|f| f.describe());
         assert!(
             got.as_deref()

@@ -1320,7 +1320,8 @@ mod make {
 #[cfg(test)]
 mod tests {
     use super::{Script, Twin, script_twin};
-    use crate::cases::{assert_cases, assert_none};
+    use crate::cases::{assert_cases, assert_none, before};
+    use crate::diagnose::doubt::test_edits::edited;
 
     /// A path of the language the fixture names.
     const LUA: &str = "local M = {}\n\nfunction M.greet(name)\n  return \"hi \" .. name\nend\n\nfunction M.bye(name)\n  return \"bye \" .. name\nend\n\nreturn M\n";
@@ -1332,9 +1333,10 @@ mod tests {
     /// it).
     #[test]
     fn a_lua_function_defined_again_is_a_twin() {
-        let result = LUA.replace(
+        let result = before(
+            LUA,
             "function M.greet(name)\n",
-            "function M.bye(name)\n  return \"goodbye \" .. name\nend\n\nfunction M.greet(name)\n",
+            "function M.bye(name)\n  return \"goodbye \" .. name\nend\n\n",
         );
         let twin = script_twin("m.lua", LUA, &result).expect("doubted");
         assert_eq!(
@@ -1352,10 +1354,7 @@ mod tests {
             // `M:bye` and `M.bye` are one field.
             (
                 LUA,
-                LUA.replace(
-                    "return M\n",
-                    "function M:bye()\n  return 1\nend\nreturn M\n",
-                ),
+                before(LUA, "return M\n", "function M:bye()\n  return 1\nend\n"),
             ),
             (
                 "local function f()\nend\n",
@@ -1381,30 +1380,36 @@ mod tests {
         let allowed = [
             // Another name, in a branch, inside a function, in a comment
             // or a long string, used between, a field assigned.
-            LUA.replace("return M\n", "function M.wave()\nend\nreturn M\n"),
-            LUA.replace(
+            before(LUA, "return M\n", "function M.wave()\nend\n"),
+            before(
+                LUA,
                 "return M\n",
-                "if jit then\n  function M.bye()\n  end\nend\nreturn M\n",
+                "if jit then\n  function M.bye()\n  end\nend\n",
             ),
-            LUA.replace(
+            before(
+                LUA,
                 "return M\n",
-                "function M.setup()\n  function M.bye()\n  end\nend\nreturn M\n",
+                "function M.setup()\n  function M.bye()\n  end\nend\n",
             ),
-            LUA.replace(
+            before(
+                LUA,
                 "return M\n",
-                "--[[\nfunction M.bye()\nend\n]]\n-- function M.bye()\nreturn M\n",
+                "--[[\nfunction M.bye()\nend\n]]\n-- function M.bye()\n",
             ),
-            LUA.replace(
+            before(
+                LUA,
                 "return M\n",
-                "local doc = [==[\nfunction M.bye()\nend\n]==]\nreturn M\n",
+                "local doc = [==[\nfunction M.bye()\nend\n]==]\n",
             ),
-            LUA.replace(
+            before(
+                LUA,
                 "return M\n",
-                "print(M.bye('x'))\nfunction M.bye()\nend\nreturn M\n",
+                "print(M.bye('x'))\nfunction M.bye()\nend\n",
             ),
-            LUA.replace(
+            before(
+                LUA,
                 "return M\n",
-                "for i = 1, 2 do\n  M.x = i\nend\nM.bye = nil\nreturn M\n",
+                "for i = 1, 2 do\n  M.x = i\nend\nM.bye = nil\n",
             ),
         ];
         for after in allowed {
@@ -1496,12 +1501,6 @@ mod tests {
             (("run", "#!/usr/bin/env python3\n"), None),
         ];
         assert_cases(|(path, content)| Script::of(path, content), cases);
-    }
-
-    /// `text` with `old` replaced by `new` once.
-    fn edited(text: &str, old: &str, new: &str) -> String {
-        assert_eq!(text.matches(old).count(), 1, "{old:?}");
-        text.replacen(old, new, 1)
     }
 
     #[test]

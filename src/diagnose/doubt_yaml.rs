@@ -1046,6 +1046,15 @@ fn misplaced(original: &str, result: &str) -> Option<Misplaced> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diagnose::doubt::test_edits::{after, edited};
+
+    /// Asserts that `file` with `old` (which it holds once) rewritten as
+    /// `new` is changed, and no doubt of [`yaml_doubt`]'s for `path`.
+    fn assert_no_doubt(path: &str, file: &str, old: &str, new: &str) {
+        let result = edited(file, old, new);
+        assert_ne!(result, file, "{old:?}");
+        assert_eq!(yaml_doubt(path, file, &result), None, "{old:?} -> {new:?}");
+    }
 
     const CONFIG: &str = "server:\n  port: 80\n  host: a\ndb:\n  name: x\n";
 
@@ -1149,13 +1158,7 @@ mod tests {
             (list, "items:\n", "# the items\nitems:\n"),
         ];
         for &(file, old, new) in cases {
-            let result = file.replacen(old, new, 1);
-            assert_ne!(result, file, "{old:?}");
-            assert_eq!(
-                yaml_doubt("c.yaml", file, &result),
-                None,
-                "{old:?} -> {new:?}"
-            );
+            assert_no_doubt("c.yaml", file, old, new);
         }
         // A workflow's edits: a step given a mapping, a flow list written
         // as a block, a script's lines, a job given a matrix, the steps
@@ -1183,13 +1186,7 @@ mod tests {
             (steps, compact),
             ("name: CI\n", "name: CI\n\nenv:\n  RUST_LOG: debug\n"),
         ] {
-            let result = ci.replacen(old, new, 1);
-            assert_ne!(result, ci, "{old:?}");
-            assert_eq!(
-                yaml_doubt("ci.yml", ci, &result),
-                None,
-                "{old:?} -> {new:?}"
-            );
+            assert_no_doubt("ci.yml", ci, old, new);
         }
         // Two changes in one edit: a sibling added, a value changed below.
         let result = CONFIG
@@ -1396,7 +1393,7 @@ mod tests {
                  there and refuses the line (the file no longer parses)"
             )
         );
-        let fixed = script.replace("run: |", "run: |2");
+        let fixed = after(script, "run: |", "2");
         let result = fixed.replace("  echo a: b\n  echo c\n", "    echo a: b\n  echo c: 2\n");
         assert_eq!(yaml_doubt("x.yml", &fixed, &result), None);
         // Not where the file before already read such a fault, nor with a
@@ -1508,13 +1505,7 @@ mod tests {
             ("a: 1\n---\nb:\n  c: 1\n", "  c: 1\n", "  c: 2\n  d: 3\n"),
         ];
         for &(file, old, new) in cases {
-            assert_eq!(file.matches(old).count(), 1, "{old:?}");
-            let result = file.replacen(old, new, 1);
-            assert_eq!(
-                yaml_doubt("f.yaml", file, &result),
-                None,
-                "{old:?} -> {new:?}"
-            );
+            assert_no_doubt("f.yaml", file, old, new);
         }
     }
 

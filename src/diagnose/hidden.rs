@@ -354,6 +354,8 @@ pub fn hidden_added<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cases::before;
+    use crate::diagnose::doubt::test_edits::after;
 
     const FILE: &str = "def is_admin(user):\n    access = \"user\"\n    return access\n";
 
@@ -451,7 +453,7 @@ mod tests {
              meant",
         );
         // Moved within the line it was on, or its line moved whole: kept.
-        let within = held.replace("\"user\u{202e}\"", "\"user\u{202e}\" + \"\"");
+        let within = after(&held, "\"user\u{202e}\"", " + \"\"");
         assert_eq!(hidden_added(&held, [within.as_str()]), None);
         let lines: Vec<&str> = held.split_inclusive('\n').collect();
         let swapped = [lines[0], lines[2], lines[1]].concat();
@@ -463,7 +465,7 @@ mod tests {
             Some(vec![2])
         );
         // A file's line written twice: the lines holding it are named.
-        let twice = held.replace("    return", "    access = \"user\u{202e}\"\n    return");
+        let twice = before(&held, "    return", "    access = \"user\u{202e}\"\n");
         let found = hidden_added(&held, [twice.as_str()]).expect("added");
         assert_eq!(found.lines, [2, 3]);
         let hebrew = "label = \"\u{200f}שלום\"\n";

@@ -246,6 +246,7 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
 #[cfg(test)]
 mod tests {
     use super::{BreakKind, layout_break};
+    use crate::cases::before;
 
     /// The kind of fault `layout_break` finds, and its sentence.
     fn found(path: &str, original: &str, result: &str) -> Option<(BreakKind, String)> {
@@ -340,7 +341,7 @@ mod tests {
             "{{- if .Values.prod }}\n  mode: prod\n{{- else }}\n  mode: dev\n{{- end }}\n",
         );
         assert_eq!(found("cm.yaml", cm, &branches), None);
-        let twice = cm.replace("  mode: dev\n", "  mode: prod\n  mode: dev\n");
+        let twice = before(cm, "  mode: dev\n", "  mode: prod\n");
         assert_eq!(
             found("cm.yaml", cm, &twice).map(|g| g.0),
             Some(BreakKind::KeyTwice)
