@@ -2392,3 +2392,39 @@ fn a_name_or_key_given_again_above_the_old_one_is_held_back() {
         assert_eq!(written, content.replacen(old, &format!("{old}{other}"), 1));
     }
 }
+
+/// Tester round 41c, 04: an edit's old text found only inside a trailing
+/// comment, a `/* */` comment or a docstring, while the code line the
+/// model meant starts the same way: `check` exits 1 naming it, `apply
+/// --write` leaves the file; the docstring's own edit is written.
+#[test]
+fn an_edit_landing_in_a_trailing_comment_block_comment_or_docstring_is_held_back() {
+    let cases = [
+        (
+            "tc.py",
+            "def price(p, q, d):\n    total = p * q * (1 - d)  # was: total = p * q\n    return total\n",
+            r#"{"file_path": "tc.py", "old_string": "total = p * q\n", "new_string": "total = round(p * q)\n"}"#,
+            "matches only inside the comment on line 2",
+        ),
+        (
+            "bc.go",
+            "func price(p, q, d float64) float64 {\n\t/*\n\ttotal := p * q\n\t*/\n\ttotal := p * q * (1 - d)\n\treturn total\n}\n",
+            r#"{"file_path": "bc.go", "old_string": "\ttotal := p * q\n", "new_string": "\ttotal := math.Round(p * q)\n"}"#,
+            "matches only inside the `/* */` comment on line 3",
+        ),
+        (
+            "ds.py",
+            "def price(p, q, d):\n    \"\"\"Price.\n\n    Formerly:\n    total = p * q\n    \"\"\"\n    total = p * q * (1 - d)\n    return total\n",
+            r#"{"file_path": "ds.py", "old_string": "    total = p * q\n", "new_string": "    total = round(p * q, 2)\n"}"#,
+            "matches only inside the triple-quoted string on line 5",
+        ),
+    ];
+    for (name, content, edit, said) in cases {
+        let ran = check_then_apply((name, content), ("edit.json", edit));
+        assert_held_back(name, &ran, said, content);
+    }
+    let doc = cases[2].1;
+    let own = r#"{"file_path": "ds.py", "old_string": "    Formerly:\n", "new_string": "    Before 2.0:\n"}"#;
+    let ran = check_then_apply(("ds.py", doc), ("edit.json", own));
+    assert_written(&ran, &doc.replace("Formerly:", "Before 2.0:"));
+}

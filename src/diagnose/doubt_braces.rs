@@ -1078,6 +1078,21 @@ pub(super) fn line_starts(lang: Lang, lines: &[&str]) -> Vec<(i64, bool)> {
         .collect()
 }
 
+/// Per line of `text` (the file `path`, in a brace language): whether it
+/// starts inside a `/* */` comment; `None` for a file of another language.
+pub fn block_comment_starts(path: &str, text: &str) -> Option<Vec<bool>> {
+    let mut reader = Reader::new(brace_language(path)?);
+    let starts = text
+        .lines()
+        .map(|line| {
+            let inside = matches!(reader.mode, Mode::Block(_));
+            reader.line(line.trim_end_matches('\r'));
+            inside
+        })
+        .collect();
+    Some(starts)
+}
+
 /// Whether `line` may hold JSX text a reading takes for code: text after
 /// a `>` (not of `=>`, `>=` or `>>`) with no `<` or `{` between holding a
 /// `/*` or a backquote (a comment or a template literal to a reading), or,

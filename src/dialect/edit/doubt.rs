@@ -717,13 +717,16 @@ fn cut_words(outcome: &EditOutcome, original: &str) -> Vec<(EditDoubtKind, Strin
     kinded
 }
 
-/// An edit whose old text matched only inside a line comment, after its
-/// mark (`// total := p * q`), while a line of code starts as the old text
-/// does (`total := p * q * (1 - d)`): the model meant the code, and the
-/// edit changes the comment (a tester's find: the same edit as a
-/// SEARCH/REPLACE block was held back as a partial line, as edit JSON it
-/// was called exact). An old text that opens with the comment mark, or
-/// that no code line starts as, is a comment's own edit: no doubt.
+/// An edit whose old text matched only inside text that does not run (a
+/// line comment after its mark, `// total := p * q`, on its own line or
+/// after code; a `/* */` comment; a Python triple-quoted string), while a
+/// line of code starts as the old text does (`total := p * q * (1 - d)`):
+/// the model meant the code, and the edit changes the comment (testers'
+/// finds: the same edit as a SEARCH/REPLACE block was held back as a
+/// partial line, as edit JSON it was called exact; then the trailing
+/// comment, the block comment and the docstring were missed). An old text
+/// that opens with the comment mark, or that no code line starts as, is a
+/// comment's own edit: no doubt.
 fn in_comment(outcome: &EditOutcome, original: &str) -> Option<String> {
     use crate::dialect::elided::{Comments, is_comment};
     let span = outcome.block.original.filter(|_| outcome.result.is_ok())?;
@@ -735,36 +738,164 @@ fn in_comment(outcome: &EditOutcome, original: &str) -> Option<String> {
     if !crate::diagnose::layout::result_read(&outcome.path, original) {
         return None;
     }
+    let old_first = outcome.block.search_text.lines().next()?.trim();
     let comments = Comments::of(&outcome.path);
+    // Code-like: an operator or a bracket, not a sentence (a docstring's
+    // list of names, `FieldStorage`, edited as such: 130 of 99,593 comment
+    // and docstring lines of the installed Python start a code line, 7 of
+    // them code-like).
+    let code_like = old_first.contains([
+        '=', '(', ')', ':', '[', ']', '{', '}', '<', '>', '+', '-', '*', '/', ',', ';',
+    ]) && !old_first.ends_with('.');
+    if old_first.chars().count() < 4 || !code_like || is_comment(old_first, comments) {
+        return None;
+    }
+    let unrun = Unrun::read(&outcome.path, original, comments);
     let line_start = original.get(..span.start)?.rfind('\n').map_or(0, |i| i + 1);
     let line_end = original[span.start..]
         .find('\n')
         .map_or(original.len(), |i| span.start + i);
     let line = &original[line_start..line_end];
-    let head = original[line_start..span.start].trim();
-    let old_first = outcome.block.search_text.lines().next()?.trim();
-    // Inside the comment: the line is one, and the match starts past its
-    // mark (the text before the match is more than indentation).
-    if !is_comment(line, comments) || head.is_empty() || old_first.chars().count() < 4 {
-        return None;
-    }
-    if is_comment(old_first, comments) {
-        return None;
-    }
-    let (at, code_line) = original
-        .lines()
-        .enumerate()
-        .find(|(_, l)| l.trim_start().starts_with(old_first) && !is_comment(l, comments))?;
-    let line_of = |at: usize| crate::dialect::quick::count_newlines(&original[..at]) + 1;
+    let what = unrun.at(original, line_start, span.start)?;
+    // The code line the model meant: one that starts as the old text does,
+    // its start read as code.
+    let mut at = 0;
+    let code_line = original.lines().enumerate().find_map(|(i, l)| {
+        let start = at;
+        at += l.len() + 1;
+        let indent = l.len() - l.trim_start().len();
+        let code = l.trim_start().starts_with(old_first)
+            && unrun.at(original, start, start + indent).is_none();
+        code.then_some((i, l))
+    });
+    let (code_at, code_line) = code_line?;
+    let line_no = crate::dialect::quick::count_newlines(&original[..span.start]) + 1;
+    let (place, noun) = match what {
+        NotRun::Comment => ("the comment", "comment"),
+        NotRun::Block => ("the `/* */` comment", "comment"),
+        NotRun::LongString => ("the triple-quoted string", "string"),
+    };
+    let code = if code_at + 1 == line_no {
+        "the code before the comment on that line starts the same way".to_string()
+    } else {
+        format!(
+            "line {} holds code that starts the same way (`{}`)",
+            code_at + 1,
+            code_line.trim()
+        )
+    };
     Some(format!(
-        "the edit's old text matches only inside the comment on line {} (`{}`), while line {} \
-         holds code that starts the same way (`{}`): the edit changes the comment, not the \
-         code: send the code line whole, as the file has it",
-        line_of(span.start),
+        "the edit's old text matches only inside {place} on line {line_no} (`{}`), while \
+         {code}: the edit changes the {noun}, not the code: send the code line whole, as the \
+         file has it",
         line.trim(),
-        at + 1,
-        code_line.trim()
     ))
+}
+
+/// How a file's text that does not run is found: comments, and Python's
+/// triple-quoted strings (docstrings).
+enum Unrun {
+    /// Python, read as tokens: the byte spans of its comments and
+    /// triple-quoted strings.
+    Python(Vec<(usize, usize, crate::diagnose::doubt_names::Piece)>),
+    /// A brace language: whether each line starts inside a `/* */`
+    /// comment; `//` and `/*` found on the line.
+    Braces(Vec<bool>),
+    /// Another language: its line comments' marks.
+    Lines(crate::dialect::elided::Comments),
+}
+
+/// Text a file holds that does not run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum NotRun {
+    /// A line comment (`#`, `//`), on its own line or after code.
+    Comment,
+    /// A `/* */` comment.
+    Block,
+    /// A Python triple-quoted string (a docstring, most often).
+    LongString,
+}
+
+impl Unrun {
+    fn read(path: &str, original: &str, comments: crate::dialect::elided::Comments) -> Unrun {
+        use crate::diagnose::doubt_names::{Piece, python_pieces};
+        use crate::diagnose::file_kind::FileKind;
+        if FileKind::of(path, original) == FileKind::Python
+            && let Some(pieces) = python_pieces(original)
+        {
+            let unrun = pieces
+                .into_iter()
+                .filter(|(_, _, p)| matches!(p, Piece::Comment | Piece::LongStr))
+                .collect();
+            return Unrun::Python(unrun);
+        }
+        match crate::diagnose::doubt_braces::block_comment_starts(path, original) {
+            Some(starts) => Unrun::Braces(starts),
+            None => Unrun::Lines(comments),
+        }
+    }
+
+    /// Whether byte `at` of `original` (on the line starting at byte
+    /// `line_start`) lies in text that does not run, and which.
+    fn at(&self, original: &str, line_start: usize, at: usize) -> Option<NotRun> {
+        use crate::diagnose::doubt_names::Piece;
+        let line_end = original[line_start..]
+            .find('\n')
+            .map_or(original.len(), |i| line_start + i);
+        let line = &original[line_start..line_end];
+        let before = original.get(line_start..at)?;
+        match self {
+            Unrun::Python(pieces) => {
+                let i = pieces.partition_point(|(_, end, _)| *end <= at);
+                let (start, _, piece) = pieces.get(i)?;
+                (*start <= at).then_some(match piece {
+                    Piece::Comment => NotRun::Comment,
+                    _ => NotRun::LongString,
+                })
+            }
+            Unrun::Braces(starts) => {
+                let line_no = crate::dialect::quick::count_newlines(&original[..line_start]);
+                let open = if starts.get(line_no).copied().unwrap_or(false) {
+                    Some(0)
+                } else {
+                    mark_outside_quotes(before, "/*")
+                };
+                if open.is_some_and(|o| !before[o..].contains("*/")) {
+                    return Some(NotRun::Block);
+                }
+                mark_outside_quotes(before, "//").map(|_| NotRun::Comment)
+            }
+            Unrun::Lines(comments) => {
+                let head = before.trim();
+                (crate::dialect::elided::is_comment(line, *comments) && !head.is_empty())
+                    .then_some(NotRun::Comment)
+            }
+        }
+    }
+}
+
+/// Where `mark` first stands in `text` (the start of a line up to some
+/// point) outside a `"` or `` ` `` string, if it does.
+fn mark_outside_quotes(text: &str, mark: &str) -> Option<usize> {
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    for (i, c) in text.char_indices() {
+        match quote {
+            Some(q) => {
+                if escaped {
+                    escaped = false;
+                } else if c == '\\' {
+                    escaped = true;
+                } else if c == q {
+                    quote = None;
+                }
+            }
+            None if c == '"' || c == '`' => quote = Some(c),
+            None if text[i..].starts_with(mark) => return Some(i),
+            None => {}
+        }
+    }
+    None
 }
 
 /// A line's indentation, list marker and the space after it (`  - ` of
@@ -883,6 +1014,64 @@ mod tests {
         // The old text with its mark: the comment meant.
         let marked = r#"{"file_path": "cm.go", "old_string": "// total := p * q\n", "new_string": "// total := round(p * q)\n"}"#;
         assert!(doubts(marked, go).is_empty());
+    }
+
+    /// An old text matching only inside a trailing comment, a `/* */`
+    /// comment or a docstring, while a code line starts as it does, is
+    /// said too (tester round 41c, 04); a docstring's own edit is not.
+    #[test]
+    fn an_old_text_matching_inside_other_unrun_text_is_said() {
+        let trailing = "def price(p, q, d):\n    total = p * q * (1 - d)  # was: total = p * q\n    return total\n";
+        let edit = r#"{"file_path": "tc.py", "old_string": "total = p * q\n", "new_string": "total = round(p * q)\n"}"#;
+        assert_eq!(
+            doubts(edit, trailing),
+            vec![
+                "the edit's old text matches only inside the comment on line 2 (`total = p * q * \
+                 (1 - d)  # was: total = p * q`), while the code before the comment on that line \
+                 starts the same way: the edit changes the comment, not the code: send the code \
+                 line whole, as the file has it"
+                    .to_string()
+            ]
+        );
+        let go_trailing = "func f() {\n\ttotal := p * q * d // was: total := p * q\n}\n";
+        let edit_go = r#"{"file_path": "t.go", "old_string": "total := p * q\n", "new_string": "total := math.Round(p * q)\n"}"#;
+        assert_eq!(doubts(edit_go, go_trailing).len(), 1);
+        let block = "func price(p, q, d float64) float64 {\n\t/*\n\ttotal := p * q\n\t*/\n\ttotal := p * q * (1 - d)\n\treturn total\n}\n";
+        let edit = r#"{"file_path": "bc2.go", "old_string": "\ttotal := p * q\n", "new_string": "\ttotal := math.Round(p * q)\n"}"#;
+        assert_eq!(
+            doubts(edit, block),
+            vec![
+                "the edit's old text matches only inside the `/* */` comment on line 3 (`total := \
+                 p * q`), while line 5 holds code that starts the same way (`total := p * q * (1 \
+                 - d)`): the edit changes the comment, not the code: send the code line whole, as \
+                 the file has it"
+                    .to_string()
+            ]
+        );
+        let doc = "def price(p, q, d):\n    \"\"\"Price.\n\n    Formerly:\n    total = p * q\n    \"\"\"\n    total = p * q * (1 - d)\n    return total\n";
+        let edit = r#"{"file_path": "ds.py", "old_string": "    total = p * q\n", "new_string": "    total = round(p * q, 2)\n"}"#;
+        assert_eq!(
+            doubts(edit, doc),
+            vec![
+                "the edit's old text matches only inside the triple-quoted string on line 5 \
+                 (`total = p * q`), while line 7 holds code that starts the same way (`total = p \
+                 * q * (1 - d)`): the edit changes the string, not the code: send the code line \
+                 whole, as the file has it"
+                    .to_string()
+            ]
+        );
+        // A docstring's own edit, a URL's `//` inside a string, code after
+        // a closed block comment: no doubt.
+        let own = r#"{"file_path": "ds.py", "old_string": "    Formerly:\n", "new_string": "    Before 2.0:\n"}"#;
+        assert!(doubts(own, doc).is_empty());
+        assert_eq!(
+            mark_outside_quotes("u := \"http://x\" + `//`; ", "//"),
+            None
+        );
+        assert_eq!(mark_outside_quotes("u := \"a\\\"//\" // c", "//"), Some(13));
+        let closed = "func f() {\n\t/* note */ total := p * q\n\ttotal := p * q * 2\n}\n";
+        let edit = r#"{"file_path": "c.go", "old_string": "total := p * q\n", "new_string": "total := p\n"}"#;
+        assert!(doubts(edit, closed).is_empty());
     }
 
     /// An old text that starts inside a line's indentation, followed by new
