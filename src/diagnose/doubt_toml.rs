@@ -26,9 +26,12 @@
 //! that extends a value or a table closed by its header. It reads TOML
 //! 1.1, as Cargo 1.95 does: a newline or a trailing comma inside an
 //! inline table, `\e` and `\xHH` escapes and a time without seconds
-//! parse; Python's `tomllib` (TOML 1.0: 3.11, 3.12 and 3.13 checked) refuses them,
-//! so such an edit to a pyproject.toml is not doubted (a miss, never a
-//! false doubt).
+//! parse; Python's `tomllib` (TOML 1.0: 3.11, 3.12 and 3.13 checked) refuses them.
+//! The files Python tools read (pyproject.toml: pip, setuptools, hatch;
+//! Pipfile, poetry.lock, pdm.lock) are held to TOML 1.0 besides: an edit
+//! that brings one of those constructs into such a file, which had none,
+//! is doubted (a tester's find: a ruff table written over several lines
+//! was called fine, and `pip install .` refused the file).
 
 use super::doubt_json::broken_at;
 use toml_edit::{Document, TomlError};
@@ -48,6 +51,46 @@ pub struct NotToml {
     pub twice: Twice,
     /// The edit creates the file (there was none before).
     pub created: bool,
+    /// The file still parses as TOML 1.1, as Cargo reads it; Python's
+    /// tomllib (TOML 1.0) refuses the construct named here.
+    pub newer: Option<Newer>,
+}
+
+/// A construct TOML 1.1 allows and TOML 1.0 (Python's tomllib) refuses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Newer {
+    /// An inline table over several lines.
+    InlineOverLines,
+    /// A comma after an inline table's last pair.
+    TrailingComma,
+    /// The escape `\e` or `\xHH` in a string.
+    Escape,
+    /// A time without its seconds (`07:32`).
+    NoSeconds,
+}
+
+impl Newer {
+    /// What it is, in words.
+    fn words(self) -> &'static str {
+        match self {
+            Newer::InlineOverLines => "an inline table written over several lines",
+            Newer::TrailingComma => "a comma after an inline table's last value",
+            Newer::Escape => "the escape `\\e` or `\\xHH` in a string",
+            Newer::NoSeconds => "a time without its seconds",
+        }
+    }
+
+    /// What to send instead.
+    fn advice(self) -> &'static str {
+        match self {
+            Newer::InlineOverLines | Newer::TrailingComma => {
+                "each inline table on one line without a comma after its last value, or a \
+                 [table] of its own"
+            }
+            Newer::Escape => "`\\u001b` for `\\e`, `\\u00HH` for `\\xHH`",
+            Newer::NoSeconds => "the time with its seconds (`07:32:00`)",
+        }
+    }
 }
 
 /// Whether the fault is a key or a table given twice.
@@ -64,6 +107,14 @@ pub enum Twice {
 impl NotToml {
     /// One sentence without a final stop.
     pub fn describe(&self) -> String {
+        if let Some(newer) = self.newer {
+            return format!(
+                "{}: Python's tomllib (pip, setuptools, Poetry) refuses the whole file: send the \
+                 edit so that the file stays TOML 1.0 ({})",
+                self.fault(),
+                newer.advice()
+            );
+        }
         format!(
             "{}: Cargo, pip and every TOML reader refuse the whole file: send the edit so that \
              the file stays TOML ({})",
@@ -74,6 +125,13 @@ impl NotToml {
 
     /// [`Self::describe`] without what to send instead.
     pub fn fault(&self) -> String {
+        if let Some(newer) = self.newer {
+            let at = broken_at("TOML 1.0", self.created, self.line, self.column);
+            return format!(
+                "{at}: {}, which TOML 1.1 (Cargo) allows and TOML 1.0 does not",
+                newer.words()
+            );
+        }
         let at = broken_at("valid TOML", self.created, self.line, self.column);
         format!("{at}: {}", self.error)
     }
@@ -133,8 +191,12 @@ pub(super) fn toml_broken(path: &str, original: &str, result: &str) -> Option<No
     }
     // The result first: most edits keep the file TOML, and the file
     // before is read only for one that does not.
-    let e = toml_error(result)?;
     let created = original.is_empty();
+    let e = match toml_error(result) {
+        Some(e) => e,
+        None if python_reads(path) => return toml10_broken(original, result, created),
+        None => return None,
+    };
     if created && (result.contains("{{") || result.contains("{%")) {
         return None;
     }
@@ -159,7 +221,163 @@ pub(super) fn toml_broken(path: &str, original: &str, result: &str) -> Option<No
         error,
         twice,
         created,
+        newer: None,
     })
+}
+
+/// Whether Python tools read the TOML file `path`, whose reader
+/// (`tomllib`, `tomli`, `tomlkit`) takes TOML 1.0 only.
+fn python_reads(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    let name = lower.rsplit(['/', '\\']).next().unwrap_or(&lower);
+    matches!(
+        name,
+        "pyproject.toml" | "pipfile" | "poetry.lock" | "pdm.lock"
+    )
+}
+
+/// The first TOML 1.1 construct of `result` (which parses) where
+/// `original` had none (a file using them already is read by its tools).
+fn toml10_broken(original: &str, result: &str, created: bool) -> Option<NotToml> {
+    let (at, newer) = toml11_only(result)?;
+    if !created && toml11_only(original).is_some() {
+        return None;
+    }
+    let (line, column) = line_column(result, at);
+    Some(NotToml {
+        line,
+        column,
+        error: String::new(),
+        twice: Twice::No,
+        created,
+        newer: Some(newer),
+    })
+}
+
+/// The first construct of `text` that TOML 1.1 allows and TOML 1.0 does
+/// not (its byte, what it is); `None` for a text that does not parse or
+/// holds none.
+pub fn toml11_only(text: &str) -> Option<(usize, Newer)> {
+    let doc = Document::parse(text).ok()?;
+    let mut found = Vec::new();
+    for (_, item) in doc.as_table().iter() {
+        newer_in_item(item, text, &mut found);
+    }
+    found.into_iter().min_by_key(|(at, _)| *at)
+}
+
+fn newer_in_item(item: &toml_edit::Item, text: &str, found: &mut Vec<(usize, Newer)>) {
+    match item {
+        toml_edit::Item::Value(v) => newer_in_value(v, text, found),
+        toml_edit::Item::Table(t) => {
+            for (_, item) in t.iter() {
+                newer_in_item(item, text, found);
+            }
+        }
+        toml_edit::Item::ArrayOfTables(a) => {
+            for t in a.iter() {
+                for (_, item) in t.iter() {
+                    newer_in_item(item, text, found);
+                }
+            }
+        }
+        toml_edit::Item::None => {}
+    }
+}
+
+fn newer_in_value(value: &toml_edit::Value, text: &str, found: &mut Vec<(usize, Newer)>) {
+    use toml_edit::Value;
+    let Some(span) = value.span() else {
+        return;
+    };
+    let source = text.get(span.clone()).unwrap_or_default();
+    match value {
+        Value::InlineTable(t) => {
+            if let Some(newer) = inline_newer(source) {
+                found.push((span.start, newer));
+            }
+            for (_, v) in t.iter() {
+                newer_in_value(v, text, found);
+            }
+        }
+        Value::Array(a) => {
+            for v in a.iter() {
+                newer_in_value(v, text, found);
+            }
+        }
+        Value::String(_) if source.starts_with('"') && newer_escape(source) => {
+            found.push((span.start, Newer::Escape));
+        }
+        Value::Datetime(d) if d.value().time.is_some_and(|t| t.second.is_none()) => {
+            found.push((span.start, Newer::NoSeconds));
+        }
+        _ => {}
+    }
+}
+
+/// Whether a basic string's source holds `\e` or `\xHH`.
+fn newer_escape(source: &str) -> bool {
+    let mut chars = source.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' && matches!(chars.next(), Some('e' | 'x')) {
+            return true;
+        }
+    }
+    false
+}
+
+/// What of TOML 1.1 an inline table's source (`{ ... }`) uses: a newline
+/// or a comment between its braces, outside its strings and arrays, or a
+/// comma after its last value.
+fn inline_newer(source: &str) -> Option<Newer> {
+    let mut quote: Option<&str> = None;
+    let mut arrays = 0usize;
+    let mut last_code = ' ';
+    let mut i = 0;
+    while i < source.len() {
+        let rest = &source[i..];
+        let c = rest.chars().next()?;
+        if let Some(q) = quote {
+            if c == '\\' && q.starts_with('"') {
+                i += 1 + rest[1..].chars().next().map_or(0, char::len_utf8);
+                continue;
+            }
+            if rest.starts_with(q) {
+                i += q.len();
+                quote = None;
+                last_code = '"';
+                continue;
+            }
+            i += c.len_utf8();
+            continue;
+        }
+        let opens = ["\"\"\"", "'''", "\"", "'"]
+            .into_iter()
+            .find(|q| rest.starts_with(q));
+        if let Some(q) = opens {
+            quote = Some(q);
+            i += q.len();
+            continue;
+        }
+        match c {
+            // Inside an array, TOML 1.0 takes newlines and comments too.
+            '#' if arrays > 0 => {
+                i += rest.find('\n').unwrap_or(rest.len());
+                continue;
+            }
+            '\n' if arrays > 0 => {}
+            '\n' | '#' => return Some(Newer::InlineOverLines),
+            '}' if last_code == ',' => return Some(Newer::TrailingComma),
+            '[' => arrays += 1,
+            ']' => arrays = arrays.saturating_sub(1),
+            _ => {}
+        }
+        if !c.is_whitespace() {
+            last_code = c;
+        }
+        i += c.len_utf8();
+    }
+    None
 }
 
 /// The line (1-based) and column (1-based, in characters) of the byte
@@ -315,7 +533,7 @@ fn twice_said(text: &str, start: usize, end: usize) -> (String, Twice) {
 
 #[cfg(test)]
 mod tests {
-    use super::{NotToml, Twice, toml_broken, toml_name};
+    use super::{Newer, NotToml, Twice, toml_broken, toml_name, toml11_only};
     use crate::diagnose::doubt::test_edits::after;
 
     const CARGO: &str = "[package]\nname = \"x\"\nversion = \"0.1.0\"\n\n[dependencies]\nserde = \
@@ -340,6 +558,7 @@ mod tests {
                 error: "the key `serde` set twice in table [dependencies], first at line 6".into(),
                 twice: Twice::Key,
                 created: false,
+                newer: None,
             })
         );
         assert_eq!(
@@ -546,5 +765,48 @@ mod tests {
         ] {
             assert!(!toml_name(name), "{name}");
         }
+    }
+
+    /// A tester's find (round 41c, 01): a ruff table written over several
+    /// lines in a pyproject.toml, which Cargo's TOML 1.1 reads and pip's
+    /// tomllib refuses; not said where the file used TOML 1.1 already, nor
+    /// in a Cargo.toml.
+    #[test]
+    fn toml_1_1_in_a_file_python_reads_is_doubted() {
+        let before = "[tool.ruff]\nline-length = 88\n";
+        let after = "[tool.ruff]\nline-length = 88\nlint = { select = [\"E\"],\n  ignore = [] }\n";
+        let found = toml_broken("pyproject.toml", before, after).expect("a doubt");
+        assert_eq!(
+            (found.line, found.column, found.newer),
+            (3, 8, Some(Newer::InlineOverLines))
+        );
+        assert_eq!(
+            found.describe(),
+            "the file was TOML 1.0 before and is not after: line 3, column 8: an inline table \
+             written over several lines, which TOML 1.1 (Cargo) allows and TOML 1.0 does not: \
+             Python's tomllib (pip, setuptools, Poetry) refuses the whole file: send the edit so \
+             that the file stays TOML 1.0 (each inline table on one line without a comma after \
+             its last value, or a [table] of its own)"
+        );
+        assert_eq!(toml_broken("Cargo.toml", before, after), None);
+        let already = format!("{before}x = {{ a = 1, }}\n");
+        assert_eq!(
+            toml_broken(
+                "pyproject.toml",
+                &already,
+                &format!("{already}{}", &after[before.len()..])
+            ),
+            None
+        );
+        assert_eq!(
+            toml11_only("t = 07:32\n").map(|f| f.1),
+            Some(Newer::NoSeconds)
+        );
+        assert_eq!(toml11_only("t = 07:32:00\ns = '\\e'\n"), None);
+        assert_eq!(toml11_only("s = \"a\\u001b\"\n"), None);
+        assert_eq!(
+            toml11_only("s = \"a\\e\"\n").map(|f| f.1),
+            Some(Newer::Escape)
+        );
     }
 }
