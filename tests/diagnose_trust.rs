@@ -1951,6 +1951,43 @@ fn ini_duplicate_verdicts_agree_with_configparser() {
     }
 }
 
+/// iniconfig's verdict on each recorded pytest.ini edit
+/// (tests/fixtures/trust/pytest_ini/cases.json, written by record.py
+/// there with iniconfig 2.3.0, pytest's reader; tester round 41c, 02): a
+/// "duplicate section" or "duplicate name" is the doubt "with a key
+/// twice", naming the section or the name and iniconfig; an edit it reads
+/// is no doubt; its other faults are not this check's.
+#[test]
+fn pytest_ini_verdicts_agree_with_iniconfig() {
+    use srview::diagnose::layout::{BreakKind, layout_break};
+    let cases = balanced_cases("pytest_ini", 20, |c| c["iniconfig"] == "reads");
+    for case in &cases {
+        let (name, before, after) = case_texts(case);
+        let said = case["iniconfig"].as_str().expect("a verdict");
+        let doubt = layout_break("pytest.ini", before, after);
+        let twice = said
+            .strip_prefix("duplicate name ")
+            .map(|n| ("the option `", n))
+            .or_else(|| {
+                said.strip_prefix("duplicate section ")
+                    .map(|n| ("the section [", n))
+            });
+        match twice {
+            Some((what, quoted)) => {
+                let doubt = doubt.expect(name);
+                assert_eq!(doubt.kind, BreakKind::KeyTwice, "{name}");
+                let named = format!("{what}{}", quoted.trim_matches('\''));
+                assert!(doubt.why.starts_with(&named), "{name}: {}", doubt.why);
+                assert!(
+                    doubt.why.contains("iniconfig, which pytest reads"),
+                    "{name}"
+                );
+            }
+            None => assert_eq!(doubt, None, "{name} ({said})"),
+        }
+    }
+}
+
 /// A tester's find (round 41a, 10): an option added again to an INI
 /// section; for tox.ini, read by configparser, `check` exits 1 and `apply
 /// --write` holds it back; the same edit in another option is written.

@@ -13,8 +13,14 @@
 //! `.pylintrc` (pylint). Not every `.ini`: uWSGI repeats an option on
 //! purpose (`env = A=1`, `env = B=2`), as do systemd units and git's
 //! config; PHP and Windows read the last value; `.editorconfig` is read by
-//! its own parser, the later section adding to the earlier; pytest's
-//! `pytest.ini` by `iniconfig`, not checked here.
+//! its own parser, the later section adding to the earlier.
+//!
+//! pytest reads `pytest.ini` and `.pytest.ini` with `iniconfig` (a
+//! tester's find, round 41c, 02), which refuses a section or a name twice
+//! too, and pytest does not start: read as `iniconfig` 2.x does
+//! ([`Reader::Iniconfig`]): names compared as written (no case folding),
+//! any line starting with white space continuing the value above it,
+//! `DEFAULT` no different from another section.
 //!
 //! The rule, by evidence only: the file before reads as `configparser`
 //! reads it (no section or option twice, no line outside a section or
@@ -33,6 +39,32 @@ pub struct IniTwice {
     pub option: Option<String>,
     /// The two lines (1-based): the earlier and the later.
     pub lines: (usize, usize),
+    /// Which reader refuses the file.
+    pub reader: Reader,
+}
+
+/// The Python reader of an INI file srview reads as it does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reader {
+    /// `configparser`, strict (setuptools, tox, flake8, mypy, coverage,
+    /// pylint).
+    Configparser,
+    /// `iniconfig` (pytest's `pytest.ini`).
+    Iniconfig,
+}
+
+impl Reader {
+    /// The reader of the file `path`, where srview reads it.
+    pub fn of(path: &str) -> Option<Reader> {
+        let lower = path.to_ascii_lowercase();
+        let name = lower.rsplit(['/', '\\']).next().unwrap_or(&lower);
+        match name {
+            "setup.cfg" | "tox.ini" | ".flake8" | "mypy.ini" | ".mypy.ini" | ".coveragerc"
+            | "pylintrc" | ".pylintrc" => Some(Reader::Configparser),
+            "pytest.ini" | ".pytest.ini" => Some(Reader::Iniconfig),
+            _ => None,
+        }
+    }
 }
 
 impl IniTwice {
@@ -53,29 +85,23 @@ impl IniTwice {
             Some(option) => format!("the option `{option}` twice in section [{}]", self.section),
             None => format!("the section [{}] twice", self.section),
         };
-        format!(
-            "{what}, at lines {earlier} and {later}: Python's configparser, which setuptools, \
-             tox, flake8, mypy, coverage and pylint read this file with, refuses the whole file"
-        )
+        let refuses = match self.reader {
+            Reader::Configparser => {
+                "Python's configparser, which setuptools, tox, flake8, mypy, coverage and pylint \
+                 read this file with, refuses the whole file"
+            }
+            Reader::Iniconfig => {
+                "iniconfig, which pytest reads this file with, refuses the whole file, and pytest \
+                 does not start"
+            }
+        };
+        format!("{what}, at lines {earlier} and {later}: {refuses}")
     }
 }
 
-/// Whether `path` names a file read by Python's `configparser` (see the
-/// module).
+/// Whether `path` names an INI file srview reads (see the module).
 pub fn ini_name(path: &str) -> bool {
-    let lower = path.to_ascii_lowercase();
-    let name = lower.rsplit(['/', '\\']).next().unwrap_or(&lower);
-    matches!(
-        name,
-        "setup.cfg"
-            | "tox.ini"
-            | ".flake8"
-            | "mypy.ini"
-            | ".mypy.ini"
-            | ".coveragerc"
-            | "pylintrc"
-            | ".pylintrc"
-    )
+    Reader::of(path).is_some()
 }
 
 /// What stops `configparser` reading a text.
@@ -88,9 +114,10 @@ enum Fault {
     Other(usize),
 }
 
-/// The first fault `configparser` (strict, its defaults) meets in
-/// `text`; `None` when it reads.
-fn ini_fault(text: &str) -> Option<Fault> {
+/// The first fault `reader` (`configparser` strict, its defaults; or
+/// `iniconfig`) meets in `text`; `None` when it reads.
+fn ini_fault(text: &str, reader: Reader) -> Option<Fault> {
+    let iniconfig = reader == Reader::Iniconfig;
     use std::collections::HashMap;
     // Each section's line, and each (section, option)'s.
     let mut sections: HashMap<String, usize> = HashMap::new();
@@ -109,18 +136,37 @@ fn ini_fault(text: &str) -> Option<Fault> {
         if section.is_some() && option_indent.is_some_and(|i| indent > i) {
             continue;
         }
+        // iniconfig: a line starting with white space continues a value.
+        if iniconfig && indent > 0 {
+            if option_indent.is_none() {
+                return Some(Fault::Other(number));
+            }
+            continue;
+        }
         option_indent = None;
-        if let Some(rest) = stripped.strip_prefix('[')
+        // iniconfig: a header's comment after `#` or `;` is cut first.
+        let header = if iniconfig {
+            stripped
+                .split(['#', ';'])
+                .next()
+                .unwrap_or_default()
+                .trim_end()
+        } else {
+            stripped
+        };
+        if let Some(rest) = header.strip_prefix('[')
             && let Some(close) = rest.rfind(']')
             && close > 0
+            && (!iniconfig || close + 1 == rest.len())
         {
             let name = rest[..close].to_string();
-            if name != "DEFAULT" {
+            if iniconfig || name != "DEFAULT" {
                 if let Some(&first) = sections.get(&name) {
                     return Some(Fault::Twice(IniTwice {
                         section: name,
                         option: None,
                         lines: (first, number),
+                        reader,
                     }));
                 }
                 sections.insert(name.clone(), number);
@@ -131,10 +177,15 @@ fn ini_fault(text: &str) -> Option<Fault> {
         let Some(current) = &section else {
             return Some(Fault::Other(number));
         };
-        let Some(delimiter) = stripped.find(['=', ':']) else {
+        let Some(delimiter) = delimiter(stripped, reader) else {
             return Some(Fault::Other(number));
         };
-        let option = stripped[..delimiter].trim_end().to_lowercase();
+        let option = stripped[..delimiter].trim_end();
+        let option = if iniconfig {
+            option.to_string()
+        } else {
+            option.to_lowercase()
+        };
         if option.is_empty() {
             return Some(Fault::Other(number));
         }
@@ -144,6 +195,7 @@ fn ini_fault(text: &str) -> Option<Fault> {
                 section: key.0,
                 option: Some(key.1),
                 lines: (first, number),
+                reader,
             }));
         }
         options.insert(key, number);
@@ -152,17 +204,31 @@ fn ini_fault(text: &str) -> Option<Fault> {
     None
 }
 
+/// Where an option's line splits its name from its value: `configparser`
+/// at its first `=` or `:`; `iniconfig` at its first `=` unless the name
+/// before it holds a `:`, then at its first `:`.
+fn delimiter(line: &str, reader: Reader) -> Option<usize> {
+    match reader {
+        Reader::Configparser => line.find(['=', ':']),
+        Reader::Iniconfig => match line.find('=') {
+            Some(at) if !line[..at].contains(':') => Some(at),
+            _ => line.find(':'),
+        },
+    }
+}
+
 /// The section or option `result` (the INI file `path` as an edit leaves
 /// it) holds twice, where `original` (the file before) read clean (see
 /// the module). A file the edit creates is judged against none.
 pub(super) fn ini_twice(path: &str, original: &str, result: &str) -> Option<IniTwice> {
-    if !ini_name(path) || original == result {
+    let reader = Reader::of(path)?;
+    if original == result {
         return None;
     }
-    let Some(Fault::Twice(twice)) = ini_fault(result) else {
+    let Some(Fault::Twice(twice)) = ini_fault(result, reader) else {
         return None;
     };
-    if ini_fault(original).is_some() {
+    if ini_fault(original, reader).is_some() {
         return None;
     }
     Some(twice)
@@ -170,7 +236,7 @@ pub(super) fn ini_twice(path: &str, original: &str, result: &str) -> Option<IniT
 
 #[cfg(test)]
 mod tests {
-    use super::{IniTwice, ini_name, ini_twice};
+    use super::{IniTwice, Reader, ini_name, ini_twice};
     use crate::diagnose::doubt::test_edits::after;
 
     const TOX: &str = "[tox]\nenv_list = py311, lint\n\n[testenv]\ndeps =\n    pytest\n    \
@@ -188,6 +254,7 @@ mod tests {
                 section: "testenv".into(),
                 option: Some("deps".into()),
                 lines: (5, 9),
+                reader: Reader::Configparser,
             })
         );
         assert_eq!(
@@ -240,7 +307,7 @@ mod tests {
     }
 
     #[test]
-    fn configparser_files_are_told_by_their_names() {
+    fn the_files_read_are_told_by_their_names() {
         for name in [
             "setup.cfg",
             "p/tox.ini",
@@ -249,17 +316,47 @@ mod tests {
             ".coveragerc",
             ".pylintrc",
         ] {
-            assert!(ini_name(name), "{name}");
+            assert_eq!(Reader::of(name), Some(Reader::Configparser), "{name}");
         }
-        for name in [
-            "a.ini",
-            "php.ini",
-            "uwsgi.ini",
-            ".editorconfig",
-            "pytest.ini",
-            "x.cfg",
-        ] {
+        assert!(ini_name("pytest.ini"));
+        for name in ["a.ini", "php.ini", "uwsgi.ini", ".editorconfig", "x.cfg"] {
             assert!(!ini_name(name), "{name}");
         }
+    }
+
+    /// A tester's find (round 41c, 02): pytest.ini's `addopts` added again,
+    /// `[pytest]` declared again: iniconfig refuses the file, and pytest
+    /// does not start. Read as iniconfig reads: names as written (`Addopts`
+    /// is another name), `DEFAULT` like any section, an indented line a
+    /// continuation.
+    #[test]
+    fn pytest_ini_read_as_iniconfig_reads_it() {
+        let ini = "[pytest]\naddopts = -q\ntestpaths = tests\n";
+        let again = after(ini, "testpaths = tests\n", "addopts = -x\n");
+        assert_eq!(
+            ini_twice("pytest.ini", ini, &again)
+                .map(|f| f.describe())
+                .as_deref(),
+            Some(
+                "the option `addopts` twice in section [pytest], at lines 2 and 4: iniconfig, \
+                 which pytest reads this file with, refuses the whole file, and pytest does not \
+                 start: change the option's line that is there instead of adding it again"
+            )
+        );
+        let section = format!("{ini}\n[pytest]\nmarkers = slow\n");
+        assert_eq!(
+            ini_twice(".pytest.ini", ini, &section).map(|f| (f.section, f.option, f.lines)),
+            Some(("pytest".to_string(), None, (1, 5)))
+        );
+        let cased = after(ini, "testpaths = tests\n", "Addopts = -x\n");
+        assert_eq!(ini_twice("pytest.ini", ini, &cased), None);
+        let default = format!("[DEFAULT]\n{ini}[DEFAULT]\n");
+        assert_eq!(
+            ini_twice("pytest.ini", ini, &default).map(|f| f.section),
+            Some("DEFAULT".to_string())
+        );
+        let continued = after(ini, "testpaths = tests\n", "  addopts\n");
+        assert_eq!(ini_twice("pytest.ini", ini, &continued), None);
+        assert_eq!(Reader::of("a/pytest.ini"), Some(Reader::Iniconfig));
     }
 }
