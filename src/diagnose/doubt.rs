@@ -377,6 +377,20 @@ pub fn mixed_line_endings(file: Ending) -> &'static str {
 /// lines back in CRLF, so only an LF file given CRLF lines comes to this
 /// there.)
 pub fn mixed_endings_doubt(original: &str, result: &str) -> Option<String> {
+    // CRLF lines written by an agent that ends a CRLF file's lines in CRLF
+    // itself (Claude Code): each ends `\r\r\n` (a tester's find: a
+    // corrected edit did so, and `check` called it exact).
+    let doubled = |text: &str| memchr::memmem::find_iter(text.as_bytes(), b"\r\r\n").count();
+    let added = doubled(result).saturating_sub(doubled(original));
+    if added > 0 {
+        return Some(format!(
+            "the result ends {} with a carriage return twice (`\\r\\r\\n`), which the file did \
+             not: the new text's CRLF endings were given another CR as the file's lines were \
+             written back in CRLF, and those lines read with a stray `^M` or as two line ends: \
+             send the new text with LF line endings",
+            crate::words::count(added, "line")
+        ));
+    }
     let file = mixed_endings(original, [result])?;
     let ending = match file {
         Ending::Crlf => "CRLF",

@@ -2419,3 +2419,76 @@ fn patch_hunks_are_judged_where_they_land() {
         }
     }
 }
+
+/// A tester's find (round 42b, 02): a Claude Code `Edit` of a CRLF file
+/// sent with CRLF endings fails (Claude Code matches the file with its
+/// `\r\n` turned to `\n`); the corrected edit gave `old_string` LF endings
+/// and kept `new_string`'s CRLF, which Claude Code writes back as
+/// `\r\r\n`. The correction's new text has LF endings too, and applied as
+/// offered the file keeps CRLF on every line; the damaged form is a doubt.
+#[test]
+fn a_crlf_edits_correction_gives_its_new_text_the_files_view_of_endings() {
+    let content = "import os\r\n\r\ndef main():\r\n    print(\"hi\")\r\n    return 0\r\n";
+    let old = "    print(\"hi\")\r\n    return 0\r\n";
+    let new = "    print(\"hi\")\r\n    print(\"bye\")\r\n    return 0\r\n";
+    let claude = judged_as(
+        Case::Failing,
+        GateAgent::ClaudeCode,
+        ("app.py", content),
+        old,
+        new,
+    );
+    let reason = deny_reason(&claude);
+    let offered = offered_input(GateAgent::ClaudeCode, &reason).expect("an offered edit");
+    assert_eq!(
+        offered["new_string"], "    print(\"hi\")\n    print(\"bye\")\n    return 0\n",
+        "{reason}"
+    );
+    let (Some(from), Some(to)) = (
+        offered["old_string"].as_str(),
+        offered["new_string"].as_str(),
+    ) else {
+        panic!("{offered}");
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("app.py");
+    std::fs::write(&path, content).expect("write");
+    let edit =
+        json!({"file_path": path.display().to_string(), "old_string": from, "new_string": to});
+    let edit_path = dir.path().join("e.json");
+    std::fs::write(&edit_path, edit.to_string()).expect("write");
+    let out = support::runner::srview([
+        "apply",
+        &path.display().to_string(),
+        &edit_path.display().to_string(),
+        "--write",
+    ])
+    .output();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&path).expect("read"),
+        "import os\r\n\r\ndef main():\r\n    print(\"hi\")\r\n    print(\"bye\")\r\n    return 0\r\n"
+    );
+    // The correction as it was (CRLF new text): `check` says the doubled CR.
+    std::fs::write(&path, content).expect("write");
+    let damaged =
+        json!({"file_path": path.display().to_string(), "old_string": from, "new_string": new});
+    std::fs::write(&edit_path, damaged.to_string()).expect("write");
+    let out = support::runner::srview([
+        "check",
+        &path.display().to_string(),
+        &edit_path.display().to_string(),
+    ])
+    .output();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("the result ends 3 lines with a carriage return twice (`\\r\\r\\n`)"),
+        "{stdout}"
+    );
+}

@@ -350,6 +350,12 @@ fn suggest(
             }
         }
     }
+    // The old text's CRLF endings where the file (as the agent reads it)
+    // has LF: the new text's too, or the agent, writing a CRLF file's lines
+    // back in CRLF, would end them `\r\r\n` (a tester's find).
+    if old.contains("\r\n") && !region.contains('\r') {
+        written = written.replace("\r\n", "\n");
+    }
     let fixed = with_texts(edit, region, &written);
     match run(&fixed, Some(original)) {
         Ok(done) if done.occurrences == 1 => (Some(fixed), None),
