@@ -205,7 +205,9 @@ pub fn write_doubt(path: &str, old: &str, new: &str) -> Option<(EditDoubtKind, S
             ),
         ));
     }
-    let elided = crate::dialect::elided::elided(path, old, new)?;
+    let Some(elided) = crate::dialect::elided::elided(path, old, new) else {
+        return cut_short(old, new).map(|m| (EditDoubtKind::ElidesLines, m));
+    };
     Some((
         EditDoubtKind::ElidesLines,
         format!(
@@ -218,6 +220,73 @@ pub fn write_doubt(path: &str, old: &str, new: &str) -> Option<(EditDoubtKind, S
             words::count(old.lines().count(), "line"),
             new.lines().count()
         ),
+    ))
+}
+
+/// A whole content that keeps the file's first lines (changed or not) and
+/// stops, leaving out the rest: at least 10 non-blank lines and two
+/// thirds of the file's, all after the last line it keeps (a tester's
+/// find: a Write of a module's first 4 lines, its classes gone and
+/// imported elsewhere, was allowed). A content cut short, or written for
+/// the lines that change only; a deletion meant is sent as an edit
+/// showing the lines it deletes.
+fn cut_short(old: &str, new: &str) -> Option<String> {
+    const LEAST: usize = 10;
+    let solid = |text: &str| text.lines().filter(|l| !l.trim().is_empty()).count();
+    let (before, after) = (solid(old), solid(new));
+    if before < LEAST || after * 3 > before || after == 0 {
+        return None;
+    }
+    let old_lines: Vec<&str> = old.lines().collect();
+    let diff = similar::TextDiff::from_lines(old, new);
+    let ops = diff.ops();
+    // The old lines past the last one the new content keeps or replaces
+    // (a replacement's lines beyond its new ones are deleted ones).
+    let old_index = match *ops.last()? {
+        similar::DiffOp::Delete { old_index, .. } => old_index,
+        // Only where the new lines read as the old ones they stand at
+        // (the file's start, edited): a shorter rewrite is not cut short.
+        similar::DiffOp::Replace {
+            old_index,
+            old_len,
+            new_index,
+            new_len,
+        } if old_len > new_len => {
+            let new_lines: Vec<&str> = new.lines().collect();
+            let (was, is) = (
+                old_lines.get(old_index..old_index + new_len)?.join("\n"),
+                new_lines.get(new_index..new_index + new_len)?.join("\n"),
+            );
+            if similar::TextDiff::from_chars(&was, &is).ratio() < 0.8 {
+                return None;
+            }
+            old_index + new_len
+        }
+        _ => return None,
+    };
+    let kept = ops
+        .iter()
+        .filter(|op| matches!(op, similar::DiffOp::Equal { .. }))
+        .map(|op| op.old_range().len())
+        .sum::<usize>();
+    let tail = &old_lines[old_index..];
+    let lost = tail.iter().filter(|l| !l.trim().is_empty()).count();
+    if kept == 0 || lost < LEAST || lost * 3 < before * 2 {
+        return None;
+    }
+    let first = tail.iter().position(|l| !l.trim().is_empty())?;
+    Some(format!(
+        "its content covers only the file's first {} and stops there: writing it deletes the {} after \
+         (lines {}-{}, from `{}`), {} become {}: a content cut short, or written for the lines \
+         that change only: send the whole content, every line the file keeps, or edit only the \
+         lines that change (an edit showing the lines it deletes, if deleting them is meant)",
+        words::count(old_index, "line"),
+        words::count(lost, "non-blank line"),
+        old_index + 1,
+        old_lines.len(),
+        tail[first].trim(),
+        words::count(old_lines.len(), "line"),
+        new.lines().count()
     ))
 }
 
@@ -1014,6 +1083,37 @@ mod tests {
         // The old text with its mark: the comment meant.
         let marked = r#"{"file_path": "cm.go", "old_string": "// total := p * q\n", "new_string": "// total := round(p * q)\n"}"#;
         assert!(doubts(marked, go).is_empty());
+    }
+
+    /// A whole write keeping only the file's first lines (one changed) and
+    /// dropping the rest is said (tester round 42a, 14); a shorter rewrite,
+    /// a function deleted from a file, are not.
+    #[test]
+    fn a_write_cut_short_after_the_files_first_lines_is_said() {
+        let mut module = String::from("\"\"\"Cart.\"\"\"\nimport os\n\nTAX = 0.2\n\n");
+        for name in ["add", "remove", "total", "clear", "count", "empty"] {
+            module.push_str(&format!("\ndef {name}(cart):\n    cart.{name}()\n    return cart\n\n"));
+        }
+        let cut = "\"\"\"Cart.\"\"\"\nimport os\n\nTAX = 0.25\n";
+        let said = write_doubt("cart.py", &module, cut);
+        let (kind, message) = said.expect("a doubt");
+        assert_eq!(kind, EditDoubtKind::ElidesLines);
+        assert!(
+            message.starts_with(
+                "its content covers only the file's first 4 lines and stops there: writing it \
+                 deletes the 18 non-blank lines after (lines 5-"
+            ),
+            "{message}"
+        );
+        // A rewrite keeping the docstring and import, shorter and new.
+        let rewrite = "\"\"\"Cart.\"\"\"\nimport os\n\nclass Cart(list):\n    pass\n";
+        assert_eq!(write_doubt("cart.py", &module, rewrite), None);
+        // One function deleted.
+        let fewer = module.replace("\ndef clear(cart):\n    cart.clear()\n    return cart\n\n", "");
+        assert_eq!(write_doubt("cart.py", &module, &fewer), None);
+        // The first lines, exactly.
+        let first: String = module.lines().take(6).map(|l| format!("{l}\n")).collect();
+        assert!(write_doubt("cart.py", &module, &first).is_some());
     }
 
     /// An old text matching only inside a trailing comment, a `/* */`
