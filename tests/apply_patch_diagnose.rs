@@ -328,6 +328,31 @@ fn an_invented_header_names_no_line() {
     assert!(!case.fix.complete);
 }
 
+/// A tester's find (round 42a, 10): an @@ line naming a method the file
+/// does not have (`clear_all`, renamed `reset` since), over a hunk whose
+/// lines stand in three methods: the closest name (`clear`) is a guess,
+/// and no corrected hunk is offered; the places are named.
+#[test]
+fn a_renamed_header_over_lines_at_several_places_gets_no_fix() {
+    let cart = "class Cart:\n    def __init__(self) -> None:\n        self.lines = []\n\n    def clear(self) -> None:\n        self.lines = []\n\n    def reset(self) -> None:\n        self.lines = []\n";
+    let (_, case) = update_run(
+        "cart.py",
+        cart,
+        "@@ def clear_all(self) -> None:\n-        self.lines = []\n+        self.lines.clear()\n",
+    );
+    let d = &case.diagnoses[0];
+    assert!(d.suggestion.is_none());
+    assert_eq!(
+        d.withheld.as_deref(),
+        Some(
+            "the @@ line names no line of the file (the closest, line 5 `def clear(self) -> None:`, \
+             is another line), and the hunk's lines stand at 3 places (lines 3, 6, 9): which is \
+             meant cannot be told"
+        )
+    );
+    assert!(!case.fix.complete);
+}
+
 /// The fast tests damage records whose files are this small at most.
 const MAX_FILE_BYTES: usize = 3000;
 

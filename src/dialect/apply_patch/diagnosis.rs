@@ -394,7 +394,35 @@ fn explain_failed(
             hunk.file,
             problems.join(" ")
         );
+        // The @@ line naming another line (a method's other name), where
+        // the hunk's lines stand at more than one place: the @@ line is
+        // what places it, and which place is meant cannot be told (a
+        // tester's find: `def clear_all` corrected to `def clear`, one of
+        // three places, and offered as exact).
+        let places = old_places(&lines, &old);
+        let renamed = |text: &str| {
+            let bare = |s: &str| s.split_whitespace().collect::<String>();
+            chunk
+                .context
+                .as_deref()
+                .is_some_and(|c| bare(c) != bare(text))
+        };
         match fixed_context {
+            Some(text) if places.len() > 1 && renamed(&text) => {
+                let at: Vec<String> = places.iter().map(|p| (p + 1).to_string()).collect();
+                out.withheld = Some(format!(
+                    "the @@ line names no line of the file (the closest, line {} `{}`, is \
+                     another line), and the hunk's lines stand at {} places (lines {}): which \
+                     is meant cannot be told",
+                    out.header
+                        .as_ref()
+                        .and_then(|h| h.closest.as_ref())
+                        .map_or(0, |c| c.line),
+                    text.trim(),
+                    places.len(),
+                    at.join(", ")
+                ));
+            }
             Some(text) if text.trim_end() == text => {
                 let mut fixed = chunk.clone();
                 fixed.context = Some(text);
@@ -725,6 +753,16 @@ fn rival(lines: &[&str], old: &[&str], c: Closest) -> Option<Closest> {
 }
 
 /// Whether `old` occurs byte for byte from `cursor` on.
+/// Every line (0-based) where `old`, whole and exact, starts in `lines`.
+fn old_places(lines: &[&str], old: &[&str]) -> Vec<usize> {
+    if old.is_empty() || old.len() > lines.len() {
+        return Vec::new();
+    }
+    (0..=lines.len() - old.len())
+        .filter(|&i| lines[i..i + old.len()] == *old)
+        .collect()
+}
+
 fn seek_exact_from(lines: &[&str], old: &[&str], cursor: usize, at_end: bool) -> bool {
     super::seek::seek(lines, old, cursor, at_end)
         .is_some_and(|(_, level)| level == MatchLevel::Exact)

@@ -1092,7 +1092,9 @@ mod tests {
     fn a_write_cut_short_after_the_files_first_lines_is_said() {
         let mut module = String::from("\"\"\"Cart.\"\"\"\nimport os\n\nTAX = 0.2\n\n");
         for name in ["add", "remove", "total", "clear", "count", "empty"] {
-            module.push_str(&format!("\ndef {name}(cart):\n    cart.{name}()\n    return cart\n\n"));
+            module.push_str(&format!(
+                "\ndef {name}(cart):\n    cart.{name}()\n    return cart\n\n"
+            ));
         }
         let cut = "\"\"\"Cart.\"\"\"\nimport os\n\nTAX = 0.25\n";
         let said = write_doubt("cart.py", &module, cut);
@@ -1109,7 +1111,10 @@ mod tests {
         let rewrite = "\"\"\"Cart.\"\"\"\nimport os\n\nclass Cart(list):\n    pass\n";
         assert_eq!(write_doubt("cart.py", &module, rewrite), None);
         // One function deleted.
-        let fewer = module.replace("\ndef clear(cart):\n    cart.clear()\n    return cart\n\n", "");
+        let fewer = module.replace(
+            "\ndef clear(cart):\n    cart.clear()\n    return cart\n\n",
+            "",
+        );
         assert_eq!(write_doubt("cart.py", &module, &fewer), None);
         // The first lines, exactly.
         let first: String = module.lines().take(6).map(|l| format!("{l}\n")).collect();
