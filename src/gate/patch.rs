@@ -383,17 +383,23 @@ pub(super) fn codex(call: &Call, fs: &dyn PatchFs) -> Finding {
     let patch = match parse(text) {
         Ok(patch) => patch,
         Err(e) => {
-            // Codex's own parse error, as the model would read it.
+            // Codex's own parse error, as the model would read it: the
+            // patch's form is at fault, not its text of the file (a
+            // tester's find: "read the file again" was the next step).
+            let error = e.to_string();
+            let lines = if error.contains("Expected update hunk to start with a @@") {
+                "\nIn a hunk, each line after its @@ line starts with a space (a line of the \
+                 file kept), `+` (a line added) or `-` (a line removed): a line without one \
+                 ends the hunk."
+            } else {
+                ""
+            };
             return Finding {
                 case: Case::Failing,
                 file: None,
                 stage: Some("parse".to_string()),
-                next_step: NextStep::after_refusal(
-                    &format!("Codex cannot read this patch: {e}"),
-                    Case::Failing,
-                    false,
-                ),
-                explanation: format!("Codex cannot read this patch: {e}"),
+                next_step: NextStep::InItsForm,
+                explanation: format!("Codex cannot read this patch: {error}{lines}"),
                 corrected: None,
                 withheld: None,
                 missing: None,

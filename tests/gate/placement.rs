@@ -202,3 +202,34 @@ fn a_cline_hunk_whose_at_line_is_not_found_and_lands_at_a_first_copy_is_a_doubt(
     let found = judged("function parseB(s) {");
     assert_eq!(found.case, Case::Exact, "{:?}", found.answer);
 }
+
+/// A tester's find (round 42a, 16): a Codex patch its parser refuses (a
+/// context line without its leading space, an @@ line where a hunk line
+/// goes) was answered "Read the file again": the patch's form is at fault.
+/// The next step is to send it in its form; a line without its prefix gets
+/// the hunk's line rules.
+#[test]
+fn a_patch_codex_cannot_read_is_sent_back_in_its_form() {
+    for (body, rules) in [
+        ("@@\n def f():\n+    x = 1\nreturn 1\n", true),
+        ("@@ class Item:\n@@     def f(self):\n+    x = 1\n", false),
+    ] {
+        let judgment = judged(GateAgent::Codex, &patch_payload(GateAgent::Codex, body));
+        assert_eq!(judgment.case, Case::Failing, "{body}");
+        assert_eq!(judgment.next_step, Some(NextStep::InItsForm), "{body}");
+        let reason = deny_reason(&judgment);
+        assert_eq!(
+            reason.contains("each line after its @@ line starts with a space"),
+            rules,
+            "{reason}"
+        );
+        assert!(
+            reason.starts_with("srview gate: Codex cannot read this patch: ")
+                && reason.ends_with(
+                    "Send the apply_patch again in the form it takes: the error above says what \
+                     is wrong with this one."
+                ),
+            "{reason}"
+        );
+    }
+}
