@@ -351,6 +351,42 @@ fn a_renamed_header_over_lines_at_several_places_gets_no_fix() {
         )
     );
     assert!(!case.fix.complete);
+    // The same name as a context line under a bare @@.
+    let (_, case) = update_run(
+        "cart.py",
+        cart,
+        "@@\n     def clear_all(self) -> None:\n-        self.lines = []\n+        self.lines.clear()\n",
+    );
+    let d = &case.diagnoses[0];
+    assert!(d.suggestion.is_none());
+    assert_eq!(
+        d.withheld.as_deref(),
+        Some(
+            "its context line `def clear_all(self) -> None:` is `def clear(self) -> None:` at line \
+             5 of the file, another line, and the hunk's other lines stand at 3 places (from \
+             lines 2, 5, 8): which is meant cannot be told"
+        )
+    );
+    // A misspelt context line over lines standing once: corrected.
+    let once = cart.replace(
+        "    def reset(self) -> None:\n        self.lines = []\n",
+        "",
+    );
+    let once = once.replacen(
+        "        self.lines = []\n",
+        "        self.lines: list = []\n",
+        1,
+    );
+    let (_, case) = update_run(
+        "cart.py",
+        &once,
+        "@@\n     def claer(self) -> None:\n-        self.lines = []\n+        self.lines.clear()\n",
+    );
+    assert!(
+        case.diagnoses[0].suggestion.is_some(),
+        "{:?}",
+        case.diagnoses[0].withheld
+    );
 }
 
 /// The fast tests damage records whose files are this small at most.

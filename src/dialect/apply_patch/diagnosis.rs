@@ -498,6 +498,7 @@ fn explain_failed(
                 "the author's change cannot be carried onto the file's lines unambiguously"
                     .to_string()
             })),
+            (Some(c), _) if let Some(why) = renamed_context(&lines, chunk, c) => Some(why),
             (Some(c), text) => {
                 match corrected_chunk(text.as_deref(), &lines, c, chunk, fixed_context) {
                     Some(fixed) => {
@@ -753,6 +754,51 @@ fn rival(lines: &[&str], old: &[&str], c: Closest) -> Option<Closest> {
 }
 
 /// Whether `old` occurs byte for byte from `cursor` on.
+/// Why no corrected hunk is offered onto region `c` where a context line
+/// of the hunk names another line than the region's (`def clear_all` for
+/// `def clear`: more than white space differs) and the hunk's other lines
+/// stand at more than one place: the context line is what places the hunk,
+/// and which place is meant cannot be told (a tester's find: the closest
+/// name was taken, one of three places). `None` where the correction may
+/// stand.
+fn renamed_context(lines: &[&str], chunk: &Chunk, c: Closest) -> Option<String> {
+    let old: Vec<(&str, LineKind)> = chunk
+        .lines
+        .iter()
+        .filter(|l| l.kind != LineKind::Added)
+        .map(|l| (l.text.as_str(), l.kind))
+        .collect();
+    let start = c.start_line.checked_sub(1)?;
+    if c.end_line + 1 - c.start_line != old.len() || start + old.len() > lines.len() {
+        return None;
+    }
+    let bare = |s: &str| s.split_whitespace().collect::<String>();
+    let renamed: Vec<usize> = (0..old.len())
+        .filter(|&i| old[i].1 == LineKind::Context && bare(old[i].0) != bare(lines[start + i]))
+        .collect();
+    let first = *renamed.first()?;
+    let places: Vec<usize> = (0..=lines.len() - old.len())
+        .filter(|&p| {
+            (0..old.len())
+                .filter(|j| !renamed.contains(j))
+                .all(|j| lines[p + j].trim() == old[j].0.trim())
+        })
+        .collect();
+    if places.len() < 2 {
+        return None;
+    }
+    let at: Vec<String> = places.iter().map(|p| (p + 1).to_string()).collect();
+    Some(format!(
+        "its context line `{}` is `{}` at line {} of the file, another line, and the hunk's \
+         other lines stand at {} places (from lines {}): which is meant cannot be told",
+        old[first].0.trim(),
+        lines[start + first].trim(),
+        start + first + 1,
+        places.len(),
+        at.join(", ")
+    ))
+}
+
 /// Every line (0-based) where `old`, whole and exact, starts in `lines`.
 fn old_places(lines: &[&str], old: &[&str]) -> Vec<usize> {
     if old.is_empty() || old.len() > lines.len() {
