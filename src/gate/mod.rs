@@ -338,7 +338,10 @@ pub fn judge<F: PatchFs>(
 /// for Gemini CLI and Qwen Code).
 fn finding_of(agent: GateAgent, call: &Call, fs: &dyn PatchFs) -> Finding {
     // The file as the agent's tool reads the path ([`tool_path`]).
-    let call = tool_path::resolved(agent, call, fs);
+    let call = match tool_path::resolved(agent, call, fs) {
+        Ok(call) => call,
+        Err((written, why)) => return Finding::unreadable(Some(written), why, NextStep::CheckPath),
+    };
     crate::dialect::quick::without_success_texts(|| judge::finding(agent, &call, fs))
 }
 

@@ -142,14 +142,30 @@ const LOADED_FOLDERS: [&str; 8] = [
     ".clinerules/hooks/",
 ];
 
-/// OpenCode's config file in its config folders: its `plugin` list loads
-/// plugins, from npm or a file.
-const OPENCODE_CONFIGS: [&str; 4] = [
+/// The agents' config files whose list of plugins or extensions loads code
+/// into the agent's process beside srview's gate: OpenCode's `plugin` list
+/// in `opencode.json`/`opencode.jsonc` (its user config folder, a project's
+/// `.opencode/`, and the project root and each folder above the one it
+/// starts in up to the worktree's root: any file of those names, see
+/// [`OPENCODE_NAMES`]) and its global folder's older `config.json`; pi's
+/// `extensions` list in `settings.json` (`~/.pi/agent/`, a project's
+/// `.pi/`). A tester's find: a write adding a plugin to the project root's
+/// `opencode.json`, or an extension to `.pi/settings.json`, passed with no
+/// opinion.
+const PLUGIN_CONFIGS: [&str; 7] = [
     "opencode/opencode.json",
     "opencode/opencode.jsonc",
+    "opencode/config.json",
     ".opencode/opencode.json",
     ".opencode/opencode.jsonc",
+    ".pi/agent/settings.json",
+    ".pi/settings.json",
 ];
+
+/// OpenCode's config file names, a config wherever it is: OpenCode reads
+/// them from the folder it starts in and each folder above it up to the
+/// worktree's root.
+const OPENCODE_NAMES: [&str; 2] = ["opencode.json", "opencode.jsonc"];
 
 /// What `path` holds of srview's gate, when it is one of the files `srview
 /// gate install` writes, a file the agent loads from the folder it puts
@@ -167,13 +183,14 @@ pub(super) fn gate_file(path: &str) -> Option<&'static str> {
     let own_files = GateAgent::ALL.into_iter().filter_map(own_file_places);
     let path = path.replace('\\', "/");
     let under = |tail: &str| path == tail || path.ends_with(&format!("/{tail}"));
-    if (SETTINGS
-        .into_iter()
-        .chain(own_files.flatten())
-        .chain(OPENCODE_CONFIGS))
-    .any(under)
-    {
+    if (SETTINGS.into_iter().chain(own_files.flatten())).any(under) {
         return Some("the agent's hook settings (where srview's gate is installed)");
+    }
+    if PLUGIN_CONFIGS.into_iter().chain(OPENCODE_NAMES).any(under) {
+        return Some(
+            "the agent's config, whose list of plugins or extensions loads code into the agent \
+             beside srview's gate (a new one runs too)",
+        );
     }
     let in_folder = |folder: &str| path.starts_with(folder) || path.contains(&format!("/{folder}"));
     if LOADED_FOLDERS.into_iter().any(in_folder) {
@@ -216,9 +233,34 @@ mod tests {
             "/p/plugin/zz.js",
             "/p/src/extensions/zz.ts",
             "/p/hooks/x",
-            "opencode.json",
+            "/p/config.json",
+            "/p/settings.json",
+            "/p/.vscode/settings.json",
+            "/p/myopencode.json",
         ] {
             assert_eq!(gate_file(path), None, "{path}");
+        }
+    }
+
+    #[test]
+    fn a_config_whose_plugin_or_extension_list_loads_code_is_the_gates() {
+        for path in [
+            "opencode.json",
+            "/p/opencode.json",
+            "/p/opencode.jsonc",
+            "/p/sub/opencode.json",
+            "/home/u/.config/opencode/config.json",
+            "/p/.pi/settings.json",
+            "/home/u/.pi/agent/settings.json",
+        ] {
+            assert_eq!(
+                gate_file(path),
+                Some(
+                    "the agent's config, whose list of plugins or extensions loads code into \
+                     the agent beside srview's gate (a new one runs too)"
+                ),
+                "{path}"
+            );
         }
     }
 }

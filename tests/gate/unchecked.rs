@@ -987,3 +987,244 @@ fn stand_ins_in_every_comment_syntax_docstring_and_stub_are_doubts() {
         }
     }
 }
+
+// --- the gate's self-protection (testers 42a-18, 42a-15, 42a-05) ----------
+
+/// `sp ace/mod.py` in the project: a function whose `return` an edit
+/// misindents.
+fn spaced_project(extra: &[(&str, &str)]) -> srview::dialect::apply_patch::MemoryFs {
+    let mut files = vec![(
+        "sp ace/mod.py".to_string(),
+        "def f():\n    x = 1\n    return x\n".to_string(),
+    )];
+    files.extend(extra.iter().map(|(p, c)| (p.to_string(), c.to_string())));
+    srview::dialect::apply_patch::MemoryFs::new(files)
+}
+
+fn judged_in(
+    agent: GateAgent,
+    payload: &[u8],
+    fs: &srview::dialect::apply_patch::MemoryFs,
+) -> srview::gate::Judgment {
+    srview::gate::judge(agent, payload, |_| fs.clone(), &Policy::default())
+}
+
+/// A path Gemini CLI's `replace` decodes (`%20`, `%2E`) or Qwen Code's
+/// `edit` shell-unescapes (`\ `) is judged as the file the agent writes:
+/// the trust checks and the check of the gate's own files run on it, and
+/// the message names it (they passed as exact, no check having read the
+/// file, and a renamed hook event turned the gate off). A correct edit
+/// through such a path stays exact; a path whose decoded name would be
+/// decoded again is not judged.
+#[test]
+fn a_path_the_agent_decodes_is_judged_as_the_file_it_writes() {
+    let misindent = |path: &str| {
+        json!({"file_path": path, "instruction": "x", "old_string": "    return x\n",
+               "new_string": "  return x\n"})
+    };
+    let misindented = format!(
+        "srview gate: the edit of {CWD}/sp ace/mod.py matches exactly (line 3), but srview \
+         cannot stand behind its result: as written, line 3 (`return x`) is at column 2, which \
+         matches no enclosing block's indentation (columns 0, 4 there): Python refuses the file \
+         (IndentationError: unindent does not match any outer indentation level)"
+    );
+    let fs = spaced_project(&[]);
+    for (agent, path) in [
+        (GateAgent::GeminiCli, format!("{CWD}/sp%20ace/mod.py")),
+        (GateAgent::GeminiCli, format!("{CWD}/sp%20ace/mod%2Epy")),
+        (GateAgent::GeminiCli, "sp%20ace/mod.py".to_string()),
+        (GateAgent::QwenCode, format!("{CWD}/sp\\ ace/mod.py")),
+        (GateAgent::QwenCode, format!(" {CWD}/sp\\ ace/mod.py\n")),
+    ] {
+        let judgment = judged_in(agent, &edit_payload(agent, misindent(&path)), &fs);
+        assert_eq!(judgment.case, Case::Doubt, "{agent:?} {path}");
+        assert_contains(&deny_reason(&judgment), &misindented);
+    }
+    // A correct edit through the same paths: exact.
+    let correct = |path: &str| {
+        json!({"file_path": path, "instruction": "x", "old_string": "    return x\n",
+               "new_string": "    return x + 1\n"})
+    };
+    for (agent, path) in [
+        (GateAgent::GeminiCli, format!("{CWD}/sp%20ace/mod.py")),
+        (GateAgent::QwenCode, format!("{CWD}/sp\\ ace/mod.py")),
+    ] {
+        let judgment = judged_in(agent, &edit_payload(agent, correct(&path)), &fs);
+        assert_eq!(judgment.case, Case::Exact, "{agent:?} {path}");
+    }
+    // The gate's hook settings, one dot encoded.
+    let settings = "{\"hooks\": {\"BeforeTool\": []}}\n";
+    let fs = spaced_project(&[(".gemini/settings.json", settings)]);
+    let rename = json!({"file_path": format!("{CWD}/.gemini/settings%2Ejson"), "instruction": "x",
+                        "old_string": "\"BeforeTool\"", "new_string": "\"BeforeToolX\""});
+    let judgment = judged_in(
+        GateAgent::GeminiCli,
+        &edit_payload(GateAgent::GeminiCli, rename),
+        &fs,
+    );
+    assert_eq!(judgment.case, Case::Doubt);
+    assert_contains(
+        &deny_reason(&judgment),
+        &format!(
+            "srview gate: the edit of {CWD}/.gemini/settings.json matches exactly, but srview \
+             cannot stand behind its result: it changes the agent's hook settings (where \
+             srview's gate is installed), which may turn srview's gate off: the user decides."
+        ),
+    );
+    // Decoded twice would name another file: not judged.
+    let twice = misindent(&format!("{CWD}/a%2541.py"));
+    let judgment = judged_in(
+        GateAgent::GeminiCli,
+        &edit_payload(GateAgent::GeminiCli, twice),
+        &fs,
+    );
+    assert_eq!(judgment.case, Case::Unreadable);
+    assert_contains(
+        &deny_reason(&judgment),
+        &format!(
+            "srview cannot judge this edit: the agent reads the path {CWD}/a%2541.py as \
+             {CWD}/a%41.py, a name srview's reading of the agent's tool would change again (to \
+             {CWD}/aA.py), so no check could be run on the file the agent writes"
+        ),
+    );
+}
+
+/// OpenCode's `opencode.json`/`opencode.jsonc` in the project root (or any
+/// folder it starts below) and its global `config.json`, and pi's
+/// `settings.json` (`.pi/`, `~/.pi/agent/`): their plugin or extension
+/// list loads code beside srview's gate, so a write to them is a doubt
+/// (they were written with no opinion). A `config.json` or `settings.json`
+/// elsewhere stays exact.
+#[test]
+fn opencode_and_pi_configs_that_load_plugins_are_the_gates_own() {
+    let content = "{\n  \"plugin\": [\"./tools/helper.js\"]\n}\n";
+    let config = "the agent's config, whose list of plugins or extensions loads code into the \
+                  agent beside srview's gate (a new one runs too), which may turn srview's gate \
+                  off: the user decides.";
+    let fs = srview::dialect::apply_patch::MemoryFs::default();
+    let cases = [
+        (
+            GateAgent::Opencode,
+            "filePath",
+            format!("{CWD}/opencode.json"),
+        ),
+        (
+            GateAgent::Opencode,
+            "filePath",
+            format!("{CWD}/opencode.jsonc"),
+        ),
+        (
+            GateAgent::Opencode,
+            "filePath",
+            format!("{CWD}/app/opencode.json"),
+        ),
+        (
+            GateAgent::Opencode,
+            "filePath",
+            "/home/user/.config/opencode/config.json".to_string(),
+        ),
+        (GateAgent::Pi, "path", format!("{CWD}/.pi/settings.json")),
+        (
+            GateAgent::Pi,
+            "path",
+            "/home/user/.pi/agent/settings.json".to_string(),
+        ),
+    ];
+    for (agent, key, path) in cases {
+        let payload = own_payload("write", json!({ key: path, "content": content }));
+        let judgment = judged_in(agent, &payload, &fs);
+        assert_eq!(judgment.case, Case::Doubt, "{agent:?} {path}");
+        assert_contains(
+            &deny_reason(&judgment),
+            &format!(
+                "the edit of {path} matches exactly, but srview cannot stand behind its result: \
+                 it changes {config}"
+            ),
+        );
+    }
+    for (agent, key, path) in [
+        (
+            GateAgent::Opencode,
+            "filePath",
+            format!("{CWD}/config.json"),
+        ),
+        (GateAgent::Pi, "path", format!("{CWD}/settings.json")),
+        (
+            GateAgent::Pi,
+            "path",
+            format!("{CWD}/.vscode/settings.json"),
+        ),
+    ] {
+        let payload = own_payload("write", json!({ key: path, "content": content }));
+        let judgment = judged_in(agent, &payload, &fs);
+        assert_eq!(judgment.case, Case::Exact, "{agent:?} {path}");
+    }
+}
+
+/// A write through a symbolic link whose target does not exist yet
+/// creates that target: the link is followed before the check of the
+/// gate's own files (a Write through `notes.json ->
+/// .claude/settings.local.json` and an OpenCode write through `tool.js ->
+/// .opencode/plugin/helper.js` passed with no opinion). A dangling link
+/// to an ordinary new file stays exact.
+#[cfg(unix)]
+#[test]
+fn a_write_through_a_dangling_link_to_the_gates_own_files_is_a_doubt() {
+    use srview::dialect::apply_patch::DirFs;
+    let dir = tempfile::tempdir().expect("a project");
+    let root = dir.path().canonicalize().expect("its real path");
+    let cwd = root.to_string_lossy().into_owned();
+    std::fs::create_dir_all(root.join(".claude")).expect("mkdir");
+    let link = |to: &str, name: &str| std::os::unix::fs::symlink(to, root.join(name)).expect("ln");
+    link(".claude/settings.local.json", "notes.json");
+    link(".opencode/plugin/helper.js", "tool.js");
+    link("link2.json", "link1.json");
+    link("new/data.json", "link2.json");
+    let judge_here = |agent: GateAgent, payload: serde_json::Value| {
+        let fs_at = |at: &str| DirFs { root: at.into() };
+        srview::gate::judge(
+            agent,
+            payload.to_string().as_bytes(),
+            fs_at,
+            &Policy::default(),
+        )
+    };
+    let claude_write = |path: &str| {
+        let mut payload: serde_json::Value = serde_json::from_slice(&edit_payload(
+            GateAgent::ClaudeCode,
+            json!({"file_path": format!("{cwd}/{path}"), "content": "{\"disableAllHooks\": true}\n"}),
+        ))
+        .expect("JSON");
+        payload["cwd"] = cwd.as_str().into();
+        payload["tool_name"] = "Write".into();
+        payload
+    };
+    let judgment = judge_here(GateAgent::ClaudeCode, claude_write("notes.json"));
+    assert_eq!(judgment.case, Case::Doubt, "{:?}", judgment.answer);
+    assert_contains(
+        &deny_reason(&judgment),
+        &format!(
+            "srview gate: the edit of {cwd}/notes.json matches exactly, but srview cannot stand \
+             behind its result: it changes the agent's hook settings (where srview's gate is \
+             installed), which may turn srview's gate off: the user decides. {cwd}/notes.json \
+             leads to {cwd}/.claude/settings.local.json through a symbolic link."
+        ),
+    );
+    let plugin = json!({"tool": "write", "args": {"filePath": format!("{cwd}/tool.js"),
+        "content": "export const P = async () => ({});\n"},
+        "cwd": cwd, "sessionID": "ses_1", "callID": "call_1"});
+    let judgment = judge_here(GateAgent::Opencode, plugin);
+    assert_eq!(judgment.case, Case::Doubt, "{:?}", judgment.answer);
+    assert_contains(
+        &deny_reason(&judgment),
+        &format!(
+            "it changes a file in the folder the agent runs its plugins, extensions or hooks \
+             from, beside srview's gate (a new one runs too), which may turn srview's gate off: \
+             the user decides. {cwd}/tool.js leads to {cwd}/.opencode/plugin/helper.js through \
+             a symbolic link."
+        ),
+    );
+    // Two dangling links to an ordinary new file: exact.
+    let judgment = judge_here(GateAgent::ClaudeCode, claude_write("link1.json"));
+    assert_eq!(judgment.case, Case::Exact, "{:?}", judgment.answer);
+}

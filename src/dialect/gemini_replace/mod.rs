@@ -118,14 +118,24 @@ fn defensive_path(file_path: &str, call: &ToolCall) -> String {
     }
 }
 
-/// The relative `file_path` as `replace` reads it (its `@` prefix dropped
-/// where [`defensive_path`] drops it), for the gate, which judges that
-/// file; an absolute one as given.
+/// The `file_path` as `replace` reads it, for the gate, which judges that
+/// file: a relative one with its `@` prefix dropped where
+/// [`defensive_path`] drops it, an absolute one as given; and where
+/// `decodeURIComponent` (or a NUL taken out) makes it name another file
+/// (`sp%20ace/app.py`, `settings%2Ejson`), the absolute path `replace`
+/// reads ([`resolve_path`]).
 pub fn defensive_file_path(file_path: &str, call: &ToolCall) -> String {
-    if file_path.starts_with('/') {
-        return file_path.to_string();
+    let named = if file_path.starts_with('/') {
+        file_path.to_string()
+    } else {
+        defensive_path(file_path, call)
+    };
+    let read = resolve_path(file_path, call);
+    if read == js::resolve_path(call.cwd, &named) {
+        named
+    } else {
+        read
     }
-    defensive_path(file_path, call)
 }
 
 /// `resolveToRealPath` without symlinks: `decodeURIComponent` when it

@@ -77,6 +77,12 @@ fn coerce(object: &serde_json::Map<String, Value>) -> serde_json::Map<String, Va
     object
 }
 
+/// The `file_path` as `edit` reads it (trimmed of JavaScript's white
+/// space, then [`unescape_path`]), for the gate, which judges that file.
+pub fn read_file_path(file_path: &str) -> String {
+    unescape_path(file_path.trim_matches(crate::engine::js::is_js_whitespace))
+}
+
 /// `unescapePath` on POSIX (`unescapeShellSpecials`): a `\` before one of
 /// the shell's special characters `` \t()[]{};|*?$`'"#&<>!~,`` goes.
 fn unescape_path(path: &str) -> String {
