@@ -159,6 +159,9 @@ struct Applied {
     written: String,
     /// The text searched: the file as the earlier blocks left it.
     searched: String,
+    /// A `dotdotdots` replacement whose pieces each stood once, on whole
+    /// lines, in order ([`replace::Replaced::pieces_exact`]): not loose.
+    pieces_exact: bool,
 }
 
 /// `Coder.apply_updates`: dry run, `prepare_to_edit`, real run, report.
@@ -291,7 +294,8 @@ fn finish(
                 };
                 EditMatch {
                     stage: stage.to_string(),
-                    loose: !matches!(stage, "perfect" | APPEND | NEW_FILE),
+                    loose: !(matches!(stage, "perfect" | APPEND | NEW_FILE)
+                        || applied.pieces_exact),
                     lines: applied.lines,
                     found: Some(applied.found),
                     written: Some(applied.written),
@@ -447,6 +451,7 @@ fn do_replace(
             found: String::new(),
             written: after,
             searched: content,
+            pieces_exact: false,
         }
     } else {
         let Some(replaced) = replace_most_similar_chunk(&content, &before, &after) else {
@@ -469,6 +474,7 @@ fn do_replace(
             lines,
             written: replaced.written,
             searched: content,
+            pieces_exact: replaced.pieces_exact,
         }
     };
     Ok((!applied.text.is_empty()).then_some(applied))
@@ -711,6 +717,21 @@ mod tests {
         );
         assert_eq!(outcome.stage.as_deref(), Some("dotdotdots"));
         assert_eq!(outcome.edits[0].lines, Some((2, 4)));
+        // Each piece whole lines, once, in order: the model's own text,
+        // replaced where it stands (a tester's find: called loose).
+        assert!(!outcome.edits[0].loose);
+        // A piece inside a line (`= 3` of `c = 3`), or pieces out of
+        // order: loose.
+        let inside = run_on_a(file, "    a = 1\n...\n= 3\n", "    a = 10\n...\n= 30\n");
+        assert_eq!(inside.stage.as_deref(), Some("dotdotdots"));
+        assert!(inside.edits[0].loose);
+        let swapped = run_on_a(
+            file,
+            "    c = 3\n...\n    a = 1\n",
+            "    c = 30\n...\n    a = 10\n",
+        );
+        assert_eq!(swapped.stage.as_deref(), Some("dotdotdots"));
+        assert!(swapped.edits[0].loose);
         // Unpaired `...` fails (Aider's ValueError is swallowed).
         let outcome = run_on_a(
             file,

@@ -26,6 +26,11 @@ pub struct Replaced {
     /// replaced, and what was written there.
     pub span: (usize, usize),
     pub written: String,
+    /// For `dotdotdots`: every SEARCH piece is whole lines standing once
+    /// in the text, the pieces in order: each replaced where the model's
+    /// own text stands, the lines under `...` kept (a tester's find: such
+    /// an edit was called loose). False for every other stage.
+    pub pieces_exact: bool,
 }
 
 /// `strip_quoted_wrapping(text, fname, fence)` (`file_name` is
@@ -182,6 +187,7 @@ fn splice(
         stage,
         span: (start, end),
         written,
+        pieces_exact: false,
     }
 }
 
@@ -336,6 +342,7 @@ fn try_dotdotdots(whole: &str, part: &str, replace: &str) -> Option<Replaced> {
         return None;
     }
     let original = whole;
+    let pieces_exact = pieces_in_order(original, &part_pieces);
     let mut whole = whole.to_string();
     for (part, replace) in part_pieces.iter().zip(&replace_pieces).step_by(2) {
         if part.is_empty() && replace.is_empty() {
@@ -359,7 +366,29 @@ fn try_dotdotdots(whole: &str, part: &str, replace: &str) -> Option<Replaced> {
         stage: "dotdotdots",
         span,
         written,
+        pieces_exact,
     })
+}
+
+/// Whether every SEARCH piece of `pieces` (`...` lines at odd places) is
+/// whole lines of `text` standing there once, none empty, each after the
+/// one before.
+fn pieces_in_order(text: &str, pieces: &[&str]) -> bool {
+    let mut after = 0;
+    for piece in pieces.iter().step_by(2) {
+        if piece.is_empty() || !piece.ends_with('\n') {
+            return false;
+        }
+        let mut places = text.match_indices(piece);
+        let (Some((at, _)), None) = (places.next(), places.next()) else {
+            return false;
+        };
+        if at < after || (at > 0 && text.as_bytes()[at - 1] != b'\n') {
+            return false;
+        }
+        after = at + piece.len();
+    }
+    true
 }
 
 /// The whole lines of `before` that differ from `after` (common leading and
