@@ -389,6 +389,33 @@ fn a_renamed_header_over_lines_at_several_places_gets_no_fix() {
     );
 }
 
+/// A tester's find (round 42b, 12): a hunk pinned by `*** End of File`
+/// whose lines stand at line 11, a blank line after them: said so (it was
+/// "not in the file; nothing similar exists"), and corrected without the
+/// pin, which Codex applies exactly there.
+#[test]
+fn a_pinned_hunk_whose_lines_stand_before_the_end_is_said_and_fixed() {
+    let shapes = "import math\n\n\nclass Circle:\n    def __init__(self, r):\n        self.r = r\n\n    def area(self):\n        if self.r < 0:\n            raise ValueError(\"negative radius\")\n        return math.pi * self.r ** 2\n\n";
+    let (fs, case) = update_run(
+        "shapes.py",
+        shapes,
+        "@@\n         return math.pi * self.r ** 2\n+\n+    def perimeter(self):\n+        return 2 * math.pi * self.r\n*** End of File\n",
+    );
+    let d = &case.diagnoses[0];
+    assert_eq!(
+        d.message,
+        "hunk 1 of shapes.py failed: it ends with `*** End of File`, which pins its lines to the \
+         end of the file, and they stand at line 11, exactly, with 1 line after them (blank): not \
+         the end."
+    );
+    let fixed = applies_exactly(&case.fix, &fs, CWD);
+    assert!(!case.fix.text.contains("*** End of File"));
+    assert_eq!(
+        fixed.sections[0].hunks[0].matched.map(|m| m.start_line),
+        Some(11)
+    );
+}
+
 /// The fast tests damage records whose files are this small at most.
 const MAX_FILE_BYTES: usize = 3000;
 

@@ -364,6 +364,9 @@ fn explain_failed(
     if let Some(at) = found_without_bom(&lines, chunk, cursor) {
         return explain_bom(out, chunk, hunk, &lines, at);
     }
+    if let Some(at) = found_before_the_end(&lines, chunk, cursor) {
+        return explain_not_at_end(out, chunk, hunk, &lines, at);
+    }
     let mut problems = Vec::new();
     let mut fixed_context = chunk.context.clone();
     match (&chunk.context, &hunk.header) {
@@ -580,6 +583,58 @@ fn explain_out_of_order(
         cursor + 1,
     );
     out.withheld = Some(why.to_string());
+    out
+}
+
+/// Where a hunk pinned by `*** End of File` finds its old lines exactly,
+/// once, from `cursor` on, when that is not at the end of the file (the
+/// file goes on after them, with blank lines most often): 0-based.
+fn found_before_the_end(lines: &[&str], chunk: &Chunk, cursor: usize) -> Option<usize> {
+    if !chunk.is_eof || chunk.context.is_some() {
+        return None;
+    }
+    let old = chunk.old_lines();
+    let (at, level) = super::seek::seek(lines, &old, cursor, false)?;
+    let once = old_places(lines, &old).len() == 1;
+    (level == MatchLevel::Exact && once && at + old.len() < lines.len()).then_some(at)
+}
+
+/// A hunk pinned by `*** End of File` whose lines stand once in the file,
+/// exactly, but not at its end (a tester's find: "its lines are not in the
+/// file; nothing similar exists" where they stood at line 11, a blank line
+/// after them): said so, and corrected without the pin, which places it
+/// there.
+fn explain_not_at_end(
+    mut out: HunkDiagnosis,
+    chunk: &Chunk,
+    hunk: &HunkReport,
+    lines: &[&str],
+    at: usize,
+) -> HunkDiagnosis {
+    let old = chunk.old_lines();
+    let window = &lines[at..at + old.len()];
+    let after = lines.len() - (at + old.len());
+    let blank = lines[at + old.len()..].iter().all(|l| l.trim().is_empty());
+    out.reason = Some(Reason::NotFound);
+    out.line_diff = diagnose::line_diff(&old, window, at + 1);
+    out.differences = diagnose::differences(&out.line_diff);
+    out.closest = Some(Closest {
+        start_line: at + 1,
+        end_line: at + old.len(),
+        similarity: 1.0,
+    });
+    out.message = format!(
+        "hunk {} of {} failed: it ends with `*** End of File`, which pins its lines to the end \
+         of the file, and they stand at {}, exactly, with {} after them{}: not the end.",
+        hunk.index + 1,
+        hunk.file,
+        words::line_range("line", at + 1, at + old.len()),
+        words::count(after, "line"),
+        if blank { " (blank)" } else { "" },
+    );
+    let mut fixed = chunk.clone();
+    fixed.is_eof = false;
+    out.suggestion = Some(fixed);
     out
 }
 
