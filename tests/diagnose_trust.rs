@@ -2471,3 +2471,55 @@ fn an_edit_landing_in_a_trailing_comment_block_comment_or_docstring_is_held_back
     let ran = check_then_apply(("ds.py", doc), ("edit.json", own));
     assert_written(&ran, &doc.replace("Formerly:", "Before 2.0:"));
 }
+
+/// CPython's `compile()` verdict on each recorded Python edit
+/// (tests/fixtures/trust/pysyntax/cases.json, written by record.py there
+/// with Python 3.11; tester round 42a, 01): a string left open is the
+/// doubt "with a quote left open", a bracket never closed, closed by
+/// another kind or with none open "with its brackets unbalanced", a
+/// `return`, `yield`, `await`, `break` or `continue` outside its block
+/// "with a statement outside the block it needs", each naming CPython's
+/// line and words; an edit CPython compiles is no doubt.
+#[test]
+fn python_syntax_verdicts_agree_with_compile() {
+    use srview::diagnose::layout::{BreakKind, layout_break};
+    let cases = balanced_cases("pysyntax", 40, |c| c["compiles"] == true);
+    let mut judged = 0;
+    for case in &cases {
+        let (name, before, after) = case_texts(case);
+        let doubt = layout_break("case.py", before, after);
+        if case["compiles"] == true {
+            assert_eq!(doubt, None, "{name}");
+            continue;
+        }
+        let said = case["error"].as_str().expect("an error");
+        let kind = if said.starts_with("unterminated") {
+            BreakKind::Unclosed
+        } else if said.ends_with("was never closed")
+            || said.starts_with("closing parenthesis")
+            || said.starts_with("unmatched")
+        {
+            BreakKind::Unbalanced
+        } else if said.contains("outside") || said.contains("not properly in loop") {
+            BreakKind::Outside
+        } else {
+            // Another fault (`lambda: return`): not this check's.
+            continue;
+        };
+        judged += 1;
+        let line = case["line"].as_u64().expect("a line");
+        let doubt = doubt.expect(name);
+        assert_eq!(doubt.kind, kind, "{name}: {}", doubt.why);
+        assert!(
+            doubt.why.contains(&format!("line {line} (`")),
+            "{name}: {}",
+            doubt.why
+        );
+        assert!(
+            doubt.why.contains(&format!("(SyntaxError: {said})")),
+            "{name}: {}",
+            doubt.why
+        );
+    }
+    assert_eq!(judged, 19);
+}

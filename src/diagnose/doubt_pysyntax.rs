@@ -208,10 +208,10 @@ impl SyntaxBreak {
             SyntaxFault::Outside { word, .. } => format!("has `{word}` outside any function"),
         };
         format!(
-            "as the edit leaves it, Python refuses the file (SyntaxError: {}): line {line} \
-             (`{}`) {what}, where the file before had no such fault",
-            self.fault.python(),
-            self.text
+            "as the edit leaves it, Python refuses the file: line {line} (`{}`) {what} \
+             (SyntaxError: {}), where the file before had no such fault",
+            self.text,
+            self.fault.python()
         )
     }
 }
