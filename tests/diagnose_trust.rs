@@ -2523,3 +2523,56 @@ fn python_syntax_verdicts_agree_with_compile() {
     }
     assert_eq!(judged, 19);
 }
+
+/// A tester's find (round 42a, 01): an exact edit leaving a Python file
+/// with a `)` or a closing quote dropped, or a function's `return` moved
+/// to the module's level, was written. `check` exits 1 naming the line
+/// and CPython's words, `apply --write` holds it back and leaves the file
+/// as it was; the same edits kept whole are written.
+#[test]
+fn a_python_edit_python_refuses_is_held_back() {
+    let file = "class Cart:\n    def add(self, sku, qty):\n        if qty <= 0:\n            \
+                raise ValueError(\"qty must be positive\")\n        \
+                self.lines.append((sku, qty))\n\n\ndef f(a):\n    x = a + 1\n    return x\n";
+    let cases = [
+        (
+            "        self.lines.append((sku, qty))\n",
+            "        self.lines.append((sku, qty)\n",
+            "held back: the diff leaves cart.py with its brackets unbalanced: as the edit leaves \
+             it, Python refuses the file: line 5 (`self.lines.append((sku, qty)`) opens `(` and \
+             nothing closes it (SyntaxError: '(' was never closed)",
+        ),
+        (
+            "            raise ValueError(\"qty must be positive\")\n",
+            "            raise ValueError(\"qty must be positive)\n",
+            "held back: the diff leaves cart.py with a quote left open: as the edit leaves it, \
+             Python refuses the file: line 4 (`raise ValueError(\"qty must be positive)`) opens \
+             a string it does not close (SyntaxError: unterminated string literal (detected at \
+             line 4))",
+        ),
+        (
+            "    return x\n",
+            "return x\n",
+            "held back: the diff leaves cart.py with a statement outside the block it needs: as \
+             the edit leaves it, Python refuses the file: line 10 (`return x`) has `return` \
+             outside any function (SyntaxError: 'return' outside function)",
+        ),
+    ];
+    for (old, new, said) in cases {
+        let ran = check_then_apply(("cart.py", file), ("edit.diff", &block(old, new)));
+        assert_held_back("cart.py", &ran, said, file);
+    }
+    for (old, new) in [
+        (
+            "        self.lines.append((sku, qty))\n",
+            "        self.lines.append(\n            (sku, qty, \"(\")\n        )\n",
+        ),
+        (
+            "    return x\n",
+            "    if x:\n        return x\n    return 0\n",
+        ),
+    ] {
+        let ran = check_then_apply(("cart.py", file), ("edit.diff", &block(old, new)));
+        assert_written(&ran, &file.replacen(old, new, 1));
+    }
+}
