@@ -2471,3 +2471,108 @@ fn an_edit_landing_in_a_trailing_comment_block_comment_or_docstring_is_held_back
     let ran = check_then_apply(("ds.py", doc), ("edit.json", own));
     assert_written(&ran, &doc.replace("Formerly:", "Before 2.0:"));
 }
+
+/// CPython's `compile()` verdict on each recorded Python edit
+/// (tests/fixtures/trust/pysyntax/cases.json, written by record.py there
+/// with Python 3.11; tester round 42a, 01): a string left open is the
+/// doubt "with a quote left open", a bracket never closed, closed by
+/// another kind or with none open "with its brackets unbalanced", a
+/// `return`, `yield`, `await`, `break` or `continue` outside its block
+/// "with a statement outside the block it needs", each naming CPython's
+/// line and words; an edit CPython compiles is no doubt.
+#[test]
+fn python_syntax_verdicts_agree_with_compile() {
+    use srview::diagnose::layout::{BreakKind, layout_break};
+    let cases = balanced_cases("pysyntax", 40, |c| c["compiles"] == true);
+    let mut judged = 0;
+    for case in &cases {
+        let (name, before, after) = case_texts(case);
+        let doubt = layout_break("case.py", before, after);
+        if case["compiles"] == true {
+            assert_eq!(doubt, None, "{name}");
+            continue;
+        }
+        let said = case["error"].as_str().expect("an error");
+        let kind = if said.starts_with("unterminated") {
+            BreakKind::Unclosed
+        } else if said.ends_with("was never closed")
+            || said.starts_with("closing parenthesis")
+            || said.starts_with("unmatched")
+        {
+            BreakKind::Unbalanced
+        } else if said.contains("outside") || said.contains("not properly in loop") {
+            BreakKind::Outside
+        } else {
+            // Another fault (`lambda: return`): not this check's.
+            continue;
+        };
+        judged += 1;
+        let line = case["line"].as_u64().expect("a line");
+        let doubt = doubt.expect(name);
+        assert_eq!(doubt.kind, kind, "{name}: {}", doubt.why);
+        assert!(
+            doubt.why.contains(&format!("line {line} (`")),
+            "{name}: {}",
+            doubt.why
+        );
+        assert!(
+            doubt.why.contains(&format!("(SyntaxError: {said})")),
+            "{name}: {}",
+            doubt.why
+        );
+    }
+    assert_eq!(judged, 19);
+}
+
+/// A tester's find (round 42a, 01): an exact edit leaving a Python file
+/// with a `)` or a closing quote dropped, or a function's `return` moved
+/// to the module's level, was written. `check` exits 1 naming the line
+/// and CPython's words, `apply --write` holds it back and leaves the file
+/// as it was; the same edits kept whole are written.
+#[test]
+fn a_python_edit_python_refuses_is_held_back() {
+    let file = "class Cart:\n    def add(self, sku, qty):\n        if qty <= 0:\n            \
+                raise ValueError(\"qty must be positive\")\n        \
+                self.lines.append((sku, qty))\n\n\ndef f(a):\n    x = a + 1\n    return x\n";
+    let cases = [
+        (
+            "        self.lines.append((sku, qty))\n",
+            "        self.lines.append((sku, qty)\n",
+            "held back: the diff leaves cart.py with its brackets unbalanced: as the edit leaves \
+             it, Python refuses the file: line 5 (`self.lines.append((sku, qty)`) opens `(` and \
+             nothing closes it (SyntaxError: '(' was never closed)",
+        ),
+        (
+            "            raise ValueError(\"qty must be positive\")\n",
+            "            raise ValueError(\"qty must be positive)\n",
+            "held back: the diff leaves cart.py with a quote left open: as the edit leaves it, \
+             Python refuses the file: line 4 (`raise ValueError(\"qty must be positive)`) opens \
+             a string it does not close (SyntaxError: unterminated string literal (detected at \
+             line 4))",
+        ),
+        (
+            "    return x\n",
+            "return x\n",
+            "held back: the diff leaves cart.py with a statement outside the block it needs: as \
+             the edit leaves it, Python refuses the file: line 10 (`return x`) has `return` \
+             outside any function (SyntaxError: 'return' outside function)",
+        ),
+    ];
+    for (old, new, said) in cases {
+        let ran = check_then_apply(("cart.py", file), ("edit.diff", &block(old, new)));
+        assert_held_back("cart.py", &ran, said, file);
+    }
+    for (old, new) in [
+        (
+            "        self.lines.append((sku, qty))\n",
+            "        self.lines.append(\n            (sku, qty, \"(\")\n        )\n",
+        ),
+        (
+            "    return x\n",
+            "    if x:\n        return x\n    return 0\n",
+        ),
+    ] {
+        let ran = check_then_apply(("cart.py", file), ("edit.diff", &block(old, new)));
+        assert_written(&ran, &file.replacen(old, new, 1));
+    }
+}

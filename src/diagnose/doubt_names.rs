@@ -342,7 +342,7 @@ fn dynamic(tokens: &[Token]) -> bool {
 
 /// What a lexed token is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Tok {
+pub(super) enum Tok {
     Name,
     Op,
     Str,
@@ -350,17 +350,17 @@ enum Tok {
 }
 
 #[derive(Debug, Clone, Copy)]
-struct Token<'a> {
-    kind: Tok,
-    text: &'a str,
-    line: usize,
+pub(super) struct Token<'a> {
+    pub(super) kind: Tok,
+    pub(super) text: &'a str,
+    pub(super) line: usize,
 }
 
 impl Token<'_> {
-    fn is(&self, op: &str) -> bool {
+    pub(super) fn is(&self, op: &str) -> bool {
         self.kind == Tok::Op && self.text == op
     }
-    fn name(&self, word: &str) -> bool {
+    pub(super) fn name(&self, word: &str) -> bool {
         self.kind == Tok::Name && self.text == word
     }
     fn opens(&self) -> bool {
@@ -411,7 +411,7 @@ fn string_prefix(word: &str) -> Option<bool> {
 /// Whether a string begins at byte `at` of `text`: its opening quote's
 /// byte, after a prefix (`rb"..."`) if any, and whether it is an f-string
 /// (or a t-string).
-fn string_start(text: &str, at: usize) -> Option<(usize, bool)> {
+pub(super) fn string_start(text: &str, at: usize) -> Option<(usize, bool)> {
     let rest = text.get(at..)?;
     if rest.starts_with(['\'', '"']) {
         return Some((at, false));
@@ -429,7 +429,7 @@ fn string_start(text: &str, at: usize) -> Option<(usize, bool)> {
 /// an f-string, whose `{...}` fields are skipped as code. Adds its text's
 /// spans to `pieces`, counts its newlines into `line`, and gives the byte
 /// after its closing quote; `None` for a string left open.
-fn skip_string(
+pub(super) fn skip_string(
     text: &str,
     at: usize,
     fmt: bool,
@@ -528,6 +528,13 @@ const OPS2: &[&str] = &[
     "->", ":=", "==", "!=", "<=", ">=", "**", "//", "<<", ">>", "+=", "-=", "*=", "/=", "%=", "&=",
     "|=", "^=", "@=", "<>",
 ];
+
+/// `text`'s logical lines as Python tokens, each with its indentation's
+/// column ([`super::doubt_pysyntax`] reads its blocks); `None` as for
+/// [`lex`].
+pub(super) fn python_lines(text: &str) -> Option<Vec<(usize, Vec<Token<'_>>)>> {
+    lex(text).map(|l| l.lines)
+}
 
 /// `text` read as Python tokens; `None` when a string or a bracket is left
 /// open, or a bracket closes what none opened.
@@ -744,7 +751,7 @@ fn at_top(tokens: &[Token], f: impl Fn(&Token) -> bool) -> Vec<usize> {
 
 /// The first `:` at bracket depth 0 of `tokens` that no `lambda` before it
 /// takes.
-fn top_colon(tokens: &[Token]) -> Option<usize> {
+pub(super) fn top_colon(tokens: &[Token]) -> Option<usize> {
     let mut depth = 0usize;
     let mut lambdas = 0;
     for (i, t) in tokens.iter().enumerate() {
@@ -765,7 +772,7 @@ fn top_colon(tokens: &[Token]) -> Option<usize> {
 }
 
 /// Splits `tokens` at its `;`s of depth 0.
-fn statements<'t, 'a>(tokens: &'t [Token<'a>]) -> Vec<&'t [Token<'a>]> {
+pub(super) fn statements<'t, 'a>(tokens: &'t [Token<'a>]) -> Vec<&'t [Token<'a>]> {
     let mut out = Vec::new();
     let mut from = 0;
     for at in at_top(tokens, |t| t.is(";")) {
@@ -778,7 +785,7 @@ fn statements<'t, 'a>(tokens: &'t [Token<'a>]) -> Vec<&'t [Token<'a>]> {
 }
 
 /// Whether a logical line opens a block: a compound statement's header.
-fn compound(tokens: &[Token]) -> bool {
+pub(super) fn compound(tokens: &[Token]) -> bool {
     let Some(first) = tokens.first().filter(|t| t.kind == Tok::Name) else {
         return false;
     };

@@ -19,6 +19,7 @@ use super::doubt_keys::literal_key_twice;
 use super::doubt_make::make_break;
 use super::doubt_names::python_name_gone;
 use super::doubt_not_yaml::yaml_unparsed;
+use super::doubt_pysyntax::python_syntax;
 use super::doubt_redefine::{
     json_duplicate_key, python_redefinition, yaml_duplicate_key, yaml_template,
 };
@@ -83,12 +84,15 @@ pub enum BreakKind {
     /// A Python module-level name still used, no longer bound
     /// ([`super::doubt_names`]).
     Undefined,
+    /// A Python `return`, `yield` or `await` outside a function, a
+    /// `break` or `continue` outside a loop ([`super::doubt_pysyntax`]).
+    Outside,
 }
 
 impl BreakKind {
     /// Its name in JSON (a session's doubts, a patch's): `misindents`,
     /// `defines-twice` (a key twice too), `unbalanced`, `not-json`,
-    /// `not-yaml`, `not-toml`, `unclosed`, `undefined`.
+    /// `not-yaml`, `not-toml`, `unclosed`, `undefined`, `outside`.
     pub fn name(self) -> &'static str {
         match self {
             BreakKind::Misindents => "misindents",
@@ -99,6 +103,7 @@ impl BreakKind {
             BreakKind::NotToml => "not-toml",
             BreakKind::Unclosed => "unclosed",
             BreakKind::Undefined => "undefined",
+            BreakKind::Outside => "outside",
         }
     }
 
@@ -114,6 +119,7 @@ impl BreakKind {
             BreakKind::NotToml => "leaves TOML unreadable",
             BreakKind::Unclosed => "leaves a string open",
             BreakKind::Undefined => "uses a name it no longer defines",
+            BreakKind::Outside => "puts a statement outside its block",
         }
     }
 }
@@ -141,6 +147,7 @@ impl LayoutBreak {
             BreakKind::NotToml => "unreadable as TOML",
             BreakKind::Unclosed => "with a quote left open",
             BreakKind::Undefined => "using a name it no longer defines",
+            BreakKind::Outside => "with a statement outside the block it needs",
         }
     }
 }
@@ -183,8 +190,19 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
             Some(b) => Some(of(BreakKind::Misindents)(say(b.describe(), b.fault()))),
             None => match python_redefinition(original, result) {
                 Some(t) => Some(of(BreakKind::DefinesTwice)(say(t.describe(), t.fault()))),
-                None => python_name_gone(original, result)
-                    .map(|g| of(BreakKind::Undefined)(say(g.describe(), g.fault()))),
+                None => match python_name_gone(original, result) {
+                    Some(g) => Some(of(BreakKind::Undefined)(say(g.describe(), g.fault()))),
+                    // A string or a bracket left open, a statement outside
+                    // its block ([`super::doubt_pysyntax`]).
+                    None => python_syntax(original, result).map(|s| {
+                        let kind = match s.fault {
+                            ref f if f.is_string() => BreakKind::Unclosed,
+                            ref f if f.is_outside() => BreakKind::Outside,
+                            _ => BreakKind::Unbalanced,
+                        };
+                        of(kind)(say(s.describe(), s.fault()))
+                    }),
+                },
             },
         },
         FileKind::Makefile => make_break(original, result)

@@ -38,6 +38,7 @@ pub mod doubt_keys;
 pub mod doubt_make;
 pub mod doubt_names;
 pub mod doubt_not_yaml;
+pub mod doubt_pysyntax;
 pub mod doubt_redefine;
 pub mod doubt_repeat;
 pub mod doubt_toml;

@@ -129,8 +129,11 @@ fn corrected_input(judgment: &Judgment, content: &str) -> Value {
 /// The model writes curly quotes where the file has straight ones, and
 /// adds a line with quotes of its own, straight delimiters around curly
 /// prose: straightening them all breaks the string (`'You're ...'`), so no
-/// correction is offered. Without curly quotes of its own in the added
-/// line, the quote repair still goes on (its straightened old line).
+/// correction is offered, said why: its own curly quotes, or the string
+/// the straightened line leaves open (Python refuses it: the trust checks
+/// of the corrected edit speak first where they run first). Without curly
+/// quotes of its own in the added line, the quote repair still goes on
+/// (its straightened old line).
 #[test]
 fn a_quote_repair_never_straightens_the_models_own_curly_quotes() {
     let file = "def banner():\n    title = 'Welcome'\n    return title\n";
@@ -140,11 +143,16 @@ fn a_quote_repair_never_straightens_the_models_own_curly_quotes() {
     let policy = Policy::parse("failing=repair").expect("a policy");
     for agent in agents() {
         let judgment = judge_on(agent, &payload_for(agent, old, own), file, &policy);
-        assert_withheld(
-            &judgment,
-            "its new line `subtitle = 'You\u{2019}re in the \u{201C}beta\u{201D} programme'` \
-             holds curly quotes of its own: srview cannot tell which of them it means as \
-             straight quotes",
+        assert_withheld(&judgment, "");
+        let reason = deny_reason(&judgment);
+        let own_quotes = "its new line `subtitle = 'You\u{2019}re in the \u{201C}beta\u{201D} \
+                          programme'` holds curly quotes of its own: srview cannot tell which of \
+                          them it means as straight quotes";
+        let left_open = reason.contains("Python refuses the file: line 3 (`subtitle = 'You're")
+            && reason.contains("opens a string it does not close");
+        assert!(
+            reason.contains(own_quotes) || left_open,
+            "{agent:?}: {reason}"
         );
     }
     // The added line holds no curly quote: the quote repair is offered
