@@ -276,7 +276,14 @@ pub fn joined_lines(
         None => (format!("{before}{new}"), ""),
     };
     let counted = if counted.is_empty() { &last } else { counted };
-    if runs_on(&last, counted, next) {
+    // An old text whose last line ran on into the next already (`\`, a
+    // trailing comma or operator) is joined to it as the model meant.
+    let old_last = match old[..old.len() - 1].rfind('\n') {
+        Some(i) => old[i + 1..old.len() - 1].to_string(),
+        None => format!("{before}{}", &old[..old.len() - 1]),
+    };
+    let old_last = old_last.trim_end_matches('\r');
+    if runs_on(&last, counted, next) || runs_on(old_last, old_last, next) {
         return None;
     }
     let joined = quoted(&format!("{last}{next}"));
@@ -1486,7 +1493,12 @@ mod tests {
         );
         assert!(doubts(&json("\u{2764}\u{FE0F}\""), heart).is_empty());
         // A mark after a line break or a space has no character to leave.
-        assert!(doubts(&json("a\n"), "a\n\u{301}b\n").is_empty());
+        // (The new text `X` without a newline joins the lines: said so.)
+        let after_break = doubts(&json("a\n"), "a\n\u{301}b\n");
+        assert!(
+            after_break.len() == 1 && after_break[0].contains("joined onto"),
+            "{after_break:?}"
+        );
     }
 
     #[test]
@@ -1538,5 +1550,107 @@ mod tests {
         // A failed edit has nothing to doubt.
         let failed = r#"{"file_path": "a.py", "old_string": "nowhere", "new_string": "y"}"#;
         assert!(doubts(failed, file).is_empty());
+    }
+
+    /// Testers' finds (round 42a, 07 and 09): a new text dropping its old
+    /// text's final newline glued the next line on (`B = 20C = 3`), and
+    /// an empty new text deleting a trailing comment, whose newline
+    /// Claude Code deletes too, glued the next line onto the code: both
+    /// said, with the joined line and what to send. Ordinary edits, and
+    /// joins the new text shows meant, are not.
+    #[test]
+    fn a_result_joining_two_lines_is_said() {
+        let edit = |old: &str, new: &str| {
+            serde_json::json!({"file_path": "c.py", "old_string": old, "new_string": new})
+                .to_string()
+        };
+        let abc = "A = 1\nB = 2\nC = 3\n";
+        assert_eq!(
+            doubts(&edit("B = 2\n", "B = 20"), abc),
+            [
+                "its old text ends with a line end and its new text does not, so line 3 \
+                 (`C = 3`) is joined onto the new text's last line, which then reads \
+                 `B = 20C = 3`: end the new text with a newline, as its old text ends"
+            ]
+        );
+        // Over several lines, and in a CRLF file.
+        assert_eq!(
+            doubts(&edit("A = 1\nB = 2\n", "A = 1\nB = 5"), abc),
+            [
+                "its old text ends with a line end and its new text does not, so line 3 \
+                 (`C = 3`) is joined onto the new text's last line, which then reads \
+                 `B = 5C = 3`: end the new text with a newline, as its old text ends"
+            ]
+        );
+        let crlf = doubts(&edit("B = 2\n", "B = 20"), "A = 1\r\nB = 2\r\nC = 3\r\n");
+        assert!(
+            crlf.len() == 1 && crlf[0].contains("which then reads `B = 20C = 3`"),
+            "{crlf:?}"
+        );
+        // An empty new text deleting a trailing comment: Claude Code takes
+        // the newline after it.
+        let run = "def run():\n    x = compute()  # TODO remove\n    y = 2\n    return x + y\n";
+        assert_eq!(
+            doubts(&edit("  # TODO remove", ""), run),
+            [
+                "deleting `  # TODO remove` with an empty new text also deletes the line end \
+                 after it (the agent's rule for an empty new text), so line 3 (`    y = 2`) is \
+                 joined onto line 2, which then reads `    x = compute()    y = 2`: to delete \
+                 only that text, send the old text with its newline and a new text of that \
+                 newline alone, or the whole line as it should read"
+            ]
+        );
+        // The same with its newline sent.
+        assert_eq!(
+            doubts(&edit("  # TODO remove\n", ""), run),
+            [
+                "its old text ends with a line end and its new text is empty, so line 3 (`    \
+                 y = 2`) is joined onto line 2, which then reads `    x = compute()    y = 2`: \
+                 to delete only the text before that line end, send a new text of that newline \
+                 alone"
+            ]
+        );
+        // Not said: the ways to delete the comment, a whole line deleted
+        // (its indentation sent or not: the layout check reads that),
+        // edits keeping their newline, a join into a blank line or at the
+        // file's end, and joins the new text shows meant.
+        let fine = [
+            (run, "  # TODO remove\n", "\n"),
+            (run, "x = compute()  # TODO remove", "x = compute()"),
+            (run, "    y = 2", ""),
+            (run, "    y = 2\n", ""),
+            (abc, "B = 2\n", "B = 20\n"),
+            (abc, "C = 3\n", "C = 30"),
+            ("A = 1\nB = 2\n\nC = 3\n", "B = 2\n", "B = 20"),
+            ("f(a,\n  b)\n", "f(a,\n", "f(a,"),
+            ("x = (1 +\n     2)\n", "x = (1 +\n", "x = (1 + "),
+            ("t = [\n    1,\n]\n", "    1,\n", "    1"),
+            ("v = f(\n    a\n)\n", "v = f(\n", "v = f(a"),
+            ("s = 'a' \\\n    'b'\n", "s = 'a' \\\n", "s = 'a'"),
+            ("r = q\n    .all()\n", "r = q\n", "r = qs"),
+            (
+                "Some words\nrun on here.\n",
+                "Some words\n",
+                "Some more words ",
+            ),
+        ];
+        for (file, old, new) in fine {
+            let said = doubts(&edit(old, new), file);
+            assert!(
+                !said.iter().any(|d| d.contains("joined onto")),
+                "{old:?} -> {new:?}: {said:?}"
+            );
+        }
+        // A replace-all is read at its first place.
+        let all = serde_json::json!({"file_path": "c.md", "old_string": "- two\n",
+            "new_string": "- 2", "replace_all": true})
+        .to_string();
+        let said = doubts(&all, "- one\n- two\n- three\n- two\n- four\n");
+        assert!(
+            said.len() == 1 && said[0].contains("line 3 (`- three`)"),
+            "{said:?}"
+        );
+        assert!(deletes_newline_after("qwen-edit") && deletes_newline_after("edit-json"));
+        assert!(!deletes_newline_after("gemini-replace") && !deletes_newline_after("pi-edit"));
     }
 }
