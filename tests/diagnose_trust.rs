@@ -2518,8 +2518,11 @@ fn an_edit_joining_two_lines_is_held_back() {
     // Qwen Code's rule, and Gemini CLI's edit, which keeps the newline.
     let run = cases[3].1;
     for (dialect, held) in [("qwen-edit", true), ("gemini-replace", false)] {
-        let edit = r#"{"file_path": "q.py", "instruction": "x", "old_string": "  # TODO remove", "new_string": ""}"#;
-        let (_dir, path, edit) = file_and_edit(("q.py", run), ("edit.json", edit));
+        // Qwen Code takes an absolute path only.
+        let (_dir, path, edit) = file_and_edit(("q.py", run), ("edit.json", ""));
+        let input = serde_json::json!({"file_path": path, "instruction": "x",
+            "old_string": "  # TODO remove", "new_string": ""});
+        std::fs::write(&edit, input.to_string()).expect("write the edit");
         let check = support::runner::srview(["check", &path, &edit, "--dialect", dialect]).output();
         let stdout = String::from_utf8_lossy(&check.stdout);
         assert_eq!(
@@ -2532,10 +2535,22 @@ fn an_edit_joining_two_lines_is_held_back() {
             held,
             "{dialect}: {stdout}"
         );
-        let apply =
-            support::runner::srview(["apply", &path, &edit, "--dialect", dialect, "--write"])
-                .output();
-        assert_eq!(apply.status.code(), Some(i32::from(held)), "{dialect}");
+        let apply = support::runner::srview([
+            "apply",
+            &path,
+            &edit,
+            "--dialect",
+            dialect,
+            "--write",
+            "--allow-outside",
+        ])
+        .output();
+        assert_eq!(
+            apply.status.code(),
+            Some(i32::from(held)),
+            "{dialect}: {}",
+            String::from_utf8_lossy(&apply.stderr)
+        );
         let written = std::fs::read_to_string(&path).expect("read");
         let want = if held {
             run.to_string()

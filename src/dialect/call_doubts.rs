@@ -234,12 +234,13 @@ pub fn exact_doubt_kinds(
         // newline after its old text; the agent replaced `found` alone,
         // and where that is the model's old text and the newline after
         // it (Qwen Code's rule), the join is said of the model's text:
-        // the replay's is said only of an old text the model sent whole.
+        // the replay's is said only of an old text the model sent whole,
+        // its newline included (the replay then takes no other).
         let asked_old = judged.asked.and_then(|asked| asked.get(i));
         let replayed_join = |kind: &edit::EditDoubtKind| {
             *kind == edit::EditDoubtKind::JoinsLines
                 && written.is_empty()
-                && asked_old.is_none_or(|(old, _)| old != found)
+                && (!found.ends_with('\n') || asked_old.is_none_or(|(old, _)| old != found))
         };
         let joined = asked_old
             .filter(|(old, _)| written.is_empty() && found.strip_suffix('\n') == Some(old))
