@@ -283,7 +283,10 @@ pub fn joined_lines(
         None => format!("{before}{}", &old[..old.len() - 1]),
     };
     let old_last = old_last.trim_end_matches('\r');
-    if runs_on(&last, counted, next) || runs_on(old_last, old_last, next) {
+    // A new text still ending in a backslash, joined, puts the next line
+    // after it (Python and the shell refuse a character there).
+    let keeps_backslash = last.ends_with('\\');
+    if !keeps_backslash && (runs_on(&last, counted, next) || runs_on(old_last, old_last, next)) {
         return None;
     }
     let joined = quoted(&format!("{last}{next}"));
@@ -306,8 +309,9 @@ pub fn joined_lines(
 
 /// Whether a text `last` (a line as the new text leaves it) that the
 /// file's next line `next` is joined onto reads as meant to run on into
-/// it: it ends in a space, a comma, an opening bracket, an operator or a
-/// backslash, `counted` (the new text, or `last` for a new text of one
+/// it: it ends in a space, a comma, an opening bracket, an operator, a
+/// colon or a backslash (not a full stop: a sentence or a comment ending
+/// with one, joined, swallows the next line), `counted` (the new text, or `last` for a new text of one
 /// line) opens more brackets than it closes, or `next` starts with a
 /// closing bracket, `.`, `,`, `;` or `?` (`foo(a,\n` → `foo(a,` joining
 /// ` b)`). Read conservatively: a join that may be meant is not doubted.
@@ -325,7 +329,7 @@ fn runs_on(last: &str, counted: &str, next: &str) -> bool {
                 c,
                 ',' | '\\' | '+' | '-' | '*' | '/' | '%' | '=' | '&' | '|'
             )
-            || matches!(c, '<' | '>' | '.' | ':' | '?' | '^' | '~' | '@' | '!' | '#')
+            || matches!(c, '<' | '>' | ':' | '^' | '~' | '@')
     });
     let next_closes = next
         .trim_start()
@@ -1639,6 +1643,18 @@ mod tests {
             assert!(
                 !said.iter().any(|d| d.contains("joined onto")),
                 "{old:?} -> {new:?}: {said:?}"
+            );
+        }
+        // A comment ending in a full stop, and a backslash kept, swallow
+        // the next line: said.
+        for (file, old, new) in [
+            ("# Set up.\nx = 1\n", "# Set up.\n", "# Set it up."),
+            ("y = \\\n    2\n", "y = \\\n", "y = \\"),
+        ] {
+            let said = doubts(&edit(old, new), file);
+            assert!(
+                said.len() == 1 && said[0].contains("joined onto"),
+                "{old:?}: {said:?}"
             );
         }
         // A replace-all is read at its first place.
