@@ -2583,3 +2583,33 @@ fn an_edit_joining_two_lines_is_held_back() {
         assert_written(&ran, want);
     }
 }
+
+/// Python's verdict on each recorded line-joining edit
+/// (tests/fixtures/trust/joins/cases.json, written by record.py there with
+/// `compile()` and `tokenize`): srview's port of Claude Code's `Edit`
+/// writes the recorded result (an empty new text taking the newline after
+/// its old text), and the joins-lines doubt speaks exactly where the join
+/// changes or breaks the code (`same_code` false), never for a join
+/// Python reads as the same code or an edit keeping its newline.
+#[test]
+fn line_joins_agree_with_python() {
+    use srview::dialect::edit::{Edit, EditDoubtKind, apply, edit_doubt_kinds};
+    let cases = balanced_cases("joins", 16, |c| c["same_code"] == true);
+    for case in &cases {
+        let (name, before, after) = case_texts(case);
+        let input = serde_json::json!({"file_path": case["path"], "old_string": case["old"],
+            "new_string": case["new"]});
+        let edit = Edit::from_tool_input("Edit", &input.to_string()).expect(name);
+        let outcome = apply(&edit, Some(before));
+        let written = outcome
+            .result
+            .as_ref()
+            .map(|done| done.new_content.as_str());
+        assert_eq!(written, Ok(after), "{name}");
+        let joins = edit_doubt_kinds(&outcome, before)
+            .iter()
+            .any(|(kind, _)| *kind == EditDoubtKind::JoinsLines);
+        let same = case["same_code"].as_bool().expect("a verdict");
+        assert_eq!(joins, !same, "{name}");
+    }
+}
