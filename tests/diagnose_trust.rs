@@ -2576,3 +2576,145 @@ fn a_python_edit_python_refuses_is_held_back() {
         assert_written(&ran, &file.replacen(old, new, 1));
     }
 }
+
+/// Testers' finds (round 42a, 07 and 09): a new text dropping its old
+/// text's final newline (`B = 20C = 3`, `var A = 10var B = 2`, `- TWO-
+/// three`), and an empty new text deleting a trailing comment, whose
+/// newline Claude Code's and Qwen Code's rule deletes too (`x = compute()
+/// y = 2`), were written. `check` exits 1 naming the joined line, `apply
+/// --write` leaves the file, for Claude Code's edit and Qwen Code's
+/// (`--dialect qwen-edit`); Gemini CLI's keeps the newline and is written,
+/// as are the edit with its newline and a join the new text shows meant.
+#[test]
+fn an_edit_joining_two_lines_is_held_back() {
+    let cases = [
+        (
+            "c.py",
+            "A = 1\nB = 2\nC = 3\n",
+            r#"{"file_path": "c.py", "old_string": "B = 2\n", "new_string": "B = 20"}"#,
+            "so line 3 (`C = 3`) is joined onto the new text's last line, which then reads \
+             `B = 20C = 3`: end the new text with a newline",
+        ),
+        (
+            "c.go",
+            "package x\n\nvar A = 1\nvar B = 2\n",
+            r#"{"file_path": "c.go", "old_string": "var A = 1\n", "new_string": "var A = 10"}"#,
+            "which then reads `var A = 10var B = 2`",
+        ),
+        (
+            "c.md",
+            "- one\n- two\n- three\n",
+            r#"{"file_path": "c.md", "old_string": "- two\n", "new_string": "- TWO"}"#,
+            "which then reads `- TWO- three`",
+        ),
+        (
+            "q.py",
+            "def run():\n    x = compute()  # TODO remove\n    y = 2\n    return x + y\n",
+            r#"{"file_path": "q.py", "old_string": "  # TODO remove", "new_string": ""}"#,
+            "deleting `  # TODO remove` with an empty new text also deletes the line end after \
+             it (the agent's rule for an empty new text), so line 3 (`    y = 2`) is joined \
+             onto line 2, which then reads `    x = compute()    y = 2`",
+        ),
+    ];
+    for (name, content, edit, said) in cases {
+        let ran = check_then_apply((name, content), ("edit.json", edit));
+        assert_held_back(name, &ran, said, content);
+    }
+    // Qwen Code's rule, and Gemini CLI's edit, which keeps the newline.
+    let run = cases[3].1;
+    for (dialect, held) in [("qwen-edit", true), ("gemini-replace", false)] {
+        // Qwen Code takes an absolute path only.
+        let (_dir, path, edit) = file_and_edit(("q.py", run), ("edit.json", ""));
+        let input = serde_json::json!({"file_path": path, "instruction": "x",
+            "old_string": "  # TODO remove", "new_string": ""});
+        std::fs::write(&edit, input.to_string()).expect("write the edit");
+        let check = support::runner::srview(["check", &path, &edit, "--dialect", dialect]).output();
+        let stdout = String::from_utf8_lossy(&check.stdout);
+        assert_eq!(
+            check.status.code(),
+            Some(i32::from(held)),
+            "{dialect}: {stdout}"
+        );
+        assert_eq!(
+            stdout.contains("joined onto line 2"),
+            held,
+            "{dialect}: {stdout}"
+        );
+        let apply = support::runner::srview([
+            "apply",
+            &path,
+            &edit,
+            "--dialect",
+            dialect,
+            "--write",
+            "--allow-outside",
+        ])
+        .output();
+        assert_eq!(
+            apply.status.code(),
+            Some(i32::from(held)),
+            "{dialect}: {}",
+            String::from_utf8_lossy(&apply.stderr)
+        );
+        let written = std::fs::read_to_string(&path).expect("read");
+        let want = if held {
+            run.to_string()
+        } else {
+            run.replace("  # TODO remove", "")
+        };
+        assert_eq!(written, want, "{dialect}");
+    }
+    for (name, content, edit, want) in [
+        (
+            "c.py",
+            "A = 1\nB = 2\nC = 3\n",
+            r#"{"file_path": "c.py", "old_string": "B = 2\n", "new_string": "B = 20\n"}"#,
+            "A = 1\nB = 20\nC = 3\n",
+        ),
+        (
+            "q.py",
+            run,
+            r#"{"file_path": "q.py", "old_string": "  # TODO remove\n", "new_string": "\n"}"#,
+            "def run():\n    x = compute()\n    y = 2\n    return x + y\n",
+        ),
+        (
+            "f.py",
+            "total = f(a,\n          b)\n",
+            r#"{"file_path": "f.py", "old_string": "total = f(a,\n", "new_string": "total = f(a,"}"#,
+            "total = f(a,          b)\n",
+        ),
+    ] {
+        let ran = check_then_apply((name, content), ("edit.json", edit));
+        assert_written(&ran, want);
+    }
+}
+
+/// Python's verdict on each recorded line-joining edit
+/// (tests/fixtures/trust/joins/cases.json, written by record.py there with
+/// `compile()` and `tokenize`): srview's port of Claude Code's `Edit`
+/// writes the recorded result (an empty new text taking the newline after
+/// its old text), and the joins-lines doubt speaks exactly where the join
+/// changes or breaks the code (`same_code` false), never for a join
+/// Python reads as the same code or an edit keeping its newline.
+#[test]
+fn line_joins_agree_with_python() {
+    use srview::dialect::edit::{Edit, EditDoubtKind, apply, edit_doubt_kinds};
+    let cases = balanced_cases("joins", 16, |c| c["same_code"] == true);
+    for case in &cases {
+        let (name, before, after) = case_texts(case);
+        let input = serde_json::json!({"file_path": case["path"], "old_string": case["old"],
+            "new_string": case["new"]});
+        let edit = Edit::from_tool_input("Edit", &input.to_string()).expect(name);
+        let outcome = apply(&edit, Some(before));
+        let written = outcome
+            .result
+            .as_ref()
+            .map(|done| done.new_content.as_str());
+        assert_eq!(written, Ok(after), "{name}");
+        let joins = edit_doubt_kinds(&outcome, before)
+            .iter()
+            .any(|(kind, _)| *kind == EditDoubtKind::JoinsLines);
+        let same = case["same_code"].as_bool().expect("a verdict");
+        assert_eq!(joins, !same, "{name}");
+    }
+}

@@ -230,10 +230,34 @@ pub fn exact_doubt_kinds(
         // read with the name kept) are the whole result's, judged by the
         // callers: one edit of several alone may unbalance what the next
         // balances.
+        // Replayed as Claude Code's edit, an empty new text takes the
+        // newline after its old text; the agent replaced `found` alone,
+        // and where that is the model's old text and the newline after
+        // it (Qwen Code's rule), the join is said of the model's text:
+        // the replay's is said only of an old text the model sent whole,
+        // its newline included (the replay then takes no other).
+        let asked_old = judged.asked.and_then(|asked| asked.get(i));
+        let replayed_join = |kind: &edit::EditDoubtKind| {
+            *kind == edit::EditDoubtKind::JoinsLines
+                && written.is_empty()
+                && (!found.ends_with('\n') || asked_old.is_none_or(|(old, _)| old != found))
+        };
+        let joined = asked_old
+            .filter(|(old, _)| written.is_empty() && found.strip_suffix('\n') == Some(old))
+            .zip(applied.block.original)
+            .and_then(|((old, _), span)| {
+                edit::joined_lines(&content, span.start, span.end, old, written)
+            });
+        out.extend(joined.map(|doubt| {
+            (
+                CallDoubtKind::Edit(edit::EditDoubtKind::JoinsLines),
+                format!("edit {}: {doubt}", i + 1),
+            )
+        }));
         out.extend(
             edit::edit_doubt_kinds(&applied, &content)
                 .into_iter()
-                .filter(|(kind, _)| !kind.of_layout() && !by_patch(*kind))
+                .filter(|(kind, _)| !kind.of_layout() && !by_patch(*kind) && !replayed_join(kind))
                 .map(|(kind, doubt)| {
                     (
                         CallDoubtKind::Edit(kind),

@@ -179,7 +179,8 @@ fn doubt_steps_but_layout(
                 | Kind::Layout(_)
                 | Kind::MixesEndings
                 | Kind::RenamesOthers
-                | Kind::HiddenText => NextStep::Said,
+                | Kind::HiddenText
+                | Kind::JoinsLines => NextStep::Said,
                 Kind::CutsWord | Kind::InComment | Kind::LineEndings => NextStep::WholeLines,
             };
             (step, message)
@@ -1422,6 +1423,7 @@ fn exact_doubts_at(
             .is_some_and(|key| input.get(key) == Some(&Value::Bool(true)));
     let mut out = Vec::new();
     for (old, new) in pairs {
+        let replayed_rule = new.is_empty() && !old.ends_with('\n');
         let edit = Edit::ClaudeEdit {
             file_path: path.to_string(),
             old_string: old,
@@ -1434,10 +1436,15 @@ fn exact_doubts_at(
         let mixed = outcome.result.as_ref().ok().and_then(|done| {
             crate::diagnose::doubt::mixed_endings_doubt(&current, &done.new_content)
         });
+        // And an empty new text takes the newline after its old text,
+        // which only some agents do ([`edit::deletes_newline_after`]).
+        let joined = (replayed_rule && !edit::deletes_newline_after(row.value))
+            .then(|| edit::joins_lines(&outcome, &current))
+            .flatten();
         out.extend(
             doubt_steps_but_layout(&outcome, &current, no_layout)
                 .into_iter()
-                .filter(|(_, m)| Some(m) != mixed.as_ref()),
+                .filter(|(_, m)| Some(m) != mixed.as_ref() && Some(m) != joined.as_ref()),
         );
         match outcome.result {
             Ok(done) => current = std::borrow::Cow::Owned(done.new_content),

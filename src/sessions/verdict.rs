@@ -103,6 +103,10 @@ pub enum DoubtKind {
     /// Its new text adds bidirectional controls or zero-width characters
     /// the file did not hold: the text reads otherwise than it is.
     HiddenText,
+    /// Its result joins two lines of the file into one that its new text
+    /// does not show joined (a new text without its old text's final
+    /// newline, an empty one whose agent also deleted the newline after).
+    JoinsLines,
 }
 
 impl DoubtKind {
@@ -124,6 +128,7 @@ impl DoubtKind {
             DoubtKind::ReplacesFile => "replaces-file",
             DoubtKind::MovesOntoItself => "moves-onto-itself",
             DoubtKind::HiddenText => "hidden-text",
+            DoubtKind::JoinsLines => "joins-lines",
         }
     }
 
@@ -146,6 +151,7 @@ impl DoubtKind {
             DoubtKind::ReplacesFile => "replaces a file whole",
             DoubtKind::MovesOntoItself => "moves the file onto itself",
             DoubtKind::HiddenText => "adds invisible characters",
+            DoubtKind::JoinsLines => "joins two lines",
         }
     }
 
@@ -161,6 +167,7 @@ impl DoubtKind {
             K::Layout(kind) => DoubtKind::Layout(kind),
             K::ElidesLines => DoubtKind::StandsIn,
             K::HiddenText => DoubtKind::HiddenText,
+            K::JoinsLines => DoubtKind::JoinsLines,
         }
     }
 

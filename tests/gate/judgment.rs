@@ -1415,3 +1415,71 @@ fn an_edit_giving_a_name_or_key_again_is_a_doubt() {
         assert_eq!(judgment.answer, Answer::NoOpinion, "{name}: {new:?}");
     }
 }
+
+/// Testers' finds (round 42a, 07 and 09): an edit whose new text drops its
+/// old text's final newline (`B = 2\n` → `B = 20`: `B = 20C = 3`) was
+/// allowed for every agent, and an empty new text deleting a trailing
+/// comment, whose newline Claude Code and Qwen Code delete too
+/// (`x = compute()    y = 2`), was allowed for both. Denied now as a doubt
+/// with the joined line; Gemini CLI, OpenCode and pi, which keep that
+/// newline, are allowed the deletion; the edit with its newline, and a
+/// join the new text shows meant, are allowed for every agent.
+#[test]
+fn an_edit_joining_two_lines_is_a_doubt() {
+    let agents = [
+        GateAgent::ClaudeCode,
+        GateAgent::GeminiCli,
+        GateAgent::QwenCode,
+        GateAgent::Opencode,
+        GateAgent::Pi,
+    ];
+    let abc = "A = 1\nB = 2\nC = 3\n";
+    let run = "def run():\n    x = compute()  # TODO remove\n    y = 2\n    return x + y\n";
+    let call = "total = f(a,\n          b)\n";
+    for agent in agents {
+        let judged = |content: &str, old: &str, new: &str| {
+            judge_on(
+                agent,
+                &old_new_payload(agent, old, new),
+                content,
+                &Policy::default(),
+            )
+        };
+        let judgment = judged(abc, "B = 2\n", "B = 20");
+        assert_case(&judgment, Case::Doubt);
+        let reason = deny_reason(&judgment);
+        assert!(
+            reason.contains(
+                "so line 3 (`C = 3`) is joined onto the new text's last line, which then reads \
+                 `B = 20C = 3`: end the new text with a newline"
+            ),
+            "{agent:?}: {reason}"
+        );
+        let judgment = judged(run, "  # TODO remove", "");
+        if matches!(agent, GateAgent::ClaudeCode | GateAgent::QwenCode) {
+            assert_case(&judgment, Case::Doubt);
+            let reason = deny_reason(&judgment);
+            assert!(
+                reason.contains(
+                    "deleting `  # TODO remove` with an empty new text also deletes the line \
+                     end after it (the agent's rule for an empty new text), so line 3 (`    y = \
+                     2`) is joined onto line 2, which then reads `    x = compute()    y = 2`"
+                ),
+                "{agent:?}: {reason}"
+            );
+        } else {
+            assert_case(&judgment, Case::Exact);
+            assert_eq!(judgment.answer, Answer::NoOpinion, "{agent:?}");
+        }
+        for (content, old, new) in [
+            (abc, "B = 2\n", "B = 20\n"),
+            (run, "  # TODO remove\n", "\n"),
+            (run, "x = compute()  # TODO remove", "x = compute()"),
+            (call, "total = f(a,\n", "total = f(a,"),
+        ] {
+            let judgment = judged(content, old, new);
+            assert_case(&judgment, Case::Exact);
+            assert_eq!(judgment.answer, Answer::NoOpinion, "{agent:?}: {old:?}");
+        }
+    }
+}

@@ -9,7 +9,11 @@
 //! - its new text stands in for lines it leaves out; for a whole-file
 //!   write ([`write_doubt`], the gate's check of every agent's write too),
 //!   its content stands in for lines of the file, or is exactly what the
-//!   file holds.
+//!   file holds;
+//! - its result joins two lines of the file into one that its new text
+//!   does not show joined ([`joins_lines`]): a new text that drops its old
+//!   text's final newline, or an empty new text the agent's own rule also
+//!   takes the newline after.
 
 use super::{Change, EditOutcome, Tool};
 use crate::diagnose::layout::BreakKind;
@@ -61,6 +65,10 @@ pub enum EditDoubtKind {
     /// the file did not hold ([`crate::diagnose::hidden`]; the sentence
     /// ends with what to send instead).
     HiddenText,
+    /// Its result joins two lines of the file into one that its new text
+    /// does not show joined ([`joins_lines`]; the sentence ends with what
+    /// to send instead).
+    JoinsLines,
 }
 
 impl EditDoubtKind {
@@ -111,6 +119,7 @@ pub fn edit_doubt_kinds(outcome: &EditOutcome, original: &str) -> Vec<(EditDoubt
         }
         out.extend(applied.map(kind(EditDoubtKind::AlreadyApplied)));
         out.extend(stands_in(outcome, original).map(kind(EditDoubtKind::ElidesLines)));
+        out.extend(joins_lines(outcome, original).map(kind(EditDoubtKind::JoinsLines)));
         // Said once: an earlier doubt (an old text starting inside a line's
         // indentation) already names what misindents the lines.
         if out.is_empty() {
@@ -154,6 +163,188 @@ fn stands_in(outcome: &EditOutcome, original: &str) -> Option<String> {
         elided.placeholder,
         words::count(elided.lost, "non-blank line"),
     ))
+}
+
+/// The agents whose edit tool, given an empty new text, also deletes the
+/// newline right after an old text that does not end with one (so that
+/// deleting a line leaves no blank line): Claude Code's `Edit` (srview's
+/// `edit-json`) and Qwen Code's `edit` (`qwen-edit`), by their documented
+/// rule. Gemini CLI's, OpenCode's and pi's keep it. `dialect`: a
+/// `--dialect` value.
+pub fn deletes_newline_after(dialect: &str) -> bool {
+    matches!(dialect, "edit-json" | "qwen-edit")
+}
+
+/// An exactly placed edit whose result joins two lines of the file into
+/// one that its new text does not show joined ([`joined_lines`] over the
+/// edit's first place): `B = 2\n` → `B = 20` makes `B = 20C = 3` of the
+/// next line (a tester's find: only YAML's parse caught it), and an empty
+/// new text deleting a trailing comment, whose agent also deletes the
+/// newline after it, glues the next line onto the code before it.
+pub fn joins_lines(outcome: &EditOutcome, original: &str) -> Option<String> {
+    let b = &outcome.block;
+    let span = b.original?;
+    joined_lines(
+        original,
+        span.start,
+        span.end,
+        &b.search_text,
+        &b.replace_text,
+    )
+}
+
+/// The join of two lines an edit makes, said: `original[start..end]` the
+/// bytes the agent replaced (from its first place to its last for a
+/// replace-all; the model's `old` text, or that text and the newline after
+/// it where the agent's rule took it), `new` the text written there.
+/// `None` unless either
+/// - `old` ends with a newline and `new` does not, the line after the
+///   place is not blank, `new` is not empty or text stands before `old` on
+///   its line, and the line the next one is joined onto does not read as
+///   meant to run on into it ([`runs_on`]: an open bracket, a trailing
+///   comma, operator or space, a next line starting with a closing bracket
+///   or `.`); or
+/// - `new` is empty and the agent deleted the newline after `old` too,
+///   with non-blank text before `old` on its line and on the next line.
+///
+/// Said: which lines join, what the joined line reads, and what to send.
+pub fn joined_lines(
+    original: &str,
+    start: usize,
+    end: usize,
+    old: &str,
+    new: &str,
+) -> Option<String> {
+    if old.is_empty() || start >= end {
+        return None;
+    }
+    let replaced = original.get(start..end)?.replace("\r\n", "\n");
+    let took_newline = !old.ends_with('\n') && new.is_empty();
+    // Where the first place ends, and whether the agent took the newline
+    // after the old text.
+    let (end, extended) = if replaced == old {
+        (end, false)
+    } else if took_newline && replaced.strip_suffix('\n') == Some(old) {
+        (end, true)
+    } else {
+        // A replace-all's span runs to its last place: the first is read.
+        let after = start + old.len();
+        if original.get(start..after)? != old {
+            return None;
+        }
+        let newline = ["\r\n", "\n"]
+            .into_iter()
+            .find(|n| original[after..].starts_with(n));
+        match newline {
+            Some(n) if took_newline && original[..end].ends_with('\n') => (after + n.len(), true),
+            _ => (after, false),
+        }
+    };
+    let line_start = original[..start].rfind('\n').map_or(0, |i| i + 1);
+    let before = &original[line_start..start];
+    let rest = &original[end..];
+    let next = rest[..rest.find('\n').unwrap_or(rest.len())].trim_end_matches('\r');
+    if next.trim().is_empty() {
+        return None;
+    }
+    let next_number = crate::dialect::quick::count_newlines(&original[..end]) + 1;
+    let start_line = crate::dialect::quick::count_newlines(&original[..start]) + 1;
+    let quoted = |t: &str| shorten(t.trim_end_matches('\r'));
+    if extended {
+        if before.trim().is_empty() {
+            return None;
+        }
+        let deleted = old.trim_end_matches('\r');
+        return Some(format!(
+            "deleting `{}` with an empty new text also deletes the line end after it (the \
+             agent's rule for an empty new text), so line {next_number} (`{}`) is joined onto \
+             line {start_line}, which then reads `{}`: to delete only that text, send the old \
+             text with its newline and a new text of that newline alone, or the whole line as \
+             it should read",
+            quoted(deleted),
+            quoted(next),
+            quoted(&format!("{before}{next}")),
+        ));
+    }
+    if !old.ends_with('\n') || new.ends_with('\n') || (new.is_empty() && before.trim().is_empty()) {
+        return None;
+    }
+    // The text the next line is joined onto: the new text's last line,
+    // after what stands before the old text on its line.
+    let (last, counted) = match new.rfind('\n') {
+        Some(i) => (new[i + 1..].to_string(), new),
+        None => (format!("{before}{new}"), ""),
+    };
+    let counted = if counted.is_empty() { &last } else { counted };
+    // An old text whose last line ran on into the next already (`\`, a
+    // trailing comma or operator) is joined to it as the model meant.
+    let old_last = match old[..old.len() - 1].rfind('\n') {
+        Some(i) => old[i + 1..old.len() - 1].to_string(),
+        None => format!("{before}{}", &old[..old.len() - 1]),
+    };
+    let old_last = old_last.trim_end_matches('\r');
+    // A new text still ending in a backslash, joined, puts the next line
+    // after it (Python and the shell refuse a character there).
+    let keeps_backslash = last.ends_with('\\');
+    if !keeps_backslash && (runs_on(&last, counted, next) || runs_on(old_last, old_last, next)) {
+        return None;
+    }
+    let joined = quoted(&format!("{last}{next}"));
+    if new.is_empty() {
+        return Some(format!(
+            "its old text ends with a line end and its new text is empty, so line \
+             {next_number} (`{}`) is joined onto line {start_line}, which then reads `{joined}`: \
+             to delete only the text before that line end, send a new text of that newline \
+             alone",
+            quoted(next),
+        ));
+    }
+    Some(format!(
+        "its old text ends with a line end and its new text does not, so line {next_number} \
+         (`{}`) is joined onto the new text's last line, which then reads `{joined}`: end the \
+         new text with a newline, as its old text ends",
+        quoted(next),
+    ))
+}
+
+/// Whether a text `last` (a line as the new text leaves it) that the
+/// file's next line `next` is joined onto reads as meant to run on into
+/// it: it ends in a space, a comma, an opening bracket, an operator, a
+/// colon or a backslash (not a full stop: a sentence or a comment ending
+/// with one, joined, swallows the next line), `counted` (the new text, or `last` for a new text of one
+/// line) opens more brackets than it closes, or `next` starts with a
+/// closing bracket, `.`, `,`, `;` or `?` (`foo(a,\n` → `foo(a,` joining
+/// ` b)`). Read conservatively: a join that may be meant is not doubted.
+fn runs_on(last: &str, counted: &str, next: &str) -> bool {
+    if last.ends_with([' ', '\t']) || last.trim().is_empty() {
+        return true;
+    }
+    let open = |c: char| matches!(c, '(' | '[' | '{');
+    let close = |c: char| matches!(c, ')' | ']' | '}');
+    let opened = counted.chars().filter(|&c| open(c)).count();
+    let closed = counted.chars().filter(|&c| close(c)).count();
+    let ends_open = last.chars().next_back().is_some_and(|c| {
+        open(c)
+            || matches!(
+                c,
+                ',' | '\\' | '+' | '-' | '*' | '/' | '%' | '=' | '&' | '|'
+            )
+            || matches!(c, '<' | '>' | ':' | '^' | '~' | '@')
+    });
+    let next_closes = next
+        .trim_start()
+        .starts_with([')', ']', '}', '.', ',', ';', '?']);
+    ends_open || opened > closed || next_closes
+}
+
+/// A line as a sentence quotes it: at most 80 characters, `...` after a
+/// longer one's first 77.
+fn shorten(line: &str) -> String {
+    if line.chars().count() <= 80 {
+        return line.to_string();
+    }
+    let head: String = line.chars().take(77).collect();
+    format!("{head}...")
 }
 
 /// Adds to `out` what srview cannot stand behind in a whole content `new`
@@ -1413,7 +1604,12 @@ mod tests {
         );
         assert!(doubts(&json("\u{2764}\u{FE0F}\""), heart).is_empty());
         // A mark after a line break or a space has no character to leave.
-        assert!(doubts(&json("a\n"), "a\n\u{301}b\n").is_empty());
+        // (The new text `X` without a newline joins the lines: said so.)
+        let after_break = doubts(&json("a\n"), "a\n\u{301}b\n");
+        assert!(
+            after_break.len() == 1 && after_break[0].contains("joined onto"),
+            "{after_break:?}"
+        );
     }
 
     #[test]
@@ -1465,5 +1661,119 @@ mod tests {
         // A failed edit has nothing to doubt.
         let failed = r#"{"file_path": "a.py", "old_string": "nowhere", "new_string": "y"}"#;
         assert!(doubts(failed, file).is_empty());
+    }
+
+    /// Testers' finds (round 42a, 07 and 09): a new text dropping its old
+    /// text's final newline glued the next line on (`B = 20C = 3`), and
+    /// an empty new text deleting a trailing comment, whose newline
+    /// Claude Code deletes too, glued the next line onto the code: both
+    /// said, with the joined line and what to send. Ordinary edits, and
+    /// joins the new text shows meant, are not.
+    #[test]
+    fn a_result_joining_two_lines_is_said() {
+        let edit = |old: &str, new: &str| {
+            serde_json::json!({"file_path": "c.py", "old_string": old, "new_string": new})
+                .to_string()
+        };
+        let abc = "A = 1\nB = 2\nC = 3\n";
+        assert_eq!(
+            doubts(&edit("B = 2\n", "B = 20"), abc),
+            [
+                "its old text ends with a line end and its new text does not, so line 3 \
+                 (`C = 3`) is joined onto the new text's last line, which then reads \
+                 `B = 20C = 3`: end the new text with a newline, as its old text ends"
+            ]
+        );
+        // Over several lines, and in a CRLF file.
+        assert_eq!(
+            doubts(&edit("A = 1\nB = 2\n", "A = 1\nB = 5"), abc),
+            [
+                "its old text ends with a line end and its new text does not, so line 3 \
+                 (`C = 3`) is joined onto the new text's last line, which then reads \
+                 `B = 5C = 3`: end the new text with a newline, as its old text ends"
+            ]
+        );
+        let crlf = doubts(&edit("B = 2\n", "B = 20"), "A = 1\r\nB = 2\r\nC = 3\r\n");
+        assert!(
+            crlf.len() == 1 && crlf[0].contains("which then reads `B = 20C = 3`"),
+            "{crlf:?}"
+        );
+        // An empty new text deleting a trailing comment: Claude Code takes
+        // the newline after it.
+        let run = "def run():\n    x = compute()  # TODO remove\n    y = 2\n    return x + y\n";
+        assert_eq!(
+            doubts(&edit("  # TODO remove", ""), run),
+            [
+                "deleting `  # TODO remove` with an empty new text also deletes the line end \
+                 after it (the agent's rule for an empty new text), so line 3 (`    y = 2`) is \
+                 joined onto line 2, which then reads `    x = compute()    y = 2`: to delete \
+                 only that text, send the old text with its newline and a new text of that \
+                 newline alone, or the whole line as it should read"
+            ]
+        );
+        // The same with its newline sent.
+        assert_eq!(
+            doubts(&edit("  # TODO remove\n", ""), run),
+            [
+                "its old text ends with a line end and its new text is empty, so line 3 (`    \
+                 y = 2`) is joined onto line 2, which then reads `    x = compute()    y = 2`: \
+                 to delete only the text before that line end, send a new text of that newline \
+                 alone"
+            ]
+        );
+        // Not said: the ways to delete the comment, a whole line deleted
+        // (its indentation sent or not: the layout check reads that),
+        // edits keeping their newline, a join into a blank line or at the
+        // file's end, and joins the new text shows meant.
+        let fine = [
+            (run, "  # TODO remove\n", "\n"),
+            (run, "x = compute()  # TODO remove", "x = compute()"),
+            (run, "    y = 2", ""),
+            (run, "    y = 2\n", ""),
+            (abc, "B = 2\n", "B = 20\n"),
+            (abc, "C = 3\n", "C = 30"),
+            ("A = 1\nB = 2\n\nC = 3\n", "B = 2\n", "B = 20"),
+            ("f(a,\n  b)\n", "f(a,\n", "f(a,"),
+            ("x = (1 +\n     2)\n", "x = (1 +\n", "x = (1 + "),
+            ("t = [\n    1,\n]\n", "    1,\n", "    1"),
+            ("v = f(\n    a\n)\n", "v = f(\n", "v = f(a"),
+            ("s = 'a' \\\n    'b'\n", "s = 'a' \\\n", "s = 'a'"),
+            ("r = q\n    .all()\n", "r = q\n", "r = qs"),
+            (
+                "Some words\nrun on here.\n",
+                "Some words\n",
+                "Some more words ",
+            ),
+        ];
+        for (file, old, new) in fine {
+            let said = doubts(&edit(old, new), file);
+            assert!(
+                !said.iter().any(|d| d.contains("joined onto")),
+                "{old:?} -> {new:?}: {said:?}"
+            );
+        }
+        // A comment ending in a full stop, and a backslash kept, swallow
+        // the next line: said.
+        for (file, old, new) in [
+            ("# Set up.\nx = 1\n", "# Set up.\n", "# Set it up."),
+            ("y = \\\n    2\n", "y = \\\n", "y = \\"),
+        ] {
+            let said = doubts(&edit(old, new), file);
+            assert!(
+                said.len() == 1 && said[0].contains("joined onto"),
+                "{old:?}: {said:?}"
+            );
+        }
+        // A replace-all is read at its first place.
+        let all = serde_json::json!({"file_path": "c.md", "old_string": "- two\n",
+            "new_string": "- 2", "replace_all": true})
+        .to_string();
+        let said = doubts(&all, "- one\n- two\n- three\n- two\n- four\n");
+        assert!(
+            said.len() == 1 && said[0].contains("line 3 (`- three`)"),
+            "{said:?}"
+        );
+        assert!(deletes_newline_after("qwen-edit") && deletes_newline_after("edit-json"));
+        assert!(!deletes_newline_after("gemini-replace") && !deletes_newline_after("pi-edit"));
     }
 }

@@ -39,8 +39,8 @@ mod roles;
 mod text;
 
 pub use doubt::{
-    EditDoubtKind, edit_doubt_kinds, edit_doubts, layout_kind, repeated_around, whole_write_doubts,
-    write_doubt,
+    EditDoubtKind, deletes_newline_after, edit_doubt_kinds, edit_doubts, joined_lines, joins_lines,
+    layout_kind, repeated_around, whole_write_doubts, write_doubt,
 };
 pub use error::{EditError, Provenance};
 pub use explanation::EditDiagnosis;
