@@ -19,6 +19,10 @@
 //! indents (CommonMark ends it with the item; read to the file's end here,
 //! the same way before and after), a blockquote's fences.
 
+/// How [`FenceOpen::fault`] (and [`FenceOpen::describe`]) begin: what
+/// tells a [`super::layout::LayoutBreak`] of a fence from one of a quote.
+pub const FENCE_FAULT: &str = "as written, the Markdown file's code fences";
+
 /// A code fence an edit leaves open.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FenceOpen {
@@ -52,8 +56,8 @@ impl FenceOpen {
             "it runs to the end of the file".to_string()
         };
         format!(
-            "as written, the Markdown file's code fences were all closed before, and the {} fence \
-             at line {} opens a code block nothing closes: {rest}",
+            "{FENCE_FAULT} were all closed before, and the {} fence at line {} opens a code \
+             block nothing closes: {rest}",
             self.fence, self.line
         )
     }

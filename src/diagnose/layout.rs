@@ -12,7 +12,7 @@
 
 use super::doubt_braces::{BraceFault, brace_fault, brace_language};
 use super::doubt_defines::redefined;
-use super::doubt_fence::{fence_left_open, markdown_name};
+use super::doubt_fence::{FENCE_FAULT, fence_left_open, markdown_name};
 use super::doubt_imports::import_twice;
 use super::doubt_indent::python_break;
 use super::doubt_ini::{ini_name, ini_twice};
@@ -142,6 +142,9 @@ impl LayoutBreak {
             BreakKind::NotJson => "unreadable as JSON",
             BreakKind::NotYaml => "unreadable as YAML",
             BreakKind::NotToml => "unreadable as TOML",
+            BreakKind::Unclosed if self.why.starts_with(FENCE_FAULT) => {
+                "with a code block left open"
+            }
             BreakKind::Unclosed => "with a quote left open",
             BreakKind::Undefined => "using a name it no longer defines",
         }
