@@ -2672,7 +2672,10 @@ fn fence_and_import_sweep() {
                 1 if !fence(lines[at]) => {
                     new.remove(at);
                 }
-                2 if md && lines[at].trim().is_empty() => {
+                2 if md
+                    && lines[at].trim().is_empty()
+                    && fence_left_open(&path, "", &lines[..at].join("\n")).is_none() =>
+                {
                     new.insert(at, "```sh\ncargo build\n```".into());
                 }
                 2 if !md => {

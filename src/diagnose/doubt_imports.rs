@@ -156,8 +156,8 @@ fn imports(lang: Lang, lines: &[&str]) -> Vec<Bound> {
                     continue;
                 };
                 let rest = rest.trim_start();
-                if rest.starts_with('(') {
-                    let inner = rest[1..].trim();
+                if let Some(inner) = rest.strip_prefix('(') {
+                    let inner = inner.trim();
                     if inner.is_empty() {
                         go_block = true;
                     } else if let Some(inner) = inner.strip_suffix(')') {
@@ -373,7 +373,7 @@ fn js_import(lines: &[&str], at: usize) -> Vec<Bound> {
     }
     let Some((bindings, module)) = clause
         .split_once(" from ")
-        .or_else(|| clause.split_once("}from").map(|(b, m)| (b, m)))
+        .or_else(|| clause.split_once("}from"))
     else {
         return Vec::new();
     };
