@@ -2630,6 +2630,7 @@ fn fence_and_import_sweep() {
         ((seed >> 33) as usize) % n.max(1)
     };
     let (mut read, mut whole, mut edits, mut doubts) = (0, 0, 0, 0);
+    let (mut tried, mut caught) = (0, 0);
     for file in &files {
         let Ok(text) = std::fs::read_to_string(file) else {
             continue;
@@ -2657,6 +2658,36 @@ fn fence_and_import_sweep() {
             let t = l.trim_start();
             t.starts_with("```") || t.starts_with("~~~")
         };
+        // Damage, to see the checks see it: the first closing fence
+        // dropped, the first one-line top-level import doubled.
+        let damaged = lines.iter().enumerate().find_map(|(i, l)| {
+            let mut new: Vec<&str> = lines.clone();
+            if md {
+                let t = l.trim_start();
+                let closer = (t.starts_with("```") || t.starts_with("~~~"))
+                    && fence_left_open(&path, "", &lines[..i].join("\n")).is_some();
+                closer.then(|| {
+                    new.remove(i);
+                    new.join("\n") + "\n"
+                })
+            } else {
+                let one = (l.starts_with("use ") || l.starts_with("import "))
+                    && l.trim_end().ends_with(';')
+                    || (l.starts_with("import \"") && path.ends_with(".go"));
+                one.then(|| {
+                    new.insert(i, l);
+                    new.join("\n") + "\n"
+                })
+            }
+        });
+        if let Some(after) = damaged {
+            tried += 1;
+            if judge(&text, &after).is_some() {
+                caught += 1;
+            } else {
+                println!("MISSED {path}");
+            }
+        }
         for round in 0..4 {
             let at = next(lines.len());
             let mut new: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
@@ -2702,5 +2733,8 @@ fn fence_and_import_sweep() {
     }
     println!(
         "sweep: {read} files read, {whole} doubted whole, {edits} ordinary edits, {doubts} doubted"
+    );
+    println!(
+        "damage: {tried} edits (a closing fence dropped, a one-line import doubled), {caught} doubted"
     );
 }

@@ -32,6 +32,11 @@ pub struct FenceOpen {
     pub fence: String,
     /// The file's last line (1-based) after the edit.
     pub last: usize,
+    /// For a block that closes, but further than before: the line
+    /// (1-based) of its closing fence, and of the fence past which it now
+    /// runs (one the edit did not change, whose role changed: it opened
+    /// or closed a block before, and is text in this one now).
+    pub runs_past: Option<(usize, usize)>,
 }
 
 impl FenceOpen {
@@ -47,6 +52,20 @@ impl FenceOpen {
 
     /// [`Self::describe`] without what to send instead.
     pub fn fault(&self) -> String {
+        if let Some((close, past)) = self.runs_past {
+            return format!(
+                "{FENCE_FAULT} were all closed before, and the {} fence at line {} now opens a \
+                 code block that runs to line {close}, past the fence at line {past} that \
+                 bounded a code block before: {} render as code",
+                self.fence,
+                self.line,
+                crate::words::line_range(
+                    "line",
+                    self.line + 1,
+                    close.saturating_sub(1).max(self.line + 1)
+                )
+            );
+        }
         let rest = if self.last > self.line {
             format!(
                 "everything after it ({}) renders as code",
@@ -75,15 +94,94 @@ pub fn markdown_name(path: &str) -> bool {
 /// The code fence `result` (the Markdown file `path` after an edit) leaves
 /// open where `original` had every fence closed; `None` for another file.
 pub fn fence_left_open(path: &str, original: &str, result: &str) -> Option<FenceOpen> {
-    if !markdown_name(path) || open_fence(original).is_some() {
+    if !markdown_name(path) {
         return None;
     }
-    let (line, fence) = open_fence(result)?;
+    let (old_roles, old_blocks) = read(original);
+    if old_blocks.iter().any(|b| b.2.is_none()) {
+        return None;
+    }
+    let (new_roles, new_blocks) = read(result);
+    let last = result.lines().count();
+    if let Some((line, fence, _)) = new_blocks.iter().find(|b| b.2.is_none()) {
+        return Some(FenceOpen {
+            line: line + 1,
+            fence: fence.clone(),
+            last,
+            runs_past: None,
+        });
+    }
+    // A fence the edit did not change (after the changed lines), whose
+    // role changed: the block the edit left runs past it.
+    let (_, _, _, suffix) = crate::textdiff::changed_lines(original, result);
+    let past = (1..=suffix).find(|k| {
+        old_roles[old_roles.len() - k] != new_roles[new_roles.len() - k]
+            && old_roles[old_roles.len() - k] != Role::Text
+    })?;
+    let at = new_roles.len() - past;
+    let (line, fence, close) = new_blocks
+        .iter()
+        .find(|b| b.0 < at && b.2.is_some_and(|c| c >= at))?;
     Some(FenceOpen {
-        line,
-        fence,
-        last: result.lines().count(),
+        line: line + 1,
+        fence: fence.clone(),
+        last,
+        runs_past: close.map(|c| (c + 1, at + 1)),
     })
+}
+
+/// What a line is to a CommonMark reading of fences.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    /// It opens a code block.
+    Opens,
+    /// It closes one.
+    Closes,
+    /// Anything else: text, or a line inside a block.
+    Text,
+}
+
+/// Each line's role in `text`, and its code blocks: the opening line
+/// (0-based), the fence, the closing line (`None`: open to the end).
+#[allow(clippy::type_complexity)]
+fn read(text: &str) -> (Vec<Role>, Vec<(usize, String, Option<usize>)>) {
+    let mut roles = Vec::new();
+    let mut blocks: Vec<(usize, String, Option<usize>)> = Vec::new();
+    let mut open: Option<(char, usize)> = None;
+    let mut comment = false;
+    for (at, line) in text.lines().enumerate() {
+        let mut role = Role::Text;
+        match open {
+            Some((c, run)) => {
+                if let Some((d, len, after)) = fence_of(line)
+                    && d == c
+                    && len >= run
+                    && after.is_empty()
+                {
+                    open = None;
+                    role = Role::Closes;
+                    if let Some(b) = blocks.last_mut() {
+                        b.2 = Some(at);
+                    }
+                }
+            }
+            None if comment => comment = !line.contains("-->"),
+            None => {
+                let trimmed = line.trim_start_matches(' ');
+                if line.len() - trimmed.len() <= 3 && trimmed.starts_with("<!--") {
+                    comment = !trimmed[4..].contains("-->");
+                } else if let Some((c, run, info)) = fence_of(line)
+                    && !(c == '`' && info.contains('`'))
+                {
+                    open = Some((c, run));
+                    role = Role::Opens;
+                    blocks.push((at, c.to_string().repeat(run), None));
+                }
+            }
+        }
+        roles.push(role);
+    }
+    (roles, blocks)
 }
 
 /// A fence line's character, the length of its run and what follows the
@@ -102,36 +200,13 @@ fn fence_of(line: &str) -> Option<(char, usize, &str)> {
 
 /// The fence (its line, 1-based, and its run) a CommonMark reading of
 /// `text` ends inside; `None` when every fence is closed.
+#[cfg(test)]
 fn open_fence(text: &str) -> Option<(usize, String)> {
-    let mut open: Option<(usize, char, usize)> = None;
-    let mut comment = false;
-    for (at, line) in text.lines().enumerate() {
-        match open {
-            Some((_, c, run)) => {
-                if let Some((d, len, after)) = fence_of(line)
-                    && d == c
-                    && len >= run
-                    && after.is_empty()
-                {
-                    open = None;
-                }
-            }
-            None if comment => comment = !line.contains("-->"),
-            None => {
-                let trimmed = line.trim_start_matches(' ');
-                if line.len() - trimmed.len() <= 3 && trimmed.starts_with("<!--") {
-                    comment = !trimmed[4..].contains("-->");
-                    continue;
-                }
-                if let Some((c, run, info)) = fence_of(line)
-                    && !(c == '`' && info.contains('`'))
-                {
-                    open = Some((at + 1, c, run));
-                }
-            }
-        }
-    }
-    open.map(|(line, c, run)| (line, c.to_string().repeat(run)))
+    let (_, blocks) = read(text);
+    blocks
+        .into_iter()
+        .find(|b| b.2.is_none())
+        .map(|(line, fence, _)| (line + 1, fence))
 }
 
 #[cfg(test)]
@@ -158,6 +233,27 @@ mod tests {
              6-17) renders as code: keep the closing ``` line in the new text, or add one after \
              the block's last line"
         );
+    }
+
+    /// A closing fence dropped before another block whose opener has an
+    /// info string: the file ends balanced, but the first block runs to
+    /// the second's closer, swallowing the text between (seen in the
+    /// sweep: clap's examples).
+    #[test]
+    fn a_closing_fence_dropped_before_another_block_is_doubted() {
+        let two = "# A\n\n```console\n$ a\n```\n\nText.\n\n```console\n$ b\n```\n\nEnd.\n";
+        let after = two.replacen("$ a\n```\n", "$ a\n", 1);
+        let open = fence_left_open("a.md", two, &after).expect("doubted");
+        assert_eq!(
+            open.fault(),
+            "as written, the Markdown file's code fences were all closed before, and the ``` \
+             fence at line 3 now opens a code block that runs to line 10, past the fence at \
+             line 8 that bounded a code block before: lines 4-9 render as code"
+        );
+        let fine = two.replacen("$ a\n", "$ a\n$ a2\n", 1);
+        assert_eq!(fence_left_open("a.md", two, &fine), None);
+        let gone = two.replacen("```console\n$ a\n```\n", "", 1);
+        assert_eq!(fence_left_open("a.md", two, &gone), None);
     }
 
     /// Ordinary edits stay allowed: a new block closed, a line in a
