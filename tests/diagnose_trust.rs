@@ -2718,3 +2718,270 @@ fn line_joins_agree_with_python() {
         assert_eq!(joins, !same, "{name}");
     }
 }
+
+/// A tester's find (round 42a, 19): an edit dropping a Markdown code
+/// block's closing fence, so the rest of the README renders as code, was
+/// written. `check` exits 1 naming the fence's line, `apply --write` holds
+/// it back; the same edit keeping its fence is written.
+#[test]
+fn a_markdown_code_fence_left_open_is_held_back() {
+    let readme = "# Cart\n\n## Usage\n\n```python\ncart = Cart()\nprint(cart.total())\n```\n\n## Options\n\n- `--fast`: skip checks\n";
+    let dropped = block(
+        "print(cart.total())\n```\n",
+        "print(cart.total())\nprint(cart.subtotal())\n",
+    );
+    assert_checked_and_held_back(
+        "README.md",
+        readme,
+        &dropped,
+        "held back: the diff leaves README.md with a code block left open: as written, the \
+         Markdown file's code fences were all closed before, and the ``` fence at line 5 opens \
+         a code block nothing closes: everything after it (lines 6-12) renders as code: keep \
+         the closing ``` line in the new text, or add one after the block's last line",
+    );
+    let kept = block(
+        "print(cart.total())\n```\n",
+        "print(cart.total())\nprint(cart.subtotal())\n```\n",
+    );
+    let written = written_by_apply("README.md", readme, &kept, "README.md");
+    assert!(
+        written.contains("print(cart.subtotal())\n```\n"),
+        "{written}"
+    );
+}
+
+/// A tester's find (round 42a, 20): an import the file already has, added
+/// again to a Go import block, a Rust module and a TypeScript module, was
+/// written; none compiles. `check` exits 1 naming both lines, `apply
+/// --write` holds it back; a new import is written.
+#[test]
+fn an_import_added_again_is_held_back() {
+    let go = "package shop\n\nimport (\n\t\"fmt\"\n\t\"strings\"\n)\n\nfunc Name(s string) string {\n\treturn fmt.Sprint(strings.ToUpper(s))\n}\n";
+    let rs = "use std::fmt;\n\npub struct Cart;\n\nimpl fmt::Display for Cart {\n    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {\n        write!(f, \"cart\")\n    }\n}\n";
+    let ts = "import { readFileSync } from \"node:fs\";\nimport path from \"node:path\";\n\nexport function load(p: string): string {\n  return readFileSync(path.join(\".\", p), \"utf8\");\n}\n";
+    let cases = [
+        (
+            "shop.go",
+            go,
+            block("\t\"strings\"\n", "\t\"strings\"\n\t\"fmt\"\n"),
+            "held back: the diff leaves shop.go defining a name twice: as written, the file \
+             imports `fmt` (\"fmt\") at lines 4 and 6: Go refuses to compile the package (fmt \
+             redeclared in this block): leave the import block as it is, the package is imported \
+             already",
+        ),
+        (
+            "lib.rs",
+            rs,
+            block("use std::fmt;\n", "use std::fmt;\nuse std::fmt;\n"),
+            "held back: the diff leaves lib.rs defining a name twice: as written, the file \
+             imports `fmt` (std::fmt) at lines 1 and 2: Rust refuses to compile it (E0252: the \
+             name `fmt` is defined multiple times): leave the new import out, the name is \
+             imported already",
+        ),
+        (
+            "load.ts",
+            ts,
+            block(
+                "import path from \"node:path\";\n",
+                "import path from \"node:path\";\nimport { readFileSync } from \"node:fs\";\n",
+            ),
+            "held back: the diff leaves load.ts defining a name twice: as written, the file \
+             imports `readFileSync` (from \"node:fs\") at lines 1 and 3: an ES module does not \
+             load (SyntaxError: Identifier 'readFileSync' has already been declared), and \
+             TypeScript refuses it (Duplicate identifier 'readFileSync'): leave the new import \
+             out, the name is imported already",
+        ),
+    ];
+    for (name, content, diff, said) in &cases {
+        assert_checked_and_held_back(name, content, diff, said);
+    }
+    let new = block("\t\"strings\"\n", "\t\"strings\"\n\t\"os\"\n");
+    let written = written_by_apply("shop.go", go, &new, "shop.go");
+    assert!(written.contains("\t\"os\"\n"), "{written}");
+}
+
+/// node's and rustc's verdicts on recorded import edits
+/// (tests/fixtures/trust/imports/cases.json, written by record.py there):
+/// srview doubts exactly the edits the tool refuses for a name imported
+/// twice, naming that name, and nothing the tool reads.
+#[test]
+fn import_verdicts_agree_with_node_and_rustc() {
+    use srview::diagnose::layout::{BreakKind, layout_break};
+    let cases = balanced_cases("imports", 25, |c| c["verdict"] == "reads");
+    for case in &cases {
+        let (name, before, after) = case_texts(case);
+        let path = case["path"].as_str().expect("a path");
+        let said = case["verdict"].as_str().expect("a verdict");
+        let doubt = layout_break(path, before, after);
+        let twice = said
+            .strip_prefix("SyntaxError: Identifier '")
+            .and_then(|r| r.split_once("' has already been declared"))
+            .or_else(|| {
+                said.strip_prefix("error[E0252]: the name `")
+                    .and_then(|r| r.split_once("` is defined multiple times"))
+            });
+        match twice {
+            Some((imported, _)) => {
+                let doubt = doubt.expect(name);
+                assert_eq!(doubt.kind, BreakKind::DefinesTwice, "{name}");
+                let named = format!("as written, the file imports `{imported}` (");
+                assert!(doubt.why.starts_with(&named), "{name}: {}", doubt.why);
+            }
+            None => {
+                assert_eq!(said, "reads", "{name}");
+                assert_eq!(doubt, None, "{name}");
+            }
+        }
+    }
+}
+
+/// The false-alarm sweep of the fence and import checks: every Markdown,
+/// Rust, Go, JavaScript and TypeScript file under `SWEEP_DIRS` (colon-
+/// separated; default the cargo registry's sources), read as a file the
+/// edit creates (every import or fence in it on a changed line), then
+/// given ordinary edits: a line of prose or a comment added, a line
+/// deleted, a new import or a closed code block added, outside code
+/// blocks. Prints the counts and each doubt. Run with `cargo test --test
+/// diagnose_trust -- --ignored fence_and_import_sweep --nocapture`.
+#[test]
+#[ignore]
+fn fence_and_import_sweep() {
+    use srview::diagnose::doubt_fence::fence_left_open;
+    use srview::diagnose::doubt_imports::import_twice;
+    let home = std::env::var("HOME").unwrap_or_default();
+    let dirs =
+        std::env::var("SWEEP_DIRS").unwrap_or_else(|_| format!("{home}/.cargo/registry/src"));
+    let mut files = Vec::new();
+    let mut stack: Vec<std::path::PathBuf> = dirs.split(':').map(Into::into).collect();
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if let Some(ext) = path.extension().and_then(|e| e.to_str())
+                && ["md", "markdown", "rs", "go", "js", "mjs", "ts", "tsx"].contains(&ext)
+            {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    let mut seed = 42u64;
+    let mut next = |n: usize| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((seed >> 33) as usize) % n.max(1)
+    };
+    let (mut read, mut whole, mut edits, mut doubts) = (0, 0, 0, 0);
+    let (mut tried, mut caught) = (0, 0);
+    for file in &files {
+        let Ok(text) = std::fs::read_to_string(file) else {
+            continue;
+        };
+        let path = file.to_string_lossy().to_string();
+        let md = path.ends_with(".md") || path.ends_with(".markdown");
+        read += 1;
+        let judge = |before: &str, after: &str| -> Option<String> {
+            if md {
+                fence_left_open(&path, before, after).map(|f| f.fault())
+            } else {
+                import_twice(&path, before, after).map(|t| t.fault())
+            }
+        };
+        if let Some(why) = judge("", &text) {
+            whole += 1;
+            println!("WHOLE {path}: {why}");
+            continue;
+        }
+        let lines: Vec<&str> = text.lines().collect();
+        if lines.is_empty() {
+            continue;
+        }
+        let fence = |l: &str| {
+            let t = l.trim_start();
+            t.starts_with("```") || t.starts_with("~~~")
+        };
+        // Damage, to see the checks see it: the first closing fence
+        // dropped, the first one-line top-level import doubled.
+        let damaged = lines.iter().enumerate().find_map(|(i, l)| {
+            let mut new: Vec<&str> = lines.clone();
+            if md {
+                let t = l.trim_start();
+                let closer = (t.starts_with("```") || t.starts_with("~~~"))
+                    && fence_left_open(&path, "", &lines[..i].join("\n")).is_some();
+                closer.then(|| {
+                    new.remove(i);
+                    new.join("\n") + "\n"
+                })
+            } else {
+                let one = (l.starts_with("use ") || l.starts_with("import "))
+                    && l.trim_end().ends_with(';')
+                    || (l.starts_with("import \"") && path.ends_with(".go"));
+                one.then(|| {
+                    new.insert(i, l);
+                    new.join("\n") + "\n"
+                })
+            }
+        });
+        if let Some(after) = damaged {
+            tried += 1;
+            if judge(&text, &after).is_some() {
+                caught += 1;
+            } else {
+                println!("MISSED {path}");
+            }
+        }
+        for round in 0..4 {
+            let at = next(lines.len());
+            let mut new: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+            match round {
+                0 => new.insert(
+                    at,
+                    if md {
+                        "A new sentence.".into()
+                    } else {
+                        "// a note".into()
+                    },
+                ),
+                1 if !fence(lines[at]) => {
+                    new.remove(at);
+                }
+                2 if md
+                    && lines[at].trim().is_empty()
+                    && fence_left_open(&path, "", &lines[..at].join("\n")).is_none() =>
+                {
+                    new.insert(at, "```sh\ncargo build\n```".into());
+                }
+                2 if !md => {
+                    let import = match path.rsplit('.').next() {
+                        Some("rs") => "use sweep_crate::SweepName;",
+                        Some("go") => "import \"sweep/name\"",
+                        _ => "import { sweepName } from \"sweep\";",
+                    };
+                    let first = lines
+                        .iter()
+                        .position(|l| l.starts_with("use ") || l.starts_with("import "));
+                    new.insert(first.unwrap_or(0), import.into());
+                }
+                3 => new[at] = format!("{} ", new[at]),
+                _ => continue,
+            }
+            let after = new.join("\n") + "\n";
+            edits += 1;
+            if let Some(why) = judge(&text, &after) {
+                doubts += 1;
+                println!("EDIT {round} {path}:{}: {why}", at + 1);
+            }
+        }
+    }
+    println!(
+        "sweep: {read} files read, {whole} doubted whole, {edits} ordinary edits, {doubts} doubted"
+    );
+    println!(
+        "damage: {tried} edits (a closing fence dropped, a one-line import doubled), {caught} doubted"
+    );
+}

@@ -12,6 +12,8 @@
 
 use super::doubt_braces::{BraceFault, brace_fault, brace_language};
 use super::doubt_defines::redefined;
+use super::doubt_fence::{FENCE_FAULT, fence_left_open, markdown_name};
+use super::doubt_imports::import_twice;
 use super::doubt_indent::python_break;
 use super::doubt_ini::{ini_name, ini_twice};
 use super::doubt_json::json_broken;
@@ -50,6 +52,7 @@ pub fn result_read(path: &str, content: &str) -> bool {
         || path.to_ascii_lowercase().ends_with(".jsonc")
         || toml_name(path)
         || ini_name(path)
+        || markdown_name(path)
 }
 
 /// What kind of fault a [`LayoutBreak`] is.
@@ -145,6 +148,9 @@ impl LayoutBreak {
             BreakKind::NotJson => "unreadable as JSON",
             BreakKind::NotYaml => "unreadable as YAML",
             BreakKind::NotToml => "unreadable as TOML",
+            BreakKind::Unclosed if self.why.starts_with(FENCE_FAULT) => {
+                "with a code block left open"
+            }
             BreakKind::Unclosed => "with a quote left open",
             BreakKind::Undefined => "using a name it no longer defines",
             BreakKind::Outside => "with a statement outside the block it needs",
@@ -247,6 +253,17 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
     let found = found.or_else(|| {
         script_twin(path, original, result)
             .map(|t| of(BreakKind::DefinesTwice)(say(t.describe(), t.fault())))
+    });
+    // A Go, Rust or JavaScript import given again
+    // ([`super::doubt_imports`]); a Markdown code fence left open
+    // ([`super::doubt_fence`]).
+    let found = found.or_else(|| {
+        import_twice(path, original, result)
+            .map(|t| of(BreakKind::DefinesTwice)(say(t.describe(), t.fault())))
+    });
+    let found = found.or_else(|| {
+        fence_left_open(path, original, result)
+            .map(|f| of(BreakKind::Unclosed)(say(f.describe(), f.fault())))
     });
     // A Python dict's or a JavaScript object literal's key or method
     // twice ([`super::doubt_keys`]).

@@ -31,6 +31,8 @@ pub mod doubt;
 pub mod doubt_braces;
 pub mod doubt_defines;
 pub mod doubt_exact;
+pub mod doubt_fence;
+pub mod doubt_imports;
 pub mod doubt_indent;
 pub mod doubt_ini;
 pub mod doubt_json;

@@ -1,0 +1,304 @@
+//! *Pure.* An edit that leaves a Markdown file's fenced code block open (a
+//! tester's find, round 42a, 19: the old text held a block's closing
+//! ```` ``` ````, the new text not, and every heading, table and list after
+//! it rendered as part of the code). The code-brace twin is
+//! [`super::doubt_braces`]'s dropped `}`.
+//!
+//! Read as CommonMark reads a fence (spec 0.31, 4.5): a line indented by
+//! at most 3 spaces, then a run of at least 3 backticks or 3 tildes, opens
+//! a code block (a backtick fence's info string holds no backtick); inside
+//! it, a line indented by at most 3 spaces holding only a run of the same
+//! character at least as long as the opener (spaces and tabs after it)
+//! closes it; nothing else does, and an open block runs to the end of the
+//! document. Lines inside an HTML comment (`<!--` to `-->`, CommonMark's
+//! HTML block 2) and blockquote lines (`>`) are not read as fences.
+//!
+//! The rule, by evidence only, for a file named `.md`, `.markdown`,
+//! `.mdown`, `.mkd` or `.mdx`: the file before has every fence closed, and
+//! the file after ends inside a code block. Not read: a fence a list item
+//! indents (CommonMark ends it with the item; read to the file's end here,
+//! the same way before and after), a blockquote's fences.
+
+/// How [`FenceOpen::fault`] (and [`FenceOpen::describe`]) begin: what
+/// tells a [`super::layout::LayoutBreak`] of a fence from one of a quote.
+pub const FENCE_FAULT: &str = "as written, the Markdown file's code fences";
+
+/// A code fence an edit leaves open.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FenceOpen {
+    /// The fence's line (1-based) in the file after the edit.
+    pub line: usize,
+    /// The fence as written (its run of backticks or tildes).
+    pub fence: String,
+    /// The file's last line (1-based) after the edit.
+    pub last: usize,
+    /// For a block that closes, but further than before: the line
+    /// (1-based) of its closing fence, and of the fence past which it now
+    /// runs (one the edit did not change, whose role changed: it opened
+    /// or closed a block before, and is text in this one now).
+    pub runs_past: Option<(usize, usize)>,
+}
+
+impl FenceOpen {
+    /// One sentence without a final stop.
+    pub fn describe(&self) -> String {
+        format!(
+            "{}: keep the closing {} line in the new text, or add one after the block's last \
+             line",
+            self.fault(),
+            self.fence
+        )
+    }
+
+    /// [`Self::describe`] without what to send instead.
+    pub fn fault(&self) -> String {
+        if let Some((close, past)) = self.runs_past {
+            return format!(
+                "{FENCE_FAULT} were all closed before, and the {} fence at line {} now opens a \
+                 code block that runs to line {close}, past the fence at line {past} that \
+                 bounded a code block before: {} render as code",
+                self.fence,
+                self.line,
+                crate::words::line_range(
+                    "line",
+                    self.line + 1,
+                    close.saturating_sub(1).max(self.line + 1)
+                )
+            );
+        }
+        let rest = if self.last > self.line {
+            format!(
+                "everything after it ({}) renders as code",
+                crate::words::line_range("line", self.line + 1, self.last)
+            )
+        } else {
+            "it runs to the end of the file".to_string()
+        };
+        format!(
+            "{FENCE_FAULT} were all closed before, and the {} fence at line {} opens a code \
+             block nothing closes: {rest}",
+            self.fence, self.line
+        )
+    }
+}
+
+/// Whether `path` names a Markdown file this check reads.
+pub fn markdown_name(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    let name = lower.rsplit(['/', '\\']).next().unwrap_or(&lower);
+    [".md", ".markdown", ".mdown", ".mkd", ".mdx"]
+        .iter()
+        .any(|ext| name.ends_with(ext))
+}
+
+/// The code fence `result` (the Markdown file `path` after an edit) leaves
+/// open where `original` had every fence closed; `None` for another file.
+pub fn fence_left_open(path: &str, original: &str, result: &str) -> Option<FenceOpen> {
+    if !markdown_name(path) {
+        return None;
+    }
+    let (old_roles, old_blocks) = read(original);
+    if old_blocks.iter().any(|b| b.2.is_none()) {
+        return None;
+    }
+    let (new_roles, new_blocks) = read(result);
+    let last = result.lines().count();
+    if let Some((line, fence, _)) = new_blocks.iter().find(|b| b.2.is_none()) {
+        return Some(FenceOpen {
+            line: line + 1,
+            fence: fence.clone(),
+            last,
+            runs_past: None,
+        });
+    }
+    // A fence the edit did not change (after the changed lines), whose
+    // role changed: the block the edit left runs past it.
+    let (_, _, _, suffix) = crate::textdiff::changed_lines(original, result);
+    let past = (1..=suffix).find(|k| {
+        old_roles[old_roles.len() - k] != new_roles[new_roles.len() - k]
+            && old_roles[old_roles.len() - k] != Role::Text
+    })?;
+    let at = new_roles.len() - past;
+    let (line, fence, close) = new_blocks
+        .iter()
+        .find(|b| b.0 < at && b.2.is_some_and(|c| c >= at))?;
+    Some(FenceOpen {
+        line: line + 1,
+        fence: fence.clone(),
+        last,
+        runs_past: close.map(|c| (c + 1, at + 1)),
+    })
+}
+
+/// What a line is to a CommonMark reading of fences.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    /// It opens a code block.
+    Opens,
+    /// It closes one.
+    Closes,
+    /// Anything else: text, or a line inside a block.
+    Text,
+}
+
+/// Each line's role in `text`, and its code blocks: the opening line
+/// (0-based), the fence, the closing line (`None`: open to the end).
+#[allow(clippy::type_complexity)]
+fn read(text: &str) -> (Vec<Role>, Vec<(usize, String, Option<usize>)>) {
+    let mut roles = Vec::new();
+    let mut blocks: Vec<(usize, String, Option<usize>)> = Vec::new();
+    let mut open: Option<(char, usize)> = None;
+    let mut comment = false;
+    for (at, line) in text.lines().enumerate() {
+        let mut role = Role::Text;
+        match open {
+            Some((c, run)) => {
+                if let Some((d, len, after)) = fence_of(line)
+                    && d == c
+                    && len >= run
+                    && after.is_empty()
+                {
+                    open = None;
+                    role = Role::Closes;
+                    if let Some(b) = blocks.last_mut() {
+                        b.2 = Some(at);
+                    }
+                }
+            }
+            None if comment => comment = !line.contains("-->"),
+            None => {
+                let trimmed = line.trim_start_matches(' ');
+                if line.len() - trimmed.len() <= 3 && trimmed.starts_with("<!--") {
+                    comment = !trimmed[4..].contains("-->");
+                } else if let Some((c, run, info)) = fence_of(line)
+                    && !(c == '`' && info.contains('`'))
+                {
+                    open = Some((c, run));
+                    role = Role::Opens;
+                    blocks.push((at, c.to_string().repeat(run), None));
+                }
+            }
+        }
+        roles.push(role);
+    }
+    (roles, blocks)
+}
+
+/// A fence line's character, the length of its run and what follows the
+/// run (trimmed); `None` for a line that is no fence.
+fn fence_of(line: &str) -> Option<(char, usize, &str)> {
+    let line = line.strip_suffix('\r').unwrap_or(line);
+    let indent = line.len() - line.trim_start_matches(' ').len();
+    if indent > 3 {
+        return None;
+    }
+    let rest = &line[indent..];
+    let c = rest.chars().next().filter(|c| matches!(c, '`' | '~'))?;
+    let run = rest.len() - rest.trim_start_matches(c).len();
+    (run >= 3).then(|| (c, run, rest[run..].trim()))
+}
+
+/// The fence (its line, 1-based, and its run) a CommonMark reading of
+/// `text` ends inside; `None` when every fence is closed.
+#[cfg(test)]
+fn open_fence(text: &str) -> Option<(usize, String)> {
+    let (_, blocks) = read(text);
+    blocks
+        .into_iter()
+        .find(|b| b.2.is_none())
+        .map(|(line, fence, _)| (line + 1, fence))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{fence_left_open, open_fence};
+
+    const README: &str = "# Cart\n\n## Usage\n\n```python\ncart = Cart()\nprint(cart.total())\n```\n\n## Options\n\n| name | what |\n|---|---|\n| x | y |\n\n- one\n- two\n";
+
+    /// The tester's case (round 42a, 19): the closing fence dropped, the
+    /// rest of the file renders as code; the sentence names the fence's
+    /// line and the lines after it.
+    #[test]
+    fn a_dropped_closing_fence_is_doubted() {
+        let after = README.replace(
+            "print(cart.total())\n```\n",
+            "print(cart.total())\nprint(cart.subtotal())\n",
+        );
+        let open = fence_left_open("README.md", README, &after).expect("doubted");
+        assert_eq!((open.line, open.fence.as_str(), open.last), (5, "```", 17));
+        assert_eq!(
+            open.describe(),
+            "as written, the Markdown file's code fences were all closed before, and the ``` \
+             fence at line 5 opens a code block nothing closes: everything after it (lines \
+             6-17) renders as code: keep the closing ``` line in the new text, or add one after \
+             the block's last line"
+        );
+    }
+
+    /// A closing fence dropped before another block whose opener has an
+    /// info string: the file ends balanced, but the first block runs to
+    /// the second's closer, swallowing the text between (seen in the
+    /// sweep: clap's examples).
+    #[test]
+    fn a_closing_fence_dropped_before_another_block_is_doubted() {
+        let two = "# A\n\n```console\n$ a\n```\n\nText.\n\n```console\n$ b\n```\n\nEnd.\n";
+        let after = two.replacen("$ a\n```\n", "$ a\n", 1);
+        let open = fence_left_open("a.md", two, &after).expect("doubted");
+        assert_eq!(
+            open.fault(),
+            "as written, the Markdown file's code fences were all closed before, and the ``` \
+             fence at line 3 now opens a code block that runs to line 10, past the fence at \
+             line 8 that bounded a code block before: lines 4-9 render as code"
+        );
+        let fine = two.replacen("$ a\n", "$ a\n$ a2\n", 1);
+        assert_eq!(fence_left_open("a.md", two, &fine), None);
+        let gone = two.replacen("```console\n$ a\n```\n", "", 1);
+        assert_eq!(fence_left_open("a.md", two, &gone), None);
+    }
+
+    /// Ordinary edits stay allowed: a new block closed, a line in a
+    /// block, a closer longer than its opener, a tilde fence holding
+    /// backticks, an info string, a file that was open before, not
+    /// Markdown.
+    #[test]
+    fn closed_fences_and_other_files_are_not_doubted() {
+        let fine = [
+            README.replace("## Options\n", "## Options\n\n```sh\nmake\n```\n"),
+            README.replace("cart = Cart()\n", "cart = Cart()\ncart.add(1)\n"),
+            README.replace("print(cart.total())\n```\n", "print(cart.total())\n`````\n"),
+            README.replace("## Options\n", "~~~md\n```\n~~~\n"),
+            README.replace("## Options\n", "<!--\n```\n-->\n"),
+            README.replace("## Options\n", "    ```\n"),
+            README.replace("## Options\n", "> ```\n"),
+        ];
+        for after in &fine {
+            assert_eq!(fence_left_open("README.md", README, after), None, "{after}");
+        }
+        let broken = README.replace("print(cart.total())\n```\n", "print(cart.total())\n");
+        assert_eq!(fence_left_open("notes.txt", README, &broken), None);
+        assert_eq!(
+            fence_left_open("a.md", &broken, &broken.replace("# Cart", "# Carts")),
+            None
+        );
+        assert!(fence_left_open("docs/A.MDX", README, &broken).is_some());
+    }
+
+    /// CommonMark's closing rules: the same character, at least as long,
+    /// nothing after it, at most 3 spaces before it; a backtick opener's
+    /// info string holds no backtick.
+    #[test]
+    fn fences_close_the_commonmark_way() {
+        assert_eq!(open_fence("````\na\n```\n"), Some((1, "````".into())));
+        assert_eq!(open_fence("```\na\n~~~\n"), Some((1, "```".into())));
+        assert_eq!(open_fence("```\na\n``` x\n"), Some((1, "```".into())));
+        assert_eq!(open_fence("```\na\n    ```\n"), Some((1, "```".into())));
+        assert_eq!(open_fence("```\na\n   ```  \n"), None);
+        assert_eq!(open_fence("~~~\na\n~~~~~\n"), None);
+        assert_eq!(open_fence("``` a`b\nx\n"), None);
+        assert_eq!(open_fence("``\nx\n"), None);
+        assert_eq!(
+            open_fence("a\n\n```rust\nfn x() {}\n"),
+            Some((3, "```".into()))
+        );
+    }
+}
