@@ -69,12 +69,15 @@
 //! [`super::doubt_not_yaml`], where the file parsed before); any fault where
 //! the file before already read one (the reading is not trusted there). A
 //! stretch whose new lines are all shifted alike keeps every key's parent
-//! (a whole mapping or list re-indented) and is not doubted; a deliberate
-//! re-indentation that moves a key to another mapping (a nested key
-//! replaced by a top-level one in the same place, a mapping's last key
-//! dedented to the top level beside an edit of the line before) is doubted
-//! too: the edit's text cannot tell it from a line sent without its
-//! columns, and the doubt names the move for the reviewer to confirm.
+//! (a whole mapping or list re-indented) and is not doubted, nor is a
+//! change that only re-indents its lines, all alike (a `volumes:` block
+//! under the last Compose service dedented to the top level, a blank line
+//! before it: the move is all the edit does); a re-indentation that moves
+//! a key to another mapping beside other changes (a nested key replaced
+//! by a top-level one in the same place, a mapping's last key dedented to
+//! the top level beside an edit of the line before) is doubted: the
+//! edit's text cannot tell it from a line sent without its columns, and
+//! the doubt names the move for the reviewer to confirm.
 
 use crate::textdiff::{changed_lines, ops};
 use similar::DiffOp;
@@ -849,10 +852,49 @@ pub(super) fn yaml_break(original: &str, result: &str) -> Option<YamlBreak> {
             _ => None,
         })
         .collect();
-    first_line_move(&old, &new, &replaces)
-        .or_else(|| rewritten_move(&old, &new, &replaces))
+    // A change that only re-indents its lines, all alike (a `volumes:`
+    // block under the last Compose service dedented to the top level, a
+    // blank line set before it): the move is all the edit does, so it is
+    // meant (a tester's find, 42b-10). What YAML refuses after it is
+    // still said.
+    let moves = if reindented_alike(old_mid, new_mid) {
+        None
+    } else {
+        first_line_move(&old, &new, &replaces).or_else(|| rewritten_move(&old, &new, &replaces))
+    };
+    moves
         .map(YamlBreak::Move)
         .or_else(|| misplaced(original, result).map(YamlBreak::Misplaced))
+}
+
+/// Whether the non-blank lines of `new` are those of `old`, in order,
+/// each shifted by the same number of columns, not none (blank lines
+/// added or dropped aside; indentation of spaces only).
+fn reindented_alike(old: &[&str], new: &[&str]) -> bool {
+    let content = |lines: &[&str]| -> Option<Vec<(usize, String)>> {
+        lines
+            .iter()
+            .map(|line| line.trim_end_matches('\r'))
+            .filter(|line| !line.trim().is_empty())
+            .map(|line| {
+                let text = line.trim_start_matches(' ');
+                (!text.starts_with('\t')).then(|| (line.len() - text.len(), text.to_string()))
+            })
+            .collect()
+    };
+    let (Some(old), Some(new)) = (content(old), content(new)) else {
+        return false;
+    };
+    let Some(((was, _), (is, _))) = old.first().zip(new.first()) else {
+        return false;
+    };
+    let shift = *is as isize - *was as isize;
+    shift != 0
+        && old.len() == new.len()
+        && old
+            .iter()
+            .zip(&new)
+            .all(|((a, x), (b, y))| x == y && *b as isize - *a as isize == shift)
 }
 
 /// Old lines replaced by new ones: the old lines' start and count, the new
@@ -1617,5 +1659,67 @@ mod tests {
         assert_eq!(past_properties("&a !Sub |2-"), "|2-");
         assert_eq!(past_properties("!!map"), "");
         assert_eq!(past_properties("!!str \"a"), "\"a");
+    }
+
+    /// A tester's find (42b-10): a `volumes:` block typed under the last
+    /// Compose service, moved to the top level by re-indenting it alone
+    /// (every line shifted alike, a blank line before it): the move is all
+    /// the edit does, no doubt; dedented into a place YAML refuses, the
+    /// fault is still said. The same move beside a changed value, or with
+    /// one line shifted unlike the others, is still a move.
+    #[test]
+    fn a_block_only_reindented_to_another_level_is_a_meant_move() {
+        let compose = "services:\n  db:\n    image: postgres:16\n    volumes:\n      - db-data:/var/lib/postgresql/data\n  web:\n    image: nginx:1.27\n    ports:\n      - \"8080:80\"\n    volumes:\n      db-data:\n";
+        let moved = edited(
+            compose,
+            "    volumes:\n      db-data:\n",
+            "\nvolumes:\n  db-data:\n",
+        );
+        assert_eq!(yaml_doubt("docker-compose.yml", compose, &moved), None);
+        // Without the blank line, and deeper: a top-level block moved
+        // into a service.
+        let moved = edited(
+            compose,
+            "    volumes:\n      db-data:\n",
+            "volumes:\n  db-data:\n",
+        );
+        assert_eq!(yaml_doubt("compose.yaml", compose, &moved), None);
+        let top = "services:\n  web:\n    image: a\nlogging:\n  driver: json\n";
+        let moved = edited(
+            top,
+            "logging:\n  driver: json\n",
+            "    logging:\n      driver: json\n",
+        );
+        assert_eq!(yaml_doubt("compose.yaml", top, &moved), None);
+        // Beside a changed value, or shifted unlike: a move.
+        let changed = edited(
+            compose,
+            "    volumes:\n      db-data:\n",
+            "volumes:\n  db-data: {}\n",
+        );
+        assert!(key_move("compose.yaml", compose, &changed).is_some());
+        let unlike = edited(
+            compose,
+            "    volumes:\n      db-data:\n",
+            "volumes:\n    db-data:\n",
+        );
+        assert!(key_move("compose.yaml", compose, &unlike).is_some());
+        // A middle key dedented alone leaves its sibling under a key that
+        // holds a value: YAML refuses it, and that is said.
+        let dedented = edited(CONFIG, "  port: 80\n", "port: 80\n");
+        assert!(
+            matches!(
+                yaml_doubt("c.yaml", CONFIG, &dedented),
+                Some(YamlBreak::Misplaced(_))
+            ),
+            "{:?}",
+            yaml_doubt("c.yaml", CONFIG, &dedented)
+        );
+        assert!(reindented_alike(
+            &["  a: 1", "", "    b: 2"],
+            &["a: 1", "  b: 2"]
+        ));
+        assert!(!reindented_alike(&["  a: 1"], &["  a: 1"]));
+        assert!(!reindented_alike(&["\ta: 1"], &["a: 1"]));
     }
 }
