@@ -2559,3 +2559,23 @@ fn ordinary_edits_of_the_42_false_alarms_are_written() {
         compose,
     );
 }
+
+/// PyYAML's verdict on each recorded YAML edit that only re-indents its
+/// lines, all alike (tests/fixtures/trust/yaml_moves/cases.json, written
+/// by record.py there; a tester's find, 42b-10): srview doubts it exactly
+/// where PyYAML refuses the result or reads a value outside the moved
+/// block at another place; the Compose case through `check` and `apply
+/// --write` is in `ordinary_edits_of_the_42_false_alarms_are_written`.
+#[test]
+fn yaml_moves_by_reindenting_agree_with_pyyaml() {
+    use srview::diagnose::layout::layout_break;
+    let cases = balanced_cases("yaml_moves", 10, |c| {
+        c["pyyaml_loads"] == true && c["others_kept"] == true
+    });
+    for case in &cases {
+        let (name, before, after) = case_texts(case);
+        let meant = case["pyyaml_loads"] == true && case["others_kept"] == true;
+        let doubt = layout_break("compose.yaml", before, after);
+        assert_eq!(doubt.is_none(), meant, "{name}: {doubt:?}");
+    }
+}

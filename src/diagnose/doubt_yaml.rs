@@ -857,7 +857,7 @@ pub(super) fn yaml_break(original: &str, result: &str) -> Option<YamlBreak> {
     // blank line set before it): the move is all the edit does, so it is
     // meant (a tester's find, 42b-10). What YAML refuses after it is
     // still said.
-    let moves = if reindented_alike(old_mid, new_mid) {
+    let moves = if reindented_alike(old_mid, new_mid) && tail_kept(&old, &new, tail) {
         None
     } else {
         first_line_move(&old, &new, &replaces).or_else(|| rewritten_move(&old, &new, &replaces))
@@ -865,6 +865,20 @@ pub(super) fn yaml_break(original: &str, result: &str) -> Option<YamlBreak> {
     moves
         .map(YamlBreak::Move)
         .or_else(|| misplaced(original, result).map(YamlBreak::Misplaced))
+}
+
+/// Whether the last `tail` lines (the same in both) are read under the
+/// same keys and list items in `old` as in `new`: a block moved out of a
+/// mapping leaves its siblings below where they were (`steps:` dedented
+/// out of a job would take the job's next key into its list item).
+fn tail_kept(old: &[&str], new: &[&str], tail: usize) -> bool {
+    let chains = |lines: &[&str]| {
+        let mut reader = Reader::new();
+        let from = lines.len() - tail;
+        let read: Vec<Option<Vec<String>>> = lines.iter().map(|line| reader.line(line)).collect();
+        read.into_iter().skip(from).collect::<Vec<_>>()
+    };
+    chains(old) == chains(new)
 }
 
 /// Whether the non-blank lines of `new` are those of `old`, in order,
@@ -1664,9 +1678,10 @@ mod tests {
     /// A tester's find (42b-10): a `volumes:` block typed under the last
     /// Compose service, moved to the top level by re-indenting it alone
     /// (every line shifted alike, a blank line before it): the move is all
-    /// the edit does, no doubt; dedented into a place YAML refuses, the
-    /// fault is still said. The same move beside a changed value, or with
-    /// one line shifted unlike the others, is still a move.
+    /// the edit does, no doubt. Dedented so that YAML refuses the file, or
+    /// that a line below it gets another parent (`steps` dedented out of a
+    /// job takes the job's next key), beside a changed value, or with one
+    /// line shifted unlike the others, it is still a doubt.
     #[test]
     fn a_block_only_reindented_to_another_level_is_a_meant_move() {
         let compose = "services:\n  db:\n    image: postgres:16\n    volumes:\n      - db-data:/var/lib/postgresql/data\n  web:\n    image: nginx:1.27\n    ports:\n      - \"8080:80\"\n    volumes:\n      db-data:\n";
@@ -1705,16 +1720,18 @@ mod tests {
         );
         assert!(key_move("compose.yaml", compose, &unlike).is_some());
         // A middle key dedented alone leaves its sibling under a key that
-        // holds a value: YAML refuses it, and that is said.
+        // holds a value: a doubt still.
         let dedented = edited(CONFIG, "  port: 80\n", "port: 80\n");
-        assert!(
-            matches!(
-                yaml_doubt("c.yaml", CONFIG, &dedented),
-                Some(YamlBreak::Misplaced(_))
-            ),
-            "{:?}",
-            yaml_doubt("c.yaml", CONFIG, &dedented)
+        assert!(yaml_doubt("c.yaml", CONFIG, &dedented).is_some());
+        // Dedented out of a job, `steps` would take the job's next key
+        // into its list item: a move.
+        let ci = "jobs:\n  build:\n    steps:\n      - run: make\n    env:\n      CI: 1\n";
+        let out = edited(
+            ci,
+            "    steps:\n      - run: make\n",
+            "steps:\n  - run: make\n",
         );
+        assert!(key_move("ci.yml", ci, &out).is_some());
         assert!(reindented_alike(
             &["  a: 1", "", "    b: 2"],
             &["a: 1", "  b: 2"]
