@@ -857,7 +857,10 @@ pub(super) fn yaml_break(original: &str, result: &str) -> Option<YamlBreak> {
     // blank line set before it): the move is all the edit does, so it is
     // meant (a tester's find, 42b-10). What YAML refuses after it is
     // still said.
-    let moves = if reindented_alike(old_mid, new_mid) && tail_kept(&old, &new, tail) {
+    let moves = if reindented_alike(old_mid, new_mid)
+        && tail_kept(&old, &new, tail)
+        && parent_kept(&old, head, old.len() - tail)
+    {
         None
     } else {
         first_line_move(&old, &new, &replaces).or_else(|| rewritten_move(&old, &new, &replaces))
@@ -865,6 +868,41 @@ pub(super) fn yaml_break(original: &str, result: &str) -> Option<YamlBreak> {
     moves
         .map(YamlBreak::Move)
         .or_else(|| misplaced(original, result).map(YamlBreak::Misplaced))
+}
+
+/// Whether the key that holds the lines `old[from..to]` (the nearest line
+/// of content above them at a smaller column) holds another line of
+/// content outside them: a block moved out of its mapping leaves the
+/// mapping something (`push:` moved out of `on:`, its one key, leaves
+/// `on` empty: null). True for a block at column 0.
+fn parent_kept(old: &[&str], from: usize, to: usize) -> bool {
+    let column = |line: &str| line.len() - line.trim_start_matches(' ').len();
+    let content = |line: &&&str| {
+        let text = line.trim();
+        !text.is_empty() && !text.starts_with('#')
+    };
+    let Some(first) = old[from..to].iter().find(content) else {
+        return true;
+    };
+    let depth = column(first);
+    if depth == 0 {
+        return true;
+    }
+    let Some(parent) = old[..from]
+        .iter()
+        .rposition(|line| content(&line) && column(line) < depth)
+    else {
+        return true;
+    };
+    let within = column(old[parent]);
+    // A list item holding a key on its dash's line keeps that key.
+    let item = old[parent].trim_start();
+    (item.starts_with("- ") && key_of(item[2..].trim_start()).is_some())
+        || old[parent + 1..from].iter().any(|line| content(&line))
+        || old[to..]
+            .iter()
+            .find(content)
+            .is_some_and(|line| column(line) > within)
 }
 
 /// Whether the last `tail` lines (the same in both) are read under the
@@ -1723,6 +1761,14 @@ mod tests {
         // holds a value: a doubt still.
         let dedented = edited(CONFIG, "  port: 80\n", "port: 80\n");
         assert!(yaml_doubt("c.yaml", CONFIG, &dedented).is_some());
+        // The one key of its mapping moved out: the mapping is left empty.
+        let on = "on:\n  push:\n    branches:\n      - main\njobs:\n  a: 1\n";
+        let out = edited(
+            on,
+            "  push:\n    branches:\n      - main\n",
+            "push:\n  branches:\n    - main\n",
+        );
+        assert!(key_move("ci.yml", on, &out).is_some());
         // Dedented out of a job, `steps` would take the job's next key
         // into its list item: a move.
         let ci = "jobs:\n  build:\n    steps:\n      - run: make\n    env:\n      CI: 1\n";
