@@ -53,9 +53,14 @@ pub struct Elided {
 ///
 /// So a comment written beside new code (a refactor explaining itself), a
 /// comment added where at most two lines go, a `...` the old text already
-/// had (a stub), the lines of a docstring and a `...` that is the body of
+/// had (a stub), the lines of a docstring, a `...` that is the body of
 /// a Python function declared, not written ([`declared_bodies`]: an
-/// abstract method, an overload, a `Protocol`'s member) are not stand-ins.
+/// abstract method, an overload, a `Protocol`'s member), a comment-only
+/// note saying the lines were removed ([`notes_removal`]) and a line of a
+/// Markdown file's fenced code example (`above` tells whether the new text
+/// starts inside one, [`in_fence`]) that does not say its lines are kept
+/// as they were ([`says_kept`]: an example cut to `// ...` is the example
+/// shortened) are not stand-ins.
 pub fn elided(path: &str, old: &str, new: &str) -> Option<Elided> {
     elided_under(path, old, new, "")
 }
@@ -167,24 +172,23 @@ fn in_fence(path: &str, above: &str, new: &str) -> Vec<bool> {
         let run = mark.map_or(0, |c| text.chars().take_while(|&x| x == c).count());
         let inside = open.is_some();
         match (open, mark) {
-            (Some((c, length)), Some(m)) if m == c && run >= length => {
-                // A closing fence holds nothing after its marks.
-                if text.trim_start_matches(c).trim().is_empty() {
-                    open = None;
-                    return false;
-                }
+            // A closing fence holds nothing after its marks.
+            (Some((c, length)), Some(m))
+                if m == c && run >= length && text.trim_start_matches(c).trim().is_empty() =>
+            {
+                open = None;
+                false
             }
-            (None, Some(m)) if run >= 3 => {
-                // A backtick fence's info string holds no backtick
-                // (```` ```a``` ```` is inline code).
-                if m == '~' || !text.trim_start_matches('`').contains('`') {
-                    open = Some((m, run));
-                    return false;
-                }
+            // A backtick fence's info string holds no backtick (```` ```a```
+            // ```` is inline code).
+            (None, Some(m))
+                if run >= 3 && (m == '~' || !text.trim_start_matches('`').contains('`')) =>
+            {
+                open = Some((m, run));
+                false
             }
-            _ => {}
+            _ => inside,
         }
-        inside
     };
     for line in above.lines() {
         step(line);
