@@ -872,7 +872,8 @@ pub(super) fn yaml_break(original: &str, result: &str) -> Option<YamlBreak> {
 
 /// Whether the key that holds the lines `old[from..to]` (the nearest line
 /// of content above them at a smaller column) holds another line of
-/// content outside them: a block moved out of its mapping leaves the
+/// content outside them and the lines below them deeper than their first
+/// (a key line moved alone takes its list along): a block moved out of its mapping leaves the
 /// mapping something (`push:` moved out of `on:`, its one key, leaves
 /// `on` empty: null). True for a block at column 0.
 fn parent_kept(old: &[&str], from: usize, to: usize) -> bool {
@@ -901,7 +902,9 @@ fn parent_kept(old: &[&str], from: usize, to: usize) -> bool {
         || old[parent + 1..from].iter().any(|line| content(&line))
         || old[to..]
             .iter()
-            .find(content)
+            .filter(content)
+            // Past the block's own lines below it (its list's items).
+            .find(|line| column(line) <= depth)
             .is_some_and(|line| column(line) > within)
 }
 
@@ -1769,6 +1772,10 @@ mod tests {
             "push:\n  branches:\n    - main\n",
         );
         assert!(key_move("ci.yml", on, &out).is_some());
+        // The key line alone dedented, its list left below: the list goes
+        // with it, and `push` is left empty.
+        let out = edited(on, "    branches:\n", "branches:\n");
+        assert!(yaml_doubt("ci.yml", on, &out).is_some());
         // Dedented out of a job, `steps` would take the job's next key
         // into its list item: a move.
         let ci = "jobs:\n  build:\n    steps:\n      - run: make\n    env:\n      CI: 1\n";
