@@ -69,12 +69,15 @@
 //! [`super::doubt_not_yaml`], where the file parsed before); any fault where
 //! the file before already read one (the reading is not trusted there). A
 //! stretch whose new lines are all shifted alike keeps every key's parent
-//! (a whole mapping or list re-indented) and is not doubted; a deliberate
-//! re-indentation that moves a key to another mapping (a nested key
-//! replaced by a top-level one in the same place, a mapping's last key
-//! dedented to the top level beside an edit of the line before) is doubted
-//! too: the edit's text cannot tell it from a line sent without its
-//! columns, and the doubt names the move for the reviewer to confirm.
+//! (a whole mapping or list re-indented) and is not doubted, nor is a
+//! change that only re-indents its lines, all alike (a `volumes:` block
+//! under the last Compose service dedented to the top level, a blank line
+//! before it: the move is all the edit does); a re-indentation that moves
+//! a key to another mapping beside other changes (a nested key replaced
+//! by a top-level one in the same place, a mapping's last key dedented to
+//! the top level beside an edit of the line before) is doubted: the
+//! edit's text cannot tell it from a line sent without its columns, and
+//! the doubt names the move for the reviewer to confirm.
 
 use crate::textdiff::{changed_lines, ops};
 use similar::DiffOp;
@@ -849,10 +852,104 @@ pub(super) fn yaml_break(original: &str, result: &str) -> Option<YamlBreak> {
             _ => None,
         })
         .collect();
-    first_line_move(&old, &new, &replaces)
-        .or_else(|| rewritten_move(&old, &new, &replaces))
+    // A change that only re-indents its lines, all alike (a `volumes:`
+    // block under the last Compose service dedented to the top level, a
+    // blank line set before it): the move is all the edit does, so it is
+    // meant (a tester's find, 42b-10). What YAML refuses after it is
+    // still said.
+    let moves = if reindented_alike(old_mid, new_mid)
+        && tail_kept(&old, &new, tail)
+        && parent_kept(&old, head, old.len() - tail)
+    {
+        None
+    } else {
+        first_line_move(&old, &new, &replaces).or_else(|| rewritten_move(&old, &new, &replaces))
+    };
+    moves
         .map(YamlBreak::Move)
         .or_else(|| misplaced(original, result).map(YamlBreak::Misplaced))
+}
+
+/// Whether the key that holds the lines `old[from..to]` (the nearest line
+/// of content above them at a smaller column) holds another line of
+/// content outside them and the lines below them deeper than their first
+/// (a key line moved alone takes its list along): a block moved out of its mapping leaves the
+/// mapping something (`push:` moved out of `on:`, its one key, leaves
+/// `on` empty: null). True for a block at column 0.
+fn parent_kept(old: &[&str], from: usize, to: usize) -> bool {
+    let column = |line: &str| line.len() - line.trim_start_matches(' ').len();
+    let content = |line: &&&str| {
+        let text = line.trim();
+        !text.is_empty() && !text.starts_with('#')
+    };
+    let Some(first) = old[from..to].iter().find(content) else {
+        return true;
+    };
+    let depth = column(first);
+    if depth == 0 {
+        return true;
+    }
+    let Some(parent) = old[..from]
+        .iter()
+        .rposition(|line| content(&line) && column(line) < depth)
+    else {
+        return true;
+    };
+    let within = column(old[parent]);
+    // A list item holding a key on its dash's line keeps that key.
+    let item = old[parent].trim_start();
+    (item.starts_with("- ") && key_of(item[2..].trim_start()).is_some())
+        || old[parent + 1..from].iter().any(|line| content(&line))
+        || old[to..]
+            .iter()
+            .filter(content)
+            // Past the block's own lines below it (its list's items).
+            .find(|line| column(line) <= depth)
+            .is_some_and(|line| column(line) > within)
+}
+
+/// Whether the last `tail` lines (the same in both) are read under the
+/// same keys and list items in `old` as in `new`: a block moved out of a
+/// mapping leaves its siblings below where they were (`steps:` dedented
+/// out of a job would take the job's next key into its list item).
+fn tail_kept(old: &[&str], new: &[&str], tail: usize) -> bool {
+    let chains = |lines: &[&str]| {
+        let mut reader = Reader::new();
+        let from = lines.len() - tail;
+        let read: Vec<Option<Vec<String>>> = lines.iter().map(|line| reader.line(line)).collect();
+        read.into_iter().skip(from).collect::<Vec<_>>()
+    };
+    chains(old) == chains(new)
+}
+
+/// Whether the non-blank lines of `new` are those of `old`, in order,
+/// each shifted by the same number of columns, not none (blank lines
+/// added or dropped aside; indentation of spaces only).
+fn reindented_alike(old: &[&str], new: &[&str]) -> bool {
+    let content = |lines: &[&str]| -> Option<Vec<(usize, String)>> {
+        lines
+            .iter()
+            .map(|line| line.trim_end_matches('\r'))
+            .filter(|line| !line.trim().is_empty())
+            .map(|line| {
+                let text = line.trim_start_matches(' ');
+                (!text.starts_with('\t')).then(|| (line.len() - text.len(), text.to_string()))
+            })
+            .collect()
+    };
+    let (Some(old), Some(new)) = (content(old), content(new)) else {
+        return false;
+    };
+    let Some(((was, _), (is, _))) = old.first().zip(new.first()) else {
+        return false;
+    };
+    let shift = *is as isize - *was as isize;
+    shift != 0
+        && old.len() == new.len()
+        && old
+            .iter()
+            .zip(&new)
+            .all(|((a, x), (b, y))| x == y && *b as isize - *a as isize == shift)
 }
 
 /// Old lines replaced by new ones: the old lines' start and count, the new
@@ -1617,5 +1714,82 @@ mod tests {
         assert_eq!(past_properties("&a !Sub |2-"), "|2-");
         assert_eq!(past_properties("!!map"), "");
         assert_eq!(past_properties("!!str \"a"), "\"a");
+    }
+
+    /// A tester's find (42b-10): a `volumes:` block typed under the last
+    /// Compose service, moved to the top level by re-indenting it alone
+    /// (every line shifted alike, a blank line before it): the move is all
+    /// the edit does, no doubt. Dedented so that YAML refuses the file, or
+    /// that a line below it gets another parent (`steps` dedented out of a
+    /// job takes the job's next key), beside a changed value, or with one
+    /// line shifted unlike the others, it is still a doubt.
+    #[test]
+    fn a_block_only_reindented_to_another_level_is_a_meant_move() {
+        let compose = "services:\n  db:\n    image: postgres:16\n    volumes:\n      - db-data:/var/lib/postgresql/data\n  web:\n    image: nginx:1.27\n    ports:\n      - \"8080:80\"\n    volumes:\n      db-data:\n";
+        let moved = edited(
+            compose,
+            "    volumes:\n      db-data:\n",
+            "\nvolumes:\n  db-data:\n",
+        );
+        assert_eq!(yaml_doubt("docker-compose.yml", compose, &moved), None);
+        // Without the blank line, and deeper: a top-level block moved
+        // into a service.
+        let moved = edited(
+            compose,
+            "    volumes:\n      db-data:\n",
+            "volumes:\n  db-data:\n",
+        );
+        assert_eq!(yaml_doubt("compose.yaml", compose, &moved), None);
+        let top = "services:\n  web:\n    image: a\nlogging:\n  driver: json\n";
+        let moved = edited(
+            top,
+            "logging:\n  driver: json\n",
+            "    logging:\n      driver: json\n",
+        );
+        assert_eq!(yaml_doubt("compose.yaml", top, &moved), None);
+        // Beside a changed value, or shifted unlike: a move.
+        let changed = edited(
+            compose,
+            "    volumes:\n      db-data:\n",
+            "volumes:\n  db-data: {}\n",
+        );
+        assert!(key_move("compose.yaml", compose, &changed).is_some());
+        let unlike = edited(
+            compose,
+            "    volumes:\n      db-data:\n",
+            "volumes:\n    db-data:\n",
+        );
+        assert!(key_move("compose.yaml", compose, &unlike).is_some());
+        // A middle key dedented alone leaves its sibling under a key that
+        // holds a value: a doubt still.
+        let dedented = edited(CONFIG, "  port: 80\n", "port: 80\n");
+        assert!(yaml_doubt("c.yaml", CONFIG, &dedented).is_some());
+        // The one key of its mapping moved out: the mapping is left empty.
+        let on = "on:\n  push:\n    branches:\n      - main\njobs:\n  a: 1\n";
+        let out = edited(
+            on,
+            "  push:\n    branches:\n      - main\n",
+            "push:\n  branches:\n    - main\n",
+        );
+        assert!(key_move("ci.yml", on, &out).is_some());
+        // The key line alone dedented, its list left below: the list goes
+        // with it, and `push` is left empty.
+        let out = edited(on, "    branches:\n", "branches:\n");
+        assert!(yaml_doubt("ci.yml", on, &out).is_some());
+        // Dedented out of a job, `steps` would take the job's next key
+        // into its list item: a move.
+        let ci = "jobs:\n  build:\n    steps:\n      - run: make\n    env:\n      CI: 1\n";
+        let out = edited(
+            ci,
+            "    steps:\n      - run: make\n",
+            "steps:\n  - run: make\n",
+        );
+        assert!(key_move("ci.yml", ci, &out).is_some());
+        assert!(reindented_alike(
+            &["  a: 1", "", "    b: 2"],
+            &["a: 1", "  b: 2"]
+        ));
+        assert!(!reindented_alike(&["  a: 1"], &["  a: 1"]));
+        assert!(!reindented_alike(&["\ta: 1"], &["a: 1"]));
     }
 }

@@ -53,9 +53,14 @@ pub struct Elided {
 ///
 /// So a comment written beside new code (a refactor explaining itself), a
 /// comment added where at most two lines go, a `...` the old text already
-/// had (a stub), the lines of a docstring and a `...` that is the body of
+/// had (a stub), the lines of a docstring, a `...` that is the body of
 /// a Python function declared, not written ([`declared_bodies`]: an
-/// abstract method, an overload, a `Protocol`'s member) are not stand-ins.
+/// abstract method, an overload, a `Protocol`'s member), a comment-only
+/// note saying the lines were removed ([`notes_removal`]) and a line of a
+/// Markdown file's fenced code example (`above` tells whether the new text
+/// starts inside one, [`in_fence`]) that does not say its lines are kept
+/// as they were ([`says_kept`]: an example cut to `// ...` is the example
+/// shortened) are not stand-ins.
 pub fn elided(path: &str, old: &str, new: &str) -> Option<Elided> {
     elided_under(path, old, new, "")
 }
@@ -79,13 +84,31 @@ pub fn elided_under(path: &str, old: &str, new: &str, above: &str) -> Option<Eli
     for (shaped, declared) in shapes.iter_mut().zip(declared_bodies(new, above)) {
         *shaped &= !declared;
     }
-    let worded = |line: &str| is_placeholder(line, comments) && !held.contains(line.trim());
+    // A Markdown code example's line is text shown to readers: one cut to
+    // `// ...` is the example shortened, unless the line says the lines
+    // it stands for are kept as they were ([`says_kept`]).
+    let example: Vec<bool> = in_fence(path, above, new)
+        .into_iter()
+        .zip(new.lines())
+        .map(|(fenced, line)| fenced && !says_kept(line))
+        .collect();
+    for (line, (shaped, &example)) in new.lines().zip(shapes.iter_mut().zip(&example)) {
+        *shaped &= !example && !notes_removal(line, comments);
+    }
+    let worded = |number: usize, line: &str| {
+        !example.get(number).copied().unwrap_or(false)
+            && is_placeholder(line, comments)
+            && !held.contains(line.trim())
+    };
     // Most texts hold no candidate: `old` is looked at further only for
     // one that does.
     if !new
         .lines()
         .zip(&shapes)
-        .any(|(line, &shaped)| worded(line) || (shaped && !held.contains(line.trim())))
+        .enumerate()
+        .any(|(number, (line, &shaped))| {
+            worded(number, line) || (shaped && !held.contains(line.trim()))
+        })
     {
         return None;
     }
@@ -113,11 +136,112 @@ pub fn elided_under(path: &str, old: &str, new: &str, above: &str) -> Option<Eli
         placeholder: line.trim().to_string(),
         lost,
     };
-    if let Some((number, line)) = new.lines().enumerate().find(|(_, line)| worded(line)) {
+    if let Some((number, line)) = new
+        .lines()
+        .enumerate()
+        .find(|&(number, line)| worded(number, line))
+    {
         return Some(found(number, line));
     }
     let number = Evidence::new(old, new, &shapes, &held, comments).first_stand_in()?;
     Some(found(number, new.lines().nth(number)?))
+}
+
+/// Whether `path` names a Markdown file (`.md`, `.markdown`, `.mdx`).
+fn markdown(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    [".md", ".markdown", ".mdx"]
+        .iter()
+        .any(|end| lower.ends_with(end))
+}
+
+/// For each line of `new`, going below `above` in a Markdown file
+/// ([`markdown`]): whether it stands inside a fenced code block (between
+/// a fence of three or more backticks or tildes and the fence of the same
+/// character, as long or longer, that closes it; the fences themselves
+/// are not inside). All false for another file.
+fn in_fence(path: &str, above: &str, new: &str) -> Vec<bool> {
+    if !markdown(path) {
+        return vec![false; new.lines().count()];
+    }
+    // The open fence: its character and length.
+    let mut open: Option<(char, usize)> = None;
+    let mut step = |line: &str| -> bool {
+        let text = line.trim();
+        let mark = text.chars().next().filter(|c| matches!(c, '`' | '~'));
+        let run = mark.map_or(0, |c| text.chars().take_while(|&x| x == c).count());
+        let inside = open.is_some();
+        match (open, mark) {
+            // A closing fence holds nothing after its marks.
+            (Some((c, length)), Some(m))
+                if m == c && run >= length && text.trim_start_matches(c).trim().is_empty() =>
+            {
+                open = None;
+                false
+            }
+            // A backtick fence's info string holds no backtick (```` ```a```
+            // ```` is inline code).
+            (None, Some(m))
+                if run >= 3 && (m == '~' || !text.trim_start_matches('`').contains('`')) =>
+            {
+                open = Some((m, run));
+                false
+            }
+            _ => inside,
+        }
+    };
+    for line in above.lines() {
+        step(line);
+    }
+    new.lines().map(step).collect()
+}
+
+/// Whether a line says the lines it stands for are kept as they were
+/// (`// ... existing code ...`, `# rest of the file unchanged`, `//
+/// remains the same`, `# as before`): words about the text before the
+/// edit, not about the reader (`// ...`, `# snip`, `// and so on`).
+fn says_kept(line: &str) -> bool {
+    let lower = line.to_lowercase();
+    let words: Vec<&str> = lower
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    words
+        .iter()
+        .any(|w| ["unchanged", "unmodified", "existing", "untouched"].contains(w))
+        || [
+            "as before",
+            "the same",
+            "rest of the file",
+            "as is",
+            "as-is",
+        ]
+        .iter()
+        .any(|phrase| lower.contains(phrase))
+}
+
+/// Whether `line` is a comment-only line noting that code was removed
+/// (`// The /legacy route was removed in v2 (see CHANGELOG).`, `# dropped
+/// the retry loop`, `// no longer needed: the cache is gone`): standing
+/// where lines go, it says they went, as the model meant, and is no
+/// stand-in for lines kept elsewhere. One that also says lines are left as
+/// they were (`// removed the check; rest unchanged`, `# ... removed ...`)
+/// still stands in ([`is_placeholder`], [`says_left_out`]).
+fn notes_removal(line: &str, comments: Comments) -> bool {
+    if !is_comment(line, comments)
+        || is_placeholder(line, comments)
+        || says_left_out(line)
+        || says_kept(line)
+        || line.contains("...")
+        || line.contains('\u{2026}')
+    {
+        return false;
+    }
+    let lower = line.to_lowercase();
+    lower
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|w| ["removed", "deleted", "dropped", "retired"].contains(&w))
+        || lower.contains("no longer")
 }
 
 /// The lines of `new` between the whole lines it shares with `old` at
@@ -926,7 +1050,7 @@ mod tests {
         assert_eq!(lines("a\nb\nc\n", "a\nc\n"), ["c"]);
     }
 
-    use super::elided;
+    use super::{elided, elided_under, in_fence};
 
     const OLD: &str = "def fetch(url):\n    resp = get(url)\n    time.sleep(1)\n    time.sleep(2)\n    time.sleep(4)\n    return resp\n";
 
@@ -1284,6 +1408,105 @@ mod tests {
                 found.map(|f| f.placeholder),
                 Some(placeholder.to_string()),
                 "{above}{new}"
+            );
+        }
+    }
+
+    /// The body of a README's fenced example, its first line kept.
+    const EXAMPLE: &str = "    trace!(\"Commencing yak shaving\");\n\n    loop {\n        let yak = find_a_yak();\n        shave(yak);\n        info!(\"Shaved a yak\");\n    }\n}\n```\n";
+
+    /// A tester's find (42b-03): a README's code example cut to `// ...`
+    /// is the example shortened, text shown to readers, in every form an
+    /// elision takes there (`// ...`, `# ...`, `...`, `// snip`); the same
+    /// line saying its lines are kept as they were (`// ... existing code
+    /// ...`) still stands in. Outside a fence, or in a `.rs` file, `//
+    /// ...` stands in as before.
+    #[test]
+    fn a_markdown_code_example_shortened_is_no_stand_in() {
+        let above = "# log\n\n```rust\nuse log::{info, trace};\n\nfn main() {\n";
+        for cut in [
+            "    // ...",
+            "    # ...",
+            "    ...",
+            "    // snip",
+            "    \u{2026}",
+        ] {
+            let new = format!("    trace!(\"Commencing yak shaving\");\n{cut}\n}}\n```\n");
+            for path in ["README.md", "docs/guide.markdown", "page.MDX"] {
+                assert_eq!(
+                    elided_under(path, EXAMPLE, &new, above),
+                    None,
+                    "{path} {cut}"
+                );
+            }
+            // In Rust source, the same lines are lost code.
+            let rust = elided_under("main.rs", EXAMPLE, &new, above);
+            assert_eq!(
+                rust.map(|f| f.placeholder),
+                Some(cut.trim().to_string()),
+                "{cut}"
+            );
+        }
+        // Said to be kept as it was: a stand-in, in Markdown too.
+        for kept in [
+            "    // ... existing code ...",
+            "    // rest of the file unchanged",
+        ] {
+            let new = format!("    trace!(\"Commencing yak shaving\");\n{kept}\n}}\n```\n");
+            let found = elided_under("README.md", EXAMPLE, &new, above);
+            assert_eq!(found.map(|f| f.line), Some(2), "{kept}");
+        }
+        // Outside a fence (the fence closed above), `...` where the
+        // README's lines go stands in.
+        let closed = format!("{above}}}\n```\n\n");
+        let prose = "Install it.\n\nRun it.\n\nConfigure it.\n\nShip it.\n";
+        let found = elided_under("README.md", prose, "Install it.\n\n...\n", &closed);
+        assert_eq!(found.map(|f| f.lost), Some(3));
+        // A whole-file write: the fences are read in the new content.
+        let file = format!("{above}{EXAMPLE}\nMore.\n");
+        let written = format!("{above}    trace!(\"go\");\n    // ...\n}}\n```\n\nMore.\n");
+        assert_eq!(elided("README.md", &file, &written), None);
+        // Tilde fences and a longer closing fence are read too; a line of
+        // three backticks inside a four-backtick fence does not close it.
+        let fences = |text: &str| in_fence("a.md", "", text);
+        assert_eq!(
+            fences("~~~py\nx\n~~~~\ny\n````\n```\nz\n````\nw\n"),
+            [false, true, false, false, false, true, true, false, false]
+        );
+        assert_eq!(fences("```a``` b\nx\n"), [false, false]);
+        assert_eq!(in_fence("a.rs", "```\n", "x\n"), [false]);
+    }
+
+    /// A tester's find (42a-13): a block deleted with a one-line note
+    /// saying it was removed is the deletion the model meant, not a
+    /// stand-in; a note that also says lines are kept as they were, or
+    /// opens with an ellipsis, still stands in, and so does a comment
+    /// saying nothing of a removal (`# retry with backoff`, above).
+    #[test]
+    fn a_note_saying_the_lines_were_removed_is_no_stand_in() {
+        let old = "  if (path === \"/legacy\") {\n    console.warn(\"legacy route\");\n    return \"legacy\";\n  }\n";
+        for note in [
+            "// The /legacy route was removed in v2 (see CHANGELOG).",
+            "// legacy route deleted",
+            "// Dropped the legacy route: no longer served.",
+            "/* legacy handler retired */",
+        ] {
+            let new = format!("  {note}\n");
+            assert_eq!(elided("app.ts", old, &new), None, "{note}");
+        }
+        for note in [
+            "// legacy route removed; other routes unchanged",
+            "// ... legacy route removed ...",
+            "// removed for brevity",
+            "// legacy route removed, rest of the routes as before",
+            "// legacy route",
+        ] {
+            let new = format!("  {note}\n");
+            let found = elided("app.ts", old, &new);
+            assert_eq!(
+                found.map(|f| f.placeholder),
+                Some(note.to_string()),
+                "{note}"
             );
         }
     }

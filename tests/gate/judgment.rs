@@ -1483,3 +1483,77 @@ fn an_edit_joining_two_lines_is_a_doubt() {
         }
     }
 }
+
+/// Testers' finds (round 42a, 13; 42b, 03, 05, 10), through the gate: a
+/// Claude Code `Edit` shortening a README's code example to `// ...`,
+/// deleting a block with a note saying it was removed, a replace-all
+/// version bump or prefix rename reaching inside words as meant, and a
+/// Compose `volumes:` block moved to the top level by re-indenting it
+/// alone are allowed. A replace-all cutting a word it does not mean is
+/// denied with the words it changes, and no step asking for whole lines.
+#[test]
+fn the_42_false_alarms_are_allowed_and_a_replace_all_cut_asks_no_whole_lines() {
+    let readme = "```rust\nfn main() {\n    trace!(\"go\");\n    let yak = find();\n    shave(yak);\n    info!(\"done\");\n}\n```\n";
+    let app = "function route(path) {\n  if (path === \"/legacy\") {\n    warn(\"legacy\");\n    return \"legacy\";\n  }\n  return \"404\";\n}\n";
+    let compose = "services:\n  web:\n    image: nginx:1.27\n    volumes:\n      db-data:\n";
+    let allowed = [
+        (
+            "README.md",
+            readme,
+            "    let yak = find();\n    shave(yak);\n    info!(\"done\");\n",
+            "    // ...\n",
+        ),
+        (
+            "app.js",
+            app,
+            "  if (path === \"/legacy\") {\n    warn(\"legacy\");\n    return \"legacy\";\n  }\n",
+            "  // The /legacy route was removed in v2 (see CHANGELOG).\n",
+        ),
+        (
+            "docker-compose.yml",
+            compose,
+            "    volumes:\n      db-data:\n",
+            "\nvolumes:\n  db-data:\n",
+        ),
+    ];
+    for (name, content, old, new) in allowed {
+        let judgment = judged_edit(name, content, old, new);
+        assert_case(&judgment, Case::Exact);
+        assert_eq!(judgment.answer, Answer::NoOpinion, "{name}: {new:?}");
+    }
+    // The same shortening in Rust source stands in.
+    let judgment = judged_edit(
+        "main.rs",
+        readme,
+        "    let yak = find();\n    shave(yak);\n    info!(\"done\");\n",
+        "    // ...\n",
+    );
+    assert_case(&judgment, Case::Doubt);
+    let replace_all = |name: &str, content: &str, old: &str, new: &str| {
+        let input = json!({"file_path": format!("{CWD}/{name}"), "old_string": old, "new_string": new, "replace_all": true});
+        judged_named(name, "Edit", input, Some(content))
+    };
+    let install =
+        "cargo install mytool --version 0.4.35\ncurl -LO https://x/v0.4.35/mytool-v0.4.35.tar.gz\n";
+    let dialog = "self.btn_ok = Button()\nself.btn_cancel = Button()\nself.btn_ok.pack()\n";
+    for (name, content, old, new) in [
+        ("INSTALL.md", install, "0.4.35", "0.4.36"),
+        ("dialog.py", dialog, "self.btn_", "self.button_"),
+    ] {
+        let judgment = replace_all(name, content, old, new);
+        assert_case(&judgment, Case::Exact);
+        assert_eq!(judgment.answer, Answer::NoOpinion, "{name}");
+    }
+    let judgment = replace_all("dialog.py", dialog, "btn", "button");
+    assert_case(&judgment, Case::Doubt);
+    let reason = deny_reason(&judgment);
+    assert!(
+        reason.contains(
+            "a replace-all changes every such word (`btn_ok` becomes `button_ok`, \
+             `btn_cancel` becomes `button_cancel`): to change whole words only, send one edit \
+             per place meant, each with enough context to occur once"
+        ),
+        "{reason}"
+    );
+    assert!(!reason.contains("whole lines"), "{reason}");
+}

@@ -815,6 +815,90 @@ fn cuts_a_word(text: &str, at: usize) -> bool {
     matches!((before, after), (Some(b), Some(a)) if is_word(b) && is_word(a))
 }
 
+/// Whether a cut at byte `at` of `original`, where the old text `search`
+/// starts (`starts`) or ends, is the edit's meaning, not its text clipped:
+/// - a replace-all (`all`) whose old text ends with `_` where it ends
+///   (`self.btn_` → `self.button_` over `self.btn_ok`: a prefix rename),
+///   or starts with `_` where it starts (`_btn` over `ok_btn`: a suffix
+///   rename): the old text shows where the name's part ends;
+/// - an old text that opens with a version (`0.4.35`, digits and dots)
+///   right after a `v` or `V` that a word does not hold (`v0.4.35`,
+///   `mytool-v0.4.35`): the `v` of a release tag is no part of the version
+///   (a tester's find, 42b-05: a version bump was denied).
+///
+/// A cut between a letter and the next (`Café` of `Cafés`), or one
+/// digit and the next (`1.2` inside `11.2`), is no such meaning.
+fn cut_meant(original: &str, search: &str, at: usize, starts: bool, all: bool) -> bool {
+    if all
+        && (if starts {
+            search.starts_with('_')
+        } else {
+            search.ends_with('_')
+        })
+    {
+        return true;
+    }
+    if !starts {
+        return false;
+    }
+    let digits = |part: &str| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit());
+    let version = search
+        .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .next()
+        .is_some_and(|head| {
+            let parts: Vec<&str> = head.split('.').collect();
+            parts.len() >= 2 && parts.iter().all(|p| digits(p))
+        });
+    let before = &original[..at];
+    let tag = before
+        .strip_suffix(['v', 'V'])
+        .is_some_and(|rest| !rest.chars().next_back().is_some_and(is_word));
+    version && tag
+}
+
+/// The words a replace-all changes at its places whose end (`starts`: its
+/// start) falls inside a word (`cuts`), as they are and as they become
+/// (`` `btn_ok` becomes `button_ok` ``), three at most, then how many
+/// more.
+fn changed_words(
+    original: &str,
+    places: &[(usize, usize)],
+    cuts: &[usize],
+    starts: bool,
+    new: &str,
+) -> String {
+    let mut pairs: Vec<(String, String)> = Vec::new();
+    for &(start, end) in places {
+        if !cuts.contains(&if starts { start } else { end }) {
+            continue;
+        }
+        let from = original[..start]
+            .char_indices()
+            .rev()
+            .take_while(|&(_, c)| is_word(c))
+            .last()
+            .map_or(start, |(i, _)| i);
+        let to = original[end..]
+            .char_indices()
+            .find(|&(_, c)| !is_word(c))
+            .map_or(original.len(), |(i, _)| end + i);
+        let was = original[from..to].to_string();
+        let is = format!("{}{new}{}", &original[from..start], &original[end..to]);
+        if !pairs.iter().any(|(w, _)| *w == was) {
+            pairs.push((was, is));
+        }
+    }
+    let mut said: Vec<String> = pairs
+        .iter()
+        .take(3)
+        .map(|(was, is)| format!("`{was}` becomes `{is}`"))
+        .collect();
+    if pairs.len() > 3 {
+        said.push(format!("{} more", words::count(pairs.len() - 3, "word")));
+    }
+    said.join(", ")
+}
+
 /// One reason per end of the replaced text that falls inside a word of
 /// `original` (the content the edit applied to); none for an edit that did
 /// not apply, or a whole new content; and a replace-all's places of
@@ -844,6 +928,8 @@ fn cut_words(outcome: &EditOutcome, original: &str) -> Vec<(EditDoubtKind, Strin
                 .map(|(i, m)| (span.start + i, span.start + i + m.len()))
                 .collect()
         };
+    // A replace-all edit that changes more than one place.
+    let all = places.len() > 1;
     let mut out = Vec::new();
     // A replace-all whose places play different roles (a name, an
     // attribute, a string); its longer words are said below.
@@ -871,18 +957,41 @@ fn cut_words(outcome: &EditOutcome, original: &str) -> Vec<(EditDoubtKind, Strin
         }
         let cuts: Vec<usize> = ends
             .into_iter()
-            .filter(|&at| cuts_a_word(original, at))
+            .filter(|&at| {
+                cuts_a_word(original, at) && !cut_meant(original, search, at, starts, all)
+            })
             .collect();
         let Some(&at) = cuts.first() else { continue };
         let more = match cuts.len() - 1 {
             0 => String::new(),
             n => format!(" (also at {})", words::count(n, "other place")),
         };
-        out.push(format!(
+        let cut = format!(
             "the edit's old text {which} inside the word `{}` at line {}{more}: it changes part \
              of a word it does not show",
             word_around(original, at),
             line_of(at)
+        );
+        if !all {
+            out.push(cut);
+            continue;
+        }
+        // A replace-all: its places cannot be sent as whole lines in one
+        // edit; the words it changes are named, and what to send instead.
+        let changed = changed_words(
+            original,
+            &places,
+            &cuts,
+            starts,
+            &outcome.block.replace_text,
+        );
+        kinded.push((
+            EditDoubtKind::RenamesOthers,
+            format!(
+                "{cut}: a replace-all changes every such word ({changed}): to change whole \
+                 words only, send one edit per place meant, each with enough context to occur \
+                 once"
+            ),
         ));
     }
     // Starting inside a line's indentation: the new text's first line takes
@@ -1522,12 +1631,82 @@ mod tests {
             doubts(all, file),
             [
                 "the edit's old text ends inside the word `LOW_STOCK` at line 2 (also at 1 other \
-                 place): it changes part of a word it does not show"
+                 place): it changes part of a word it does not show: a replace-all changes \
+                 every such word (`LOW_STOCK` becomes `HIGH_STOCK`): to change whole words \
+                 only, send one edit per place meant, each with enough context to occur once"
             ]
         );
         // Whole words at every place: no doubt.
         let whole = "label = \"LOW\"\nprint(\"LOW\")\n";
         assert!(doubts(all, whole).is_empty());
+    }
+
+    /// A tester's find (42b-05): replace-all edits meant to reach inside
+    /// words. A prefix rename whose old text ends with `_` (`self.btn_` →
+    /// `self.button_`), a suffix rename whose old text starts with one,
+    /// and a version bump whose places include release tags (`v0.4.35`,
+    /// `mytool-v0.4.35`) are not doubted; a version inside a longer number
+    /// (`10.4.35`), a word cut between two letters, or the same prefix
+    /// rename sent as one edit of one place still are. A replace-all's
+    /// sentence names the words it changes and never asks for whole lines.
+    #[test]
+    fn a_replace_all_meant_to_reach_inside_words_is_not_a_cut_word() {
+        let dialog = "class Dialog:\n    def __init__(self):\n        self.btn_ok = Button()\n        self.btn_cancel = Button()\n        self.btn_ok.pack()\n";
+        let prefix = r#"{"file_path": "d.py", "old_string": "self.btn_", "new_string": "self.button_", "replace_all": true}"#;
+        assert_eq!(doubts(prefix, dialog), Vec::<String>::new());
+        let suffix = "ok_btn = 1\ncancel_btn = 2\n";
+        let rename = r#"{"file_path": "d.py", "old_string": "_btn", "new_string": "_button", "replace_all": true}"#;
+        assert_eq!(doubts(rename, suffix), Vec::<String>::new());
+        let install = "cargo install mytool --version 0.4.35\ncurl -LO https://x/download/v0.4.35/mytool-v0.4.35-x86_64.tar.gz\ntar xzf mytool-V0.4.35.tar.gz\n";
+        let bump = r#"{"file_path": "INSTALL.md", "old_string": "0.4.35", "new_string": "0.4.36", "replace_all": true}"#;
+        assert_eq!(doubts(bump, install), Vec::<String>::new());
+        // One place, after a tag's `v`: no doubt either.
+        let one = r#"{"file_path": "c.md", "old_string": "1.2.3", "new_string": "1.2.4"}"#;
+        assert_eq!(doubts(one, "see v1.2.3\n"), Vec::<String>::new());
+        // Still doubted: inside a longer number, after a word ending in
+        // `v` (`dev0.4.35`), a letter cut, a prefix edit of one place.
+        let longer = "pin 0.4.35\npin 10.4.35\n";
+        assert_eq!(
+            doubts(bump, longer),
+            [
+                "the edit's old text starts inside the word `10` at line 2: it changes part of \
+                 a word it does not show: a replace-all changes every such word (`10.4.35` \
+                 becomes `10.4.36`): to change whole words only, send one edit per place meant, \
+                 each with enough context to occur once"
+            ]
+        );
+        assert_eq!(doubts(one, "see dev1.2.3\n").len(), 1);
+        let lone =
+            r#"{"file_path": "d.py", "old_string": "self.btn_", "new_string": "self.button_"}"#;
+        let single = "self.btn_ok = 1\n";
+        assert_eq!(
+            doubts(lone, single),
+            [
+                "the edit's old text ends inside the word `btn_ok` at line 1: it changes part \
+                 of a word it does not show"
+            ]
+        );
+        // A replace-all cutting four words: three named, then how many more.
+        let btns = "self.btn_a\nself.btn_b\nself.btn_c\nself.btn_d\nself.btn_a\n";
+        let cut = r#"{"file_path": "d.py", "old_string": "self.btn", "new_string": "self.button", "replace_all": true}"#;
+        let said = doubts(cut, btns);
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert!(
+            said[0].contains(
+                "(`self.btn_a` becomes `self.button_a`, `self.btn_b` becomes \
+                 `self.button_b`, `self.btn_c` becomes `self.button_c`, 1 word more)"
+            ),
+            "{}",
+            said[0]
+        );
+        assert!(!said[0].contains("whole lines"), "{}", said[0]);
+        // Its kind: a replace-all's sentence ends with what to send.
+        let edit = Edit::from_tool_input("Edit", cut).expect("an edit");
+        let kinds: Vec<EditDoubtKind> = edit_doubt_kinds(&apply(&edit, Some(btns)), btns)
+            .into_iter()
+            .map(|(kind, _)| kind)
+            .collect();
+        assert_eq!(kinds, [EditDoubtKind::RenamesOthers]);
     }
 
     /// An old text ending between a letter and its combining accent
