@@ -561,13 +561,7 @@ fn explain_out_of_order(
     let old = chunk.old_lines();
     let window = &lines[at..at + old.len()];
     out.reason = Some(Reason::OutOfOrder);
-    out.line_diff = diagnose::line_diff(&old, window, at + 1);
-    out.differences = diagnose::differences(&out.line_diff);
-    out.closest = Some(Closest {
-        start_line: at + 1,
-        end_line: at + old.len(),
-        similarity: similarity(&old.join("\n"), &window.join("\n")),
-    });
+    shown_at(&mut out, &old, window, at);
     let why = "the hunks are out of order; put this one before the previous hunk";
     let loose = if level.is_loose() {
         format!(" (at level {})", level.name())
@@ -599,6 +593,19 @@ fn found_before_the_end(lines: &[&str], chunk: &Chunk, cursor: usize) -> Option<
     (level == MatchLevel::Exact && once && at + old.len() < lines.len()).then_some(at)
 }
 
+/// `out` shows the hunk's old lines `old` against `window`, the file's
+/// lines from line `at` (0-based) on: the line diff, its differences, and
+/// the region with its similarity.
+fn shown_at(out: &mut HunkDiagnosis, old: &[&str], window: &[&str], at: usize) {
+    out.line_diff = diagnose::line_diff(old, window, at + 1);
+    out.differences = diagnose::differences(&out.line_diff);
+    out.closest = Some(Closest {
+        start_line: at + 1,
+        end_line: at + old.len(),
+        similarity: similarity(&old.join("\n"), &window.join("\n")),
+    });
+}
+
 /// A hunk pinned by `*** End of File` whose lines stand once in the file,
 /// exactly, but not at its end (a tester's find: "its lines are not in the
 /// file; nothing similar exists" where they stood at line 11, a blank line
@@ -616,13 +623,7 @@ fn explain_not_at_end(
     let after = lines.len() - (at + old.len());
     let blank = lines[at + old.len()..].iter().all(|l| l.trim().is_empty());
     out.reason = Some(Reason::NotFound);
-    out.line_diff = diagnose::line_diff(&old, window, at + 1);
-    out.differences = diagnose::differences(&out.line_diff);
-    out.closest = Some(Closest {
-        start_line: at + 1,
-        end_line: at + old.len(),
-        similarity: 1.0,
-    });
+    shown_at(&mut out, &old, window, at);
     out.message = format!(
         "hunk {} of {} failed: it ends with `*** End of File`, which pins its lines to the end \
          of the file, and they stand at {}, exactly, with {} after them{}: not the end.",
@@ -675,13 +676,7 @@ fn explain_bom(
     let end = at + old.len();
     out.reason = Some(Reason::UnicodeLookalike);
     if let Some(window) = lines.get(at..end).filter(|w| !w.is_empty()) {
-        out.line_diff = diagnose::line_diff(&old, window, at + 1);
-        out.differences = diagnose::differences(&out.line_diff);
-        out.closest = Some(Closest {
-            start_line: at + 1,
-            end_line: end,
-            similarity: similarity(&old.join("\n"), &window.join("\n")),
-        });
+        shown_at(&mut out, &old, window, at);
     }
     let found = if old.is_empty() {
         String::new()
