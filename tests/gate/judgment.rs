@@ -1557,3 +1557,48 @@ fn the_42_false_alarms_are_allowed_and_a_replace_all_cut_asks_no_whole_lines() {
     );
     assert!(!reason.contains("whole lines"), "{reason}");
 }
+
+/// Testers' finds (round 42a, 01, 19, 20), through the gate: a Claude
+/// Code `Edit` leaving a Python `(` open, a Markdown code block's closing
+/// fence dropped, a Go import added again: each denied as a doubt naming
+/// its line; the same edits done right are allowed.
+#[test]
+fn python_syntax_an_open_fence_and_an_import_twice_are_doubts_at_the_gate() {
+    let cases = [
+        (
+            "cart.py",
+            "def add(lines, sku):\n    lines.append(sku)\n    return lines\n",
+            "    lines.append(sku)\n",
+            "    lines.append(str(sku)\n",
+            "    lines.append(str(sku))\n",
+            "'(' was never closed",
+        ),
+        (
+            "README.md",
+            "# App\n\n```sh\nmake\n```\n\nThen run it.\n",
+            "make\n```\n",
+            "make install\n",
+            "make install\n```\n",
+            "code block",
+        ),
+        (
+            "main.go",
+            "package main\n\nimport (\n\t\"fmt\"\n\t\"os\"\n)\n\nfunc main() { fmt.Println(os.Args) }\n",
+            "\t\"os\"\n",
+            "\t\"os\"\n\t\"fmt\"\n",
+            "\t\"os\"\n\t\"strings\"\n",
+            "\"fmt\"",
+        ),
+    ];
+    for (name, content, old, bad, good, said) in cases {
+        let path = format!("{CWD}/{name}");
+        let edit = |new: &str| json!({"file_path": path, "old_string": old, "new_string": new, "replace_all": false});
+        let judgment = judged_named(name, "Edit", edit(bad), Some(content));
+        assert_case(&judgment, Case::Doubt);
+        let reason = deny_reason(&judgment);
+        assert!(reason.contains(said), "{name}: {reason}");
+        let judgment = judged_named(name, "Edit", edit(good), Some(content));
+        assert_case(&judgment, Case::Exact);
+        assert_eq!(judgment.answer, Answer::NoOpinion, "{name}");
+    }
+}
