@@ -21,7 +21,7 @@
 
 /// How [`FenceOpen::fault`] (and [`FenceOpen::describe`]) begin: what
 /// tells a [`super::layout::LayoutBreak`] of a fence from one of a quote.
-pub const FENCE_FAULT: &str = "as written, the Markdown file's code fences";
+const FENCE_FAULT: &str = "as written, the Markdown file's code fences";
 
 /// A code fence an edit leaves open.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -12,7 +12,7 @@
 
 use super::doubt_braces::{BraceFault, brace_fault, brace_language};
 use super::doubt_defines::redefined;
-use super::doubt_fence::{FENCE_FAULT, fence_left_open, markdown_name};
+use super::doubt_fence::{fence_left_open, markdown_name};
 use super::doubt_imports::import_twice;
 use super::doubt_indent::python_break;
 use super::doubt_ini::{ini_name, ini_twice};
@@ -90,12 +90,16 @@ pub enum BreakKind {
     /// A Python `return`, `yield` or `await` outside a function, a
     /// `break` or `continue` outside a loop ([`super::doubt_pysyntax`]).
     Outside,
+    /// A Markdown code fence left open, or a code block running past a
+    /// fence the edit did not touch ([`super::doubt_fence`]).
+    FenceOpen,
 }
 
 impl BreakKind {
     /// Its name in JSON (a session's doubts, a patch's): `misindents`,
     /// `defines-twice` (a key twice too), `unbalanced`, `not-json`,
-    /// `not-yaml`, `not-toml`, `unclosed`, `undefined`, `outside`.
+    /// `not-yaml`, `not-toml`, `unclosed`, `undefined`, `outside`,
+    /// `fence-open`.
     pub fn name(self) -> &'static str {
         match self {
             BreakKind::Misindents => "misindents",
@@ -107,6 +111,7 @@ impl BreakKind {
             BreakKind::Unclosed => "unclosed",
             BreakKind::Undefined => "undefined",
             BreakKind::Outside => "outside",
+            BreakKind::FenceOpen => "fence-open",
         }
     }
 
@@ -123,6 +128,7 @@ impl BreakKind {
             BreakKind::Unclosed => "leaves a string open",
             BreakKind::Undefined => "uses a name it no longer defines",
             BreakKind::Outside => "puts a statement outside its block",
+            BreakKind::FenceOpen => "leaves a code block open",
         }
     }
 }
@@ -148,9 +154,7 @@ impl LayoutBreak {
             BreakKind::NotJson => "unreadable as JSON",
             BreakKind::NotYaml => "unreadable as YAML",
             BreakKind::NotToml => "unreadable as TOML",
-            BreakKind::Unclosed if self.why.starts_with(FENCE_FAULT) => {
-                "with a code block left open"
-            }
+            BreakKind::FenceOpen => "with a code block left open",
             BreakKind::Unclosed => "with a quote left open",
             BreakKind::Undefined => "using a name it no longer defines",
             BreakKind::Outside => "with a statement outside the block it needs",
@@ -263,7 +267,7 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
     });
     let found = found.or_else(|| {
         fence_left_open(path, original, result)
-            .map(|f| of(BreakKind::Unclosed)(say(f.describe(), f.fault())))
+            .map(|f| of(BreakKind::FenceOpen)(say(f.describe(), f.fault())))
     });
     // A Python dict's or a JavaScript object literal's key or method
     // twice ([`super::doubt_keys`]).
@@ -380,6 +384,24 @@ mod tests {
         assert_eq!(
             found("cm.yaml", cm, &twice).map(|g| g.0),
             Some(BreakKind::KeyTwice)
+        );
+    }
+
+    /// A Markdown fence left open is its own kind, named and worded as
+    /// such (it borrowed a string's words: "leaves a string open").
+    #[test]
+    fn a_fence_left_open_is_its_own_kind() {
+        let before = "# App\n\n```sh\nmake\n```\n\nThen run it.\n";
+        let after = before.replace("make\n```\n", "make install\n");
+        let found = layout_break("README.md", before, &after).expect("a fault");
+        assert_eq!(found.kind, BreakKind::FenceOpen);
+        assert_eq!(
+            (found.kind.name(), found.kind.words(), found.leaves()),
+            (
+                "fence-open",
+                "leaves a code block open",
+                "with a code block left open"
+            )
         );
     }
 }
