@@ -541,7 +541,7 @@ fn damaging_edits_are_errors_held_back_and_not_merged() {
     assert_eq!(code, 1, "{err}");
     assert_eq!(fixed, diff);
     assert!(!fixed.contains("OFFSET.round"));
-    assert_contains(&err, "the file and the edit both change line 3");
+    assert_contains(&err, "the SEARCH text is only part of line 3");
     let (code, out) = srview(&["check", &file, &d, "--json"]);
     assert_eq!(code, 1);
     let v: Value = serde_json::from_str(&out).expect("JSON");

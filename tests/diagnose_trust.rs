@@ -126,7 +126,7 @@ fn a_middle_fragment_is_a_partial_line() {
     assert_eq!(d.suggestion, None);
     assert_contains(
         d.withheld.as_deref().expect("says why"),
-        &format!("the file and the edit both change line {line}"),
+        &format!("the SEARCH text is only part of line {line}"),
     );
 }
 
@@ -423,7 +423,7 @@ fn a_line_cut_short_keeps_its_rest() {
         assert_eq!(d.suggestion, None, "{}", d.message);
         assert_contains(
             d.withheld.as_deref().expect("why"),
-            &format!("the file and the edit both change line {line}"),
+            &format!("the SEARCH text is only part of line {line}"),
         );
     }
     let diff = block(
@@ -927,7 +927,7 @@ fn no_suggestion_merges_two_changes_inside_one_line() {
         let d = &diagnose(&block(search, replace), file, final_v1())[0];
         assert_eq!(d.suggestion, None, "{}", d.message);
         let why = d.withheld.as_deref().expect("says why");
-        assert_contains(why, "the file and the edit both change line 3");
+        assert_contains(why, "the SEARCH text is only part of line 3");
         assert_contains(why, &format!("`{kept}`"));
     }
     // A change in the middle of a fragment, or one word for another, is a
@@ -943,7 +943,7 @@ fn no_suggestion_merges_two_changes_inside_one_line() {
             final_v1(),
         )[0];
         assert_eq!(d.suggestion, None, "{replace}");
-        assert_contains(d.withheld.as_deref().expect("why"), "both change line 2");
+        assert_contains(d.withheld.as_deref().expect("why"), "only part of line 2");
     }
     // Only indentation before a fragment: the line is the SEARCH text's,
     // and the edit is carried over.
@@ -1186,7 +1186,7 @@ fn a_fragment_line_the_edit_keeps_keeps_the_files_rest() {
     assert_eq!(d.suggestion, None, "{}", d.message);
     assert_contains(
         d.withheld.as_deref().expect("says why"),
-        "the file and the edit both change line 10: the file's line has `[\"orders\"]`",
+        "the SEARCH text is only part of line 10, whose rest (`[\"orders\"]`)",
     );
     // Code before a fragment's first line, the first line kept, a later
     // line changed: carried over with the file's head.

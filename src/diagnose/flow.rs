@@ -943,9 +943,10 @@ fn fragment_replacement(
             })
             .collect();
         return Err(Some(format!(
-            "the file and the edit both change line {line}: the file's line has `{file_part}` \
-             beside the SEARCH text, and the edit rewrites the SEARCH text, so how the two \
-             changes combine in one line cannot be told"
+            "the SEARCH text is only part of line {line}, whose rest (`{file_part}`) the block \
+             does not show, and the edit rewrites the part it shows, so whether that rest stays \
+             as it is beside the new text cannot be told: send the whole line as the file has it, \
+             with the change"
         )));
     }
     Ok(format!("{}\n", lines.replacen(needle.as_str(), replace, 1)))
