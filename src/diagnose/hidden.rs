@@ -183,6 +183,13 @@ fn mark(c: char) -> bool {
     matches!(c, '\u{200e}' | '\u{200f}' | '\u{061c}')
 }
 
+/// Whether `c` is a letter of a right-to-left script (Hebrew, Arabic,
+/// Syriac, Thaana, N'Ko and their presentation forms).
+fn rtl(c: char) -> bool {
+    matches!(c, '\u{0590}'..='\u{08ff}' | '\u{fb1d}'..='\u{fdff}' | '\u{fe70}'..='\u{fefc}')
+        && c.is_alphabetic()
+}
+
 /// How many times `c` is in `counts`.
 fn count_of(counts: &[(char, usize)], c: char) -> usize {
     counts.iter().find(|(k, _)| *k == c).map_or(0, |&(_, n)| n)
@@ -286,8 +293,15 @@ pub fn hidden_added<'a>(
     for m in &old {
         count_in(&mut had, m.c);
     }
-    let doubted = |c: char| count_of(&had, c) == 0 || !mark(c);
-    if !new.iter().any(|m| doubted(m.c)) {
+    // A directional mark is Arabic or Hebrew text's own: not doubted where
+    // the file held one, nor on a line of right-to-left letters (a
+    // tester's find: `\u{200f}%d\u{200f}` in an Arabic locale file). It
+    // cannot reorder code as the embedding, override and isolate controls
+    // do.
+    let lines_of: Vec<&str> = result.split_inclusive('\n').collect();
+    let rtl_line = |line: usize| lines_of.get(line - 1).is_some_and(|l| l.chars().any(rtl));
+    let doubted = |m: &Met| !mark(m.c) || (count_of(&had, m.c) == 0 && !rtl_line(m.line));
+    if !new.iter().any(doubted) {
         return None;
     }
     let mut has: Vec<(char, usize)> = Vec::new();
@@ -327,7 +341,7 @@ pub fn hidden_added<'a>(
     for m in &new {
         let (before, after) = (count_of(&had, m.c), count_of(&has, m.c));
         let added = after > before || not_kept.iter().any(|k| k.c == m.c);
-        if added && doubted(m.c) && !found.chars.contains(&m.c) {
+        if added && doubted(m) && !found.chars.contains(&m.c) {
             found.chars.push(m.c);
             found.counts.push((before, after));
         }
@@ -494,5 +508,23 @@ mod tests {
         );
         assert!(!has_hidden(FILE));
         assert!(has_hidden("a\u{2060}b"));
+    }
+
+    /// A tester's find (round 42b, 08): the first right-to-left mark of an
+    /// Arabic locale file, beside Arabic letters, is the text's own; the
+    /// same mark in a line of code without such letters is still said,
+    /// and an override beside Arabic letters too.
+    #[test]
+    fn a_directional_mark_beside_right_to_left_letters_is_not_said() {
+        let file = "{\n  \"files\": \"\u{645}\u{644}\u{641}\u{627}\u{62a}\"\n}\n";
+        let arabic = file.replace(
+            "\"\n}",
+            "\",\n  \"count\": \"\u{200f}%d\u{200f} \u{645}\u{644}\"\n}",
+        );
+        assert_eq!(hidden_added(file, [arabic.as_str()]), None);
+        let code = file.replace("\"\n}", "\",\n  \"path\": \"\u{200f}C:/x\"\n}");
+        assert!(hidden_added(file, [code.as_str()]).is_some());
+        let over = arabic.replace('\u{200f}', "\u{202e}");
+        assert!(hidden_added(file, [over.as_str()]).is_some());
     }
 }
