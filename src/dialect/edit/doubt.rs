@@ -433,6 +433,12 @@ fn cut_short(old: &str, new: &str) -> Option<String> {
     let ops = diff.ops();
     // The old lines past the last one the new content keeps or replaces
     // (a replacement's lines beyond its new ones are deleted ones).
+    // A line added at the end (a closing line, a new entry) does not make
+    // the file's rest kept (a tester's find: one line added passed).
+    let ops = match ops {
+        [rest @ .., similar::DiffOp::Insert { new_len: 1, .. }] => rest,
+        all => all,
+    };
     let old_index = match *ops.last()? {
         similar::DiffOp::Delete { old_index, .. } => old_index,
         // Only where the new lines read as the old ones they stand at
@@ -448,10 +454,12 @@ fn cut_short(old: &str, new: &str) -> Option<String> {
                 old_lines.get(old_index..old_index + new_len)?.join("\n"),
                 new_lines.get(new_index..new_index + new_len)?.join("\n"),
             );
-            if similar::TextDiff::from_chars(&was, &is).ratio() < 0.8 {
-                return None;
+            match similar::TextDiff::from_chars(&was, &is).ratio() >= 0.8 {
+                true => old_index + new_len,
+                // One new line in place of the rest: added after it.
+                false if new_len == 1 => old_index,
+                false => return None,
             }
-            old_index + new_len
         }
         _ => return None,
     };
@@ -1419,6 +1427,8 @@ mod tests {
         // The first lines, exactly.
         let first: String = module.lines().take(6).map(|l| format!("{l}\n")).collect();
         assert!(write_doubt("cart.py", &module, &first).is_some());
+        // The first lines and one line added after them (tester 42c, 09).
+        assert!(write_doubt("cart.py", &module, &format!("{first}__all__ = []\n")).is_some());
     }
 
     /// An old text matching only inside a trailing comment, a `/* */`
