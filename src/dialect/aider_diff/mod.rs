@@ -160,7 +160,7 @@ struct Applied {
     /// The text searched: the file as the earlier blocks left it.
     searched: String,
     /// A `dotdotdots` replacement whose pieces each stood once, on whole
-    /// lines, in order ([`replace::Replaced::pieces_exact`]): not loose.
+    /// lines, none overlapping ([`replace::Replaced::pieces_exact`]): not loose.
     pieces_exact: bool,
 }
 
@@ -717,11 +717,12 @@ mod tests {
         );
         assert_eq!(outcome.stage.as_deref(), Some("dotdotdots"));
         assert_eq!(outcome.edits[0].lines, Some((2, 4)));
-        // Each piece whole lines, once, in order: the model's own text,
+        // Each piece whole lines, once, none overlapping: the model's own text,
         // replaced where it stands (a tester's find: called loose).
         assert!(!outcome.edits[0].loose);
-        // A piece inside a line (`= 3` of `c = 3`), or pieces out of
-        // order: loose.
+        // A piece inside a line (`= 3` of `c = 3`): loose. Pieces in
+        // reverse order, each whole lines standing once: each replaced
+        // where it stands, exact (tester 42c, 07).
         let inside = run_on_a(file, "    a = 1\n...\n= 3\n", "    a = 10\n...\n= 30\n");
         assert_eq!(inside.stage.as_deref(), Some("dotdotdots"));
         assert!(inside.edits[0].loose);
@@ -731,7 +732,11 @@ mod tests {
             "    c = 30\n...\n    a = 10\n",
         );
         assert_eq!(swapped.stage.as_deref(), Some("dotdotdots"));
-        assert!(swapped.edits[0].loose);
+        assert!(!swapped.edits[0].loose);
+        assert_eq!(
+            written(&swapped, "a.py").as_deref(),
+            Some("def f():\n    a = 10\n    b = 2\n    c = 30\n")
+        );
         // Unpaired `...` fails (Aider's ValueError is swallowed).
         let outcome = run_on_a(
             file,

@@ -27,7 +27,7 @@ pub struct Replaced {
     pub span: (usize, usize),
     pub written: String,
     /// For `dotdotdots`: every SEARCH piece is whole lines standing once
-    /// in the text, the pieces in order: each replaced where the model's
+    /// in the text, no two overlapping: each replaced where the model's
     /// own text stands, the lines under `...` kept (a tester's find: such
     /// an edit was called loose). False for every other stage.
     pub pieces_exact: bool,
@@ -342,7 +342,7 @@ fn try_dotdotdots(whole: &str, part: &str, replace: &str) -> Option<Replaced> {
         return None;
     }
     let original = whole;
-    let pieces_exact = pieces_in_order(original, &part_pieces);
+    let pieces_exact = pieces_apart(original, &part_pieces);
     let mut whole = whole.to_string();
     for (part, replace) in part_pieces.iter().zip(&replace_pieces).step_by(2) {
         if part.is_empty() && replace.is_empty() {
@@ -371,10 +371,11 @@ fn try_dotdotdots(whole: &str, part: &str, replace: &str) -> Option<Replaced> {
 }
 
 /// Whether every SEARCH piece of `pieces` (`...` lines at odd places) is
-/// whole lines of `text` standing there once, none empty, each after the
-/// one before.
-fn pieces_in_order(text: &str, pieces: &[&str]) -> bool {
-    let mut after = 0;
+/// whole lines of `text` standing there once, none empty, no two
+/// overlapping (in any order: Aider replaces each where it stands, a
+/// tester's find).
+fn pieces_apart(text: &str, pieces: &[&str]) -> bool {
+    let mut taken: Vec<(usize, usize)> = Vec::new();
     for piece in pieces.iter().step_by(2) {
         if piece.is_empty() || !piece.ends_with('\n') {
             return false;
@@ -383,10 +384,12 @@ fn pieces_in_order(text: &str, pieces: &[&str]) -> bool {
         let (Some((at, _)), None) = (places.next(), places.next()) else {
             return false;
         };
-        if at < after || (at > 0 && text.as_bytes()[at - 1] != b'\n') {
+        let end = at + piece.len();
+        let overlaps = taken.iter().any(|&(a, b)| at < b && a < end);
+        if overlaps || (at > 0 && text.as_bytes()[at - 1] != b'\n') {
             return false;
         }
-        after = at + piece.len();
+        taken.push((at, end));
     }
     true
 }
