@@ -171,7 +171,16 @@ fn a_write_standing_in_for_lines_it_leaves_out_is_a_doubt() {
         &file,
         &srview::gate::Policy::default(),
     );
-    assert_eq!(judgment.case, Case::Exact);
+    // ... but the write still keeps only the file's first lines and drops
+    // the rest after them: a content cut short (tester 42c, 09), said as
+    // such, not as a stand-in.
+    assert_eq!(judgment.case, Case::Doubt);
+    let reason = super::deny_reason(&judgment);
+    assert!(
+        reason.contains("its content covers only the file's first")
+            && !reason.contains("stands in"),
+        "{reason}"
+    );
 }
 
 /// Cline CLI 3.0.65's recorded `PreToolUse` payload
