@@ -165,6 +165,16 @@ impl SyntaxBreak {
             SyntaxFault::Mismatch { .. } | SyntaxFault::Unmatched { .. } => {
                 "send the new text with each bracket closed by its own kind"
             }
+            // Indented right, in a plain `def`: the function is what is
+            // wrong (a tester's find: told to check the indentation).
+            SyntaxFault::Outside {
+                word: "await",
+                in_function: true,
+                ..
+            } => {
+                "make the function holding it an `async def` (and await it where it is \
+                 called), or do not await there"
+            }
             SyntaxFault::Outside { .. } => {
                 "keep the line indented in the block it belongs to (check the new text's \
                  indentation)"
@@ -607,6 +617,32 @@ mod tests {
         assert!(
             python_syntax(base, "x = '''\n")
                 .is_some_and(|b| matches!(b.fault, SyntaxFault::StringOpen { triple: true, .. }))
+        );
+    }
+
+    /// `await` in a plain `def`, indented right: the advice is the
+    /// function's `async`, not the indentation (tester round 42c, 10); a
+    /// `return` at the module's level keeps the indentation advice.
+    #[test]
+    fn await_in_a_plain_function_is_told_to_make_it_async() {
+        let before = "import asyncio\n\n\ndef fetch(u):\n    return u\n";
+        let after = before.replace(
+            "    return u\n",
+            "    await asyncio.sleep(0)\n    return u\n",
+        );
+        let said = python_syntax(before, &after).expect("a fault").describe();
+        assert!(
+            said.ends_with(
+                "make the function holding it an `async def` (and await it where it is called), \
+                 or do not await there"
+            ),
+            "{said}"
+        );
+        let moved = before.replace("    return u\n", "    pass\nreturn u\n");
+        let said = python_syntax(before, &moved).expect("a fault").describe();
+        assert!(
+            said.ends_with("(check the new text's indentation)"),
+            "{said}"
         );
     }
 }
