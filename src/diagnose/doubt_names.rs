@@ -397,6 +397,18 @@ pub fn python_pieces(text: &str) -> Option<Vec<(usize, usize, Piece)>> {
     lex(text).map(|l| l.pieces)
 }
 
+/// The byte of the line end a backslash at byte `i` of `b` continues the
+/// line over (its `\r\n` or `\n`); `None` where anything else follows it
+/// (Python refuses a backslash there).
+pub(super) fn continued(b: &[u8], i: usize) -> Option<usize> {
+    let next = if b.get(i + 1) == Some(&b'\r') {
+        i + 2
+    } else {
+        i + 1
+    };
+    (b.get(next) == Some(&b'\n')).then_some(next)
+}
+
 /// The prefix letters a string may have (`r`, `b`, `u`, `f`, `t` and
 /// pairs of them), and whether it is an f-string (or a t-string).
 fn string_prefix(word: &str) -> Option<bool> {
@@ -593,15 +605,7 @@ fn lex<'a>(text: &'a str) -> Option<Lexed<'a>> {
             b' ' | b'\t' | b'\r' | b'\x0c' => i += 1,
             b'\\' => {
                 // A continuation: the logical line goes on.
-                let next = if b.get(i + 1) == Some(&b'\r') {
-                    i + 2
-                } else {
-                    i + 1
-                };
-                if b.get(next) != Some(&b'\n') {
-                    return None;
-                }
-                i = next + 1;
+                i = continued(b, i)? + 1;
                 line += 1;
                 line_start = i;
             }

@@ -292,14 +292,9 @@ fn scan(text: &str) -> Scan {
             }
             b'#' => i = text[i..].find('\n').map_or(b.len(), |n| i + n),
             b'\\' => {
-                let next = if b.get(i + 1) == Some(&b'\r') {
-                    i + 2
-                } else {
-                    i + 1
-                };
-                if b.get(next) != Some(&b'\n') {
+                let Some(next) = super::doubt_names::continued(b, i) else {
                     return Scan::Unread;
-                }
+                };
                 i = next;
             }
             b'(' | b'[' | b'{' => {
