@@ -613,3 +613,34 @@ proptest! {
         prop_assert!(checked.is_ok(), "{}", checked.err().unwrap_or_default());
     }
 }
+
+/// A tester's find (42a-12): an `@@` line without the method's indentation,
+/// found only trimmed but at one line of the file, with the hunk's lines
+/// exact: the `@@` line is never written, so the hunk is not loose (no
+/// warning, no loose diagnosis), the level it was found at is still
+/// reported, and `fix` has nothing to correct. Standing twice, it stays
+/// loose.
+#[test]
+fn an_at_at_line_found_trimmed_at_one_place_is_not_loose() {
+    let class = "class Cart:\n    def reset(self):\n        self.lines = []\n\n    def total(self):\n        return 0\n";
+    let body = "@@ def reset(self):\n-        self.lines = []\n+        self.lines = list()\n";
+    let (_, case) = update_run("cart.py", class, body);
+    assert_eq!(case.outcome.exit_code, 0);
+    let hunk = &case.outcome.sections[0].hunks[0];
+    let header = hunk.header.as_ref().expect("the @@ line was found");
+    assert_eq!((header.line, header.level), (2, MatchLevel::Trimmed));
+    assert_eq!(hunk.level, Some(MatchLevel::Exact));
+    assert_eq!(case.outcome.loose_hunks().count(), 0);
+    assert!(
+        case.diagnoses.iter().all(|d| d.state != HunkState::Applied),
+        "{:?}",
+        case.diagnoses
+    );
+    assert!(case.fix.complete && case.fix.notes.is_empty());
+
+    let twice =
+        format!("{class}\n\nclass Basket:\n    def reset(self):\n        self.lines = []\n");
+    let (_, case) = update_run("cart.py", &twice, body);
+    assert_eq!(case.outcome.exit_code, 0);
+    assert_eq!(case.outcome.loose_hunks().count(), 1);
+}

@@ -35,7 +35,8 @@ fn level_rank(level: MatchLevel) -> u8 {
     }
 }
 
-/// The loosest level any hunk (or `@@` line) of `outcome` matched at.
+/// The loosest level any hunk (or `@@` line that makes it loose) of
+/// `outcome` matched at.
 fn loosest(outcome: &PatchOutcome) -> MatchLevel {
     outcome
         .sections
@@ -44,7 +45,7 @@ fn loosest(outcome: &PatchOutcome) -> MatchLevel {
         .flat_map(|h| {
             h.level
                 .into_iter()
-                .chain(h.header.as_ref().map(|m| m.level))
+                .chain(h.header.as_ref().filter(|m| m.is_loose()).map(|m| m.level))
         })
         .max_by_key(|l| level_rank(*l))
         .unwrap_or(MatchLevel::Exact)

@@ -274,6 +274,26 @@ fn a_loose_at_at_line_is_named_as_the_loose_line() {
     );
 }
 
+/// A tester's find (42a-12): an `@@` line written without the file's
+/// indentation, found only trimmed but at one line of the file, with the
+/// hunk's lines exact: Codex writes the model's lines byte for byte (the
+/// `@@` line is never written), so it is exact, not loose, under
+/// `loose=deny` too. The same `@@` line standing twice in the file (the
+/// test above) stays loose: the place it names is in question.
+#[test]
+fn a_loose_at_at_line_found_at_one_place_is_exact() {
+    let input = super::patch(
+        "@@ total = 0\n-        total += item.price * item.qty\n+        total += item.qty * item.price\n",
+    );
+    let judgment = super::judge_on(
+        GateAgent::Codex,
+        &edit_payload(GateAgent::Codex, input),
+        &super::inventory(),
+        &Policy::parse("loose=deny").expect("a policy"),
+    );
+    assert_eq!(judgment.case, Case::Exact, "{:?}", judgment.answer);
+}
+
 /// pi's edit of a file mixing CRLF and LF: pi writes every line with one
 /// ending, lines no edit covers too. The model is told which lines, why,
 /// and that no edit text avoids it (it read only "also rewrites lines no

@@ -18,7 +18,7 @@ use serde::Serialize;
 use super::apply::apply;
 use super::fs::{Entry, PatchFs, SharedText, normalize};
 use super::model::{Chunk, ChunkLine, LineKind, Patch, Section};
-use super::outcome::{HunkReport, HunkState, PatchOutcome};
+use super::outcome::{HeaderMatch, HunkReport, HunkState, PatchOutcome};
 use super::reindent::{Unindentable, tighten_reindented};
 use super::seek::MatchLevel;
 use super::update::line_texts;
@@ -130,7 +130,7 @@ pub fn diagnose_hunks(
         for (h, (chunk, hunk)) in chunks.iter().zip(&report.hunks).enumerate() {
             let loose = hunk.state == HunkState::Applied
                 && (hunk.level.is_some_and(MatchLevel::is_loose)
-                    || hunk.header.as_ref().is_some_and(|m| m.level.is_loose()));
+                    || hunk.header.as_ref().is_some_and(HeaderMatch::is_loose));
             if loose {
                 let unclear = unindentable
                     .iter()

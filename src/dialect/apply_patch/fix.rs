@@ -148,9 +148,7 @@ pub fn fix_patch(patch: &Patch, fs: &dyn PatchFs, cwd: &str) -> FixResult {
     let check = apply_text(&text, fs, cwd);
     let all_exact = check.sections.iter().flat_map(|s| &s.hunks).all(|h| {
         h.level.is_none_or(|l| l == MatchLevel::Exact)
-            && h.header
-                .as_ref()
-                .is_none_or(|m| m.level == MatchLevel::Exact)
+            && h.header.as_ref().is_none_or(|m| !m.is_loose())
     });
     let complete = notes.is_empty() && check.exit_code == 0 && all_exact;
     if !complete && notes.is_empty() {

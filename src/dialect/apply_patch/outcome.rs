@@ -116,6 +116,22 @@ pub struct HeaderMatch {
     pub level: MatchLevel,
     /// The file's line and the header, when their bytes differ.
     pub differing: Option<LooseLine>,
+    /// No other line of the file matches the header at its level: a loose
+    /// `@@` line then names one place and nothing of it is written, so it
+    /// does not make its hunk loose (a tester's find: `@@ def reset(...)`
+    /// written without the method's indentation was denied under
+    /// `loose=deny` though Codex writes the model's lines byte for byte).
+    #[serde(skip)]
+    pub alone: bool,
+}
+
+impl HeaderMatch {
+    /// Whether this `@@` line makes its hunk loose: it differs from the
+    /// file's line and another line of the file matches it as loosely, so
+    /// the place it names is in question.
+    pub fn is_loose(&self) -> bool {
+        self.level.is_loose() && !self.alone
+    }
 }
 
 /// What happened to one chunk: the apply_patch form of the engine's block
@@ -229,7 +245,7 @@ impl PatchOutcome {
                 .iter()
                 .filter(|h| {
                     h.level.is_some_and(MatchLevel::is_loose)
-                        || h.header.as_ref().is_some_and(|m| m.level.is_loose())
+                        || h.header.as_ref().is_some_and(HeaderMatch::is_loose)
                 })
                 .map(move |h| (s, h))
         })

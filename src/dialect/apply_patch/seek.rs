@@ -43,7 +43,7 @@ impl MatchLevel {
         MatchLevel::Unicode,
     ];
 
-    fn equal(self, file: &str, patch: &str) -> bool {
+    pub(super) fn equal(self, file: &str, patch: &str) -> bool {
         match self {
             MatchLevel::Exact => file == patch,
             MatchLevel::TrailingSpace => file.trim_end() == patch.trim_end(),

@@ -197,9 +197,14 @@ pub(super) fn updated_content(
 /// also where the chunk's old lines may start (0-based).
 fn find_header(lines: &[FileLine<'_>], context: &str, cursor: usize) -> Option<HeaderMatch> {
     let (at, level) = seek(lines, &[context], cursor, false)?;
+    let alone = lines
+        .iter()
+        .enumerate()
+        .all(|(i, line)| i == at || !level.equal(line.text, context));
     Some(HeaderMatch {
         line: at + 1,
         level,
+        alone,
         differing: (lines[at].text != context).then(|| LooseLine {
             line: at + 1,
             file: lines[at].text.to_string(),
