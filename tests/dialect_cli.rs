@@ -3658,3 +3658,80 @@ fn an_abstract_method_or_protocol_member_whose_body_is_an_ellipsis_is_written() 
         "its new text stands in for lines it leaves out (its line 2: `...`)",
     );
 }
+
+/// A tester's find (42c-12): an Aider block with `...` lines that Aider's
+/// `try_dotdotdots` refuses was explained as a SEARCH line (the `...`)
+/// missing from the file. Now `check` and `fix` say the rule that failed: a
+/// REPLACE `...` written otherwise than the SEARCH's (and `fix` writes it as
+/// the SEARCH's, placed exactly by Aider), and a piece an earlier piece's
+/// REPLACE adds again (no corrected reply: two blocks are needed).
+#[test]
+fn an_aider_dotdotdots_refusal_is_said_by_its_rule() {
+    let app = "class Service:\n    def run(self, x):\n        if x:\n            return x\n        return None\n\n\ndef helper(x):\n    return x\n\n\ndef main():\n    print(helper(1))\n";
+    let unmatched = "app.py\n```python\n<<<<<<< SEARCH\n    def run(self, x):\n...\ndef helper(x):\n    return x\n=======\n    def run(self, x: int):\n    ...\ndef helper(x):\n    return x * 2\n>>>>>>> REPLACE\n```\n";
+    let twice = "app.py\n```python\n<<<<<<< SEARCH\nclass Service:\n...\ndef helper(x):\n    return x\n\n\n=======\ndef helper(x):\n    return x\n\n\nclass Service:\n...\n>>>>>>> REPLACE\n```\n";
+    let dir = support::files::folder(&[
+        ("app.py", app),
+        ("unmatched.md", unmatched),
+        ("twice.md", twice),
+    ]);
+    let run = |cmd: &str, name: &str| {
+        run_in(
+            dir.path(),
+            &[cmd, "app.py", name, "--dialect", "aider-diff"],
+        )
+    };
+    let said_unmatched = "its REPLACE's `...` line `    ...` is not written as its SEARCH's \
+                          `...`: Aider needs each pair of `...` lines alike, so it refuses the \
+                          block (\"Unmatched ... in SEARCH/REPLACE block\"): write the REPLACE's \
+                          `...` lines exactly as the SEARCH's";
+    let checked = run("check", "unmatched.md");
+    assert_eq!(checked.status.code(), Some(1));
+    assert_contains(
+        &text(&checked.stdout),
+        &format!("edit 1: {said_unmatched}\n"),
+    );
+    let fixed = run("fix", "unmatched.md");
+    assert_eq!(fixed.status.code(), Some(0), "{}", text(&fixed.stderr));
+    assert_eq!(
+        text(&fixed.stderr),
+        format!(
+            "srview: block #1 (reply lines 3-13): {said_unmatched}\nsrview: corrected the \
+             reply's blocks for app.py (placed exactly by Aider 0.86.2's diff edit format)\n"
+        )
+    );
+    assert_eq!(
+        text(&fixed.stdout),
+        unmatched.replace("    ...\ndef", "...\ndef")
+    );
+    std::fs::write(dir.path().join("fixed.md"), &fixed.stdout).expect("written");
+    let applied = run("apply", "fixed.md");
+    assert_eq!(applied.status.code(), Some(0), "{}", text(&applied.stderr));
+    assert_eq!(
+        text(&applied.stdout),
+        app.replace("def run(self, x):", "def run(self, x: int):")
+            .replace(
+                "    return x\n\n\ndef main",
+                "    return x * 2\n\n\ndef main"
+            )
+    );
+
+    let said_twice = "its SEARCH piece 2 (from `def helper(x):`) stands once in the file but at \
+                      2 places once the pieces before it are replaced (their REPLACE adds it \
+                      again): Aider replaces the pieces one after another and refuses a piece \
+                      standing at more than one place: send two blocks, the one that removes it \
+                      first";
+    let checked = run("check", "twice.md");
+    assert_eq!(checked.status.code(), Some(1));
+    assert_contains(&text(&checked.stdout), &format!("edit 1: {said_twice}\n"));
+    let refused = run("fix", "twice.md");
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(refused.stdout.is_empty());
+    assert_eq!(
+        text(&refused.stderr),
+        format!(
+            "srview: block #1 (reply lines 3-17): {said_twice}\nsrview: no corrected reply: \
+             srview cannot place every block of app.py\n"
+        )
+    );
+}

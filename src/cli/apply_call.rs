@@ -688,6 +688,9 @@ pub(super) fn check(args: &CheckArgs, row: &DialectRow, text: &str) -> CmdResult
             (None, Some(message)) => text.push_str(&format!("the agent says: {message}\n")),
             (None, None) => {}
         }
+        for (index, fault) in aider_dots_faults(row, &run, &target, &args.file) {
+            text.push_str(&format!("edit {}: {}\n", index + 1, fault.said));
+        }
         if let Some(c) = &correction {
             for e in &c.edits {
                 text.push_str(&format!("edit {}: {}\n", e.index + 1, e.message));
@@ -712,6 +715,32 @@ pub(super) fn check(args: &CheckArgs, row: &DialectRow, text: &str) -> CmdResult
             1
         },
     )
+}
+
+/// Whether `path`, as a reply names it, is `target` (by its path or its
+/// file name, as Aider finds a chat file).
+fn names_target(path: &str, target: &str) -> bool {
+    let name = |path: &str| path.rsplit('/').next().unwrap_or(path).to_string();
+    path == target || name(path) == name(target)
+}
+
+/// The blocks of FILE that Aider's `...` rules refuse, by edit index, with
+/// why ([`crate::dialect::aider_diff::dots_faults`]); empty for other
+/// dialects.
+fn aider_dots_faults(
+    row: &DialectRow,
+    run: &Run,
+    target: &str,
+    file: &Path,
+) -> Vec<(usize, crate::dialect::aider_diff::DotsFault)> {
+    let reply = run.input.get("reply").and_then(serde_json::Value::as_str);
+    let (Some(reply), "aider-diff") = (reply, row.value) else {
+        return Vec::new();
+    };
+    let Some(content) = as_read(run, target, file) else {
+        return Vec::new();
+    };
+    crate::dialect::aider_diff::dots_faults(reply, &content, |path| names_target(path, target))
 }
 
 /// `srview fix FILE INPUT --dialect NAME`: the tool input with its failed
@@ -911,8 +940,7 @@ fn fix_aider(args: &super::FixArgs, row: &DialectRow, text: &str) -> CmdResult {
         stdout.write_all(reply.as_bytes()).map_err(Error::stdout)?;
         return Ok(0);
     }
-    let name = |path: &str| path.rsplit('/').next().unwrap_or(path).to_string();
-    let ours = |path: &str| path == target || name(path) == name(&target);
+    let ours = |path: &str| names_target(path, &target);
     let calls = crate::source::aider::parse(reply);
     // Each of FILE's blocks' lines in the reply, for the notes.
     let reply_lines: Vec<[usize; 2]> = crate::source::aider::block_lines(reply)
@@ -936,6 +964,10 @@ fn fix_aider(args: &super::FixArgs, row: &DialectRow, text: &str) -> CmdResult {
         .filter(|c| ours(&c.path))
         .map(|c| c.body.as_str())
         .collect();
+    let faults = crate::dialect::aider_diff::dots_faults(reply, content, ours);
+    if !faults.is_empty() {
+        return fix_aider_dots(row, reply, content, &cwd, &args.file, &target, &faults);
+    }
     let options = crate::engine::Options {
         version: crate::engine::Version::V1,
         is_final: true,
@@ -992,6 +1024,54 @@ fn fix_aider(args: &super::FixArgs, row: &DialectRow, text: &str) -> CmdResult {
     stdout
         .write_all(corrected.as_bytes())
         .map_err(Error::stdout)?;
+    stdout.flush().map_err(Error::stdout)?;
+    Ok(0)
+}
+
+/// `fix` of a reply whose blocks for FILE break Aider's `...` rules: each
+/// said with its reply lines; the reply with the REPLACE's `...` lines
+/// written as the SEARCH's printed only when that mends every such block
+/// and Aider's matcher then places every block exactly (a tester's find:
+/// srview blamed the `...` line as a SEARCH line missing from the file).
+fn fix_aider_dots(
+    row: &DialectRow,
+    reply: &str,
+    content: &str,
+    cwd: &Path,
+    file: &Path,
+    target: &str,
+    faults: &[(usize, crate::dialect::aider_diff::DotsFault)],
+) -> CmdResult {
+    let lines = crate::source::aider::block_lines(reply);
+    for (index, fault) in faults {
+        let at = lines
+            .get(*index)
+            .map(|&[first, last]| {
+                format!(" ({})", crate::words::line_range("reply line", first, last))
+            })
+            .unwrap_or_default();
+        eprintln!("srview: block #{}{at}: {}", index + 1, fault.said);
+    }
+    let shown = file.display().to_string();
+    let mended =
+        crate::dialect::aider_diff::mend_dots(reply, content, |path| names_target(path, target));
+    let Some(mended) = mended else {
+        eprintln!("srview: no corrected reply: srview cannot place every block of {shown}");
+        return Ok(1);
+    };
+    if !run_matcher(row, &mended, cwd, Some(file))?.outcome.exact() {
+        eprintln!(
+            "srview: no corrected reply: {} does not place the corrected blocks exactly",
+            row.title
+        );
+        return Ok(1);
+    }
+    eprintln!(
+        "srview: corrected the reply's blocks for {shown} (placed exactly by {})",
+        row.title
+    );
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(mended.as_bytes()).map_err(Error::stdout)?;
     stdout.flush().map_err(Error::stdout)?;
     Ok(0)
 }

@@ -36,7 +36,8 @@ use crate::dialect::call::{CallMatcher, CallOutcome, EditMatch, Searched, ToolCa
 
 use parse::{Block, choose_fence, find_blocks, path_name};
 use pytext::is_blank;
-use replace::{find_similar_lines, replace_most_similar_chunk, strip_quoted_wrapping};
+pub use replace::DotsFault;
+use replace::{dots_fault, find_similar_lines, replace_most_similar_chunk, strip_quoted_wrapping};
 use world::{Raised, World};
 
 /// Aider 0.86.2's `diff` edit format.
@@ -108,6 +109,55 @@ impl CallMatcher for AiderDiff {
         };
         apply_updates(&mut world, &blocks)
     }
+}
+
+/// Each block of `reply` for the file holding `content` (`ours` tells its
+/// path) that Aider's `...` rules refuse, by the block's index in the
+/// reply, with why ([`DotsFault`]). The blocks are run one after another
+/// over `content`, as Aider's real pass runs them, so a block is judged on
+/// the file the blocks before it leave.
+pub fn dots_faults(
+    reply: &str,
+    content: &str,
+    ours: impl Fn(&str) -> bool,
+) -> Vec<(usize, DotsFault)> {
+    let fence = choose_fence([content]);
+    let Ok(blocks) = find_blocks(reply, fence, &[]) else {
+        return Vec::new();
+    };
+    let mut whole = content.to_string();
+    let mut faults = Vec::new();
+    for (index, block) in blocks.iter().enumerate() {
+        if !ours(&block.path) || is_blank(&block.original) {
+            continue;
+        }
+        match replace_most_similar_chunk(&whole, &block.original, &block.updated) {
+            Some(replaced) => whole = replaced.text,
+            None => faults.extend(
+                dots_fault(&whole, &block.original, &block.updated).map(|fault| (index, fault)),
+            ),
+        }
+    }
+    faults
+}
+
+/// `reply` with the REPLACE of each block [`dots_faults`] finds written
+/// with its SEARCH's `...` lines, when that mends every such block (and each
+/// REPLACE stands once in the reply): `None` otherwise. The caller runs
+/// Aider's matcher on it before offering it.
+pub fn mend_dots(reply: &str, content: &str, ours: impl Fn(&str) -> bool) -> Option<String> {
+    let faults = dots_faults(reply, content, ours);
+    let blocks = find_blocks(reply, choose_fence([content]), &[]).ok()?;
+    let mut mended = reply.to_string();
+    for (index, fault) in &faults {
+        let sent = blocks.get(*index)?.updated.as_str();
+        let written = fault.replace.as_deref()?;
+        if sent.is_empty() || mended.matches(sent).count() != 1 {
+            return None;
+        }
+        mended = mended.replacen(sent, written, 1);
+    }
+    (!faults.is_empty()).then_some(mended)
 }
 
 /// The call's reply and Aider's world with the chat's files added; the

@@ -370,6 +370,124 @@ fn try_dotdotdots(whole: &str, part: &str, replace: &str) -> Option<Replaced> {
     })
 }
 
+/// Why Aider's `try_dotdotdots` refuses a block whose SEARCH has `...`
+/// lines (a tester's find: srview read the `...` as a SEARCH line missing
+/// from the file and blamed it), and the REPLACE that mends it where one is
+/// clear.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DotsFault {
+    /// The rule that failed, in words, with what to send instead.
+    pub said: String,
+    /// The REPLACE text with its `...` lines written as the SEARCH's, where
+    /// that alone was the fault.
+    pub replace: Option<String>,
+}
+
+/// The `try_dotdotdots` rule `part` and `replace` break over `whole` (the
+/// file as the blocks before left it): `None` when the SEARCH has no `...`
+/// line or the pieces place (then another stage's failure is the story).
+pub fn dots_fault(whole: &str, part: &str, replace: &str) -> Option<DotsFault> {
+    let (whole, part, replace) = (prep(whole), prep(part), prep(replace));
+    let part_pieces = split_dots(&part);
+    if part_pieces.len() == 1 {
+        return None;
+    }
+    let replace_pieces = split_dots(&replace);
+    let dots = |pieces: &[&str]| pieces.len() / 2;
+    if part_pieces.len() != replace_pieces.len() {
+        return Some(DotsFault {
+            said: format!(
+                "its SEARCH has {} and its REPLACE {}: Aider pairs each `...` line of the SEARCH \
+                 with one of the REPLACE, so it refuses the block (\"Unpaired ... in \
+                 SEARCH/REPLACE block\"): write as many `...` lines in the REPLACE as in the \
+                 SEARCH, where the same lines are left out",
+                crate::words::count(dots(&part_pieces), "`...` line"),
+                dots(&replace_pieces)
+            ),
+            replace: None,
+        });
+    }
+    let shown = |dots: &str| dots.trim_matches('\n').to_string();
+    if let Some(i) = (1..part_pieces.len())
+        .step_by(2)
+        .find(|&i| part_pieces[i] != replace_pieces[i])
+    {
+        let mended: String = replace_pieces
+            .iter()
+            .enumerate()
+            .map(|(k, piece)| if k % 2 == 1 { part_pieces[k] } else { piece })
+            .collect();
+        return Some(DotsFault {
+            said: format!(
+                "its REPLACE's `...` line `{}` is not written as its SEARCH's `{}`: Aider needs \
+                 each pair of `...` lines alike, so it refuses the block (\"Unmatched ... in \
+                 SEARCH/REPLACE block\"): write the REPLACE's `...` lines exactly as the SEARCH's",
+                shown(replace_pieces[i]),
+                shown(part_pieces[i])
+            ),
+            replace: Some(mended),
+        });
+    }
+    let first_line = |piece: &str| {
+        piece
+            .lines()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or_default()
+            .trim()
+            .to_string()
+    };
+    let original = whole.to_string();
+    let mut whole = whole.into_owned();
+    for (k, (part, replace)) in part_pieces
+        .iter()
+        .zip(&replace_pieces)
+        .step_by(2)
+        .enumerate()
+    {
+        if part.is_empty() {
+            if !replace.is_empty() {
+                if !whole.ends_with('\n') {
+                    whole.push('\n');
+                }
+                whole.push_str(replace);
+            }
+            continue;
+        }
+        let places = whole.matches(part).count();
+        let piece = format!("its SEARCH piece {} (from `{}`)", k + 1, first_line(part));
+        let said = match places {
+            1 => {
+                whole = whole.replacen(part, replace, 1);
+                continue;
+            }
+            0 => format!(
+                "{piece} stands nowhere in the file{}: Aider looks for each piece between `...` \
+                 lines exactly, so it refuses the block: copy the piece from the file",
+                if k > 0 {
+                    " as the pieces before it leave it"
+                } else {
+                    ""
+                }
+            ),
+            _ if original.matches(part).count() == 1 => format!(
+                "{piece} stands once in the file but at {places} places once the pieces before \
+                 it are replaced (their REPLACE adds it again): Aider replaces the pieces one \
+                 after another and refuses a piece standing at more than one place: send two \
+                 blocks, the one that removes it first"
+            ),
+            _ => format!(
+                "{piece} stands at {places} places in the file: Aider refuses a piece standing \
+                 at more than one place: give it a line around it that stands once"
+            ),
+        };
+        return Some(DotsFault {
+            said,
+            replace: None,
+        });
+    }
+    None
+}
+
 /// Whether every SEARCH piece of `pieces` (`...` lines at odd places) is
 /// whole lines of `text` standing there once, none empty, no two
 /// overlapping (in any order: Aider replaces each where it stands, a
