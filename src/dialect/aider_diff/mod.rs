@@ -69,6 +69,15 @@ impl CallMatcher for AiderDiff {
         format!("no SEARCH/REPLACE block found in {source}")
     }
 
+    fn stage_note(&self, stage: &str) -> Option<&'static str> {
+        (stage == "dotdotdots").then_some(
+            "Aider replaces each piece between `...` lines wherever it stands once in the file, \
+             in any order and any function: srview calls it exact only when every piece is \
+             whole lines standing once, each below the one before it and inside the block \
+             that one opens, as the `...` between them says; send the lines between the pieces instead of `...` to say where",
+        )
+    }
+
     fn run(&self, call: &ToolCall) -> CallOutcome {
         let (reply, mut world) = match open_call(call, "aider-diff") {
             Ok(opened) => opened,
@@ -772,7 +781,8 @@ mod tests {
         assert!(!outcome.edits[0].loose);
         // A piece inside a line (`= 3` of `c = 3`): loose. Pieces in
         // reverse order, each whole lines standing once: each replaced
-        // where it stands, exact (tester 42c, 07).
+        // where it stands, but not where the `...` between them says the
+        // second one is: loose (tester 43a-16; 42c-07 had asked for exact).
         let inside = run_on_a(file, "    a = 1\n...\n= 3\n", "    a = 10\n...\n= 30\n");
         assert_eq!(inside.stage.as_deref(), Some("dotdotdots"));
         assert!(inside.edits[0].loose);
@@ -782,7 +792,7 @@ mod tests {
             "    c = 30\n...\n    a = 10\n",
         );
         assert_eq!(swapped.stage.as_deref(), Some("dotdotdots"));
-        assert!(!swapped.edits[0].loose);
+        assert!(swapped.edits[0].loose);
         assert_eq!(
             written(&swapped, "a.py").as_deref(),
             Some("def f():\n    a = 10\n    b = 2\n    c = 30\n")
@@ -794,6 +804,43 @@ mod tests {
             "    a = 10\n    c = 30\n",
         );
         assert_eq!(outcome.stage.as_deref(), Some("failed"));
+    }
+
+    /// A tester's find (43a-16): pieces standing once, whole lines, in
+    /// order, but the second inside another function than the one the
+    /// first opens (`def a():` ... `    return 1` of `def c():` below):
+    /// loose. Deeper inside the block the first opens, past a nested
+    /// block's opening line: exact.
+    #[test]
+    fn dotdotdots_piece_in_another_block_is_loose() {
+        let file = "def a():\n    x = 5\n    return 2\n\n\ndef c():\n    return 1\n";
+        let crossed = run_on_a(
+            file,
+            "def a():\n...\n    return 1\n",
+            "def a():\n...\n    return 10\n",
+        );
+        assert_eq!(crossed.stage.as_deref(), Some("dotdotdots"));
+        assert!(crossed.edits[0].loose);
+        let nested =
+            "def a():\n    if x:\n        y = 1\n    return 2\n\n\ndef c():\n    return 1\n";
+        let inside = run_on_a(
+            nested,
+            "def a():\n...\n        y = 1\n",
+            "def a():\n...\n        y = 2\n",
+        );
+        assert_eq!(inside.stage.as_deref(), Some("dotdotdots"));
+        assert!(!inside.edits[0].loose);
+        assert_eq!(
+            written(&inside, "a.py").as_deref(),
+            Some("def a():\n    if x:\n        y = 2\n    return 2\n\n\ndef c():\n    return 1\n")
+        );
+        // The next top-level function after a gap of top-level lines: exact.
+        let top = run_on_a(
+            file,
+            "def a():\n...\ndef c():\n",
+            "def a(k):\n...\ndef c(k):\n",
+        );
+        assert!(!top.edits[0].loose);
     }
 
     #[test]

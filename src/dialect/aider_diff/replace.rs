@@ -489,11 +489,16 @@ pub fn dots_fault(whole: &str, part: &str, replace: &str) -> Option<DotsFault> {
 }
 
 /// Whether every SEARCH piece of `pieces` (`...` lines at odd places) is
-/// whole lines of `text` standing there once, none empty, no two
-/// overlapping (in any order: Aider replaces each where it stands, a
-/// tester's find).
+/// whole lines of `text` standing there once, none empty, each after the
+/// one before it. Aider replaces each piece wherever it stands, in any
+/// order; a piece standing above the one before it is not where the
+/// model's `...` ("the lines between") puts it (a tester's find, 43a-16:
+/// `def a():` ... `    return 1` changed `return 1` of `b()`, above `a`),
+/// nor is one the skipped lines put in another block ([`leaves_block`]):
+/// those placements stay loose, said by the stage's note.
 fn pieces_apart(text: &str, pieces: &[&str]) -> bool {
-    let mut taken: Vec<(usize, usize)> = Vec::new();
+    let mut after = 0;
+    let mut previous: Option<&str> = None;
     for piece in pieces.iter().step_by(2) {
         if piece.is_empty() || !piece.ends_with('\n') {
             return false;
@@ -502,14 +507,38 @@ fn pieces_apart(text: &str, pieces: &[&str]) -> bool {
         let (Some((at, _)), None) = (places.next(), places.next()) else {
             return false;
         };
-        let end = at + piece.len();
-        let overlaps = taken.iter().any(|&(a, b)| at < b && a < end);
-        if overlaps || (at > 0 && text.as_bytes()[at - 1] != b'\n') {
+        if at < after || (at > 0 && text.as_bytes()[at - 1] != b'\n') {
             return false;
         }
-        taken.push((at, end));
+        if previous.is_some_and(|before: &str| leaves_block(before, &text[after..at], piece)) {
+            return false;
+        }
+        previous = Some(piece);
+        after = at + piece.len();
     }
     true
+}
+
+/// Whether the lines a `...` skips (`gap`) leave the block the piece
+/// before it (`before`) opens, while the piece after it (`next`) is
+/// indented as that block's own lines: a gap line indented no deeper than
+/// the opening line closes the block, so `next` stands in another one (a
+/// tester's find, 43a-16: `def a():` ... `    return 1` changed the
+/// `return 1` of the `def c():` below `a`).
+fn leaves_block(before: &str, gap: &str, next: &str) -> bool {
+    let indent = |line: &str| line.len() - line.trim_start_matches([' ', '\t']).len();
+    let last = before.lines().rev().find(|l| !l.trim().is_empty());
+    let first = next.lines().find(|l| !l.trim().is_empty());
+    let (Some(last), Some(first)) = (last, first) else {
+        return false;
+    };
+    let opens = last.trim_end().ends_with([':', '{', '(', '[']);
+    let depth = indent(last);
+    opens
+        && indent(first) > depth
+        && gap
+            .lines()
+            .any(|line| !line.trim().is_empty() && indent(line) <= depth)
 }
 
 /// The whole lines of `before` that differ from `after` (common leading and
