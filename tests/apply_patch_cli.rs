@@ -144,7 +144,9 @@ fn write_leaves_the_files_as_the_reference_or_untouched() {
         ];
         let stdin = via_stdin.then_some(record.patch.as_str());
         let in_doubt = doubts(record, &setup.cwd);
-        if in_doubt > 0 {
+        // A hunk matched loosely holds the write back too (tester 43a-18).
+        let applies = record.expect.exit == 0;
+        if in_doubt > 0 || (applies && loose_hunks(record, &setup.cwd) > 0) {
             // Held back, untouched, without --force; written with it.
             held += 1;
             let out = srview(&args, stdin);
@@ -257,7 +259,8 @@ fn write_with_json_writes_and_says_so() {
             "--write",
             "--json",
         ];
-        if doubts(record, &setup.cwd) > 0 {
+        let loose = record.expect.exit == 0 && loose_hunks(record, &setup.cwd) > 0;
+        if doubts(record, &setup.cwd) > 0 || loose {
             // Held back without --force: see the --write test.
             args.push("--force");
         }
@@ -407,7 +410,24 @@ fn en_dash_project() -> (tempfile::TempDir, String, String) {
 #[test]
 fn a_loose_hunk_is_warned_about_in_every_output() {
     let (dir, cwd, patch) = en_dash_project();
-    for extra in [&[][..], &["--json"][..], &["--write"][..]] {
+    // `--write` holds a loose hunk back (tester 43a-18): said after the
+    // warning, the file untouched; `--force` writes it.
+    let held = apply_transcript(&cwd, &patch, &["--write"]);
+    assert_eq!(held.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&held.stderr).ends_with(
+            "srview: nothing written: hunk 1 of calc.py matched the file only at level unicode: \
+             Codex would replace lines of the file that are not the patch's (the warning says \
+             which) (--force writes it)\n"
+        ),
+        "{}",
+        String::from_utf8_lossy(&held.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("calc.py")).expect("readable"),
+        "def span(a, b):\n    return b – a  # b – a\n"
+    );
+    for extra in [&[][..], &["--json"][..], &["--write", "--force"][..]] {
         let out = apply_transcript(&cwd, &patch, extra);
         assert_eq!(out.status.code(), Some(0), "{extra:?}");
         let stderr = String::from_utf8_lossy(&out.stderr);

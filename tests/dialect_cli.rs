@@ -94,7 +94,22 @@ fn a_patch_json_has_its_hunks_with_their_level() {
 #[test]
 fn a_patch_written_and_a_failing_one_refused() {
     let (dir, file) = project();
+    // Its hunk matched only at level unicode: held back (tester 43a-18),
+    // written with --force.
     let out = srview(&["apply", &file, "-", "--write", "--json"], PATCH);
+    assert_eq!(out.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(report["write"]["state"], "held-back");
+    assert_eq!(
+        report["write"]["reasons"][0],
+        "hunk 1 of calc.py matched the file only at level unicode: Codex would replace lines \
+         of the file that are not the patch's (the warning says which)"
+    );
+    assert_eq!(read(&file), CALC);
+    let out = srview(
+        &["apply", &file, "-", "--write", "--force", "--json"],
+        PATCH,
+    );
     assert_eq!(out.status.code(), Some(0));
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
     assert_eq!(report["write"]["state"], "written");
@@ -122,7 +137,7 @@ fn a_patch_written_and_a_failing_one_refused() {
 fn edits_file_saying(header: &str, note: impl Fn(&str) -> String, warning: &str) {
     let (dir, file) = project();
     let patch = PATCH.replace("*** Update File: calc.py\n", header);
-    let out = srview(&["apply", &file, "-", "--write"], &patch);
+    let out = srview(&["apply", &file, "-", "--write", "--force"], &patch);
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(text(&out.stderr), format!("{}\n{warning}", note(&file)));
     assert_eq!(read(&file), "def span(a, b):\n    return abs(b - a)\n");
@@ -634,8 +649,8 @@ fn check_shows_each_hunk_level_and_fix_makes_the_patch_exact() {
     let out = srview(&["check", &file, "-"], PATCH);
     assert_eq!(
         out.status.code(),
-        Some(0),
-        "a loose match is a warning, as for `apply --write`, which writes it"
+        Some(1),
+        "a loose match is held back, as by `apply --write` (tester 43a-18)"
     );
     assert_eq!(
         text(&out.stdout),
@@ -693,6 +708,7 @@ fn stream(file: &str, parts: &[&str]) -> (Vec<serde_json::Value>, Output) {
             "0",
             "--stream-content",
             "--write",
+            "--force",
         ]),
         parts,
     )
@@ -823,8 +839,8 @@ fn the_demo_patch_matches_its_first_hunk_loosely_as_the_readme_says() {
     );
     assert_eq!(
         out.status.code(),
-        Some(0),
-        "a warning, as `apply --write` has it"
+        Some(1),
+        "held back, as by `apply --write` (tester 43a-18)"
     );
     let report = text(&out.stdout);
     assert_contains(
@@ -865,8 +881,9 @@ fn a_failing_hunk_is_diagnosed_and_fix_rewrites_it_onto_the_file() {
 }
 
 /// `check` and `apply --write` agree on the exit status: a hunk matched
-/// only at the unicode level is a warning for both (the reference writes
-/// it), and a failing patch's error is printed once.
+/// only at the unicode level holds both back (the reference writes it over
+/// the file's lines that differ; tester 43a-18), and a failing patch's
+/// error is printed once.
 #[test]
 fn check_agrees_with_apply_write_and_says_a_failure_once() {
     let (dir, file) = project();
@@ -877,9 +894,15 @@ fn check_agrees_with_apply_write_and_says_a_failure_once() {
         &["apply", &copy, "-", "--write"],
         &PATCH.replace("calc.py", "copy.py"),
     );
-    assert_eq!(check.status.code(), Some(0), "{}", text(&check.stdout));
-    assert_eq!(write.status.code(), Some(0));
+    assert_eq!(check.status.code(), Some(1), "{}", text(&check.stdout));
+    assert_eq!(write.status.code(), Some(1));
+    assert_eq!(std::fs::read_to_string(&copy).expect("read"), CALC);
     assert_contains(&text(&check.stdout), "level unicode");
+    let forced = srview(
+        &["apply", &copy, "-", "--write", "--force"],
+        &PATCH.replace("calc.py", "copy.py"),
+    );
+    assert_eq!(forced.status.code(), Some(0));
     // Applied already: it no longer matches, and the error is said once.
     let failing = srview(&["check", &copy, "-"], &PATCH.replace("calc.py", "copy.py"));
     assert_eq!(failing.status.code(), Some(1));

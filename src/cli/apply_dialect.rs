@@ -240,11 +240,16 @@ pub fn run(
         Dialect::ApplyPatch => {
             let outcome = run_patch(file, content.as_deref(), diff)?;
             let new_content = patched_content(&outcome, file).filter(|_| outcome.exit_code == 0);
-            let doubts = if new_content.is_some() {
+            let mut doubts = if new_content.is_some() {
                 patch_doubts(file, content.as_deref(), diff)?
             } else {
                 Vec::new()
             };
+            // Said once: the warning above says the hunk; the hold, only
+            // where it holds the write back.
+            if new_content.is_some() && args.write && !args.force {
+                doubts.splice(0..0, crate::source::patch::loose_holds(&outcome));
+            }
             let doubts = weigh(doubts);
             // The agent writes FILE and then deletes it: the content
             // printed is FILE edited in place, not what the agent leaves

@@ -29,7 +29,11 @@ pub fn run(args: &ApplyArgs, text: &str, workspace: &PathRules) -> CmdResult {
     // or without `--json` (whose report then says so).
     let mut doubts = Vec::new();
     if outcome.exit_code == 0 {
-        doubts = patch::write_doubts(&run, workspace);
+        // The loose hunks are said above; held back for, not said again.
+        if args.write && !args.force {
+            doubts = patch::loose_holds(outcome);
+        }
+        doubts.extend(patch::write_doubts(&run, workspace));
         doubts.extend(patch::doubts(text, &run));
     }
     let doubts = super::commit::weigh(

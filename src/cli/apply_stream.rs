@@ -175,8 +175,17 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
         let original = stream.dialect_file.original();
         let doubts = match (&shot, content) {
             (_, None) => Vec::new(),
-            (super::stream_dialect::Snapshot::Patch(..), Some(_)) => {
-                super::apply_dialect::patch_doubts(file, original, stream.live.text())?
+            (super::stream_dialect::Snapshot::Patch(outcome, _), Some(_)) => {
+                let mut doubts = Vec::new();
+                if args.write && !args.force {
+                    doubts = crate::source::patch::loose_holds(outcome);
+                }
+                doubts.extend(super::apply_dialect::patch_doubts(
+                    file,
+                    original,
+                    stream.live.text(),
+                )?);
+                doubts
             }
             (super::stream_dialect::Snapshot::Edit { .. }, Some(_)) => {
                 super::apply_dialect::edit_doubts(file, original, stream.live.text())?

@@ -100,8 +100,8 @@ pub fn check(args: &CheckArgs, input: OtherDialect) -> CmdResult {
     let (text, ok) = match dialect {
         Dialect::ApplyPatch => {
             let outcome = run_patch(file, content.as_deref(), diff)?;
-            // As `apply --write`: a loose hunk alone is a warning, a doubt holds back.
-            let ok = outcome.exit_code == 0;
+            // As `apply --write`: a loose hunk or a doubt holds back.
+            let ok = outcome.exit_code == 0 && outcome.loose_hunks().next().is_none();
             let place = place(file)?;
             let target = place.target(content.as_deref());
             let diagnoses =

@@ -114,6 +114,33 @@ pub fn loose_warnings(outcome: &PatchOutcome) -> Vec<String> {
         .collect()
 }
 
+/// Why writing a patch with loose hunks asks first: one sentence per hunk
+/// that matched only loosely (its lines, or an `@@` line standing at more
+/// than one place), for `apply --write` to hold back and `check` to exit 1
+/// on, as for every agent's loose stage (a tester's find, 43a-18: a Codex
+/// hunk matched at level `unicode` rewrote the file's curly quotes and was
+/// written with a warning only, while the same patch read as OpenCode's was
+/// held back).
+pub fn loose_holds(outcome: &PatchOutcome) -> Vec<String> {
+    outcome
+        .loose_hunks()
+        .map(|(section, hunk)| {
+            let level = hunk
+                .level
+                .filter(|l| l.is_loose())
+                .or(hunk.header.as_ref().map(|h| h.level))
+                .unwrap_or(MatchLevel::Exact);
+            format!(
+                "hunk {} of {} matched the file only at level {}: Codex would replace lines \
+                 of the file that are not the patch's (the warning says which)",
+                hunk.index + 1,
+                section.path,
+                level.name()
+            )
+        })
+        .collect()
+}
+
 /// The warning for one loose hunk of `section`.
 pub fn loose_warning(section: &SectionReport, hunk: &HunkReport) -> String {
     let level = hunk
