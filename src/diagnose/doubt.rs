@@ -377,28 +377,154 @@ pub fn mixed_line_endings(file: Ending) -> &'static str {
 /// lines back in CRLF, so only an LF file given CRLF lines comes to this
 /// there.)
 pub fn mixed_endings_doubt(original: &str, result: &str) -> Option<String> {
+    endings_doubt(original, result).map(|(_, sentence)| sentence)
+}
+
+/// What [`endings_doubt`] finds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EndingsFault {
+    /// Lines outside the edit get another ending: the file mixed CRLF and
+    /// LF, and the writer ends every line with one of them.
+    Outside,
+    /// The result's lines end otherwise than the file's: new lines of the
+    /// other ending mixed in, every line converted, or a CR doubled.
+    Mixes,
+}
+
+/// Lines ending in CRLF and lines ending in a bare LF.
+pub fn ending_counts(text: &str) -> (usize, usize) {
+    let crlf = memchr::memmem::find_iter(text.as_bytes(), b"\r\n").count();
+    (crlf, crate::dialect::quick::count_newlines(text) - crlf)
+}
+
+/// The lines of `original` (1-based) that `result` keeps, text for text,
+/// before and after what changed, whose line ending it changes: the lines
+/// outside the edit that an agent writing every line with one ending
+/// rewrites. Lines between two changed places are not told apart from
+/// the change.
+pub fn endings_changed_outside(original: &str, result: &str) -> Vec<usize> {
+    let split = |text: &str| -> Vec<(String, bool)> {
+        text.split_inclusive('\n')
+            .map(|line| match line.strip_suffix("\r\n") {
+                Some(body) => (body.to_string(), true),
+                None => (line.strip_suffix('\n').unwrap_or(line).to_string(), false),
+            })
+            .collect()
+    };
+    let (old, new) = (split(original), split(result));
+    let same = |a: &(String, bool), b: &(String, bool)| a.0 == b.0;
+    let head = old.iter().zip(&new).take_while(|(a, b)| same(a, b)).count();
+    let room = old.len().min(new.len()) - head;
+    let tail = (old.iter().rev())
+        .zip(new.iter().rev())
+        .take(room)
+        .take_while(|(a, b)| same(a, b))
+        .count();
+    // A last line without a line ending has none to change.
+    let ended = |i: usize| i + 1 < old.len() || original.ends_with('\n');
+    let mut out: Vec<usize> = (0..head)
+        .filter(|&i| old[i].1 != new[i].1 && ended(i))
+        .map(|i| i + 1)
+        .collect();
+    out.extend(
+        (0..tail)
+            .rev()
+            .map(|k| (old.len() - 1 - k, new.len() - 1 - k))
+            .filter(|&(i, j)| old[i].1 != new[j].1 && ended(i))
+            .map(|(i, _)| i + 1),
+    );
+    out
+}
+
+/// Line numbers as a sentence lists them: `line 2`, `lines 1, 3`, the
+/// first five and `...` past them.
+fn line_list(lines: &[usize]) -> String {
+    let shown: Vec<String> = lines.iter().take(5).map(usize::to_string).collect();
+    let more = if lines.len() > 5 { ", ..." } else { "" };
+    let noun = if lines.len() == 1 { "line" } else { "lines" };
+    format!("{noun} {}{more}", shown.join(", "))
+}
+
+/// What an agent's write of `result` over `original` does to the file's
+/// line endings, judged on what the agent writes (each agent ends lines
+/// its own way: Claude Code and pi end every line of a mixed file with
+/// one ending, Gemini CLI and Qwen Code with CRLF when the file holds
+/// any, OpenCode keeps each line's): `None` when every line keeps the
+/// ending it had and the new lines end as the file's do. "The reference"
+/// names the writer (the gate names the agent's tool). Each sentence ends
+/// with what to do.
+pub fn endings_doubt(original: &str, result: &str) -> Option<(EndingsFault, String)> {
     // CRLF lines written by an agent that ends a CRLF file's lines in CRLF
     // itself (Claude Code): each ends `\r\r\n` (a tester's find: a
     // corrected edit did so, and `check` called it exact).
     let doubled = |text: &str| memchr::memmem::find_iter(text.as_bytes(), b"\r\r\n").count();
     let added = doubled(result).saturating_sub(doubled(original));
     if added > 0 {
-        return Some(format!(
-            "the result ends {} with a carriage return twice (`\\r\\r\\n`), which the file did \
-             not: the new text's CRLF endings were given another CR as the file's lines were \
-             written back in CRLF, and those lines read with a stray `^M` or as two line ends: \
-             send the new text with LF line endings",
-            crate::words::count(added, "line")
+        return Some((
+            EndingsFault::Mixes,
+            format!(
+                "the result ends {} with a carriage return twice (`\\r\\r\\n`), which the file \
+                 did not: the new text's CRLF endings were given another CR as the file's lines \
+                 were written back in CRLF, and those lines read with a stray `^M` or as two \
+                 line ends: send the new text with LF line endings",
+                crate::words::count(added, "line")
+            ),
+        ));
+    }
+    let (crlf, lf) = ending_counts(original);
+    let (new_crlf, new_lf) = ending_counts(result);
+    if crlf > 0 && lf > 0 && new_crlf + new_lf > 0 && (new_crlf == 0 || new_lf == 0) {
+        // A mixed file written with one ending: the lines outside the edit
+        // that had the other change, whatever the edit's text (a tester's
+        // find: the sentence said LF for agents that write CRLF, and told
+        // the model to send whole lines, which cannot help).
+        let kind = if new_crlf == 0 { "LF" } else { "CRLF" };
+        let changed = endings_changed_outside(original, result);
+        if changed.is_empty() {
+            return None;
+        }
+        let n = changed.len();
+        return Some((
+            EndingsFault::Outside,
+            format!(
+                "the file mixes CRLF and LF line endings, and the reference writes every line \
+                 with {kind}, whatever the edit's text: {} outside the edit ({}) {} {} ending \
+                 to {kind}: tell the user, who can unify the file's line endings first",
+                crate::words::count(n, "line"),
+                line_list(&changed),
+                if n == 1 { "changes" } else { "change" },
+                if n == 1 { "its" } else { "their" },
+            ),
         ));
     }
     let file = mixed_endings(original, [result])?;
-    let ending = match file {
-        Ending::Crlf => "CRLF",
-        Ending::Lf => "LF",
+    let (own, other) = match file {
+        Ending::Crlf => ("CRLF", "LF"),
+        Ending::Lf => ("LF", "CRLF"),
     };
-    Some(format!(
-        "{}: send the new text with {ending} line endings",
-        mixed_line_endings(file)
+    let kept = match file {
+        Ending::Crlf => new_crlf,
+        Ending::Lf => new_lf,
+    };
+    if kept == 0 {
+        // Every line converted: said as what it is, not as a mix (a
+        // tester's find).
+        return Some((
+            EndingsFault::Mixes,
+            format!(
+                "the result ends every line with {other}, where the file's lines end in {own}: \
+                 it changes the line ending of all {} (every line differs in a diff), not only \
+                 the lines the edit shows: send the new text with {own} line endings",
+                crate::words::count(new_crlf + new_lf, "line")
+            ),
+        ));
+    }
+    Some((
+        EndingsFault::Mixes,
+        format!(
+            "{}: send the new text with {own} line endings",
+            mixed_line_endings(file)
+        ),
     ))
 }
 
