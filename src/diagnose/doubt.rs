@@ -619,6 +619,63 @@ mod tests {
         assert!(!mixes_line_endings(most, ["a\r\nB\r\nc\r\nd\n"]));
     }
 
+    /// Line endings judged on what each agent writes over a file with one
+    /// stray CRLF line (a tester's find, 42a-04): kept (OpenCode) is none;
+    /// all CRLF (Gemini CLI, Qwen Code) names the LF lines outside the
+    /// edit; all LF (Claude Code) names the CRLF one; the edited line's
+    /// own ending is not counted, and nothing is a mix.
+    #[test]
+    fn endings_are_judged_on_what_the_agent_writes() {
+        let file = "A = 1\nB = 2\r\nC = 3\nD = 4\n";
+        assert_eq!(endings_doubt(file, "A = 1\nB = 2\r\nC = 3\nD = 5\n"), None);
+        let (fault, said) =
+            endings_doubt(file, "A = 1\r\nB = 2\r\nC = 3\r\nD = 5\r\n").expect("said");
+        assert_eq!(fault, EndingsFault::Outside);
+        assert_eq!(
+            said,
+            "the file mixes CRLF and LF line endings, and the reference writes every line with \
+             CRLF, whatever the edit's text: 2 lines outside the edit (lines 1, 3) change their \
+             ending to CRLF: tell the user, who can unify the file's line endings first"
+        );
+        let (_, said) = endings_doubt(file, "A = 1\nB = 2\nC = 3\nD = 5\n").expect("said");
+        assert!(said.contains("1 line outside the edit (line 2) changes its ending to LF"));
+        // The stray line edited: no line outside it changes.
+        assert_eq!(endings_doubt(file, "A = 1\nB = 20\nC = 3\nD = 4\n"), None);
+        assert_eq!(
+            endings_changed_outside(file, "A = 1\nB = 20\nC = 3\nD = 4\n"),
+            Vec::<usize>::new()
+        );
+        // Lines added or removed: counted from both ends.
+        assert_eq!(
+            endings_changed_outside(file, "A = 1\r\nX\r\nY\r\nC = 3\r\nD = 4\r\n"),
+            [1, 3, 4]
+        );
+        // A last line without a line ending has none to change.
+        assert_eq!(
+            endings_changed_outside("a\r\nb\nc", "a\r\nB\r\nc"),
+            Vec::<usize>::new()
+        );
+        assert_eq!(line_list(&[1, 2, 3, 4, 5, 6]), "lines 1, 2, 3, 4, 5, ...");
+    }
+
+    /// A whole content in the other ending is said as every line changing
+    /// its ending, not as a mix (a tester's find, 42c-11); a true mix keeps
+    /// its sentence.
+    #[test]
+    fn every_line_converted_is_not_called_a_mix() {
+        let (fault, said) = endings_doubt("a\r\nb\r\n", "a\nB\n").expect("said");
+        assert_eq!(fault, EndingsFault::Mixes);
+        assert_eq!(
+            said,
+            "the result ends every line with LF, where the file's lines end in CRLF: it changes \
+             the line ending of all 2 lines (every line differs in a diff), not only the lines \
+             the edit shows: send the new text with CRLF line endings"
+        );
+        let (_, said) = endings_doubt("a\r\nb\r\n", "a\r\nB\n").expect("said");
+        assert!(said.starts_with(MIXED_LINE_ENDINGS), "{said}");
+        assert_eq!(endings_doubt("a\r\nb\r\n", "a\r\nB\r\n"), None);
+    }
+
     /// The mirror: an LF file given CRLF lines mixes too (a tester's find:
     /// it was called exact and written), and "use the file's line endings"
     /// gives every line the file's ending either way.

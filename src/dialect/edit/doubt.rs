@@ -1660,6 +1660,41 @@ mod tests {
         assert!(edit_doubts(&apply(&edit, Some(mixed)), mixed).is_empty());
     }
 
+    /// A Claude Code `Write`'s line endings are the content's (a tester's
+    /// find, 42c-11): LF over CRLF turns the whole file LF, CRLF over LF
+    /// the other way, a mix is said as one; the file's own endings, or a
+    /// mixed file unified towards its own ending, are none.
+    #[test]
+    fn a_writes_line_endings_are_the_contents() {
+        let crlf = "a\r\nb\r\nc\r\n";
+        let lf = "a\nb\nc\n";
+        let said = |old: &str, new: &str| write_endings_doubt("f.py", old, new).map(|(_, m)| m);
+        assert!(
+            said(crlf, "a\nB\nc\n").is_some_and(|m| m.contains(
+                "turns the whole file from CRLF to LF line endings \
+                    (all 3 lines differ in a diff)"
+            )),
+            "{:?}",
+            said(crlf, "a\nB\nc\n")
+        );
+        assert!(said(lf, "a\r\nB\r\nc\r\n").is_some_and(|m| m.contains("from LF to CRLF")));
+        assert!(said(crlf, "a\r\nB\nc\r\n").is_some_and(|m| {
+            m.contains("f.py's lines end in CRLF, and the content has 1 line ending in LF")
+        }));
+        assert_eq!(said(crlf, "a\r\nB\r\nc\r\n"), None);
+        assert_eq!(said(lf, "a\nB\nc\n"), None);
+        assert_eq!(said("a\r\nb\nc\n", "a\nB\nc\n"), None);
+        let write = r#"{"file_path": "f.py", "content": "a\nB\nc\n"}"#;
+        let edit = Edit::from_tool_input("Write", write).expect("a write");
+        assert_eq!(
+            edit_doubt_kinds(&apply(&edit, Some(crlf)), crlf)
+                .into_iter()
+                .map(|(kind, _)| kind)
+                .collect::<Vec<_>>(),
+            [EditDoubtKind::MixesEndings]
+        );
+    }
+
     /// A replace-all edit changes every place its old text stands: one
     /// inside a longer name between the first and the last is said too
     /// (`LOW` → `HIGH` made `LOW_STOCK` `HIGH_STOCK`: a new user's find).
