@@ -1666,6 +1666,25 @@ fn a_mixed_files_line_endings_are_judged_on_what_each_agent_writes() {
         "{}",
         deny_reason(&judgment)
     );
+    // Cline's editor ends new lines with CRLF in a file holding one,
+    // whatever the model sent: said so, not as the model's CRLF.
+    let judgment = judge_on(
+        GateAgent::ClineCli,
+        &super::real_cli::clines_edit("D = 4", "D = 5\nE = 6"),
+        mixed,
+        &Policy::default(),
+    );
+    assert_case(&judgment, Case::Doubt);
+    let reason = deny_reason(&judgment);
+    assert!(
+        reason.contains(
+            "the file's lines end in LF but for some in CRLF, and Cline's editor ends the new \
+             text's lines with CRLF in a file holding any CRLF line, whatever the edit's text: \
+             the result gets 1 more line ending in CRLF: tell the user"
+        ),
+        "{reason}"
+    );
+    assert!(!reason.contains("send the new text"), "{reason}");
     // The stray line is the one edited, and each writes the file's other
     // lines' CRLF: no line outside the edit changes.
     let edited = "A = 1\r\nB = 2\r\nC = 3\r\nD = 4\n";

@@ -108,7 +108,10 @@ pub fn edit_doubt_kinds(outcome: &EditOutcome, original: &str) -> Vec<(EditDoubt
             whole_write_doubts(&outcome.path, over, &done.new_content, &mut out);
             return out;
         }
-        out.extend(endings_doubt(original, &done.new_content));
+        out.extend(match outcome.tool {
+            Tool::Editor => cline_endings_doubt(original, &done.new_content),
+            _ => endings_doubt(original, &done.new_content),
+        });
         let applied = already_applied(outcome, original);
         // A new text already there whole is said once, as applied already.
         if applied.is_none() {
@@ -628,6 +631,32 @@ pub fn endings_doubt(original: &str, result: &str) -> Option<(EditDoubtKind, Str
         };
         (kind, sentence)
     })
+}
+
+/// [`endings_doubt`] for Cline's `editor`, which ends the new text's lines
+/// with CRLF in a file holding any CRLF line, with LF otherwise, whatever
+/// the model sent: new lines mixed in are Cline's doing, in a file mostly
+/// LF with a stray CRLF line, and sending other text cannot help (a
+/// tester's find: the sentence told the model to send the LF it had sent).
+fn cline_endings_doubt(original: &str, result: &str) -> Option<(EditDoubtKind, String)> {
+    use crate::diagnose::doubt::ending_counts;
+    let (kind, sentence) = endings_doubt(original, result)?;
+    if kind != EditDoubtKind::MixesEndings {
+        return Some((kind, sentence));
+    }
+    let added = ending_counts(result)
+        .0
+        .saturating_sub(ending_counts(original).0);
+    Some((
+        kind,
+        format!(
+            "the file's lines end in LF but for some in CRLF, and the reference ends the new \
+             text's lines with CRLF in a file holding any CRLF line, whatever the edit's text: \
+             the result gets {} ending in CRLF: tell the user, who can unify the file's line \
+             endings first",
+            words::count(added, "more line")
+        ),
+    ))
 }
 
 /// A Claude Code `Write` of `new` over `old`, the file `path` holds, whose
