@@ -371,15 +371,6 @@ pub fn mixed_line_endings(file: Ending) -> &'static str {
     }
 }
 
-/// What an edit's checks say of a `result` whose new lines end otherwise
-/// than `original`'s ([`mixed_endings`], the rule SEARCH/REPLACE diffs are
-/// held to), with what to send instead. (Claude Code writes a CRLF file's
-/// lines back in CRLF, so only an LF file given CRLF lines comes to this
-/// there.)
-pub fn mixed_endings_doubt(original: &str, result: &str) -> Option<String> {
-    endings_doubt(original, result).map(|(_, sentence)| sentence)
-}
-
 /// What [`endings_doubt`] finds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EndingsFault {
