@@ -1647,7 +1647,8 @@ fn assert_written(ran: &(Output, Output, String), want: &str) {
     let (check, apply, written) = ran;
     let stdout = String::from_utf8_lossy(&check.stdout);
     assert_eq!(check.status.code(), Some(0), "{stdout}");
-    assert_eq!(apply.status.code(), Some(0));
+    let stderr = String::from_utf8_lossy(&apply.stderr);
+    assert_eq!(apply.status.code(), Some(0), "{stderr}");
     assert_eq!(written, want);
 }
 
@@ -3092,4 +3093,96 @@ fn yaml_moves_by_reindenting_agree_with_pyyaml() {
         let doubt = layout_break("compose.yaml", before, after);
         assert_eq!(doubt.is_none(), meant, "{name}: {doubt:?}");
     }
+}
+
+/// Testers' finds on line endings (rounds 42c, 11 and 13; 42a, 04), through
+/// `check` and `apply --write`, in the gate's words
+/// (tests/gate/judgment.rs):
+/// - a Claude Code `Write` of LF content over a CRLF file was held back
+///   as "the result mixes line endings" (it has one): it turns the whole
+///   file from CRLF to LF, said so; the same content in CRLF, or a
+///   content unifying one stray CRLF line of an LF file, is written;
+/// - an `Edit` of a mixed file says the line Claude Code's write changes
+///   and to tell the user; OpenCode, which keeps every line's ending, is
+///   written;
+/// - an `Edit` sent in CRLF to a CRLF file fails, told that Claude Code
+///   reads the file with LF line endings, without sent and file lines
+///   that read alike.
+#[test]
+fn line_endings_are_judged_on_what_each_agent_writes() {
+    let crlf = "import os\r\n\r\ndef main():\r\n    x = 1\r\n    return x\r\n";
+    let lf = crlf.replace("\r\n", "\n");
+    let write =
+        |content: &str| serde_json::json!({"file_path": "crlf.py", "content": content}).to_string();
+    let ran = check_then_apply(
+        ("crlf.py", crlf),
+        ("edit.json", &write(&lf.replace('1', "2"))),
+    );
+    assert_held_back(
+        "crlf.py",
+        &ran,
+        "crlf.py's lines end in CRLF: Claude Code writes the content as sent, so the write turns the whole file from CRLF to LF line \
+         endings (all 5 lines differ in a diff): to keep CRLF, send the lines that change as \
+         Edit calls (Claude Code's Edit writes a CRLF file back in CRLF); if the file should \
+         become LF, tell the user",
+        crlf,
+    );
+    assert!(
+        !String::from_utf8_lossy(&ran.0.stdout).contains("mixes"),
+        "{}",
+        String::from_utf8_lossy(&ran.0.stdout)
+    );
+    assert_contains(
+        &String::from_utf8_lossy(&ran.1.stderr),
+        "was not written: its content ends every line with LF",
+    );
+    let same = crlf.replace('1', "2");
+    let ran = check_then_apply(("crlf.py", crlf), ("edit.json", &write(&same)));
+    assert_written(&ran, &same);
+    let stray = lf.replacen('\n', "\r\n", 1);
+    let ran = check_then_apply(("crlf.py", &stray), ("edit.json", &write(&lf)));
+    assert_written(&ran, &lf);
+
+    let mixed = "A = 1\nB = 2\r\nC = 3\nD = 4\n";
+    let edit = r#"{"file_path": "m.py", "old_string": "D = 4\n", "new_string": "D = 5\n"}"#;
+    let ran = check_then_apply(("m.py", mixed), ("edit.json", edit));
+    assert_held_back(
+        "m.py",
+        &ran,
+        "the file mixes CRLF and LF line endings, and the reference writes every line with LF, \
+         whatever the edit's text: 1 line outside the edit (line 2) changes its ending to LF: \
+         tell the user, who can unify the file's line endings first",
+        mixed,
+    );
+    // OpenCode's path is the file's own (it resolves a relative one
+    // against the folder it runs in).
+    let (dir, path, edit) = file_and_edit(("m.py", mixed), ("edit.json", ""));
+    let opencode =
+        serde_json::json!({"filePath": path, "oldString": "D = 4", "newString": "D = 5"});
+    std::fs::write(&edit, opencode.to_string()).expect("write the edit");
+    let check = support::runner::srview(["check", &path, &edit]).output();
+    assert_eq!(check.status.code(), Some(0), "{check:?}");
+    let apply = support::runner::srview(["apply", &path, &edit, "--write"])
+        .cwd(dir.path())
+        .output();
+    assert_eq!(apply.status.code(), Some(0), "{apply:?}");
+    let written = std::fs::read_to_string(&path).expect("read");
+    assert_eq!(written, "A = 1\nB = 2\r\nC = 3\nD = 5\n");
+
+    let sent = r#"{"file_path": "crlf.py", "old_string": "    x = 1\r\n    return x\r\n", "new_string": "    x = 2\r\n    return x\r\n"}"#;
+    let ran = check_then_apply(("crlf.py", crlf), ("edit.json", sent));
+    let said = String::from_utf8_lossy(&ran.0.stdout).into_owned();
+    assert_held_back(
+        "crlf.py",
+        &ran,
+        "old_string does not occur in the file as Claude Code reads it: Claude Code reads this \
+         CRLF file with LF line endings (and writes it back in CRLF), so an old_string whose \
+         lines end in CRLF (\\r\\n) never matches; its text is the file's at lines 4-5: send \
+         old_string and new_string with LF (\\n) line endings.",
+        crlf,
+    );
+    assert!(
+        !said.contains("CRLF against LF") && !said.contains("delete "),
+        "{said}"
+    );
 }

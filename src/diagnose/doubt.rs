@@ -371,34 +371,151 @@ pub fn mixed_line_endings(file: Ending) -> &'static str {
     }
 }
 
-/// What an edit's checks say of a `result` whose new lines end otherwise
-/// than `original`'s ([`mixed_endings`], the rule SEARCH/REPLACE diffs are
-/// held to), with what to send instead. (Claude Code writes a CRLF file's
-/// lines back in CRLF, so only an LF file given CRLF lines comes to this
-/// there.)
-pub fn mixed_endings_doubt(original: &str, result: &str) -> Option<String> {
+/// What [`endings_doubt`] finds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EndingsFault {
+    /// Lines outside the edit get another ending: the file mixed CRLF and
+    /// LF, and the writer ends every line with one of them.
+    Outside,
+    /// The result's lines end otherwise than the file's: new lines of the
+    /// other ending mixed in, every line converted, or a CR doubled.
+    Mixes,
+}
+
+/// Lines ending in CRLF and lines ending in a bare LF.
+pub fn ending_counts(text: &str) -> (usize, usize) {
+    let crlf = memchr::memmem::find_iter(text.as_bytes(), b"\r\n").count();
+    (crlf, crate::dialect::quick::count_newlines(text) - crlf)
+}
+
+/// The lines of `original` (1-based) that `result` keeps, text for text,
+/// before and after what changed, whose line ending it changes: the lines
+/// outside the edit that an agent writing every line with one ending
+/// rewrites. Lines between two changed places are not told apart from
+/// the change.
+pub fn endings_changed_outside(original: &str, result: &str) -> Vec<usize> {
+    let split = |text: &str| -> Vec<(String, bool)> {
+        text.split_inclusive('\n')
+            .map(|line| match line.strip_suffix("\r\n") {
+                Some(body) => (body.to_string(), true),
+                None => (line.strip_suffix('\n').unwrap_or(line).to_string(), false),
+            })
+            .collect()
+    };
+    let (old, new) = (split(original), split(result));
+    let same = |a: &(String, bool), b: &(String, bool)| a.0 == b.0;
+    let head = old.iter().zip(&new).take_while(|(a, b)| same(a, b)).count();
+    let room = old.len().min(new.len()) - head;
+    let tail = (old.iter().rev())
+        .zip(new.iter().rev())
+        .take(room)
+        .take_while(|(a, b)| same(a, b))
+        .count();
+    // A last line without a line ending has none to change.
+    let ended = |i: usize| i + 1 < old.len() || original.ends_with('\n');
+    let mut out: Vec<usize> = (0..head)
+        .filter(|&i| old[i].1 != new[i].1 && ended(i))
+        .map(|i| i + 1)
+        .collect();
+    out.extend(
+        (0..tail)
+            .rev()
+            .map(|k| (old.len() - 1 - k, new.len() - 1 - k))
+            .filter(|&(i, j)| old[i].1 != new[j].1 && ended(i))
+            .map(|(i, _)| i + 1),
+    );
+    out
+}
+
+/// Line numbers as a sentence lists them: `line 2`, `lines 1, 3`, the
+/// first five and `...` past them.
+fn line_list(lines: &[usize]) -> String {
+    let shown: Vec<String> = lines.iter().take(5).map(usize::to_string).collect();
+    let more = if lines.len() > 5 { ", ..." } else { "" };
+    let noun = if lines.len() == 1 { "line" } else { "lines" };
+    format!("{noun} {}{more}", shown.join(", "))
+}
+
+/// What an agent's write of `result` over `original` does to the file's
+/// line endings, judged on what the agent writes (each agent ends lines
+/// its own way: Claude Code and pi end every line of a mixed file with
+/// one ending, Gemini CLI and Qwen Code with CRLF when the file holds
+/// any, OpenCode keeps each line's): `None` when every line keeps the
+/// ending it had and the new lines end as the file's do. "The reference"
+/// names the writer (the gate names the agent's tool). Each sentence ends
+/// with what to do.
+pub fn endings_doubt(original: &str, result: &str) -> Option<(EndingsFault, String)> {
     // CRLF lines written by an agent that ends a CRLF file's lines in CRLF
     // itself (Claude Code): each ends `\r\r\n` (a tester's find: a
     // corrected edit did so, and `check` called it exact).
     let doubled = |text: &str| memchr::memmem::find_iter(text.as_bytes(), b"\r\r\n").count();
     let added = doubled(result).saturating_sub(doubled(original));
     if added > 0 {
-        return Some(format!(
-            "the result ends {} with a carriage return twice (`\\r\\r\\n`), which the file did \
-             not: the new text's CRLF endings were given another CR as the file's lines were \
-             written back in CRLF, and those lines read with a stray `^M` or as two line ends: \
-             send the new text with LF line endings",
-            crate::words::count(added, "line")
+        return Some((
+            EndingsFault::Mixes,
+            format!(
+                "the result ends {} with a carriage return twice (`\\r\\r\\n`), which the file \
+                 did not: the new text's CRLF endings were given another CR as the file's lines \
+                 were written back in CRLF, and those lines read with a stray `^M` or as two \
+                 line ends: send the new text with LF line endings",
+                crate::words::count(added, "line")
+            ),
+        ));
+    }
+    let (crlf, lf) = ending_counts(original);
+    let (new_crlf, new_lf) = ending_counts(result);
+    if crlf > 0 && lf > 0 && new_crlf + new_lf > 0 && (new_crlf == 0 || new_lf == 0) {
+        // A mixed file written with one ending: the lines outside the edit
+        // that had the other change, whatever the edit's text (a tester's
+        // find: the sentence said LF for agents that write CRLF, and told
+        // the model to send whole lines, which cannot help).
+        let kind = if new_crlf == 0 { "LF" } else { "CRLF" };
+        let changed = endings_changed_outside(original, result);
+        if changed.is_empty() {
+            return None;
+        }
+        let n = changed.len();
+        return Some((
+            EndingsFault::Outside,
+            format!(
+                "the file mixes CRLF and LF line endings, and the reference writes every line \
+                 with {kind}, whatever the edit's text: {} outside the edit ({}) {} {} ending \
+                 to {kind}: tell the user, who can unify the file's line endings first",
+                crate::words::count(n, "line"),
+                line_list(&changed),
+                if n == 1 { "changes" } else { "change" },
+                if n == 1 { "its" } else { "their" },
+            ),
         ));
     }
     let file = mixed_endings(original, [result])?;
-    let ending = match file {
-        Ending::Crlf => "CRLF",
-        Ending::Lf => "LF",
+    let (own, other) = match file {
+        Ending::Crlf => ("CRLF", "LF"),
+        Ending::Lf => ("LF", "CRLF"),
     };
-    Some(format!(
-        "{}: send the new text with {ending} line endings",
-        mixed_line_endings(file)
+    let kept = match file {
+        Ending::Crlf => new_crlf,
+        Ending::Lf => new_lf,
+    };
+    if kept == 0 {
+        // Every line converted: said as what it is, not as a mix (a
+        // tester's find).
+        return Some((
+            EndingsFault::Mixes,
+            format!(
+                "the result ends every line with {other}, where the file's lines end in {own}: \
+                 it changes the line ending of all {} (every line differs in a diff), not only \
+                 the lines the edit shows: send the new text with {own} line endings",
+                crate::words::count(new_crlf + new_lf, "line")
+            ),
+        ));
+    }
+    Some((
+        EndingsFault::Mixes,
+        format!(
+            "{}: send the new text with {own} line endings",
+            mixed_line_endings(file)
+        ),
     ))
 }
 
@@ -491,6 +608,63 @@ mod tests {
         let most = "a\r\nb\r\nc\r\nd\n";
         assert!(mixes_line_endings(most, ["a\r\nB\nc\r\nd\n"]));
         assert!(!mixes_line_endings(most, ["a\r\nB\r\nc\r\nd\n"]));
+    }
+
+    /// Line endings judged on what each agent writes over a file with one
+    /// stray CRLF line (a tester's find, 42a-04): kept (OpenCode) is none;
+    /// all CRLF (Gemini CLI, Qwen Code) names the LF lines outside the
+    /// edit; all LF (Claude Code) names the CRLF one; the edited line's
+    /// own ending is not counted, and nothing is a mix.
+    #[test]
+    fn endings_are_judged_on_what_the_agent_writes() {
+        let file = "A = 1\nB = 2\r\nC = 3\nD = 4\n";
+        assert_eq!(endings_doubt(file, "A = 1\nB = 2\r\nC = 3\nD = 5\n"), None);
+        let (fault, said) =
+            endings_doubt(file, "A = 1\r\nB = 2\r\nC = 3\r\nD = 5\r\n").expect("said");
+        assert_eq!(fault, EndingsFault::Outside);
+        assert_eq!(
+            said,
+            "the file mixes CRLF and LF line endings, and the reference writes every line with \
+             CRLF, whatever the edit's text: 2 lines outside the edit (lines 1, 3) change their \
+             ending to CRLF: tell the user, who can unify the file's line endings first"
+        );
+        let (_, said) = endings_doubt(file, "A = 1\nB = 2\nC = 3\nD = 5\n").expect("said");
+        assert!(said.contains("1 line outside the edit (line 2) changes its ending to LF"));
+        // The stray line edited: no line outside it changes.
+        assert_eq!(endings_doubt(file, "A = 1\nB = 20\nC = 3\nD = 4\n"), None);
+        assert_eq!(
+            endings_changed_outside(file, "A = 1\nB = 20\nC = 3\nD = 4\n"),
+            Vec::<usize>::new()
+        );
+        // Lines added or removed: counted from both ends.
+        assert_eq!(
+            endings_changed_outside(file, "A = 1\r\nX\r\nY\r\nC = 3\r\nD = 4\r\n"),
+            [1, 3, 4]
+        );
+        // A last line without a line ending has none to change.
+        assert_eq!(
+            endings_changed_outside("a\r\nb\nc", "a\r\nB\r\nc"),
+            Vec::<usize>::new()
+        );
+        assert_eq!(line_list(&[1, 2, 3, 4, 5, 6]), "lines 1, 2, 3, 4, 5, ...");
+    }
+
+    /// A whole content in the other ending is said as every line changing
+    /// its ending, not as a mix (a tester's find, 42c-11); a true mix keeps
+    /// its sentence.
+    #[test]
+    fn every_line_converted_is_not_called_a_mix() {
+        let (fault, said) = endings_doubt("a\r\nb\r\n", "a\nB\n").expect("said");
+        assert_eq!(fault, EndingsFault::Mixes);
+        assert_eq!(
+            said,
+            "the result ends every line with LF, where the file's lines end in CRLF: it changes \
+             the line ending of all 2 lines (every line differs in a diff), not only the lines \
+             the edit shows: send the new text with CRLF line endings"
+        );
+        let (_, said) = endings_doubt("a\r\nb\r\n", "a\r\nB\n").expect("said");
+        assert!(said.starts_with(MIXED_LINE_ENDINGS), "{said}");
+        assert_eq!(endings_doubt("a\r\nb\r\n", "a\r\nB\r\n"), None);
     }
 
     /// The mirror: an LF file given CRLF lines mixes too (a tester's find:

@@ -254,10 +254,23 @@ pub fn exact_doubt_kinds(
                 format!("edit {}: {doubt}", i + 1),
             )
         }));
+        // Line endings as Claude Code writes them are not the agent's:
+        // judged below on what the agent writes.
+        let replayed_endings = |kind: &edit::EditDoubtKind| {
+            matches!(
+                kind,
+                edit::EditDoubtKind::LineEndings | edit::EditDoubtKind::MixesEndings
+            )
+        };
         out.extend(
             edit::edit_doubt_kinds(&applied, &content)
                 .into_iter()
-                .filter(|(kind, _)| !kind.of_layout() && !by_patch(*kind) && !replayed_join(kind))
+                .filter(|(kind, _)| {
+                    !kind.of_layout()
+                        && !by_patch(*kind)
+                        && !replayed_join(kind)
+                        && !replayed_endings(kind)
+                })
                 .map(|(kind, doubt)| {
                     (
                         CallDoubtKind::Edit(kind),
@@ -266,7 +279,44 @@ pub fn exact_doubt_kinds(
                 }),
         );
     }
+    out.extend(endings_written(outcome, before));
     out
+}
+
+/// What each file the agent writes does to its line endings, judged on
+/// the agent's own write (each agent ends lines its own way: a tester's
+/// find, OpenCode, which keeps each line's ending, was doubted as Claude
+/// Code's edit rewrites them; Gemini CLI's all-CRLF result was said to be
+/// all-LF) ([`edit::endings_doubt`]). Not where the agent's rewrite of
+/// lines no edit covers is said already ([`CallOutcome::rewritten_outside`],
+/// pi's).
+fn endings_written(
+    outcome: &CallOutcome,
+    before: &dyn Fn(&EditMatch) -> Option<String>,
+) -> Vec<(CallDoubtKind, String)> {
+    if !outcome.rewritten_outside.is_empty() {
+        return Vec::new();
+    }
+    let one = outcome.writes.len() == 1;
+    outcome
+        .writes
+        .iter()
+        .filter_map(|write| {
+            let written = write.content.as_deref()?;
+            let matched = outcome.edits.iter().find(|e| match &e.path {
+                Some(path) => *path == write.path,
+                None => one,
+            })?;
+            let content = before(matched)?;
+            let (kind, doubt) = edit::endings_doubt(&content, written)?;
+            let doubt = if one {
+                doubt
+            } else {
+                format!("{}: {doubt}", write.path)
+            };
+            Some((CallDoubtKind::Edit(kind), doubt))
+        })
+        .collect()
 }
 
 /// A patch tool's doubt ([`CallOutcome::patch_doubts`]) among a call's:

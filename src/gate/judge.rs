@@ -92,7 +92,13 @@ fn edit_finding(agent: GateAgent, call: &Call, fs: &dyn PatchFs) -> Finding {
             note: None,
         },
         Some(ToolKind::ExactString(tool)) => exact_string(tool, call, fs),
-        Some(ToolKind::Write(path_key, content_key)) => write(path_key, content_key, call, fs),
+        Some(ToolKind::Write(path_key, content_key)) => write(
+            path_key,
+            content_key,
+            call,
+            fs,
+            agent == GateAgent::ClaudeCode,
+        ),
         Some(ToolKind::CodexPatch) => super::patch::codex(call, fs),
         Some(ToolKind::Matcher(dialect)) => match registry::find(dialect) {
             Some(row) => matcher(row, row.path_key, call, fs),
@@ -178,10 +184,11 @@ fn doubt_steps_but_layout(
                 | Kind::RepeatsNeighbours
                 | Kind::Layout(_)
                 | Kind::MixesEndings
+                | Kind::LineEndings
                 | Kind::RenamesOthers
                 | Kind::HiddenText
                 | Kind::JoinsLines => NextStep::Said,
-                Kind::CutsWord | Kind::InComment | Kind::LineEndings => NextStep::WholeLines,
+                Kind::CutsWord | Kind::InComment => NextStep::WholeLines,
             };
             (step, message)
         })
@@ -622,7 +629,16 @@ fn hidden_write(old: &str, new: &str) -> Option<(NextStep, String)> {
 /// (Python's indentation, a Makefile's recipe tabs) that read clean
 /// before, or when it adds bidirectional controls or zero-width
 /// characters.
-fn write(path_key: &str, content_key: &str, call: &Call, fs: &dyn PatchFs) -> Finding {
+/// `claude`: Claude Code's `Write`, whose content's line endings are
+/// judged as `check` judges them ([`edit::write_endings_doubt`]: Claude
+/// Code writes the content as sent).
+fn write(
+    path_key: &str,
+    content_key: &str,
+    call: &Call,
+    fs: &dyn PatchFs,
+    claude: bool,
+) -> Finding {
     let (file, new) = match (text(&call.input, path_key), text(&call.input, content_key)) {
         (Ok(file), Ok(new)) => (file.to_string(), new),
         (Err(why), _) | (_, Err(why)) => {
@@ -677,11 +693,22 @@ fn write(path_key: &str, content_key: &str, call: &Call, fs: &dyn PatchFs) -> Fi
         Err((why, step)) => return Finding::unreadable(Some(file), why, step),
     };
     let doubts = match content.as_deref() {
-        Some(old) => match edit::write_doubt(&file, old, new) {
-            Some((edit::EditDoubtKind::AlreadyApplied, why)) => vec![(NextStep::AlreadyThere, why)],
-            Some((_, why)) => vec![(NextStep::Said, why)],
-            None => layout(old),
-        },
+        Some(old) => {
+            let endings = claude
+                .then(|| edit::write_endings_doubt(&file, old, new))
+                .flatten()
+                .map(|(_, why)| (NextStep::Said, why));
+            let mut doubts: Vec<(NextStep, String)> = endings.into_iter().collect();
+            match edit::write_doubt(&file, old, new) {
+                Some((edit::EditDoubtKind::AlreadyApplied, why)) => {
+                    doubts.push((NextStep::AlreadyThere, why));
+                }
+                Some((_, why)) => doubts.push((NextStep::Said, why)),
+                None if doubts.is_empty() => doubts.extend(layout(old)),
+                None => {}
+            }
+            doubts
+        }
         None => layout(""),
     };
     exact_or_doubt(file, "write", None, doubts)
@@ -804,13 +831,16 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
                     .collect();
             doubts.extend(first);
         }
-        // Line endings as the agent writes them (OpenCode gives the edit
-        // the file's; others write the model's as they are).
+        // Line endings as the agent writes them (OpenCode keeps each
+        // line's, Gemini CLI and Qwen Code end every line with CRLF in a
+        // file holding one; others write the model's as they are): judged
+        // on what it writes, not on a replay as Claude Code's edit (a
+        // tester's find: OpenCode was denied for an ending it keeps).
         let written = outcome.writes.first().and_then(|w| w.content.as_deref());
         if let (Some(before), Some(written)) = (content.as_deref(), written) {
             doubts.extend(
-                crate::diagnose::doubt::mixed_endings_doubt(before, written)
-                    .map(|m| (NextStep::Said, m)),
+                crate::diagnose::doubt::endings_doubt(before, written)
+                    .map(|(_, m)| (NextStep::Said, m)),
             );
         }
         // Lines of the patch the agent's parser drops (OpenCode's
@@ -1432,10 +1462,15 @@ fn exact_doubts_at(
         };
         let outcome = edit::apply(&edit, Some(&current));
         // Replayed as Claude Code's edit: line endings as Claude Code writes
-        // them, which the agent may not ([`matcher`] judges its own write).
-        let mixed = outcome.result.as_ref().ok().and_then(|done| {
-            crate::diagnose::doubt::mixed_endings_doubt(&current, &done.new_content)
-        });
+        // them, which the agent may not ([`matcher`] judges its own write,
+        // both the lines it mixes in and those outside the edit it
+        // rewrites).
+        let endings = outcome
+            .result
+            .as_ref()
+            .ok()
+            .and_then(|done| edit::endings_doubt(&current, &done.new_content))
+            .map(|(_, m)| m);
         // And an empty new text takes the newline after its old text,
         // which only some agents do ([`edit::deletes_newline_after`]).
         let joined = (replayed_rule && !edit::deletes_newline_after(row.value))
@@ -1444,7 +1479,7 @@ fn exact_doubts_at(
         out.extend(
             doubt_steps_but_layout(&outcome, &current, no_layout)
                 .into_iter()
-                .filter(|(_, m)| Some(m) != mixed.as_ref() && Some(m) != joined.as_ref()),
+                .filter(|(_, m)| Some(m) != endings.as_ref() && Some(m) != joined.as_ref()),
         );
         match outcome.result {
             Ok(done) => current = std::borrow::Cow::Owned(done.new_content),

@@ -1602,3 +1602,187 @@ fn python_syntax_an_open_fence_and_an_import_twice_are_doubts_at_the_gate() {
         assert_eq!(judgment.answer, Answer::NoOpinion, "{name}");
     }
 }
+
+/// Testers' finds (round 42a, 04): a file with one stray CRLF line, an LF
+/// edit of another line. The line endings are judged on what each agent
+/// writes: OpenCode keeps every line's ending (allowed, it was denied);
+/// Gemini CLI and Qwen Code end every line with CRLF (the two LF lines
+/// outside the edit are said, to CRLF, not LF); Claude Code ends every
+/// line with LF (line 2 said); pi's own sentence is kept. Each deny says
+/// to tell the user, not to send whole lines, which cannot help. The same
+/// edit on an LF file is allowed for every one.
+#[test]
+fn a_mixed_files_line_endings_are_judged_on_what_each_agent_writes() {
+    let mixed = "A = 1\nB = 2\r\nC = 3\nD = 4\n";
+    let said = |agent: GateAgent, content: &str| {
+        let (old, new) = match agent {
+            // OpenCode replaces inside the line: no newline sent.
+            GateAgent::Opencode => ("D = 4", "D = 5"),
+            _ => ("D = 4\n", "D = 5\n"),
+        };
+        judge_on(
+            agent,
+            &old_new_payload(agent, old, new),
+            content,
+            &Policy::default(),
+        )
+    };
+    let judgment = said(GateAgent::Opencode, mixed);
+    assert_case(&judgment, Case::Exact);
+    assert_eq!(judgment.answer, Answer::NoOpinion);
+    for (agent, tool) in [
+        (GateAgent::GeminiCli, "Gemini CLI's replace"),
+        (GateAgent::QwenCode, "Qwen Code's edit"),
+    ] {
+        let judgment = said(agent, mixed);
+        assert_case(&judgment, Case::Doubt);
+        let reason = deny_reason(&judgment);
+        assert!(
+            reason.contains(&format!(
+                "the file mixes CRLF and LF line endings, and {tool} writes every line with \
+                 CRLF, whatever the edit's text: 2 lines outside the edit (lines 1, 3) change \
+                 their ending to CRLF: tell the user, who can unify the file's line endings \
+                 first."
+            )),
+            "{agent:?}: {reason}"
+        );
+        assert!(!reason.contains("send the new text"), "{agent:?}: {reason}");
+    }
+    let judgment = said(GateAgent::ClaudeCode, mixed);
+    assert_case(&judgment, Case::Doubt);
+    let reason = deny_reason(&judgment);
+    assert!(
+        reason.contains(
+            "the file mixes CRLF and LF line endings, and Claude Code's Edit writes every line \
+             with LF, whatever the edit's text: 1 line outside the edit (line 2) changes its \
+             ending to LF: tell the user, who can unify the file's line endings first."
+        ),
+        "{reason}"
+    );
+    assert!(!reason.contains("whole lines"), "{reason}");
+    let judgment = said(GateAgent::Pi, mixed);
+    assert!(
+        deny_reason(&judgment).contains("it writes every line with LF, whatever the edit's text"),
+        "{}",
+        deny_reason(&judgment)
+    );
+    // Cline's editor ends new lines with CRLF in a file holding one,
+    // whatever the model sent: said so, not as the model's CRLF.
+    let judgment = judge_on(
+        GateAgent::ClineCli,
+        &super::real_cli::clines_edit("D = 4", "D = 5\nE = 6"),
+        mixed,
+        &Policy::default(),
+    );
+    assert_case(&judgment, Case::Doubt);
+    let reason = deny_reason(&judgment);
+    assert!(
+        reason.contains(
+            "the file's lines end in LF but for some in CRLF, and Cline's editor ends the new \
+             text's lines with CRLF in a file holding any CRLF line, whatever the edit's text: \
+             the result gets 1 more line ending in CRLF: tell the user"
+        ),
+        "{reason}"
+    );
+    assert!(!reason.contains("send the new text"), "{reason}");
+    // The stray line is the one edited, and each writes the file's other
+    // lines' CRLF: no line outside the edit changes.
+    let edited = "A = 1\r\nB = 2\r\nC = 3\r\nD = 4\n";
+    for agent in [
+        GateAgent::GeminiCli,
+        GateAgent::QwenCode,
+        GateAgent::ClaudeCode,
+    ] {
+        let judgment = said(agent, edited);
+        assert_case(&judgment, Case::Exact);
+    }
+    for agent in STRING_EDIT_AGENTS {
+        let judgment = said(agent, &mixed.replace("\r\n", "\n"));
+        assert_case(&judgment, Case::Exact);
+        let judgment = said(agent, &mixed.replace("\r\n", "\n").replace('\n', "\r\n"));
+        assert_case(&judgment, Case::Exact);
+    }
+}
+
+/// A tester's find (round 42c, 11): a Claude Code `Write` of LF content
+/// over a CRLF file was allowed, while `check` and `apply --write` said
+/// "the result mixes line endings" (it has one). Claude Code writes the
+/// content as sent: the whole file turns from CRLF to LF, said so, with
+/// what keeps CRLF; the same sentence as `check`'s
+/// (tests/diagnose_trust.rs). CRLF content over an LF file is said the
+/// other way; a content in the file's own endings, or one unifying a mixed
+/// file towards its own ending, is allowed.
+#[test]
+fn a_claude_code_write_changing_every_line_ending_is_a_doubt() {
+    let crlf = "import os\r\n\r\ndef main():\r\n    x = 1\r\n    return x\r\n";
+    let lf = crlf.replace("\r\n", "\n");
+    let path = format!("{CWD}/crlf.py");
+    let write = |content: &str| json!({"file_path": path, "content": content});
+    let judgment = judged_named("crlf.py", "Write", write(&lf.replace('1', "2")), Some(crlf));
+    assert_case(&judgment, Case::Doubt);
+    assert!(
+        deny_reason(&judgment).contains(&format!(
+            "its content ends every line with LF, where {path}'s lines end in CRLF: Claude Code \
+             writes the content as sent, so the write turns the whole file from CRLF to LF line \
+             endings (all 5 lines differ in a diff): to keep CRLF, send the lines that change as \
+             Edit calls (Claude Code's Edit writes a CRLF file back in CRLF); if the file should \
+             become LF, tell the user."
+        )),
+        "{}",
+        deny_reason(&judgment)
+    );
+    let judgment = judged_named(
+        "crlf.py",
+        "Write",
+        write(&crlf.replace('1', "2")),
+        Some(&lf),
+    );
+    assert_case(&judgment, Case::Doubt);
+    assert!(
+        deny_reason(&judgment).contains("turns the whole file from LF to CRLF line endings"),
+        "{}",
+        deny_reason(&judgment)
+    );
+    for (over, content) in [
+        (crlf.to_string(), crlf.replace('1', "2")),
+        (lf.clone(), lf.replace('1', "2")),
+        // One stray CRLF line unified away: the content shows every line.
+        (lf.replacen('\n', "\r\n", 1), lf.replace('1', "2")),
+    ] {
+        let judgment = judged_named("crlf.py", "Write", write(&content), Some(&over));
+        assert_case(&judgment, Case::Exact);
+        assert_eq!(judgment.answer, Answer::NoOpinion);
+    }
+}
+
+/// A tester's find (round 42c, 13): a Claude Code `Edit` of a CRLF file
+/// sent with CRLF fails, as Claude Code fails it; the deny said "line
+/// endings differ (CRLF against LF)" of a file that is CRLF on disk, over
+/// sent and file lines that read alike. Now it says Claude Code reads the
+/// file with LF line endings, shows no such lines, and offers the edit in
+/// LF.
+#[test]
+fn a_crlf_edit_of_a_crlf_file_is_told_claude_code_reads_it_as_lf() {
+    let crlf = "import os\r\n\r\ndef main():\r\n    x = 1\r\n    return x\r\n";
+    let judgment = judged_edit(
+        "crlf.py",
+        crlf,
+        "    x = 1\r\n    return x\r\n",
+        "    x = 2\r\n    return x\r\n",
+    );
+    let reason = deny_reason(&judgment);
+    assert!(
+        reason.contains(
+            "old_string does not occur in the file as Claude Code reads it: Claude Code reads \
+             this CRLF file with LF line endings (and writes it back in CRLF), so an old_string \
+             whose lines end in CRLF (\\r\\n) never matches; its text is the file's at lines \
+             4-5: send old_string and new_string with LF (\\n) line endings."
+        ),
+        "{reason}"
+    );
+    assert!(!reason.contains("CRLF against LF"), "{reason}");
+    assert!(!reason.contains("-  sent |"), "{reason}");
+    let offered = offered_input(GateAgent::ClaudeCode, &reason).expect("a corrected edit");
+    assert_eq!(offered["old_string"], "    x = 1\n    return x\n");
+    assert_eq!(offered["new_string"], "    x = 2\n    return x\n");
+}

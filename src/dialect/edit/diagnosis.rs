@@ -157,8 +157,32 @@ fn not_found(
         }
         None => format!("{field} does not occur in the file; {where_}."),
     };
+    if let (Some(c), true) = (block.closest, crlf_sent_to_claude(edit, reason, original)) {
+        // Claude Code reads a CRLF file with LF line ends: an old_string
+        // sent with the file's CRLF never matches, and its lines look the
+        // same as the file's (a tester's find: "line endings differ (CRLF
+        // against LF)" of a file that is CRLF on disk, over delete and
+        // insert lines that read alike).
+        out.message = format!(
+            "{field} does not occur in the file as Claude Code reads it: Claude Code reads this \
+             CRLF file with LF line endings (and writes it back in CRLF), so an old_string \
+             whose lines end in CRLF (\\r\\n) never matches; its text is the file's at {}: \
+             send old_string and new_string with LF (\\n) line endings.",
+            words::line_range("line", c.start_line, c.end_line)
+        );
+        out.line_diff = Vec::new();
+        out.differences = Vec::new();
+    }
     out.suggestion = suggestion;
     out
+}
+
+/// A Claude Code edit that failed for its line endings alone, whose old
+/// text ends its lines in CRLF, on a file that does too ([`not_found`]).
+fn crlf_sent_to_claude(edit: &Edit, reason: Reason, original: &str) -> bool {
+    matches!(edit, Edit::ClaudeEdit { old_string, .. } if old_string.contains("\r\n"))
+        && reason == Reason::LineEndings
+        && original.contains("\r\n")
 }
 
 /// The block diagnosis of `old` → `new` against `content`; `None` when a

@@ -95,21 +95,23 @@ pub fn edit_doubt_kinds(outcome: &EditOutcome, original: &str) -> Vec<(EditDoubt
         .collect();
     if let Ok(done) = &outcome.result {
         let kind = |k: EditDoubtKind| move |m: String| (k, m);
-        out.extend(
-            endings_rewritten(original, &done.new_content).map(kind(EditDoubtKind::LineEndings)),
-        );
-        out.extend(
-            crate::diagnose::doubt::mixed_endings_doubt(original, &done.new_content)
-                .map(kind(EditDoubtKind::MixesEndings)),
-        );
         // A Write over a file: no old text, the file is what it replaces
         // (a tester's find: `check` and `apply --write` called a Write of
         // `# ... rest of the file unchanged ...` exact, the gate denied it).
+        // Its line endings are the content's own, judged as the gate
+        // judges them ([`write_endings_doubt`]).
         if outcome.tool == Tool::Write {
             let over = (done.change == Change::Updated).then_some(original);
+            out.extend(
+                over.and_then(|old| write_endings_doubt(&outcome.path, old, &done.new_content)),
+            );
             whole_write_doubts(&outcome.path, over, &done.new_content, &mut out);
             return out;
         }
+        out.extend(match outcome.tool {
+            Tool::Editor => cline_endings_doubt(original, &done.new_content),
+            _ => endings_doubt(original, &done.new_content),
+        });
         let applied = already_applied(outcome, original);
         // A new text already there whole is said once, as applied already.
         if applied.is_none() {
@@ -616,33 +618,89 @@ fn on_whole_lines(
     whole.then_some((line_start, line_end, old, new))
 }
 
-/// Lines ending in CRLF and lines ending in a bare LF.
-fn endings(text: &str) -> (usize, usize) {
-    let lf = crate::dialect::quick::count_newlines(text);
-    // Non-overlapping, as `str::matches` (a `\r\n` cannot overlap another).
-    let crlf = memchr::memmem::find_iter(text.as_bytes(), b"\r\n").count();
-    (crlf, lf - crlf)
+/// What the agent's writer does to the line endings of `original`,
+/// written as `result` ([`crate::diagnose::doubt::endings_doubt`]), with
+/// its kind: lines outside the edit that change their ending, or new
+/// lines that end otherwise than the file's.
+pub fn endings_doubt(original: &str, result: &str) -> Option<(EditDoubtKind, String)> {
+    use crate::diagnose::doubt::EndingsFault;
+    crate::diagnose::doubt::endings_doubt(original, result).map(|(fault, sentence)| {
+        let kind = match fault {
+            EndingsFault::Outside => EditDoubtKind::LineEndings,
+            EndingsFault::Mixes => EditDoubtKind::MixesEndings,
+        };
+        (kind, sentence)
+    })
 }
 
-/// When `original` mixes line endings and `result` has one kind only: the
-/// lines of the other kind were rewritten.
-fn endings_rewritten(original: &str, result: &str) -> Option<String> {
-    let (crlf, lf) = endings(original);
-    if crlf == 0 || lf == 0 {
-        return None;
+/// [`endings_doubt`] for Cline's `editor`, which ends the new text's lines
+/// with CRLF in a file holding any CRLF line, with LF otherwise, whatever
+/// the model sent: new lines mixed in are Cline's doing, in a file mostly
+/// LF with a stray CRLF line, and sending other text cannot help (a
+/// tester's find: the sentence told the model to send the LF it had sent).
+fn cline_endings_doubt(original: &str, result: &str) -> Option<(EditDoubtKind, String)> {
+    use crate::diagnose::doubt::ending_counts;
+    let (kind, sentence) = endings_doubt(original, result)?;
+    if kind != EditDoubtKind::MixesEndings {
+        return Some((kind, sentence));
     }
-    let (new_crlf, new_lf) = endings(result);
-    let (kind, changed) = match (new_crlf, new_lf) {
-        (_, 0) => ("CRLF", lf),
-        (0, _) => ("LF", crlf),
-        _ => return None,
-    };
-    Some(format!(
-        "the file mixes CRLF and LF line endings and the result ends every line with {kind}: \
-         {} outside the edit {} its ending",
-        crate::words::count(changed, "line"),
-        if changed == 1 { "changes" } else { "change" }
+    let added = ending_counts(result)
+        .0
+        .saturating_sub(ending_counts(original).0);
+    Some((
+        kind,
+        format!(
+            "the file's lines end in LF but for some in CRLF, and the reference ends the new \
+             text's lines with CRLF in a file holding any CRLF line, whatever the edit's text: \
+             the result gets {} ending in CRLF: tell the user, who can unify the file's line \
+             endings first",
+            words::count(added, "more line")
+        ),
     ))
+}
+
+/// A Claude Code `Write` of `new` over `old`, the file `path` holds, whose
+/// line endings are not the file's: Claude Code writes the content as
+/// sent, so a content in LF over a CRLF file changes the line ending of
+/// every line (a tester's find: `check` said the result mixes line
+/// endings, it has one, and the gate said nothing). A content that ends
+/// its lines as most of the file's do is none (it unifies a mixed file
+/// towards its own ending, every line shown). The gate's, `check`'s and
+/// `apply --write`'s one check of a Write's line endings.
+pub fn write_endings_doubt(path: &str, old: &str, new: &str) -> Option<(EditDoubtKind, String)> {
+    use crate::diagnose::doubt::{Ending, ending_counts, mixed_endings};
+    let file = mixed_endings(old, [new])?;
+    let (crlf, lf) = ending_counts(new);
+    let lines = words::count(crlf + lf, "line");
+    let sentence = match (file, crlf, lf) {
+        (Ending::Crlf, 0, _) => format!(
+            "its content ends every line with LF, where {path}'s lines end in CRLF: Claude \
+             Code writes the content as sent, so the write turns the whole file from CRLF to \
+             LF line endings (all {lines} differ in a diff): to keep CRLF, send the lines that \
+             change as Edit calls (Claude Code's Edit writes a CRLF file back in CRLF); if the \
+             file should become LF, tell the user"
+        ),
+        (Ending::Lf, _, 0) => format!(
+            "its content ends every line with CRLF, where {path}'s lines end in LF: Claude \
+             Code writes the content as sent, so the write turns the whole file from LF to CRLF \
+             line endings (all {lines} differ in a diff): send the content with LF (\\n) line \
+             endings"
+        ),
+        (Ending::Crlf, _, _) => format!(
+            "its content mixes line endings: {path}'s lines end in CRLF, and the content has \
+             {} ending in LF, which Claude Code writes as sent: send every line of the content with \
+             the same ending, or the lines that change as Edit calls (Claude Code's Edit writes \
+             a CRLF file back in CRLF)",
+            words::count(lf, "line")
+        ),
+        (Ending::Lf, _, _) => format!(
+            "its content mixes line endings: {path}'s lines end in LF, and the content has {} \
+             ending in CRLF, which Claude Code writes as sent: send the content with LF (\\n) \
+             line endings",
+            words::count(crlf, "line")
+        ),
+    };
+    Some((EditDoubtKind::MixesEndings, sentence))
 }
 
 /// A character of a word that spaces delimit. Scripts written without
@@ -1618,8 +1676,9 @@ mod tests {
         assert_eq!(
             doubts(edit, "a = 1\r\nb = 2\r\nc = 3\nd = 4\r\n"),
             [
-                "the file mixes CRLF and LF line endings and the result ends every line with \
-              CRLF: 1 line outside the edit changes its ending"
+                "the file mixes CRLF and LF line endings, and the reference writes every line \
+                 with CRLF, whatever the edit's text: 1 line outside the edit (line 3) changes \
+                 its ending to CRLF: tell the user, who can unify the file's line endings first"
             ]
         );
         assert!(doubts(edit, "a = 1\r\nb = 2\r\n").is_empty());
@@ -1628,6 +1687,41 @@ mod tests {
         let edit = Edit::from_tool_input("editor", cline).expect("an edit");
         let mixed = "a = 1\r\nb = 2\r\nc = 3\nd = 4\r\n";
         assert!(edit_doubts(&apply(&edit, Some(mixed)), mixed).is_empty());
+    }
+
+    /// A Claude Code `Write`'s line endings are the content's (a tester's
+    /// find, 42c-11): LF over CRLF turns the whole file LF, CRLF over LF
+    /// the other way, a mix is said as one; the file's own endings, or a
+    /// mixed file unified towards its own ending, are none.
+    #[test]
+    fn a_writes_line_endings_are_the_contents() {
+        let crlf = "a\r\nb\r\nc\r\n";
+        let lf = "a\nb\nc\n";
+        let said = |old: &str, new: &str| write_endings_doubt("f.py", old, new).map(|(_, m)| m);
+        assert!(
+            said(crlf, "a\nB\nc\n").is_some_and(|m| m.contains(
+                "turns the whole file from CRLF to LF line endings \
+                    (all 3 lines differ in a diff)"
+            )),
+            "{:?}",
+            said(crlf, "a\nB\nc\n")
+        );
+        assert!(said(lf, "a\r\nB\r\nc\r\n").is_some_and(|m| m.contains("from LF to CRLF")));
+        assert!(said(crlf, "a\r\nB\nc\r\n").is_some_and(|m| {
+            m.contains("f.py's lines end in CRLF, and the content has 1 line ending in LF")
+        }));
+        assert_eq!(said(crlf, "a\r\nB\r\nc\r\n"), None);
+        assert_eq!(said(lf, "a\nB\nc\n"), None);
+        assert_eq!(said("a\r\nb\nc\n", "a\nB\nc\n"), None);
+        let write = r#"{"file_path": "f.py", "content": "a\nB\nc\n"}"#;
+        let edit = Edit::from_tool_input("Write", write).expect("a write");
+        assert_eq!(
+            edit_doubt_kinds(&apply(&edit, Some(crlf)), crlf)
+                .into_iter()
+                .map(|(kind, _)| kind)
+                .collect::<Vec<_>>(),
+            [EditDoubtKind::MixesEndings]
+        );
     }
 
     /// A replace-all edit changes every place its old text stands: one

@@ -39,8 +39,9 @@ mod roles;
 mod text;
 
 pub use doubt::{
-    EditDoubtKind, deletes_newline_after, edit_doubt_kinds, edit_doubts, joined_lines, joins_lines,
-    layout_kind, repeated_around, whole_write_doubts, write_doubt,
+    EditDoubtKind, deletes_newline_after, edit_doubt_kinds, edit_doubts, endings_doubt,
+    joined_lines, joins_lines, layout_kind, repeated_around, whole_write_doubts, write_doubt,
+    write_endings_doubt,
 };
 pub use error::{EditError, Provenance};
 pub use explanation::EditDiagnosis;
