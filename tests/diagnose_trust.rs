@@ -2821,11 +2821,20 @@ fn import_verdicts_agree_with_node_and_rustc() {
                     .and_then(|r| r.split_once("` is defined multiple times"))
             });
         match twice {
+            // One srview knowingly says nothing of (the recorder says why).
+            Some(_) if case.get("srview_silent").is_some() => {
+                assert_eq!(doubt, None, "{name}");
+            }
             Some((imported, _)) => {
                 let doubt = doubt.expect(name);
                 assert_eq!(doubt.kind, BreakKind::DefinesTwice, "{name}");
                 let named = format!("as written, the file imports `{imported}` (");
-                assert!(doubt.why.starts_with(&named), "{name}: {}", doubt.why);
+                let two = format!("as written, the file binds `{imported}` twice: ");
+                assert!(
+                    doubt.why.starts_with(&named) || doubt.why.starts_with(&two),
+                    "{name}: {}",
+                    doubt.why
+                );
             }
             None => {
                 assert_eq!(said, "reads", "{name}");
@@ -3092,4 +3101,75 @@ fn yaml_moves_by_reindenting_agree_with_pyyaml() {
         let doubt = layout_break("compose.yaml", before, after);
         assert_eq!(doubt.is_none(), meant, "{name}: {doubt:?}");
     }
+}
+
+/// Tester 42c, 04: a Rust `use` or a Go import binding a name the file
+/// imports from another path (`std::io::Write` beside `std::fmt::Write`,
+/// `"crypto/rand"` beside `"math/rand"`) was written; rustc (E0252) and
+/// Go refuse it. `check` exits 1 naming the name, both paths and lines,
+/// `apply --write` holds it back; the import renamed is written.
+#[test]
+fn an_import_of_a_bound_name_from_another_path_is_held_back() {
+    let rs = "use std::fmt::Write;\n\npub fn f() -> String {\n    let mut s = String::new();\n    write!(s, \"x\").ok();\n    s\n}\n";
+    let go = "package main\n\nimport (\n\t\"fmt\"\n\t\"math/rand\"\n)\n\nfunc main() {\n\tfmt.Println(rand.Intn(10))\n}\n";
+    let cases = [
+        (
+            "w.rs",
+            rs,
+            (
+                "use std::fmt::Write;\n",
+                "use std::fmt::Write;\nuse std::io::Write;\n",
+            ),
+            "use std::io::Write as IoWrite;\n",
+            "held back: the diff leaves w.rs defining a name twice: as written, the file binds \
+             `Write` twice: `std::fmt::Write` at line 1, `std::io::Write` at line 2: Rust \
+             refuses to compile it (E0252: the name `Write` is defined multiple times): import \
+             one of them under another name (`use std::io::Write as IoWrite;`, or `as _` where \
+             only a trait's methods are used)",
+        ),
+        (
+            "main.go",
+            go,
+            ("\t\"math/rand\"\n", "\t\"math/rand\"\n\t\"crypto/rand\"\n"),
+            "\tcrand \"crypto/rand\"\n",
+            "held back: the diff leaves main.go defining a name twice: as written, the file \
+             binds `rand` twice: \"math/rand\" at line 5, \"crypto/rand\" at line 6: Go refuses \
+             to compile the package (rand redeclared in this block): import one of them under \
+             another name (`crand \"crypto/rand\"`)",
+        ),
+    ];
+    for (name, content, (old, new), renamed, said) in cases {
+        assert_checked_and_held_back(name, content, &block(old, new), said);
+        let fine = block(old, &format!("{old}{renamed}"));
+        let written = written_by_apply(name, content, &fine, name);
+        assert_eq!(
+            written,
+            content.replacen(old, &format!("{old}{renamed}"), 1)
+        );
+    }
+}
+
+/// Tester 42c, 06: a docstring's usage example brought up to date, sent
+/// at the docstring's own indentation (8 columns, the code at 4), was
+/// held back as changing "the string, not the code". It is written; the
+/// same lines sent without their indentation, which may mean the code,
+/// stay held back.
+#[test]
+fn a_docstring_example_edited_at_its_own_indentation_is_written() {
+    let conn = "from .client import Client\n\n\ndef connect(timeout=5):\n    \"\"\"Open a connection.\n\n    Example::\n\n        client = Client()\n        client.connect()\n    \"\"\"\n    client = Client()\n    client.connect(timeout=timeout)\n    return client\n";
+    let example = r#"{"file_path": "conn.py", "old_string": "        client = Client()\n        client.connect()\n", "new_string": "        client = Client()\n        client.connect(timeout=10)\n"}"#;
+    let ran = check_then_apply(("conn.py", conn), ("edit.json", example));
+    assert_written(
+        &ran,
+        &conn.replace("client.connect()\n", "client.connect(timeout=10)\n"),
+    );
+    let bare = r#"{"file_path": "conn.py", "old_string": "client = Client()\n        client.connect()\n", "new_string": "client = Client()\n        client.connect(timeout=10)\n"}"#;
+    let ran = check_then_apply(("conn.py", conn), ("edit.json", bare));
+    assert_held_back(
+        "conn.py",
+        &ran,
+        "the edit's old text matches only inside the triple-quoted string on line 9 (`client = \
+         Client()`), while line 12 holds code that starts the same way (`client = Client()`)",
+        conn,
+    );
 }
