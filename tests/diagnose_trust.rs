@@ -3173,3 +3173,146 @@ fn a_docstring_example_edited_at_its_own_indentation_is_written() {
         conn,
     );
 }
+
+/// The false-alarm sweep of the import check's names from two paths
+/// (tester 42c, 04): every Rust and Go file under `SWEEP_DIRS` (colon-
+/// separated; default the cargo registry's sources). Each top-level
+/// one-line `use` or Go import line is taken out and added back by an
+/// edit (the published file compiles: a doubt is a false alarm); then,
+/// where a `use` binds a name the standard library has at another path
+/// (`Write`, `Result`, `Error`, `HashMap`, `Ordering`, `fmt`, ...), a
+/// `use` of that other path is added after it (a certain E0252: each one
+/// not doubted is a miss). Prints the counts and each doubt or miss. Run
+/// with `cargo test --test diagnose_trust -- --ignored import_name_sweep
+/// --nocapture`.
+#[test]
+#[ignore]
+fn import_name_sweep() {
+    use srview::diagnose::doubt_imports::import_twice;
+    let others: &[(&str, &[&str])] = &[
+        ("Write", &["std::fmt::Write", "std::io::Write"]),
+        ("Result", &["std::fmt::Result", "std::io::Result"]),
+        (
+            "Error",
+            &["std::fmt::Error", "std::io::Error", "std::error::Error"],
+        ),
+        (
+            "HashMap",
+            &[
+                "std::collections::HashMap",
+                "std::collections::hash_map::HashMap",
+            ],
+        ),
+        (
+            "HashSet",
+            &[
+                "std::collections::HashSet",
+                "std::collections::hash_set::HashSet",
+            ],
+        ),
+        (
+            "Ordering",
+            &["std::cmp::Ordering", "std::sync::atomic::Ordering"],
+        ),
+        (
+            "Entry",
+            &[
+                "std::collections::hash_map::Entry",
+                "std::collections::btree_map::Entry",
+            ],
+        ),
+        ("Mutex", &["std::sync::Mutex", "core::sync::Mutex"]),
+        ("Duration", &["std::time::Duration", "core::time::Duration"]),
+        ("fmt", &["std::fmt", "core::fmt"]),
+        ("mem", &["std::mem", "core::mem"]),
+        ("ptr", &["std::ptr", "core::ptr"]),
+        ("swap", &["std::mem::swap", "std::ptr::swap"]),
+    ];
+    let home = std::env::var("HOME").unwrap_or_default();
+    let dirs =
+        std::env::var("SWEEP_DIRS").unwrap_or_else(|_| format!("{home}/.cargo/registry/src"));
+    let mut files = Vec::new();
+    let mut stack: Vec<std::path::PathBuf> = dirs.split(':').map(Into::into).collect();
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs" || e == "go") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    let (mut read, mut edits, mut alarms, mut tried, mut caught) = (0, 0, 0, 0, 0);
+    for file in &files {
+        let Ok(text) = std::fs::read_to_string(file) else {
+            continue;
+        };
+        let path = file.to_string_lossy().to_string();
+        let go = path.ends_with(".go");
+        read += 1;
+        let lines: Vec<&str> = text.lines().collect();
+        let mut in_go_block = false;
+        for (i, l) in lines.iter().enumerate() {
+            let one = if go {
+                if l.starts_with("import (") {
+                    in_go_block = true;
+                }
+                if l.starts_with(')') {
+                    in_go_block = false;
+                }
+                (in_go_block && l.starts_with('\t') && l.trim_end().ends_with('"'))
+                    || l.starts_with("import \"")
+            } else {
+                (l.starts_with("use ") || l.starts_with("pub use "))
+                    && l.trim_end().ends_with(';')
+                    && !lines[..i].last().is_some_and(|p| p.starts_with("#["))
+            };
+            if !one {
+                continue;
+            }
+            edits += 1;
+            let mut without = lines.clone();
+            without.remove(i);
+            let before = without.join("\n") + "\n";
+            if let Some(t) = import_twice(&path, &before, &text) {
+                alarms += 1;
+                println!("ALARM {path}:{}: {}", i + 1, t.fault());
+            }
+            if go {
+                continue;
+            }
+            let item = l.trim_end().trim_end_matches(';');
+            let item = item.trim_start_matches("pub ").trim_start_matches("use ");
+            if item.contains(['{', '*', ' ']) {
+                continue;
+            }
+            let item = item.trim_start_matches("::");
+            let name = item.rsplit("::").next().unwrap_or(item);
+            let Some((_, paths)) = others.iter().find(|(n, _)| *n == name) else {
+                continue;
+            };
+            let Some(other) = paths.iter().find(|p| **p != item) else {
+                continue;
+            };
+            tried += 1;
+            let mut with = lines.clone();
+            let added = format!("use {other};");
+            with.insert(i + 1, &added);
+            let after = with.join("\n") + "\n";
+            if import_twice(&path, &text, &after).is_some() {
+                caught += 1;
+            } else {
+                println!("MISSED {path}:{}: {item} then {other}", i + 1);
+            }
+        }
+    }
+    println!(
+        "{read} files; {edits} import lines added back, {alarms} doubted; {tried} clashes \
+         added, {caught} doubted"
+    );
+}

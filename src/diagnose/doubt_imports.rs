@@ -26,8 +26,8 @@
 //!   `use std::fmt::Write;`) when their names are the same and the two are
 //!   in one namespace as far as can be told: a capitalised name (a type, a
 //!   trait, a constant, a variant) that no `derive(..)` of the file names
-//!   (`thiserror::Error` is a derive macro alone, and sits beside
-//!   `std::error::Error`); a lower-case name both of the standard library
+//!   unqualified (`thiserror::Error` is a derive macro alone, and sits
+//!   beside `std::error::Error` in compiling crates); a lower-case name both of the standard library
 //!   (`std`, `core`, `alloc`), both at its root (`std::fmt`, `core::fmt`)
 //!   or both below it (`std::mem::swap`, `std::ptr::swap`). Other lower-
 //!   case names may be a module beside a function: not compared. Not
@@ -349,7 +349,8 @@ fn rust_class(path: &str, name: &str, derived: &[String]) -> Option<&'static str
     })
 }
 
-/// Each name (its last segment) the `derive(..)` lists of `lines` hold.
+/// Each name the `derive(..)` lists of `lines` hold unqualified (a
+/// `thiserror::Error` there names no import).
 fn derives(lines: &[&str]) -> Vec<String> {
     let text = lines.join("\n");
     let mut out = Vec::new();
@@ -358,9 +359,8 @@ fn derives(lines: &[&str]) -> Vec<String> {
         let list = list.split(')').next().unwrap_or("");
         for item in list.split(',') {
             let item = item.trim();
-            let last = item.rsplit("::").next().unwrap_or(item);
-            if !last.is_empty() {
-                out.push(last.to_string());
+            if !item.is_empty() && !item.contains("::") {
+                out.push(item.to_string());
             }
         }
     }
@@ -825,6 +825,11 @@ mod tests {
                 "Cart",
                 (3, 4),
             ),
+            (
+                "use std::error::Error;\n#[derive(Debug, thiserror::Error)]\npub enum E {}\nuse std::fmt::Error;\n",
+                "Error",
+                (3, 6),
+            ),
         ] {
             let after = RUST.replace("\npub struct", &format!("{added}\npub struct"));
             assert_eq!(
@@ -872,8 +877,8 @@ mod tests {
             ),
             (
                 "a.rs",
-                "use std::fmt::Display;\n\n#[derive(\n    derive_more::Display,\n)]\npub struct E;\n".into(),
-                "use std::fmt::Display;\nuse derive_more::Display;\n\n#[derive(\n    derive_more::Display,\n)]\npub struct E;\n".into(),
+                "use std::fmt::Display;\n\n#[derive(\n    Debug,\n    Display,\n)]\npub struct E;\n".into(),
+                "use std::fmt::Display;\nuse derive_more::Display;\n\n#[derive(\n    Debug,\n    Display,\n)]\npub struct E;\n".into(),
             ),
             (
                 "a.rs",
