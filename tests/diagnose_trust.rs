@@ -2822,11 +2822,20 @@ fn import_verdicts_agree_with_node_and_rustc() {
                     .and_then(|r| r.split_once("` is defined multiple times"))
             });
         match twice {
+            // One srview knowingly says nothing of (the recorder says why).
+            Some(_) if case.get("srview_silent").is_some() => {
+                assert_eq!(doubt, None, "{name}");
+            }
             Some((imported, _)) => {
                 let doubt = doubt.expect(name);
                 assert_eq!(doubt.kind, BreakKind::DefinesTwice, "{name}");
                 let named = format!("as written, the file imports `{imported}` (");
-                assert!(doubt.why.starts_with(&named), "{name}: {}", doubt.why);
+                let two = format!("as written, the file binds `{imported}` twice: ");
+                assert!(
+                    doubt.why.starts_with(&named) || doubt.why.starts_with(&two),
+                    "{name}: {}",
+                    doubt.why
+                );
             }
             None => {
                 assert_eq!(said, "reads", "{name}");
@@ -3184,5 +3193,219 @@ fn line_endings_are_judged_on_what_each_agent_writes() {
     assert!(
         !said.contains("CRLF against LF") && !said.contains("delete "),
         "{said}"
+    );
+}
+
+/// Tester 42c, 04: a Rust `use` or a Go import binding a name the file
+/// imports from another path (`std::io::Write` beside `std::fmt::Write`,
+/// `"crypto/rand"` beside `"math/rand"`) was written; rustc (E0252) and
+/// Go refuse it. `check` exits 1 naming the name, both paths and lines,
+/// `apply --write` holds it back; the import renamed is written.
+#[test]
+fn an_import_of_a_bound_name_from_another_path_is_held_back() {
+    let rs = "use std::fmt::Write;\n\npub fn f() -> String {\n    let mut s = String::new();\n    write!(s, \"x\").ok();\n    s\n}\n";
+    let go = "package main\n\nimport (\n\t\"fmt\"\n\t\"math/rand\"\n)\n\nfunc main() {\n\tfmt.Println(rand.Intn(10))\n}\n";
+    let cases = [
+        (
+            "w.rs",
+            rs,
+            (
+                "use std::fmt::Write;\n",
+                "use std::fmt::Write;\nuse std::io::Write;\n",
+            ),
+            "use std::io::Write as IoWrite;\n",
+            "held back: the diff leaves w.rs defining a name twice: as written, the file binds \
+             `Write` twice: `std::fmt::Write` at line 1, `std::io::Write` at line 2: Rust \
+             refuses to compile it (E0252: the name `Write` is defined multiple times): import \
+             one of them under another name (`use std::io::Write as IoWrite;`, or `as _` where \
+             only a trait's methods are used)",
+        ),
+        (
+            "main.go",
+            go,
+            ("\t\"math/rand\"\n", "\t\"math/rand\"\n\t\"crypto/rand\"\n"),
+            "\tcrand \"crypto/rand\"\n",
+            "held back: the diff leaves main.go defining a name twice: as written, the file \
+             binds `rand` twice: \"math/rand\" at line 5, \"crypto/rand\" at line 6: Go refuses \
+             to compile the package (rand redeclared in this block): import one of them under \
+             another name (`crand \"crypto/rand\"`)",
+        ),
+    ];
+    for (name, content, (old, new), renamed, said) in cases {
+        assert_checked_and_held_back(name, content, &block(old, new), said);
+        let fine = block(old, &format!("{old}{renamed}"));
+        let written = written_by_apply(name, content, &fine, name);
+        assert_eq!(
+            written,
+            content.replacen(old, &format!("{old}{renamed}"), 1)
+        );
+    }
+}
+
+/// Tester 42c, 06: a docstring's usage example brought up to date, sent
+/// at the docstring's own indentation (8 columns, the code at 4), was
+/// held back as changing "the string, not the code". It is written; the
+/// same lines sent without their indentation, which may mean the code,
+/// stay held back.
+#[test]
+fn a_docstring_example_edited_at_its_own_indentation_is_written() {
+    let conn = "from .client import Client\n\n\ndef connect(timeout=5):\n    \"\"\"Open a connection.\n\n    Example::\n\n        client = Client()\n        client.connect()\n    \"\"\"\n    client = Client()\n    client.connect(timeout=timeout)\n    return client\n";
+    let example = r#"{"file_path": "conn.py", "old_string": "        client = Client()\n        client.connect()\n", "new_string": "        client = Client()\n        client.connect(timeout=10)\n"}"#;
+    let ran = check_then_apply(("conn.py", conn), ("edit.json", example));
+    assert_written(
+        &ran,
+        &conn.replace("client.connect()\n", "client.connect(timeout=10)\n"),
+    );
+    let bare = r#"{"file_path": "conn.py", "old_string": "client = Client()\n        client.connect()\n", "new_string": "client = Client()\n        client.connect(timeout=10)\n"}"#;
+    let ran = check_then_apply(("conn.py", conn), ("edit.json", bare));
+    assert_held_back(
+        "conn.py",
+        &ran,
+        "the edit's old text matches only inside the triple-quoted string on line 9 (`client = \
+         Client()`), while line 12 holds code that starts the same way (`client = Client()`)",
+        conn,
+    );
+}
+
+/// The false-alarm sweep of the import check's names from two paths
+/// (tester 42c, 04): every Rust and Go file under `SWEEP_DIRS` (colon-
+/// separated; default the cargo registry's sources). Each top-level
+/// one-line `use` or Go import line is taken out and added back by an
+/// edit (the published file compiles: a doubt is a false alarm); then,
+/// where a `use` binds a name the standard library has at another path
+/// (`Write`, `Result`, `Error`, `HashMap`, `Ordering`, `fmt`, ...), a
+/// `use` of that other path is added after it (a certain E0252: each one
+/// not doubted is a miss). Prints the counts and each doubt or miss. Run
+/// with `cargo test --test diagnose_trust -- --ignored import_name_sweep
+/// --nocapture`.
+#[test]
+#[ignore]
+fn import_name_sweep() {
+    use srview::diagnose::doubt_imports::import_twice;
+    let others: &[(&str, &[&str])] = &[
+        ("Write", &["std::fmt::Write", "std::io::Write"]),
+        ("Result", &["std::fmt::Result", "std::io::Result"]),
+        (
+            "Error",
+            &["std::fmt::Error", "std::io::Error", "std::error::Error"],
+        ),
+        (
+            "HashMap",
+            &[
+                "std::collections::HashMap",
+                "std::collections::hash_map::HashMap",
+            ],
+        ),
+        (
+            "HashSet",
+            &[
+                "std::collections::HashSet",
+                "std::collections::hash_set::HashSet",
+            ],
+        ),
+        (
+            "Ordering",
+            &["std::cmp::Ordering", "std::sync::atomic::Ordering"],
+        ),
+        (
+            "Entry",
+            &[
+                "std::collections::hash_map::Entry",
+                "std::collections::btree_map::Entry",
+            ],
+        ),
+        ("Mutex", &["std::sync::Mutex", "core::sync::Mutex"]),
+        ("Duration", &["std::time::Duration", "core::time::Duration"]),
+        ("fmt", &["std::fmt", "core::fmt"]),
+        ("mem", &["std::mem", "core::mem"]),
+        ("ptr", &["std::ptr", "core::ptr"]),
+        ("swap", &["std::mem::swap", "std::ptr::swap"]),
+    ];
+    let home = std::env::var("HOME").unwrap_or_default();
+    let dirs =
+        std::env::var("SWEEP_DIRS").unwrap_or_else(|_| format!("{home}/.cargo/registry/src"));
+    let mut files = Vec::new();
+    let mut stack: Vec<std::path::PathBuf> = dirs.split(':').map(Into::into).collect();
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs" || e == "go") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    let (mut read, mut edits, mut alarms, mut tried, mut caught) = (0, 0, 0, 0, 0);
+    for file in &files {
+        let Ok(text) = std::fs::read_to_string(file) else {
+            continue;
+        };
+        let path = file.to_string_lossy().to_string();
+        let go = path.ends_with(".go");
+        read += 1;
+        let lines: Vec<&str> = text.lines().collect();
+        let mut in_go_block = false;
+        for (i, l) in lines.iter().enumerate() {
+            let one = if go {
+                if l.starts_with("import (") {
+                    in_go_block = true;
+                }
+                if l.starts_with(')') {
+                    in_go_block = false;
+                }
+                (in_go_block && l.starts_with('\t') && l.trim_end().ends_with('"'))
+                    || l.starts_with("import \"")
+            } else {
+                (l.starts_with("use ") || l.starts_with("pub use "))
+                    && l.trim_end().ends_with(';')
+                    && !lines[..i].last().is_some_and(|p| p.starts_with("#["))
+            };
+            if !one {
+                continue;
+            }
+            edits += 1;
+            let mut without = lines.clone();
+            without.remove(i);
+            let before = without.join("\n") + "\n";
+            if let Some(t) = import_twice(&path, &before, &text) {
+                alarms += 1;
+                println!("ALARM {path}:{}: {}", i + 1, t.fault());
+            }
+            if go {
+                continue;
+            }
+            let item = l.trim_end().trim_end_matches(';');
+            let item = item.trim_start_matches("pub ").trim_start_matches("use ");
+            if item.contains(['{', '*', ' ']) {
+                continue;
+            }
+            let item = item.trim_start_matches("::");
+            let name = item.rsplit("::").next().unwrap_or(item);
+            let Some((_, paths)) = others.iter().find(|(n, _)| *n == name) else {
+                continue;
+            };
+            let Some(other) = paths.iter().find(|p| **p != item) else {
+                continue;
+            };
+            tried += 1;
+            let mut with = lines.clone();
+            let added = format!("use {other};");
+            with.insert(i + 1, &added);
+            let after = with.join("\n") + "\n";
+            if import_twice(&path, &text, &after).is_some() {
+                caught += 1;
+            } else {
+                println!("MISSED {path}:{}: {item} then {other}", i + 1);
+            }
+        }
+    }
+    println!(
+        "{read} files; {edits} import lines added back, {alarms} doubted; {tried} clashes \
+         added, {caught} doubted"
     );
 }

@@ -8,16 +8,30 @@
 //! Read, for a file by its extension, lines inside strings and comments
 //! left out ([`super::doubt_braces::line_starts`]), at brace depth 0 only:
 //! - Go: `import "p"`, `import name "p"` and each line of an `import (`
-//!   block; the key is the path and the name it binds (its alias, or the
-//!   package's). Not read: `_` and `.` imports (Go takes `_` any number
-//!   of times; a dot import's names are another matter). The same path
-//!   under two aliases compiles, and is not read. `go build`: `fmt
-//!   redeclared in this block`;
+//!   block; two bind one name when they are the same path under one name,
+//!   or their names are the same and each is certain (tester 42c, 04:
+//!   `"crypto/rand"` beside `"math/rand"`): an alias, a standard library
+//!   package's last element, another path's last element where it is a Go
+//!   name (a major version `v2` and up read past: the element before).
+//!   Not certain, so compared by path only: an element such as `go-isatty`,
+//!   `yaml.v3` or `v1` (a package may name itself otherwise). Not read:
+//!   `_` and `.` imports (Go takes `_` any number of times; a dot import's
+//!   names are another matter). The same path under two aliases compiles,
+//!   and is not read. `go build`: `rand redeclared in this block`;
 //! - Rust: `use` (and `pub use`, `pub(..) use`) at column 0 of the file's
 //!   own module, over several lines too, a tree such as `a::{b, c::{d,
-//!   self}}` read whole; the key is the item's path and the name it binds
-//!   (`as` alias, else the last segment; `self` binds its module's name).
-//!   Not read: globs (`*`), `as _`, a `use` below a `#[cfg..]` attribute
+//!   self}}` read whole; each item binds a name (`as` alias, else the last
+//!   segment; `self` binds its module's name). Two bind one name when they
+//!   are the same path, or (tester 42c, 04: `use std::io::Write;` beside
+//!   `use std::fmt::Write;`) when their names are the same and the two are
+//!   in one namespace as far as can be told: a capitalised name (a type, a
+//!   trait, a constant, a variant) that no `derive(..)` of the file names
+//!   unqualified (`thiserror::Error` is a derive macro alone, and sits
+//!   beside `std::error::Error` in compiling crates); a lower-case name both of the standard library
+//!   (`std`, `core`, `alloc`), both at its root (`std::fmt`, `core::fmt`)
+//!   or both below it (`std::mem::swap`, `std::ptr::swap`). Other lower-
+//!   case names may be a module beside a function: not compared. Not
+//!   read: globs (`*`), `as _`, a `use` below a `#[cfg..]` attribute
 //!   (gated apart), a `use` in a `mod` block or a function body (another
 //!   scope). rustc: E0252 `the name 'fmt' is defined multiple times`;
 //! - JavaScript, TypeScript: an `import` statement at column 0 (not
@@ -45,6 +59,9 @@ pub struct ImportTwice {
     /// What is imported: the path (Go, Rust), or the module (JavaScript)
     /// of the later import.
     pub what: String,
+    /// What the earlier import imports: [`Self::what`], or another path
+    /// binding the same name.
+    pub first: String,
     /// The two imports' lines (1-based): the earlier and the later.
     pub lines: (usize, usize),
 }
@@ -53,10 +70,56 @@ impl ImportTwice {
     /// One sentence without a final stop.
     pub fn describe(&self) -> String {
         let send = match self.lang {
-            Lang::Go => "leave the import block as it is, the package is imported already",
-            _ => "leave the new import out, the name is imported already",
+            _ if self.first != self.what => self.rename(),
+            Lang::Go => {
+                "leave the import block as it is, the package is imported already".to_string()
+            }
+            _ => "leave the new import out, the name is imported already".to_string(),
         };
         format!("{}: {send}", self.fault())
+    }
+
+    /// What to send where two imports of two paths bind one name.
+    fn rename(&self) -> String {
+        let name = &self.name;
+        match self.lang {
+            Lang::Go => {
+                let path = self.what.trim_matches('"');
+                let before = path.rsplit('/').nth(1).unwrap_or("");
+                let alias = match before.chars().next().filter(char::is_ascii_lowercase) {
+                    Some(c) => format!("{c}{name}"),
+                    None => format!("{name}2"),
+                };
+                format!(
+                    "import one of them under another name (`{alias} {}`)",
+                    self.what
+                )
+            }
+            Lang::Rust => {
+                let before = self.what.rsplit("::").nth(1).unwrap_or("");
+                let before = before.trim_start_matches("r#");
+                let alias = if before.is_empty() || matches!(before, "crate" | "self" | "super") {
+                    format!("{name}2")
+                } else if name.starts_with(|c: char| c.is_ascii_uppercase()) {
+                    let mut chars = before.chars();
+                    let head: String = chars
+                        .next()
+                        .map(|c| c.to_ascii_uppercase())
+                        .into_iter()
+                        .collect();
+                    let rest: String = chars.filter(|&c| c != '_').collect();
+                    format!("{head}{rest}{name}")
+                } else {
+                    format!("{before}_{name}")
+                };
+                format!(
+                    "import one of them under another name (`use {} as {alias};`, or `as _` \
+                     where only a trait's methods are used)",
+                    self.what
+                )
+            }
+            _ => format!("import one of them under another name (`{{ {name} as ... }}`)"),
+        }
     }
 
     /// [`Self::describe`] without what to send instead.
@@ -75,6 +138,14 @@ impl ImportTwice {
                  declared), and TypeScript refuses it (Duplicate identifier '{name}')"
             ),
         };
+        if self.first != self.what {
+            let tick = if self.lang == Lang::Rust { "`" } else { "" };
+            return format!(
+                "as written, the file binds `{name}` twice: {tick}{}{tick} at line {earlier}, \
+                 {tick}{}{tick} at line {later}: {refuses}",
+                self.first, self.what
+            );
+        }
         format!(
             "as written, the file imports `{name}` ({}) at lines {earlier} and {later}: {refuses}",
             self.what
@@ -97,33 +168,46 @@ pub fn import_twice(path: &str, original: &str, result: &str) -> Option<ImportTw
     found.next()
 }
 
-/// One import read: the key it binds, the name, what it imports, and its
-/// line (0-based).
+/// One import read: the key it binds (one path as one name), the name,
+/// what it imports, its line (0-based), and the class of its name: two
+/// imports of one name and one class bind it twice whatever their paths
+/// (see the module); `None` where that cannot be told.
 struct Bound {
     key: String,
     name: String,
     what: String,
     line: usize,
+    class: Option<&'static str>,
 }
 
-/// Each key `lines` (a text in `lang`) binds twice: the two imports, in
+/// Each name `lines` (a text in `lang`) binds twice: the two imports, in
 /// the order of the later one.
 fn twice<'a>(lang: Lang, lines: &'a [&'a str]) -> impl Iterator<Item = ImportTwice> + 'a {
-    let mut seen: HashMap<String, usize> = HashMap::new();
-    imports(lang, lines)
-        .into_iter()
-        .filter_map(move |b| match seen.get(&b.key) {
-            Some(&first) => Some(ImportTwice {
+    let mut seen: HashMap<String, (usize, String)> = HashMap::new();
+    let mut named: HashMap<(String, &'static str), (usize, String)> = HashMap::new();
+    imports(lang, lines).into_iter().filter_map(move |b| {
+        let class = b.class.map(|c| (b.name.clone(), c));
+        let earlier = seen
+            .get(&b.key)
+            .or_else(|| class.as_ref().and_then(|c| named.get(c)))
+            .cloned();
+        match earlier {
+            Some((first, what)) => Some(ImportTwice {
                 lang,
                 name: b.name,
                 what: b.what,
+                first: what,
                 lines: (first + 1, b.line + 1),
             }),
             None => {
-                seen.insert(b.key, b.line);
+                if let Some(class) = class {
+                    named.insert(class, (b.line, b.what.clone()));
+                }
+                seen.insert(b.key, (b.line, b.what));
                 None
             }
-        })
+        }
+    })
 }
 
 /// Every import `lines` (a text in `lang`) binds at its top level.
@@ -136,6 +220,7 @@ fn imports(lang: Lang, lines: &[&str]) -> Vec<Bound> {
     };
     let mut out = Vec::new();
     let mut go_block = false;
+    let mut derived: Option<Vec<String>> = None;
     for (at, raw) in lines.iter().enumerate() {
         let line = raw.trim_end_matches('\r');
         if !top(at) {
@@ -177,11 +262,15 @@ fn imports(lang: Lang, lines: &[&str]) -> Vec<Bound> {
                 let mut bound = Vec::new();
                 rust_tree(&tree, "", &mut bound);
                 for (path, name) in bound {
+                    let path = path.trim_start_matches("::").to_string();
+                    let class =
+                        rust_class(&path, &name, derived.get_or_insert_with(|| derives(lines)));
                     out.push(Bound {
                         key: format!("{path} as {name}"),
                         name,
                         what: path,
                         line: at,
+                        class,
                     });
                 }
             }
@@ -210,21 +299,27 @@ fn go_spec(spec: &str, at: usize) -> Option<Bound> {
     if path.is_empty() || path.contains(['"', '`']) {
         return None;
     }
-    let name = match alias {
+    let go_name = |n: &str| {
+        n.starts_with(|c: char| c == '_' || c.is_alphabetic())
+            && n.chars().all(|c| c == '_' || c.is_alphanumeric())
+    };
+    let (name, certain) = match alias {
         Some("_" | ".") => return None,
-        Some(alias) if alias.chars().all(|c| c == '_' || c.is_alphanumeric()) => alias,
+        Some(alias) if go_name(alias) => (alias, true),
         Some(_) => return None,
-        // The package's name, as the last element says it (a version
-        // element `v2` read past).
+        // The package's name, as the last element says it (a major
+        // version element `v2` read past); certain for the standard
+        // library's paths (no dot in the first element) and a Go name.
         None => {
             let mut parts = path.rsplit('/');
             let last = parts.next().unwrap_or(path);
             let version = last.len() > 1
                 && last.starts_with('v')
                 && last[1..].chars().all(|c| c.is_ascii_digit());
+            let major = version && !matches!(last, "v0" | "v1");
             match parts.next() {
-                Some(before) if version => before,
-                _ => last,
+                Some(before) if version => (before, major && go_name(before)),
+                _ => (last, go_name(last) && !version),
             }
         }
     };
@@ -233,7 +328,43 @@ fn go_spec(spec: &str, at: usize) -> Option<Bound> {
         name: name.to_string(),
         what: format!("\"{path}\""),
         line: at,
+        class: certain.then_some("package"),
     })
+}
+
+/// The class of the name `name` a Rust `use` of `path` binds (see the
+/// module), `derived` the names the file's `derive(..)` lists hold.
+fn rust_class(path: &str, name: &str, derived: &[String]) -> Option<&'static str> {
+    if name.starts_with(|c: char| c.is_uppercase()) {
+        return (!derived.iter().any(|d| d == name)).then_some("capitalised");
+    }
+    let mut segments = path.split("::");
+    if !matches!(segments.next(), Some("std" | "core" | "alloc")) {
+        return None;
+    }
+    Some(if segments.count() > 1 {
+        "standard library item"
+    } else {
+        "standard library root"
+    })
+}
+
+/// Each name the `derive(..)` lists of `lines` hold unqualified (a
+/// `thiserror::Error` there names no import).
+fn derives(lines: &[&str]) -> Vec<String> {
+    let text = lines.join("\n");
+    let mut out = Vec::new();
+    for (at, _) in text.match_indices("derive(") {
+        let list = &text[at + "derive(".len()..];
+        let list = list.split(')').next().unwrap_or("");
+        for item in list.split(',') {
+            let item = item.trim();
+            if !item.is_empty() && !item.contains("::") {
+                out.push(item.to_string());
+            }
+        }
+    }
+    out
 }
 
 /// Whether the Rust item at `at` has a `#[cfg..]` (or `#[cfg_attr..]`)
@@ -413,6 +544,7 @@ fn js_import(lines: &[&str], at: usize) -> Vec<Bound> {
             name: local.to_string(),
             what: format!("from {module}"),
             line: at,
+            class: Some("binding"),
         });
     };
     for part in head.split(',').chain(braces.split(',')) {
@@ -654,5 +786,143 @@ mod tests {
         let held = TS.replace("import path", "import path from \"x\";\nimport path");
         let more = held.replace("  return", "  // more\n  return");
         assert_eq!(found("a.ts", &held, &more), None);
+    }
+
+    /// One name bound from two paths (tester 42c, 04): Rust's two
+    /// `Write` traits, two `HashMap` paths, `std::fmt` beside `core::fmt`,
+    /// two functions of the standard library, `anyhow::Result` beside
+    /// `std::io::Result`; Go's two `rand` packages, an alias naming a
+    /// package imported, a major version's package; the sentence names
+    /// both lines and both paths.
+    #[test]
+    fn a_name_bound_from_another_path_is_doubted() {
+        let w = "use std::fmt::Write;\nfn f() {}\n";
+        let w2 = "use std::fmt::Write;\nuse std::io::Write;\nfn f() {}\n";
+        let t = import_twice("w.rs", w, w2).expect("rust");
+        assert_eq!(
+            t.describe(),
+            "as written, the file binds `Write` twice: `std::fmt::Write` at line 1, \
+             `std::io::Write` at line 2: Rust refuses to compile it (E0252: the name `Write` is \
+             defined multiple times): import one of them under another name (`use \
+             std::io::Write as IoWrite;`, or `as _` where only a trait's methods are used)"
+        );
+        for (added, name, lines) in [
+            ("use ::std::collections::HashMap;\n", "HashMap", (2, 3)),
+            (
+                "use std::collections::hash_map::HashMap;\n",
+                "HashMap",
+                (2, 3),
+            ),
+            ("use core::fmt;\n", "fmt", (1, 3)),
+            (
+                "use std::io::{self, Result};\nuse anyhow::Result;\n",
+                "Result",
+                (3, 4),
+            ),
+            ("use std::mem::swap;\nuse std::ptr::swap;\n", "swap", (3, 4)),
+            (
+                "pub(crate) use crate::cart::Cart;\nuse self::shop::Cart;\n",
+                "Cart",
+                (3, 4),
+            ),
+            (
+                "use std::error::Error;\n#[derive(Debug, thiserror::Error)]\npub enum E {}\nuse std::fmt::Error;\n",
+                "Error",
+                (3, 6),
+            ),
+        ] {
+            let after = RUST.replace("\npub struct", &format!("{added}\npub struct"));
+            assert_eq!(
+                found("a.rs", RUST, &after),
+                Some((name.to_string(), lines)),
+                "{added}"
+            );
+        }
+        let go = GO.replace("\t\"strings\"\n", "\t\"math/rand\"\n");
+        let go2 = go.replace("\t\"math/rand\"\n", "\t\"math/rand\"\n\t\"crypto/rand\"\n");
+        let t = import_twice("main.go", &go, &go2).expect("go");
+        assert_eq!(
+            t.describe(),
+            "as written, the file binds `rand` twice: \"math/rand\" at line 5, \"crypto/rand\" \
+             at line 6: Go refuses to compile the package (rand redeclared in this block): \
+             import one of them under another name (`crand \"crypto/rand\"`)"
+        );
+        for (added, name) in [
+            ("\tfmt \"github.com/x/fmt\"\n", "fmt"),
+            ("\t\"github.com/x/strings\"\n", "strings"),
+            ("\tstrings \"github.com/x/y\"\n", "strings"),
+            ("\t\"github.com/x/strings/v3\"\n", "strings"),
+        ] {
+            let after = GO.replace("\t\"strings\"\n", &format!("\t\"strings\"\n{added}"));
+            assert_eq!(
+                found("a.go", GO, &after).map(|f| f.0),
+                Some(name.into()),
+                "{added}"
+            );
+        }
+    }
+
+    /// One name from two paths where the two may be in other namespaces,
+    /// or the name a Go path binds is not certain, is not doubted: a
+    /// derive macro beside its trait (`thiserror::Error`), lower-case
+    /// names outside the standard library or of two depths of it (a macro
+    /// beside a function), Go elements that are no Go name or a `v1`.
+    #[test]
+    fn a_name_from_another_path_is_not_doubted_where_unsure() {
+        let cases: Vec<(&str, String, String)> = vec![
+            (
+                "a.rs",
+                "use std::error::Error;\n\n#[derive(Debug, Error)]\npub struct E;\n".into(),
+                "use std::error::Error;\nuse thiserror::Error;\n\n#[derive(Debug, Error)]\npub struct E;\n".into(),
+            ),
+            (
+                "a.rs",
+                "use std::fmt::Display;\n\n#[derive(\n    Debug,\n    Display,\n)]\npub struct E;\n".into(),
+                "use std::fmt::Display;\nuse derive_more::Display;\n\n#[derive(\n    Debug,\n    Display,\n)]\npub struct E;\n".into(),
+            ),
+            (
+                "a.rs",
+                RUST.into(),
+                RUST.replace("pub struct", "use crate::util::fmt;\n\npub struct"),
+            ),
+            (
+                "a.rs",
+                "use crate::parse;\n".into(),
+                "use crate::parse;\nuse crate::text::parse;\n".into(),
+            ),
+            (
+                "a.rs",
+                "use std::write;\n".into(),
+                "use std::write;\nuse std::fmt::write;\n".into(),
+            ),
+            (
+                "a.rs",
+                "use std::fmt::Write;\n".into(),
+                "use std::fmt::Write;\nuse std::io::Write as _;\n".into(),
+            ),
+            (
+                "a.go",
+                GO.into(),
+                GO.replace("\t\"strings\"\n", "\t\"strings\"\n\t\"gopkg.in/fmt.v3\"\n"),
+            ),
+            (
+                "a.go",
+                GO.into(),
+                GO.replace("\t\"strings\"\n", "\t\"strings\"\n\t\"github.com/x/go-fmt\"\n"),
+            ),
+            (
+                "a.go",
+                GO.into(),
+                GO.replace("\t\"strings\"\n", "\t\"strings\"\n\t\"k8s.io/api/fmt/v1\"\n"),
+            ),
+            (
+                "a.go",
+                GO.into(),
+                GO.replace("\t\"strings\"\n", "\t\"strings\"\n\t_ \"github.com/x/fmt\"\n"),
+            ),
+        ];
+        for (path, before, after) in &cases {
+            assert_eq!(found(path, before, after), None, "{path}: {after}");
+        }
     }
 }

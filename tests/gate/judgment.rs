@@ -1786,3 +1786,50 @@ fn a_crlf_edit_of_a_crlf_file_is_told_claude_code_reads_it_as_lf() {
     assert_eq!(offered["old_string"], "    x = 1\n    return x\n");
     assert_eq!(offered["new_string"], "    x = 2\n    return x\n");
 }
+
+/// Testers' finds (round 42c, 04, 06) through the gate: a Rust `use` and
+/// a Go import binding a name the file imports from another path are
+/// denied as doubts naming the name; the import renamed is allowed. A
+/// docstring's usage example edited at the docstring's own indentation
+/// is allowed, not denied as changing "the string, not the code".
+#[test]
+fn an_import_of_a_bound_name_and_a_docstring_example_edit_at_the_gate() {
+    let cases = [
+        (
+            "w.rs",
+            "use std::fmt::Write;\n\npub fn f(s: &mut String) {\n    write!(s, \"x\").ok();\n}\n",
+            "use std::fmt::Write;\n",
+            "use std::fmt::Write;\nuse std::io::Write;\n",
+            "use std::fmt::Write;\nuse std::io::Write as IoWrite;\n",
+            "binds `Write` twice: `std::fmt::Write` at line 1, `std::io::Write` at line 2",
+        ),
+        (
+            "main.go",
+            "package main\n\nimport (\n\t\"fmt\"\n\t\"math/rand\"\n)\n\nfunc main() { fmt.Println(rand.Intn(10)) }\n",
+            "\t\"math/rand\"\n",
+            "\t\"math/rand\"\n\t\"crypto/rand\"\n",
+            "\t\"math/rand\"\n\tcrand \"crypto/rand\"\n",
+            "binds `rand` twice: \"math/rand\" at line 5, \"crypto/rand\" at line 6",
+        ),
+    ];
+    for (name, content, old, bad, good, said) in cases {
+        let path = format!("{CWD}/{name}");
+        let edit = |new: &str| json!({"file_path": path, "old_string": old, "new_string": new, "replace_all": false});
+        let judgment = judged_named(name, "Edit", edit(bad), Some(content));
+        assert_case(&judgment, Case::Doubt);
+        let reason = deny_reason(&judgment);
+        assert!(reason.contains(said), "{name}: {reason}");
+        let judgment = judged_named(name, "Edit", edit(good), Some(content));
+        assert_case(&judgment, Case::Exact);
+        assert_eq!(judgment.answer, Answer::NoOpinion, "{name}");
+    }
+    let conn = "def connect(timeout=5):\n    \"\"\"Open a connection.\n\n    Example::\n\n        client = Client()\n        client.connect()\n    \"\"\"\n    client = Client()\n    client.connect(timeout=timeout)\n    return client\n";
+    let path = format!("{CWD}/conn.py");
+    let example = json!({"file_path": path,
+        "old_string": "        client = Client()\n        client.connect()\n",
+        "new_string": "        client = Client()\n        client.connect(timeout=10)\n",
+        "replace_all": false});
+    let judgment = judged_named("conn.py", "Edit", example, Some(conn));
+    assert_case(&judgment, Case::Exact);
+    assert_eq!(judgment.answer, Answer::NoOpinion);
+}

@@ -1192,6 +1192,13 @@ fn in_comment(outcome: &EditOutcome, original: &str) -> Option<String> {
         .map_or(original.len(), |i| span.start + i);
     let line = &original[line_start..line_end];
     let what = unrun.at(original, line_start, span.start)?;
+    // An old text sent from the line's start with the line's own
+    // indentation (a docstring's usage example at the docstring's 8
+    // columns, the code at 4: tester 42c, 06) was meant for lines at
+    // those columns: only a code line there counts.
+    let sent = outcome.block.search_text.lines().next().unwrap_or("");
+    let own_indent = &sent[..sent.len() - sent.trim_start().len()];
+    let columns = (span.start == line_start && !own_indent.is_empty()).then_some(own_indent);
     // The code line the model meant: one that starts as the old text does,
     // its start read as code.
     let mut at = 0;
@@ -1200,6 +1207,7 @@ fn in_comment(outcome: &EditOutcome, original: &str) -> Option<String> {
         at += l.len() + 1;
         let indent = l.len() - l.trim_start().len();
         let code = l.trim_start().starts_with(old_first)
+            && columns.is_none_or(|c| &l[..indent] == c)
             && unrun.at(original, start, start + indent).is_none();
         code.then_some((i, l))
     });
@@ -2058,5 +2066,55 @@ mod tests {
         );
         assert!(deletes_newline_after("qwen-edit") && deletes_newline_after("edit-json"));
         assert!(!deletes_newline_after("gemini-replace") && !deletes_newline_after("pi-edit"));
+    }
+
+    /// A docstring's usage example edited in place, sent at the
+    /// docstring's own indentation (8 columns, the code at 4), is the
+    /// docstring's edit: no doubt (tester 42c, 06). The same lines sent at
+    /// the code's columns, or without their indentation, or the example at
+    /// the code's columns, stay doubted.
+    #[test]
+    fn a_docstring_example_sent_at_its_own_columns_is_not_said() {
+        let conn = "def connect(timeout=5):\n    \"\"\"Open a connection.\n\n    Example::\n\n        client = Client()\n        client.connect()\n    \"\"\"\n    client = Client()\n    client.connect(timeout=timeout)\n    return client\n";
+        let edit = |old: &str, new: &str| {
+            serde_json::json!({"file_path": "conn.py", "old_string": old, "new_string": new})
+                .to_string()
+        };
+        let example = edit(
+            "        client = Client()\n        client.connect()\n",
+            "        client = Client()\n        client.connect(timeout=10)\n",
+        );
+        assert_eq!(doubts(&example, conn), Vec::<String>::new());
+        // Its first line alone, at its columns: the docstring's too.
+        let one = edit(
+            "        client = Client()\n",
+            "        client = Client(1)\n",
+        );
+        assert_eq!(doubts(&one, conn), Vec::<String>::new());
+        // Without its indentation it may have meant the code: said.
+        let bare = edit(
+            "client = Client()\n        client.connect()\n",
+            "client = Client()\n        client.connect(timeout=10)\n",
+        );
+        let said = doubts(&bare, conn);
+        assert!(
+            said.len() == 1
+                && said[0].starts_with(
+                    "the edit's old text matches only inside the triple-quoted string on line 6"
+                ),
+            "{said:?}"
+        );
+        // The example at the code's columns, under a deeper code line
+        // too: the code line at the old text's columns is the one meant.
+        let nested = "def f(ok):\n    \"\"\"Do.\n\n        client = Client()\n    \"\"\"\n    if ok:\n        client = Client().open()\n";
+        let deeper = edit(
+            "        client = Client()\n",
+            "        client = Client(2)\n",
+        );
+        let said = doubts(&deeper, nested);
+        assert!(
+            said.len() == 1 && said[0].contains("while line 7 holds code"),
+            "{said:?}"
+        );
     }
 }
