@@ -17,12 +17,12 @@
 //! `.mdown`, `.mkd` or `.mdx`: the file before has every fence closed, and
 //! the file after ends inside a code block. Not read: a fence a list item
 //! indents (CommonMark ends it with the item; read to the file's end here,
-//! the same way before and after), a blockquote's fences. A file holding
-//! a fence inside a list item, before or after the edit, is not judged
-//! ([`list_item_fence`]): CommonMark closes such a fence when its item
-//! ends, which this reading does not follow, and a fence it paired wrongly
-//! would be blamed (a tester's find, round 42c, 03: the closing ```` ```` ````
-//! of an untouched block was said to open one).
+//! the same way before and after), a blockquote's fences. A fence inside
+//! a list item is not read either ([`list_item_fences`]): CommonMark closes
+//! it when its item ends, which this reading does not follow, and read as
+//! a top-level fence it pairs the fences below wrongly (a tester's find,
+//! round 42c, 03: the closing ```` ```` ```` of an untouched block was
+//! blamed for opening one); the top-level fences around it are read.
 
 /// How [`FenceOpen::fault`] (and [`FenceOpen::describe`]) begin: what
 /// tells a [`super::layout::LayoutBreak`] of a fence from one of a quote.
@@ -102,9 +102,6 @@ pub fn fence_left_open(path: &str, original: &str, result: &str) -> Option<Fence
     if !markdown_name(path) {
         return None;
     }
-    if list_item_fence(original) || list_item_fence(result) {
-        return None;
-    }
     let (old_roles, old_blocks) = read(original);
     if old_blocks.iter().any(|b| b.2.is_none()) {
         return None;
@@ -157,6 +154,7 @@ fn read(text: &str) -> (Vec<Role>, Vec<(usize, String, Option<usize>)>) {
     let mut blocks: Vec<(usize, String, Option<usize>)> = Vec::new();
     let mut open: Option<(char, usize)> = None;
     let mut comment = false;
+    let listed = list_item_fences(text);
     for (at, line) in text.lines().enumerate() {
         let mut role = Role::Text;
         match open {
@@ -180,6 +178,7 @@ fn read(text: &str) -> (Vec<Role>, Vec<(usize, String, Option<usize>)>) {
                     comment = !trimmed[4..].contains("-->");
                 } else if let Some((c, run, info)) = fence_of(line)
                     && !(c == '`' && info.contains('`'))
+                    && !listed.get(at).copied().unwrap_or(false)
                 {
                     open = Some((c, run));
                     role = Role::Opens;
@@ -192,17 +191,21 @@ fn read(text: &str) -> (Vec<Role>, Vec<(usize, String, Option<usize>)>) {
     (roles, blocks)
 }
 
-/// Whether `text` holds a fence inside a list item: a run of three or
-/// more backticks or tildes opening a line (after any indentation) that
-/// is indented by two columns or more below a list item's line (`- `,
-/// `* `, `+ `, `1. `, `1) `: the nearest non-blank line above indented
-/// less), or right after a list marker (`- ```sh`).
-fn list_item_fence(text: &str) -> bool {
+/// For each line of `text`, whether it is a fence inside a list item: a
+/// run of three or more backticks or tildes opening the line (after any
+/// indentation) indented at least to the content of a list item's line
+/// above (`- `, `* `, `+ `, `1. `, `1) `: the nearest non-blank line above
+/// indented less; its content's column, past the marker and the spaces
+/// after it, CommonMark's 5.2), or right after a list marker (`- ```sh`).
+fn list_item_fences(text: &str) -> Vec<bool> {
+    let mut out = Vec::new();
     let fenced = |rest: &str| {
         let rest = rest.trim_start_matches([' ', '\t']);
         ["```", "~~~"].iter().any(|f| rest.starts_with(f))
     };
-    let mut lines: Vec<(usize, &str)> = Vec::new();
+    // Each non-blank line read: its indentation, and a list item's content
+    // column.
+    let mut lines: Vec<(usize, Option<usize>)> = Vec::new();
     for line in text.lines() {
         let line = line.strip_suffix('\r').unwrap_or(line);
         let body = line.trim_start_matches([' ', '\t']);
@@ -210,27 +213,26 @@ fn list_item_fence(text: &str) -> bool {
             .chars()
             .map(|c| if c == '\t' { 4 } else { 1 })
             .sum::<usize>();
-        if let Some(after) = list_marker(body)
-            && fenced(after)
-        {
-            return true;
-        }
-        if body.is_empty() {
-            continue;
-        }
-        if fenced(body)
-            && indent >= 2
+        let item = list_marker(body);
+        let marked = item.is_some_and(fenced);
+        let below = fenced(body)
             && lines
                 .iter()
                 .rev()
                 .find(|(i, _)| *i < indent)
-                .is_some_and(|(_, above)| list_marker(above).is_some())
-        {
-            return true;
+                .and_then(|(_, content)| *content)
+                .is_some_and(|content| indent >= content);
+        out.push(marked || below);
+        if !body.is_empty() {
+            let content = item.map(|after| {
+                let spaces = after.len() - after.trim_start_matches(' ').len();
+                let spaces = if (1..=4).contains(&spaces) { spaces } else { 1 };
+                indent + body.len() - after.len() + spaces
+            });
+            lines.push((indent, content));
         }
-        lines.push((indent, body));
     }
-    false
+    out
 }
 
 /// What follows a list item's marker (`- `, `* `, `+ `, `1. `, `1) `) that
@@ -370,12 +372,12 @@ mod tests {
     }
 
     /// A fence inside a list item closes with its item (CommonMark 5.2);
-    /// not read so here, a file holding one is not judged rather than a
-    /// fence blamed wrongly (a tester's find, round 42c, 03: the closing
+    /// not read so here, it is not read at all rather than a fence blamed
+    /// wrongly (a tester's find, round 42c, 03: the closing
     /// ```` ```` ```` of an untouched block was said to open one). A fence
     /// outside lists in the same shape of file still is.
     #[test]
-    fn a_fence_in_a_list_item_is_not_judged() {
+    fn a_fence_in_a_list_item_is_not_read() {
         let guide = "# Guide\n\n1. Install:\n\n   ```sh\n   pip install tool\n   ```\n\n2. Configure.\n\n````markdown\nExample:\n```python\nprint(1)\n```\n````\n\nText after.\n";
         let dropped = guide.replace("   pip install tool\n   ```\n", "   pip install tool\n");
         assert_eq!(fence_left_open("f.md", guide, &dropped), None);
@@ -384,18 +386,23 @@ mod tests {
             "* step\n\n  ~~~\n  a\n  ~~~\n",
             "10) x\n    ```\n    ```\n",
         ] {
-            assert!(super::list_item_fence(item), "{item}");
+            assert!(super::list_item_fences(item).contains(&true), "{item}");
         }
         for text in [
             README,
             "Para\n  ```\n  a\n  ```\n",
             "- a\n\n```\nb\n```\n",
             "-x\n  ```\n",
+            "1. x\n\n  ```\n  a\n  ```\n",
         ] {
-            assert!(!super::list_item_fence(text), "{text}");
+            assert!(!super::list_item_fences(text).contains(&true), "{text}");
         }
         let top = dropped.replace("1. Install:", "Install:");
         let top_before = guide.replace("1. Install:", "Install:");
         assert!(fence_left_open("f.md", &top_before, &top).is_some());
+        // The top-level fences around a list item's are read.
+        let below = guide.replace("```\n````\n", "```\n");
+        let open = fence_left_open("f.md", guide, &below).expect("doubted");
+        assert_eq!((open.line, open.fence.as_str()), (11, "````"));
     }
 }
