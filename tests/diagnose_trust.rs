@@ -3409,3 +3409,111 @@ fn import_name_sweep() {
          added, {caught} doubted"
     );
 }
+
+/// CommonMark's verdict (markdown-it-py) on each recorded Markdown fence
+/// edit (tests/fixtures/trust/fences/cases.json, written by record.py
+/// there; a tester's find, 42c-03: a list item's fence left open was
+/// blamed on an untouched fence below): in a file holding no fence inside
+/// a list item, srview's fence check speaks exactly where the edit leaves
+/// a fence open over the text after it; a fence inside a list item it does
+/// not read (CommonMark closes that fence with its item): there it speaks
+/// only where the edit does swallow text, and does of a top-level fence.
+#[test]
+fn markdown_fences_agree_with_commonmark() {
+    use srview::diagnose::doubt_fence::fence_left_open;
+    let cases = balanced_cases("fences", 12, |c| c["swallows"] == false);
+    for case in &cases {
+        let (name, before, after) = case_texts(case);
+        let doubt = fence_left_open("doc.md", before, after);
+        let swallows = case["swallows"].as_bool().expect("a verdict");
+        if case["list_fence"] == true {
+            assert!(doubt.is_none() || swallows, "{name}: {doubt:?}");
+            if name.starts_with("a top-level") {
+                assert!(doubt.is_some(), "{name}");
+            }
+        } else {
+            assert_eq!(doubt.is_some(), swallows, "{name}: {doubt:?}");
+        }
+    }
+}
+
+/// Testers' finds (42c-02, 42c-08): a join the new text's line end was
+/// read as meaning passed: a Markdown table row's closing `|` (the table
+/// lost a row), a hard break's two spaces, a JS line's trailing space
+/// (`const a = 10 const b = 2`, node refuses). Held back now; the same
+/// edits ending with their newline, and a join after an operator, are
+/// written.
+#[test]
+fn joins_after_a_row_a_hard_break_or_a_space_are_held_back() {
+    let doc = "# Tool\n\nIntro line one.  \nSecond line.\n\n| name | default |\n|------|---------|\n| port | 8000 |\n| host | localhost |\n\nMore text.\n";
+    let js = "const a = 1\nconst b = 2\nexport { a, b }\n";
+    let sum = "const s = a +\n  b\nexport { s }\n";
+    let edit = |path: &str, old: &str, new: &str| {
+        serde_json::json!({"file_path": path, "old_string": old, "new_string": new}).to_string()
+    };
+    for (name, content, old, new, said) in [
+        (
+            "doc.md",
+            doc,
+            "| port | 8000 |\n",
+            "| port | 9000 |",
+            "which then reads `| port | 9000 || host | localhost |`",
+        ),
+        (
+            "doc.md",
+            doc,
+            "Intro line one.  \n",
+            "Intro line, revised.  ",
+            "which then reads `Intro line, revised.  Second line.`",
+        ),
+        (
+            "j.mjs",
+            js,
+            "const a = 1\n",
+            "const a = 10 ",
+            "which then reads `const a = 10 const b = 2`",
+        ),
+    ] {
+        let ran = check_then_apply((name, content), ("edit.json", &edit(name, old, new)));
+        assert_held_back(name, &ran, said, content);
+        let kept = format!("{new}\n");
+        let ran = check_then_apply((name, content), ("edit.json", &edit(name, old, &kept)));
+        assert_written(&ran, &content.replacen(old, &kept, 1));
+    }
+    let ran = check_then_apply(
+        ("s.mjs", sum),
+        (
+            "edit.json",
+            &edit("s.mjs", "const s = a +\n", "const s = a + "),
+        ),
+    );
+    assert_written(&ran, "const s = a +   b\nexport { s }\n");
+}
+
+/// Testers' finds (42c-05, 42c-03): a Markdown section retitled, its
+/// body dropped, was called a `#` comment standing in for the lines (the
+/// gate denied it), and a list item's fence dropped was blamed on an
+/// untouched fence: both are written now, as an edit and as a whole
+/// write.
+#[test]
+fn markdown_headings_and_list_item_fences_are_read_as_markdown() {
+    let readme = "# mytool\n\nA tool.\n\n## Legacy configuration\n\nSet MYTOOL_HOME in your shell.\nThen run mytool init --legacy.\nThis writes ~/.mytoolrc.\n\n## Usage\n\nmytool run\n";
+    let section = "## Legacy configuration\n\nSet MYTOOL_HOME in your shell.\nThen run mytool init --legacy.\nThis writes ~/.mytoolrc.\n";
+    let retitled = readme.replace(section, "## Configuration\n");
+    let edit = serde_json::json!({"file_path": "R.md", "old_string": section,
+        "new_string": "## Configuration\n"});
+    let ran = check_then_apply(("R.md", readme), ("edit.json", &edit.to_string()));
+    assert_written(&ran, &retitled);
+    let write = serde_json::json!({"file_path": "R.md", "content": retitled});
+    let ran = check_then_apply(("R.md", readme), ("edit.json", &write.to_string()));
+    assert_written(&ran, &retitled);
+
+    let steps = "# Guide\n\n1. Install:\n\n   ```sh\n   pip install tool\n   ```\n\n2. Configure.\n\n````markdown\nExample:\n```python\nprint(1)\n```\n````\n\nText after.\n";
+    let edit = serde_json::json!({"file_path": "f.md",
+        "old_string": "   pip install tool\n   ```\n", "new_string": "   pip install tool\n"});
+    let ran = check_then_apply(("f.md", steps), ("edit.json", &edit.to_string()));
+    assert_written(
+        &ran,
+        &steps.replace("   pip install tool\n   ```\n", "   pip install tool\n"),
+    );
+}

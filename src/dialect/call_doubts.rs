@@ -246,7 +246,7 @@ pub fn exact_doubt_kinds(
             .filter(|(old, _)| written.is_empty() && found.strip_suffix('\n') == Some(old))
             .zip(applied.block.original)
             .and_then(|((old, _), span)| {
-                edit::joined_lines(&content, span.start, span.end, old, written)
+                edit::joined_lines(&applied.path, &content, span.start, span.end, old, written)
             });
         out.extend(joined.map(|doubt| {
             (

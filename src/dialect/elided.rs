@@ -87,16 +87,30 @@ pub fn elided_under(path: &str, old: &str, new: &str, above: &str) -> Option<Eli
     // A Markdown code example's line is text shown to readers: one cut to
     // `// ...` is the example shortened, unless the line says the lines
     // it stands for are kept as they were ([`says_kept`]).
-    let example: Vec<bool> = in_fence(path, above, new)
-        .into_iter()
+    let fenced = in_fence(path, above, new);
+    let example: Vec<bool> = fenced
+        .iter()
         .zip(new.lines())
-        .map(|(fenced, line)| fenced && !says_kept(line))
+        .map(|(&fenced, line)| fenced && !says_kept(line))
         .collect();
-    for (line, (shaped, &example)) in new.lines().zip(shapes.iter_mut().zip(&example)) {
-        *shaped &= !example && !notes_removal(line, comments);
+    // Outside its fenced code, a Markdown file's `#` line is a heading and
+    // its `* ` line a list item, not comments (a tester's find: a section
+    // retitled `## Configuration` with its body dropped was called a
+    // stand-in): only `<!--` opens a comment there.
+    let markup: Vec<bool> = fenced
+        .iter()
+        .zip(new.lines())
+        .map(|(&fenced, line)| markdown(path) && !fenced && markdown_mark(line, comments))
+        .collect();
+    for (line, ((shaped, &example), &markup)) in new
+        .lines()
+        .zip(shapes.iter_mut().zip(&example).zip(&markup))
+    {
+        *shaped &= !example && !markup && !notes_removal(line, comments);
     }
     let worded = |number: usize, line: &str| {
         !example.get(number).copied().unwrap_or(false)
+            && !markup.get(number).copied().unwrap_or(false)
             && is_placeholder(line, comments)
             && !held.contains(line.trim())
     };
@@ -153,6 +167,14 @@ fn markdown(path: &str) -> bool {
     [".md", ".markdown", ".mdx"]
         .iter()
         .any(|end| lower.ends_with(end))
+}
+
+/// Whether `line`, in a Markdown file's text, opens with a mark that is a
+/// comment elsewhere but Markdown's own markup there: a heading's `#`, a
+/// list item's `*`, anything but an HTML comment's `<!--` (or MDX's `{/*`).
+fn markdown_mark(line: &str, comments: Comments) -> bool {
+    let line = line.trim();
+    comments.opening(line, true).is_some() && !line.starts_with("<!--") && !line.starts_with("{/*")
 }
 
 /// For each line of `new`, going below `above` in a Markdown file
@@ -1508,6 +1530,35 @@ mod tests {
                 Some(note.to_string()),
                 "{note}"
             );
+        }
+    }
+
+    /// Outside its fenced code, a Markdown file's `#` line is a heading
+    /// and its `* ` line a list item (a tester's find: a section retitled
+    /// `## Configuration`, its body dropped, was called a stand-in); an
+    /// HTML comment, a lone `...` and a fenced `# ...` still stand in.
+    #[test]
+    fn a_markdown_heading_or_item_is_no_stand_in() {
+        let old = "# mytool\n\n## Legacy configuration\n\nSet MYTOOL_HOME.\nThen run init.\nThis writes rc.\n\n## Usage\n";
+        for (heading, lost) in [
+            ("## Configuration", 4),
+            ("# Notes", 4),
+            ("* Configure it", 4),
+        ] {
+            let new = format!("# mytool\n\n{heading}\n\n## Usage\n");
+            assert_eq!(elided("README.md", old, &new), None, "{heading}");
+            // The same lines in Python are comments standing in.
+            let py = elided("a.py", old, &new);
+            assert_eq!(py.map(|f| f.lost), Some(lost), "{heading}");
+        }
+        for (stand_in, line) in [
+            ("<!-- ... rest unchanged ... -->", 3),
+            ("...", 3),
+            ("```sh\n# ... rest unchanged ...\n```", 4),
+        ] {
+            let new = format!("# mytool\n\n{stand_in}\n\n## Usage\n");
+            let found = elided("README.md", old, &new);
+            assert_eq!(found.map(|f| f.line), Some(line), "{stand_in}");
         }
     }
 }

@@ -1833,3 +1833,66 @@ fn an_import_of_a_bound_name_and_a_docstring_example_edit_at_the_gate() {
     assert_case(&judgment, Case::Exact);
     assert_eq!(judgment.answer, Answer::NoOpinion);
 }
+
+/// Testers' finds (42c-02, 42c-08, 42c-05, 42c-03) at the gate: a
+/// Markdown table row's edit dropping its newline (the next row joined
+/// after its `|`) and a JS line kept with a trailing space are doubts;
+/// a Markdown section retitled with its body dropped, as an edit and as a
+/// whole Write, and a list item's fence dropped are allowed (no opinion).
+#[test]
+fn markdown_joins_headings_and_list_fences_at_the_gate() {
+    let table = "# T\n\n| name | default |\n|---|---|\n| port | 8000 |\n| host | localhost |\n";
+    let js = "const a = 1\nconst b = 2\nexport { a, b }\n";
+    for (name, content, old, new, said) in [
+        (
+            "doc.md",
+            table,
+            "| port | 8000 |\n",
+            "| port | 9000 |",
+            "| port | 9000 || host | localhost |",
+        ),
+        (
+            "j.mjs",
+            js,
+            "const a = 1\n",
+            "const a = 10 ",
+            "const a = 10 const b = 2",
+        ),
+    ] {
+        let input = json!({"file_path": format!("{CWD}/{name}"), "old_string": old,
+            "new_string": new, "replace_all": false});
+        let judgment = judged_named(name, "Edit", input, Some(content));
+        assert_case(&judgment, Case::Doubt);
+        let reason = deny_reason(&judgment);
+        assert!(reason.contains(said), "{name}: {reason}");
+    }
+    let readme = "# mytool\n\n## Legacy configuration\n\nSet MYTOOL_HOME.\nThen run mytool init.\nThis writes ~/.mytoolrc.\n\n## Usage\n\nmytool run\n";
+    let section = "## Legacy configuration\n\nSet MYTOOL_HOME.\nThen run mytool init.\nThis writes ~/.mytoolrc.\n";
+    let path = format!("{CWD}/R.md");
+    let steps = "1. Install:\n\n   ```sh\n   pip install tool\n   ```\n\n2. Go.\n\n````md\n```py\nx\n```\n````\n";
+    for (name, content, tool, input) in [
+        (
+            "R.md",
+            readme,
+            "Edit",
+            json!({"file_path": path, "old_string": section, "new_string": "## Configuration\n",
+                "replace_all": false}),
+        ),
+        (
+            "R.md",
+            readme,
+            "Write",
+            json!({"file_path": path, "content": readme.replace(section, "## Configuration\n")}),
+        ),
+        (
+            "f.md",
+            steps,
+            "Edit",
+            json!({"file_path": format!("{CWD}/f.md"), "old_string": "   pip install tool\n   ```\n",
+                "new_string": "   pip install tool\n", "replace_all": false}),
+        ),
+    ] {
+        let judgment = judged_named(name, tool, input, Some(content));
+        assert_eq!(judgment.answer, Answer::NoOpinion, "{name} {tool}");
+    }
+}

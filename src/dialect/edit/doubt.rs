@@ -187,6 +187,7 @@ pub fn joins_lines(outcome: &EditOutcome, original: &str) -> Option<String> {
     let b = &outcome.block;
     let span = b.original?;
     joined_lines(
+        &outcome.path,
         original,
         span.start,
         span.end,
@@ -195,7 +196,8 @@ pub fn joins_lines(outcome: &EditOutcome, original: &str) -> Option<String> {
     )
 }
 
-/// The join of two lines an edit makes, said: `original[start..end]` the
+/// The join of two lines an edit makes to the file `path`, said:
+/// `original[start..end]` the
 /// bytes the agent replaced (from its first place to its last for a
 /// replace-all; the model's `old` text, or that text and the newline after
 /// it where the agent's rule took it), `new` the text written there.
@@ -204,13 +206,16 @@ pub fn joins_lines(outcome: &EditOutcome, original: &str) -> Option<String> {
 ///   place is not blank, `new` is not empty or text stands before `old` on
 ///   its line, and the line the next one is joined onto does not read as
 ///   meant to run on into it ([`runs_on`]: an open bracket, a trailing
-///   comma, operator or space, a next line starting with a closing bracket
-///   or `.`); or
+///   comma or operator, a next line starting with a closing bracket or
+///   `.`; in a Markdown file's text, outside its fenced code, only the
+///   latter: a table row's closing `|` and a hard break's two spaces are
+///   how those lines end, not a join); or
 /// - `new` is empty and the agent deleted the newline after `old` too,
 ///   with non-blank text before `old` on its line and on the next line.
 ///
 /// Said: which lines join, what the joined line reads, and what to send.
 pub fn joined_lines(
+    path: &str,
     original: &str,
     start: usize,
     end: usize,
@@ -287,8 +292,11 @@ pub fn joined_lines(
     let old_last = old_last.trim_end_matches('\r');
     // A new text still ending in a backslash, joined, puts the next line
     // after it (Python and the shell refuse a character there).
-    let keeps_backslash = last.ends_with('\\');
-    if !keeps_backslash && (runs_on(&last, counted, next) || runs_on(old_last, old_last, next)) {
+    let keeps_backslash = last.trim_end().ends_with('\\');
+    let prose = is_markdown(path) && !in_code_block(&original[..start]);
+    if !keeps_backslash
+        && (runs_on(&last, counted, next, prose) || runs_on(old_last, old_last, next, prose))
+    {
         return None;
     }
     let joined = quoted(&format!("{last}{next}"));
@@ -311,21 +319,45 @@ pub fn joined_lines(
 
 /// Whether a text `last` (a line as the new text leaves it) that the
 /// file's next line `next` is joined onto reads as meant to run on into
-/// it: it ends in a space, a comma, an opening bracket, an operator, a
-/// colon or a backslash (not a full stop: a sentence or a comment ending
-/// with one, joined, swallows the next line), `counted` (the new text, or `last` for a new text of one
-/// line) opens more brackets than it closes, or `next` starts with a
-/// closing bracket, `.`, `,`, `;` or `?` (`foo(a,\n` → `foo(a,` joining
-/// ` b)`). Read conservatively: a join that may be meant is not doubted.
-fn runs_on(last: &str, counted: &str, next: &str) -> bool {
-    if last.ends_with([' ', '\t']) || last.trim().is_empty() {
+/// it. Trailing spaces and tabs are not read (editors and models keep a
+/// line's trailing whitespace: `const a = 10 ` joined onto `const b = 2`
+/// is two statements glued, a tester's find), except after a word that
+/// cannot end an expression (`and`, `or`, `not`, `in`, `is`). Then it ends
+/// in a comma, an opening bracket, an operator, a colon or a backslash
+/// (not a full stop: a sentence or a comment ending with one, joined,
+/// swallows the next line), `counted` (the new text, or `last` for a new
+/// text of one line) opens more brackets than it closes, or `next` starts
+/// with a closing bracket, `.`, `,`, `;` or `?` (`foo(a,\n` → `foo(a,`
+/// joining ` b)`). `prose`: `last` is a Markdown file's text, outside
+/// its fenced code, where a line's end continues nothing (a table row
+/// ends in `|`, a hard line break in two spaces, a sentence in `:` or
+/// `,`: joined, the row swallows the next, the break is lost, two words
+/// are glued): only `next` starting so reads as meant. Read
+/// conservatively: a join that may be meant is not doubted.
+fn runs_on(last: &str, counted: &str, next: &str, prose: bool) -> bool {
+    let next_closes = next
+        .trim_start()
+        .starts_with([')', ']', '}', '.', ',', ';', '?']);
+    let trimmed = last.trim_end();
+    if trimmed.trim_start().is_empty() || next_closes {
+        return true;
+    }
+    if prose {
+        return false;
+    }
+    let spaced = trimmed.len() < last.len();
+    let word = trimmed
+        .rsplit(|c: char| !c.is_alphanumeric() && c != '_')
+        .next()
+        .unwrap_or("");
+    if spaced && matches!(word, "and" | "or" | "not" | "in" | "is") {
         return true;
     }
     let open = |c: char| matches!(c, '(' | '[' | '{');
     let close = |c: char| matches!(c, ')' | ']' | '}');
     let opened = counted.chars().filter(|&c| open(c)).count();
     let closed = counted.chars().filter(|&c| close(c)).count();
-    let ends_open = last.chars().next_back().is_some_and(|c| {
+    let ends_open = trimmed.chars().next_back().is_some_and(|c| {
         open(c)
             || matches!(
                 c,
@@ -333,10 +365,37 @@ fn runs_on(last: &str, counted: &str, next: &str) -> bool {
             )
             || matches!(c, '<' | '>' | ':' | '^' | '~' | '@')
     });
-    let next_closes = next
-        .trim_start()
-        .starts_with([')', ']', '}', '.', ',', ';', '?']);
-    ends_open || opened > closed || next_closes
+    ends_open || opened > closed
+}
+
+/// Whether a Markdown file's text `above` (up to a place) ends inside a
+/// fenced code block (a run of three or more backticks or tildes, indented
+/// by at most three spaces, opens one; the same character, as long or
+/// longer, alone on its line, closes it).
+fn in_code_block(above: &str) -> bool {
+    let mut open: Option<(char, usize)> = None;
+    for line in above.lines() {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        let rest = line.trim_start_matches(' ');
+        if line.len() - rest.len() > 3 {
+            continue;
+        }
+        let Some(c) = rest.chars().next().filter(|c| matches!(c, '`' | '~')) else {
+            continue;
+        };
+        let run = rest.len() - rest.trim_start_matches(c).len();
+        if run < 3 {
+            continue;
+        }
+        let info = rest[run..].trim();
+        open = match open {
+            Some((o, length)) if o == c && run >= length && info.is_empty() => None,
+            Some(open) => Some(open),
+            None if c == '`' && info.contains('`') => None,
+            None => Some((c, run)),
+        };
+    }
+    open.is_some()
 }
 
 /// A line as a sentence quotes it: at most 80 characters, `...` after a
@@ -2030,11 +2089,9 @@ mod tests {
             ("v = f(\n    a\n)\n", "v = f(\n", "v = f(a"),
             ("s = 'a' \\\n    'b'\n", "s = 'a' \\\n", "s = 'a'"),
             ("r = q\n    .all()\n", "r = q\n", "r = qs"),
-            (
-                "Some words\nrun on here.\n",
-                "Some words\n",
-                "Some more words ",
-            ),
+            ("ok = a and\n    b\n", "ok = a and\n", "ok = a and "),
+            ("ok = (a or\n      b)\n", "ok = (a or\n", "ok = (a or "),
+            ("t = [\n    1,  \n    2]\n", "    1,  \n", "    1,  "),
         ];
         for (file, old, new) in fine {
             let said = doubts(&edit(old, new), file);
@@ -2048,6 +2105,16 @@ mod tests {
         for (file, old, new) in [
             ("# Set up.\nx = 1\n", "# Set up.\n", "# Set it up."),
             ("y = \\\n    2\n", "y = \\\n", "y = \\"),
+            // A trailing space shows no join meant (a tester's find: JS's
+            // `const a = 10 const b = 2`), nor an old line's own.
+            ("a = 1\nb = 2\n", "a = 1\n", "a = 10 "),
+            ("a = 1 \nb = 2\n", "a = 1 \n", "a = 10"),
+            ("a = 1\nb = 2\n", "a = 1\n", "a = 10\t"),
+            (
+                "Some words\nrun on here.\n",
+                "Some words\n",
+                "Some more words ",
+            ),
         ] {
             let said = doubts(&edit(old, new), file);
             assert!(
@@ -2116,5 +2183,55 @@ mod tests {
             said.len() == 1 && said[0].contains("while line 7 holds code"),
             "{said:?}"
         );
+    }
+
+    /// In a Markdown file's text a line's end continues nothing: a table
+    /// row's closing `|` and a hard break's two spaces are how the lines
+    /// end (a tester's find: `| port | 9000 || host | localhost |` passed,
+    /// the table lost a row); joined, they are said. In its fenced code
+    /// the code's reading holds, and a next line starting with `.` or a
+    /// closing bracket reads as meant there too.
+    #[test]
+    fn a_markdown_line_end_shows_no_join_meant() {
+        let doc = "# Tool\n\nIntro line one.  \nSecond line.\n\n| name | default |\n|---|---|\n\
+                   | port | 8000 |\n| host | localhost |\n\n```js\nf(a,\n  b)\n```\n\nSee it\n.\n";
+        let edit = |path: &str, old: &str, new: &str| {
+            serde_json::json!({"file_path": path, "old_string": old, "new_string": new}).to_string()
+        };
+        for (old, new, joined) in [
+            (
+                "| port | 8000 |\n",
+                "| port | 9000 |",
+                "`| port | 9000 || host | localhost |`",
+            ),
+            (
+                "Intro line one.  \n",
+                "Intro line, revised.  ",
+                "`Intro line, revised.  Second line.`",
+            ),
+            ("Intro line one.  \n", "Intro:", "`Intro:Second line.`"),
+        ] {
+            let said = doubts(&edit("doc.md", old, new), doc);
+            assert!(
+                said.len() == 1 && said[0].contains(&format!("which then reads {joined}")),
+                "{old:?}: {said:?}"
+            );
+        }
+        for (path, old, new) in [
+            ("doc.md", "f(a,\n", "f(a, x,"),
+            ("doc.md", "See it\n", "See that"),
+            ("doc.md", "| port | 8000 |\n", "| port | 9000 |\n"),
+            ("doc.txt", "| port | 8000 |\n", "| port | 9000 |"),
+        ] {
+            let said = doubts(&edit(path, old, new), doc);
+            assert!(
+                !said.iter().any(|d| d.contains("joined onto")),
+                "{path} {old:?}: {said:?}"
+            );
+        }
+        assert!(in_code_block("a\n```js\nf(a,\n"));
+        assert!(!in_code_block("a\n```js\nf(a,\n```\n"));
+        assert!(in_code_block("~~~~\n```\n~~~\n"));
+        assert!(!in_code_block("    ```\n``` a`b\n"));
     }
 }
