@@ -25,9 +25,9 @@
 //! `SyntaxError`'s words). The verdicts are tested against CPython's own
 //! `compile()` (tests/fixtures/trust/pysyntax/).
 
-use super::doubt_names::{
-    Tok, Token, compound, python_lines, skip_string, statements, string_start, top_colon,
-};
+use super::doubt_names::{compound, python_lines, statements, top_colon};
+pub use super::pytokens::FieldFault;
+use super::pytokens::{Item, Stop, Tok, Token, Tokens, pair};
 
 /// A fault that makes CPython refuse a Python file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -70,6 +70,13 @@ pub enum SyntaxFault {
         /// Its line (1-based).
         line: usize,
     },
+    /// A bracket fault in an f-string's `{...}` field (`{len(buf}`).
+    Field {
+        /// The fault.
+        fault: FieldFault,
+        /// Its line (1-based).
+        line: usize,
+    },
     /// A statement outside the block it needs: `return` or `yield`
     /// outside a function, `await` outside an `async` one, `break` or
     /// `continue` outside a loop.
@@ -91,6 +98,7 @@ impl SyntaxFault {
             | SyntaxFault::NeverClosed { line, .. }
             | SyntaxFault::Mismatch { line, .. }
             | SyntaxFault::Unmatched { line, .. }
+            | SyntaxFault::Field { line, .. }
             | SyntaxFault::Outside { line, .. } => line,
         }
     }
@@ -121,6 +129,17 @@ impl SyntaxFault {
                 )
             }
             SyntaxFault::Unmatched { close, .. } => format!("unmatched '{close}'"),
+            SyntaxFault::Field { fault, .. } => match fault {
+                FieldFault::Mismatch { close, open } => format!(
+                    "f-string: closing parenthesis '{close}' does not match opening parenthesis \
+                     '{open}'"
+                ),
+                FieldFault::Unmatched { close }
+                | FieldFault::Open {
+                    bracket: Some(close),
+                } => format!("f-string: unmatched '{close}'"),
+                FieldFault::Open { bracket: None } => "f-string: expecting '}'".to_string(),
+            },
             SyntaxFault::Outside {
                 word: "await",
                 in_function: true,
@@ -165,6 +184,23 @@ impl SyntaxBreak {
             SyntaxFault::Mismatch { .. } | SyntaxFault::Unmatched { .. } => {
                 "send the new text with each bracket closed by its own kind"
             }
+            SyntaxFault::Field {
+                fault:
+                    FieldFault::Mismatch {
+                        open: '(' | '[', ..
+                    }
+                    | FieldFault::Open {
+                        bracket: Some('(' | '['),
+                    },
+                ..
+            } => "close the field's bracket before its `}` in the new text",
+            SyntaxFault::Field {
+                fault: FieldFault::Open { .. },
+                ..
+            } => "close the field with `}` before the string's closing quote in the new text",
+            SyntaxFault::Field { .. } => {
+                "send the new text with each bracket in the field closed by its own kind"
+            }
             // Indented right, in a plain `def`: the function is what is
             // wrong (a tester's find: told to check the indentation).
             SyntaxFault::Outside {
@@ -206,6 +242,23 @@ impl SyntaxBreak {
             SyntaxFault::Unmatched { close, .. } => {
                 format!("closes `{close}` where no bracket is open")
             }
+            SyntaxFault::Field { fault, .. } => match fault {
+                FieldFault::Mismatch { close: '}', open } => {
+                    format!("ends an f-string's `{{...}}` field while its `{open}` is open")
+                }
+                FieldFault::Mismatch { close, open } => {
+                    format!("closes `{close}` in an f-string's field where its `{open}` is open")
+                }
+                FieldFault::Unmatched { close } => {
+                    format!("closes `{close}` in an f-string's field where no bracket is open")
+                }
+                FieldFault::Open {
+                    bracket: Some(open),
+                } => format!("ends an f-string while its field and the `{open}` in it are open"),
+                FieldFault::Open { bracket: None } => {
+                    "ends an f-string while its `{...}` field is open".to_string()
+                }
+            },
             SyntaxFault::Outside {
                 word: word @ ("break" | "continue"),
                 ..
@@ -257,95 +310,68 @@ enum Scan {
 }
 
 /// Reads `text`'s strings, comments and brackets as Python's tokenizer
-/// does, to the first fault.
+/// does ([`super::pytokens`]), to the first fault. A fault in an
+/// f-string's field is CPython's only where its tokenizer finds none after
+/// it (a bracket left open at the file's end counts only when the field is
+/// inside it).
 fn scan(text: &str) -> Scan {
-    let b = text.as_bytes();
     let last = text.lines().count().max(1);
-    let mut open: Vec<(u8, usize)> = Vec::new();
-    let mut line = 1;
-    let mut i = 0;
-    let mut pieces = Vec::new();
-    while i < b.len() {
-        if let Some((quote, fmt)) = string_start(text, i) {
-            let first = line;
-            match skip_string(text, quote, fmt, &mut line, &mut pieces) {
-                Some(end) => i = end,
-                None => {
-                    let q = b[quote];
-                    let triple = b.get(quote + 1) == Some(&q) && b.get(quote + 2) == Some(&q);
-                    return Scan::Fault(SyntaxFault::StringOpen {
-                        line: first,
-                        triple,
-                        fmt,
-                        end: last,
-                    });
-                }
+    let mut read = Tokens::new(text);
+    // The brackets open: the bracket, its line, its byte.
+    let mut open: Vec<(u8, usize, usize)> = Vec::new();
+    for item in read.by_ref() {
+        let (tok, at) = match item {
+            Err(Stop::Backslash) => return Scan::Unread,
+            Err(Stop::StringOpen { line, triple, fmt }) => {
+                return Scan::Fault(SyntaxFault::StringOpen {
+                    line,
+                    triple,
+                    fmt,
+                    end: last,
+                });
             }
-            pieces.clear();
+            Ok(Item::Token(tok, at)) if tok.opens() || tok.closes() => (tok, at),
+            Ok(_) => continue,
+        };
+        let line = tok.line;
+        let c = tok.text.bytes().next().unwrap_or(b')');
+        if tok.opens() {
+            open.push((c, line, at));
             continue;
         }
-        let c = b[i];
-        match c {
-            b'\n' => {
-                line += 1;
-                i += 1;
+        let close = char::from(c);
+        match open.pop() {
+            None => return Scan::Fault(SyntaxFault::Unmatched { close, line }),
+            Some((o, opened, _)) if pair(o) != c => {
+                return Scan::Fault(SyntaxFault::Mismatch {
+                    close,
+                    line,
+                    open: char::from(o),
+                    opened,
+                });
             }
-            b'#' => i = text[i..].find('\n').map_or(b.len(), |n| i + n),
-            b'\\' => {
-                let Some(next) = super::doubt_names::continued(b, i) else {
-                    return Scan::Unread;
-                };
-                i = next;
-            }
-            b'(' | b'[' | b'{' => {
-                open.push((c, line));
-                i += 1;
-            }
-            b')' | b']' | b'}' => {
-                let close = char::from(c);
-                match open.pop() {
-                    None => return Scan::Fault(SyntaxFault::Unmatched { close, line }),
-                    Some((o, opened)) if pair(o) != c => {
-                        return Scan::Fault(SyntaxFault::Mismatch {
-                            close,
-                            line,
-                            open: char::from(o),
-                            opened,
-                        });
-                    }
-                    Some(_) => {}
-                }
-                i += 1;
-            }
-            _ if c == b'_' || c.is_ascii_alphanumeric() => {
-                // A word (or a number) whole: a string's prefix only at
-                // its start.
-                while i < b.len() && (b[i] == b'_' || b[i].is_ascii_alphanumeric()) {
-                    i += 1;
-                }
-            }
-            _ => i += 1,
+            Some(_) => {}
         }
     }
-    match open.first() {
+    let field = read.field.map(|f| {
+        let fault = SyntaxFault::Field {
+            fault: f.fault,
+            line: f.line,
+        };
+        (fault, f.at)
+    });
+    match (open.first(), field) {
+        (Some(&(_, _, outer)), Some((fault, at))) if at < outer => Scan::Fault(fault),
         // CPython names the innermost bracket still open at the end.
-        Some(_) => {
-            let &(o, line) = open.last().unwrap_or(&(b'(', 1));
+        (Some(_), _) => {
+            let &(o, line, _) = open.last().unwrap_or(&(b'(', 1, 0));
             Scan::Fault(SyntaxFault::NeverClosed {
                 open: char::from(o),
                 line,
             })
         }
-        None => Scan::Clean,
-    }
-}
-
-/// The closing bracket of the opening one `open`.
-fn pair(open: u8) -> u8 {
-    match open {
-        b'(' => b')',
-        b'[' => b']',
-        _ => b'}',
+        (None, Some((fault, _))) => Scan::Fault(fault),
+        (None, None) => Scan::Clean,
     }
 }
 
