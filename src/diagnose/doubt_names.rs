@@ -452,7 +452,7 @@ struct Analysis<'a> {
 
 /// The index of the token closing the bracket opened at `open`, or the
 /// end.
-fn closing(tokens: &[Token], open: usize) -> usize {
+pub(super) fn closing(tokens: &[Token], open: usize) -> usize {
     let mut depth = 0usize;
     for (i, t) in tokens.iter().enumerate().skip(open) {
         if t.opens() {
@@ -468,7 +468,7 @@ fn closing(tokens: &[Token], open: usize) -> usize {
 }
 
 /// The indices of `tokens`' tokens at bracket depth 0 matching `f`.
-fn at_top(tokens: &[Token], f: impl Fn(&Token) -> bool) -> Vec<usize> {
+pub(super) fn at_top(tokens: &[Token], f: impl Fn(&Token) -> bool) -> Vec<usize> {
     let mut depth = 0usize;
     let mut out = Vec::new();
     for (i, t) in tokens.iter().enumerate() {

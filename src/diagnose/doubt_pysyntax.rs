@@ -25,7 +25,7 @@
 //! `SyntaxError`'s words). The verdicts are tested against CPython's own
 //! `compile()` (tests/fixtures/trust/pysyntax/).
 
-use super::doubt_names::{compound, python_lines, statements, top_colon};
+use super::doubt_names::{at_top, closing, compound, python_lines, statements, top_colon};
 pub use super::pytokens::FieldFault;
 use super::pytokens::{Item, Stop, Tok, Token, Tokens, pair};
 
@@ -77,6 +77,15 @@ pub enum SyntaxFault {
         /// Its line (1-based).
         line: usize,
     },
+    /// A `yield` in a comprehension (not in its first iterable): the
+    /// comprehension is a scope of its own.
+    InComprehension {
+        /// CPython's name for it: `list comprehension`, `set
+        /// comprehension`, `dict comprehension`, `generator expression`.
+        what: &'static str,
+        /// Its line (1-based).
+        line: usize,
+    },
     /// A statement outside the block it needs: `return` or `yield`
     /// outside a function, `await` outside an `async` one, `break` or
     /// `continue` outside a loop.
@@ -99,6 +108,7 @@ impl SyntaxFault {
             | SyntaxFault::Mismatch { line, .. }
             | SyntaxFault::Unmatched { line, .. }
             | SyntaxFault::Field { line, .. }
+            | SyntaxFault::InComprehension { line, .. }
             | SyntaxFault::Outside { line, .. } => line,
         }
     }
@@ -140,6 +150,7 @@ impl SyntaxFault {
                 } => format!("f-string: unmatched '{close}'"),
                 FieldFault::Open { bracket: None } => "f-string: expecting '}'".to_string(),
             },
+            SyntaxFault::InComprehension { what, .. } => format!("'yield' inside {what}"),
             SyntaxFault::Outside {
                 word: "await",
                 in_function: true,
@@ -162,7 +173,10 @@ impl SyntaxFault {
 
     /// Whether it is a statement outside its block.
     pub fn is_outside(&self) -> bool {
-        matches!(self, SyntaxFault::Outside { .. })
+        matches!(
+            self,
+            SyntaxFault::Outside { .. } | SyntaxFault::InComprehension { .. }
+        )
     }
 }
 
@@ -210,6 +224,9 @@ impl SyntaxBreak {
             } => {
                 "make the function holding it an `async def` (and await it where it is \
                  called), or do not await there"
+            }
+            SyntaxFault::InComprehension { .. } => {
+                "yield from a `for` loop instead, or keep the `yield` out of the comprehension"
             }
             SyntaxFault::Outside { .. } => {
                 "keep the line indented in the block it belongs to (check the new text's \
@@ -268,6 +285,9 @@ impl SyntaxBreak {
                 in_function: true,
                 ..
             } => "has `await` in a function that is not `async`".to_string(),
+            SyntaxFault::InComprehension { what, .. } => {
+                format!("has `yield` inside a {what}, a scope of its own where it cannot stand")
+            }
             SyntaxFault::Outside { word, .. } => format!("has `{word}` outside any function"),
         };
         format!(
@@ -482,10 +502,53 @@ fn in_expression(tokens: &[Token], here: Context) -> Option<SyntaxFault> {
         };
         match t.text {
             "lambda" => return None,
+            "yield" if let Some(what) = comprehension(tokens, i) => {
+                return Some(SyntaxFault::InComprehension { what, line: t.line });
+            }
             "yield" if here.function.is_none() => return Some(fault("yield")),
             "await" if here.function != Some(true) => return Some(fault("await")),
             _ => {}
         }
+    }
+    None
+}
+
+/// The comprehension the token at `at` of `tokens` stands in, innermost
+/// first, by CPython's name for it; not in a comprehension's first
+/// iterable, which the scope around it evaluates.
+fn comprehension(tokens: &[Token], at: usize) -> Option<&'static str> {
+    let mut opens = Vec::new();
+    for (i, t) in tokens[..at].iter().enumerate() {
+        if t.opens() {
+            opens.push(i);
+        } else if t.closes() {
+            opens.pop();
+        }
+    }
+    for &open in opens.iter().rev() {
+        let inner = tokens.get(open + 1..closing(tokens, open))?;
+        let at = at - open - 1;
+        let top = at_top(inner, |t| {
+            t.name("for") || t.name("in") || t.name("if") || t.is(":")
+        });
+        let word = |i: &usize, w: &str| inner[*i].name(w);
+        let Some(&first) = top.iter().find(|i| word(i, "for")) else {
+            continue;
+        };
+        let iterable = top.iter().find(|&&i| i > first && word(&i, "in"));
+        let rest = iterable.and_then(|&n| {
+            top.iter()
+                .find(|&&i| i > n && (word(&i, "for") || word(&i, "if")))
+        });
+        if iterable.is_some_and(|&n| n < at && at < rest.map_or(inner.len(), |&r| r)) {
+            continue;
+        }
+        return Some(match tokens[open].text {
+            "[" => "list comprehension",
+            "(" => "generator expression",
+            _ if top.iter().any(|&i| i < first && inner[i].is(":")) => "dict comprehension",
+            _ => "set comprehension",
+        });
     }
     None
 }
