@@ -187,12 +187,43 @@ pub struct SyntaxBreak {
     pub fault: SyntaxFault,
     /// The result's line it is at, trimmed.
     pub text: String,
+    /// For a string left open below the edit's lines: the triple-quoted
+    /// string that runs on past them, so the quotes after it pair the
+    /// other way.
+    pub runs_on: Option<RunsOn>,
+}
+
+/// A triple-quoted string that runs on past the lines an edit changed
+/// (their last quotes now open a string, not close one).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunsOn {
+    /// The line (1-based) it opens at.
+    pub line: usize,
+    /// That line, trimmed.
+    pub text: String,
+    /// The line its quotes close at now.
+    pub end: usize,
+    /// It opens in the edit's new text (else before it: the edit took its
+    /// closing quotes).
+    pub in_new: bool,
 }
 
 impl SyntaxBreak {
     /// One sentence, without a final stop, ending with what to send.
     pub fn describe(&self) -> String {
-        let advice = match self.fault {
+        let advice = match (&self.runs_on, &self.fault) {
+            (Some(RunsOn { in_new: true, .. }), _) => {
+                "close the triple-quoted string in the new text (or take its quotes out)"
+            }
+            (Some(_), _) => "keep the string's closing quotes in the new text",
+            (None, fault) => self.advice(fault),
+        };
+        format!("{}: {advice}", self.fault())
+    }
+
+    /// What to send for `fault`.
+    fn advice(&self, fault: &SyntaxFault) -> &'static str {
+        match fault {
             SyntaxFault::StringOpen { .. } => "close the string in the new text",
             SyntaxFault::NeverClosed { .. } => "close the bracket in the new text",
             SyntaxFault::Mismatch { .. } | SyntaxFault::Unmatched { .. } => {
@@ -232,8 +263,7 @@ impl SyntaxBreak {
                 "keep the line indented in the block it belongs to (check the new text's \
                  indentation)"
             }
-        };
-        format!("{}: {advice}", self.fault())
+        }
     }
 
     /// [`Self::describe`] without what to send instead.
@@ -290,6 +320,30 @@ impl SyntaxBreak {
             }
             SyntaxFault::Outside { word, .. } => format!("has `{word}` outside any function"),
         };
+        // The string an edit opened (or left running) is what to name,
+        // not the far line CPython stops at (tester round 42c, 01).
+        if let Some(r) = &self.runs_on {
+            let string = if r.in_new {
+                format!(
+                    "line {} (`{}`, in the new text) opens a triple-quoted string that closes \
+                     only at line {}",
+                    r.line, r.text, r.end
+                )
+            } else {
+                format!(
+                    "the triple-quoted string line {} (`{}`) opens now runs on past the edit's \
+                     lines and closes only at line {}",
+                    r.line, r.text, r.end
+                )
+            };
+            return format!(
+                "as the edit leaves it, Python refuses the file: {string}, so the quotes after \
+                 it pair the other way: CPython reads the file to line {line} (`{}`) before it \
+                 fails (SyntaxError: {}), where the file before had no such fault",
+                self.text,
+                self.fault.python()
+            );
+        }
         format!(
             "as the edit leaves it, Python refuses the file: line {line} (`{}`) {what} \
              (SyntaxError: {}), where the file before had no such fault",
@@ -311,11 +365,63 @@ pub(super) fn python_syntax(original: &str, result: &str) -> Option<SyntaxBreak>
         Scan::Unread => return None,
         Scan::Clean => outside(result)??,
     };
-    let text = result
-        .lines()
-        .nth(fault.line().saturating_sub(1))
-        .map_or(String::new(), |l| l.trim().to_string());
-    Some(SyntaxBreak { fault, text })
+    let runs_on = if fault.is_string() {
+        runs_on(original, result, fault.line())
+    } else {
+        None
+    };
+    Some(SyntaxBreak {
+        text: line_text(result, fault.line()),
+        fault,
+        runs_on,
+    })
+}
+
+/// `text`'s line `line` (1-based), trimmed.
+fn line_text(text: &str, line: usize) -> String {
+    text.lines()
+        .nth(line.saturating_sub(1))
+        .map_or(String::new(), |l| l.trim().to_string())
+}
+
+/// The triple-quoted string of `result` that runs on past the lines an
+/// edit of `original` changed (opened in them, or before them), where the
+/// string CPython finds open is at `fault`, below those lines.
+fn runs_on(original: &str, result: &str, fault: usize) -> Option<RunsOn> {
+    let before: Vec<&str> = original.split_inclusive('\n').collect();
+    let after: Vec<&str> = result.split_inclusive('\n').collect();
+    let same = before
+        .iter()
+        .zip(&after)
+        .take_while(|(a, b)| a == b)
+        .count();
+    let most = before.len().min(after.len()) - same;
+    let tail = before
+        .iter()
+        .rev()
+        .zip(after.iter().rev())
+        .take(most)
+        .take_while(|(a, b)| a == b)
+        .count();
+    // The result's changed lines, 1-based: `from..=to` (none: a deletion).
+    let (from, to) = (same + 1, after.len() - tail);
+    if fault <= to {
+        return None;
+    }
+    Tokens::new(result).find_map(|item| {
+        let Ok(Item::Token(t, _)) = item else {
+            return None;
+        };
+        let quotes = t.text.trim_start_matches(|c: char| c.is_ascii_alphabetic());
+        let triple = quotes.starts_with("\"\"\"") || quotes.starts_with("'''");
+        let end = t.line + t.text.matches('\n').count();
+        (t.kind == Tok::Str && triple && t.line <= to && end > to).then(|| RunsOn {
+            line: t.line,
+            text: line_text(result, t.line),
+            end,
+            in_new: t.line >= from,
+        })
+    })
 }
 
 /// What [`scan`] finds.
@@ -726,6 +832,163 @@ mod tests {
         let said = python_syntax(before, &moved).expect("a fault").describe();
         assert!(
             said.ends_with("(check the new text's indentation)"),
+            "{said}"
+        );
+    }
+
+    /// A tester's find (round 42c, 14): a `(` or `[` left open inside an
+    /// f-string's field, closed by the field's `}`, is CPython's fault, in
+    /// its words, at the field's line; a format spec's brackets and quotes
+    /// are its text.
+    #[test]
+    fn an_f_string_fields_brackets_are_code() {
+        let cases = [
+            (
+                "f\"wrote {len(n} items\"",
+                Some("f-string: closing parenthesis '}' does not match opening parenthesis '('"),
+            ),
+            (
+                "f\"{cart.lines[0} first\"",
+                Some("f-string: closing parenthesis '}' does not match opening parenthesis '['"),
+            ),
+            (
+                "f\"{cart.lines[0)}\"",
+                Some("f-string: closing parenthesis ')' does not match opening parenthesis '['"),
+            ),
+            ("f\"{n)}\"", Some("f-string: unmatched ')'")),
+            ("f\"{len(n\"", Some("f-string: unmatched '('")),
+            ("f\"{n!r:{n}\"", Some("f-string: expecting '}'")),
+            ("f\"{n:(>10} {n:'^8} {n!r:>{n}}\"", None),
+            ("f\"{ {'a': n}['a']} {n != 0} {n=} {(lambda: n)()}\"", None),
+            ("f'{n:\"}' + rf\"{{(\"", None),
+        ];
+        for (string, said) in cases {
+            let result = CART.replace(
+                "    return n\n",
+                &format!("    print({string})\n    return n\n"),
+            );
+            let got = python_syntax(CART, &result);
+            assert_eq!(
+                got.as_ref().map(|b| b.fault.python()),
+                said.map(str::to_string),
+                "{string}"
+            );
+            if let Some(b) = got {
+                assert_eq!(b.fault.line(), 15, "{string}");
+                assert!(b.describe().contains("f-string"), "{string}");
+            }
+        }
+        // A field over lines of a triple-quoted string: its bracket's line.
+        let result = CART.replace(
+            "    return n\n",
+            "    s = f\"\"\"{n\n}{len(\nn}\"\"\"\n    return n\n",
+        );
+        assert_eq!(
+            python_syntax(CART, &result).map(|b| b.fault.line()),
+            Some(17)
+        );
+    }
+
+    /// CPython's tokenizer speaks first: a field's fault gives way to a
+    /// bracket closed by another kind below it, and to a bracket left open
+    /// around it, not to one opened after it.
+    #[test]
+    fn a_fields_fault_gives_way_to_the_tokenizers() {
+        let field = "f\"{len(n}\"";
+        let cases = [
+            (
+                format!("x = {field}\ny = (]\n"),
+                "closing parenthesis ']' does not match opening parenthesis '('",
+            ),
+            (format!("x = ({field},\n"), "'(' was never closed"),
+            (
+                format!("x = {field} + (1,\n"),
+                "f-string: closing parenthesis '}' does not match opening parenthesis '('",
+            ),
+        ];
+        for (result, said) in cases {
+            assert_eq!(fault("x = 1\n", &result).as_deref(), Some(said), "{result}");
+        }
+    }
+
+    /// A tester's find (round 42c, 14): a `yield` in a comprehension is
+    /// CPython's fault, but in its first iterable or a lambda it is not.
+    #[test]
+    fn yield_in_a_comprehension_is_a_fault() {
+        let cases = [
+            (
+                "[x for x in y if (yield x)]",
+                Some("'yield' inside list comprehension"),
+            ),
+            (
+                "{(yield x) for x in y}",
+                Some("'yield' inside set comprehension"),
+            ),
+            (
+                "{x: (yield) for x in y}",
+                Some("'yield' inside dict comprehension"),
+            ),
+            (
+                "sum(x for x in y if (yield))",
+                Some("'yield' inside generator expression"),
+            ),
+            (
+                "[x for x in y for z in (yield x)]",
+                Some("'yield' inside list comprehension"),
+            ),
+            ("[x for x in (yield y)]", None),
+            ("[lambda: (yield) for x in y]", None),
+            ("(yield [x for x in y])", None),
+        ];
+        for (expr, said) in cases {
+            let result = CART.replace("    return n\n", &format!("    n = {expr}\n    return n\n"));
+            assert_eq!(fault(CART, &result).as_deref(), said, "{expr}");
+        }
+        let top = format!("{CART}z = [x for x in y if (yield x)]\n");
+        assert_eq!(
+            fault(CART, &top).as_deref(),
+            Some("'yield' inside list comprehension")
+        );
+    }
+
+    /// A tester's find (round 42c, 01): a `"""` an edit adds flips the
+    /// pairing of the quotes below it and CPython stops far away: the
+    /// sentence names the edit's line as the one opening the string, and
+    /// the far line as where CPython stops; an edit taking a string's
+    /// closing quotes names the string's line as running on, not opening
+    /// anything new.
+    #[test]
+    fn a_triple_quote_the_edit_adds_is_named_not_the_far_line() {
+        let file = "def a():\n    x = 1\n    return x\n\n\ndef b():\n    \"\"\"B's doc.\"\"\"\n\n\n\
+                    def c():\n    \"\"\"C's doc.\n\n    More.\n    \"\"\"\n    return 'c'\n\n\n\
+                    def d():\n    \"\"\"D isn't.\"\"\"\n";
+        let added = file.replace("    x = 1\n", "    x = 1\n    \"\"\"Set x.\n");
+        let said = python_syntax(file, &added).expect("a fault").describe();
+        assert!(
+            said.starts_with(
+                "as the edit leaves it, Python refuses the file: line 3 (`\"\"\"Set x.`, in the \
+                 new text) opens a triple-quoted string that closes only at line 8, so the quotes \
+                 after it pair the other way: CPython reads the file to line 8 (`\"\"\"B's \
+                 doc.\"\"\"`) before it fails"
+            ),
+            "{said}"
+        );
+        assert!(said.ends_with("(or take its quotes out)"), "{said}");
+        let taken = file.replace("    More.\n    \"\"\"\n", "    More.\n");
+        let said = python_syntax(file, &taken).expect("a fault").describe();
+        assert!(
+            said.contains(
+                "the triple-quoted string line 11 (`\"\"\"C's doc.`) opens now runs on past the \
+                 edit's lines and closes only at line 18, so the quotes after it pair the other \
+                 way: CPython reads the file to line 18"
+            ),
+            "{said}"
+        );
+        // A quote left open in the new text itself is named as before.
+        let own = file.replace("return 'c'", "return 'c");
+        let said = python_syntax(file, &own).expect("a fault").describe();
+        assert!(
+            said.contains("line 15 (`return 'c`) opens a string it does not close"),
             "{said}"
         );
     }
