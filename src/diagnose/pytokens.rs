@@ -465,3 +465,112 @@ impl<'a> Iterator for Tokens<'a> {
         None
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{FieldFault, Item, Piece, Stop, Tok, Tokens};
+
+    /// The tokens of `text` as (kind, text, line), to the first stop.
+    fn tokens(text: &str) -> (Vec<(Tok, &str, usize)>, Option<Stop>) {
+        let mut out = Vec::new();
+        for item in Tokens::new(text) {
+            match item {
+                Ok(Item::Token(t, _)) => out.push((t.kind, t.text, t.line)),
+                Ok(_) => {}
+                Err(stop) => return (out, Some(stop)),
+            }
+        }
+        (out, None)
+    }
+
+    /// Names, numbers, operators and strings of every prefix, each with
+    /// the line it starts at; a `\` continues a line, a comment is no
+    /// token.
+    #[test]
+    fn a_file_reads_as_pythons_tokens() {
+        let text = "x = rb'a' + 1.5e+3  # c'\ny = f\"{x!r:>{w}}\" \\\n  ** 2\nz = '''a\nb'''\n";
+        let (got, stop) = tokens(text);
+        assert_eq!(stop, None);
+        let want = [
+            (Tok::Name, "x", 1),
+            (Tok::Op, "=", 1),
+            (Tok::Str, "rb'a'", 1),
+            (Tok::Op, "+", 1),
+            (Tok::Num, "1.5e+3", 1),
+            (Tok::Name, "y", 2),
+            (Tok::Op, "=", 2),
+            (Tok::Str, "f\"{x!r:>{w}}\"", 2),
+            (Tok::Op, "**", 3),
+            (Tok::Num, "2", 3),
+            (Tok::Name, "z", 4),
+            (Tok::Op, "=", 4),
+            (Tok::Str, "'''a\nb'''", 4),
+        ];
+        assert_eq!(got, want);
+        let mut read = Tokens::new(text);
+        read.by_ref().for_each(drop);
+        let kinds: Vec<Piece> = read.pieces.iter().map(|p| p.2).collect();
+        assert_eq!(
+            kinds,
+            [
+                Piece::Str,
+                Piece::Comment,
+                Piece::Str,
+                Piece::Str,
+                Piece::LongStr
+            ]
+        );
+    }
+
+    /// A string left open stops the reading at its line; a `\` before
+    /// anything but a line's end too.
+    #[test]
+    fn a_string_left_open_or_a_stray_backslash_stops() {
+        let (_, stop) = tokens("a = 1\nb = f'{a}\nc = 2\n");
+        assert_eq!(
+            stop,
+            Some(Stop::StringOpen {
+                line: 2,
+                triple: false,
+                fmt: true
+            })
+        );
+        assert_eq!(tokens("a = 1 \\ 2\n").1, Some(Stop::Backslash));
+        // A line's end in a single-quoted f-string's field.
+        assert!(matches!(
+            tokens("a = f\"{len(\nb)}\"\n").1,
+            Some(Stop::StringOpen { line: 1, .. })
+        ));
+    }
+
+    /// The first bracket fault in an f-string's field is kept, the string
+    /// read to its end as before; a format spec's brackets are its text.
+    #[test]
+    fn a_fields_first_bracket_fault_is_kept() {
+        let field = |text: &str| {
+            let mut read = Tokens::new(text);
+            let ends = read.by_ref().filter(|i| i.is_ok()).count();
+            (read.field.map(|f| (f.fault, f.line)), ends)
+        };
+        let (fault, _) = field("x = 1\ny = f\"{len(a} {b)}\"\n");
+        assert_eq!(
+            fault,
+            Some((
+                FieldFault::Mismatch {
+                    close: '}',
+                    open: '('
+                },
+                2
+            ))
+        );
+        assert_eq!(
+            field("f\"{a)}\"").0,
+            Some((FieldFault::Unmatched { close: ')' }, 1))
+        );
+        assert_eq!(
+            field("f\"{len(a\"\nz = 1\n").0,
+            Some((FieldFault::Open { bracket: Some('(') }, 1))
+        );
+        assert_eq!(field("f\"{a:(>{w}} {a:'^3} {a[1:2]!r}\"").0, None);
+    }
+}
