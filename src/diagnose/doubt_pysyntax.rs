@@ -388,21 +388,7 @@ fn line_text(text: &str, line: usize) -> String {
 /// edit of `original` changed (opened in them, or before them), where the
 /// string CPython finds open is at `fault`, below those lines.
 fn runs_on(original: &str, result: &str, fault: usize) -> Option<RunsOn> {
-    let before: Vec<&str> = original.split_inclusive('\n').collect();
-    let after: Vec<&str> = result.split_inclusive('\n').collect();
-    let same = before
-        .iter()
-        .zip(&after)
-        .take_while(|(a, b)| a == b)
-        .count();
-    let most = before.len().min(after.len()) - same;
-    let tail = before
-        .iter()
-        .rev()
-        .zip(after.iter().rev())
-        .take(most)
-        .take_while(|(a, b)| a == b)
-        .count();
+    let (_, after, same, tail) = crate::textdiff::changed_lines(original, result);
     // The result's changed lines, 1-based: `from..=to` (none: a deletion).
     let (from, to) = (same + 1, after.len() - tail);
     if fault <= to {
@@ -662,6 +648,11 @@ fn comprehension(tokens: &[Token], at: usize) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::{SyntaxFault, python_syntax};
+
+    /// The sentence said of the edit from `original` to `result`.
+    fn said(original: &str, result: &str) -> String {
+        python_syntax(original, result).map_or(String::new(), |b| b.describe())
+    }
 
     fn fault(original: &str, result: &str) -> Option<String> {
         python_syntax(original, result).map(|b| b.fault.python())
@@ -963,33 +954,31 @@ mod tests {
                     def c():\n    \"\"\"C's doc.\n\n    More.\n    \"\"\"\n    return 'c'\n\n\n\
                     def d():\n    \"\"\"D isn't.\"\"\"\n";
         let added = file.replace("    x = 1\n", "    x = 1\n    \"\"\"Set x.\n");
-        let said = python_syntax(file, &added).expect("a fault").describe();
+        let first = said(file, &added);
         assert!(
-            said.starts_with(
+            first.starts_with(
                 "as the edit leaves it, Python refuses the file: line 3 (`\"\"\"Set x.`, in the \
                  new text) opens a triple-quoted string that closes only at line 8, so the quotes \
                  after it pair the other way: CPython reads the file to line 8 (`\"\"\"B's \
                  doc.\"\"\"`) before it fails"
             ),
-            "{said}"
+            "{first}"
         );
-        assert!(said.ends_with("(or take its quotes out)"), "{said}");
+        assert!(first.ends_with("(or take its quotes out)"), "{first}");
         let taken = file.replace("    More.\n    \"\"\"\n", "    More.\n");
-        let said = python_syntax(file, &taken).expect("a fault").describe();
+        let second = said(file, &taken);
         assert!(
-            said.contains(
+            second.contains(
                 "the triple-quoted string line 11 (`\"\"\"C's doc.`) opens now runs on past the \
                  edit's lines and closes only at line 18, so the quotes after it pair the other \
                  way: CPython reads the file to line 18"
             ),
-            "{said}"
+            "{second}"
         );
         // A quote left open in the new text itself is named as before.
         let own = file.replace("return 'c'", "return 'c");
-        let said = python_syntax(file, &own).expect("a fault").describe();
         assert!(
-            said.contains("line 15 (`return 'c`) opens a string it does not close"),
-            "{said}"
+            said(file, &own).contains("line 15 (`return 'c`) opens a string it does not close")
         );
     }
 }

@@ -491,22 +491,15 @@ mod tests {
         let text = "x = rb'a' + 1.5e+3  # c'\ny = f\"{x!r:>{w}}\" \\\n  ** 2\nz = '''a\nb'''\n";
         let (got, stop) = tokens(text);
         assert_eq!(stop, None);
-        let want = [
-            (Tok::Name, "x", 1),
-            (Tok::Op, "=", 1),
-            (Tok::Str, "rb'a'", 1),
-            (Tok::Op, "+", 1),
-            (Tok::Num, "1.5e+3", 1),
-            (Tok::Name, "y", 2),
-            (Tok::Op, "=", 2),
-            (Tok::Str, "f\"{x!r:>{w}}\"", 2),
-            (Tok::Op, "**", 3),
-            (Tok::Num, "2", 3),
-            (Tok::Name, "z", 4),
-            (Tok::Op, "=", 4),
-            (Tok::Str, "'''a\nb'''", 4),
-        ];
-        assert_eq!(got, want);
+        let got: Vec<String> = got
+            .iter()
+            .map(|(kind, text, line)| format!("{kind:?} {text} {line}"))
+            .collect();
+        assert_eq!(
+            got.join(" | "),
+            "Name x 1 | Op = 1 | Str rb'a' 1 | Op + 1 | Num 1.5e+3 1 | Name y 2 | Op = 2 | \
+             Str f\"{x!r:>{w}}\" 2 | Op ** 3 | Num 2 3 | Name z 4 | Op = 4 | Str '''a\nb''' 4"
+        );
         let mut read = Tokens::new(text);
         read.by_ref().for_each(drop);
         let kinds: Vec<Piece> = read.pieces.iter().map(|p| p.2).collect();
