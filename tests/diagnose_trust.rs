@@ -2494,14 +2494,20 @@ fn python_syntax_verdicts_agree_with_compile() {
             continue;
         }
         let said = case["error"].as_str().expect("an error");
+        // An f-string's field's bracket is said as a bracket's.
+        let bracket = said.strip_prefix("f-string: ").unwrap_or(said);
         let kind = if said.starts_with("unterminated") {
             BreakKind::Unclosed
-        } else if said.ends_with("was never closed")
-            || said.starts_with("closing parenthesis")
-            || said.starts_with("unmatched")
+        } else if bracket.ends_with("was never closed")
+            || bracket.starts_with("closing parenthesis")
+            || bracket.starts_with("unmatched")
+            || bracket.starts_with("expecting '}'")
         {
             BreakKind::Unbalanced
-        } else if said.contains("outside") || said.contains("not properly in loop") {
+        } else if said.contains("outside")
+            || said.contains("not properly in loop")
+            || said.contains("inside")
+        {
             BreakKind::Outside
         } else {
             // Another fault (`lambda: return`): not this check's.
@@ -2522,7 +2528,7 @@ fn python_syntax_verdicts_agree_with_compile() {
             doubt.why
         );
     }
-    assert_eq!(judged, 19);
+    assert_eq!(judged, 30);
 }
 
 /// A tester's find (round 42a, 01): an exact edit leaving a Python file
@@ -3516,4 +3522,53 @@ fn markdown_headings_and_list_item_fences_are_read_as_markdown() {
         &ran,
         &steps.replace("   pip install tool\n   ```\n", "   pip install tool\n"),
     );
+}
+
+/// Testers' finds (round 42c, 14 and 01): an edit leaving a `(` open in
+/// an f-string's field, or a `yield` in a comprehension, was written; an
+/// added `"""` that flips the pairing of the quotes below it was blamed on
+/// the far line CPython stops at. `check` exits 1 naming CPython's words
+/// (and the edit's own `"""` line as the one opening the string), `apply
+/// --write` holds it back; the field written whole, with a conversion and
+/// a format spec, is written.
+#[test]
+fn python_f_string_fields_comprehension_yields_and_an_added_triple_quote_are_held_back() {
+    let file = "def copy(src, buf):\n    \"\"\"Copy buf.\"\"\"\n    src.write(buf)\n    \
+                return len(buf)\n\n\ndef size(buf):\n    \"\"\"The size isn't known.\"\"\"\n    \
+                return 0\n";
+    let old = "    src.write(buf)\n";
+    let cases = [
+        (
+            "    print(f\"wrote {len(buf} bytes\")\n",
+            "held back: the diff leaves cart.py with its brackets unbalanced: as the edit leaves \
+             it, Python refuses the file: line 4 (`print(f\"wrote {len(buf} bytes\")`) ends an \
+             f-string's `{...}` field while its `(` is open (SyntaxError: f-string: closing \
+             parenthesis '}' does not match opening parenthesis '(')",
+        ),
+        (
+            "    total = [x for x in buf if (yield x)]\n",
+            "held back: the diff leaves cart.py with a statement outside the block it needs: as \
+             the edit leaves it, Python refuses the file: line 4 (`total = [x for x in buf if \
+             (yield x)]`) has `yield` inside a list comprehension",
+        ),
+        (
+            "    \"\"\"Write buf.\n",
+            "held back: the diff leaves cart.py with a quote left open: as the edit leaves it, \
+             Python refuses the file: line 4 (`\"\"\"Write buf.`, in the new text) opens a \
+             triple-quoted string that closes only at line 9, so the quotes after it pair the \
+             other way: CPython reads the file to line 9 (`\"\"\"The size isn't known.\"\"\"`) \
+             before it fails (SyntaxError: unterminated string literal (detected at line 9))",
+        ),
+    ];
+    for (added, said) in cases {
+        let ran = check_then_apply(
+            ("cart.py", file),
+            ("edit.diff", &block(old, &format!("{old}{added}"))),
+        );
+        assert_held_back("cart.py", &ran, said, file);
+    }
+    let whole =
+        format!("{old}    print(f\"wrote {{len(buf)}} bytes {{buf!r:>10}} {{buf:'^8}}\")\n");
+    let ran = check_then_apply(("cart.py", file), ("edit.diff", &block(old, &whole)));
+    assert_written(&ran, &file.replace(old, &whole));
 }

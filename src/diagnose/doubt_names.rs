@@ -46,6 +46,9 @@
 
 use std::collections::{HashMap, HashSet};
 
+pub use super::pytokens::Piece;
+use super::pytokens::{FieldFault, Item, Tok, Token, Tokens};
+
 /// A module-level name an edit leaves a Python file using but no longer
 /// binding.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -340,50 +343,6 @@ fn dynamic(tokens: &[Token]) -> bool {
     })
 }
 
-/// What a lexed token is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Tok {
-    Name,
-    Op,
-    Str,
-    Num,
-}
-
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Token<'a> {
-    pub(super) kind: Tok,
-    pub(super) text: &'a str,
-    pub(super) line: usize,
-}
-
-impl Token<'_> {
-    pub(super) fn is(&self, op: &str) -> bool {
-        self.kind == Tok::Op && self.text == op
-    }
-    pub(super) fn name(&self, word: &str) -> bool {
-        self.kind == Tok::Name && self.text == word
-    }
-    fn opens(&self) -> bool {
-        self.kind == Tok::Op && matches!(self.text, "(" | "[" | "{")
-    }
-    fn closes(&self) -> bool {
-        self.kind == Tok::Op && matches!(self.text, ")" | "]" | "}")
-    }
-}
-
-/// A part of a Python file that is not code: a string's text (of a
-/// single-quoted or a triple-quoted string: an f-string's literal parts
-/// only, its fields are code) or a comment.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Piece {
-    /// A `'...'` or `"..."` string's text.
-    Str,
-    /// A triple-quoted string's text (a docstring's).
-    LongStr,
-    /// A comment, its `#` included.
-    Comment,
-}
-
 /// A Python file read as tokens: its logical lines (indentation, tokens)
 /// and the byte spans of its strings' texts and comments.
 struct Lexed<'a> {
@@ -397,135 +356,6 @@ pub fn python_pieces(text: &str) -> Option<Vec<(usize, usize, Piece)>> {
     lex(text).map(|l| l.pieces)
 }
 
-/// The byte of the line end a backslash at byte `i` of `b` continues the
-/// line over (its `\r\n` or `\n`); `None` where anything else follows it
-/// (Python refuses a backslash there).
-pub(super) fn continued(b: &[u8], i: usize) -> Option<usize> {
-    let next = if b.get(i + 1) == Some(&b'\r') {
-        i + 2
-    } else {
-        i + 1
-    };
-    (b.get(next) == Some(&b'\n')).then_some(next)
-}
-
-/// The prefix letters a string may have (`r`, `b`, `u`, `f`, `t` and
-/// pairs of them), and whether it is an f-string (or a t-string).
-fn string_prefix(word: &str) -> Option<bool> {
-    let lower = word.to_ascii_lowercase();
-    let ok = matches!(
-        lower.as_str(),
-        "r" | "b" | "u" | "f" | "t" | "rb" | "br" | "fr" | "rf" | "tr" | "rt"
-    );
-    ok.then(|| lower.contains('f') || lower.contains('t'))
-}
-
-/// Whether a string begins at byte `at` of `text`: its opening quote's
-/// byte, after a prefix (`rb"..."`) if any, and whether it is an f-string
-/// (or a t-string).
-pub(super) fn string_start(text: &str, at: usize) -> Option<(usize, bool)> {
-    let rest = text.get(at..)?;
-    if rest.starts_with(['\'', '"']) {
-        return Some((at, false));
-    }
-    let len = rest
-        .find(|ch: char| !(ch == '_' || ch.is_alphanumeric()))
-        .unwrap_or(rest.len());
-    let fmt = string_prefix(&rest[..len])?;
-    rest[len..]
-        .starts_with(['\'', '"'])
-        .then_some((at + len, fmt))
-}
-
-/// Reads a string whose opening quote is at byte `at` of `text`; `fmt`:
-/// an f-string, whose `{...}` fields are skipped as code. Adds its text's
-/// spans to `pieces`, counts its newlines into `line`, and gives the byte
-/// after its closing quote; `None` for a string left open.
-pub(super) fn skip_string(
-    text: &str,
-    at: usize,
-    fmt: bool,
-    line: &mut usize,
-    pieces: &mut Vec<(usize, usize, Piece)>,
-) -> Option<usize> {
-    let b = text.as_bytes();
-    let quote = b[at];
-    let triple = b.get(at + 1) == Some(&quote) && b.get(at + 2) == Some(&quote);
-    let kind = if triple { Piece::LongStr } else { Piece::Str };
-    let mut i = at + if triple { 3 } else { 1 };
-    let mut from = i;
-    while i < b.len() {
-        let c = b[i];
-        if c == b'\\' {
-            if b.get(i + 1) == Some(&b'\n') {
-                *line += 1;
-            }
-            i += 2;
-            continue;
-        }
-        if c == b'\n' {
-            if !triple {
-                return None;
-            }
-            *line += 1;
-        }
-        if c == quote && (!triple || (b.get(i + 1) == Some(&quote) && b.get(i + 2) == Some(&quote)))
-        {
-            pieces.push((from, i, kind));
-            return Some(i + if triple { 3 } else { 1 });
-        }
-        if fmt && c == b'{' {
-            if b.get(i + 1) == Some(&b'{') {
-                i += 2;
-                continue;
-            }
-            pieces.push((from, i, kind));
-            i = skip_field(text, i + 1, line, pieces)?;
-            from = i;
-            continue;
-        }
-        i += 1;
-    }
-    None
-}
-
-/// An f-string's field from byte `at` (after its `{`) to the byte after
-/// its closing `}`, strings inside it read as strings.
-fn skip_field(
-    text: &str,
-    at: usize,
-    line: &mut usize,
-    pieces: &mut Vec<(usize, usize, Piece)>,
-) -> Option<usize> {
-    let b = text.as_bytes();
-    let mut depth = 1;
-    let mut i = at;
-    while i < b.len() {
-        match b[i] {
-            b'{' => depth += 1,
-            b'}' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(i + 1);
-                }
-            }
-            b'\n' => *line += 1,
-            b'\'' | b'"' => {
-                let mut p = i;
-                while p > at && b[p - 1].is_ascii_alphabetic() {
-                    p -= 1;
-                }
-                let fmt = string_prefix(&text[p..i]).unwrap_or(false);
-                i = skip_string(text, i, fmt, line, pieces)?;
-                continue;
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    None
-}
-
 /// The column of the end of `lead` (white space), a tab to the next
 /// multiple of 8.
 fn column(lead: &str) -> usize {
@@ -535,12 +365,6 @@ fn column(lead: &str) -> usize {
     })
 }
 
-const OPS3: &[&str] = &["**=", "//=", ">>=", "<<=", "..."];
-const OPS2: &[&str] = &[
-    "->", ":=", "==", "!=", "<=", ">=", "**", "//", "<<", ">>", "+=", "-=", "*=", "/=", "%=", "&=",
-    "|=", "^=", "@=", "<>",
-];
-
 /// `text`'s logical lines as Python tokens, each with its indentation's
 /// column ([`super::doubt_pysyntax`] reads its blocks); `None` as for
 /// [`lex`].
@@ -548,142 +372,48 @@ pub(super) fn python_lines(text: &str) -> Option<Vec<(usize, Vec<Token<'_>>)>> {
     lex(text).map(|l| l.lines)
 }
 
-/// `text` read as Python tokens; `None` when a string or a bracket is left
-/// open, or a bracket closes what none opened.
+/// `text` read as Python tokens ([`super::pytokens`]); `None` when a
+/// string or a bracket is left open, a bracket closes what none opened, or
+/// a character is neither code nor in a string.
 fn lex<'a>(text: &'a str) -> Option<Lexed<'a>> {
-    let b = text.as_bytes();
-    let mut out = Lexed {
-        lines: Vec::new(),
-        pieces: Vec::new(),
-    };
+    let mut read = Tokens::new(text);
+    let mut lines = Vec::new();
     let mut tokens: Vec<Token<'a>> = Vec::new();
     let mut indent = 0;
     let mut depth = 0usize;
-    let mut line = 1;
-    let mut line_start = 0;
-    let mut i = 0;
-    // The first token of a logical line sets its indentation.
-    fn push<'a>(
-        text: &'a str,
-        tokens: &mut Vec<Token<'a>>,
-        indent: &mut usize,
-        tok: Token<'a>,
-        start: usize,
-        ls: usize,
-    ) {
-        if tokens.is_empty() {
-            *indent = column(text.get(ls..start).unwrap_or(""));
-        }
-        tokens.push(tok);
-    }
-    while i < b.len() {
-        if let Some((quote, fmt)) = string_start(text, i) {
-            let start = i;
-            let first = line;
-            i = skip_string(text, quote, fmt, &mut line, &mut out.pieces)?;
-            let tok = Token {
-                kind: Tok::Str,
-                text: &text[start..i],
-                line: first,
-            };
-            push(text, &mut tokens, &mut indent, tok, start, line_start);
-            if line != first {
-                line_start = text[..i].rfind('\n').map_or(0, |n| n + 1);
-            }
-            continue;
-        }
-        let c = b[i];
-        match c {
-            b'\n' => {
-                line += 1;
-                i += 1;
-                line_start = i;
+    for item in read.by_ref() {
+        match item.ok()? {
+            Item::LineEnd => {
                 if depth == 0 && !tokens.is_empty() {
-                    out.lines.push((indent, std::mem::take(&mut tokens)));
+                    lines.push((indent, std::mem::take(&mut tokens)));
                 }
             }
-            b' ' | b'\t' | b'\r' | b'\x0c' => i += 1,
-            b'\\' => {
-                // A continuation: the logical line goes on.
-                i = continued(b, i)? + 1;
-                line += 1;
-                line_start = i;
-            }
-            b'#' => {
-                let end = text[i..].find('\n').map_or(b.len(), |n| i + n);
-                out.pieces.push((i, end, Piece::Comment));
-                i = end;
-            }
-            _ if c.is_ascii_digit()
-                || (c == b'.' && b.get(i + 1).is_some_and(u8::is_ascii_digit)) =>
-            {
-                let start = i;
-                while i < b.len() {
-                    let d = b[i];
-                    let exp = matches!(d, b'+' | b'-') && matches!(b[i - 1], b'e' | b'E');
-                    if !(d.is_ascii_alphanumeric() || d == b'_' || d == b'.' || exp) {
-                        break;
-                    }
-                    i += 1;
-                }
-                let tok = Token {
-                    kind: Tok::Num,
-                    text: &text[start..i],
-                    line,
-                };
-                push(text, &mut tokens, &mut indent, tok, start, line_start);
-            }
-            _ if c == b'_' || c.is_ascii_alphabetic() || c >= 0x80 => {
-                let start = i;
-                let end = text[i..]
-                    .char_indices()
-                    .find(|&(_, ch)| !(ch == '_' || ch.is_alphanumeric()))
-                    .map_or(b.len(), |(n, _)| i + n);
-                if end == start {
-                    // A character that is neither: not Python.
-                    return None;
-                }
-                let word = &text[start..end];
-                i = end;
-                let tok = Token {
-                    kind: Tok::Name,
-                    text: word,
-                    line,
-                };
-                push(text, &mut tokens, &mut indent, tok, start, line_start);
-            }
-            _ => {
-                let start = i;
-                let rest = &text[i..];
-                let len = if OPS3.iter().any(|o| rest.starts_with(o)) {
-                    3
-                } else if OPS2.iter().any(|o| rest.starts_with(o)) {
-                    2
-                } else {
-                    1
-                };
-                i += len;
-                let tok = Token {
-                    kind: Tok::Op,
-                    text: text.get(start..i)?,
-                    line,
-                };
+            Item::Stray => return None,
+            Item::Token(tok, start) => {
                 if tok.opens() {
                     depth += 1;
                 } else if tok.closes() {
                     depth = depth.checked_sub(1)?;
                 }
-                push(text, &mut tokens, &mut indent, tok, start, line_start);
+                // The first token of a logical line sets its indentation.
+                if tokens.is_empty() {
+                    let from = text[..start].rfind('\n').map_or(0, |n| n + 1);
+                    indent = column(&text[from..start]);
+                }
+                tokens.push(tok);
             }
         }
     }
-    if depth != 0 {
+    if depth != 0 || matches!(read.field, Some(f) if matches!(f.fault, FieldFault::Open { .. })) {
         return None;
     }
     if !tokens.is_empty() {
-        out.lines.push((indent, tokens));
+        lines.push((indent, tokens));
     }
-    Some(out)
+    Some(Lexed {
+        lines,
+        pieces: read.pieces,
+    })
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -722,7 +452,7 @@ struct Analysis<'a> {
 
 /// The index of the token closing the bracket opened at `open`, or the
 /// end.
-fn closing(tokens: &[Token], open: usize) -> usize {
+pub(super) fn closing(tokens: &[Token], open: usize) -> usize {
     let mut depth = 0usize;
     for (i, t) in tokens.iter().enumerate().skip(open) {
         if t.opens() {
@@ -738,7 +468,7 @@ fn closing(tokens: &[Token], open: usize) -> usize {
 }
 
 /// The indices of `tokens`' tokens at bracket depth 0 matching `f`.
-fn at_top(tokens: &[Token], f: impl Fn(&Token) -> bool) -> Vec<usize> {
+pub(super) fn at_top(tokens: &[Token], f: impl Fn(&Token) -> bool) -> Vec<usize> {
     let mut depth = 0usize;
     let mut out = Vec::new();
     for (i, t) in tokens.iter().enumerate() {

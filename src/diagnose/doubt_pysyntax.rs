@@ -25,9 +25,9 @@
 //! `SyntaxError`'s words). The verdicts are tested against CPython's own
 //! `compile()` (tests/fixtures/trust/pysyntax/).
 
-use super::doubt_names::{
-    Tok, Token, compound, python_lines, skip_string, statements, string_start, top_colon,
-};
+use super::doubt_names::{at_top, closing, compound, python_lines, statements, top_colon};
+pub use super::pytokens::FieldFault;
+use super::pytokens::{Item, Stop, Tok, Token, Tokens, pair};
 
 /// A fault that makes CPython refuse a Python file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -70,6 +70,22 @@ pub enum SyntaxFault {
         /// Its line (1-based).
         line: usize,
     },
+    /// A bracket fault in an f-string's `{...}` field (`{len(buf}`).
+    Field {
+        /// The fault.
+        fault: FieldFault,
+        /// Its line (1-based).
+        line: usize,
+    },
+    /// A `yield` in a comprehension (not in its first iterable): the
+    /// comprehension is a scope of its own.
+    InComprehension {
+        /// CPython's name for it: `list comprehension`, `set
+        /// comprehension`, `dict comprehension`, `generator expression`.
+        what: &'static str,
+        /// Its line (1-based).
+        line: usize,
+    },
     /// A statement outside the block it needs: `return` or `yield`
     /// outside a function, `await` outside an `async` one, `break` or
     /// `continue` outside a loop.
@@ -91,6 +107,8 @@ impl SyntaxFault {
             | SyntaxFault::NeverClosed { line, .. }
             | SyntaxFault::Mismatch { line, .. }
             | SyntaxFault::Unmatched { line, .. }
+            | SyntaxFault::Field { line, .. }
+            | SyntaxFault::InComprehension { line, .. }
             | SyntaxFault::Outside { line, .. } => line,
         }
     }
@@ -121,6 +139,18 @@ impl SyntaxFault {
                 )
             }
             SyntaxFault::Unmatched { close, .. } => format!("unmatched '{close}'"),
+            SyntaxFault::Field { fault, .. } => match fault {
+                FieldFault::Mismatch { close, open } => format!(
+                    "f-string: closing parenthesis '{close}' does not match opening parenthesis \
+                     '{open}'"
+                ),
+                FieldFault::Unmatched { close }
+                | FieldFault::Open {
+                    bracket: Some(close),
+                } => format!("f-string: unmatched '{close}'"),
+                FieldFault::Open { bracket: None } => "f-string: expecting '}'".to_string(),
+            },
+            SyntaxFault::InComprehension { what, .. } => format!("'yield' inside {what}"),
             SyntaxFault::Outside {
                 word: "await",
                 in_function: true,
@@ -143,7 +173,10 @@ impl SyntaxFault {
 
     /// Whether it is a statement outside its block.
     pub fn is_outside(&self) -> bool {
-        matches!(self, SyntaxFault::Outside { .. })
+        matches!(
+            self,
+            SyntaxFault::Outside { .. } | SyntaxFault::InComprehension { .. }
+        )
     }
 }
 
@@ -154,16 +187,64 @@ pub struct SyntaxBreak {
     pub fault: SyntaxFault,
     /// The result's line it is at, trimmed.
     pub text: String,
+    /// For a string left open below the edit's lines: the triple-quoted
+    /// string that runs on past them, so the quotes after it pair the
+    /// other way.
+    pub runs_on: Option<RunsOn>,
+}
+
+/// A triple-quoted string that runs on past the lines an edit changed
+/// (their last quotes now open a string, not close one).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunsOn {
+    /// The line (1-based) it opens at.
+    pub line: usize,
+    /// That line, trimmed.
+    pub text: String,
+    /// The line its quotes close at now.
+    pub end: usize,
+    /// It opens in the edit's new text (else before it: the edit took its
+    /// closing quotes).
+    pub in_new: bool,
 }
 
 impl SyntaxBreak {
     /// One sentence, without a final stop, ending with what to send.
     pub fn describe(&self) -> String {
-        let advice = match self.fault {
+        let advice = match (&self.runs_on, &self.fault) {
+            (Some(RunsOn { in_new: true, .. }), _) => {
+                "close the triple-quoted string in the new text (or take its quotes out)"
+            }
+            (Some(_), _) => "keep the string's closing quotes in the new text",
+            (None, fault) => self.advice(fault),
+        };
+        format!("{}: {advice}", self.fault())
+    }
+
+    /// What to send for `fault`.
+    fn advice(&self, fault: &SyntaxFault) -> &'static str {
+        match fault {
             SyntaxFault::StringOpen { .. } => "close the string in the new text",
             SyntaxFault::NeverClosed { .. } => "close the bracket in the new text",
             SyntaxFault::Mismatch { .. } | SyntaxFault::Unmatched { .. } => {
                 "send the new text with each bracket closed by its own kind"
+            }
+            SyntaxFault::Field {
+                fault:
+                    FieldFault::Mismatch {
+                        open: '(' | '[', ..
+                    }
+                    | FieldFault::Open {
+                        bracket: Some('(' | '['),
+                    },
+                ..
+            } => "close the field's bracket before its `}` in the new text",
+            SyntaxFault::Field {
+                fault: FieldFault::Open { .. },
+                ..
+            } => "close the field with `}` before the string's closing quote in the new text",
+            SyntaxFault::Field { .. } => {
+                "send the new text with each bracket in the field closed by its own kind"
             }
             // Indented right, in a plain `def`: the function is what is
             // wrong (a tester's find: told to check the indentation).
@@ -175,12 +256,14 @@ impl SyntaxBreak {
                 "make the function holding it an `async def` (and await it where it is \
                  called), or do not await there"
             }
+            SyntaxFault::InComprehension { .. } => {
+                "yield from a `for` loop instead, or keep the `yield` out of the comprehension"
+            }
             SyntaxFault::Outside { .. } => {
                 "keep the line indented in the block it belongs to (check the new text's \
                  indentation)"
             }
-        };
-        format!("{}: {advice}", self.fault())
+        }
     }
 
     /// [`Self::describe`] without what to send instead.
@@ -206,6 +289,23 @@ impl SyntaxBreak {
             SyntaxFault::Unmatched { close, .. } => {
                 format!("closes `{close}` where no bracket is open")
             }
+            SyntaxFault::Field { fault, .. } => match fault {
+                FieldFault::Mismatch { close: '}', open } => {
+                    format!("ends an f-string's `{{...}}` field while its `{open}` is open")
+                }
+                FieldFault::Mismatch { close, open } => {
+                    format!("closes `{close}` in an f-string's field where its `{open}` is open")
+                }
+                FieldFault::Unmatched { close } => {
+                    format!("closes `{close}` in an f-string's field where no bracket is open")
+                }
+                FieldFault::Open {
+                    bracket: Some(open),
+                } => format!("ends an f-string while its field and the `{open}` in it are open"),
+                FieldFault::Open { bracket: None } => {
+                    "ends an f-string while its `{...}` field is open".to_string()
+                }
+            },
             SyntaxFault::Outside {
                 word: word @ ("break" | "continue"),
                 ..
@@ -215,8 +315,35 @@ impl SyntaxBreak {
                 in_function: true,
                 ..
             } => "has `await` in a function that is not `async`".to_string(),
+            SyntaxFault::InComprehension { what, .. } => {
+                format!("has `yield` inside a {what}, a scope of its own where it cannot stand")
+            }
             SyntaxFault::Outside { word, .. } => format!("has `{word}` outside any function"),
         };
+        // The string an edit opened (or left running) is what to name,
+        // not the far line CPython stops at (tester round 42c, 01).
+        if let Some(r) = &self.runs_on {
+            let string = if r.in_new {
+                format!(
+                    "line {} (`{}`, in the new text) opens a triple-quoted string that closes \
+                     only at line {}",
+                    r.line, r.text, r.end
+                )
+            } else {
+                format!(
+                    "the triple-quoted string line {} (`{}`) opens now runs on past the edit's \
+                     lines and closes only at line {}",
+                    r.line, r.text, r.end
+                )
+            };
+            return format!(
+                "as the edit leaves it, Python refuses the file: {string}, so the quotes after \
+                 it pair the other way: CPython reads the file to line {line} (`{}`) before it \
+                 fails (SyntaxError: {}), where the file before had no such fault",
+                self.text,
+                self.fault.python()
+            );
+        }
         format!(
             "as the edit leaves it, Python refuses the file: line {line} (`{}`) {what} \
              (SyntaxError: {}), where the file before had no such fault",
@@ -238,11 +365,49 @@ pub(super) fn python_syntax(original: &str, result: &str) -> Option<SyntaxBreak>
         Scan::Unread => return None,
         Scan::Clean => outside(result)??,
     };
-    let text = result
-        .lines()
-        .nth(fault.line().saturating_sub(1))
-        .map_or(String::new(), |l| l.trim().to_string());
-    Some(SyntaxBreak { fault, text })
+    let runs_on = if fault.is_string() {
+        runs_on(original, result, fault.line())
+    } else {
+        None
+    };
+    Some(SyntaxBreak {
+        text: line_text(result, fault.line()),
+        fault,
+        runs_on,
+    })
+}
+
+/// `text`'s line `line` (1-based), trimmed.
+fn line_text(text: &str, line: usize) -> String {
+    text.lines()
+        .nth(line.saturating_sub(1))
+        .map_or(String::new(), |l| l.trim().to_string())
+}
+
+/// The triple-quoted string of `result` that runs on past the lines an
+/// edit of `original` changed (opened in them, or before them), where the
+/// string CPython finds open is at `fault`, below those lines.
+fn runs_on(original: &str, result: &str, fault: usize) -> Option<RunsOn> {
+    let (_, after, same, tail) = crate::textdiff::changed_lines(original, result);
+    // The result's changed lines, 1-based: `from..=to` (none: a deletion).
+    let (from, to) = (same + 1, after.len() - tail);
+    if fault <= to {
+        return None;
+    }
+    Tokens::new(result).find_map(|item| {
+        let Ok(Item::Token(t, _)) = item else {
+            return None;
+        };
+        let quotes = t.text.trim_start_matches(|c: char| c.is_ascii_alphabetic());
+        let triple = quotes.starts_with("\"\"\"") || quotes.starts_with("'''");
+        let end = t.line + t.text.matches('\n').count();
+        (t.kind == Tok::Str && triple && t.line <= to && end > to).then(|| RunsOn {
+            line: t.line,
+            text: line_text(result, t.line),
+            end,
+            in_new: t.line >= from,
+        })
+    })
 }
 
 /// What [`scan`] finds.
@@ -257,95 +422,68 @@ enum Scan {
 }
 
 /// Reads `text`'s strings, comments and brackets as Python's tokenizer
-/// does, to the first fault.
+/// does ([`super::pytokens`]), to the first fault. A fault in an
+/// f-string's field is CPython's only where its tokenizer finds none after
+/// it (a bracket left open at the file's end counts only when the field is
+/// inside it).
 fn scan(text: &str) -> Scan {
-    let b = text.as_bytes();
     let last = text.lines().count().max(1);
-    let mut open: Vec<(u8, usize)> = Vec::new();
-    let mut line = 1;
-    let mut i = 0;
-    let mut pieces = Vec::new();
-    while i < b.len() {
-        if let Some((quote, fmt)) = string_start(text, i) {
-            let first = line;
-            match skip_string(text, quote, fmt, &mut line, &mut pieces) {
-                Some(end) => i = end,
-                None => {
-                    let q = b[quote];
-                    let triple = b.get(quote + 1) == Some(&q) && b.get(quote + 2) == Some(&q);
-                    return Scan::Fault(SyntaxFault::StringOpen {
-                        line: first,
-                        triple,
-                        fmt,
-                        end: last,
-                    });
-                }
+    let mut read = Tokens::new(text);
+    // The brackets open: the bracket, its line, its byte.
+    let mut open: Vec<(u8, usize, usize)> = Vec::new();
+    for item in read.by_ref() {
+        let (tok, at) = match item {
+            Err(Stop::Backslash) => return Scan::Unread,
+            Err(Stop::StringOpen { line, triple, fmt }) => {
+                return Scan::Fault(SyntaxFault::StringOpen {
+                    line,
+                    triple,
+                    fmt,
+                    end: last,
+                });
             }
-            pieces.clear();
+            Ok(Item::Token(tok, at)) if tok.opens() || tok.closes() => (tok, at),
+            Ok(_) => continue,
+        };
+        let line = tok.line;
+        let c = tok.text.bytes().next().unwrap_or(b')');
+        if tok.opens() {
+            open.push((c, line, at));
             continue;
         }
-        let c = b[i];
-        match c {
-            b'\n' => {
-                line += 1;
-                i += 1;
+        let close = char::from(c);
+        match open.pop() {
+            None => return Scan::Fault(SyntaxFault::Unmatched { close, line }),
+            Some((o, opened, _)) if pair(o) != c => {
+                return Scan::Fault(SyntaxFault::Mismatch {
+                    close,
+                    line,
+                    open: char::from(o),
+                    opened,
+                });
             }
-            b'#' => i = text[i..].find('\n').map_or(b.len(), |n| i + n),
-            b'\\' => {
-                let Some(next) = super::doubt_names::continued(b, i) else {
-                    return Scan::Unread;
-                };
-                i = next;
-            }
-            b'(' | b'[' | b'{' => {
-                open.push((c, line));
-                i += 1;
-            }
-            b')' | b']' | b'}' => {
-                let close = char::from(c);
-                match open.pop() {
-                    None => return Scan::Fault(SyntaxFault::Unmatched { close, line }),
-                    Some((o, opened)) if pair(o) != c => {
-                        return Scan::Fault(SyntaxFault::Mismatch {
-                            close,
-                            line,
-                            open: char::from(o),
-                            opened,
-                        });
-                    }
-                    Some(_) => {}
-                }
-                i += 1;
-            }
-            _ if c == b'_' || c.is_ascii_alphanumeric() => {
-                // A word (or a number) whole: a string's prefix only at
-                // its start.
-                while i < b.len() && (b[i] == b'_' || b[i].is_ascii_alphanumeric()) {
-                    i += 1;
-                }
-            }
-            _ => i += 1,
+            Some(_) => {}
         }
     }
-    match open.first() {
+    let field = read.field.map(|f| {
+        let fault = SyntaxFault::Field {
+            fault: f.fault,
+            line: f.line,
+        };
+        (fault, f.at)
+    });
+    match (open.first(), field) {
+        (Some(&(_, _, outer)), Some((fault, at))) if at < outer => Scan::Fault(fault),
         // CPython names the innermost bracket still open at the end.
-        Some(_) => {
-            let &(o, line) = open.last().unwrap_or(&(b'(', 1));
+        (Some(_), _) => {
+            let &(o, line, _) = open.last().unwrap_or(&(b'(', 1, 0));
             Scan::Fault(SyntaxFault::NeverClosed {
                 open: char::from(o),
                 line,
             })
         }
-        None => Scan::Clean,
-    }
-}
-
-/// The closing bracket of the opening one `open`.
-fn pair(open: u8) -> u8 {
-    match open {
-        b'(' => b')',
-        b'[' => b']',
-        _ => b'}',
+        (None, Some((fault, _))) => Scan::Fault(fault),
+        (None, None) => Scan::Clean,
     }
 }
 
@@ -456,6 +594,9 @@ fn in_expression(tokens: &[Token], here: Context) -> Option<SyntaxFault> {
         };
         match t.text {
             "lambda" => return None,
+            "yield" if let Some(what) = comprehension(tokens, i) => {
+                return Some(SyntaxFault::InComprehension { what, line: t.line });
+            }
             "yield" if here.function.is_none() => return Some(fault("yield")),
             "await" if here.function != Some(true) => return Some(fault("await")),
             _ => {}
@@ -464,9 +605,54 @@ fn in_expression(tokens: &[Token], here: Context) -> Option<SyntaxFault> {
     None
 }
 
+/// The comprehension the token at `at` of `tokens` stands in, innermost
+/// first, by CPython's name for it; not in a comprehension's first
+/// iterable, which the scope around it evaluates.
+fn comprehension(tokens: &[Token], at: usize) -> Option<&'static str> {
+    let mut opens = Vec::new();
+    for (i, t) in tokens[..at].iter().enumerate() {
+        if t.opens() {
+            opens.push(i);
+        } else if t.closes() {
+            opens.pop();
+        }
+    }
+    for &open in opens.iter().rev() {
+        let inner = tokens.get(open + 1..closing(tokens, open))?;
+        let at = at - open - 1;
+        let top = at_top(inner, |t| {
+            t.name("for") || t.name("in") || t.name("if") || t.is(":")
+        });
+        let word = |i: &usize, w: &str| inner[*i].name(w);
+        let Some(&first) = top.iter().find(|i| word(i, "for")) else {
+            continue;
+        };
+        let iterable = top.iter().find(|&&i| i > first && word(&i, "in"));
+        let rest = iterable.and_then(|&n| {
+            top.iter()
+                .find(|&&i| i > n && (word(&i, "for") || word(&i, "if")))
+        });
+        if iterable.is_some_and(|&n| n < at && at < rest.map_or(inner.len(), |&r| r)) {
+            continue;
+        }
+        return Some(match tokens[open].text {
+            "[" => "list comprehension",
+            "(" => "generator expression",
+            _ if top.iter().any(|&i| i < first && inner[i].is(":")) => "dict comprehension",
+            _ => "set comprehension",
+        });
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::{SyntaxFault, python_syntax};
+
+    /// The sentence said of the edit from `original` to `result`.
+    fn said(original: &str, result: &str) -> String {
+        python_syntax(original, result).map_or(String::new(), |b| b.describe())
+    }
 
     fn fault(original: &str, result: &str) -> Option<String> {
         python_syntax(original, result).map(|b| b.fault.python())
@@ -638,6 +824,161 @@ mod tests {
         assert!(
             said.ends_with("(check the new text's indentation)"),
             "{said}"
+        );
+    }
+
+    /// A tester's find (round 42c, 14): a `(` or `[` left open inside an
+    /// f-string's field, closed by the field's `}`, is CPython's fault, in
+    /// its words, at the field's line; a format spec's brackets and quotes
+    /// are its text.
+    #[test]
+    fn an_f_string_fields_brackets_are_code() {
+        let cases = [
+            (
+                "f\"wrote {len(n} items\"",
+                Some("f-string: closing parenthesis '}' does not match opening parenthesis '('"),
+            ),
+            (
+                "f\"{cart.lines[0} first\"",
+                Some("f-string: closing parenthesis '}' does not match opening parenthesis '['"),
+            ),
+            (
+                "f\"{cart.lines[0)}\"",
+                Some("f-string: closing parenthesis ')' does not match opening parenthesis '['"),
+            ),
+            ("f\"{n)}\"", Some("f-string: unmatched ')'")),
+            ("f\"{len(n\"", Some("f-string: unmatched '('")),
+            ("f\"{n!r:{n}\"", Some("f-string: expecting '}'")),
+            ("f\"{n:(>10} {n:'^8} {n!r:>{n}}\"", None),
+            ("f\"{ {'a': n}['a']} {n != 0} {n=} {(lambda: n)()}\"", None),
+            ("f'{n:\"}' + rf\"{{(\"", None),
+        ];
+        for (string, said) in cases {
+            let result = CART.replace(
+                "    return n\n",
+                &format!("    print({string})\n    return n\n"),
+            );
+            let got = python_syntax(CART, &result);
+            assert_eq!(
+                got.as_ref().map(|b| b.fault.python()),
+                said.map(str::to_string),
+                "{string}"
+            );
+            if let Some(b) = got {
+                assert_eq!(b.fault.line(), 15, "{string}");
+                assert!(b.describe().contains("f-string"), "{string}");
+            }
+        }
+        // A field over lines of a triple-quoted string: its bracket's line.
+        let result = CART.replace(
+            "    return n\n",
+            "    s = f\"\"\"{n\n}{len(\nn}\"\"\"\n    return n\n",
+        );
+        assert_eq!(
+            python_syntax(CART, &result).map(|b| b.fault.line()),
+            Some(17)
+        );
+    }
+
+    /// CPython's tokenizer speaks first: a field's fault gives way to a
+    /// bracket closed by another kind below it, and to a bracket left open
+    /// around it, not to one opened after it.
+    #[test]
+    fn a_fields_fault_gives_way_to_the_tokenizers() {
+        let field = "f\"{len(n}\"";
+        let cases = [
+            (
+                format!("x = {field}\ny = (]\n"),
+                "closing parenthesis ']' does not match opening parenthesis '('",
+            ),
+            (format!("x = ({field},\n"), "'(' was never closed"),
+            (
+                format!("x = {field} + (1,\n"),
+                "f-string: closing parenthesis '}' does not match opening parenthesis '('",
+            ),
+        ];
+        for (result, said) in cases {
+            assert_eq!(fault("x = 1\n", &result).as_deref(), Some(said), "{result}");
+        }
+    }
+
+    /// A tester's find (round 42c, 14): a `yield` in a comprehension is
+    /// CPython's fault, but in its first iterable or a lambda it is not.
+    #[test]
+    fn yield_in_a_comprehension_is_a_fault() {
+        let cases = [
+            (
+                "[x for x in y if (yield x)]",
+                Some("'yield' inside list comprehension"),
+            ),
+            (
+                "{(yield x) for x in y}",
+                Some("'yield' inside set comprehension"),
+            ),
+            (
+                "{x: (yield) for x in y}",
+                Some("'yield' inside dict comprehension"),
+            ),
+            (
+                "sum(x for x in y if (yield))",
+                Some("'yield' inside generator expression"),
+            ),
+            (
+                "[x for x in y for z in (yield x)]",
+                Some("'yield' inside list comprehension"),
+            ),
+            ("[x for x in (yield y)]", None),
+            ("[lambda: (yield) for x in y]", None),
+            ("(yield [x for x in y])", None),
+        ];
+        for (expr, said) in cases {
+            let result = CART.replace("    return n\n", &format!("    n = {expr}\n    return n\n"));
+            assert_eq!(fault(CART, &result).as_deref(), said, "{expr}");
+        }
+        let top = format!("{CART}z = [x for x in y if (yield x)]\n");
+        assert_eq!(
+            fault(CART, &top).as_deref(),
+            Some("'yield' inside list comprehension")
+        );
+    }
+
+    /// A tester's find (round 42c, 01): a `"""` an edit adds flips the
+    /// pairing of the quotes below it and CPython stops far away: the
+    /// sentence names the edit's line as the one opening the string, and
+    /// the far line as where CPython stops; an edit taking a string's
+    /// closing quotes names the string's line as running on, not opening
+    /// anything new.
+    #[test]
+    fn a_triple_quote_the_edit_adds_is_named_not_the_far_line() {
+        let file = "def a():\n    x = 1\n    return x\n\n\ndef b():\n    \"\"\"B's doc.\"\"\"\n\n\n\
+                    def c():\n    \"\"\"C's doc.\n\n    More.\n    \"\"\"\n    return 'c'\n\n\n\
+                    def d():\n    \"\"\"D isn't.\"\"\"\n";
+        let added = file.replace("    x = 1\n", "    x = 1\n    \"\"\"Set x.\n");
+        let first = said(file, &added);
+        assert!(
+            first.starts_with(
+                "as the edit leaves it, Python refuses the file: line 3 (`\"\"\"Set x.`, in the \
+                 new text) opens a triple-quoted string that closes only at line 8, so the quotes \
+                 after it pair the other way: CPython reads the file to line 8 (`\"\"\"B's \
+                 doc.\"\"\"`) before it fails"
+            ),
+            "{first}"
+        );
+        assert!(first.ends_with("(or take its quotes out)"), "{first}");
+        let taken = file.replace("    More.\n    \"\"\"\n", "    More.\n");
+        let second = said(file, &taken);
+        assert!(
+            second.contains(
+                "the triple-quoted string line 11 (`\"\"\"C's doc.`) opens now runs on past the \
+                 edit's lines and closes only at line 18, so the quotes after it pair the other \
+                 way: CPython reads the file to line 18"
+            ),
+            "{second}"
+        );
+        // A quote left open in the new text itself is named as before.
+        let own = file.replace("return 'c'", "return 'c");
+        assert!(
+            said(file, &own).contains("line 15 (`return 'c`) opens a string it does not close")
         );
     }
 }

@@ -56,6 +56,7 @@ mod merge;
 mod message;
 mod normalize;
 mod occurrences;
+mod pytokens;
 mod structure;
 mod suggest;
 pub mod trailing;

@@ -1896,3 +1896,30 @@ fn markdown_joins_headings_and_list_fences_at_the_gate() {
         assert_eq!(judgment.answer, Answer::NoOpinion, "{name} {tool}");
     }
 }
+
+/// A tester's find (round 42c, 14), through the gate: a Claude Code
+/// `Edit` leaving a `(` open inside an f-string's field is denied in
+/// CPython's words; the field closed is allowed.
+#[test]
+fn a_bracket_left_open_in_an_f_strings_field_is_a_doubt_at_the_gate() {
+    let content = "def copy(src, buf):\n    src.write(buf)\n    return len(buf)\n";
+    let path = format!("{CWD}/sh.py");
+    let edit = |new: &str| {
+        json!({"file_path": path, "old_string": "    src.write(buf)\n",
+               "new_string": format!("    src.write(buf)\n    print(f\"wrote {new} bytes\")\n"),
+               "replace_all": false})
+    };
+    let judgment = judged_named("sh.py", "Edit", edit("{len(buf}"), Some(content));
+    assert_case(&judgment, Case::Doubt);
+    let reason = deny_reason(&judgment);
+    assert!(
+        reason.contains(
+            "(SyntaxError: f-string: closing parenthesis '}' does not match opening parenthesis \
+             '(')"
+        ),
+        "{reason}"
+    );
+    let judgment = judged_named("sh.py", "Edit", edit("{len(buf)}"), Some(content));
+    assert_case(&judgment, Case::Exact);
+    assert_eq!(judgment.answer, Answer::NoOpinion);
+}
