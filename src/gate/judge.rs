@@ -1396,7 +1396,11 @@ fn reindented_input(
     if !uncorrected.is_empty() {
         why_not = Some(format!(
             "srview cannot stand behind a correction of {} {} of the {}",
-            if uncorrected.len() == 1 { "edit" } else { "edits" },
+            if uncorrected.len() == 1 {
+                "edit"
+            } else {
+                "edits"
+            },
             uncorrected.join(", "),
             pairs.len()
         ));
