@@ -208,6 +208,34 @@ fn opens_a_body<S: AsRef<str>>(lines: &[S], facts: &[LineFacts], i: usize) -> bo
         && lead(i) > lead(start)
 }
 
+/// A docstring's continuation line `line` moved as its opening line moved
+/// from `open` (as written) to `placed`, keeping its place against it: the
+/// opening line's leading white space replaced, or, for a line starting
+/// left of the opening line, moved by as many columns where all three are
+/// indented with spaces alone; a line with no text is left as it is.
+/// `None` where it cannot move so (it would pass column 0, or its white
+/// space is of another kind).
+pub(crate) fn moved_with(open: &str, placed: &str, line: &str) -> Option<String> {
+    let prefix = |text: &str| -> String {
+        text.chars()
+            .take_while(|c| *c == ' ' || *c == '\t')
+            .collect()
+    };
+    let (from, to, own) = (prefix(open), prefix(placed), prefix(line));
+    if line.trim().is_empty() && from.len() >= line.len() {
+        return Some(line.to_string());
+    }
+    if let Some(beyond) = own.strip_prefix(from.as_str()) {
+        return Some(format!("{to}{beyond}{}", &line[own.len()..]));
+    }
+    let spaces = |p: &str| p.chars().all(|c| c == ' ');
+    if !(spaces(&from) && spaces(&to) && spaces(&own)) {
+        return None;
+    }
+    let width = (own.len() + to.len()).checked_sub(from.len())?;
+    Some(format!("{}{}", " ".repeat(width), &line[own.len()..]))
+}
+
 /// `inspect.cleandoc` of a docstring's lines (`lines`, its opening line
 /// first, quotes included): tabs expanded to 8 columns, the first line's
 /// leading white space stripped, the common indentation of the other lines

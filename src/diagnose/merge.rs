@@ -721,12 +721,24 @@ pub fn merge(
     let old_text = old.join("\n");
     let search_strings = MultilineStrings::new(&old_text);
     let opens_its_own = !(0..old.len()).any(|i| search_strings.at(i));
+    // A docstring's continuation lines move with its opening line as
+    // placed, each keeping its place against it, as black or an editor
+    // re-indents a docstring with its code: every reader of it strips their
+    // common indentation, so it reads the same (tester 42a-11).
+    let spans = super::docstring::string_spans(&new);
+    let docstring = super::docstring::docstring_content(&spans, new.len());
     if strings_alike || opens_its_own {
-        for (k, slot) in placed.iter_mut().enumerate() {
+        for k in 0..placed.len() {
             if opens_its_own && !strings_alike && strings.at(k) {
-                *slot = Ok(new[k].clone());
+                let moved = docstring[k].and_then(|d| {
+                    let open = spans.get(d)?.open;
+                    let to = placed.get(open)?.as_ref().ok()?;
+                    super::docstring::moved_with(&new[open], to, &new[k])
+                });
+                placed[k] = Ok(moved.unwrap_or_else(|| new[k].clone()));
                 continue;
             }
+            let slot = &mut placed[k];
             if strings.at(k) && !js_trim(&new[k]).is_empty() {
                 let fixed = fix.apply(&new[k]);
                 let body: String = fixed.chars().skip(lead(&fixed)).collect();

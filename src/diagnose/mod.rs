@@ -72,7 +72,9 @@ use crate::engine::{self, BlockState, Options, Stage};
 pub use closest::{FileIndex, MIN_SIMILARITY, TIE_MARGIN, char_diff_deadline};
 pub(crate) use compare::changed_runs;
 pub use compare::{differences, line_diff};
-pub(crate) use docstring::{StringSpan, cleandoc, docstring_content, string_spans};
+pub(crate) use docstring::{
+    StringSpan, cleandoc, docstring_content, moved_with as docstring_moved_with, string_spans,
+};
 pub(crate) use flow::at_line_start;
 pub use flow::diagnose_indexed;
 pub(crate) use merge::{

@@ -397,11 +397,6 @@ fn place_docstrings(
         let sent = written.get(k).cloned().unwrap_or_else(|| line.text.clone());
         rows.push((line.kind, now, sent));
     }
-    let prefix = |text: &str| -> String {
-        text.chars()
-            .take_while(|c| *c == ' ' || *c == '\t')
-            .collect()
-    };
     let mut placed: Vec<Option<String>> = vec![None; rows.len()];
     let mut moved = false;
     for (k, span) in docstring.iter().enumerate() {
@@ -418,35 +413,14 @@ fn place_docstrings(
         else {
             continue;
         };
-        let (from, to) = (prefix(written_open), prefix(now_open));
-        if from == to {
-            continue;
-        }
-        let own = prefix(written);
-        let text = if let Some(beyond) = own.strip_prefix(from.as_str()) {
-            format!("{to}{beyond}{}", &written[own.len()..])
-        } else {
-            // Left of the opening line: moved by as many columns, when
-            // both are spaces alone.
-            let spaces = |p: &str| p.chars().all(|c| c == ' ');
-            let (from_w, to_w, own_w) = (from.len(), to.len(), own.len());
-            match (own_w + to_w).checked_sub(from_w) {
-                Some(width) if spaces(&from) && spaces(&to) && spaces(&own) => {
-                    format!("{}{}", " ".repeat(width), &written[own.len()..])
-                }
-                _ if written.trim().is_empty() => String::new(),
-                _ => {
-                    return Err(Unindentable::Docstring {
-                        line: written.trim().to_string(),
-                    });
-                }
+        let text = match crate::diagnose::docstring_moved_with(written_open, now_open, written) {
+            Some(text) => text,
+            None if written.trim().is_empty() => written.clone(),
+            None => {
+                return Err(Unindentable::Docstring {
+                    line: written.trim().to_string(),
+                });
             }
-        };
-        // A line with no text: left empty.
-        let text = if written.is_empty() {
-            String::new()
-        } else {
-            text
         };
         if text != *written {
             placed[k] = Some(text);
