@@ -349,6 +349,31 @@ mod tests {
     }
 
     #[test]
+    fn a_line_moves_with_its_docstrings_opening_line() {
+        // In by 4, a line 2 further in and one left of the opening line.
+        assert_eq!(
+            moved_with("  \"\"\"A.", "      \"\"\"A.", "    b"),
+            Some("        b".into())
+        );
+        assert_eq!(
+            moved_with("  \"\"\"A.", "      \"\"\"A.", "b"),
+            Some("    b".into())
+        );
+        // Out by 4: a line at column 2 cannot follow; a blank line stays.
+        assert_eq!(moved_with("      \"\"\"A.", "  \"\"\"A.", "  b"), None);
+        assert_eq!(
+            moved_with("      \"\"\"A.", "  \"\"\"A.", ""),
+            Some(String::new())
+        );
+        // Onto tabs: the opening line's white space replaced.
+        assert_eq!(
+            moved_with("  \"\"\"A.", "\t\"\"\"A.", "    b"),
+            Some("\t  b".into())
+        );
+        assert_eq!(moved_with("\t\"\"\"A.", "    \"\"\"A.", "  b"), None);
+    }
+
+    #[test]
     fn cleandoc_reads_as_python_does() {
         let lines = [
             "    \"\"\"Sum.",

@@ -430,6 +430,56 @@ mod tests {
                     .to_string()
             )
         );
+        // A docstring's lines move with its code, reading the same; moved
+        // against each other, told.
+        let (old, file_old) = (["  def f():", "    y()"], ["    def f():", "        y()"]);
+        let new = [
+            "  def f():",
+            "    \"\"\"Doc.",
+            "",
+            "      more.",
+            "    \"\"\"",
+            "    y()",
+        ];
+        let moved = [
+            "    def f():",
+            "        \"\"\"Doc.",
+            "",
+            "          more.",
+            "        \"\"\"",
+            "        y()",
+        ];
+        assert_eq!(meaning_changed(&old, &new, &file_old, &moved), None);
+        let scaled = [
+            "    def f():",
+            "        \"\"\"Doc.",
+            "",
+            "            more.",
+            "        \"\"\"",
+            "        y()",
+        ];
+        assert_eq!(
+            meaning_changed(&old, &new, &file_old, &scaled),
+            Some(
+                "re-indented as the file is, the docstring `\"\"\"Doc.` would read otherwise than \
+                 the model wrote it: its lines would move against each other"
+                    .to_string()
+            )
+        );
+        // The same string assigned to a name: data.
+        let new = [
+            "  def f():",
+            "    x = \"\"\"Doc.",
+            "",
+            "      more.",
+            "    \"\"\"",
+            "    y()",
+        ];
+        assert!(
+            meaning_changed(&old, &new, &file_old, &moved)
+                .is_some_and(|why| why.contains("(`x = \"\"\"Doc.`) and is no docstring"))
+        );
+        let (old, file_old) = (["  if x:", "    y()"], ["    if x:", "        y()"]);
         // A template literal's lines: never moved.
         let new = ["  if x:", "    y(`a", "b`)"];
         let moved = ["    if x:", "        y(`a", "    b`)"];
