@@ -146,6 +146,58 @@ pub fn continuation_lines<S: AsRef<str>>(lines: &[S]) -> Vec<bool> {
     out
 }
 
+/// How many of `lines`, from the first, lie inside a bracket opened before
+/// them: up to the last line that closes a bracket none of them opened
+/// (the `)` of a call whose first lines came before). 0 when none closes
+/// such a bracket.
+pub fn opened_before<S: AsRef<str>>(lines: &[S]) -> usize {
+    let (mut depth, mut least, mut upto) = (0isize, 0isize, 0usize);
+    for (i, line) in lines.iter().enumerate() {
+        let body = line.as_ref().trim();
+        let opened = bracket_depth_after(body, 0) as isize;
+        // Closers beyond the line's own openers: depth after minus the
+        // openers left open.
+        let closed = bracket_closers_unmatched(body) as isize;
+        depth = depth - closed + opened;
+        if depth - opened < least {
+            least = depth - opened;
+            upto = i + 1;
+        }
+    }
+    upto
+}
+
+/// How many closing brackets of `body` (a trimmed line) close none of its
+/// own (quotes on one line and a `#` or `//` comment as
+/// [`bracket_depth_after`] reads them).
+fn bracket_closers_unmatched(body: &str) -> usize {
+    let reversed: String = body
+        .chars()
+        .rev()
+        .map(|c| match c {
+            '(' => ')',
+            '[' => ']',
+            '{' => '}',
+            ')' => '(',
+            ']' => '[',
+            '}' => '{',
+            other => other,
+        })
+        .collect();
+    // A comment read from the end would be code: cut it first.
+    let code = match body
+        .find(" #")
+        .or_else(|| body.starts_with('#').then_some(0))
+    {
+        Some(at) => &body[..at],
+        None => body,
+    };
+    if code.len() != body.len() {
+        return bracket_closers_unmatched(code);
+    }
+    bracket_depth_after(&reversed, 0)
+}
+
 /// The depth of open brackets after `body` (a trimmed line), from `depth`
 /// before it.
 fn bracket_depth_after(body: &str, mut depth: usize) -> usize {
@@ -1396,6 +1448,22 @@ mod tests {
     use super::{
         MultilineStrings, Unmergeable, merge, spaced_otherwise, spaced_otherwise_in_string,
     };
+
+    #[test]
+    fn lines_inside_a_bracket_opened_before_them_are_counted() {
+        use super::opened_before;
+        // The arguments ending a call, then code after it.
+        assert_eq!(
+            opened_before(&["  id(self),", "  MAP[x])", "", "def f():"]),
+            2
+        );
+        assert_eq!(opened_before(&["  a,", "  b,", ")", "x = 1"]), 3);
+        // Balanced, or brackets opened and left open: none.
+        assert_eq!(opened_before(&["f(a,", "  b)", "x = [1]"]), 0);
+        assert_eq!(opened_before(&["x = f(", "  a,"]), 0);
+        // In quotes or a comment: no bracket.
+        assert_eq!(opened_before(&["x = ')'", "y = 1  # )"]), 0);
+    }
 
     fn m(search: &[&str], region: &[&str], replace: &[&str]) -> Result<Vec<String>, Unmergeable> {
         merge(search, region, replace, false, &|_| false)

@@ -80,8 +80,8 @@ pub use flow::diagnose_indexed;
 pub(crate) use merge::{
     FormClash, MultilineStrings, carry_form, changed_line_spaced_otherwise, continuation_lines,
     differs_in_content, differs_only_in_normalisation, line_form_withheld, line_likeness,
-    lines_up_with_a_word, no_indent_relation_withheld, rewritten_from, spaced_otherwise,
-    string_spacing_withheld, string_spacing_withheld_at,
+    lines_up_with_a_word, no_indent_relation_withheld, opened_before, rewritten_from,
+    spaced_otherwise, string_spacing_withheld, string_spacing_withheld_at,
 };
 pub use suggest::{settle_suggestions, suggestion};
 

@@ -2685,3 +2685,28 @@ fn each_misindented_edit_among_pis_several_is_reindented() {
         "{reason}"
     );
 }
+
+/// The old text is the last arguments of a call (inside a bracket opened
+/// before it), and the new text goes on after the call with a new method:
+/// the arguments' aligned columns say nothing of the file's indentation
+/// (the measurement over the standard library's methods: shifted by their
+/// 6 columns, the new method landed inside the method before it, and
+/// Python compiled it). The re-indentation is withheld.
+#[test]
+fn a_new_method_after_a_calls_last_arguments_is_not_placed_by_them() {
+    let file = "class F:\n    def __repr__(self):\n        return '<%s %s>' % (\n                \
+                self.name,\n                self.state)\n";
+    let old = "          self.name,\n          self.state)\n";
+    let new =
+        "          self.name,\n          self.state)\n\n  def cancel(self):\n    return True\n";
+    let policy = Policy::parse("failing=repair").expect("a policy");
+    for agent in [GateAgent::ClaudeCode, GateAgent::GeminiCli, GateAgent::Pi] {
+        let judgment = judge_on(
+            agent,
+            &payload_of(agent, "inventory.py", old, new),
+            file,
+            &policy,
+        );
+        assert_withheld(&judgment, "No corrected edit");
+    }
+}

@@ -171,14 +171,38 @@ fn place_added(
     // The file's own leading white space at each width it has (a recipe's
     // `\t    `: a tab and four spaces, not five of either).
     let mut prefixes: BTreeMap<usize, String> = BTreeMap::new();
+    // Old lines inside a bracket opened before the hunk (the arguments
+    // ending a call) are aligned, not indented: where the new lines go on
+    // after that bracket closes (a method added after the call ending the
+    // one before), their columns say nothing of the file's indentation,
+    // and none other telling it leaves it unclear (the measurement of
+    // tester 42a-11's fix: a new method after two such lines, shifted by
+    // their 6 columns, landed inside the method before it).
+    let old_texts = chunk.old_lines();
+    let new_texts = chunk.new_lines();
+    let outer = crate::diagnose::opened_before(&old_texts);
+    let after_outer = crate::diagnose::opened_before(&new_texts);
+    let goes_on = outer > 0
+        && chunk
+            .lines
+            .iter()
+            .filter(|l| l.kind != LineKind::Removed)
+            .enumerate()
+            .any(|(k, l)| {
+                k >= after_outer && l.kind == LineKind::Added && !l.text.trim().is_empty()
+            });
+    let skip = if goes_on { outer } else { 0 };
     let old = chunk.lines.iter().filter(|l| l.kind != LineKind::Added);
-    for (line, file_line) in old.zip(file_lines) {
+    for (line, file_line) in old.zip(file_lines).skip(skip) {
         if !line.text.trim().is_empty() && !file_line.trim().is_empty() {
             pairs.push((lead(&line.text), lead(file_line)));
             prefixes
                 .entry(lead(file_line))
                 .or_insert_with(|| file_line.chars().take(lead(file_line)).collect());
         }
+    }
+    if skip > 0 && pairs.is_empty() {
+        return Err(Unindentable::Unclear);
     }
     let mut map: BTreeMap<usize, usize> = BTreeMap::new();
     for &(patch, file) in &pairs {
