@@ -1265,3 +1265,45 @@ fn a_new_string_over_several_lines_keeps_the_models_spacing() {
         ),
     ]);
 }
+
+/// A new method with a docstring over several lines, sent 2 columns a
+/// level where the file has 4 (tester 42a-11): `fix` re-indents the
+/// docstring's continuation lines with the code, each keeping its place
+/// against the line the docstring opens on (a line 2 columns further in
+/// stays 2 further in: `inspect.cleandoc` reads what the model wrote), as
+/// a SEARCH/REPLACE block and as a Codex patch; before, the block kept
+/// them at the model's columns and the patch scaled them (4 columns in).
+/// A string that is no docstring keeps the model's text, white space and
+/// all.
+#[test]
+fn a_docstring_is_reindented_with_its_method() {
+    let class = "class A:\n    def f(self):\n        return 1\n";
+    let search = "  def f(self):\n    return 1\n";
+    assert_fixed_replace(&[
+        (
+            "a new docstring moves with the code, its inner indentation kept",
+            class,
+            search,
+            "  def f(self):\n    \"\"\"Doc.\n\n    Args:\n      a: one.\n    \"\"\"\n    return 1\n",
+            "    def f(self):\n        \"\"\"Doc.\n\n        Args:\n          a: one.\n        \"\"\"\n        return 1\n",
+        ),
+        (
+            "a data string keeps the model's text",
+            class,
+            search,
+            "  def f(self):\n    x = \"\"\"a\n      b\"\"\"\n    return 1\n",
+            "    def f(self):\n        x = \"\"\"a\n      b\"\"\"\n        return 1\n",
+        ),
+    ]);
+    let patch = "*** Begin Patch\n*** Update File: order.rs\n@@\n-  def f(self):\n-    return 1\n\
+                 +  def f(self):\n+    '''Doc.\n+\n+    Args:\n+      a: one.\n+    '''\n+    return 1\n\
+                 *** End Patch\n";
+    let out = fix(&files(class, patch), Version::V1);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "*** Begin Patch\n*** Update File: order.rs\n@@\n-    def f(self):\n-        return 1\n\
+         +    def f(self):\n+        '''Doc.\n+\n+        Args:\n+          a: one.\n+        '''\n\
+         +        return 1\n*** End Patch\n"
+    );
+}

@@ -146,6 +146,58 @@ pub fn continuation_lines<S: AsRef<str>>(lines: &[S]) -> Vec<bool> {
     out
 }
 
+/// How many of `lines`, from the first, lie inside a bracket opened before
+/// them: up to the last line that closes a bracket none of them opened
+/// (the `)` of a call whose first lines came before). 0 when none closes
+/// such a bracket.
+pub fn opened_before<S: AsRef<str>>(lines: &[S]) -> usize {
+    let (mut depth, mut least, mut upto) = (0isize, 0isize, 0usize);
+    for (i, line) in lines.iter().enumerate() {
+        let body = line.as_ref().trim();
+        let opened = bracket_depth_after(body, 0) as isize;
+        // Closers beyond the line's own openers: depth after minus the
+        // openers left open.
+        let closed = bracket_closers_unmatched(body) as isize;
+        depth = depth - closed + opened;
+        if depth - opened < least {
+            least = depth - opened;
+            upto = i + 1;
+        }
+    }
+    upto
+}
+
+/// How many closing brackets of `body` (a trimmed line) close none of its
+/// own (quotes on one line and a `#` or `//` comment as
+/// [`bracket_depth_after`] reads them).
+fn bracket_closers_unmatched(body: &str) -> usize {
+    let reversed: String = body
+        .chars()
+        .rev()
+        .map(|c| match c {
+            '(' => ')',
+            '[' => ']',
+            '{' => '}',
+            ')' => '(',
+            ']' => '[',
+            '}' => '{',
+            other => other,
+        })
+        .collect();
+    // A comment read from the end would be code: cut it first.
+    let code = match body
+        .find(" #")
+        .or_else(|| body.starts_with('#').then_some(0))
+    {
+        Some(at) => &body[..at],
+        None => body,
+    };
+    if code.len() != body.len() {
+        return bracket_closers_unmatched(code);
+    }
+    bracket_depth_after(&reversed, 0)
+}
+
 /// The depth of open brackets after `body` (a trimmed line), from `depth`
 /// before it.
 fn bracket_depth_after(body: &str, mut depth: usize) -> usize {
@@ -721,12 +773,24 @@ pub fn merge(
     let old_text = old.join("\n");
     let search_strings = MultilineStrings::new(&old_text);
     let opens_its_own = !(0..old.len()).any(|i| search_strings.at(i));
+    // A docstring's continuation lines move with its opening line as
+    // placed, each keeping its place against it, as black or an editor
+    // re-indents a docstring with its code: every reader of it strips their
+    // common indentation, so it reads the same (tester 42a-11).
+    let spans = super::docstring::string_spans(&new);
+    let docstring = super::docstring::docstring_content(&spans, new.len());
     if strings_alike || opens_its_own {
-        for (k, slot) in placed.iter_mut().enumerate() {
+        for k in 0..placed.len() {
             if opens_its_own && !strings_alike && strings.at(k) {
-                *slot = Ok(new[k].clone());
+                let moved = docstring[k].and_then(|d| {
+                    let open = spans.get(d)?.open;
+                    let to = placed.get(open)?.as_ref().ok()?;
+                    super::docstring::moved_with(&new[open], to, &new[k])
+                });
+                placed[k] = Ok(moved.unwrap_or_else(|| new[k].clone()));
                 continue;
             }
+            let slot = &mut placed[k];
             if strings.at(k) && !js_trim(&new[k]).is_empty() {
                 let fixed = fix.apply(&new[k]);
                 let body: String = fixed.chars().skip(lead(&fixed)).collect();
@@ -1384,6 +1448,22 @@ mod tests {
     use super::{
         MultilineStrings, Unmergeable, merge, spaced_otherwise, spaced_otherwise_in_string,
     };
+
+    #[test]
+    fn lines_inside_a_bracket_opened_before_them_are_counted() {
+        use super::opened_before;
+        // The arguments ending a call, then code after it.
+        assert_eq!(
+            opened_before(&["  id(self),", "  MAP[x])", "", "def f():"]),
+            2
+        );
+        assert_eq!(opened_before(&["  a,", "  b,", ")", "x = 1"]), 3);
+        // Balanced, or brackets opened and left open: none.
+        assert_eq!(opened_before(&["f(a,", "  b)", "x = [1]"]), 0);
+        assert_eq!(opened_before(&["x = f(", "  a,"]), 0);
+        // In quotes or a comment: no bracket.
+        assert_eq!(opened_before(&["x = ')'", "y = 1  # )"]), 0);
+    }
 
     fn m(search: &[&str], region: &[&str], replace: &[&str]) -> Result<Vec<String>, Unmergeable> {
         merge(search, region, replace, false, &|_| false)

@@ -27,6 +27,7 @@
 pub mod accept;
 mod closest;
 mod compare;
+mod docstring;
 pub mod doubt;
 pub mod doubt_braces;
 pub mod doubt_defines;
@@ -72,13 +73,16 @@ use crate::engine::{self, BlockState, Options, Stage};
 pub use closest::{FileIndex, MIN_SIMILARITY, TIE_MARGIN, char_diff_deadline};
 pub(crate) use compare::changed_runs;
 pub use compare::{differences, line_diff};
+pub(crate) use docstring::{
+    StringSpan, cleandoc, docstring_content, moved_with as docstring_moved_with, string_spans,
+};
 pub(crate) use flow::at_line_start;
 pub use flow::diagnose_indexed;
 pub(crate) use merge::{
     FormClash, MultilineStrings, carry_form, changed_line_spaced_otherwise, continuation_lines,
     differs_in_content, differs_only_in_normalisation, line_form_withheld, line_likeness,
-    lines_up_with_a_word, no_indent_relation_withheld, rewritten_from, spaced_otherwise,
-    string_spacing_withheld, string_spacing_withheld_at,
+    lines_up_with_a_word, no_indent_relation_withheld, opened_before, rewritten_from,
+    spaced_otherwise, string_spacing_withheld, string_spacing_withheld_at,
 };
 pub use suggest::{settle_suggestions, suggestion};
 

@@ -38,7 +38,7 @@ pub fn pairs(fields: StringFields, input: &Value) -> Option<Vec<(String, String)
 }
 
 /// `input` with edit `index`'s old and new texts replaced.
-fn with_pair(fields: StringFields, input: &Value, index: usize, old: &str, new: &str) -> Value {
+pub fn with_pair(fields: StringFields, input: &Value, index: usize, old: &str, new: &str) -> Value {
     let mut input = input.clone();
     let set = |edit: &mut Value| {
         if let Some(object) = edit.as_object_mut() {
@@ -77,6 +77,8 @@ pub struct EditExplained {
     pub message: String,
     /// The file's own text of the region, when srview stands behind it.
     pub corrected_old: Option<String>,
+    /// The new text that goes with `corrected_old`.
+    pub corrected_new: Option<String>,
     /// The edit's old text against the closest region, line by line (empty
     /// when no region was found).
     pub line_diff: Vec<crate::diagnose::DiffLine>,
@@ -142,7 +144,7 @@ pub fn correct(
             .replace("SEARCH section", &format!("{} text", fields.old))
             .replace("REPLACE line", &format!("{} line", fields.new))
             .replace("REPLACE text", &format!("{} text", fields.new));
-        let corrected_old = match suggestion {
+        let (corrected_old, corrected_new) = match suggestion {
             Some(Edit::ClaudeEdit {
                 old_string,
                 new_string,
@@ -150,14 +152,15 @@ pub fn correct(
             }) => {
                 corrected = with_pair(fields, &corrected, index, &old_string, &new_string);
                 changed.push(index);
-                Some(old_string)
+                (Some(old_string), Some(new_string))
             }
-            _ => None,
+            _ => (None, None),
         };
         edits.push(EditExplained {
             index,
             message,
             corrected_old,
+            corrected_new,
             line_diff,
         });
     }

@@ -1041,21 +1041,23 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
             match call_correct::correct(row, &call.input, content, (path, &call.cwd), &outcome) {
                 Some(correction) => {
                     // Computed once: it runs the agent's matcher again.
-                    let (reindented, reindent_why) = match correction.input {
-                        Some(_) => (None, None),
-                        None => match reindented_input(row, call, path, content) {
-                            Ok(input) => (Some(input), None),
-                            Err(why) => (None, why),
-                        },
+                    let (reindented, reindent_why, superseded) = match correction.input {
+                        Some(_) => (None, None, Vec::new()),
+                        None => {
+                            let (input, superseded) =
+                                reindented_input(row, call, path, content, &correction);
+                            match input {
+                                Ok(input) => (Some(input), None, superseded),
+                                Err(why) => (None, why, superseded),
+                            }
+                        }
                     };
                     for explained in &correction.edits {
                         // The exact-string diagnosis withholds a correction
-                        // the re-indentation gives: its sentence saying so
-                        // is left out.
+                        // the re-indentation gives (or says why not): its
+                        // sentence saying so is left out.
                         let message = match explained.message.split_once(" No corrected edit:") {
-                            Some((said, _)) if reindented.is_some() || reindent_why.is_some() => {
-                                said
-                            }
+                            Some((said, _)) if superseded.contains(&explained.index) => said,
                             _ => explained.message.as_str(),
                         };
                         let terms = row
@@ -1348,38 +1350,98 @@ fn not_exact(ran: &crate::dialect::call::CallOutcome) -> String {
     }
 }
 
-/// The input of a one-edit call (Gemini's `replace`, Qwen's and OpenCode's
-/// `edit`, pi's `edit` with one entry) with
-/// its old and new texts re-indented as the file is
-/// ([`super::reindent`]), when the agent's own matcher then places it
-/// exactly; `Err` as [`super::reindent::reindented`]'s.
+/// The input of a call (Gemini's `replace`, Qwen's and OpenCode's `edit`,
+/// pi's `edit` with one entry or several) with the old and new texts of
+/// each edit srview's diagnosis could not place (`correction`)
+/// re-indented as the file is ([`super::reindent`]), each as it would be
+/// alone; an edit of several the agent places exactly is left as sent,
+/// and one the re-indentation leaves but the diagnosis corrects (a
+/// misspelt line) is sent as the diagnosis corrects it. Offered when the
+/// agent's own matcher then places every edit exactly (pi: each against
+/// the file as it was, none overlapping); `Err` as
+/// [`super::reindent::reindented`]'s, its reason naming the edit of
+/// several it is about, the edits nothing corrects, or that the matcher
+/// does not place the re-indented edits together (a tester's find: one
+/// misindented edit of pi's several was refused with the diagnosis'
+/// "would land misindented", which the same edit alone got re-indented).
+/// With it, the indices of the edits whose diagnosis' "no corrected edit"
+/// sentence this answers (re-indented, or told why not).
 fn reindented_input(
     row: &DialectRow,
     call: &Call,
     path: &str,
     content: &str,
-) -> Result<Value, Option<String>> {
-    let fields = row.strings.ok_or(None)?;
+    correction: &call_correct::Correction,
+) -> (Result<Value, Option<String>>, Vec<usize>) {
+    let Some((fields, pairs)) = row
+        .strings
+        .and_then(|fields| Some((fields, call_correct::pairs(fields, &call.input)?)))
+    else {
+        return (Err(None), Vec::new());
+    };
+    // The edits whose diagnosis' "no corrected edit" the re-indentation
+    // answers: re-indented, or told why not. One alone: answered whatever
+    // the re-indentation gives.
+    let several = pairs.len() > 1;
+    let mut superseded = Vec::new();
     let mut input = call.input.clone();
-    // The one edit: the input itself, or the only entry of its list (pi's
-    // `edits` as an array).
-    let edit = match fields.list {
-        None => &mut input,
-        Some(key) => match input.get_mut(key).ok_or(None)? {
-            Value::Array(edits) if edits.len() == 1 => &mut edits[0],
-            _ => return Err(None),
-        },
+    // Why not, said of the first edit of several re-indenting tells; the
+    // edits of several neither re-indenting nor the diagnosis corrects.
+    let mut why_not: Option<String> = None;
+    let mut uncorrected: Vec<String> = Vec::new();
+    for (index, (old, new)) in pairs.iter().enumerate() {
+        let Some(explained) = correction.edits.iter().find(|e| e.index == index) else {
+            // Placed exactly as sent.
+            continue;
+        };
+        let fixed = match super::reindent::reindented(path, old, new, content) {
+            Ok(fixed) => {
+                superseded.push(index);
+                fixed
+            }
+            Err(why) if !several => {
+                let told = why.is_some().then_some(index).into_iter().collect();
+                return (Err(why), told);
+            }
+            Err(Some(why)) => {
+                superseded.push(index);
+                why_not.get_or_insert(format!(
+                    "for edit {} of the {}, {why}",
+                    index + 1,
+                    pairs.len()
+                ));
+                continue;
+            }
+            // One of several that the diagnosis corrects as it is.
+            Err(None) => match (&explained.corrected_old, &explained.corrected_new) {
+                (Some(old), Some(new)) => (old.clone(), new.clone()),
+                _ => {
+                    uncorrected.push(format!("{}", index + 1));
+                    continue;
+                }
+            },
+        };
+        input = call_correct::with_pair(fields, &input, index, &fixed.0, &fixed.1);
+    }
+    if !uncorrected.is_empty() {
+        why_not = Some(format!(
+            "srview cannot stand behind a correction of {} {} of the {}",
+            if uncorrected.len() == 1 {
+                "edit"
+            } else {
+                "edits"
+            },
+            uncorrected.join(", "),
+            pairs.len()
+        ));
+    }
+    if let Some(why) = why_not {
+        return (Err(Some(why)), superseded);
+    }
+    let Some(check) = registry::run_on_file(row.value, &input, path, Some(content), &call.cwd)
+    else {
+        return (Err(None), superseded);
     };
-    let (old, new) = match (text(edit, fields.old), text(edit, fields.new)) {
-        (Ok(old), Ok(new)) => (old, new),
-        _ => return Err(None),
-    };
-    let (old, new) = super::reindent::reindented(path, old, new, content)?;
-    let object = edit.as_object_mut().ok_or(None)?;
-    object.insert(fields.old.to_string(), old.into());
-    object.insert(fields.new.to_string(), new.into());
-    let check =
-        registry::run_on_file(row.value, &input, path, Some(content), &call.cwd).ok_or(None)?;
     let exact = check.outcome.ok
         && !check.outcome.edits.is_empty()
         && check
@@ -1387,7 +1449,17 @@ fn reindented_input(
             .edits
             .iter()
             .all(|m| m.found.is_some() && !m.loose);
-    exact.then_some(input).ok_or(None)
+    let result = match (exact, several) {
+        (true, _) => Ok(input),
+        (false, false) => return (Err(None), Vec::new()),
+        (false, true) => Err(Some(format!(
+            "each edit re-indented as it would be alone, {} would not place them together \
+             exactly ({})",
+            row.title,
+            not_exact(&check.outcome)
+        ))),
+    };
+    (result, superseded)
 }
 
 /// Why srview cannot stand behind a corrected (or repaired) input of an

@@ -173,7 +173,8 @@ fn opens_multiline_string(line: &str) -> bool {
 /// tester's finds: a method sent unindented with a new `def main():` after
 /// it, both moved in by the file's four columns (`main` became a method
 /// without `self`); the content lines of a triple-quoted string moved in
-/// (the program's output changed).
+/// (the program's output changed). A docstring's lines move with the
+/// code, as long as it reads the same (`inspect.cleandoc`).
 pub(super) fn meaning_changed(
     model_old: &[&str],
     model_new: &[&str],
@@ -189,14 +190,40 @@ pub(super) fn meaning_changed(
     if !moved {
         return None;
     }
+    // A docstring's lines (its opening line to its closing one) are
+    // re-indented with the code, as black or an editor does: every reader
+    // strips their common indentation. Any other string over several lines
+    // is data: its lines' leading white space is its content.
+    let (old_spans, new_spans) = (
+        crate::diagnose::string_spans(model_old),
+        crate::diagnose::string_spans(model_new),
+    );
+    let docstring_line = |spans: &[crate::diagnose::StringSpan], i: usize| {
+        spans
+            .iter()
+            .any(|s| s.docstring && s.open <= i && s.close.is_some_and(|c| i <= c))
+    };
+    let (old_doc, new_doc) = (
+        crate::diagnose::docstring_content(&old_spans, model_old.len()),
+        crate::diagnose::docstring_content(&new_spans, model_new.len()),
+    );
     if let Some(line) = model_old
         .iter()
-        .chain(model_new)
+        .enumerate()
+        .filter(|(i, _)| !docstring_line(&old_spans, *i))
+        .chain(
+            model_new
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| !docstring_line(&new_spans, *i)),
+        )
+        .map(|(_, line)| line)
         .find(|line| opens_multiline_string(line))
     {
         return Some(format!(
-            "its lines hold a string literal that runs over several lines (`{}`), whose \
-             content re-indenting would change",
+            "its lines hold a string literal that runs over several lines (`{}`) and is no \
+             docstring: the white space its lines start with is the string's content, which \
+             re-indenting would change",
             line.trim()
         ));
     }
@@ -224,7 +251,11 @@ pub(super) fn meaning_changed(
         if let Some((line, _)) = model_new
             .iter()
             .zip(&paired)
-            .find(|(line, paired)| !blank(line) && lead(line) == 0 && !**paired)
+            .zip(&new_doc)
+            .find(|((line, paired), doc)| {
+                !blank(line) && lead(line) == 0 && !**paired && doc.is_none()
+            })
+            .map(|(pair, _)| pair)
         {
             return Some(format!(
                 "the old text starts at column 0 where the file's lines are indented by {file} \
@@ -237,20 +268,38 @@ pub(super) fn meaning_changed(
     if model_old.len() != fixed_old.len() || model_new.len() != fixed_new.len() {
         return Some("the re-indented lines cannot be matched to the lines as sent".to_string());
     }
+    // Each docstring reads as the model wrote it (`inspect.cleandoc`).
+    for span in new_spans.iter().filter(|s| s.docstring) {
+        let Some(close) = span.close else { continue };
+        let lines = span.open..close + 1;
+        if crate::diagnose::cleandoc(&model_new[lines.clone()])
+            != crate::diagnose::cleandoc(&fixed_new[lines])
+        {
+            return Some(format!(
+                "re-indented as the file is, the docstring `{}` would read otherwise than the \
+                 model wrote it: its lines would move against each other",
+                model_new[span.open].trim()
+            ));
+        }
+    }
     // Each new line above, level with or below each old line, as sent and
     // as corrected: a re-indentation keeps every one of these.
+    // A docstring's continuation lines are its text: no depth.
     let mut levels: Vec<(usize, usize)> = model_old
         .iter()
         .zip(fixed_old)
-        .filter(|(sent, _)| !blank(sent))
-        .map(|(sent, fixed)| (lead(sent), lead(fixed)))
+        .zip(&old_doc)
+        .filter(|((sent, _), doc)| !blank(sent) && doc.is_none())
+        .map(|((sent, fixed), _)| (lead(sent), lead(fixed)))
         .collect();
     levels.sort_unstable();
     levels.dedup();
     model_new
         .iter()
         .zip(fixed_new)
-        .filter(|(sent, _)| !blank(sent))
+        .zip(&new_doc)
+        .filter(|((sent, _), doc)| !blank(sent) && doc.is_none())
+        .map(|(pair, _)| pair)
         .find(|(sent, fixed)| {
             levels
                 .iter()
@@ -381,6 +430,60 @@ mod tests {
                     .to_string()
             )
         );
+        // A docstring's lines move with its code, reading the same; moved
+        // against each other, told.
+        let (old, file_old) = (["  def f():", "    y()"], ["    def f():", "        y()"]);
+        let new = [
+            "  def f():",
+            "    \"\"\"Doc.",
+            "",
+            "      more.",
+            "    last.",
+            "    \"\"\"",
+            "    y()",
+        ];
+        let moved = [
+            "    def f():",
+            "        \"\"\"Doc.",
+            "",
+            "          more.",
+            "        last.",
+            "        \"\"\"",
+            "        y()",
+        ];
+        assert_eq!(meaning_changed(&old, &new, &file_old, &moved), None);
+        let scaled = [
+            "    def f():",
+            "        \"\"\"Doc.",
+            "",
+            "            more.",
+            "        last.",
+            "        \"\"\"",
+            "        y()",
+        ];
+        assert_eq!(
+            meaning_changed(&old, &new, &file_old, &scaled),
+            Some(
+                "re-indented as the file is, the docstring `\"\"\"Doc.` would read otherwise than \
+                 the model wrote it: its lines would move against each other"
+                    .to_string()
+            )
+        );
+        // The same string assigned to a name: data.
+        let new = [
+            "  def f():",
+            "    x = \"\"\"Doc.",
+            "",
+            "      more.",
+            "    last.",
+            "    \"\"\"",
+            "    y()",
+        ];
+        assert!(
+            meaning_changed(&old, &new, &file_old, &moved)
+                .is_some_and(|why| why.contains("(`x = \"\"\"Doc.`) and is no docstring"))
+        );
+        let (old, file_old) = (["  if x:", "    y()"], ["    if x:", "        y()"]);
         // A template literal's lines: never moved.
         let new = ["  if x:", "    y(`a", "b`)"];
         let moved = ["    if x:", "        y(`a", "    b`)"];

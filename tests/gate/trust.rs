@@ -214,7 +214,8 @@ fn assert_withheld_from_every_agent(file: &str, old: &str, new: &str, why: &str)
 }
 
 /// A re-indentation that would move the content lines of a triple-quoted
-/// string (what the program prints) is withheld, said why.
+/// string that is no docstring (what the program prints) is withheld, said
+/// why.
 #[test]
 fn a_reindentation_never_touches_a_multi_line_string() {
     let file = "class Cli:\n    def help(self):\n        return \"usage\"\n";
@@ -225,7 +226,8 @@ fn a_reindentation_never_touches_a_multi_line_string() {
         old,
         new,
         "No corrected edit: its lines hold a string literal that runs over several lines \
-         (`return \"\"\"\\`), whose content re-indenting would change.",
+         (`return \"\"\"\\`) and is no docstring: the white space its lines start with is \
+         the string's content, which re-indenting would change.",
     );
     let policy = Policy::parse("failing=repair").expect("a policy");
     // Without the string, the same edit is re-indented (checked with the
@@ -2499,4 +2501,212 @@ fn a_crlf_edits_correction_gives_its_new_text_the_files_view_of_endings() {
         stdout.contains("the result ends 3 lines with a carriage return twice (`\\r\\r\\n`)"),
         "{stdout}"
     );
+}
+
+// --- re-indenting docstrings and pi's several edits (tester 42a-03, 42a-11)
+
+/// A cart class indented by 4 columns: the file the model's 2-column
+/// edits are sent against.
+const LINES_CART: &str = "TAX_RATE = 0.2\n\n\nclass Cart:\n    def __init__(self):\n        \
+                    self.lines = []\n\n    def clear(self) -> None:\n        self.lines = []\n";
+
+/// The model's new text (every line of it, as the agent writes it): the
+/// new text of Codex's rewritten patch (`+` lines), else of the input's
+/// single or first edit.
+fn new_text_of(agent: GateAgent, input: &Value) -> String {
+    if agent == GateAgent::Codex {
+        let patch = input["command"].as_str().unwrap_or_default();
+        return patch
+            .lines()
+            .filter_map(|l| l.strip_prefix('+'))
+            .map(|l| format!("{l}\n"))
+            .collect();
+    }
+    let edit = match &input["edits"] {
+        Value::Array(edits) => &edits[0],
+        _ => input,
+    };
+    ["new_string", "newString", "newText", "new_text"]
+        .iter()
+        .find_map(|key| edit[key].as_str())
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// A new method with a docstring over several lines, sent 2 columns a
+/// level where the file has 4 (tester 42a-11: every agent denied it with
+/// "a string literal ... whose content re-indenting would change"): the
+/// corrected edit re-indents the docstring with the code, each of its
+/// lines keeping its place against the line it opens on (a line 2 columns
+/// further in stays 2 columns further in: `inspect.cleandoc` reads it as
+/// the model wrote it).
+#[test]
+fn a_new_method_with_a_docstring_is_reindented_with_its_docstring() {
+    let old = "  def clear(self) -> None:\n    self.lines = []\n";
+    let new = "  def clear(self) -> None:\n    self.lines = []\n\n  def count(self) -> int:\n    \
+               \"\"\"How many lines.\n\n    Each SKU counts once:\n      - a line per SKU.\n    \
+               \"\"\"\n    return len(self.lines)\n";
+    let want = "    def clear(self) -> None:\n        self.lines = []\n\n    def count(self) -> int:\n        \
+                \"\"\"How many lines.\n\n        Each SKU counts once:\n          - a line per SKU.\n        \
+                \"\"\"\n        return len(self.lines)\n";
+    let policy = Policy::parse("failing=repair").expect("a policy");
+    for agent in agents() {
+        let judgment = judge_on(
+            agent,
+            &payload_of(agent, "inventory.py", old, new),
+            LINES_CART,
+            &policy,
+        );
+        let input = corrected_input(&judgment, LINES_CART);
+        assert_eq!(new_text_of(agent, &input), want, "{agent:?}: {input}");
+    }
+    // Claude Code's docstring under a class, single quotes, a raw prefix.
+    let new = "  def clear(self) -> None:\n    r'''Empty it.\n\n    Raw: \\d.\n    '''\n    self.lines = []\n";
+    let judgment = judge_on(
+        GateAgent::ClaudeCode,
+        &payload_of(GateAgent::ClaudeCode, "inventory.py", old, new),
+        LINES_CART,
+        &Policy::default(),
+    );
+    let reason = deny_reason(&judgment);
+    let offered =
+        offered_input(GateAgent::ClaudeCode, &reason).unwrap_or_else(|| panic!("{reason}"));
+    assert_eq!(
+        offered["new_string"],
+        "    def clear(self) -> None:\n        r'''Empty it.\n\n        Raw: \\d.\n        '''\n        \
+         self.lines = []\n",
+        "{reason}"
+    );
+}
+
+/// A string over several lines that is no docstring keeps its content as
+/// sent, so the re-indentation is withheld, saying why: an SQL text
+/// assigned to a name, a `textwrap.dedent` argument, a docstring-like
+/// string that is not the body's first statement.
+#[test]
+fn a_data_string_over_several_lines_still_withholds_the_reindentation() {
+    let old = "  def clear(self) -> None:\n    self.lines = []\n";
+    let cases = [
+        (
+            "  def clear(self) -> None:\n    sql = \"\"\"delete\n    from lines\"\"\"\n    self.lines = []\n",
+            "(`sql = \"\"\"delete`) and is no docstring",
+        ),
+        (
+            "  def clear(self) -> None:\n    print(dedent(\"\"\"\n      cleared\n    \"\"\"))\n    self.lines = []\n",
+            "(`print(dedent(\"\"\"`) and is no docstring",
+        ),
+        (
+            "  def clear(self) -> None:\n    self.lines = []\n    \"\"\"Not a docstring.\n    Last.\"\"\"\n",
+            "(`\"\"\"Not a docstring.`) and is no docstring",
+        ),
+    ];
+    let policy = Policy::parse("failing=repair").expect("a policy");
+    for (new, why) in cases {
+        for agent in agents() {
+            let judgment = judge_on(
+                agent,
+                &payload_of(agent, "inventory.py", old, new),
+                LINES_CART,
+                &policy,
+            );
+            let why = match agent {
+                GateAgent::ClineCli => "No corrected edit",
+                _ => why,
+            };
+            assert_withheld(&judgment, why);
+        }
+    }
+}
+
+/// pi's `edit` with several `edits`, one of them 2 columns a level where
+/// the file has 4 (tester 42a-03: alone it got the re-indented edit; among
+/// several, "No corrected edit: ... would land misindented"): each edit is
+/// corrected as it would be alone, an exact one left as sent, in either
+/// order, and pi's own matcher places the whole call exactly. Edits that
+/// overlap once re-indented are withheld saying pi's own refusal; an edit
+/// nothing corrects beside one re-indented is said, without the false
+/// "would land misindented".
+#[test]
+fn each_misindented_edit_among_pis_several_is_reindented() {
+    let exact = json!({"oldText": "TAX_RATE = 0.2\n", "newText": "TAX_RATE = 0.25\n"});
+    let shifted = json!({
+        "oldText": "  def clear(self) -> None:\n    self.lines = []\n",
+        "newText": "  def clear(self) -> None:\n    self.lines.clear()\n",
+    });
+    let fixed = json!({
+        "oldText": "    def clear(self) -> None:\n        self.lines = []\n",
+        "newText": "    def clear(self) -> None:\n        self.lines.clear()\n",
+    });
+    let call = |edits: Value| {
+        let payload = own_payload("edit", json!({"path": "inventory.py", "edits": edits}));
+        judge_on(GateAgent::Pi, &payload, LINES_CART, &Policy::default())
+    };
+    for (sent, want) in [
+        (json!([exact, shifted]), json!([exact, fixed])),
+        (json!([shifted, exact]), json!([fixed, exact])),
+    ] {
+        let reason = deny_reason(&call(sent));
+        let offered = offered_input(GateAgent::Pi, &reason).unwrap_or_else(|| panic!("{reason}"));
+        assert_eq!(offered["edits"], want, "{reason}");
+        assert_exact_with_agents_matcher(GateAgent::Pi, &offered, LINES_CART);
+        assert!(!reason.contains("would land misindented"), "{reason}");
+    }
+    // Re-indented, the second edit overlaps the first: pi refuses the two.
+    let header =
+        json!({"oldText": "  def clear(self) -> None:\n", "newText": "  def clear(self):\n"});
+    let reason = deny_reason(&call(json!([shifted, header])));
+    assert_eq!(offered_input(GateAgent::Pi, &reason), None, "{reason}");
+    assert!(
+        reason.contains(
+            "No corrected edit: each edit re-indented as it would be alone, pi 0.73.1's edit \
+             tool would not place them together exactly (edits[0] and edits[1] overlap"
+        ),
+        "{reason}"
+    );
+    // A stale value (what it should become cannot be told) beside the
+    // misindented edit: said of the stale one only.
+    let stale = json!({"oldText": "TAX_RATE = 0.3\n", "newText": "TAX_RATE = 0.25\n"});
+    let reason = deny_reason(&call(json!([stale, shifted])));
+    assert_eq!(offered_input(GateAgent::Pi, &reason), None, "{reason}");
+    assert!(
+        reason.contains("what it should become cannot be told"),
+        "{reason}"
+    );
+    assert!(!reason.contains("would land misindented"), "{reason}");
+    // A string that is no docstring in the misindented edit: said, naming
+    // the edit.
+    let data = json!({
+        "oldText": "  def clear(self) -> None:\n    self.lines = []\n",
+        "newText": "  def clear(self) -> None:\n    x = \"\"\"a\n  b\"\"\"\n",
+    });
+    let reason = deny_reason(&call(json!([exact, data])));
+    assert!(
+        reason.contains("No corrected edit: for edit 2 of the 2, its lines hold a string literal"),
+        "{reason}"
+    );
+}
+
+/// The old text is the last arguments of a call (inside a bracket opened
+/// before it), and the new text goes on after the call with a new method:
+/// the arguments' aligned columns say nothing of the file's indentation
+/// (the measurement over the standard library's methods: shifted by their
+/// 6 columns, the new method landed inside the method before it, and
+/// Python compiled it). The re-indentation is withheld.
+#[test]
+fn a_new_method_after_a_calls_last_arguments_is_not_placed_by_them() {
+    let file = "class F:\n    def __repr__(self):\n        return '<%s %s>' % (\n                \
+                self.name,\n                self.state)\n";
+    let old = "          self.name,\n          self.state)\n";
+    let new =
+        "          self.name,\n          self.state)\n\n  def cancel(self):\n    return True\n";
+    let policy = Policy::parse("failing=repair").expect("a policy");
+    for agent in [GateAgent::ClaudeCode, GateAgent::GeminiCli, GateAgent::Pi] {
+        let judgment = judge_on(
+            agent,
+            &payload_of(agent, "inventory.py", old, new),
+            file,
+            &policy,
+        );
+        assert_withheld(&judgment, "No corrected edit");
+    }
 }

@@ -62,6 +62,17 @@ pub enum Unindentable {
         /// The added line, trimmed.
         line: String,
     },
+    /// A docstring's continuation line that cannot move with its opening
+    /// line, keeping its place against it (it would have to move left of
+    /// where it starts).
+    #[error(
+        "the file is indented unlike the hunk, and the docstring line `{line}` cannot move \
+         with the docstring's first line (it starts left of the distance it would move)"
+    )]
+    Docstring {
+        /// The line, trimmed.
+        line: String,
+    },
 }
 
 /// Width of a line's leading white space, in characters.
@@ -117,7 +128,17 @@ pub fn reindent_added(chunk: &mut Chunk, hunk: &HunkReport) -> Result<bool, Unin
         }
         kept
     };
-    let placed = place_added(chunk, hunk, &file_lines, &kept)?;
+    // A docstring's continuation lines are its text, not statements: they
+    // move with its opening line, each keeping its place against it
+    // ([`place_docstrings`]), and are no line the indentation is read from.
+    let docstring = {
+        let new = chunk.new_lines();
+        crate::diagnose::docstring_content(&crate::diagnose::string_spans(&new), new.len())
+    };
+    let in_docstring: Vec<bool> = docstring.iter().map(Option::is_some).collect();
+    let written: Vec<String> = chunk.new_lines().into_iter().map(String::from).collect();
+    let placed = place_added(chunk, hunk, &file_lines, &kept, &in_docstring)?;
+    let moved = place_docstrings(chunk, (&written, &file_lines), &kept, &docstring)?;
     let mut carried = false;
     for (line, file) in chunk
         .lines
@@ -130,31 +151,58 @@ pub fn reindent_added(chunk: &mut Chunk, hunk: &HunkReport) -> Result<bool, Unin
             carried = true;
         }
     }
-    Ok(placed || carried)
+    Ok(placed || moved || carried)
 }
 
 /// [`reindent_added`] for the lines the model changes (`kept`: the file's
 /// text of each line after the hunk the model keeps as it is, carried by
-/// the caller).
+/// the caller; `in_docstring`: each line after the hunk that is a
+/// docstring's continuation line, left to [`place_docstrings`] and read
+/// as blank here).
 fn place_added(
     chunk: &mut Chunk,
     hunk: &HunkReport,
     file_lines: &[String],
     kept: &[Option<String>],
+    in_docstring: &[bool],
 ) -> Result<bool, Unindentable> {
     // (patch width, file width) of every non-blank old line matched.
     let mut pairs: Vec<(usize, usize)> = Vec::new();
     // The file's own leading white space at each width it has (a recipe's
     // `\t    `: a tab and four spaces, not five of either).
     let mut prefixes: BTreeMap<usize, String> = BTreeMap::new();
+    // Old lines inside a bracket opened before the hunk (the arguments
+    // ending a call) are aligned, not indented: where the new lines go on
+    // after that bracket closes (a method added after the call ending the
+    // one before), their columns say nothing of the file's indentation,
+    // and none other telling it leaves it unclear (the measurement of
+    // tester 42a-11's fix: a new method after two such lines, shifted by
+    // their 6 columns, landed inside the method before it).
+    let old_texts = chunk.old_lines();
+    let new_texts = chunk.new_lines();
+    let outer = crate::diagnose::opened_before(&old_texts);
+    let after_outer = crate::diagnose::opened_before(&new_texts);
+    let goes_on = outer > 0
+        && chunk
+            .lines
+            .iter()
+            .filter(|l| l.kind != LineKind::Removed)
+            .enumerate()
+            .any(|(k, l)| {
+                k >= after_outer && l.kind == LineKind::Added && !l.text.trim().is_empty()
+            });
+    let skip = if goes_on { outer } else { 0 };
     let old = chunk.lines.iter().filter(|l| l.kind != LineKind::Added);
-    for (line, file_line) in old.zip(file_lines) {
+    for (line, file_line) in old.zip(file_lines).skip(skip) {
         if !line.text.trim().is_empty() && !file_line.trim().is_empty() {
             pairs.push((lead(&line.text), lead(file_line)));
             prefixes
                 .entry(lead(file_line))
                 .or_insert_with(|| file_line.chars().take(lead(file_line)).collect());
         }
+    }
+    if skip > 0 && pairs.is_empty() {
+        return Err(Unindentable::Unclear);
     }
     let mut map: BTreeMap<usize, usize> = BTreeMap::new();
     for &(patch, file) in &pairs {
@@ -189,18 +237,25 @@ fn place_added(
         .lines
         .iter()
         .filter(|l| l.kind != LineKind::Removed)
-        .map(|l| l.text.as_str())
+        .zip(in_docstring.iter().chain(std::iter::repeat(&false)))
+        .map(|(l, &doc)| if doc { "" } else { l.text.as_str() })
         .collect();
     let continuations = crate::diagnose::continuation_lines(&new_lines);
+    // A line read as blank: white space only, or a docstring's text.
+    let blank = |line: &super::model::ChunkLine, doc: bool| doc || line.text.trim().is_empty();
     // The line before: its text, file width, whether it continues.
     let mut prev: Option<(&str, Option<usize>, bool)> = None;
-    for ((line, &continues), kept) in chunk
+    for (((line, &continues), kept), &doc) in chunk
         .lines
         .iter()
         .filter(|l| l.kind != LineKind::Removed)
         .zip(&continuations)
         .zip(kept)
+        .zip(in_docstring)
     {
+        if doc {
+            continue;
+        }
         let have = lead(&line.text);
         let mut want = mapped(have);
         if line.kind == LineKind::Added && !line.text.trim().is_empty() {
@@ -236,8 +291,10 @@ fn place_added(
     let added: Vec<usize> = chunk
         .lines
         .iter()
-        .filter(|l| l.kind == LineKind::Added && !l.text.trim().is_empty())
-        .map(|l| lead(&l.text))
+        .filter(|l| l.kind != LineKind::Removed)
+        .zip(in_docstring)
+        .filter(|(l, doc)| l.kind == LineKind::Added && !blank(l, **doc))
+        .map(|(l, _)| lead(&l.text))
         .collect();
     let all_mapped = added
         .iter()
@@ -300,13 +357,14 @@ fn place_added(
         return Err(Unindentable::Unclear);
     }
     let mut aligned = aligned.into_iter();
-    for (line, kept) in chunk
+    for ((line, kept), &doc) in chunk
         .lines
         .iter_mut()
         .filter(|l| l.kind != LineKind::Removed)
         .zip(kept)
+        .zip(in_docstring)
     {
-        if line.kind != LineKind::Added || line.text.trim().is_empty() {
+        if line.kind != LineKind::Added || blank(line, doc) {
             continue;
         }
         let offset = aligned.next().flatten();
@@ -323,6 +381,87 @@ fn place_added(
         line.text = pad + &body;
     }
     Ok(true)
+}
+
+/// The continuation lines of each docstring among the lines after the
+/// hunk (`docstring`: per line, the docstring it belongs to) that the hunk
+/// adds, moved as its opening line moved from as it was `written` (each
+/// line after the hunk, before [`place_added`] re-indented them) to where
+/// it is now (re-indented, the file's own line the model keeps, or a
+/// context line written as the file has it: `file_lines`): each keeps its place against the opening line, as black
+/// or an editor re-indents a docstring with its code, so what it reads
+/// (`inspect.cleandoc`) is the same. A line the model keeps as it is
+/// (`kept`) is the file's own. `Ok(true)` when a line moved.
+fn place_docstrings(
+    chunk: &mut Chunk,
+    (written, file_lines): (&[String], &[String]),
+    kept: &[Option<String>],
+    docstring: &[Option<usize>],
+) -> Result<bool, Unindentable> {
+    // Per line after the hunk: its kind, its text now, and its text as
+    // written.
+    let mut old_index = 0;
+    let mut rows: Vec<(LineKind, String, String)> = Vec::new();
+    for line in &chunk.lines {
+        if line.kind != LineKind::Added {
+            old_index += 1;
+        }
+        if line.kind == LineKind::Removed {
+            continue;
+        }
+        let k = rows.len();
+        let now = match (line.kind, kept.get(k).cloned().flatten()) {
+            (_, Some(own)) => own,
+            (LineKind::Context, None) => file_lines
+                .get(old_index - 1)
+                .cloned()
+                .unwrap_or_else(|| line.text.clone()),
+            _ => line.text.clone(),
+        };
+        let sent = written.get(k).cloned().unwrap_or_else(|| line.text.clone());
+        rows.push((line.kind, now, sent));
+    }
+    let mut placed: Vec<Option<String>> = vec![None; rows.len()];
+    let mut moved = false;
+    for (k, span) in docstring.iter().enumerate() {
+        let Some(doc) = span else { continue };
+        let (kind, _, written) = &rows[k];
+        if *kind != LineKind::Added || kept.get(k).is_some_and(Option::is_some) {
+            continue;
+        }
+        // The opening line: the first of this docstring's lines, less one.
+        let Some(open) = docstring.iter().position(|d| d == &Some(*doc)) else {
+            continue;
+        };
+        let Some((_, now_open, written_open)) = open.checked_sub(1).and_then(|o| rows.get(o))
+        else {
+            continue;
+        };
+        let text = match crate::diagnose::docstring_moved_with(written_open, now_open, written) {
+            Some(text) => text,
+            None if written.trim().is_empty() => written.clone(),
+            None => {
+                return Err(Unindentable::Docstring {
+                    line: written.trim().to_string(),
+                });
+            }
+        };
+        if text != *written {
+            placed[k] = Some(text);
+            moved = true;
+        }
+    }
+    for (line, place) in chunk
+        .lines
+        .iter_mut()
+        .filter(|l| l.kind != LineKind::Removed)
+        .zip(placed)
+    {
+        if let Some(text) = place {
+            line.text = text;
+        }
+    }
+    Ok(moved)
 }
 
 /// `patch` [`tighten`]ed for `outcome`, with the added lines of every
