@@ -168,11 +168,32 @@ fn edit_notes(row: &DialectRow, run: &Run) -> Vec<String> {
             .iter()
             .map(|&range| lines_text(range))
             .collect();
-        format!(
-            "{} also rewrites {}, which no edit covers: it writes the whole file normalized",
-            row.title,
-            ranges.join(", ")
-        )
+        match endings_rewritten(run) {
+            // Aider writes a CRLF file's lines with `\n`: said in the
+            // words the other agents' changed endings are said in.
+            Some(endings) => format!(
+                "{} also rewrites {}, which no edit covers: {endings}, so {} outside the edit \
+                 {} {} ending",
+                row.title,
+                ranges.join(", "),
+                crate::words::count(outside_count(&outcome.rewritten_outside), "line"),
+                if outside_count(&outcome.rewritten_outside) == 1 {
+                    "changes"
+                } else {
+                    "change"
+                },
+                if outside_count(&outcome.rewritten_outside) == 1 {
+                    "its"
+                } else {
+                    "their"
+                },
+            ),
+            None => format!(
+                "{} also rewrites {}, which no edit covers: it writes the whole file normalized",
+                row.title,
+                ranges.join(", ")
+            ),
+        }
     });
     outcome
         .loose_edits()
@@ -200,6 +221,52 @@ fn edit_notes(row: &DialectRow, run: &Run) -> Vec<String> {
             },
         ))
         .collect()
+}
+
+/// How many lines `ranges` (first/last, 1-based) hold.
+fn outside_count(ranges: &[(usize, usize)]) -> usize {
+    ranges.iter().map(|&(a, b)| b + 1 - a.min(b + 1)).sum()
+}
+
+/// Where the call writes a file whose lines ended in CRLF or CR with every
+/// line in LF (Aider's universal newlines): the file's endings and the
+/// result's, in words ("the file's lines end in CRLF and the agent writes
+/// every line with LF"), each such file named when the call writes several.
+fn endings_rewritten(run: &Run) -> Option<String> {
+    let several = run.outcome.writes.len() > 1;
+    let said: Vec<String> = run
+        .outcome
+        .writes
+        .iter()
+        .filter_map(|w| {
+            let after = w.content.as_deref()?;
+            let Some(Entry::File(before)) = run.seen.get(&w.path) else {
+                return None;
+            };
+            if !before.contains('\r') || after.contains('\r') {
+                return None;
+            }
+            let crlf = before.matches("\r\n").count();
+            let cr = before.matches('\r').count() - crlf;
+            let lf = before.matches('\n').count() - crlf;
+            let file = if several {
+                format!("{}'s", w.path)
+            } else {
+                "the file's".to_string()
+            };
+            Some(match (crlf, cr, lf) {
+                (_, 0, 0) => format!("{file} lines end in CRLF"),
+                (0, _, 0) => format!("{file} lines end in CR"),
+                _ => format!("{file} lines mix CRLF, CR and LF endings"),
+            })
+        })
+        .collect();
+    (!said.is_empty()).then(|| {
+        format!(
+            "{} and the agent writes every line with LF",
+            said.join(", ")
+        )
+    })
 }
 
 /// The text of the file `edit` matched in, as the matcher read it: the

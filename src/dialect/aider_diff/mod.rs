@@ -22,6 +22,7 @@
 
 mod difflib;
 mod dmp;
+mod endings;
 mod parse;
 mod pytext;
 mod replace;
@@ -391,6 +392,12 @@ fn finish(
         Ending::Failed(report) => (false, Some(report), None),
         Ending::Raised => (true, None, None),
     };
+    // Aider writes every line with `\n`: a CRLF file's other lines too.
+    let rewritten_outside = if ok {
+        endings::endings_rewritten(world, &world.written, &edits)
+    } else {
+        Vec::new()
+    };
     CallOutcome {
         ok,
         error,
@@ -399,7 +406,7 @@ fn finish(
         writes: std::mem::take(&mut world.written),
         edits,
         hangs: false,
-        rewritten_outside: Vec::new(),
+        rewritten_outside,
         also_replaced: Vec::new(),
         dropped: Vec::new(),
         patch_doubts: None,
