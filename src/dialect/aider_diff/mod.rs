@@ -28,6 +28,7 @@ mod pytext;
 mod replace;
 mod udiff;
 mod world;
+mod wrapping;
 
 pub use udiff::{AiderUdiff, is_udiff_reply};
 
@@ -213,6 +214,9 @@ struct Applied {
     /// A `dotdotdots` replacement whose pieces each stood once, on whole
     /// lines, none overlapping ([`replace::Replaced::pieces_exact`]): not loose.
     pieces_exact: bool,
+    /// What `strip_quoted_wrapping` cut that changes what the block does
+    /// ([`wrapping::cut_sentences`]).
+    cut: Vec<String>,
 }
 
 /// `Coder.apply_updates`: dry run, `prepare_to_edit`, real run, report.
@@ -320,6 +324,8 @@ fn finish(
     ];
     let mut stages: Vec<String> = Vec::new();
     let mut filled: BTreeSet<String> = BTreeSet::new();
+    // Lines `strip_quoted_wrapping` cut, by block, in reply order.
+    let mut cut: Vec<(usize, Vec<String>)> = Vec::new();
     for (at, result) in results.into_iter().enumerate() {
         let edit = match result {
             // A failed block names its file (what Aider reports it
@@ -332,6 +338,11 @@ fn finish(
                 ..EditMatch::default()
             },
             Some(applied) => {
+                if let Some(&index) = kept.get(at)
+                    && !applied.cut.is_empty()
+                {
+                    cut.push((index, applied.cut.clone()));
+                }
                 let first_fill = filled.insert(applied.full.clone());
                 // The first empty SEARCH that fills a file the call created
                 // is `empty_search_new_file` (the corpus's name).
@@ -392,6 +403,14 @@ fn finish(
         Ending::Failed(report) => (false, Some(report), None),
         Ending::Raised => (true, None, None),
     };
+    cut.sort_by_key(|(index, _)| *index);
+    let dropped: Vec<String> = cut
+        .into_iter()
+        .flat_map(|(index, said)| {
+            said.into_iter()
+                .map(move |sentence| format!("edit {}: {sentence}", index + 1))
+        })
+        .collect();
     // Aider writes every line with `\n`: a CRLF file's other lines too.
     let rewritten_outside = if ok {
         endings::endings_rewritten(world, &world.written, &edits)
@@ -408,7 +427,7 @@ fn finish(
         hangs: false,
         rewritten_outside,
         also_replaced: Vec::new(),
-        dropped: Vec::new(),
+        dropped: if ok { dropped } else { Vec::new() },
         patch_doubts: None,
     }
 }
@@ -506,6 +525,14 @@ fn do_replace(
             stage: APPEND,
             lines: None,
             found: String::new(),
+            cut: wrapping::cut_sentences(
+                &content,
+                &block.original,
+                &block.updated,
+                &format!("{content}{after}"),
+                name,
+                world.fence,
+            ),
             written: after,
             searched: content,
             pieces_exact: false,
@@ -523,7 +550,16 @@ fn do_replace(
                 .count()
         };
         let lines = (end > start).then(|| (line_at(start), line_at(end - 1)));
+        let cut = wrapping::cut_sentences(
+            &content,
+            &block.original,
+            &block.updated,
+            &replaced.text,
+            name,
+            world.fence,
+        );
         Applied {
+            cut,
             full: full.to_string(),
             found: content[start.min(content.len())..end.min(content.len())].to_string(),
             text: replaced.text,
