@@ -212,6 +212,7 @@ fn edit_notes(row: &DialectRow, run: &Run) -> Vec<String> {
             )
         })
         .chain(outside)
+        .chain(moved_notes(row, outcome))
         .chain(crate::dialect::call_doubts::exact_doubts(
             outcome,
             &|edit| before_of(run, edit),
@@ -220,6 +221,32 @@ fn edit_notes(row: &DialectRow, run: &Run) -> Vec<String> {
                 None => crate::dialect::call_doubts::Judged::of(row, &asked),
             },
         ))
+        .collect()
+}
+
+/// One sentence per edit the agent applied to another file than the one
+/// it names ([`crate::dialect::call::EditMatch::named`]: Aider retries a
+/// block whose SEARCH fails on its own file on every chat file), the
+/// model's edit meant for the file it names.
+fn moved_notes(row: &DialectRow, outcome: &CallOutcome) -> Vec<String> {
+    outcome
+        .edits
+        .iter()
+        .enumerate()
+        .filter_map(|(i, edit)| {
+            let (named, path) = (edit.named.as_deref()?, edit.path.as_deref()?);
+            let at = edit
+                .lines
+                .map(|(a, b)| format!(" at {}", crate::words::line_range("line", a, b)))
+                .unwrap_or_default();
+            Some(format!(
+                "edit {} names {named}, but its SEARCH text is not in {named}: {} applies it \
+                 to {path}{at} only because {path} is in the chat and holds that text: the \
+                 model meant {named}; if {path} is meant, send the block under {path}'s name",
+                i + 1,
+                row.title,
+            ))
+        })
         .collect()
 }
 
