@@ -58,10 +58,11 @@ pub fn endings_rewritten(
             let DiffOp::Equal { old_index, len, .. } = op else {
                 continue;
             };
-            for at in old_index..old_index + len {
-                if ends_in_cr.get(at).copied().unwrap_or(false) && !covered[at] {
-                    push_line(&mut ranges, at + 1);
-                }
+            let kept = (old_index..old_index + len)
+                .zip(&covered[old_index..old_index + len])
+                .filter(|&(at, covered)| !covered && ends_in_cr.get(at).copied().unwrap_or(false));
+            for (at, _) in kept {
+                push_line(&mut ranges, at + 1);
             }
         }
     }

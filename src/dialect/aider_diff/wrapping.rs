@@ -161,11 +161,8 @@ fn why(cut: &Cut, lines: &[&(usize, String)], file_name: &str) -> String {
     let named = cut
         .name_line
         .as_ref()
-        .is_some_and(|name| lines.iter().any(|&l| l == name));
-    let fenced = cut
-        .fences
-        .iter()
-        .any(|fence| lines.iter().any(|&l| l == fence));
+        .is_some_and(|name| lines.contains(&name));
+    let fenced = cut.fences.iter().any(|fence| lines.contains(&fence));
     match (named, fenced) {
         (true, true) => format!(
             "a first line ending with the file's name, `{file_name}`, and a first and last \
