@@ -3261,3 +3261,40 @@ fn an_aider_block_landing_in_another_chat_file_is_held_back() {
     assert_eq!(read("b.py"), "def g():\n    return 20\n");
     assert_eq!(read("a.py"), a);
 }
+
+/// Testers' finds (round 43a, 15): Aider's `missing_leading_whitespace`
+/// writes the REPLACE re-indented (a top-level `def` nested after a
+/// `return`), and `check` listed none of the lines it writes otherwise.
+/// It lists them as for the other agents (JSON `blocks[].writtenDiffers`).
+#[test]
+fn aider_reindented_replace_lines_are_listed() {
+    let svc =
+        "class Service:\n    def total(self, items):\n        s = sum(items)\n        return s\n";
+    let block = aider_block(
+        "svc.py",
+        "s = sum(items)\nreturn s\n",
+        "s = sum(items)\nreturn round(s, 2)\n\n\ndef helper():\n    return 0\n",
+    );
+    let (check, apply, written) =
+        aider_check_then_apply("aider-diff", &[("svc.py", svc)], "svc.py", &block);
+    let stdout = String::from_utf8_lossy(&check.stdout);
+    assert_eq!(check.status.code(), Some(1), "{stdout}");
+    assert_contains(
+        &stdout,
+        "edit 1: new text line 5: the agent writes \"        def helper():\" where the model \
+         wrote \"def helper():\"",
+    );
+    assert_eq!((apply.status.code(), written.as_str()), (Some(1), svc));
+    let dir = tempfile::tempdir().expect("temp dir");
+    let input = serde_json::json!({ "reply": block }).to_string();
+    support::files::write_all(dir.path(), [("svc.py", svc), ("r.json", &*input)]);
+    let json = support::runner::srview(["check", "svc.py", "r.json", "--dialect", "aider-diff"])
+        .arg("--json")
+        .cwd(dir.path())
+        .output();
+    let report: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
+    assert_eq!(
+        report["blocks"][0]["writtenDiffers"][2],
+        serde_json::json!({"line": 5, "written": "        def helper():", "model": "def helper():"})
+    );
+}

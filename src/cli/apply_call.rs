@@ -673,9 +673,9 @@ pub(super) fn check(args: &CheckArgs, row: &DialectRow, text: &str) -> CmdResult
             .then(|| as_read(&run, &target, &args.file))
             .flatten();
         report.new_content = Some(outcome.written(&target).flatten().or(unchanged.as_deref()));
-        let asked = crate::dialect::call_doubts::asked(row, &run.input).unwrap_or_default();
-        for ((block, edit), (_, new)) in report.blocks.iter_mut().zip(&outcome.edits).zip(&asked) {
-            if let Some(written) = &edit.written {
+        let asked = model_new_texts(row, &run, &target, &args.file);
+        for ((block, edit), new) in report.blocks.iter_mut().zip(&outcome.edits).zip(&asked) {
+            if let (Some(written), Some(new)) = (&edit.written, new) {
                 block.written_differs = written_lines(written, new)
                     .into_iter()
                     .map(|(line, written, model)| crate::report::WrittenLine {
@@ -752,8 +752,9 @@ pub(super) fn check(args: &CheckArgs, row: &DialectRow, text: &str) -> CmdResult
         }
         // The text written where it is not the model's (a loose stage's
         // re-indentation): each line, at most three.
+        let new_texts = model_new_texts(row, &run, &target, &args.file);
         for (i, edit) in outcome.edits.iter().enumerate() {
-            let (Some(written), Some((_, new))) = (&edit.written, asked.get(i)) else {
+            let (Some(written), Some(Some(new))) = (&edit.written, new_texts.get(i)) else {
                 continue;
             };
             let differing = written_lines(written, new);
@@ -816,6 +817,25 @@ pub(super) fn check(args: &CheckArgs, row: &DialectRow, text: &str) -> CmdResult
 fn names_target(path: &str, target: &str) -> bool {
     let name = |path: &str| path.rsplit('/').next().unwrap_or(path).to_string();
     path == target || name(path) == name(target)
+}
+
+/// The model's new text of each edit of `run`, in order, where the check
+/// compares what the agent writes with it: every edit of a string-edit
+/// dialect; for Aider's diff format, each block a loose stage placed (its
+/// REPLACE as sent: `missing_leading_whitespace` writes it re-indented).
+fn model_new_texts(row: &DialectRow, run: &Run, target: &str, file: &Path) -> Vec<Option<String>> {
+    if let Some(asked) = crate::dialect::call_doubts::asked(row, &run.input) {
+        return asked.into_iter().map(|(_, new)| Some(new)).collect();
+    }
+    let reply = run.input.get("reply").and_then(serde_json::Value::as_str);
+    let (Some(reply), "aider-diff", Some(content)) = (reply, row.value, as_read(run, target, file))
+    else {
+        return Vec::new();
+    };
+    let texts = crate::dialect::aider_diff::replace_texts(reply, &content);
+    (run.outcome.edits.iter().zip(texts))
+        .map(|(edit, text)| edit.loose.then_some(text))
+        .collect()
 }
 
 /// The blocks of FILE that Aider's `...` rules refuse, by edit index, with

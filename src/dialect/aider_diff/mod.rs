@@ -162,6 +162,16 @@ pub fn mend_dots(reply: &str, content: &str, ours: impl Fn(&str) -> bool) -> Opt
     (!faults.is_empty()).then_some(mended)
 }
 
+/// The REPLACE text of each block of `reply`, as the model sent it, in
+/// reply order (the order of [`CallOutcome::edits`]), the fence chosen as
+/// for a chat holding `content`: what a loose stage's re-indented text is
+/// compared with. Empty when the reply does not parse.
+pub fn replace_texts(reply: &str, content: &str) -> Vec<String> {
+    find_blocks(reply, choose_fence([content]), &[])
+        .map(|blocks| blocks.into_iter().map(|block| block.updated).collect())
+        .unwrap_or_default()
+}
+
 /// The call's reply and Aider's world with the chat's files added; the
 /// refusal of an input without the expected shape, named by `dialect`.
 fn open_call<'a>(
