@@ -1127,4 +1127,49 @@ mod tests {
         assert!(!outcome.ok);
         assert!(outcome.error.is_some_and(|e| e.contains("\"reply\"")));
     }
+
+    /// A CRLF file comes back LF: the lines no block replaced are named,
+    /// in the file's numbering before the call also after an earlier block
+    /// made a line two; an LF file's edit names none.
+    #[test]
+    fn lines_whose_crlf_ending_aider_drops_are_named() {
+        let crlf = "a = 1\r\nb = 2\r\nc = 3\r\nd = 4\r\n";
+        let outcome = run_on_a(crlf, "b = 2\n", "b = 20\n");
+        assert_eq!(
+            written(&outcome, "a.py").as_deref(),
+            Some("a = 1\nb = 20\nc = 3\nd = 4\n")
+        );
+        assert_eq!(outcome.rewritten_outside, [(1, 1), (3, 4)]);
+        let two = run(
+            &reply(&[
+                ("a.py", "a = 1\n", "a = 1\nx = 0\n"),
+                ("a.py", "c = 3\n", "c = 30\n"),
+            ]),
+            &[("a.py", crlf)],
+            &["a.py"],
+        );
+        assert_eq!(two.rewritten_outside, [(2, 2), (4, 4)]);
+        let lf = run_on_a("a = 1\nb = 2\n", "b = 2\n", "b = 20\n");
+        assert!(lf.rewritten_outside.is_empty() && lf.dropped.is_empty());
+    }
+
+    /// A SEARCH line of the file cut for ending with its name is said; the
+    /// block's own file name and fence repeated inside it are not.
+    #[test]
+    fn a_cut_that_changes_the_result_is_dropped() {
+        let file = "x = 1\n# see a.py\ny = 2\n";
+        let outcome = run_on_a(file, "# see a.py\ny = 2\n", "y = 3\n");
+        assert_eq!(
+            written(&outcome, "a.py").as_deref(),
+            Some("x = 1\n# see a.py\ny = 3\n")
+        );
+        assert_eq!(outcome.dropped.len(), 1, "{:?}", outcome.dropped);
+        assert!(outcome.dropped[0].starts_with("edit 1: Aider cuts SEARCH line 1, `# see a.py`"));
+        let wrapped = run_on_a(file, "a.py\ny = 2\n", "a.py\ny = 3\n");
+        assert_eq!(
+            written(&wrapped, "a.py").as_deref(),
+            Some("x = 1\n# see a.py\ny = 3\n")
+        );
+        assert!(wrapped.dropped.is_empty(), "{:?}", wrapped.dropped);
+    }
 }
