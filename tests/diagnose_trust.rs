@@ -3572,3 +3572,208 @@ fn python_f_string_fields_comprehension_yields_and_an_added_triple_quote_are_hel
     let ran = check_then_apply(("cart.py", file), ("edit.diff", &block(old, &whole)));
     assert_written(&ran, &file.replace(old, &whole));
 }
+
+/// `check FILE INPUT --dialect DIALECT` then `apply FILE INPUT --dialect
+/// DIALECT --write` in a folder holding `files` and the Aider reply
+/// `reply` (`{"reply": ...}`): both runs and `file`'s bytes after.
+fn aider_check_then_apply(
+    dialect: &str,
+    files: &[(&str, &str)],
+    file: &str,
+    reply: &str,
+) -> (Output, Output, String) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let input = serde_json::json!({ "reply": reply }).to_string();
+    support::files::write_all(
+        dir.path(),
+        files.iter().copied().chain([("r.json", &*input)]),
+    );
+    let run = |extra: &[&str]| {
+        support::runner::srview(extra)
+            .args(["--dialect", dialect])
+            .cwd(dir.path())
+            .output()
+    };
+    let check = run(&["check", file, "r.json"]);
+    let apply = run(&["apply", file, "r.json", "--write"]);
+    let written = std::fs::read_to_string(dir.path().join(file)).expect("read");
+    (check, apply, written)
+}
+
+/// One Aider SEARCH/REPLACE block on `path`.
+fn aider_block(path: &str, search: &str, replace: &str) -> String {
+    format!("{path}\n````\n<<<<<<< SEARCH\n{search}=======\n{replace}>>>>>>> REPLACE\n````\n")
+}
+
+/// Testers' finds (round 43a, 07): Aider's `strip_quoted_wrapping` cuts a
+/// SEARCH's first line ending with the file's name (`COPY Dockerfile
+/// /src/Dockerfile`, which the block deletes, stays) and a REPLACE's code
+/// fences (a Markdown block written bare), and both were called exact and
+/// written. `check` exits 1 saying the line cut and why, `apply --write`
+/// leaves the file; the same blocks started one line earlier, and blocks
+/// the model wrapped in the file's name and a fence on both sides (what
+/// Aider's cut is for), are written.
+#[test]
+fn aider_blocks_losing_a_line_to_the_wrapping_cut_are_held_back() {
+    let docker = "FROM python:3.12\nWORKDIR /src\nCOPY Dockerfile /src/Dockerfile\nRUN pip install -r requirements.txt\n";
+    let cut = aider_block(
+        "Dockerfile",
+        "COPY Dockerfile /src/Dockerfile\nRUN pip install -r requirements.txt\n",
+        "RUN pip install --no-cache-dir -r requirements.txt\n",
+    );
+    let ran = aider_check_then_apply("aider-diff", &[("Dockerfile", docker)], "Dockerfile", &cut);
+    assert_held_back(
+        "Dockerfile",
+        &ran,
+        "edit 1: Aider cuts SEARCH line 1, `COPY Dockerfile /src/Dockerfile`, before matching",
+        docker,
+    );
+    let earlier = aider_block(
+        "Dockerfile",
+        "WORKDIR /src\nCOPY Dockerfile /src/Dockerfile\nRUN pip install -r requirements.txt\n",
+        "WORKDIR /src\nRUN pip install --no-cache-dir -r requirements.txt\n",
+    );
+    let ran = aider_check_then_apply(
+        "aider-diff",
+        &[("Dockerfile", docker)],
+        "Dockerfile",
+        &earlier,
+    );
+    assert_written(
+        &ran,
+        "FROM python:3.12\nWORKDIR /src\nRUN pip install --no-cache-dir -r requirements.txt\n",
+    );
+
+    let readme = "# Tool\n\nRun the tests with: make test\n\nDone.\n";
+    let fences = aider_block(
+        "README.md",
+        "Run the tests with: make test\n",
+        "```bash\nmake test\n```\n",
+    );
+    let ran = aider_check_then_apply("aider-diff", &[("README.md", readme)], "README.md", &fences);
+    assert_held_back(
+        "README.md",
+        &ran,
+        "edit 1: Aider cuts REPLACE lines 1 and 3, \"```bash\" and \"```\", before writing",
+        readme,
+    );
+
+    let calc = "import math\n\ndef area(r):\n    return r * r\n";
+    let wrapped = aider_block(
+        "calc.py",
+        "calc.py\n```python\ndef area(r):\n    return r * r\n```\n",
+        "calc.py\n```python\ndef area(r):\n    return math.pi * r * r\n```\n",
+    );
+    let ran = aider_check_then_apply("aider-diff", &[("calc.py", calc)], "calc.py", &wrapped);
+    assert_written(&ran, &calc.replace("r * r", "math.pi * r * r"));
+}
+
+/// Testers' finds (round 43a, 13): Aider (diff and udiff) writes a CRLF
+/// file back with LF on every line, and a one-line edit was called exact
+/// and written. `check` exits 1 naming the lines outside the edit whose
+/// ending changes, `apply --write` leaves the file; the same edit on the
+/// file in LF is written.
+#[test]
+fn aider_writing_a_crlf_file_lf_is_held_back() {
+    let lf = "a = 1\nb = 2\nc = 3\n";
+    let crlf = lf.replace('\n', "\r\n");
+    let block = aider_block("w.py", "b = 2\n", "b = 20\n");
+    let hunk = "```diff\n--- w.py\n+++ w.py\n@@ ... @@\n-b = 2\n+b = 20\n```\n";
+    for (dialect, reply) in [("aider-diff", &block), ("aider-udiff", &hunk.to_string())] {
+        let ran = aider_check_then_apply(dialect, &[("w.py", &crlf)], "w.py", reply);
+        assert_held_back(
+            dialect,
+            &ran,
+            "also rewrites line 1, line 3, which no edit covers: the file's lines end in CRLF \
+             and the agent writes every line with LF, so 2 lines outside the edit change their \
+             ending",
+            &crlf,
+        );
+        let ran = aider_check_then_apply(dialect, &[("w.py", lf)], "w.py", reply);
+        assert_written(&ran, "a = 1\nb = 20\nc = 3\n");
+    }
+}
+
+/// Testers' finds (round 43a, 17): a block naming a.py whose SEARCH is
+/// only in b.py, which Aider applies to b.py (it tries the chat's files),
+/// was written by `apply --transcript --write` as exact. It warns naming
+/// both files (JSON `blocks[].named`) and writes nothing unless
+/// `--force`; a block naming b.py is written.
+#[test]
+fn an_aider_block_landing_in_another_chat_file_is_held_back() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (a, b) = ("def f():\n    return 1\n", "def g():\n    return 2\n");
+    let reply = |path: &str| {
+        serde_json::json!({
+            "reply": aider_block(path, "    return 2\n", "    return 20\n"),
+            "chat_files": ["a.py", "b.py"],
+        })
+        .to_string()
+    };
+    support::files::write_all(dir.path(), [("a.py", a), ("b.py", b)]);
+    std::fs::write(dir.path().join("r.json"), reply("a.py")).expect("write");
+    let run = |extra: &[&str]| {
+        support::runner::srview(["apply", "--transcript", "r.json", "--cwd", "."])
+            .args(["--dialect", "aider-diff"])
+            .args(extra)
+            .cwd(dir.path())
+            .output()
+    };
+    let said = "edit 1 names a.py, but its SEARCH text is not in a.py: Aider 0.86.2's diff \
+                edit format applies it to b.py at line 2 only because b.py is in the chat";
+    let json = run(&["--json"]);
+    assert_contains(&String::from_utf8_lossy(&json.stderr), said);
+    let report: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
+    assert_eq!(report["blocks"][0]["named"], "a.py");
+    let write = run(&["--write"]);
+    assert_eq!(write.status.code(), Some(1));
+    assert_contains(&String::from_utf8_lossy(&write.stderr), said);
+    let read = |name: &str| std::fs::read_to_string(dir.path().join(name)).expect("read");
+    assert_eq!(read("b.py"), b);
+    let forced = run(&["--write", "--force"]);
+    assert_eq!(forced.status.code(), Some(0));
+    assert_eq!(read("b.py"), "def g():\n    return 20\n");
+    std::fs::write(dir.path().join("b.py"), b).expect("write");
+    std::fs::write(dir.path().join("r.json"), reply("b.py")).expect("write");
+    let named = run(&["--write"]);
+    assert_eq!(named.status.code(), Some(0));
+    assert_eq!(read("b.py"), "def g():\n    return 20\n");
+    assert_eq!(read("a.py"), a);
+}
+
+/// Testers' finds (round 43a, 15): Aider's `missing_leading_whitespace`
+/// writes the REPLACE re-indented (a top-level `def` nested after a
+/// `return`), and `check` listed none of the lines it writes otherwise.
+/// It lists them as for the other agents (JSON `blocks[].writtenDiffers`).
+#[test]
+fn aider_reindented_replace_lines_are_listed() {
+    let svc =
+        "class Service:\n    def total(self, items):\n        s = sum(items)\n        return s\n";
+    let block = aider_block(
+        "svc.py",
+        "s = sum(items)\nreturn s\n",
+        "s = sum(items)\nreturn round(s, 2)\n\n\ndef helper():\n    return 0\n",
+    );
+    let (check, apply, written) =
+        aider_check_then_apply("aider-diff", &[("svc.py", svc)], "svc.py", &block);
+    let stdout = String::from_utf8_lossy(&check.stdout);
+    assert_eq!(check.status.code(), Some(1), "{stdout}");
+    assert_contains(
+        &stdout,
+        "edit 1: new text line 5: the agent writes \"        def helper():\" where the model \
+         wrote \"def helper():\"",
+    );
+    assert_eq!((apply.status.code(), written.as_str()), (Some(1), svc));
+    let dir = tempfile::tempdir().expect("temp dir");
+    let input = serde_json::json!({ "reply": block }).to_string();
+    support::files::write_all(dir.path(), [("svc.py", svc), ("r.json", &*input)]);
+    let json = support::runner::srview(["check", "svc.py", "r.json", "--dialect", "aider-diff"])
+        .arg("--json")
+        .cwd(dir.path())
+        .output();
+    let report: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
+    assert_eq!(
+        report["blocks"][0]["writtenDiffers"][2],
+        serde_json::json!({"line": 5, "written": "        def helper():", "model": "def helper():"})
+    );
+}

@@ -168,11 +168,32 @@ fn edit_notes(row: &DialectRow, run: &Run) -> Vec<String> {
             .iter()
             .map(|&range| lines_text(range))
             .collect();
-        format!(
-            "{} also rewrites {}, which no edit covers: it writes the whole file normalized",
-            row.title,
-            ranges.join(", ")
-        )
+        match endings_rewritten(run) {
+            // Aider writes a CRLF file's lines with `\n`: said in the
+            // words the other agents' changed endings are said in.
+            Some(endings) => format!(
+                "{} also rewrites {}, which no edit covers: {endings}, so {} outside the edit \
+                 {} {} ending",
+                row.title,
+                ranges.join(", "),
+                crate::words::count(outside_count(&outcome.rewritten_outside), "line"),
+                if outside_count(&outcome.rewritten_outside) == 1 {
+                    "changes"
+                } else {
+                    "change"
+                },
+                if outside_count(&outcome.rewritten_outside) == 1 {
+                    "its"
+                } else {
+                    "their"
+                },
+            ),
+            None => format!(
+                "{} also rewrites {}, which no edit covers: it writes the whole file normalized",
+                row.title,
+                ranges.join(", ")
+            ),
+        }
     });
     outcome
         .loose_edits()
@@ -191,6 +212,7 @@ fn edit_notes(row: &DialectRow, run: &Run) -> Vec<String> {
             )
         })
         .chain(outside)
+        .chain(moved_notes(row, outcome))
         .chain(crate::dialect::call_doubts::exact_doubts(
             outcome,
             &|edit| before_of(run, edit),
@@ -200,6 +222,78 @@ fn edit_notes(row: &DialectRow, run: &Run) -> Vec<String> {
             },
         ))
         .collect()
+}
+
+/// One sentence per edit the agent applied to another file than the one
+/// it names ([`crate::dialect::call::EditMatch::named`]: Aider retries a
+/// block whose SEARCH fails on its own file on every chat file), the
+/// model's edit meant for the file it names.
+fn moved_notes(row: &DialectRow, outcome: &CallOutcome) -> Vec<String> {
+    outcome
+        .edits
+        .iter()
+        .enumerate()
+        .filter_map(|(i, edit)| {
+            let (named, path) = (edit.named.as_deref()?, edit.path.as_deref()?);
+            let at = edit
+                .lines
+                .map(|(a, b)| format!(" at {}", crate::words::line_range("line", a, b)))
+                .unwrap_or_default();
+            Some(format!(
+                "edit {} names {named}, but its SEARCH text is not in {named}: {} applies it \
+                 to {path}{at} only because {path} is in the chat and holds that text: the \
+                 model meant {named}; if {path} is meant, send the block under {path}'s name",
+                i + 1,
+                row.title,
+            ))
+        })
+        .collect()
+}
+
+/// How many lines `ranges` (first/last, 1-based) hold.
+fn outside_count(ranges: &[(usize, usize)]) -> usize {
+    ranges.iter().map(|&(a, b)| b + 1 - a.min(b + 1)).sum()
+}
+
+/// Where the call writes a file whose lines ended in CRLF or CR with every
+/// line in LF (Aider's universal newlines): the file's endings and the
+/// result's, in words ("the file's lines end in CRLF and the agent writes
+/// every line with LF"), each such file named when the call writes several.
+fn endings_rewritten(run: &Run) -> Option<String> {
+    let several = run.outcome.writes.len() > 1;
+    let said: Vec<String> = run
+        .outcome
+        .writes
+        .iter()
+        .filter_map(|w| {
+            let after = w.content.as_deref()?;
+            let Some(Entry::File(before)) = run.seen.get(&w.path) else {
+                return None;
+            };
+            if !before.contains('\r') || after.contains('\r') {
+                return None;
+            }
+            let crlf = before.matches("\r\n").count();
+            let cr = before.matches('\r').count() - crlf;
+            let lf = before.matches('\n').count() - crlf;
+            let file = if several {
+                format!("{}'s", w.path)
+            } else {
+                "the file's".to_string()
+            };
+            Some(match (crlf, cr, lf) {
+                (_, 0, 0) => format!("{file} lines end in CRLF"),
+                (0, _, 0) => format!("{file} lines end in CR"),
+                _ => format!("{file} lines mix CRLF, CR and LF endings"),
+            })
+        })
+        .collect();
+    (!said.is_empty()).then(|| {
+        format!(
+            "{} and the agent writes every line with LF",
+            said.join(", ")
+        )
+    })
 }
 
 /// The text of the file `edit` matched in, as the matcher read it: the
@@ -579,9 +673,9 @@ pub(super) fn check(args: &CheckArgs, row: &DialectRow, text: &str) -> CmdResult
             .then(|| as_read(&run, &target, &args.file))
             .flatten();
         report.new_content = Some(outcome.written(&target).flatten().or(unchanged.as_deref()));
-        let asked = crate::dialect::call_doubts::asked(row, &run.input).unwrap_or_default();
-        for ((block, edit), (_, new)) in report.blocks.iter_mut().zip(&outcome.edits).zip(&asked) {
-            if let Some(written) = &edit.written {
+        let asked = model_new_texts(row, &run, &target, &args.file);
+        for ((block, edit), new) in report.blocks.iter_mut().zip(&outcome.edits).zip(&asked) {
+            if let (Some(written), Some(new)) = (&edit.written, new) {
                 block.written_differs = written_lines(written, new)
                     .into_iter()
                     .map(|(line, written, model)| crate::report::WrittenLine {
@@ -658,8 +752,9 @@ pub(super) fn check(args: &CheckArgs, row: &DialectRow, text: &str) -> CmdResult
         }
         // The text written where it is not the model's (a loose stage's
         // re-indentation): each line, at most three.
+        let new_texts = model_new_texts(row, &run, &target, &args.file);
         for (i, edit) in outcome.edits.iter().enumerate() {
-            let (Some(written), Some((_, new))) = (&edit.written, asked.get(i)) else {
+            let (Some(written), Some(Some(new))) = (&edit.written, new_texts.get(i)) else {
                 continue;
             };
             let differing = written_lines(written, new);
@@ -722,6 +817,25 @@ pub(super) fn check(args: &CheckArgs, row: &DialectRow, text: &str) -> CmdResult
 fn names_target(path: &str, target: &str) -> bool {
     let name = |path: &str| path.rsplit('/').next().unwrap_or(path).to_string();
     path == target || name(path) == name(target)
+}
+
+/// The model's new text of each edit of `run`, in order, where the check
+/// compares what the agent writes with it: every edit of a string-edit
+/// dialect; for Aider's diff format, each block a loose stage placed (its
+/// REPLACE as sent: `missing_leading_whitespace` writes it re-indented).
+fn model_new_texts(row: &DialectRow, run: &Run, target: &str, file: &Path) -> Vec<Option<String>> {
+    if let Some(asked) = crate::dialect::call_doubts::asked(row, &run.input) {
+        return asked.into_iter().map(|(_, new)| Some(new)).collect();
+    }
+    let reply = run.input.get("reply").and_then(serde_json::Value::as_str);
+    let (Some(reply), "aider-diff", Some(content)) = (reply, row.value, as_read(run, target, file))
+    else {
+        return Vec::new();
+    };
+    let texts = crate::dialect::aider_diff::replace_texts(reply, &content);
+    (run.outcome.edits.iter().zip(texts))
+        .map(|(edit, text)| edit.loose.then_some(text))
+        .collect()
 }
 
 /// The blocks of FILE that Aider's `...` rules refuse, by edit index, with

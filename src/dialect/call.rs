@@ -107,8 +107,11 @@ pub struct CallOutcome {
     /// where they stand among lines it reads, so that what it writes lacks
     /// them (OpenCode's `apply_patch`: a chunk line without a ` `, `-` or
     /// `+` prefix, an empty one included; Aider's udiff: the last line of a
-    /// reply whose ```` ```diff ```` fence is never closed): one sentence
-    /// per hunk, saying which lines and what to send instead. Set only when the agent
+    /// reply whose ```` ```diff ```` fence is never closed; Aider's diff
+    /// format: a SEARCH or REPLACE line its `strip_quoted_wrapping` cuts
+    /// where that changes the result, so the file keeps a line the block
+    /// replaces or lacks one it writes): one sentence per hunk or block
+    /// side, saying which lines and what to send instead. Set only when the agent
     /// succeeds; a doubt wherever the call is judged.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub dropped: Vec<String>,

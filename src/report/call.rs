@@ -81,6 +81,11 @@ pub struct CallBlock<'a> {
     pub lines: Option<[usize; 2]>,
     /// Placed by any stage but the exact one.
     pub loose: bool,
+    /// The path the edit names, where the agent applied it to another file
+    /// (Aider retries a block whose SEARCH fails on its own file on every
+    /// chat file): a doubt.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub named: Option<&'a str>,
     /// The agent's own name for the stage that placed it.
     pub stage: &'a str,
     /// Lines of the text written that differ from the model's new text (a
@@ -136,6 +141,7 @@ impl<'a> CallBlock<'a> {
         CallBlock {
             lines: edit.lines.map(|(first, last)| [first, last]),
             loose: edit.loose,
+            named: edit.named.as_deref(),
             stage: &edit.stage,
             written_differs: Vec::new(),
             also_replaced: edit

@@ -22,11 +22,13 @@
 
 mod difflib;
 mod dmp;
+mod endings;
 mod parse;
 mod pytext;
 mod replace;
 mod udiff;
 mod world;
+mod wrapping;
 
 pub use udiff::{AiderUdiff, is_udiff_reply};
 
@@ -169,6 +171,16 @@ pub fn mend_dots(reply: &str, content: &str, ours: impl Fn(&str) -> bool) -> Opt
     (!faults.is_empty()).then_some(mended)
 }
 
+/// The REPLACE text of each block of `reply`, as the model sent it, in
+/// reply order (the order of [`CallOutcome::edits`]), the fence chosen as
+/// for a chat holding `content`: what a loose stage's re-indented text is
+/// compared with. Empty when the reply does not parse.
+pub fn replace_texts(reply: &str, content: &str) -> Vec<String> {
+    find_blocks(reply, choose_fence([content]), &[])
+        .map(|blocks| blocks.into_iter().map(|block| block.updated).collect())
+        .unwrap_or_default()
+}
+
 /// The call's reply and Aider's world with the chat's files added; the
 /// refusal of an input without the expected shape, named by `dialect`.
 fn open_call<'a>(
@@ -221,6 +233,9 @@ struct Applied {
     /// A `dotdotdots` replacement whose pieces each stood once, on whole
     /// lines, none overlapping ([`replace::Replaced::pieces_exact`]): not loose.
     pieces_exact: bool,
+    /// What `strip_quoted_wrapping` cut that changes what the block does
+    /// ([`wrapping::cut_sentences`]).
+    cut: Vec<String>,
 }
 
 /// `Coder.apply_updates`: dry run, `prepare_to_edit`, real run, report.
@@ -328,6 +343,8 @@ fn finish(
     ];
     let mut stages: Vec<String> = Vec::new();
     let mut filled: BTreeSet<String> = BTreeSet::new();
+    // Lines `strip_quoted_wrapping` cut, by block, in reply order.
+    let mut cut: Vec<(usize, Vec<String>)> = Vec::new();
     for (at, result) in results.into_iter().enumerate() {
         let edit = match result {
             // A failed block names its file (what Aider reports it
@@ -340,6 +357,11 @@ fn finish(
                 ..EditMatch::default()
             },
             Some(applied) => {
+                if let Some(&index) = kept.get(at)
+                    && !applied.cut.is_empty()
+                {
+                    cut.push((index, applied.cut.clone()));
+                }
                 let first_fill = filled.insert(applied.full.clone());
                 // The first empty SEARCH that fills a file the call created
                 // is `empty_search_new_file` (the corpus's name).
@@ -400,6 +422,20 @@ fn finish(
         Ending::Failed(report) => (false, Some(report), None),
         Ending::Raised => (true, None, None),
     };
+    cut.sort_by_key(|(index, _)| *index);
+    let dropped: Vec<String> = cut
+        .into_iter()
+        .flat_map(|(index, said)| {
+            said.into_iter()
+                .map(move |sentence| format!("edit {}: {sentence}", index + 1))
+        })
+        .collect();
+    // Aider writes every line with `\n`: a CRLF file's other lines too.
+    let rewritten_outside = if ok {
+        endings::endings_rewritten(world, &world.written, &edits)
+    } else {
+        Vec::new()
+    };
     CallOutcome {
         ok,
         error,
@@ -408,9 +444,9 @@ fn finish(
         writes: std::mem::take(&mut world.written),
         edits,
         hangs: false,
-        rewritten_outside: Vec::new(),
+        rewritten_outside,
         also_replaced: Vec::new(),
-        dropped: Vec::new(),
+        dropped: if ok { dropped } else { Vec::new() },
         patch_doubts: None,
     }
 }
@@ -508,6 +544,14 @@ fn do_replace(
             stage: APPEND,
             lines: None,
             found: String::new(),
+            cut: wrapping::cut_sentences(
+                &content,
+                &block.original,
+                &block.updated,
+                &format!("{content}{after}"),
+                name,
+                world.fence,
+            ),
             written: after,
             searched: content,
             pieces_exact: false,
@@ -525,7 +569,16 @@ fn do_replace(
                 .count()
         };
         let lines = (end > start).then(|| (line_at(start), line_at(end - 1)));
+        let cut = wrapping::cut_sentences(
+            &content,
+            &block.original,
+            &block.updated,
+            &replaced.text,
+            name,
+            world.fence,
+        );
         Applied {
+            cut,
             full: full.to_string(),
             found: content[start.min(content.len())..end.min(content.len())].to_string(),
             text: replaced.text,
@@ -1120,5 +1173,50 @@ mod tests {
         });
         assert!(!outcome.ok);
         assert!(outcome.error.is_some_and(|e| e.contains("\"reply\"")));
+    }
+
+    /// A CRLF file comes back LF: the lines no block replaced are named,
+    /// in the file's numbering before the call also after an earlier block
+    /// made a line two; an LF file's edit names none.
+    #[test]
+    fn lines_whose_crlf_ending_aider_drops_are_named() {
+        let crlf = "a = 1\r\nb = 2\r\nc = 3\r\nd = 4\r\n";
+        let outcome = run_on_a(crlf, "b = 2\n", "b = 20\n");
+        assert_eq!(
+            written(&outcome, "a.py").as_deref(),
+            Some("a = 1\nb = 20\nc = 3\nd = 4\n")
+        );
+        assert_eq!(outcome.rewritten_outside, [(1, 1), (3, 4)]);
+        let two = run(
+            &reply(&[
+                ("a.py", "a = 1\n", "a = 1\nx = 0\n"),
+                ("a.py", "c = 3\n", "c = 30\n"),
+            ]),
+            &[("a.py", crlf)],
+            &["a.py"],
+        );
+        assert_eq!(two.rewritten_outside, [(2, 2), (4, 4)]);
+        let lf = run_on_a("a = 1\nb = 2\n", "b = 2\n", "b = 20\n");
+        assert!(lf.rewritten_outside.is_empty() && lf.dropped.is_empty());
+    }
+
+    /// A SEARCH line of the file cut for ending with its name is said; the
+    /// block's own file name and fence repeated inside it are not.
+    #[test]
+    fn a_cut_that_changes_the_result_is_dropped() {
+        let file = "x = 1\n# see a.py\ny = 2\n";
+        let outcome = run_on_a(file, "# see a.py\ny = 2\n", "y = 3\n");
+        assert_eq!(
+            written(&outcome, "a.py").as_deref(),
+            Some("x = 1\n# see a.py\ny = 3\n")
+        );
+        assert_eq!(outcome.dropped.len(), 1, "{:?}", outcome.dropped);
+        assert!(outcome.dropped[0].starts_with("edit 1: Aider cuts SEARCH line 1, `# see a.py`"));
+        let wrapped = run_on_a(file, "a.py\ny = 2\n", "a.py\ny = 3\n");
+        assert_eq!(
+            written(&wrapped, "a.py").as_deref(),
+            Some("x = 1\n# see a.py\ny = 3\n")
+        );
+        assert!(wrapped.dropped.is_empty(), "{:?}", wrapped.dropped);
     }
 }

@@ -166,6 +166,13 @@ impl CallMatcher for AiderUdiff {
             },
             Ok(None) => CallOutcome {
                 ok: true,
+                // Aider writes every line with `\n`: a CRLF file's other
+                // lines too.
+                rewritten_outside: super::endings::endings_rewritten(
+                    &world,
+                    &world.written,
+                    &matches,
+                ),
                 message: (!edited.is_empty()).then(|| {
                     edited
                         .iter()

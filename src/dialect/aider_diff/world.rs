@@ -192,6 +192,18 @@ impl<'a> World<'a> {
     }
 
     /// Whether `key` (an [`fs_path`]) existed before the call as a file.
+    /// The project's file at `key` (as the outcome's writes name it) as it
+    /// was before the call, its bytes' line endings as they are; `None` for
+    /// anything but a file.
+    pub fn text_before(&self, key: &str) -> Option<String> {
+        let cached = self.reads.borrow().get(key).cloned();
+        let entry = cached.unwrap_or_else(|| Rc::new(self.fs.read(key)));
+        match &*entry {
+            Entry::File(text) => Some(text.clone()),
+            _ => None,
+        }
+    }
+
     pub fn existed_before(&self, full: &str) -> bool {
         let key = fs_path(self.cwd, full);
         let cached = self.reads.borrow().get(&key).cloned();
