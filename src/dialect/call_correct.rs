@@ -68,6 +68,135 @@ fn with_pair(fields: StringFields, input: &Value, index: usize, old: &str, new: 
     input
 }
 
+/// Where an agent's loose stage matched part of a line (or lines): text of
+/// the file's first or last line, beside what it replaced, that the model
+/// did not send. Byte offsets into the file's content.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct PartOfLine {
+    /// The first matched line's first byte.
+    line_start: usize,
+    /// The matched text's first byte and the byte after it.
+    start: usize,
+    end: usize,
+    /// The byte after the last matched line's text (its line break not
+    /// included).
+    line_end: usize,
+    /// 1-based first and last line.
+    lines: (usize, usize),
+}
+
+impl PartOfLine {
+    /// Where `m` (placed by a loose stage) stands in `content`, when the
+    /// line text before or after it holds more than white space; `None`
+    /// when it covers whole lines, or cannot be found where it was placed.
+    fn of(content: &str, m: &super::call::EditMatch) -> Option<Self> {
+        let (found, (first, last)) = (m.found.as_deref()?, m.lines?);
+        if found.is_empty() || m.searched.is_some() {
+            return None;
+        }
+        let line_start = if first <= 1 {
+            0
+        } else {
+            memchr::memchr_iter(b'\n', content.as_bytes()).nth(first - 2)? + 1
+        };
+        let next_line = content[line_start..]
+            .find('\n')
+            .map_or(content.len(), |i| line_start + i + 1);
+        let start = line_start + content.get(line_start..)?.find(found)?;
+        if start >= next_line {
+            return None;
+        }
+        let end = start + found.len();
+        let line_end = if found.ends_with('\n') {
+            end - 1
+        } else {
+            content[end..].find('\n').map_or(content.len(), |i| end + i)
+        };
+        let line_end = if content[..line_end].ends_with('\r') && line_end > end {
+            line_end - 1
+        } else {
+            line_end
+        };
+        let head = &content[line_start..start];
+        let tail = content.get(end..line_end.max(end))?;
+        if head.trim().is_empty() && tail.trim().is_empty() {
+            return None;
+        }
+        let lines = (first, last.max(first));
+        Some(PartOfLine {
+            line_start,
+            start,
+            end,
+            line_end: line_end.max(end),
+            lines,
+        })
+    }
+
+    fn lines_said(&self) -> String {
+        crate::words::line_range("line", self.lines.0, self.lines.1)
+    }
+
+    /// The file's text beside the match the model did not send, quoted.
+    fn unseen_said(&self, content: &str) -> String {
+        let head = content[self.line_start..self.start].trim_start();
+        let tail = content[self.end..self.line_end].trim_end();
+        match (head.is_empty(), tail.is_empty()) {
+            (false, false) => format!("`{head}` before it and `{tail}` after it"),
+            (false, true) => format!("`{head}` before it"),
+            _ => format!("`{tail}` after it"),
+        }
+    }
+
+    /// The corrected old and new texts: the file's whole lines, and the
+    /// agent's own written text with the lines' unseen rest around it,
+    /// which is the agent's own result; `Err` why not, where the match
+    /// starts or ends inside a word (the model's text is part of a word it
+    /// does not show: `retries = 1` of `retries = 10`), or the agent wrote
+    /// nothing to tell. `{old}` in the reason stands for the old text's
+    /// field name.
+    fn keeping_the_rest(
+        &self,
+        content: &str,
+        old: &str,
+        new: &str,
+        written: Option<&str>,
+    ) -> Result<(String, String), String> {
+        let line_of = |at: usize| crate::dialect::quick::count_newlines(&content[..at]) + 1;
+        for (at, which) in [(self.start, "starts"), (self.end, "ends")] {
+            if let Some(word) = edit::word_cut_at(content, at) {
+                let line = line_of(at);
+                let whole = content[..at].rfind('\n').map_or(0, |i| i + 1);
+                let whole = content[whole..]
+                    .split('\n')
+                    .next()
+                    .unwrap_or("")
+                    .trim_end_matches('\r');
+                return Err(format!(
+                    "the text the agent matched {which} inside `{word}` of file line {line} (`{}`): the {{old}} is part of a word it does not show, and what the line should become cannot be told; send the edit with the file's whole line as it stands",
+                    whole.trim()
+                ));
+            }
+        }
+        let Some(written) = written else {
+            return Err("what the agent writes in its place cannot be told".into());
+        };
+        // Only the line's indentation before the match, which the model's
+        // old text sent (a matcher that trims lines leaves it out of its
+        // match, and writes the new text, indented as sent, after it): the
+        // model's own new text from the line's start.
+        let head = &content[self.line_start..self.start];
+        let (head, written) = if head.trim().is_empty() && old.starts_with(char::is_whitespace) {
+            ("", new)
+        } else {
+            (head, written)
+        };
+        Ok((
+            content[self.line_start..self.line_end].to_string(),
+            format!("{head}{written}{}", &content[self.end..self.line_end]),
+        ))
+    }
+}
+
 /// The diagnosis of one edit.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EditExplained {
@@ -142,6 +271,51 @@ pub fn correct(
             .replace("SEARCH section", &format!("{} text", fields.old))
             .replace("REPLACE line", &format!("{} line", fields.new))
             .replace("REPLACE text", &format!("{} text", fields.new));
+        // The agent's loose stage matched part of a line: the correction
+        // keeps the line's rest the model did not send, as the agent's own
+        // result does, or is withheld (never a correction that writes text
+        // of the file away unseen).
+        let part = matched
+            .filter(|m| m.loose)
+            .and_then(|m| PartOfLine::of(content, m));
+        let (message, suggestion) = match part {
+            None => (message, suggestion),
+            Some(part) => {
+                let said = message
+                    .split_once(" No corrected edit:")
+                    .map_or(message.as_str(), |(said, _)| said)
+                    .to_string();
+                match part.keeping_the_rest(
+                    content,
+                    old,
+                    new,
+                    matched.and_then(|m| m.written.as_deref()),
+                ) {
+                    Ok((old_string, new_string)) => (
+                        format!(
+                            "{said} {} keeps the rest of file {} the {} did not show ({}): the corrected edit sends it as the file has it.",
+                            row.title,
+                            part.lines_said(),
+                            fields.old,
+                            part.unseen_said(content)
+                        ),
+                        Some(Edit::ClaudeEdit {
+                            file_path: path.to_string(),
+                            old_string,
+                            new_string,
+                            replace_all: false,
+                        }),
+                    ),
+                    Err(why) => (
+                        format!(
+                            "{said} No corrected edit: {}.",
+                            why.replace("{old}", fields.old)
+                        ),
+                        None,
+                    ),
+                }
+            }
+        };
         let corrected_old = match suggestion {
             Some(Edit::ClaudeEdit {
                 old_string,

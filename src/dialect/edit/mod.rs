@@ -40,7 +40,7 @@ mod text;
 
 pub use doubt::{
     EditDoubtKind, deletes_newline_after, edit_doubt_kinds, edit_doubts, joined_lines, joins_lines,
-    layout_kind, repeated_around, whole_write_doubts, write_doubt,
+    layout_kind, repeated_around, whole_write_doubts, word_cut_at, write_doubt,
 };
 pub use error::{EditError, Provenance};
 pub use explanation::EditDiagnosis;
