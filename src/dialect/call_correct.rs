@@ -197,6 +197,62 @@ impl PartOfLine {
     }
 }
 
+/// The places (said: `line 6 and line 11`) an edit's old text `old`
+/// could mean, when there are several: the one its correction
+/// (`corrected_old`, the file's own text) stands at, the one the agent's
+/// loose stage placed it at (`placed`), and every run of whole file lines
+/// the old text's lines fit but for trailing white space and typographic
+/// forms (quotes, dashes, special spaces), its indentation kept
+/// ([`super::apply_patch::seek::loose_places`]). `None` when they are
+/// one place.
+fn several_places(
+    content: &str,
+    old: &str,
+    corrected_old: &str,
+    placed: Option<((usize, usize), &str)>,
+) -> Option<String> {
+    use super::apply_patch::seek::{MatchLevel, loose_places};
+    let line_of = |at: usize| crate::dialect::quick::count_newlines(&content[..at]) + 1;
+    let mut places: Vec<(usize, usize)> = Vec::new();
+    if let Some(at) = content
+        .find(corrected_old)
+        .filter(|_| !corrected_old.is_empty())
+    {
+        let body = corrected_old.strip_suffix('\n').unwrap_or(corrected_old);
+        places.push((line_of(at), line_of(at + body.len())));
+    }
+    if let Some(((a, b), _)) = placed {
+        places.push((a, b.max(a)));
+    }
+    let old_lines: Vec<&str> = old.lines().map(|l| l.trim_end_matches('\r')).collect();
+    if !old_lines.is_empty() && old_lines.iter().any(|l| !l.trim().is_empty()) {
+        let file: Vec<&str> = content.lines().map(|l| l.trim_end_matches('\r')).collect();
+        for at in loose_places(&file, &old_lines, 0, false, MatchLevel::TrailingSpace) {
+            places.push((at + 1, at + old_lines.len()));
+        }
+    }
+    // Overlapping ranges are one place.
+    places.sort_unstable();
+    let mut merged: Vec<(usize, usize)> = Vec::new();
+    for (a, b) in places {
+        match merged.last_mut() {
+            Some(last) if a <= last.1 => last.1 = last.1.max(b),
+            _ => merged.push((a, b)),
+        }
+    }
+    if merged.len() < 2 {
+        return None;
+    }
+    let said: Vec<String> = merged
+        .iter()
+        .map(|&(a, b)| crate::words::line_range("line", a, b))
+        .collect();
+    Some(match said.split_last() {
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
+    })
+}
+
 /// The diagnosis of one edit.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EditExplained {
@@ -315,6 +371,39 @@ pub fn correct(
                     ),
                 }
             }
+        };
+        // The old text fits other places as loosely as the corrected one
+        // (the agent's loose stage placed it elsewhere, or it fits another
+        // place by another normalisation): which is meant cannot be told.
+        let placed = matched
+            .filter(|m| m.loose)
+            .and_then(|m| m.lines.map(|l| (l, m.stage.as_str())));
+        let (message, suggestion) = match &suggestion {
+            Some(Edit::ClaudeEdit { old_string, .. }) => {
+                match several_places(content, old, old_string, placed) {
+                    Some(places) => {
+                        let said = message
+                            .split_once(" No corrected edit:")
+                            .map_or(message.as_str(), |(said, _)| said);
+                        let by_agent = placed.map_or(String::new(), |((a, b), stage)| {
+                            format!(
+                                " ({} places it at {} by its loose stage `{stage}`)",
+                                row.title,
+                                crate::words::line_range("line", a, b.max(a))
+                            )
+                        });
+                        (
+                            format!(
+                                "{said} No corrected edit: the {} fits {places} about as loosely{by_agent}: which place is meant cannot be told; send the edit with context that occurs only at the intended place.",
+                                fields.old
+                            ),
+                            None,
+                        )
+                    }
+                    None => (message, suggestion),
+                }
+            }
+            _ => (message, suggestion),
         };
         let corrected_old = match suggestion {
             Some(Edit::ClaudeEdit {

@@ -678,9 +678,7 @@ fn hunk_doubt(
         && let Some(shift) = effect::indent_shift(&old, region, &new)
     {
         let also = several.as_ref().map_or(String::new(), |others| {
-            format!(
-                "; its lines also fit {others} as loosely: which place is meant cannot be told"
-            )
+            format!("; its lines also fit {others} as loosely: which place is meant cannot be told")
         });
         return Some((
             PatchDoubtKind::IndentShift,

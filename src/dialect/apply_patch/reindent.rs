@@ -90,9 +90,7 @@ impl Unindentable {
             return None;
         }
         let len = matched.end_line + 1 - matched.start_line;
-        let range = |first: usize| {
-            crate::words::line_range("line", first, first + len.max(1) - 1)
-        };
+        let range = |first: usize| crate::words::line_range("line", first, first + len.max(1) - 1);
         let others: Vec<String> = hunk.elsewhere.iter().map(|&at| range(at + 1)).collect();
         Some(Unindentable::SeveralPlaces {
             level: level.name(),
