@@ -497,4 +497,87 @@ mod tests {
         assert_eq!(pairs(PI, &set), Some(vec![("p".into(), "q".into())]));
         assert!(set["edits"].is_string(), "kept a JSON string");
     }
+
+    fn matched(found: &str, lines: (usize, usize)) -> super::super::call::EditMatch {
+        super::super::call::EditMatch {
+            stage: "regex".into(),
+            loose: true,
+            lines: Some(lines),
+            found: Some(found.into()),
+            written: Some("    row = fetch(rows, limit=1)".into()),
+            ..Default::default()
+        }
+    }
+
+    /// A loose match of a line's start: the corrected edit is the whole
+    /// line and the agent's written text with the line's rest; a match of
+    /// whole lines is no part of a line; one ending inside a word gets no
+    /// correction.
+    #[test]
+    fn a_match_of_part_of_a_line_keeps_its_rest_or_says_the_word() {
+        let content = "def f(rows):\n    row = fetch(rows)[0]\n    retries = 10\n";
+        let part = PartOfLine::of(content, &matched("    row = fetch(rows)", (2, 2)))
+            .expect("part of line 2");
+        assert_eq!(part.unseen_said(content), "`[0]` after it");
+        assert_eq!(
+            part.keeping_the_rest(
+                content,
+                "    row  = fetch(rows)",
+                "    row = fetch(rows, limit=1)",
+                Some("    row = fetch(rows, limit=1)"),
+            ),
+            Ok((
+                "    row = fetch(rows)[0]".to_string(),
+                "    row = fetch(rows, limit=1)[0]".to_string()
+            ))
+        );
+        // A matcher leaving the indentation out of its match: the model's
+        // new text from the line's start, not after the indentation.
+        let trimmed =
+            PartOfLine::of(content, &matched("row = fetch(rows)", (2, 2))).expect("part of line 2");
+        assert_eq!(
+            trimmed
+                .keeping_the_rest(
+                    content,
+                    "    row  = fetch(rows)",
+                    "    row = fetch(rows, limit=2)",
+                    Some("    row = fetch(rows, limit=2)"),
+                )
+                .map(|(_, new)| new),
+            Ok("    row = fetch(rows, limit=2)[0]".to_string())
+        );
+        assert_eq!(
+            PartOfLine::of(content, &matched("    row = fetch(rows)[0]\n", (2, 2))),
+            None
+        );
+        let cut = PartOfLine::of(content, &matched("    retries = 1", (3, 3))).expect("part");
+        assert_eq!(
+            cut.keeping_the_rest(content, "    retries  = 1", "    retries = 2", Some("x")),
+            Err(
+                "the text the agent matched ends inside `10` of file line 3 (`retries = 10`): the \
+                 {old} is part of a word it does not show, and what the line should become cannot \
+                 be told; send the edit with the file's whole line as it stands"
+                    .to_string()
+            )
+        );
+    }
+
+    /// Several places: the correction's, the agent's loose one, and lines
+    /// equal but for trailing spaces or quote style; one place is none.
+    #[test]
+    fn several_places_are_named_one_is_none() {
+        let content = "a\nsay \u{201c}hi\u{201d}\nb\nsay \"hi\"  \nc\n";
+        assert_eq!(
+            several_places(content, "say \"hi\"\n", "say \"hi\"  \n", None),
+            Some("line 2 and line 4".to_string())
+        );
+        assert_eq!(
+            several_places(content, "b\nsay \"hi\"\n", "b\nsay \"hi\"  \n", None),
+            None
+        );
+        assert_eq!(
+            several_places(content, "c \n", "c\n", Some(((1, 1), "x"))),
+            Some("line 1 and line 5".to_string())
+        );
+    }
 }

@@ -193,4 +193,30 @@ mod tests {
         assert_eq!(seek(&lines, &["}"], 0, true), Some((2, MatchLevel::Exact)));
         assert_eq!(seek(&lines, &["x"], 0, true), None);
     }
+
+    /// A pattern found only with trailing spaces ignored fits a line
+    /// that differs by its quote style as loosely, not one indented
+    /// otherwise; found only trimmed, it fits every indentation.
+    #[test]
+    fn loose_places_keep_what_the_level_kept() {
+        let lines = [
+            "run \u{201c}x\u{201d}",
+            "run \"x\"  ",
+            "    run \"x\"",
+            "run \"y\"",
+        ];
+        let pattern = ["run \"x\""];
+        assert_eq!(
+            loose_places(&lines, &pattern, 0, false, MatchLevel::TrailingSpace),
+            vec![0, 1]
+        );
+        assert_eq!(
+            loose_places(&lines, &pattern, 0, false, MatchLevel::Trimmed),
+            vec![0, 1, 2]
+        );
+        assert_eq!(
+            loose_places(&lines, &pattern, 1, false, MatchLevel::Trimmed),
+            vec![1, 2]
+        );
+    }
 }

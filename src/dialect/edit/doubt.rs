@@ -1999,4 +1999,18 @@ mod tests {
         assert!(deletes_newline_after("qwen-edit") && deletes_newline_after("edit-json"));
         assert!(!deletes_newline_after("gemini-replace") && !deletes_newline_after("pi-edit"));
     }
+
+    /// A cut between two word characters, or inside a number's decimal
+    /// point, is inside a word; one beside punctuation is not.
+    #[test]
+    fn word_cut_at_names_the_word_a_cut_falls_in() {
+        let text = "retries = 10; rate = 1.5; row = fetch(rows)[0]";
+        let at = |s: &str| text.find(s).expect("in the text");
+        assert_eq!(word_cut_at(text, at("0;")), Some("10"));
+        assert_eq!(word_cut_at(text, at(".5")), Some("1.5"));
+        assert_eq!(word_cut_at(text, at("5;")), Some("1.5"));
+        assert_eq!(word_cut_at(text, at("[0]")), None);
+        assert_eq!(word_cut_at(text, at(" = 10")), None);
+        assert_eq!(word_cut_at(text, text.len()), None);
+    }
 }
