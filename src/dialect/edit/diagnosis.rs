@@ -204,6 +204,33 @@ fn length_withheld(k: usize, n: usize, sent: &str, file: &str) -> String {
     }
 }
 
+/// The text of file line `r` before (with `starts`) or after (with
+/// `ends`) what the text's line `o` is aligned with, character by
+/// character, when it is more than white space: what `o`, part of the
+/// line, does not show.
+fn unseen_part(o: &str, r: &str, starts: bool, ends: bool) -> Option<String> {
+    let (o, r) = (o.trim(), r.trim());
+    if o.is_empty() || !(starts || ends) {
+        return None;
+    }
+    let diff = similar::TextDiff::from_chars(o, r);
+    let ops = diff.ops();
+    let text = |op: &similar::DiffOp| -> String {
+        r.chars()
+            .skip(op.new_range().start)
+            .take(op.new_range().len())
+            .collect()
+    };
+    let inserted = |op: Option<&similar::DiffOp>| {
+        op.filter(|op| op.tag() == similar::DiffTag::Insert)
+            .map(text)
+            .filter(|t| !t.trim().is_empty())
+    };
+    let tail = if ends { inserted(ops.last()) } else { None };
+    let head = if starts { inserted(ops.first()) } else { None };
+    tail.or(head).map(|t| t.trim().to_string())
+}
+
 /// A corrected edit for region `c`, or why none is offered.
 fn suggest(
     content: &str,
@@ -284,6 +311,22 @@ fn suggest(
                 Some(diagnose::string_spacing_withheld(
                     c.start_line + i,
                     &literal,
+                )),
+            );
+        }
+        // The text's first line starting after the start of its file line,
+        // or its last (when the text ends inside a line) stopping short of
+        // the line's end: the corrected edit, the whole line, would write
+        // away what the model did not send (`fetch(rows)[0]`'s `[0]`).
+        let ends_inside = i + 1 == old_lines.len() && !old.ends_with('\n');
+        if let Some(unseen) = unseen_part(o, r, i == 0, ends_inside) {
+            return (
+                None,
+                Some(format!(
+                    "line {} of the text does not show `{unseen}` of file line {} (`{}`), which the corrected edit, the whole line, would write away; send the edit with the file's whole line as it stands",
+                    i + 1,
+                    c.start_line + i,
+                    r.trim()
                 )),
             );
         }
