@@ -3882,3 +3882,39 @@ fn fix_names_both_places_an_old_text_fits_by_different_forms() {
         );
     }
 }
+
+/// Found by the false-alarm sweep of 43a-10's fix: where the agent places
+/// nothing (OpenCode refuses `e  = elem`, found in `e = elem[i]` and in
+/// `parent_node = elem...`; Claude Code finds no `fetchh`), srview's own correction
+/// widened the old text to the whole line all the same, dropping `[i]`.
+/// No correction now, the unseen text named.
+#[test]
+fn fix_offers_no_whole_line_correction_dropping_what_the_text_did_not_show() {
+    let file = "def f(elem, i, rows):\n    e = elem[i]\n    parent_node = elem.getparent()\n    row = fetch(rows)[0]\n    return e, parent_node, row\n";
+    let dir = support::files::folder(&[("f.py", file)]);
+    let root = dir.path();
+    for (dialect, input, said) in [
+        (
+            "opencode-edit",
+            r#"{"filePath":"f.py","oldString":"    e  = elem","newString":"    e = elem_x"}"#,
+            "No corrected edit: line 1 of the text does not show `[i]` of file line 2 (`e = \
+             elem[i]`), which the corrected edit, the whole line, would write away",
+        ),
+        (
+            "edit-json",
+            r#"{"file_path":"f.py","old_string":"    row = fetchh(rows)","new_string":"    row = fetch(rows, limit=1)"}"#,
+            "No corrected edit: line 1 of the text does not show `[0]` of file line 4 (`row = \
+             fetch(rows)[0]`)",
+        ),
+    ] {
+        let out = run_on_input(root, ["fix", "f.py", "e.json"], input, dialect);
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{dialect}: {}",
+            text(&out.stderr)
+        );
+        assert_eq!(text(&out.stdout), "", "{dialect}");
+        assert_contains(&text(&out.stderr), said);
+    }
+}
