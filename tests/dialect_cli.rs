@@ -3810,6 +3810,12 @@ fn fix_keeps_the_rest_of_a_line_a_loose_stage_matched_part_of() {
          (`retries = 10`): the old_string is part of a word it does not show",
     );
     assert_eq!(read(&root.join("z.py").to_string_lossy()), file);
+    // `check` quotes the file's whole line, not the part matched.
+    let checked = run_on_input(root, ["check", "z.py", "e.json"], stale, "gemini-replace");
+    assert_contains(
+        &text(&checked.stdout),
+        "  edit 1: line 4: the file has \"    retries = 10\" where the model wrote \"    retries  = 1\"\n",
+    );
 }
 
 /// A tester's find (43a-06): a patch hunk whose lines, trimmed, fit two
