@@ -518,4 +518,32 @@ mod tests {
              become cannot be told; send the edit with the file's line as it stands"
         );
     }
+
+    /// What a line of the text, part of its file line, does not show: the
+    /// file's text after its last line (a text ending inside the line) or
+    /// before its first; a typo inside the line is none.
+    #[test]
+    fn unseen_part_is_the_files_text_beyond_the_texts_ends() {
+        let line = "    row = fetch(rows)[0]";
+        assert_eq!(
+            unseen_part("    row = fetchh(rows)", line, true, true),
+            Some("[0]".to_string())
+        );
+        assert_eq!(
+            unseen_part("    row = fetchh(rows)", line, true, false),
+            None
+        );
+        assert_eq!(
+            unseen_part("= fetch(rows)[0]", line, true, false),
+            Some("row".to_string())
+        );
+        assert_eq!(
+            unseen_part("    row = fetch(rowz)[0]", line, true, true),
+            None
+        );
+        assert_eq!(
+            unseen_part("    row = fetch(rows)[0]  ", line, true, true),
+            None
+        );
+    }
 }
