@@ -3758,3 +3758,192 @@ fn an_aider_dotdotdots_refusal_is_said_by_its_rule() {
         )
     );
 }
+
+/// A tester's find (43a-10): `fix` "corrected" an old text Gemini CLI's
+/// `regex` stage (OpenCode's `WhitespaceNormalizedReplacer`) matched at
+/// the start of a line to the whole line with the model's new text, the
+/// line's rest the model never saw dropped (`[0]`, ` or 0`), exit 0. The
+/// correction keeps it: applied, it writes what the agent's own loose
+/// match writes. A match ending inside a word (`retries = 1` of
+/// `retries = 10`) gets none: exit 1, nothing on stdout, the word said.
+#[test]
+fn fix_keeps_the_rest_of_a_line_a_loose_stage_matched_part_of() {
+    let file = "def first(rows, cache, key):\n    row = fetch(rows)[0]\n    value = cache.get(key) or 0\n    retries = 10\n    return row\n";
+    let dir = support::files::folder(&[("z.py", file)]);
+    let root = dir.path();
+    for (dialect, input, want_old, want_new) in [
+        (
+            "gemini-replace",
+            r#"{"file_path":"z.py","instruction":"x","old_string":"    row  = fetch(rows)","new_string":"    row = fetch(rows, limit=1)"}"#,
+            "    row = fetch(rows)[0]",
+            "    row = fetch(rows, limit=1)[0]",
+        ),
+        (
+            "opencode-edit",
+            r#"{"filePath":"z.py","oldString":"    value  = cache.get(key)","newString":"    value = cache.get(key, ttl=5)"}"#,
+            "    value = cache.get(key) or 0",
+            "    value = cache.get(key, ttl=5) or 0",
+        ),
+    ] {
+        let out = run_on_input(root, ["fix", "z.py", "e.json"], input, dialect);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{dialect}: {}",
+            text(&out.stderr)
+        );
+        let fixed: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        let (old, new) = match dialect {
+            "opencode-edit" => ("oldString", "newString"),
+            _ => ("old_string", "new_string"),
+        };
+        assert_eq!(fixed[old], want_old, "{dialect}");
+        assert_eq!(fixed[new], want_new, "{dialect}");
+        // Applied, the correction changes the line and keeps its rest: the
+        // agent's own result of the input as sent (Gemini CLI's; OpenCode's
+        // writes the model's new text, indentation and all, after the
+        // line's indentation it left out of its match).
+        let corrected = run_on_input(
+            root,
+            ["apply", "z.py", "f.json"],
+            &text(&out.stdout),
+            dialect,
+        );
+        assert_eq!(corrected.status.code(), Some(0), "{dialect}");
+        let meant = file.replacen(want_old, want_new, 1);
+        assert_eq!(text(&corrected.stdout), meant, "{dialect}");
+        let own = run_on_input(root, ["apply", "z.py", "e.json"], input, dialect);
+        let own_line = match dialect {
+            "opencode-edit" => format!("    {want_new}"),
+            _ => want_new.to_string(),
+        };
+        assert_eq!(
+            text(&own.stdout),
+            file.replacen(want_old, &own_line, 1),
+            "{dialect}"
+        );
+    }
+    let stale = r#"{"file_path":"z.py","instruction":"x","old_string":"    retries  = 1","new_string":"    retries = 2"}"#;
+    let out = run_on_input(root, ["fix", "z.py", "e.json"], stale, "gemini-replace");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(text(&out.stdout), "");
+    assert_contains(
+        &text(&out.stderr),
+        "No corrected edit: the text the agent matched ends inside `10` of file line 4 \
+         (`retries = 10`): the old_string is part of a word it does not show",
+    );
+    assert_eq!(read(&root.join("z.py").to_string_lossy()), file);
+    // `check` quotes the file's whole line, not the part matched.
+    let checked = run_on_input(root, ["check", "z.py", "e.json"], stale, "gemini-replace");
+    assert_contains(
+        &text(&checked.stdout),
+        "  edit 1: line 4: the file has \"    retries = 10\" where the model wrote \"    retries  = 1\"\n",
+    );
+}
+
+/// A tester's find (43a-06): a patch hunk whose lines, trimmed, fit two
+/// places indented differently was tightened onto the first by `fix` (exit
+/// 0, in Codex's, OpenCode's and Cline's patch dialects), the second never
+/// named. Now `check` names both, and `fix` exits 1 without a correction.
+#[test]
+fn fix_does_not_tighten_a_loose_hunk_fitting_two_places() {
+    let file = "def load(path):\n    data = read(path)\n    return parse(data)\n\n\nclass Loader:\n    def load(self, path):\n        data = read(path)\n        return parse(data)\n";
+    let patch = "*** Begin Patch\n*** Update File: m.py\n@@\n           data = read(path)\n-          return parse(data)\n+          return parse(data, strict=True)\n*** End Patch\n";
+    let dir = support::files::folder(&[("m.py", file), ("p.patch", patch)]);
+    let root = dir.path();
+    let checked = run_in(root, &["check", "m.py", "p.patch"]);
+    assert_eq!(checked.status.code(), Some(1));
+    assert_contains(
+        &text(&checked.stdout),
+        "; its lines also fit lines 8-9 as loosely: which place is meant cannot be told\n",
+    );
+    let said = "hunk #1 is left as written: it matched only loosely (trimmed) at lines 2-3, and \
+                its lines fit lines 8-9 as loosely: which place is meant cannot be told";
+    let fixed = run_in(root, &["fix", "m.py", "p.patch"]);
+    assert_eq!(fixed.status.code(), Some(1));
+    assert_contains(&text(&fixed.stderr), said);
+    assert_eq!(text(&fixed.stdout), patch, "left as written");
+    for dialect in ["opencode-apply-patch", "cline-apply-patch"] {
+        let fixed = run_in(root, &["fix", "m.py", "p.patch", "--dialect", dialect]);
+        assert_eq!(fixed.status.code(), Some(1), "{dialect}");
+        assert_eq!(text(&fixed.stdout), "", "{dialect}");
+        assert_contains(&text(&fixed.stderr), said);
+    }
+}
+
+/// A tester's find (43a-04): a Qwen Code edit whose old text fits line 6
+/// by its quote style (where Qwen's loose stage edits) and line 11 by its
+/// trailing spaces was corrected onto line 11, exit 0. No correction now:
+/// both lines named, exit 1; Gemini CLI's (whose loose stage takes line
+/// 11) the same.
+#[test]
+fn fix_names_both_places_an_old_text_fits_by_different_forms() {
+    let readme = "# Tool\n\n## Linux\n\nInstall the package.\nThen run \u{201c}make test\u{201d} first.\n\n## macOS\n\nInstall with brew.\nThen run \"make test\" first.  \n";
+    let dir = support::files::folder(&[("README.md", readme)]);
+    let root = dir.path();
+    let qwen = serde_json::json!({
+        "file_path": root.join("README.md"),
+        "old_string": "Then run \"make test\" first.\n",
+        "new_string": "Then run \"make check\" first.\n",
+    })
+    .to_string();
+    for (dialect, input, placed) in [
+        (
+            "qwen-edit",
+            qwen.as_str(),
+            "Qwen Code 0.24.4's edit tool places it at line 6 by its loose stage `normalizeBasicCharacters`",
+        ),
+        (
+            "gemini-replace",
+            r#"{"file_path":"README.md","instruction":"x","old_string":"Then run \"make test\" first.\n","new_string":"Then run \"make check\" first.\n"}"#,
+            "Gemini CLI 0.61.0's replace tool places it at line 11 by its loose stage `regex`",
+        ),
+    ] {
+        let out = run_on_input(root, ["fix", "README.md", "e.json"], input, dialect);
+        assert_eq!(out.status.code(), Some(1), "{dialect}");
+        assert_eq!(text(&out.stdout), "", "{dialect}");
+        assert_contains(
+            &text(&out.stderr),
+            &format!(
+                "No corrected edit: the old_string fits line 6 and line 11 about as loosely \
+                 ({placed}): which place is meant cannot be told"
+            ),
+        );
+    }
+}
+
+/// Found by the false-alarm sweep of 43a-10's fix: where the agent places
+/// nothing (OpenCode refuses `e  = elem`, found in `e = elem[i]` and in
+/// `parent_node = elem...`; Claude Code finds no `fetchh`), srview's own correction
+/// widened the old text to the whole line all the same, dropping `[i]`.
+/// No correction now, the unseen text named.
+#[test]
+fn fix_offers_no_whole_line_correction_dropping_what_the_text_did_not_show() {
+    let file = "def f(elem, i, rows):\n    e = elem[i]\n    parent_node = elem.getparent()\n    row = fetch(rows)[0]\n    return e, parent_node, row\n";
+    let dir = support::files::folder(&[("f.py", file)]);
+    let root = dir.path();
+    for (dialect, input, said) in [
+        (
+            "opencode-edit",
+            r#"{"filePath":"f.py","oldString":"    e  = elem","newString":"    e = elem_x"}"#,
+            "No corrected edit: line 1 of the text does not show `[i]` of file line 2 (`e = \
+             elem[i]`), which the corrected edit, the whole line, would write away",
+        ),
+        (
+            "edit-json",
+            r#"{"file_path":"f.py","old_string":"    row = fetchh(rows)","new_string":"    row = fetch(rows, limit=1)"}"#,
+            "No corrected edit: line 1 of the text does not show `[0]` of file line 4 (`row = \
+             fetch(rows)[0]`)",
+        ),
+    ] {
+        let out = run_on_input(root, ["fix", "f.py", "e.json"], input, dialect);
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{dialect}: {}",
+            text(&out.stderr)
+        );
+        assert_eq!(text(&out.stdout), "", "{dialect}");
+        assert_contains(&text(&out.stderr), said);
+    }
+}

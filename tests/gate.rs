@@ -1021,7 +1021,7 @@ fn every_recorded_call_of_the_agents_with_fuzzy_matchers_is_judged() {
             // `return item` occurs twice (lines 27 and 45, trimmed); its
             // re-indented edit picked line 27 while the message said the
             // edit cannot tell which is meant (a fresh tester's find).
-            "opencode_edit corrected 2",
+            "opencode_edit corrected 3",
             "opencode_edit exact 6",
             "opencode_edit failing 2",
             "opencode_edit loose 7",

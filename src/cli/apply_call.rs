@@ -745,7 +745,19 @@ pub(super) fn check(args: &CheckArgs, row: &DialectRow, text: &str) -> CmdResult
                 continue;
             };
             if edit.loose {
-                for line in differing_lines(found, old, first) {
+                // The file's whole line where the stage matched part of it
+                // (a tester's find, 43a-10: `retries = 1` quoted for the
+                // file's `retries = 10`).
+                let content = edit
+                    .searched
+                    .is_none()
+                    .then(|| as_read(&run, &target, &args.file))
+                    .flatten();
+                let whole = |n: usize| -> Option<String> {
+                    let line = content.as_deref()?.split('\n').nth(n.checked_sub(1)?)?;
+                    Some(line.strip_suffix('\r').unwrap_or(line).to_string())
+                };
+                for line in differing_lines(found, old, first, whole) {
                     text.push_str(&format!("  edit {}: {line}\n", i + 1));
                 }
             }
@@ -1295,7 +1307,12 @@ fn place(lines: Option<(usize, usize)>) -> String {
 /// file line `first`) differs from the text the model wrote (`asked`), at
 /// most three, each as `line N: the file has "..." where the model wrote
 /// "..."`; then how many more.
-fn differing_lines(found: &str, asked: &str, first: usize) -> Vec<String> {
+fn differing_lines(
+    found: &str,
+    asked: &str,
+    first: usize,
+    whole: impl Fn(usize) -> Option<String>,
+) -> Vec<String> {
     let file: Vec<&str> = found.lines().collect();
     let model: Vec<&str> = asked.lines().collect();
     let mut out = Vec::new();
@@ -1304,6 +1321,9 @@ fn differing_lines(found: &str, asked: &str, first: usize) -> Vec<String> {
         if have == wrote {
             continue;
         }
+        // The file's whole line where `have` is part of it.
+        let line = whole(first + i).filter(|w| w != have && w.contains(have));
+        let have = line.as_deref().unwrap_or(have);
         if out.len() < 3 {
             out.push(format!(
                 "line {}: the file has {have:?} where the model wrote {wrote:?}",

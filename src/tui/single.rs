@@ -1269,8 +1269,9 @@ mod tests {
         );
     }
 
-    /// `c` on a patch whose correction `check` still doubts (a loose hunk
-    /// whose lines occur twice) copies nothing and says why.
+    /// `c` on a patch srview cannot correct (a loose hunk whose lines occur
+    /// twice: which is meant cannot be told, so it is not tightened onto
+    /// the first) copies nothing and says why, naming both places.
     #[test]
     fn copying_a_correction_still_in_doubt_copies_nothing() {
         let patch = "*** Begin Patch\n*** Update File: k.txt\n@@\n x\n-b\n+B\n*** End Patch\n";
@@ -1278,8 +1279,7 @@ mod tests {
             .expect_err("nothing copied")
             .text;
         assert!(
-            said.starts_with("nothing copied: 1 loose hunk rewritten as ")
-                && said.contains(", but the corrected patch is in doubt: hunk #1 of k.txt matched at lines 2-3, and its lines occur again at line 5"),
+            said.starts_with("nothing copied: the patch is not fully corrected: hunk #1 is left as written: it matched only loosely (trailing-space) at lines 2-3, and its lines fit lines 5-6 as loosely: which place is meant cannot be told"),
             "{said}"
         );
     }

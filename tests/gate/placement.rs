@@ -233,3 +233,177 @@ fn a_patch_codex_cannot_read_is_sent_back_in_its_form() {
         );
     }
 }
+
+// --- several places, part of a line (tester round 43a: 04, 06, 10) -------
+
+/// `(old, new)` as `agent`'s string edit of inventory.py in its payload
+/// (Gemini CLI, Qwen Code: their recorded shape; OpenCode: srview's JSON).
+fn string_payload(agent: GateAgent, old: &str, new: &str) -> Vec<u8> {
+    match agent {
+        GateAgent::Opencode => own_payload(
+            "edit",
+            json!({"filePath": format!("{CWD}/inventory.py"), "oldString": old, "newString": new}),
+        ),
+        _ => edit_payload(agent, string_edit(agent, old, new)),
+    }
+}
+
+/// The old and new texts of a rewritten string edit.
+fn rewritten_pair(judgment: &Judgment) -> (String, String) {
+    let input = rewritten_input(judgment);
+    let field = |a: &str, b: &str| {
+        input[a]
+            .as_str()
+            .or_else(|| input[b].as_str())
+            .unwrap_or_else(|| panic!("{input}"))
+            .to_string()
+    };
+    (
+        field("old_string", "oldString"),
+        field("new_string", "newString"),
+    )
+}
+
+/// A tester's find (43a-10): an old text a loose stage (Gemini CLI's
+/// `regex`, OpenCode's `WhitespaceNormalizedReplacer`) matched at the start
+/// of a line was "corrected" to the whole line with the model's new text,
+/// dropping the line's rest the model never saw (`[0]`, ` or 0`). The
+/// rewrite keeps that rest, as the agent's own result does; where the
+/// match ends inside a word (`retries = 1` of `retries = 10`: the value
+/// the model believed is not the file's), no correction: denied, the word
+/// and the whole line named.
+#[test]
+fn a_loose_match_of_part_of_a_line_keeps_the_lines_unseen_rest() {
+    let file = "def first(rows):\n    row = fetch(rows)[0]\n    value = cache.get(key) or 0\n    retries = 10\n    return row\n";
+    for agent in [GateAgent::GeminiCli, GateAgent::Opencode] {
+        for (old, new, want_old, want_new) in [
+            (
+                "    row  = fetch(rows)",
+                "    row = fetch(rows, limit=1)",
+                "    row = fetch(rows)[0]",
+                "    row = fetch(rows, limit=1)[0]",
+            ),
+            (
+                "    value  = cache.get(key)",
+                "    value = cache.get(key, ttl=5)",
+                "    value = cache.get(key) or 0",
+                "    value = cache.get(key, ttl=5) or 0",
+            ),
+        ] {
+            let judgment = judge_on(
+                agent,
+                &string_payload(agent, old, new),
+                file,
+                &Policy::default(),
+            );
+            assert_case(&judgment, Case::Loose);
+            let (fixed_old, fixed_new) = rewritten_pair(&judgment);
+            assert_eq!(fixed_old, want_old, "{agent:?}");
+            assert_eq!(fixed_new, want_new, "{agent:?}");
+            assert!(
+                judgment
+                    .answer
+                    .message()
+                    .is_some_and(|m| m.contains("keeps the rest of file line")),
+                "{agent:?}: {:?}",
+                judgment.answer
+            );
+        }
+        let judgment = judge_on(
+            agent,
+            &string_payload(agent, "    retries  = 1", "    retries = 2"),
+            file,
+            &Policy::default(),
+        );
+        let reason = deny_reason(&judgment);
+        assert!(
+            reason.contains(
+                "No corrected edit: the text the agent matched ends inside `10` of file line 4 \
+                 (`retries = 10`)"
+            ) && reason.contains("+     4 |     retries = 10"),
+            "{agent:?}: {reason}"
+        );
+        assert_eq!(offered_input(agent, &reason), None, "{agent:?}");
+    }
+}
+
+/// Two functions whose lines differ only in indentation.
+const TWO_LOADS: &str = "def load(path):\n    data = read(path)\n    return parse(data)\n\n\nclass Loader:\n    def load(self, path):\n        data = read(path)\n        return parse(data)\n";
+
+/// A tester's find (43a-06): a patch hunk whose lines, trimmed, fit two
+/// places indented differently was rewritten onto the first and allowed
+/// (Codex, OpenCode, Cline), the second never named. Which one the model
+/// meant cannot be told: denied, both places named, nothing rewritten. A
+/// hunk that fits one place loosely is still rewritten.
+#[test]
+fn a_loose_hunk_fitting_two_places_is_denied_naming_both() {
+    let two = "@@\n          data = read(path)\n-          return parse(data)\n+          return parse(data, strict=True)\n";
+    let one = "@@\n       def load(self, path):\n           data = read(path)\n-          return parse(data)\n+          return parse(data, strict=True)\n";
+    for agent in [GateAgent::Codex, GateAgent::Opencode, GateAgent::ClineCli] {
+        let judgment = judge_on(
+            agent,
+            &patch_payload(agent, two),
+            TWO_LOADS,
+            &Policy::default(),
+        );
+        let reason = deny_reason(&judgment);
+        assert!(
+            reason.contains("at lines 2-3, and its lines fit lines 8-9 as loosely: which place is meant cannot be told"),
+            "{agent:?}: {reason}"
+        );
+        let judgment = judge_on(
+            agent,
+            &patch_payload(agent, one),
+            TWO_LOADS,
+            &Policy::default(),
+        );
+        assert_case(&judgment, Case::Loose);
+        assert!(
+            matches!(judgment.answer, Answer::Rewrite { .. }),
+            "{agent:?}: {:?}",
+            judgment.answer
+        );
+    }
+}
+
+/// A tester's find (43a-04): an old text fitting line 6 by its quote style
+/// (where Qwen Code's loose stage places it) and line 11 by its trailing
+/// spaces (srview's closest) was corrected onto line 11, presented as
+/// certain. Denied naming both, no edit offered; the same text as a Codex
+/// hunk too.
+#[test]
+fn an_old_text_fitting_two_places_by_different_forms_is_denied_naming_both() {
+    let readme = "# Tool\n\n## Linux\n\nInstall the package.\nThen run \u{201c}make test\u{201d} first.\n\n## macOS\n\nInstall with brew.\nThen run \"make test\" first.  \n";
+    let old = "Then run \"make test\" first.\n";
+    let new = "Then run \"make check\" first.\n";
+    let judgment = judge_on(
+        GateAgent::QwenCode,
+        &string_payload(GateAgent::QwenCode, old, new),
+        readme,
+        &Policy::default(),
+    );
+    let reason = deny_reason(&judgment);
+    assert!(
+        reason.contains(
+            "No corrected edit: the old_string fits line 6 and line 11 about as loosely (Qwen \
+             Code 0.24.4's edit tool places it at line 6 by its loose stage \
+             `normalizeBasicCharacters`): which place is meant cannot be told"
+        ),
+        "{reason}"
+    );
+    assert_eq!(offered_input(GateAgent::QwenCode, &reason), None);
+    let judgment = judge_on(
+        GateAgent::Codex,
+        &patch_payload(
+            GateAgent::Codex,
+            "@@\n-Then run \"make test\" first.\n+Then run \"make check\" first.\n",
+        ),
+        readme,
+        &Policy::default(),
+    );
+    let reason = deny_reason(&judgment);
+    assert!(
+        reason.contains("(trailing-space) at line 11, and its lines fit line 6 as loosely"),
+        "{reason}"
+    );
+}

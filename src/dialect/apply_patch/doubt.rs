@@ -668,17 +668,36 @@ fn hunk_doubt(
     if let Some(repeated) = repeats_neighbours(lines, span, &old, &new) {
         return Some((PatchDoubtKind::RepeatsNeighbours, repeated));
     }
+    // Its lines fit other places as loosely: which is meant cannot be told.
+    let several = match super::Unindentable::several_places(hunk) {
+        Some(super::Unindentable::SeveralPlaces { others, .. }) => Some(others),
+        _ => None,
+    };
     if matches!(level, MatchLevel::Trimmed | MatchLevel::Unicode)
         && let Some(region) = lines.get(span.0..span.1)
         && let Some(shift) = effect::indent_shift(&old, region, &new)
     {
+        let also = several.as_ref().map_or(String::new(), |others| {
+            format!("; its lines also fit {others} as loosely: which place is meant cannot be told")
+        });
         return Some((
             PatchDoubtKind::IndentShift,
             format!(
-                "matched only with white space ignored ({}) at {}, and {}",
+                "matched only with white space ignored ({}) at {}, and {}{also}",
                 level.name(),
                 line_range("line", matched.start_line, matched.end_line),
                 shift.describe()
+            ),
+        ));
+    }
+    if let Some(others) = several {
+        return Some((
+            PatchDoubtKind::Repeated,
+            format!(
+                "matched only loosely ({}) at {}, and its lines fit {others} as loosely: which \
+                 place is meant cannot be told",
+                level.name(),
+                line_range("line", matched.start_line, matched.end_line),
             ),
         ));
     }

@@ -165,6 +165,13 @@ pub struct HunkReport {
     pub dropped_trailing_blank: bool,
     /// The reference's error text when this hunk is the one that failed.
     pub error: Option<String>,
+    /// For a hunk matched only loosely: the other places (0-based first
+    /// lines) where its old lines fit as loosely, where the reference
+    /// searched (from where it searched, after another of its `@@` line for
+    /// a hunk with one) ([`super::seek::loose_places`]): which one the
+    /// model meant cannot be told. srview's own reading: not serialized.
+    #[serde(skip)]
+    pub elsewhere: Vec<usize>,
 }
 
 /// The file operations of a section.
@@ -281,6 +288,7 @@ pub(super) fn not_run(index: usize, section: &Section) -> SectionReport {
                     differing: Vec::new(),
                     dropped_trailing_blank: false,
                     error: None,
+                    elsewhere: Vec::new(),
                 })
                 .collect(),
         ),

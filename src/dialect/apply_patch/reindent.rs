@@ -73,6 +73,45 @@ pub enum Unindentable {
         /// The line, trimmed.
         line: String,
     },
+    /// The hunk matched only loosely, and its lines fit other places as
+    /// loosely ([`HunkReport::elsewhere`]): rewritten as the first place
+    /// has them, the guess would read as certain.
+    #[error(
+        "it matched only loosely ({level}) at {taken}, and its lines fit {others} as \
+         loosely: which place is meant cannot be told; send the hunk with context that \
+         occurs only at the intended place (such as an @@ line naming the enclosing \
+         function or class)"
+    )]
+    SeveralPlaces {
+        /// The level's name.
+        level: &'static str,
+        /// The matched lines (`lines 2-3`).
+        taken: String,
+        /// The other places (`lines 8-9`, `lines 8-9 and 14-15`).
+        others: String,
+    },
+}
+
+impl Unindentable {
+    /// For a loose `hunk` whose lines fit other places as loosely, the
+    /// reason it is left as written.
+    pub fn several_places(hunk: &HunkReport) -> Option<Self> {
+        let (level, matched) = (hunk.level?, hunk.matched?);
+        if hunk.elsewhere.is_empty() || !level.is_loose() {
+            return None;
+        }
+        let len = matched.end_line + 1 - matched.start_line;
+        let range = |first: usize| crate::words::line_range("line", first, first + len.max(1) - 1);
+        let others: Vec<String> = hunk.elsewhere.iter().map(|&at| range(at + 1)).collect();
+        Some(Unindentable::SeveralPlaces {
+            level: level.name(),
+            taken: range(matched.start_line),
+            others: match others.split_last() {
+                Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+                _ => others.join(""),
+            },
+        })
+    }
 }
 
 /// Width of a line's leading white space, in characters.
@@ -490,6 +529,10 @@ pub fn tighten_reindented(
             if !hunk.level.is_some_and(MatchLevel::is_loose) {
                 continue;
             }
+            if let Some(why) = Unindentable::several_places(hunk) {
+                withheld.push(([s, h], why));
+                continue;
+            }
             match reindent_added(chunk, hunk) {
                 Err(why) => withheld.push(([s, h], why)),
                 Ok(_) => {
@@ -644,6 +687,7 @@ mod tests {
                 .collect(),
             dropped_trailing_blank: false,
             error: None,
+            elsewhere: Vec::new(),
         }
     }
 

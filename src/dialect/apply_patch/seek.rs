@@ -121,6 +121,41 @@ pub fn occurrences<L: AsRef<str>>(
         .collect()
 }
 
+/// Every start at or after `start` (with `at_end`, only the position that
+/// ends the file) where `pattern`, which the reference found only at the
+/// loose `level`, fits as loosely: at that level, or by any of the
+/// reference's other normalisations that keep what `level` kept (a line's
+/// indentation, for a match that needed only trailing white space ignored:
+/// `"make test"` fits `“make test”` as well as `"make test"  `).
+pub fn loose_places<L: AsRef<str>>(
+    lines: &[L],
+    pattern: &[&str],
+    start: usize,
+    at_end: bool,
+    level: MatchLevel,
+) -> Vec<usize> {
+    let Some(last_start) = lines.len().checked_sub(pattern.len()) else {
+        return Vec::new();
+    };
+    let fits = |file: &str, patch: &str| match level {
+        MatchLevel::Exact => file == patch,
+        MatchLevel::TrailingSpace => {
+            let (file, patch) = (file.trim_end(), patch.trim_end());
+            file.chars().map(normalise).eq(patch.chars().map(normalise))
+        }
+        MatchLevel::Trimmed | MatchLevel::Unicode => MatchLevel::Unicode.equal(file, patch),
+    };
+    let from = if at_end { last_start } else { start };
+    (from..=last_start)
+        .filter(|&at| {
+            pattern
+                .iter()
+                .zip(&lines[at..])
+                .all(|(p, l)| fits(l.as_ref(), p))
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -157,5 +192,31 @@ mod tests {
         let lines = ["}", "x", "}"];
         assert_eq!(seek(&lines, &["}"], 0, true), Some((2, MatchLevel::Exact)));
         assert_eq!(seek(&lines, &["x"], 0, true), None);
+    }
+
+    /// A pattern found only with trailing spaces ignored fits a line
+    /// that differs by its quote style as loosely, not one indented
+    /// otherwise; found only trimmed, it fits every indentation.
+    #[test]
+    fn loose_places_keep_what_the_level_kept() {
+        let lines = [
+            "run \u{201c}x\u{201d}",
+            "run \"x\"  ",
+            "    run \"x\"",
+            "run \"y\"",
+        ];
+        let pattern = ["run \"x\""];
+        assert_eq!(
+            loose_places(&lines, &pattern, 0, false, MatchLevel::TrailingSpace),
+            vec![0, 1]
+        );
+        assert_eq!(
+            loose_places(&lines, &pattern, 0, false, MatchLevel::Trimmed),
+            vec![0, 1, 2]
+        );
+        assert_eq!(
+            loose_places(&lines, &pattern, 1, false, MatchLevel::Trimmed),
+            vec![1, 2]
+        );
     }
 }

@@ -165,6 +165,7 @@ pub(super) fn updated_content(
         } else {
             match find_old_lines(&lines, chunk, &mut marks, cursor, !still_arriving) {
                 Some(found) => {
+                    report.elsewhere = elsewhere(&lines, chunk, &found, cursor, &report.header);
                     report.level = found.level;
                     report.matched = Some(span(found.start, found.len));
                     report.differing = found.differing;
@@ -272,6 +273,45 @@ fn find_old_lines(
         differing,
         dropped_trailing_blank,
     })
+}
+
+/// The other places where a chunk `found` only loosely fits as loosely
+/// ([`super::seek::loose_places`]), searched from `cursor` as the
+/// reference searched; for a chunk with an `@@` line (`header`), only
+/// places after it that another of that line stands before (the reference
+/// would find them under it too). Empty for an exact match.
+fn elsewhere(
+    lines: &[FileLine<'_>],
+    chunk: &Chunk,
+    found: &Found,
+    cursor: usize,
+    header: &Option<HeaderMatch>,
+) -> Vec<usize> {
+    let Some(level) = found.level.filter(|l| l.is_loose()) else {
+        return Vec::new();
+    };
+    let old = chunk.old_lines();
+    let old = &old[..found.len.min(old.len())];
+    let places = super::seek::loose_places(lines, old, cursor, chunk.is_eof, level);
+    let headers: Option<Vec<usize>> = match (&chunk.context, header) {
+        (Some(context), Some(h)) => Some(super::seek::occurrences(
+            lines,
+            &[context.as_str()],
+            h.line,
+            false,
+            h.level,
+        )),
+        _ => None,
+    };
+    places
+        .into_iter()
+        .filter(|&at| at != found.start)
+        .filter(|&at| {
+            headers
+                .as_ref()
+                .is_none_or(|hs| at > found.start && hs.iter().any(|&h| h < at))
+        })
+        .collect()
 }
 
 /// Takes the last line of one sequence (the flag `which` picks) out of it.

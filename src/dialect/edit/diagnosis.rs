@@ -228,6 +228,33 @@ fn length_withheld(k: usize, n: usize, sent: &str, file: &str) -> String {
     }
 }
 
+/// The text of file line `r` before (with `starts`) or after (with
+/// `ends`) what the text's line `o` is aligned with, character by
+/// character, when it is more than white space: what `o`, part of the
+/// line, does not show.
+fn unseen_part(o: &str, r: &str, starts: bool, ends: bool) -> Option<String> {
+    let (o, r) = (o.trim(), r.trim());
+    if o.is_empty() || !(starts || ends) {
+        return None;
+    }
+    let diff = similar::TextDiff::from_chars(o, r);
+    let ops = diff.ops();
+    let text = |op: &similar::DiffOp| -> String {
+        r.chars()
+            .skip(op.new_range().start)
+            .take(op.new_range().len())
+            .collect()
+    };
+    let inserted = |op: Option<&similar::DiffOp>| {
+        op.filter(|op| op.tag() == similar::DiffTag::Insert)
+            .map(text)
+            .filter(|t| !t.trim().is_empty())
+    };
+    let tail = if ends { inserted(ops.last()) } else { None };
+    let head = if starts { inserted(ops.first()) } else { None };
+    tail.or(head).map(|t| t.trim().to_string())
+}
+
 /// A corrected edit for region `c`, or why none is offered.
 fn suggest(
     content: &str,
@@ -308,6 +335,22 @@ fn suggest(
                 Some(diagnose::string_spacing_withheld(
                     c.start_line + i,
                     &literal,
+                )),
+            );
+        }
+        // The text's first line starting after the start of its file line,
+        // or its last (when the text ends inside a line) stopping short of
+        // the line's end: the corrected edit, the whole line, would write
+        // away what the model did not send (`fetch(rows)[0]`'s `[0]`).
+        let ends_inside = i + 1 == old_lines.len() && !old.ends_with('\n');
+        if let Some(unseen) = unseen_part(o, r, i == 0, ends_inside) {
+            return (
+                None,
+                Some(format!(
+                    "line {} of the text does not show `{unseen}` of file line {} (`{}`), which the corrected edit, the whole line, would write away; send the edit with the file's whole line as it stands",
+                    i + 1,
+                    c.start_line + i,
+                    r.trim()
                 )),
             );
         }
@@ -497,6 +540,34 @@ mod tests {
             "line 4 of the text as sent (`return null;`) is not file line 4 (`throw new \
              Error(\"missing\");`), and the edit changes that line: what the file's line should \
              become cannot be told; send the edit with the file's line as it stands"
+        );
+    }
+
+    /// What a line of the text, part of its file line, does not show: the
+    /// file's text after its last line (a text ending inside the line) or
+    /// before its first; a typo inside the line is none.
+    #[test]
+    fn unseen_part_is_the_files_text_beyond_the_texts_ends() {
+        let line = "    row = fetch(rows)[0]";
+        assert_eq!(
+            unseen_part("    row = fetchh(rows)", line, true, true),
+            Some("[0]".to_string())
+        );
+        assert_eq!(
+            unseen_part("    row = fetchh(rows)", line, true, false),
+            None
+        );
+        assert_eq!(
+            unseen_part("= fetch(rows)[0]", line, true, false),
+            Some("row".to_string())
+        );
+        assert_eq!(
+            unseen_part("    row = fetch(rowz)[0]", line, true, true),
+            None
+        );
+        assert_eq!(
+            unseen_part("    row = fetch(rows)[0]  ", line, true, true),
+            None
         );
     }
 }

@@ -933,6 +933,40 @@ fn word_around(text: &str, at: usize) -> &str {
     &text[start..end]
 }
 
+/// The word of `text` that byte `at` falls inside (a word character on
+/// each side of it, or a number's digits on each side of its decimal
+/// point: `1` of `1.5`), when it does.
+pub fn word_cut_at(text: &str, at: usize) -> Option<&str> {
+    if !text.is_char_boundary(at) {
+        return None;
+    }
+    if cuts_a_word(text, at) {
+        return Some(word_around(text, at));
+    }
+    let (before, after) = (&text[..at], &text[at..]);
+    let digit = |c: Option<char>| c.is_some_and(|c| c.is_ascii_digit());
+    let mut back = before.chars().rev();
+    let mut ahead = after.chars();
+    let (b1, a1) = (back.next(), ahead.next());
+    let point = (digit(b1) && a1 == Some('.') && digit(ahead.next()))
+        || (b1 == Some('.') && digit(back.next()) && digit(a1));
+    if !point {
+        return None;
+    }
+    let number = |c: char| c.is_ascii_digit() || c == '.';
+    let start = before
+        .char_indices()
+        .rev()
+        .take_while(|&(_, c)| number(c))
+        .last()
+        .map_or(at, |(i, _)| i);
+    let end = after
+        .char_indices()
+        .find(|&(_, c)| !number(c))
+        .map_or(text.len(), |(i, _)| at + i);
+    Some(&text[start..end])
+}
+
 /// Whether byte `at` of `text` falls between two word characters.
 fn cuts_a_word(text: &str, at: usize) -> bool {
     let before = text[..at].chars().next_back();
@@ -2233,5 +2267,19 @@ mod tests {
         assert!(!in_code_block("a\n```js\nf(a,\n```\n"));
         assert!(in_code_block("~~~~\n```\n~~~\n"));
         assert!(!in_code_block("    ```\n``` a`b\n"));
+    }
+
+    /// A cut between two word characters, or inside a number's decimal
+    /// point, is inside a word; one beside punctuation is not.
+    #[test]
+    fn word_cut_at_names_the_word_a_cut_falls_in() {
+        let text = "retries = 10; rate = 1.5; row = fetch(rows)[0]";
+        let at = |s: &str| text.find(s).expect("in the text");
+        assert_eq!(word_cut_at(text, at("0;")), Some("10"));
+        assert_eq!(word_cut_at(text, at(".5")), Some("1.5"));
+        assert_eq!(word_cut_at(text, at("5;")), Some("1.5"));
+        assert_eq!(word_cut_at(text, at("[0]")), None);
+        assert_eq!(word_cut_at(text, at(" = 10")), None);
+        assert_eq!(word_cut_at(text, text.len()), None);
     }
 }
