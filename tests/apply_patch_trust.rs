@@ -639,3 +639,29 @@ fn hunks_landing_above_a_files_first_lines_or_after_a_return_are_held_back() {
          self.s ** 2`, where they never run, not right after its @@ line 'class Square:' (line 9)",
     );
 }
+
+/// A tester's find (43a-02): a trimmed hunk whose context lines are 1
+/// column in while its added line sits at the file's 8 columns was said
+/// "7 columns left ... moves them out of the enclosing block", though Codex
+/// writes its context as the file has it and the result is right. Now only
+/// its loose level is said (it still holds back); the added lines written in
+/// the patch's own frame (2 columns among the file's 8) are still said
+/// shifted.
+#[test]
+fn an_added_line_at_the_files_indentation_is_not_said_shifted() {
+    let content = "class Service:\n    def start(self):\n        self.ready = False\n        self.connect()\n        self.ready = True\n";
+    let body = |added: &str| {
+        format!(
+            "*** Update File: m.py\n@@\n  self.ready = False\n  self.connect()\n+{added}\n  self.ready = True\n"
+        )
+    };
+    let (_dir, _, _, out) = run_on("check", content, &body("        self.log(1)"));
+    let said = format!("{}{}", text(&out.stdout), text(&out.stderr));
+    assert!(!said.contains("columns left"), "{said}");
+    assert_contains(&said, "matched only at level trimmed");
+    let (_dir, _, _, out) = run_on("check", content, &body("  self.log(1)"));
+    assert_contains(
+        &text(&out.stdout),
+        "the new lines are 7 columns left of the lines they replace",
+    );
+}

@@ -676,6 +676,7 @@ fn hunk_doubt(
     if matches!(level, MatchLevel::Trimmed | MatchLevel::Unicode)
         && let Some(region) = lines.get(span.0..span.1)
         && let Some(shift) = effect::indent_shift(&old, region, &new)
+        && !added_in_files_frame(chunk, lines, first)
     {
         let also = several.as_ref().map_or(String::new(), |others| {
             format!("; its lines also fit {others} as loosely: which place is meant cannot be told")
@@ -727,4 +728,60 @@ fn hunk_doubt(
             others.join(", ")
         ),
     ))
+}
+
+/// Whether every added code line of `chunk` (matched from 0-based line
+/// `first` of `lines`) sits in the file's frame as the reference writes it:
+/// at the indentation of the written line before or after it (context
+/// lines are written as the file has them), or deeper than a line before
+/// it that opens a block. The model's context lines may be indented
+/// otherwise (a tester's find, 43a-02: context 1 column in, the added line
+/// at the file's 8 columns, was said "7 columns left ... out of the
+/// enclosing block" while the result was right).
+fn added_in_files_frame(chunk: &Chunk, lines: &[&str], first: usize) -> bool {
+    let lead = |l: &str| l.len() - l.trim_start_matches([' ', '\t']).len();
+    let mut old_at = first;
+    let written: Vec<(&str, bool)> = chunk
+        .lines
+        .iter()
+        .filter_map(|line| match line.kind {
+            LineKind::Removed => {
+                old_at += 1;
+                None
+            }
+            LineKind::Context => {
+                old_at += 1;
+                let text = lines.get(old_at - 1).copied().unwrap_or(line.text.as_str());
+                Some((text, false))
+            }
+            LineKind::Added => Some((line.text.as_str(), true)),
+        })
+        .filter(|(text, _)| !text.trim().is_empty())
+        .collect();
+    // The nearest line of the file's own before and after a written line.
+    let file_line = |mut range: Box<dyn Iterator<Item = usize>>| {
+        range.find_map(|k| written.get(k).filter(|(_, added)| !added).map(|(t, _)| *t))
+    };
+    let mut ok = Vec::with_capacity(written.len());
+    for (i, (text, added)) in written.iter().enumerate() {
+        if !added {
+            ok.push(true);
+            continue;
+        }
+        let here = lead(text);
+        let before = file_line(Box::new((0..i).rev()));
+        let after = file_line(Box::new(i + 1..written.len()));
+        // Deeper than the written line before it, which opens a block and
+        // is itself in the file's frame.
+        let opened = i.checked_sub(1).is_some_and(|b| {
+            let (above, _) = written[b];
+            ok[b] && here > lead(above) && above.trim_end().ends_with([':', '{', '(', '['])
+        });
+        ok.push(
+            opened
+                || before.is_some_and(|b| lead(b) == here)
+                || after.is_some_and(|a| lead(a) == here),
+        );
+    }
+    ok.iter().all(|&ok| ok)
 }
