@@ -1302,14 +1302,14 @@ fn an_output_ending_after_an_edits_call_leaves_it_pending_and_looks_applied_alre
         (
             "claude-killed-mid-edit.jsonl",
             "inventory.py",
-            "Claude Code 2.1.328: 1 edit, 0 failed, 0 loose, 0 disagreements\n   1  inventory.py  \
+            "Claude Code 2.1.328: 1 edit, 0 failed, 0 loose, 0 disagreements, 1 unknown\n   1  inventory.py  \
              Edit             Claude Code: pending   srview: unknown (the output ends before \
              Claude Code's result on this edit: it may have been applied; the current file ",
         ),
         (
             "codex-killed-mid-patch.jsonl",
             "calc.py",
-            "Codex 0.169.0: 1 edit, 0 failed, 0 loose, 0 disagreements\n   1  calc.py  \
+            "Codex 0.169.0: 1 edit, 0 failed, 0 loose, 0 disagreements, 1 unknown\n   1  calc.py  \
              apply_patch      Codex: pending   srview: unknown (the output ends before Codex's \
              result on this edit: it may have been applied; the current file ",
         ),

@@ -438,6 +438,11 @@ impl Listing {
             c.disagreements,
             plural(c.disagreements),
         );
+        if c.unknown > 0 {
+            // "..., 0 disagreements, 1 unknown": edits srview could not run
+            // (the content before unknown), neither failed nor loose.
+            out.push_str(&format!(", {} unknown", c.unknown));
+        }
         if c.doubted > 0 {
             // "..., 0 disagreements, 1 in doubt": applied edits srview's
             // trust checks cannot stand behind.

@@ -30,6 +30,11 @@ pub struct EditRow {
     pub failed: bool,
     /// A block or hunk matched only loosely.
     pub loose: bool,
+    /// srview could not run it (the content before unknown): neither
+    /// failed nor loose as far as srview can tell, counted apart in the
+    /// header (a tester's find: "0 loose" over a row saying it matches the
+    /// current file only loosely).
+    pub unknown: bool,
     /// srview and the agent disagree: said loudly.
     pub disagreement: Option<String>,
     /// Both applied it, srview only loosely: said as a notice.
@@ -82,6 +87,7 @@ impl EditRow {
             srview: srview_words(review),
             failed: review.is_failed(),
             loose: review.is_loose(),
+            unknown: review.ok().is_none() && !edit.streaming,
             disagreement: review.disagreement.clone(),
             loose_match: review.loose_match.clone(),
             notices: review.notices.clone(),
@@ -220,6 +226,8 @@ struct Tally {
     failed: usize,
     loose: usize,
     disagree: usize,
+    /// Rows srview could not run.
+    unknown: usize,
     /// Rows with a doubt.
     doubted: usize,
 }
@@ -282,6 +290,7 @@ impl Tally {
         step(&mut self.failed, row.failed);
         step(&mut self.loose, row.loose);
         step(&mut self.disagree, row.disagreement.is_some());
+        step(&mut self.unknown, row.unknown);
         step(&mut self.doubted, !row.doubts.is_empty());
     }
 }
@@ -592,6 +601,12 @@ impl AgentList {
         self.tally.doubted
     }
 
+    /// The edits srview could not run (see [`EditRow::unknown`]), for the
+    /// header.
+    pub fn unknown(&self) -> usize {
+        self.tally.unknown
+    }
+
     /// A key: what the screen must do, or `None` for a key of the edit's
     /// previewer (in an edit: the keys of every previewer, and those bound
     /// nowhere here). `preview_busy`: the edit's previewer has something
@@ -756,6 +771,7 @@ mod tests {
             srview: "applies (exact)".into(),
             failed,
             loose: false,
+            unknown: false,
             disagreement: None,
             loose_match: None,
             notices: Vec::new(),
@@ -779,6 +795,24 @@ mod tests {
             list.counts(),
             (list.rows().len(), whole.failed, whole.loose, whole.disagree)
         );
+        assert_eq!(list.unknown(), whole.unknown);
+    }
+
+    /// An edit srview could not run is counted apart, as rows change (a
+    /// tester's find: "0 loose" and no other count over such a row).
+    #[test]
+    fn an_edit_srview_could_not_run_is_counted_unknown() {
+        let mut list = AgentList::new("session".into(), false);
+        let mut unknown = row(2, false);
+        unknown.unknown = true;
+        list.set_rows(vec![row(1, false), unknown]);
+        assert_eq!(list.unknown(), 1);
+        assert_tally_is_recounted(&list);
+        let mut ran = list.rows()[1].clone();
+        ran.unknown = false;
+        list.update_rows(2, vec![(1, ran)]);
+        assert_eq!(list.unknown(), 0);
+        assert_tally_is_recounted(&list);
     }
 
     /// An update builds only the rows it is given: the others stay, the

@@ -79,6 +79,11 @@ fn header(frame: &mut Frame, area: Rect, list: &AgentList, theme: &Theme) {
             crate::words::count(disagree, "DISAGREEMENT")
         ));
     }
+    // Edits srview could not run: not counted failed or loose.
+    let unknown = list.unknown();
+    if unknown > 0 {
+        text.push_str(&format!(" · {unknown} unknown"));
+    }
     // Applied edits srview's trust checks cannot stand behind.
     let in_doubt = list.in_doubt();
     if in_doubt > 0 {
