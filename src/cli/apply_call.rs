@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 use super::commit::Commit;
 use super::{ApplyArgs, CheckArgs, CmdResult};
 use crate::dialect::apply_patch::fs::RecordingFs;
-use crate::dialect::call::{CallOutcome, Entry, ToolCall, fs_path};
+use crate::dialect::call::{CallOutcome, Entry, FileWrite, ToolCall, fs_path};
 use crate::dialect::call_doubts::lines_text;
 use crate::dialect::one_file::names_file;
 use crate::dialect::registry::DialectRow;
@@ -132,19 +132,25 @@ fn loose_notes(row: &DialectRow, run: &Run) -> Vec<String> {
     notes
 }
 
+/// Each file the call writes (not deletes) that existed before it, with
+/// its content before and after.
+fn rewritten_files(run: &Run) -> impl Iterator<Item = (&FileWrite, &str, &str)> {
+    run.outcome.writes.iter().filter_map(|w| {
+        let after = w.content.as_deref()?;
+        match run.seen.get(&w.path) {
+            Some(Entry::File(before)) => Some((w, before.as_str(), after)),
+            _ => None,
+        }
+    })
+}
+
 /// The faults of each file as the call leaves it that the file before did
 /// not have ([`crate::diagnose::layout::layout_break`]), judged on the
 /// call's whole result (each edit alone is not: one of several may
 /// unbalance what the next balances).
 fn layout_notes(run: &Run) -> Vec<String> {
-    run.outcome
-        .writes
-        .iter()
-        .filter_map(|w| {
-            let after = w.content.as_deref()?;
-            let Some(Entry::File(before)) = run.seen.get(&w.path) else {
-                return None;
-            };
+    rewritten_files(run)
+        .filter_map(|(w, before, after)| {
             let fault = crate::diagnose::layout::layout_break(&w.path, before, after)?;
             let name = Path::new(&w.path)
                 .file_name()
@@ -261,15 +267,8 @@ fn outside_count(ranges: &[(usize, usize)]) -> usize {
 /// every line with LF"), each such file named when the call writes several.
 fn endings_rewritten(run: &Run) -> Option<String> {
     let several = run.outcome.writes.len() > 1;
-    let said: Vec<String> = run
-        .outcome
-        .writes
-        .iter()
-        .filter_map(|w| {
-            let after = w.content.as_deref()?;
-            let Some(Entry::File(before)) = run.seen.get(&w.path) else {
-                return None;
-            };
+    let said: Vec<String> = rewritten_files(run)
+        .filter_map(|(w, before, after)| {
             if !before.contains('\r') || after.contains('\r') {
                 return None;
             }

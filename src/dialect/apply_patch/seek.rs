@@ -112,13 +112,25 @@ pub fn occurrences<L: AsRef<str>>(
     at_end: bool,
     level: MatchLevel,
 ) -> Vec<usize> {
-    let Some(last_start) = lines.len().checked_sub(pattern.len()) else {
-        return Vec::new();
-    };
-    let from = if at_end { last_start } else { start };
-    (from..=last_start)
+    starts(lines.len(), pattern.len(), start, at_end)
         .filter(|&at| found_at(lines, pattern, at, level))
         .collect()
+}
+
+/// The starts a pattern of `pattern_len` lines may take in `lines_len`
+/// lines, at or after `start` (with `at_end`, only the one that ends the
+/// file); none when the pattern is longer than the file.
+fn starts(
+    lines_len: usize,
+    pattern_len: usize,
+    start: usize,
+    at_end: bool,
+) -> std::ops::RangeInclusive<usize> {
+    match lines_len.checked_sub(pattern_len) {
+        Some(last) => (if at_end { last } else { start })..=last,
+        #[allow(clippy::reversed_empty_ranges)]
+        None => 1..=0,
+    }
 }
 
 /// Every start at or after `start` (with `at_end`, only the position that
@@ -134,9 +146,6 @@ pub fn loose_places<L: AsRef<str>>(
     at_end: bool,
     level: MatchLevel,
 ) -> Vec<usize> {
-    let Some(last_start) = lines.len().checked_sub(pattern.len()) else {
-        return Vec::new();
-    };
     let fits = |file: &str, patch: &str| match level {
         MatchLevel::Exact => file == patch,
         MatchLevel::TrailingSpace => {
@@ -145,8 +154,7 @@ pub fn loose_places<L: AsRef<str>>(
         }
         MatchLevel::Trimmed | MatchLevel::Unicode => MatchLevel::Unicode.equal(file, patch),
     };
-    let from = if at_end { last_start } else { start };
-    (from..=last_start)
+    starts(lines.len(), pattern.len(), start, at_end)
         .filter(|&at| {
             pattern
                 .iter()
