@@ -3947,3 +3947,49 @@ fn fix_offers_no_whole_line_correction_dropping_what_the_text_did_not_show() {
         assert_contains(&text(&out.stderr), said);
     }
 }
+
+/// A tester's find (43b-10): a loose match of part of a line whose new
+/// text already writes what the line keeps unseen (`result = fetch(rows)` ->
+/// `result = fetch_all(rows)[0]` over `result = fetch(rows)[0]  # first`)
+/// was corrected to `[0][0]`; at the line's start, OpenCode's `value =
+/// value = ...`. Now no correction, the text that would stand twice named.
+#[test]
+fn fix_keeps_no_rest_the_new_text_writes_again() {
+    let dir = support::files::folder(&[
+        (
+            "g.py",
+            "def get(rows):\n    result = fetch(rows)[0]  # first\n    return result\n",
+        ),
+        (
+            "v.py",
+            "def f(x, y, offset):\n    value = compute(x)  + offset\n    return value\n",
+        ),
+    ]);
+    let root = dir.path().display().to_string();
+    let gemini = format!(
+        r#"{{"file_path":"{root}/g.py","old_string":"result = fetch( rows )","new_string":"result = fetch_all(rows)[0]","instruction":"x"}}"#
+    );
+    let opencode = format!(
+        r#"{{"filePath":"{root}/v.py","oldString":"compute(x) + offset","newString":"value = compute(y) + offset"}}"#
+    );
+    for (file, input, dialect, again) in [
+        ("g.py", gemini, "gemini-replace", "`[0]`"),
+        ("v.py", opencode, "opencode-edit", "`value =`"),
+    ] {
+        std::fs::write(dir.path().join("e.json"), input).expect("written");
+        let out = run_in(dir.path(), &["fix", file, "e.json", "--dialect", dialect]);
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{dialect}: {}",
+            text(&out.stdout)
+        );
+        assert!(out.stdout.is_empty());
+        assert_contains(
+            &text(&out.stderr),
+            &format!(
+                "and the new text already holds {again}, which the line keeps beside the part matched: kept, it would stand twice"
+            ),
+        );
+    }
+}

@@ -185,6 +185,20 @@ impl PartOfLine {
         // match, and writes the new text, indented as sent, after it): the
         // model's own new text from the line's start.
         let head = &content[self.line_start..self.start];
+        let tail = &content[self.end..self.line_end];
+        // The new text already writes what the line keeps unseen (a
+        // tester's find, 43b-10: `result = fetch(rows)` -> `result =
+        // fetch_all(rows)[0]` over `result = fetch(rows)[0]`: kept, the
+        // line would read `[0][0]`): what the model meant the line to read
+        // cannot be told.
+        if let Some(again) = writes_again(new, head, tail) {
+            let line = line_of(self.start);
+            let whole = content[self.line_start..self.line_end].trim_end_matches('\r');
+            return Err(format!(
+                "the {{old}} is part of file line {line} (`{}`), and the new text already holds `{again}`, which the line keeps beside the part matched: kept, it would stand twice; send the edit with the file's whole line as it stands",
+                whole.trim()
+            ));
+        }
         let (head, written) = if head.trim().is_empty() && old.starts_with(char::is_whitespace) {
             ("", new)
         } else {
@@ -195,6 +209,28 @@ impl PartOfLine {
             format!("{head}{written}{}", &content[self.end..self.line_end]),
         ))
     }
+}
+
+/// Text of the line the new text writes again at its edge: the start of
+/// the line's unseen `tail` at the new text's end, or the end of its unseen
+/// `head` at the new text's start (at least two characters that are not
+/// white space, so a lone `=` or `(` is no evidence).
+fn writes_again<'a>(new: &str, head: &'a str, tail: &'a str) -> Option<&'a str> {
+    let enough = |s: &str| s.chars().filter(|c| !c.is_whitespace()).count() >= 2;
+    let (new_end, new_start) = (new.trim_end(), new.trim_start());
+    let tail = tail.trim();
+    let after = tail
+        .char_indices()
+        .map(|(i, c)| &tail[..i + c.len_utf8()])
+        .filter(|prefix| enough(prefix) && new_end.ends_with(prefix))
+        .last();
+    let head = head.trim();
+    let before = head
+        .char_indices()
+        .map(|(i, _)| &head[i..])
+        .filter(|suffix| enough(suffix) && new_start.starts_with(suffix))
+        .next();
+    after.or(before)
 }
 
 /// The places (said: `line 6 and line 11`) an edit's old text `old`
