@@ -221,15 +221,14 @@ fn writes_again<'a>(new: &str, head: &'a str, tail: &'a str) -> Option<&'a str> 
     let tail = tail.trim();
     let after = tail
         .char_indices()
+        .rev()
         .map(|(i, c)| &tail[..i + c.len_utf8()])
-        .filter(|prefix| enough(prefix) && new_end.ends_with(prefix))
-        .last();
+        .find(|prefix| enough(prefix) && new_end.ends_with(prefix));
     let head = head.trim();
     let before = head
         .char_indices()
         .map(|(i, _)| &head[i..])
-        .filter(|suffix| enough(suffix) && new_start.starts_with(suffix))
-        .next();
+        .find(|suffix| enough(suffix) && new_start.starts_with(suffix));
     after.or(before)
 }
 
