@@ -665,3 +665,23 @@ fn an_added_line_at_the_files_indentation_is_not_said_shifted() {
         "the new lines are 7 columns left of the lines they replace",
     );
 }
+
+/// A tester's find (43b-02, Debian's gettext.py): a patch whose one
+/// differing line is the file's line of 8 spaces, sent empty (as editors
+/// strip it), matched at level trailing-space and was held back. Codex keeps
+/// the file's context lines, so the result is the exact one: written.
+#[test]
+fn a_hunk_differing_only_in_a_blank_lines_spaces_is_written() {
+    let content = "def find(all, mofile):\n    if all:\n        result.append(mofile)\n    else:\n        return mofile\n        \n    # langpack mofile -> use it\n    return result\n";
+    let body = "*** Update File: m.py\n@@\n         result.append(mofile)\n     else:\n-        return mofile\n+        return os.path.abspath(mofile)\n\n     # langpack mofile -> use it\n";
+    let (_dir, file, diff) = project("m.py", content, &patch(body));
+    let check = srview(&["check", &file, &diff]);
+    assert_eq!(check.status.code(), Some(0), "{}", text(&check.stderr));
+    assert_contains(&text(&check.stdout), "level trailing-space");
+    let out = srview(&["apply", &file, &diff, "--write"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        read(&file),
+        content.replace("return mofile\n", "return os.path.abspath(mofile)\n")
+    );
+}

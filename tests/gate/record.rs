@@ -141,7 +141,7 @@ fn session_shows_the_gates_decision_beside_each_edit_it_joins() {
     let lines: Vec<&str> = listing.lines().collect();
     assert_eq!(
         lines[0],
-        "Gemini CLI (version not named): 2 edits, 1 failed, 0 loose, 0 disagreements; gate: 1 \
+        "Gemini CLI (version not named): 2 edits, 1 failed, 0 loose, 0 disagreements, 2 unknown; gate: 1 \
          blocked, 1 repaired; 1 line of .srview/gate.jsonl could not be read"
     );
     assert!(
@@ -610,7 +610,9 @@ fn another_sessions_decision_about_the_same_input_is_not_joined() {
     let listing = session(workspace.path(), false);
     assert_eq!(
         listing.lines().next(),
-        Some("Gemini CLI (version not named): 2 edits, 1 failed, 0 loose, 0 disagreements"),
+        Some(
+            "Gemini CLI (version not named): 2 edits, 1 failed, 0 loose, 0 disagreements, 2 unknown"
+        ),
         "{listing}"
     );
     assert!(
@@ -659,7 +661,7 @@ fn an_edit_the_gate_repaired_is_not_listed_as_failed() {
     let lines: Vec<&str> = listing.lines().collect();
     assert_eq!(
         lines[0],
-        "Claude Code 2.1.328: 1 edit, 0 failed, 0 loose, 0 disagreements; gate: 0 blocked, 1 repaired",
+        "Claude Code 2.1.328: 1 edit, 0 failed, 0 loose, 0 disagreements, 1 unknown; gate: 0 blocked, 1 repaired",
         "{listing}"
     );
     assert!(

@@ -174,6 +174,24 @@ pub struct HunkReport {
     pub elsewhere: Vec<usize>,
 }
 
+impl HunkReport {
+    /// Whether the hunk matched only loosely in a way that matters: its
+    /// lines at a loose level, unless every line that differs is blank in
+    /// both (white space only: the reference keeps the file's context lines,
+    /// so the result is the exact one; a tester's find, 43b-02: a patch's
+    /// empty context line against the file's line of 8 spaces held a write
+    /// back), or its `@@` line loosely where another line matches it too.
+    pub fn is_loose(&self) -> bool {
+        let blank_only = !self.differing.is_empty()
+            && self
+                .differing
+                .iter()
+                .all(|d| d.file.trim().is_empty() && d.patch.trim().is_empty());
+        (self.level.is_some_and(MatchLevel::is_loose) && !blank_only)
+            || self.header.as_ref().is_some_and(HeaderMatch::is_loose)
+    }
+}
+
 /// The file operations of a section.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -247,15 +265,9 @@ impl PatchOutcome {
 
     /// Hunks that matched at a level other than `exact`.
     pub fn loose_hunks(&self) -> impl Iterator<Item = (&SectionReport, &HunkReport)> {
-        self.sections.iter().flat_map(|s| {
-            s.hunks
-                .iter()
-                .filter(|h| {
-                    h.level.is_some_and(MatchLevel::is_loose)
-                        || h.header.as_ref().is_some_and(HeaderMatch::is_loose)
-                })
-                .map(move |h| (s, h))
-        })
+        self.sections
+            .iter()
+            .flat_map(|s| s.hunks.iter().filter(|h| h.is_loose()).map(move |h| (s, h)))
     }
 }
 
