@@ -108,10 +108,36 @@ pub fn elided_under(path: &str, old: &str, new: &str, above: &str) -> Option<Eli
     {
         *shaped &= !example && !markup && !notes_removal(line, comments);
     }
+    // A lone `...` is no code at all in these languages (a tester's find,
+    // 43b-13: Aider writes a REPLACE's `...` as it stands when its SEARCH
+    // has none, the lines it stood for deleted, beside a line the edit
+    // changes): it says lines are left out wherever they go. Not C, C++ or
+    // Rust, whose variadic parameter may stand alone on its line (`    ...`
+    // before `);` in pyerrors.h, Xag.h, winapi's extern blocks).
+    let brace = path.rsplit_once('.').is_some_and(|(_, ext)| {
+        matches!(
+            ext.to_ascii_lowercase().as_str(),
+            "js" | "jsx"
+                | "mjs"
+                | "cjs"
+                | "ts"
+                | "tsx"
+                | "mts"
+                | "cts"
+                | "go"
+                | "rs"
+                | "java"
+                | "kt"
+                | "swift"
+                | "dart"
+                | "cs"
+        )
+    });
     let worded = |number: usize, line: &str| {
         !example.get(number).copied().unwrap_or(false)
             && !markup.get(number).copied().unwrap_or(false)
-            && is_placeholder(line, comments)
+            && (is_placeholder(line, comments)
+                || (brace && matches!(line.trim(), "..." | "\u{2026}")))
             && !held.contains(line.trim())
     };
     // Most texts hold no candidate: `old` is looked at further only for
@@ -1560,5 +1586,28 @@ mod tests {
             let found = elided("README.md", old, &new);
             assert_eq!(found.map(|f| f.line), Some(line), "{stand_in}");
         }
+    }
+
+    /// A tester's find (43b-13): a lone `...` in a brace language's new
+    /// text, beside a line the edit changes, where lines go: a stand-in (no
+    /// code there); in Python, where `...` is code (a stub), the same shape
+    /// is judged by the evidence rules alone.
+    #[test]
+    fn a_lone_ellipsis_in_a_brace_language_is_a_stand_in() {
+        let old = "  const y = x + 1;\n  log(y);\n  audit(y);\n  notify(y);\n  return y;\n";
+        let new = "  const y = x + 2;\n...\n  return y;\n";
+        let found = elided("b.js", old, new).expect("a stand-in");
+        assert_eq!((found.line, found.placeholder.as_str()), (2, "..."));
+        assert_eq!(
+            elided("b.ts", old, &new.replace("...", "\u{2026}")).map(|e| e.line),
+            Some(2)
+        );
+        // C's variadic parameter may stand alone on its line: not read so.
+        assert_eq!(elided("b.h", old, new), None);
+        // The `...` the old text holds already (a spread's line kept) is none.
+        assert_eq!(
+            elided("b.js", &format!("...\n{old}"), &format!("...\n{old}")),
+            None
+        );
     }
 }
