@@ -3993,3 +3993,26 @@ fn fix_keeps_no_rest_the_new_text_writes_again() {
         );
     }
 }
+
+/// A tester's find (43b-09): a file of LF lines with one stray CRLF line,
+/// which pi writes all LF, was said to "mix CRLF, CR and LF endings"; it
+/// has no CR line.
+#[test]
+fn a_stray_crlf_line_is_said_as_the_endings_the_file_has() {
+    let dir = support::files::folder(&[("s.py", "a = 1\nb = 2\r\nc = 3\nd = 4\n")]);
+    let input = format!(
+        r#"{{"path":"{}/s.py","edits":[{{"oldText":"c = 3","newText":"c = 30"}}]}}"#,
+        dir.path().display()
+    );
+    std::fs::write(dir.path().join("pi.json"), input).expect("written");
+    let out = run_in(
+        dir.path(),
+        &["check", "s.py", "pi.json", "--dialect", "pi-edit"],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_contains(
+        &text(&out.stdout),
+        "the file's lines mix CRLF and LF endings and the agent writes every line with LF, so 1 \
+         line outside the edit changes its ending",
+    );
+}

@@ -280,9 +280,16 @@ fn endings_rewritten(run: &Run) -> Option<String> {
             } else {
                 "the file's".to_string()
             };
-            Some(match (crlf, cr, lf) {
-                (_, 0, 0) => format!("{file} lines end in CRLF"),
-                (0, _, 0) => format!("{file} lines end in CR"),
+            // Only the endings the file has (a tester's find, 43b-09: "mix
+            // CRLF, CR and LF" of a file with no CR line).
+            let kinds: Vec<&str> = [(crlf, "CRLF"), (cr, "CR"), (lf, "LF")]
+                .into_iter()
+                .filter(|&(n, _)| n > 0)
+                .map(|(_, name)| name)
+                .collect();
+            Some(match kinds.as_slice() {
+                [one] => format!("{file} lines end in {one}"),
+                [a, b] => format!("{file} lines mix {a} and {b} endings"),
                 _ => format!("{file} lines mix CRLF, CR and LF endings"),
             })
         })
