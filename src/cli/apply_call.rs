@@ -1098,7 +1098,7 @@ fn fix_aider(args: &super::FixArgs, row: &DialectRow, text: &str) -> CmdResult {
         .collect();
     let faults = crate::dialect::aider_diff::dots_faults(reply, content, ours);
     if !faults.is_empty() {
-        return fix_aider_dots(row, reply, content, &cwd, &args.file, &target, &faults);
+        return fix_aider_dots(row, reply, content, &cwd, &args.file, &faults);
     }
     let options = crate::engine::Options {
         version: crate::engine::Version::V1,
@@ -1171,7 +1171,6 @@ fn fix_aider_dots(
     content: &str,
     cwd: &Path,
     file: &Path,
-    target: &str,
     faults: &[(usize, crate::dialect::aider_diff::DotsFault)],
 ) -> CmdResult {
     let lines = crate::source::aider::block_lines(reply);
@@ -1185,8 +1184,7 @@ fn fix_aider_dots(
         eprintln!("srview: block #{}{at}: {}", index + 1, fault.said);
     }
     let shown = file.display().to_string();
-    let mended =
-        crate::dialect::aider_diff::mend_dots(reply, content, |path| names_target(path, target));
+    let mended = crate::dialect::aider_diff::mend_dots(reply, content, faults);
     let Some(mended) = mended else {
         eprintln!("srview: no corrected reply: srview cannot place every block of {shown}");
         return Ok(1);

@@ -152,15 +152,14 @@ pub fn dots_faults(
     faults
 }
 
-/// `reply` with the REPLACE of each block [`dots_faults`] finds written
+/// `reply` with the REPLACE of each block of `faults` ([`dots_faults`]) written
 /// with its SEARCH's `...` lines, when that mends every such block (and each
 /// REPLACE stands once in the reply): `None` otherwise. The caller runs
 /// Aider's matcher on it before offering it.
-pub fn mend_dots(reply: &str, content: &str, ours: impl Fn(&str) -> bool) -> Option<String> {
-    let faults = dots_faults(reply, content, ours);
+pub fn mend_dots(reply: &str, content: &str, faults: &[(usize, DotsFault)]) -> Option<String> {
     let blocks = find_blocks(reply, choose_fence([content]), &[]).ok()?;
     let mut mended = reply.to_string();
-    for (index, fault) in &faults {
+    for (index, fault) in faults {
         let sent = blocks.get(*index)?.updated.as_str();
         let written = fault.replace.as_deref()?;
         if sent.is_empty() || mended.matches(sent).count() != 1 {

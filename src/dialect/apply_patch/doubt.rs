@@ -759,9 +759,11 @@ fn added_in_files_frame(chunk: &Chunk, lines: &[&str], first: usize) -> bool {
         .filter(|(text, _)| !text.trim().is_empty())
         .collect();
     // The nearest line of the file's own before and after a written line.
-    let file_line = |mut range: Box<dyn Iterator<Item = usize>>| {
-        range.find_map(|k| written.get(k).filter(|(_, added)| !added).map(|(t, _)| *t))
-    };
+    fn file_line<'a>(lines: &[(&'a str, bool)], back: bool) -> Option<&'a str> {
+        let mut own = lines.iter().filter(|(_, added)| !added);
+        let found = if back { own.next_back() } else { own.next() };
+        found.map(|(text, _)| *text)
+    }
     let mut ok = Vec::with_capacity(written.len());
     for (i, (text, added)) in written.iter().enumerate() {
         if !added {
@@ -769,8 +771,8 @@ fn added_in_files_frame(chunk: &Chunk, lines: &[&str], first: usize) -> bool {
             continue;
         }
         let here = lead(text);
-        let before = file_line(Box::new((0..i).rev()));
-        let after = file_line(Box::new(i + 1..written.len()));
+        let before = file_line(&written[..i], true);
+        let after = file_line(&written[i + 1..], false);
         // Deeper than the written line before it, which opens a block and
         // is itself in the file's frame.
         let opened = i.checked_sub(1).is_some_and(|b| {

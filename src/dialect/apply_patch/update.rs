@@ -198,10 +198,12 @@ pub(super) fn updated_content(
 /// also where the chunk's old lines may start (0-based).
 fn find_header(lines: &[FileLine<'_>], context: &str, cursor: usize) -> Option<HeaderMatch> {
     let (at, level) = seek(lines, &[context], cursor, false)?;
-    let alone = lines
-        .iter()
-        .enumerate()
-        .all(|(i, line)| i == at || !level.equal(line.text, context));
+    // Asked only of a loose match (the engine runs on every streamed chunk).
+    let alone = !level.is_loose()
+        || lines
+            .iter()
+            .enumerate()
+            .all(|(i, line)| i == at || !level.equal(line.text, context));
     Some(HeaderMatch {
         line: at + 1,
         level,
