@@ -47,7 +47,7 @@
 use std::collections::{HashMap, HashSet};
 
 pub use super::pytokens::Piece;
-use super::pytokens::{FieldFault, Item, Tok, Token, Tokens};
+use super::pytokens::{FieldFault, Item, Tok, Token, Tokens, keyword};
 
 /// A module-level name an edit leaves a Python file using but no longer
 /// binding.
@@ -299,18 +299,6 @@ const BUILTINS: &[&str] = &[
     "vars",
     "zip",
 ];
-
-/// Python's keywords (not soft ones), sorted.
-const KEYWORDS: &[&str] = &[
-    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue",
-    "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import",
-    "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while",
-    "with", "yield",
-];
-
-fn keyword(name: &str) -> bool {
-    KEYWORDS.binary_search(&name).is_ok()
-}
 
 /// Whether a logical line names what may bind names by hand: `globals`,
 /// `exec` or `__builtins__` as bare names, `vars()`, an attribute of

@@ -159,6 +159,26 @@ fn string_prefix(word: &str) -> Option<bool> {
     ok.then(|| lower.contains('f') || lower.contains('t'))
 }
 
+/// The byte after the name or number starting at byte `at` of `b`.
+fn word_end(b: &[u8], at: usize) -> usize {
+    b[at..]
+        .iter()
+        .position(|&c| !(c == b'_' || c.is_ascii_alphanumeric() || c >= 0x80))
+        .map_or(b.len(), |n| at + n)
+}
+
+/// Python's keywords (not soft ones), sorted.
+const KEYWORDS: &[&str] = &[
+    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue",
+    "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import",
+    "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while",
+    "with", "yield",
+];
+
+pub(super) fn keyword(name: &str) -> bool {
+    KEYWORDS.binary_search(&name).is_ok()
+}
+
 /// Whether a string begins at byte `at` of `text`: its opening quote's
 /// byte, after a prefix (`rb"..."`) if any, and whether it is an f-string
 /// (or a t-string).
@@ -299,6 +319,24 @@ impl<'a> Tokens<'a> {
         }
     }
 
+    /// The field left open where its string's own quote (at byte `at`,
+    /// `triple` or not) ends the string, as CPython 3.11 reads it: the
+    /// fault kept, the byte after the quote; `None` where no closing quote
+    /// stands there.
+    fn field_left_open(&mut self, open: &[u8], at: usize, triple: bool) -> Option<FieldEnd> {
+        let b = self.text.as_bytes();
+        let end = at + if triple { 3 } else { 1 };
+        let closes = b
+            .get(at..end)
+            .is_some_and(|q| q.iter().all(|&x| x == b[at]));
+        if !closes {
+            return None;
+        }
+        let bracket = open.last().map(|&o| char::from(o));
+        self.field_fault(FieldFault::Open { bracket }, at);
+        Some(FieldEnd::StringEnds(end))
+    }
+
     /// An f-string's field from byte `at` (after its `{`), in a string
     /// opened by `quote` (`triple`); strings inside it read as strings.
     /// `None`: a string inside it left open, or a line's end in a
@@ -310,9 +348,28 @@ impl<'a> Tokens<'a> {
         // The brackets open in the field's code; its format spec is text.
         let mut open = Vec::new();
         let mut spec = false;
+        // The field's code read last is an operand (a name, a number, a
+        // closed bracket): a string's quote right after it is no code in
+        // any Python (`f"{total" + "}"`: 3.11 ends the string there, 3.12
+        // reads `total " + "`).
+        let mut after_operand = false;
         let mut i = at;
         while i < b.len() {
             let c = b[i];
+            if !spec && (c == b'_' || c.is_ascii_alphanumeric() || c >= 0x80) {
+                let end = word_end(b, i);
+                let word = text.get(i..end).unwrap_or("");
+                let prefix =
+                    matches!(b.get(end), Some(b'\'' | b'"')) && string_prefix(word).is_some();
+                if !prefix {
+                    after_operand = !keyword(word) || matches!(word, "True" | "False" | "None");
+                }
+                i = end;
+                continue;
+            }
+            if !spec && !c.is_ascii_whitespace() && !matches!(c, b'\'' | b'"') {
+                after_operand = matches!(c, b')' | b']' | b'}');
+            }
             match c {
                 b'{' if spec => match self.skip_field(i + 1, quote, triple)? {
                     FieldEnd::Closed(end) => {
@@ -342,6 +399,9 @@ impl<'a> Tokens<'a> {
                 b'\n' => self.line += 1,
                 // A quote in a format spec is its text (`{x:'>10}`).
                 b'\'' | b'"' if spec && c != quote => {}
+                b'\'' | b'"' if !spec && c == quote && after_operand => {
+                    return self.field_left_open(&open, i, triple);
+                }
                 b'\'' | b'"' => {
                     let mut p = i;
                     while p > at && b[p - 1].is_ascii_alphabetic() {
@@ -351,6 +411,8 @@ impl<'a> Tokens<'a> {
                     let line = self.line;
                     match self.skip_string(i, fmt) {
                         Ok(end) => {
+                            // Strings side by side are one (`"a" "b"`).
+                            after_operand = false;
                             i = end;
                             continue;
                         }
@@ -358,14 +420,7 @@ impl<'a> Tokens<'a> {
                         // the field is left open there.
                         Err(_) if c == quote => {
                             self.line = line;
-                            let end = i + if triple { 3 } else { 1 };
-                            let closes = b.get(i..end).is_some_and(|q| q.iter().all(|&x| x == c));
-                            if !closes {
-                                return None;
-                            }
-                            let bracket = open.last().map(|&o| char::from(o));
-                            self.field_fault(FieldFault::Open { bracket }, i);
-                            return Some(FieldEnd::StringEnds(end));
+                            return self.field_left_open(&open, i, triple);
                         }
                         Err(_) => return None,
                     }
