@@ -13,8 +13,9 @@
 //!   `"crypto/rand"` beside `"math/rand"`): an alias, a standard library
 //!   package's last element, another path's last element where it is a Go
 //!   name (a major version `v2` and up read past: the element before).
-//!   Not certain, so compared by path only: an element such as `go-isatty`,
-//!   `yaml.v3` or `v1` (a package may name itself otherwise). Not read:
+//!   gopkg.in's `name.vN` binds `name` (that host's spelling of a major
+//!   version). Not certain, so compared by path only: an element such as
+//!   `go-isatty` or `v1` (a package may name itself otherwise). Not read:
 //!   `_` and `.` imports (Go takes `_` any number of times; a dot import's
 //!   names are another matter). The same path under two aliases compiles,
 //!   and is not read. `go build`: `rand redeclared in this block`;
@@ -86,9 +87,18 @@ impl ImportTwice {
             Lang::Go => {
                 let path = self.what.trim_matches('"');
                 let before = path.rsplit('/').nth(1).unwrap_or("");
-                let alias = match before.chars().next().filter(char::is_ascii_lowercase) {
-                    Some(c) => format!("{c}{name}"),
-                    None => format!("{name}2"),
+                // A major version (`/v3`, gopkg.in's `.v3`) names the alias.
+                let last = path.rsplit('/').next().unwrap_or("");
+                let major = last.rsplit(['/', '.']).next().filter(|v| {
+                    v.len() > 1 && v.starts_with('v') && v[1..].chars().all(|c| c.is_ascii_digit())
+                });
+                let alias = match (
+                    major,
+                    before.chars().next().filter(char::is_ascii_lowercase),
+                ) {
+                    (Some(v), _) => format!("{name}{v}"),
+                    (None, Some(c)) => format!("{c}{name}"),
+                    (None, None) => format!("{name}2"),
                 };
                 format!(
                     "import one of them under another name (`{alias} {}`)",
@@ -310,6 +320,18 @@ fn go_spec(spec: &str, at: usize) -> Option<Bound> {
         // The package's name, as the last element says it (a major
         // version element `v2` read past); certain for the standard
         // library's paths (no dot in the first element) and a Go name.
+        // gopkg.in's `name.vN` is that convention's other spelling
+        // (tester 43b-11: `gopkg.in/yaml.v2` beside `gopkg.in/yaml.v3`
+        // both bind `yaml`; `go build`: yaml redeclared in this block).
+        None if path.starts_with("gopkg.in/") => {
+            let last = path.rsplit('/').next().unwrap_or(path);
+            match last.rsplit_once(".v") {
+                Some((name, major)) if major.chars().all(|c| c.is_ascii_digit()) => {
+                    (name, !major.is_empty() && go_name(name))
+                }
+                _ => (last, false),
+            }
+        }
         None => {
             let mut parts = path.rsplit('/');
             let last = parts.next().unwrap_or(path);
@@ -613,6 +635,22 @@ mod tests {
         let v2 = GO.replace("\t\"fmt\"\n", "\t\"example.com/x/v2\"\n");
         let v2twice = v2.replace("\t\"strings\"\n", "\t\"strings\"\n\t\"example.com/x/v2\"\n");
         assert_eq!(found("a.go", &v2, &v2twice).map(|f| f.0), Some("x".into()));
+        // gopkg.in's major versions bind one name (tester 43b-11).
+        let yaml = GO.replace("\t\"fmt\"\n", "\t\"gopkg.in/yaml.v2\"\n");
+        let both = yaml.replace("\t\"strings\"\n", "\t\"strings\"\n\t\"gopkg.in/yaml.v3\"\n");
+        assert_eq!(
+            import_twice("a.go", &yaml, &both)
+                .map(|t| t.describe())
+                .as_deref(),
+            Some(
+                "as written, the file binds `yaml` twice: \"gopkg.in/yaml.v2\" at line 4, \
+                 \"gopkg.in/yaml.v3\" at line 6: Go refuses to compile the package (yaml \
+                 redeclared in this block): import one of them under another name (`yamlv3 \
+                 \"gopkg.in/yaml.v3\"`)"
+            )
+        );
+        let fmt_v3 = GO.replace("\t\"strings\"\n", "\t\"strings\"\n\t\"gopkg.in/fmt.v3\"\n");
+        assert_eq!(found("a.go", GO, &fmt_v3).map(|f| f.0), Some("fmt".into()));
         let rs = RUST.replace("use std::fmt;\n", "use std::fmt::{self, Write};\n");
         let rs2 = rs.replace("pub struct", "use std::fmt;\n\npub struct");
         assert_eq!(found("a.rs", &rs, &rs2), Some(("fmt".into(), (1, 4))));
@@ -903,7 +941,7 @@ mod tests {
             (
                 "a.go",
                 GO.into(),
-                GO.replace("\t\"strings\"\n", "\t\"strings\"\n\t\"gopkg.in/fmt.v3\"\n"),
+                GO.replace("\t\"strings\"\n", "\t\"strings\"\n\t\"gopkg.in/fmt-x.v3\"\n"),
             ),
             (
                 "a.go",
