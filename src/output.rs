@@ -421,6 +421,15 @@ fn is_link(path: &Path) -> bool {
     fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
 }
 
+/// Whether `a` and `b` name one file, links followed (its device and
+/// inode); `false` where either cannot be read or the system tells no inode.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    match (fs::metadata(a), fs::metadata(b)) {
+        (Ok(x), Ok(y)) => id_of(&x).is_some_and(|id| Some(id) == id_of(&y)),
+        _ => false,
+    }
+}
+
 /// The device and inode `meta` tells, where the system tells them.
 #[cfg(unix)]
 fn id_of(meta: &fs::Metadata) -> Option<FileId> {

@@ -133,3 +133,36 @@ fn replay_refuses_bad_arguments() {
         assert_eq!(status.code(), Some(2), "{bad:?}");
     }
 }
+
+/// A tester's find (round 44, T-16): OUT naming INPUT itself, or a link to
+/// it, passed the check (a file is a replay of itself) and was truncated;
+/// stopped mid-replay, the input was lost. Refused whatever --force says,
+/// the input left whole.
+#[test]
+fn replaying_into_the_input_itself_is_refused() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let input = dir.path().join("in.diff");
+    std::fs::write(&input, TEXT).expect("write");
+    let link = dir.path().join("link.diff");
+    std::os::unix::fs::symlink(&input, &link).expect("link");
+    for (out, force) in [(&input, false), (&input, true), (&link, true)] {
+        let flags: &[&str] = if force { &["--force"] } else { &[] };
+        let refused = srview(["replay"])
+            .arg(&input)
+            .arg("--to")
+            .arg(out)
+            .args(flags)
+            .output();
+        assert_eq!(refused.status.code(), Some(2), "{refused:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&refused.stderr),
+            format!(
+                "srview: {} is the input ({}) itself: replaying would truncate it; name another \
+                 OUT\n",
+                out.display(),
+                input.display()
+            )
+        );
+        assert_eq!(std::fs::read_to_string(&input).expect("read"), TEXT);
+    }
+}

@@ -424,7 +424,8 @@ pub struct ReplayArgs {
     /// A diff or a transcript.
     pub input: PathBuf,
     /// Where to write it progressively (truncated first: refused when it
-    /// holds anything but an earlier replay of INPUT, unless --force).
+    /// holds anything but an earlier replay of INPUT, unless --force; when
+    /// it is INPUT itself, always).
     #[arg(long)]
     pub to: PathBuf,
     /// Truncate OUT even when it holds other content.

@@ -16,6 +16,17 @@ pub fn run(args: &ReplayArgs) -> CmdResult {
     if args.chunk == 0 {
         return Err(Error::usage("--chunk must be at least 1"));
     }
+    // OUT being INPUT itself (or a link to it) would pass the check below
+    // (a file is a replay of itself) and lose INPUT to the truncation,
+    // for good if the replay is stopped (tester 44, T-16): refused, as `cp`
+    // refuses, whatever --force says.
+    if crate::output::same_file(&args.input, &args.to) {
+        return Err(Error::refused(format!(
+            "{} is the input ({}) itself: replaying would truncate it; name another OUT",
+            args.to.display(),
+            args.input.display()
+        )));
+    }
     let text = input::read_text(&args.input, false)?.unwrap_or_default();
     // OUT is truncated first: never a file that holds other work (INPUT
     // and OUT swapped by mistake, a source file), only an earlier replay of
