@@ -153,17 +153,70 @@ fn lead(line: &str) -> usize {
     line.len() - line.trim_start_matches([' ', '\t']).len()
 }
 
-/// Whether a line opens (or closes) a string literal that runs over more
+/// Whether line `i` of `lines` opens (or closes) a string literal that runs over more
 /// than one line: an odd number of `"""`, `'''` or backticks (Python's
-/// triple-quoted strings, JavaScript's template literals), or a Rust raw
-/// string (`r\"`, `r#\"`) with an odd number of `\"`. A line-based
-/// heuristic: it errs towards seeing one.
-fn opens_multiline_string(line: &str) -> bool {
+/// triple-quoted strings, JavaScript's template literals), an odd number
+/// of unescaped `"` (a `"` string left open at the line's end, as Rust,
+/// C#'s `@"`, C++'s `R"(`, shell and others run one over lines; not one
+/// continued by a final `\` on it or the line before, whose lines the
+/// correction carries as the file has them), a Lua
+/// long bracket (`[[`, `[=[`) not closed on the line, or a heredoc
+/// (`<<EOF`, `<<-'EOS'`, `<<~SQL`, PHP's `<<<EOT`). A line-based heuristic:
+/// it errs towards seeing one (a tester's find, round 44, T-01: a Rust
+/// string's lines, a C++ raw string's, a heredoc's, were re-indented).
+fn opens_multiline_string(lines: &[&str], i: usize) -> bool {
+    let line = lines[i];
     let odd = |mark: &str| line.matches(mark).count() % 2 == 1;
+    let continued = |line: &str| line.trim_end().ends_with('\\');
+    let continuation = continued(line) || i.checked_sub(1).is_some_and(|p| continued(lines[p]));
     odd("\"\"\"")
         || odd("'''")
         || odd("`")
-        || ((line.contains("r\"") || line.contains("r#")) && odd("\""))
+        || (unescaped_quotes(line) % 2 == 1 && !continuation)
+        || opens_long_bracket(line)
+        || opens_heredoc(line)
+}
+
+/// The `"` of a line not after a backslash (`\\"` is one).
+fn unescaped_quotes(line: &str) -> usize {
+    let mut count = 0;
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                chars.next();
+            }
+            '"' => count += 1,
+            _ => {}
+        }
+    }
+    count
+}
+
+/// A Lua long bracket `[[` or `[=..=[` that the line does not close, at
+/// its end or before a letter (not a list of lists, `[[1, 2],`).
+fn opens_long_bracket(line: &str) -> bool {
+    let Some(at) = line.find("[[").or_else(|| line.find("[=")) else {
+        return false;
+    };
+    let rest = &line[at..];
+    let opened = rest.trim_start_matches(['[', '=']);
+    !rest.contains(']') && (opened.trim().is_empty() || opened.starts_with(char::is_alphabetic))
+}
+
+/// A heredoc's opening: `<<`, `<<-` or `<<~` (PHP `<<<`), then a word of
+/// capitals, bare or quoted (`<<EOF`, `<< 'EOS'`).
+fn opens_heredoc(line: &str) -> bool {
+    line.match_indices("<<").any(|(at, _)| {
+        let rest = line[at + 2..].trim_start_matches(['<', '-', '~']);
+        let rest = rest.strip_prefix(' ').unwrap_or(rest);
+        let word = rest.trim_start_matches(['\'', '"']);
+        word.starts_with(|c: char| c.is_ascii_uppercase() || c == '_')
+            && word
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+    })
 }
 
 /// Why a correction that re-indents the model's lines (`model_old`,
@@ -207,24 +260,20 @@ pub(super) fn meaning_changed(
         crate::diagnose::docstring_content(&old_spans, model_old.len()),
         crate::diagnose::docstring_content(&new_spans, model_new.len()),
     );
-    if let Some(line) = model_old
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| !docstring_line(&old_spans, *i))
-        .chain(
-            model_new
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| !docstring_line(&new_spans, *i)),
-        )
-        .map(|(_, line)| line)
-        .find(|line| opens_multiline_string(line))
+    let string_line = |lines: &[&str], spans: &[crate::diagnose::StringSpan]| {
+        (0..lines.len())
+            .filter(|&i| !docstring_line(spans, i))
+            .find(|&i| opens_multiline_string(lines, i))
+            .map(|i| lines[i].trim().to_string())
+    };
+    if let Some(line) =
+        string_line(model_old, &old_spans).or_else(|| string_line(model_new, &new_spans))
     {
         return Some(format!(
             "its lines hold a string literal that runs over several lines (`{}`) and is no \
              docstring: the white space its lines start with is the string's content, which \
              re-indenting would change",
-            line.trim()
+            line
         ));
     }
     // The model's old text at column 0 where the file's is indented: it

@@ -202,9 +202,20 @@ fn a_reindentation_never_moves_new_code_into_another_block() {
 /// `failing=repair`: no correction offered, `why` said (Cline's editor gets
 /// srview's exact-string diagnosis only: "No corrected edit").
 fn assert_withheld_from_every_agent(file: &str, old: &str, new: &str, why: &str) {
+    assert_withheld_in("inventory.py", file, old, new, why);
+}
+
+/// [`assert_withheld_from_every_agent`] for the file `name`.
+fn assert_withheld_in(name: &str, file: &str, old: &str, new: &str, why: &str) {
     let policy = Policy::parse("failing=repair").expect("a policy");
     for agent in agents() {
-        let judgment = judge_on(agent, &payload_for(agent, old, new), file, &policy);
+        let files = || MemoryFs::new([(name.to_string(), file.to_string())]);
+        let judgment = judge(
+            agent,
+            &payload_of(agent, name, old, new),
+            |_| files(),
+            &policy,
+        );
         let why = match agent {
             GateAgent::ClineCli => "No corrected edit",
             _ => why,
@@ -241,6 +252,45 @@ fn a_reindentation_never_touches_a_multi_line_string() {
                 .to_string()
                 .contains("        return \\\"usage: cli run FILE\\\""),
             "{agent:?}: {input}"
+        );
+    }
+}
+
+/// A tester's find (round 44, T-01): the content lines of a string running
+/// over lines in other languages than Python's (a Rust `"..."`, C++'s
+/// `R"(...)"`, C#'s `@"..."`, Lua's `[[...]]`, a Ruby or shell heredoc)
+/// were re-indented with the code, the string's text changed. Withheld
+/// from every agent, the opening line named.
+#[test]
+fn a_reindentation_never_touches_another_languages_multi_line_string() {
+    let cases = [
+        ("help.rs", "    let text = \"usage:", "    app run\";"),
+        ("help.cpp", "    return R\"(usage:", "    app run)\";"),
+        ("Help.cs", "    var text = @\"usage:", "    app run\";"),
+        ("help.lua", "    local text = [[usage:", "    app run]]"),
+        ("help.rb", "    text = <<-EOS", "    app run\n    EOS"),
+        ("help.sh", "    cat <<'EOF'", "    app run\n    EOF"),
+    ];
+    for (name, opening, rest) in cases {
+        let file = format!("fn help() {{\n{opening}\n{rest}\n}}\n");
+        let two = |text: &str| -> String {
+            text.lines()
+                .map(|line| format!("{}\n", line.strip_prefix("  ").unwrap_or(line)))
+                .collect()
+        };
+        let old = two(&format!("{opening}\n{rest}\n"));
+        let new = two(&format!("{opening}\n    app status\n{rest}\n"));
+        assert_withheld_in(
+            name,
+            &file,
+            &old,
+            &new,
+            &format!(
+                "No corrected edit: its lines hold a string literal that runs over several \
+                 lines (`{}`) and is no docstring: the white space its lines start with is the \
+                 string's content, which re-indenting would change.",
+                opening.trim()
+            ),
         );
     }
 }
