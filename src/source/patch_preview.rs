@@ -923,9 +923,45 @@ fn parsed_edit_blocks(
         .result
         .is_ok_and(|a| a.new_content == *content);
     if !gives {
-        body = whole_file_block(original, content, streaming);
+        body = changed_lines_block(original, content, streaming)
+            .unwrap_or_else(|| whole_file_block(original, content, streaming));
     }
     FileBlocks::plain(body)
+}
+
+/// The block of the lines `original` and `content` do not share at their
+/// start and end (one shared line kept where nothing else would be left
+/// to find), when the engine gives `content` from it: an edit whose text
+/// is not whole lines (a new text without the old one's final newline
+/// joins the next line on) shown as the lines it changes, not as the whole
+/// file rewritten (a tester's find, round 44, T-15); `None` otherwise.
+fn changed_lines_block(original: &str, content: &str, streaming: bool) -> Option<String> {
+    let old: Vec<&str> = original.split_inclusive('\n').collect();
+    let new: Vec<&str> = content.split_inclusive('\n').collect();
+    let mut head = old.iter().zip(&new).take_while(|(a, b)| a == b).count();
+    let mut tail = old[head..]
+        .iter()
+        .rev()
+        .zip(new[head..].iter().rev())
+        .take_while(|(a, b)| a == b)
+        .count();
+    if head + tail == old.len() {
+        if head > 0 {
+            head -= 1;
+        } else {
+            tail = tail.checked_sub(1)?;
+        }
+    }
+    let mut body = String::from(SEARCH);
+    old[head..old.len() - tail]
+        .iter()
+        .for_each(|line| push_line_text(&mut body, line));
+    body.push_str(SEPARATOR);
+    new[head..new.len() - tail]
+        .iter()
+        .for_each(|line| push_line_text(&mut body, line));
+    let closed = format!("{body}{REPLACE_END}");
+    gives(&closed, original, content).then(|| if streaming { body } else { closed })
 }
 
 /// `text` as block lines (a final newline added when missing).
@@ -1534,6 +1570,32 @@ mod tests {
                 assert_eq!(applied(&blocks.body, &file), after, "crlf {crlf}");
             }
         }
+    }
+
+    /// A tester's find (round 44, T-15): an edit whose new text lacks its
+    /// old text's final newline (line 6 joined onto line 5) was shown as
+    /// the whole file rewritten, every line marked. Its block is now the
+    /// two lines it changes and the one written there, and gives the
+    /// result byte for byte.
+    #[test]
+    fn an_edit_joining_a_line_is_shown_at_the_lines_it_changes() {
+        let file: String = (1..=8).map(|n| format!("L{n} = {n}\n")).collect();
+        let target = target_in_w("m.py", &file);
+        let edit = crate::source::agent::EditInput::Exact(crate::dialect::edit::Edit::ClaudeEdit {
+            file_path: "/w/m.py".into(),
+            old_string: "L5 = 5\n".into(),
+            new_string: "L5 = 50".into(),
+            replace_all: false,
+        });
+        let blocks = input_blocks(&edit, &target, true).expect("blocks");
+        assert_eq!(
+            blocks.body,
+            format!("{SEARCH}L5 = 5\nL6 = 6\n{SEPARATOR}L5 = 50L6 = 6\n{REPLACE_END}")
+        );
+        assert_eq!(
+            applied(&blocks.body, &file),
+            file.replacen("L5 = 5\n", "L5 = 50", 1)
+        );
     }
 
     /// A tester's find: Gemini CLI's `regex` stage places an edit at lines
