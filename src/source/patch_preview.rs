@@ -961,7 +961,7 @@ fn changed_lines_block(original: &str, content: &str, streaming: bool) -> Option
         .iter()
         .for_each(|line| push_line_text(&mut body, line));
     let closed = format!("{body}{REPLACE_END}");
-    gives(&closed, original, content).then(|| if streaming { body } else { closed })
+    gives(&closed, original, content).then_some(if streaming { body } else { closed })
 }
 
 /// `text` as block lines (a final newline added when missing).
