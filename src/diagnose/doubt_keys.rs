@@ -938,7 +938,7 @@ mod tests {
             let (name, before, after, want) = case.texts();
             let python = case["kind"] == "dict";
             let path = if python { "settings.py" } else { "config.js" };
-            let got = literal_key_twice(path, &before, &after);
+            let got = literal_key_twice(path, before, after);
             assert_eq!(got.is_some(), want, "{name}: {got:?}");
             let Some(found) = got else {
                 allowed += 1;

@@ -1194,7 +1194,7 @@ mod tests {
         let (mut doubted, mut allowed) = (0, 0);
         for case in &cases {
             let (name, before, after, want) = case.texts();
-            let got = python_redefinition(&before, &after);
+            let got = python_redefinition(before, after);
             assert_eq!(got.is_some(), want, "{name}: {got:?}");
             let Some(found) = got else {
                 allowed += 1;

@@ -1459,7 +1459,7 @@ mod tests {
         for case in &cases {
             let (name, before, after, want) = case.texts();
             let lang = case["lang"].as_str().unwrap_or_default();
-            let got = script_twin(path_of(&lang), &before, &after);
+            let got = script_twin(path_of(lang), before, after);
             assert_eq!(got.is_some(), want, "{lang}: {name}: {got:?}");
             let Some(twin) = got else {
                 continue;
