@@ -704,8 +704,10 @@ mod ruby {
     }
 
     /// The code of `line` with strings, symbols' quotes and a comment
-    /// blanked out (their characters made spaces, so positions hold), and
-    /// here-documents it opens added to `heredocs`.
+    /// blanked out (a quoted text's characters made spaces; a `%w(...)`
+    /// literal and a here-document's opener one space each, so positions
+    /// are the blanked line's own), and here-documents it opens added to
+    /// `heredocs`.
     fn code(line: &str, heredocs: &mut Vec<(String, bool)>) -> String {
         let chars: Vec<char> = line.chars().collect();
         let mut out = String::with_capacity(line.len());
