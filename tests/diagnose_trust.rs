@@ -2851,19 +2851,11 @@ fn import_verdicts_agree_with_node_and_rustc() {
     }
 }
 
-/// The false-alarm sweep of the fence and import checks: every Markdown,
-/// Rust, Go, JavaScript and TypeScript file under `SWEEP_DIRS` (colon-
-/// separated; default the cargo registry's sources), read as a file the
-/// edit creates (every import or fence in it on a changed line), then
-/// given ordinary edits: a line of prose or a comment added, a line
-/// deleted, a new import or a closed code block added, outside code
-/// blocks. Prints the counts and each doubt. Run with `cargo test --test
-/// diagnose_trust -- --ignored fence_and_import_sweep --nocapture`.
-#[test]
-#[ignore]
-fn fence_and_import_sweep() {
-    use srview::diagnose::doubt_fence::fence_left_open;
-    use srview::diagnose::doubt_imports::import_twice;
+/// Every file under `SWEEP_DIRS` (colon-separated; default the cargo
+/// registry's sources) whose name ends in one of `extensions`, sorted:
+/// the files the ignored sweeps below read. A folder that cannot be read
+/// is passed over.
+fn sweep_files(extensions: &[&str]) -> Vec<std::path::PathBuf> {
     let home = std::env::var("HOME").unwrap_or_default();
     let dirs =
         std::env::var("SWEEP_DIRS").unwrap_or_else(|_| format!("{home}/.cargo/registry/src"));
@@ -2877,14 +2869,33 @@ fn fence_and_import_sweep() {
             let path = entry.path();
             if path.is_dir() {
                 stack.push(path);
-            } else if let Some(ext) = path.extension().and_then(|e| e.to_str())
-                && ["md", "markdown", "rs", "go", "js", "mjs", "ts", "tsx"].contains(&ext)
+            } else if path
+                .extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|ext| extensions.contains(&ext))
             {
                 files.push(path);
             }
         }
     }
     files.sort();
+    files
+}
+
+/// The false-alarm sweep of the fence and import checks: every Markdown,
+/// Rust, Go, JavaScript and TypeScript file under `SWEEP_DIRS` (colon-
+/// separated; default the cargo registry's sources), read as a file the
+/// edit creates (every import or fence in it on a changed line), then
+/// given ordinary edits: a line of prose or a comment added, a line
+/// deleted, a new import or a closed code block added, outside code
+/// blocks. Prints the counts and each doubt. Run with `cargo test --test
+/// diagnose_trust -- --ignored fence_and_import_sweep --nocapture`.
+#[test]
+#[ignore]
+fn fence_and_import_sweep() {
+    use srview::diagnose::doubt_fence::fence_left_open;
+    use srview::diagnose::doubt_imports::import_twice;
+    let files = sweep_files(&["md", "markdown", "rs", "go", "js", "mjs", "ts", "tsx"]);
     let mut seed = 42u64;
     let mut next = |n: usize| {
         seed = seed
@@ -3327,25 +3338,7 @@ fn import_name_sweep() {
         ("ptr", &["std::ptr", "core::ptr"]),
         ("swap", &["std::mem::swap", "std::ptr::swap"]),
     ];
-    let home = std::env::var("HOME").unwrap_or_default();
-    let dirs =
-        std::env::var("SWEEP_DIRS").unwrap_or_else(|_| format!("{home}/.cargo/registry/src"));
-    let mut files = Vec::new();
-    let mut stack: Vec<std::path::PathBuf> = dirs.split(':').map(Into::into).collect();
-    while let Some(dir) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs" || e == "go") {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
+    let files = sweep_files(&["rs", "go"]);
     let (mut read, mut edits, mut alarms, mut tried, mut caught) = (0, 0, 0, 0, 0);
     for file in &files {
         let Ok(text) = std::fs::read_to_string(file) else {

@@ -94,6 +94,17 @@ fn judge_on(agent: GateAgent, payload: &[u8], content: &str, policy: &Policy) ->
     judge(agent, payload, |_| project(content), policy)
 }
 
+/// `bytes` of `agent` judged under `policy` against the folder the
+/// payload names (its files as they are on disk).
+fn judged_in_its_folder(agent: GateAgent, bytes: &[u8], policy: &Policy) -> Judgment {
+    judge(
+        agent,
+        bytes,
+        |cwd| apply_patch::DirFs { root: cwd.into() },
+        policy,
+    )
+}
+
 fn judged(agent: GateAgent, payload: &[u8]) -> Judgment {
     judge_on(agent, payload, &inventory(), &Policy::default())
 }

@@ -807,7 +807,7 @@ pub fn literal_key_twice(path: &str, original: &str, result: &str) -> Option<Lit
 #[cfg(test)]
 mod tests {
     use super::{Literal, LiteralKey, literal_key_twice};
-    use crate::diagnose::doubt::test_edits::after;
+    use crate::diagnose::doubt::test_edits::{after, recorded_cases};
 
     const CONF: &str =
         "CONFIG = {\n    \"port\": 3000,\n    \"host\": \"localhost\",\n    \"debug\": False,\n}\n";
@@ -930,23 +930,15 @@ mod tests {
     #[test]
     fn pythons_and_nodes_reading_of_literal_keys_agrees() {
         let fixture = include_str!("../../tests/fixtures/trust/pydupe/cases.json");
-        let cases: serde_json::Value = serde_json::from_str(fixture).expect("cases.json reads");
-        let cases: Vec<_> = cases
-            .as_array()
-            .expect("a list")
-            .iter()
-            .filter(|c| c["kind"] == "dict" || c["kind"] == "js")
-            .collect();
+        let cases = recorded_cases(fixture, &["dict", "js"]);
         let dicts = cases.iter().filter(|c| c["kind"] == "dict").count();
         assert!(dicts >= 30 && cases.len() - dicts >= 15, "{}", cases.len());
         let (mut doubted, mut allowed) = (0, 0);
-        for case in cases {
-            let text = |key: &str| case[key].as_str().unwrap_or_default().to_string();
-            let (name, before, after) = (text("case"), text("before"), text("after"));
+        for case in &cases {
+            let (name, before, after, want) = case.texts();
             let python = case["kind"] == "dict";
             let path = if python { "settings.py" } else { "config.js" };
-            let want = case["doubt"].as_bool().expect("doubt is a bool");
-            let got = literal_key_twice(path, &before, &after);
+            let got = literal_key_twice(path, before, after);
             assert_eq!(got.is_some(), want, "{name}: {got:?}");
             let Some(found) = got else {
                 allowed += 1;

@@ -860,7 +860,7 @@ mod tests {
         yaml_template,
     };
     use crate::cases::{assert_none, before};
-    use crate::diagnose::doubt::test_edits::after;
+    use crate::diagnose::doubt::test_edits::{after, recorded_cases};
 
     const CLASS: &str = "class Inventory:\n    def __init__(self):\n        self.items = {}\n\n    def total(self):\n        return sum(self.items.values())\n";
 
@@ -1189,20 +1189,12 @@ mod tests {
     #[test]
     fn pythons_reading_of_class_attributes_agrees() {
         let fixture = include_str!("../../tests/fixtures/trust/pydupe/cases.json");
-        let cases: serde_json::Value = serde_json::from_str(fixture).expect("cases.json reads");
-        let cases: Vec<_> = cases
-            .as_array()
-            .expect("a list")
-            .iter()
-            .filter(|c| c["kind"] == "attr")
-            .collect();
+        let cases = recorded_cases(fixture, &["attr"]);
         assert!(cases.len() >= 30, "{} cases", cases.len());
         let (mut doubted, mut allowed) = (0, 0);
-        for case in cases {
-            let text = |key: &str| case[key].as_str().unwrap_or_default().to_string();
-            let (name, before, after) = (text("case"), text("before"), text("after"));
-            let want = case["doubt"].as_bool().expect("doubt is a bool");
-            let got = python_redefinition(&before, &after);
+        for case in &cases {
+            let (name, before, after, want) = case.texts();
+            let got = python_redefinition(before, after);
             assert_eq!(got.is_some(), want, "{name}: {got:?}");
             let Some(found) = got else {
                 allowed += 1;

@@ -664,6 +664,27 @@ mod shell {
     }
 }
 
+/// Blanks the quoted text that `chars[start]`, its quote, opens: a space
+/// into `out` for each of its characters, the quotes and each escape's
+/// backslash included, and one for the closing quote even where the line
+/// ends before it. Returns where the closing quote is (`chars.len()` if
+/// none).
+fn blank_quoted(chars: &[char], start: usize, out: &mut String) -> usize {
+    let quote = chars[start];
+    out.push(' ');
+    let mut i = start + 1;
+    while i < chars.len() && chars[i] != quote {
+        if chars[i] == '\\' {
+            i += 1;
+            out.push(' ');
+        }
+        out.push(' ');
+        i += 1;
+    }
+    out.push(' ');
+    i
+}
+
 /// The Ruby reader.
 mod ruby {
     use super::{Def, Reading, words_of};
@@ -683,8 +704,10 @@ mod ruby {
     }
 
     /// The code of `line` with strings, symbols' quotes and a comment
-    /// blanked out (their characters made spaces, so positions hold), and
-    /// here-documents it opens added to `heredocs`.
+    /// blanked out (a quoted text's characters made spaces; a `%w(...)`
+    /// literal and a here-document's opener one space each, so positions
+    /// are the blanked line's own), and here-documents it opens added to
+    /// `heredocs`.
     fn code(line: &str, heredocs: &mut Vec<(String, bool)>) -> String {
         let chars: Vec<char> = line.chars().collect();
         let mut out = String::with_capacity(line.len());
@@ -693,18 +716,7 @@ mod ruby {
             let c = chars[i];
             match c {
                 '#' => break,
-                '\'' | '"' | '`' => {
-                    out.push(' ');
-                    i += 1;
-                    while i < chars.len() && chars[i] != c {
-                        if chars[i] == '\\' {
-                            i += 1;
-                        }
-                        out.push(' ');
-                        i += 1;
-                    }
-                    out.push(' ');
-                }
+                '\'' | '"' | '`' => i = super::blank_quoted(&chars, i, &mut out),
                 '%' if chars.get(i + 1).is_some_and(|n| "wWiIqQr".contains(*n))
                     && chars.get(i + 2).is_some_and(|n| "([{<|/".contains(*n)) =>
                 {
@@ -1046,19 +1058,7 @@ mod lua {
                     i += level + 2;
                     continue;
                 }
-                '\'' | '"' => {
-                    out.push(' ');
-                    i += 1;
-                    while i < chars.len() && chars[i] != c {
-                        if chars[i] == '\\' {
-                            i += 1;
-                            out.push(' ');
-                        }
-                        out.push(' ');
-                        i += 1;
-                    }
-                    out.push(' ');
-                }
+                '\'' | '"' => i = super::blank_quoted(&chars, i, &mut out),
                 _ => out.push(c),
             }
             i += 1;
@@ -1321,7 +1321,26 @@ mod make {
 mod tests {
     use super::{Script, Twin, script_twin};
     use crate::cases::{assert_cases, assert_none, before};
-    use crate::diagnose::doubt::test_edits::edited;
+    use crate::diagnose::doubt::test_edits::{edited, recorded_cases};
+
+    /// A quoted text blanked keeps its length, an escape's two characters
+    /// two spaces (Ruby's reader gave them one), and a text the line ends
+    /// in still ends with a space for its missing quote.
+    #[test]
+    fn a_quoted_text_is_blanked_space_for_character() {
+        let blanked = |line: &str, start: usize| {
+            let chars: Vec<char> = line.chars().collect();
+            let mut out = String::new();
+            let end = super::blank_quoted(&chars, start, &mut out);
+            (out, end)
+        };
+        assert_eq!(
+            blanked("puts \"a\\\"b\" + x", 5),
+            ("      ".to_string(), 10)
+        );
+        assert_eq!(blanked("x = 'é\\'", 4), ("     ".to_string(), 8));
+        assert_eq!(blanked("s = 'ab", 4), ("    ".to_string(), 7));
+    }
 
     /// A path of the language the fixture names.
     const LUA: &str = "local M = {}\n\nfunction M.greet(name)\n  return \"hi \" .. name\nend\n\nfunction M.bye(name)\n  return \"bye \" .. name\nend\n\nreturn M\n";
@@ -1437,15 +1456,12 @@ mod tests {
     #[test]
     fn the_real_tools_keep_the_later_definition_srview_names() {
         let fixture = include_str!("../../tests/fixtures/trust/defines/cases.json");
-        let cases: serde_json::Value = serde_json::from_str(fixture).expect("cases.json reads");
-        let cases = cases.as_array().expect("a list");
+        let cases = recorded_cases(fixture, &[]);
         assert!(cases.len() >= 40, "{} cases", cases.len());
-        for case in cases {
-            let text = |key: &str| case[key].as_str().unwrap_or_default().to_string();
-            let (lang, name, before, after) =
-                (text("lang"), text("case"), text("before"), text("after"));
-            let want = case["doubt"].as_bool().expect("doubt is a bool");
-            let got = script_twin(path_of(&lang), &before, &after);
+        for case in &cases {
+            let (name, before, after, want) = case.texts();
+            let lang = case["lang"].as_str().unwrap_or_default();
+            let got = script_twin(path_of(lang), before, after);
             assert_eq!(got.is_some(), want, "{lang}: {name}: {got:?}");
             let Some(twin) = got else {
                 continue;

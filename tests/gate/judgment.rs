@@ -1558,6 +1558,27 @@ fn the_42_false_alarms_are_allowed_and_a_replace_all_cut_asks_no_whole_lines() {
     assert!(!reason.contains("whole lines"), "{reason}");
 }
 
+/// One file's case of a Claude Code `Edit` made two ways: `(file name,
+/// content, old_string, the bad new_string, the good one, what the deny
+/// of the bad one says)`.
+type BadAndGoodEdit<'a> = (&'a str, &'a str, &'a str, &'a str, &'a str, &'a str);
+
+/// For each case, the bad edit is a doubt whose deny says what it should,
+/// and the good one is exact with no opinion (a failure names the file).
+fn assert_bad_doubted_and_good_exact(cases: &[BadAndGoodEdit]) {
+    for &(name, content, old, bad, good, said) in cases {
+        let path = format!("{CWD}/{name}");
+        let edit = |new: &str| json!({"file_path": path, "old_string": old, "new_string": new, "replace_all": false});
+        let judgment = judged_named(name, "Edit", edit(bad), Some(content));
+        assert_case(&judgment, Case::Doubt);
+        let reason = deny_reason(&judgment);
+        assert!(reason.contains(said), "{name}: {reason}");
+        let judgment = judged_named(name, "Edit", edit(good), Some(content));
+        assert_case(&judgment, Case::Exact);
+        assert_eq!(judgment.answer, Answer::NoOpinion, "{name}");
+    }
+}
+
 /// Testers' finds (round 42a, 01, 19, 20), through the gate: a Claude
 /// Code `Edit` leaving a Python `(` open, a Markdown code block's closing
 /// fence dropped, a Go import added again: each denied as a doubt naming
@@ -1590,17 +1611,7 @@ fn python_syntax_an_open_fence_and_an_import_twice_are_doubts_at_the_gate() {
             "\"fmt\"",
         ),
     ];
-    for (name, content, old, bad, good, said) in cases {
-        let path = format!("{CWD}/{name}");
-        let edit = |new: &str| json!({"file_path": path, "old_string": old, "new_string": new, "replace_all": false});
-        let judgment = judged_named(name, "Edit", edit(bad), Some(content));
-        assert_case(&judgment, Case::Doubt);
-        let reason = deny_reason(&judgment);
-        assert!(reason.contains(said), "{name}: {reason}");
-        let judgment = judged_named(name, "Edit", edit(good), Some(content));
-        assert_case(&judgment, Case::Exact);
-        assert_eq!(judgment.answer, Answer::NoOpinion, "{name}");
-    }
+    assert_bad_doubted_and_good_exact(&cases);
 }
 
 /// Testers' finds (round 42a, 04): a file with one stray CRLF line, an LF
@@ -1812,17 +1823,7 @@ fn an_import_of_a_bound_name_and_a_docstring_example_edit_at_the_gate() {
             "binds `rand` twice: \"math/rand\" at line 5, \"crypto/rand\" at line 6",
         ),
     ];
-    for (name, content, old, bad, good, said) in cases {
-        let path = format!("{CWD}/{name}");
-        let edit = |new: &str| json!({"file_path": path, "old_string": old, "new_string": new, "replace_all": false});
-        let judgment = judged_named(name, "Edit", edit(bad), Some(content));
-        assert_case(&judgment, Case::Doubt);
-        let reason = deny_reason(&judgment);
-        assert!(reason.contains(said), "{name}: {reason}");
-        let judgment = judged_named(name, "Edit", edit(good), Some(content));
-        assert_case(&judgment, Case::Exact);
-        assert_eq!(judgment.answer, Answer::NoOpinion, "{name}");
-    }
+    assert_bad_doubted_and_good_exact(&cases);
     let conn = "def connect(timeout=5):\n    \"\"\"Open a connection.\n\n    Example::\n\n        client = Client()\n        client.connect()\n    \"\"\"\n    client = Client()\n    client.connect(timeout=timeout)\n    return client\n";
     let path = format!("{CWD}/conn.py");
     let example = json!({"file_path": path,

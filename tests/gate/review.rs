@@ -14,12 +14,11 @@ use std::time::{Duration, Instant};
 pub(crate) use crate::support::pty;
 
 use serde_json::{Value, json};
-use srview::dialect::apply_patch::DirFs;
 use srview::gate::spool::{self, Listener, Outcome, Pending, Request, Verdict};
-use srview::gate::{Answer, Case, GateAgent, Judgment, NextStep, Policy, judge};
+use srview::gate::{Answer, Case, GateAgent, Judgment, NextStep, Policy};
 
-use super::payload;
 use super::support::text::assert_holds;
+use super::{judged_in_its_folder, payload};
 
 /// A workspace on disk holding the fixtures' `inventory.py`.
 fn workspace() -> tempfile::TempDir {
@@ -40,12 +39,6 @@ fn loose_for_review(dir: &Path) -> Judgment {
     let policy = Policy::parse("loose=review").expect("a policy");
     let bytes = payload_in(GateAgent::ClaudeCode, "c_rewrite", dir);
     judged_in_its_folder(GateAgent::ClaudeCode, &bytes, &policy)
-}
-
-/// `bytes` of `agent` judged under `policy` against the folder the
-/// payload names (its files as they are on disk).
-fn judged_in_its_folder(agent: GateAgent, bytes: &[u8], policy: &Policy) -> Judgment {
-    judge(agent, bytes, |cwd| DirFs { root: cwd.into() }, policy)
 }
 
 /// A request as the gate sends it; `call` names it.

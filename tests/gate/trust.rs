@@ -2601,22 +2601,18 @@ fn a_new_method_with_a_docstring_is_reindented_with_its_docstring() {
                 \"\"\"\n        return len(self.lines)\n";
     let policy = Policy::parse("failing=repair").expect("a policy");
     for agent in agents() {
-        let judgment = judge_on(
-            agent,
-            &payload_of(agent, "inventory.py", old, new),
-            LINES_CART,
-            &policy,
-        );
+        let judgment = judged_under(&policy, agent, ("inventory.py", LINES_CART), old, new);
         let input = corrected_input(&judgment, LINES_CART);
         assert_eq!(new_text_of(agent, &input), want, "{agent:?}: {input}");
     }
     // Claude Code's docstring under a class, single quotes, a raw prefix.
     let new = "  def clear(self) -> None:\n    r'''Empty it.\n\n    Raw: \\d.\n    '''\n    self.lines = []\n";
-    let judgment = judge_on(
-        GateAgent::ClaudeCode,
-        &payload_of(GateAgent::ClaudeCode, "inventory.py", old, new),
-        LINES_CART,
+    let judgment = judged_under(
         &Policy::default(),
+        GateAgent::ClaudeCode,
+        ("inventory.py", LINES_CART),
+        old,
+        new,
     );
     let reason = deny_reason(&judgment);
     let offered =
@@ -2653,12 +2649,7 @@ fn a_data_string_over_several_lines_still_withholds_the_reindentation() {
     let policy = Policy::parse("failing=repair").expect("a policy");
     for (new, why) in cases {
         for agent in agents() {
-            let judgment = judge_on(
-                agent,
-                &payload_of(agent, "inventory.py", old, new),
-                LINES_CART,
-                &policy,
-            );
+            let judgment = judged_under(&policy, agent, ("inventory.py", LINES_CART), old, new);
             let why = match agent {
                 GateAgent::ClineCli => "No corrected edit",
                 _ => why,
@@ -2751,12 +2742,7 @@ fn a_new_method_after_a_calls_last_arguments_is_not_placed_by_them() {
         "          self.name,\n          self.state)\n\n  def cancel(self):\n    return True\n";
     let policy = Policy::parse("failing=repair").expect("a policy");
     for agent in [GateAgent::ClaudeCode, GateAgent::GeminiCli, GateAgent::Pi] {
-        let judgment = judge_on(
-            agent,
-            &payload_of(agent, "inventory.py", old, new),
-            file,
-            &policy,
-        );
+        let judgment = judged_under(&policy, agent, ("inventory.py", file), old, new);
         assert_withheld(&judgment, "No corrected edit");
     }
 }

@@ -10,8 +10,8 @@ use srview::gate::{Case, GateAgent, Policy};
 use super::support::text::assert_contains;
 
 use super::{
-    CWD, assert_case, deny_reason, edit_payload, inventory, judge_on, judged, latin1_project,
-    own_payload, string_edit,
+    CWD, assert_case, deny_reason, edit_payload, inventory, judge_on, judged, judged_in_its_folder,
+    latin1_project, own_payload, string_edit,
 };
 
 /// `shop.py`: the line `self.items.append(item)` in two methods, one of
@@ -658,7 +658,6 @@ fn a_patch_moving_a_file_onto_itself_is_a_doubt_with_the_move_dropped() {
 #[cfg(unix)]
 #[test]
 fn the_gates_own_files_are_found_through_links_and_move_targets() {
-    use srview::dialect::apply_patch::DirFs;
     let dir = tempfile::tempdir().expect("a project");
     let root = dir.path().canonicalize().expect("its real path");
     let cwd = root.to_string_lossy().into_owned();
@@ -678,13 +677,7 @@ fn the_gates_own_files_are_found_through_links_and_move_targets() {
             serde_json::from_slice(&edit_payload(agent, input)).expect("JSON");
         payload["cwd"] = cwd.as_str().into();
         payload["tool_name"] = tool.into();
-        let fs_at = |at: &str| DirFs { root: at.into() };
-        srview::gate::judge(
-            agent,
-            payload.to_string().as_bytes(),
-            fs_at,
-            &Policy::default(),
-        )
+        judged_in_its_folder(agent, payload.to_string().as_bytes(), &Policy::default())
     };
     let edit = |path: &str| {
         json!({"file_path": format!("{cwd}/{path}"), "old_string": "\"PreToolUse\"",
@@ -1190,7 +1183,6 @@ fn opencode_and_pi_configs_that_load_plugins_are_the_gates_own() {
 #[cfg(unix)]
 #[test]
 fn a_write_through_a_dangling_link_to_the_gates_own_files_is_a_doubt() {
-    use srview::dialect::apply_patch::DirFs;
     let dir = tempfile::tempdir().expect("a project");
     let root = dir.path().canonicalize().expect("its real path");
     let cwd = root.to_string_lossy().into_owned();
@@ -1201,13 +1193,7 @@ fn a_write_through_a_dangling_link_to_the_gates_own_files_is_a_doubt() {
     link("link2.json", "link1.json");
     link("new/data.json", "link2.json");
     let judge_here = |agent: GateAgent, payload: serde_json::Value| {
-        let fs_at = |at: &str| DirFs { root: at.into() };
-        srview::gate::judge(
-            agent,
-            payload.to_string().as_bytes(),
-            fs_at,
-            &Policy::default(),
-        )
+        judged_in_its_folder(agent, payload.to_string().as_bytes(), &Policy::default())
     };
     let claude_write = |path: &str| {
         let mut payload: serde_json::Value = serde_json::from_slice(&edit_payload(

@@ -11,3 +11,53 @@ pub(crate) fn edited(text: &str, old: &str, new: &str) -> String {
 pub(crate) fn after(text: &str, anchor: &str, added: &str) -> String {
     edited(text, anchor, &format!("{anchor}{added}"))
 }
+
+/// One case a recorder under `tests/fixtures/trust/` wrote to its
+/// cases.json: its name (`case`), the file's text before and after the
+/// edit, whether the rule expects a doubt, and the whole record, for what
+/// else the real tool said of it.
+pub(crate) struct RecordedCase {
+    pub name: String,
+    pub before: String,
+    pub after: String,
+    pub doubt: bool,
+    pub record: serde_json::Value,
+}
+
+impl RecordedCase {
+    /// The case's name, its text before and after the edit, and whether
+    /// the rule expects a doubt.
+    pub(crate) fn texts(&self) -> (&str, &str, &str, bool) {
+        (&self.name, &self.before, &self.after, self.doubt)
+    }
+}
+
+/// What else the recorder wrote of the case: `case["kind"]`.
+impl std::ops::Index<&str> for RecordedCase {
+    type Output = serde_json::Value;
+
+    fn index(&self, key: &str) -> &serde_json::Value {
+        &self.record[key]
+    }
+}
+
+/// The cases of a recorder's cases.json (its text, `fixture`) whose
+/// `kind` is one of `kinds`, or all of them when `kinds` is empty.
+pub(crate) fn recorded_cases(fixture: &str, kinds: &[&str]) -> Vec<RecordedCase> {
+    let cases: serde_json::Value = serde_json::from_str(fixture).expect("cases.json reads");
+    let cases = cases.as_array().expect("a list");
+    cases
+        .iter()
+        .filter(|c| kinds.is_empty() || kinds.iter().any(|&k| c["kind"] == k))
+        .map(|c| {
+            let text = |key: &str| c[key].as_str().unwrap_or_default().to_string();
+            RecordedCase {
+                name: text("case"),
+                before: text("before"),
+                after: text("after"),
+                doubt: c["doubt"].as_bool().expect("doubt is a bool"),
+                record: c.clone(),
+            }
+        })
+        .collect()
+}
