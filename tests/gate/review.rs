@@ -129,10 +129,12 @@ fn gate_calls_queue_in_the_order_they_came_and_get_their_own_answers() {
 fn a_pane_that_does_not_answer_in_time_leaves_the_policy_to_decide() {
     let dir = workspace();
     let (_listener, receive) = pane(dir.path());
-    let started = Instant::now();
-    let deadline = started + Duration::from_millis(300);
+    // Judged first: the pane's 0.3 s run from the ask, not from before the
+    // judging (which took over 0.1 s on a loaded machine: "0.2 s" said).
     let judgment = loose_for_review(dir.path());
     let no_pane = deny_text(&judgment);
+    let started = Instant::now();
+    let deadline = started + Duration::from_millis(300);
     let decided = spool::consult(judgment, deadline);
     let took = started.elapsed();
     assert!(
