@@ -2364,9 +2364,9 @@ fn an_aider_udiff_reply_is_read_by_aiders_own_udiff_applier() {
     let note = "srview: note: read as --dialect aider-udiff (Aider 0.86.2's udiff edit format), \
                 from its ```diff fence of unified-diff hunks\n";
     let both = "edit 1: Aider 0.86.2's udiff edit format replaces every occurrence: it changes lines \
-                2-3 and also lines 7-8: the hunk's text stands at several places and the model \
-                may have meant one: add a line of context to the hunk so that its text stands at \
-                one place";
+                2-3 and also lines 7-8: the hunk changed 2 places, each where its text stands, \
+                and the model may have meant one: add a line of context to the hunk so that its \
+                text stands at one place";
     let check = format!(
         "edit 1: search_and_replace at lines 2-3 and lines 7-8 (exact)\nwarning: {both}\n\
          the agent says: Applied edit to s.py\n"
@@ -2754,9 +2754,9 @@ fn a_udiff_hunk_changing_several_places_is_named_with_its_own_place() {
         "edit 1: search_and_replace at line 1 (exact)\nedit 2: search_and_replace at lines 3-4 \
          and lines 9-10 of the file as edit 1 left it (exact)\nwarning: edit 2: Aider 0.86.2's \
          udiff edit format replaces every occurrence: it changes lines 3-4 and also lines 9-10 \
-         of the file as edit 1 left it: the hunk's text stands at several places and the model \
-         may have meant one: add a line of context to the hunk so that its text stands at one \
-         place\nthe agent says: Applied edit to cart.js\n"
+         of the file as edit 1 left it: the hunk changed 2 places, each where its text stands, \
+         and the model may have meant one: add a line of context to the hunk so that its text \
+         stands at one place\nthe agent says: Applied edit to cart.js\n"
     );
     let json = run_in(
         dir.path(),
@@ -2779,6 +2779,71 @@ fn a_udiff_hunk_changing_several_places_is_named_with_its_own_place() {
         ])
     );
     assert_eq!(report["alsoReplaced"], serde_json::json!([[9, 10]]));
+}
+
+/// Round 43a, finding 11: an Aider udiff hunk written at another
+/// indentation than the file's, applied by Aider's relative-indentation
+/// strategy, whose text stands at two places (an `if` in a function and
+/// the same `if` in a method): Aider's `str.replace` changes both (its
+/// shipped `apply_hunk`, run from the aider-chat 0.86.2 wheel, wrote the
+/// newContent below). srview named one span, lines 3-10, over both; it
+/// names each place, counts them, and `--write` holds the result back.
+#[test]
+fn a_flexibly_placed_udiff_hunk_names_each_place_it_changes() {
+    let file = "def a():\n    if x:\n        y = 1\n        z = 2\n\n\nclass B:\n    def b(self):\n        if x:\n            y = 1\n            z = 2\n";
+    let dir = support::files::folder(&[("a.py", file)]);
+    let reply = "a.py\n```diff\n--- a.py\n+++ a.py\n@@ @@\n if x:\n-    y = 1\n+    y = 10\n     z = 2\n```\n";
+    let check = run_on_input(dir.path(), ["check", "a.py", "u.md"], reply, "aider-udiff");
+    assert_eq!(
+        (check.status.code(), text(&check.stdout)),
+        (
+            Some(1),
+            "edit 1: search_and_replace_relative_indent at lines 2-4 and lines 9-11 (loose)\n\
+             warning: edit 1 was placed at lines 2-4 and lines 9-11 by \
+             search_and_replace_relative_indent, a loose stage of Aider 0.86.2's udiff edit \
+             format: the text it replaced is not the text the model wrote\n\
+             warning: edit 1: Aider 0.86.2's udiff edit format replaces every occurrence: it \
+             changes lines 2-4 and also lines 9-11: the hunk changed 2 places, each where its \
+             text stands, and the model may have meant one: add a line of context to the hunk \
+             so that its text stands at one place\nthe agent says: Applied edit to a.py\n"
+                .to_string()
+        )
+    );
+    let json = run_in(
+        dir.path(),
+        &[
+            "apply",
+            "a.py",
+            "u.md",
+            "--dialect",
+            "aider-udiff",
+            "--json",
+        ],
+    );
+    let report: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
+    assert_eq!(
+        report["blocks"],
+        serde_json::json!([{"alsoReplaced": [[9, 11]], "lines": [2, 4], "loose": true,
+                            "stage": "search_and_replace_relative_indent"}])
+    );
+    assert_eq!(
+        report["newContent"],
+        "def a():\n    if x:\n        y = 10\n        z = 2\n\n\nclass B:\n    def b(self):\n        if x:\n            y = 10\n            z = 2\n"
+    );
+    let write = run_in(
+        dir.path(),
+        &[
+            "apply",
+            "a.py",
+            "u.md",
+            "--dialect",
+            "aider-udiff",
+            "--write",
+        ],
+    );
+    assert_eq!(write.status.code(), Some(1));
+    let kept = std::fs::read_to_string(dir.path().join("a.py")).expect("read");
+    assert_eq!(kept, file);
 }
 
 /// Round 38a, finding 06: an OpenCode edit that misremembers one line of a
