@@ -3741,6 +3741,62 @@ fn an_aider_block_landing_in_another_chat_file_is_held_back() {
     assert_eq!(read("a.py"), a);
 }
 
+/// Testers' find (round 43b, 03): a block whose `...` pieces stand in the
+/// file in reverse order. Aider (`try_dotdotdots`) writes each REPLACE
+/// piece as sent where its SEARCH piece stands (`c = 30` at line 4, `a =
+/// 10` at line 2), and srview says the stage loose; its list of new-text
+/// lines "the agent writes otherwise" paired the written lines with the
+/// REPLACE's by number (`a = 10` where the model wrote `c = 30`, the kept
+/// `b = 2` where it wrote `...`). No REPLACE line is written otherwise:
+/// none is listed (text and JSON), and the loose placement is still said
+/// and held back.
+#[test]
+fn aider_dotdotdots_pieces_out_of_order_list_no_unrelated_lines() {
+    let file = "def f():\n    a = 1\n    b = 2\n    c = 3\n";
+    let block = aider_block(
+        "a.py",
+        "    c = 3\n...\n    a = 1\n",
+        "    c = 30\n...\n    a = 10\n",
+    );
+    let (check, apply, written) =
+        aider_check_then_apply("aider-diff", &[("a.py", file)], "a.py", &block);
+    assert_eq!(
+        (
+            check.status.code(),
+            String::from_utf8_lossy(&check.stdout).into_owned()
+        ),
+        (
+            Some(1),
+            "edit 1: dotdotdots at lines 2-4 (loose)\nwarning: edit 1 was placed at lines 2-4 by \
+             dotdotdots, a loose stage of Aider 0.86.2's diff edit format: the text it replaced \
+             is not the text the model wrote; Aider replaces each piece between `...` lines \
+             wherever it stands once in the file, in any order and any function: srview calls \
+             it exact only when every piece is whole lines standing once, each below the one \
+             before it and inside the block that one opens, as the `...` between them says; \
+             send the lines between the pieces instead of `...` to say where\nthe agent says: \
+             Applied edit to a.py\n"
+                .to_string()
+        )
+    );
+    assert_eq!((apply.status.code(), written.as_str()), (Some(1), file));
+    let dir = tempfile::tempdir().expect("temp dir");
+    let input = serde_json::json!({ "reply": block }).to_string();
+    support::files::write_all(dir.path(), [("a.py", file), ("r.json", &*input)]);
+    let json = support::runner::srview(["check", "a.py", "r.json", "--dialect", "aider-diff"])
+        .arg("--json")
+        .cwd(dir.path())
+        .output();
+    let report: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
+    assert_eq!(
+        report["blocks"],
+        serde_json::json!([{"lines": [2, 4], "loose": true, "stage": "dotdotdots"}])
+    );
+    assert_eq!(
+        report["newContent"],
+        "def f():\n    a = 10\n    b = 2\n    c = 30\n"
+    );
+}
+
 /// Testers' finds (round 43a, 15): Aider's `missing_leading_whitespace`
 /// writes the REPLACE re-indented (a top-level `def` nested after a
 /// `return`), and `check` listed none of the lines it writes otherwise.

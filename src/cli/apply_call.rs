@@ -851,8 +851,13 @@ fn model_new_texts(row: &DialectRow, run: &Run, target: &str, file: &Path) -> Ve
         return Vec::new();
     };
     let texts = crate::dialect::aider_diff::replace_texts(reply, &content);
+    // `dotdotdots` writes each REPLACE piece as sent (`str.replace`) where
+    // its SEARCH piece stands, the file's own lines between: no line of the
+    // text written pairs with the REPLACE line at the same number (a
+    // tester's find, 43b-03: pieces out of order paired `a = 10` with
+    // `c = 30`), so none is compared.
     (run.outcome.edits.iter().zip(texts))
-        .map(|(edit, text)| edit.loose.then_some(text))
+        .map(|(edit, text)| (edit.loose && edit.stage != "dotdotdots").then_some(text))
         .collect()
 }
 
