@@ -3797,6 +3797,85 @@ fn aider_dotdotdots_pieces_out_of_order_list_no_unrelated_lines() {
     );
 }
 
+/// Testers' find (round 43b, 07): `check a.py BLOCKS` where the block
+/// names a.py but its SEARCH stands only in b.py, which the input's chat
+/// holds: Aider applies it to b.py. The single-file form ran a.py alone
+/// (the input's chat replaced by FILE) and said Aider fails. It runs the
+/// input's chat with FILE in it and says the move in the transcript
+/// form's words (text and JSON `named`), exit 1; `apply a.py --write`
+/// says it and writes neither file; `check b.py` refuses, as before.
+#[test]
+fn aider_single_file_check_says_a_block_landing_in_another_chat_file() {
+    let (a, b) = ("def f():\n    return 1\n", "def g():\n    return 2\n");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let input = serde_json::json!({
+        "reply": aider_block("a.py", "    return 2\n", "    return 20\n"),
+        "chat_files": ["a.py", "b.py"],
+    })
+    .to_string();
+    support::files::write_all(dir.path(), [("a.py", a), ("b.py", b), ("r.json", &*input)]);
+    let run = |args: &[&str]| {
+        support::runner::srview(args)
+            .args(["--dialect", "aider-diff"])
+            .cwd(dir.path())
+            .output()
+    };
+    let said = "edit 1 names a.py, but its SEARCH text is not in a.py: Aider 0.86.2's diff \
+                edit format applies it to b.py at line 2 only because b.py is in the chat and \
+                holds that text: the model meant a.py; if b.py is meant, send the block under \
+                b.py's name";
+    let check = run(&["check", "a.py", "r.json"]);
+    assert_eq!(
+        (
+            check.status.code(),
+            String::from_utf8_lossy(&check.stdout).into_owned()
+        ),
+        (
+            Some(1),
+            format!(
+                "edit 1: perfect at line 2 (exact)\nwarning: {said}\nthe agent says: Applied \
+                 edit to b.py\n"
+            )
+        )
+    );
+    let json = run(&["check", "a.py", "r.json", "--json"]);
+    let report: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
+    assert_eq!(report["blocks"][0]["named"], "a.py");
+    assert_eq!(report["message"], "Applied edit to b.py");
+    let write = run(&["apply", "a.py", "r.json", "--write"]);
+    assert_eq!(
+        (
+            write.status.code(),
+            String::from_utf8_lossy(&write.stderr).into_owned()
+        ),
+        (
+            Some(2),
+            format!(
+                "srview: {said}; the input edits b.py, not a.py: nothing written (apply --write \
+                 writes FILE only; `srview apply --transcript INPUT --cwd DIR --dialect \
+                 aider-diff` writes them all)\n"
+            )
+        )
+    );
+    let read = |name: &str| std::fs::read_to_string(dir.path().join(name)).expect("read");
+    assert_eq!((read("a.py"), read("b.py")), (a.to_string(), b.to_string()));
+    let other = run(&["check", "b.py", "r.json"]);
+    assert_eq!(
+        (
+            other.status.code(),
+            String::from_utf8_lossy(&other.stderr).into_owned()
+        ),
+        (
+            Some(1),
+            "srview: the input edits a.py, not b.py: b.py is left as it is (Aider 0.86.2's diff \
+             edit format would apply it to b.py only because its SEARCH text is not in a.py and \
+             b.py is in the chat; `srview apply --transcript INPUT --cwd DIR --dialect \
+             aider-diff` runs it over the folder)\n"
+                .to_string()
+        )
+    );
+}
+
 /// Testers' finds (round 43a, 15): Aider's `missing_leading_whitespace`
 /// writes the REPLACE re-indented (a top-level `def` nested after a
 /// `return`), and `check` listed none of the lines it writes otherwise.
