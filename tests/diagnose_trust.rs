@@ -3600,6 +3600,19 @@ fn aider_check_then_apply(
     (check, apply, written)
 }
 
+/// `srview check FILE r.json --dialect aider-diff --json` in a folder
+/// holding only `file` (name, content) and the reply, as JSON.
+fn aider_check_json((name, content): (&str, &str), reply: &str) -> serde_json::Value {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let input = serde_json::json!({ "reply": reply }).to_string();
+    support::files::write_all(dir.path(), [(name, content), ("r.json", &*input)]);
+    let json = support::runner::srview(["check", name, "r.json", "--dialect", "aider-diff"])
+        .arg("--json")
+        .cwd(dir.path())
+        .output();
+    serde_json::from_slice(&json.stdout).expect("JSON")
+}
+
 /// One Aider SEARCH/REPLACE block on `path`.
 fn aider_block(path: &str, search: &str, replace: &str) -> String {
     format!("{path}\n````\n<<<<<<< SEARCH\n{search}=======\n{replace}>>>>>>> REPLACE\n````\n")
@@ -3741,6 +3754,13 @@ fn an_aider_block_landing_in_another_chat_file_is_held_back() {
     assert_eq!(read("a.py"), a);
 }
 
+/// A Python function of three assignments, for the `...` pieces below.
+const THREE_ASSIGNMENTS: &str = "def f():\n    a = 1\n    b = 2\n    c = 3\n";
+
+/// An Aider block on a.py whose `...` pieces stand in
+/// [`THREE_ASSIGNMENTS`] in reverse order.
+const SWAPPED_PIECES: &str = "a.py\n````\n<<<<<<< SEARCH\n    c = 3\n...\n    a = 1\n=======\n    c = 30\n...\n    a = 10\n>>>>>>> REPLACE\n````\n";
+
 /// Testers' find (round 43b, 03): a block whose `...` pieces stand in the
 /// file in reverse order. Aider (`try_dotdotdots`) writes each REPLACE
 /// piece as sent where its SEARCH piece stands (`c = 30` at line 4, `a =
@@ -3752,14 +3772,11 @@ fn an_aider_block_landing_in_another_chat_file_is_held_back() {
 /// and held back.
 #[test]
 fn aider_dotdotdots_pieces_out_of_order_list_no_unrelated_lines() {
-    let file = "def f():\n    a = 1\n    b = 2\n    c = 3\n";
-    let block = aider_block(
-        "a.py",
-        "    c = 3\n...\n    a = 1\n",
-        "    c = 30\n...\n    a = 10\n",
-    );
+    // The pieces in reverse order: `c = 3` first, `a = 1` below it.
+    let block = SWAPPED_PIECES;
+    let file = THREE_ASSIGNMENTS;
     let (check, apply, written) =
-        aider_check_then_apply("aider-diff", &[("a.py", file)], "a.py", &block);
+        aider_check_then_apply("aider-diff", &[("a.py", file)], "a.py", block);
     assert_eq!(
         (
             check.status.code(),
@@ -3779,14 +3796,7 @@ fn aider_dotdotdots_pieces_out_of_order_list_no_unrelated_lines() {
         )
     );
     assert_eq!((apply.status.code(), written.as_str()), (Some(1), file));
-    let dir = tempfile::tempdir().expect("temp dir");
-    let input = serde_json::json!({ "reply": block }).to_string();
-    support::files::write_all(dir.path(), [("a.py", file), ("r.json", &*input)]);
-    let json = support::runner::srview(["check", "a.py", "r.json", "--dialect", "aider-diff"])
-        .arg("--json")
-        .cwd(dir.path())
-        .output();
-    let report: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
+    let report = aider_check_json(("a.py", file), block);
     assert_eq!(
         report["blocks"],
         serde_json::json!([{"lines": [2, 4], "loose": true, "stage": "dotdotdots"}])
@@ -3899,14 +3909,7 @@ fn aider_reindented_replace_lines_are_listed() {
          wrote \"def helper():\"",
     );
     assert_eq!((apply.status.code(), written.as_str()), (Some(1), svc));
-    let dir = tempfile::tempdir().expect("temp dir");
-    let input = serde_json::json!({ "reply": block }).to_string();
-    support::files::write_all(dir.path(), [("svc.py", svc), ("r.json", &*input)]);
-    let json = support::runner::srview(["check", "svc.py", "r.json", "--dialect", "aider-diff"])
-        .arg("--json")
-        .cwd(dir.path())
-        .output();
-    let report: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
+    let report = aider_check_json(("svc.py", svc), &block);
     assert_eq!(
         report["blocks"][0]["writtenDiffers"][2],
         serde_json::json!({"line": 5, "written": "        def helper():", "model": "def helper():"})

@@ -2809,18 +2809,13 @@ fn a_flexibly_placed_udiff_hunk_names_each_place_it_changes() {
                 .to_string()
         )
     );
-    let json = run_in(
-        dir.path(),
-        &[
-            "apply",
-            "a.py",
-            "u.md",
-            "--dialect",
-            "aider-udiff",
-            "--json",
-        ],
-    );
-    let report: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
+    let apply = |flag: &str| {
+        run_in(
+            dir.path(),
+            &["apply", "a.py", "u.md", "--dialect", "aider-udiff", flag],
+        )
+    };
+    let report: serde_json::Value = serde_json::from_slice(&apply("--json").stdout).expect("JSON");
     assert_eq!(
         report["blocks"],
         serde_json::json!([{"alsoReplaced": [[9, 11]], "lines": [2, 4], "loose": true,
@@ -2830,18 +2825,7 @@ fn a_flexibly_placed_udiff_hunk_names_each_place_it_changes() {
         report["newContent"],
         "def a():\n    if x:\n        y = 10\n        z = 2\n\n\nclass B:\n    def b(self):\n        if x:\n            y = 10\n            z = 2\n"
     );
-    let write = run_in(
-        dir.path(),
-        &[
-            "apply",
-            "a.py",
-            "u.md",
-            "--dialect",
-            "aider-udiff",
-            "--write",
-        ],
-    );
-    assert_eq!(write.status.code(), Some(1));
+    assert_eq!(apply("--write").status.code(), Some(1));
     let kept = std::fs::read_to_string(dir.path().join("a.py")).expect("read");
     assert_eq!(kept, file);
 }
