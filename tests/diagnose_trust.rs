@@ -3593,6 +3593,19 @@ fn aider_check_then_apply(
     (check, apply, written)
 }
 
+/// `srview check FILE r.json --dialect aider-diff --json` in a folder
+/// holding only `file` (name, content) and the reply, as JSON.
+fn aider_check_json((name, content): (&str, &str), reply: &str) -> serde_json::Value {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let input = serde_json::json!({ "reply": reply }).to_string();
+    support::files::write_all(dir.path(), [(name, content), ("r.json", &*input)]);
+    let json = support::runner::srview(["check", name, "r.json", "--dialect", "aider-diff"])
+        .arg("--json")
+        .cwd(dir.path())
+        .output();
+    serde_json::from_slice(&json.stdout).expect("JSON")
+}
+
 /// One Aider SEARCH/REPLACE block on `path`.
 fn aider_block(path: &str, search: &str, replace: &str) -> String {
     format!("{path}\n````\n<<<<<<< SEARCH\n{search}=======\n{replace}>>>>>>> REPLACE\n````\n")
@@ -3734,6 +3747,138 @@ fn an_aider_block_landing_in_another_chat_file_is_held_back() {
     assert_eq!(read("a.py"), a);
 }
 
+/// A Python function of three assignments, for the `...` pieces below.
+const THREE_ASSIGNMENTS: &str = "def f():\n    a = 1\n    b = 2\n    c = 3\n";
+
+/// An Aider block on a.py whose `...` pieces stand in
+/// [`THREE_ASSIGNMENTS`] in reverse order.
+const SWAPPED_PIECES: &str = "a.py\n````\n<<<<<<< SEARCH\n    c = 3\n...\n    a = 1\n=======\n    c = 30\n...\n    a = 10\n>>>>>>> REPLACE\n````\n";
+
+/// Testers' find (round 43b, 03): a block whose `...` pieces stand in the
+/// file in reverse order. Aider (`try_dotdotdots`) writes each REPLACE
+/// piece as sent where its SEARCH piece stands (`c = 30` at line 4, `a =
+/// 10` at line 2), and srview says the stage loose; its list of new-text
+/// lines "the agent writes otherwise" paired the written lines with the
+/// REPLACE's by number (`a = 10` where the model wrote `c = 30`, the kept
+/// `b = 2` where it wrote `...`). No REPLACE line is written otherwise:
+/// none is listed (text and JSON), and the loose placement is still said
+/// and held back.
+#[test]
+fn aider_dotdotdots_pieces_out_of_order_list_no_unrelated_lines() {
+    // The pieces in reverse order: `c = 3` first, `a = 1` below it.
+    let block = SWAPPED_PIECES;
+    let file = THREE_ASSIGNMENTS;
+    let (check, apply, written) =
+        aider_check_then_apply("aider-diff", &[("a.py", file)], "a.py", block);
+    assert_eq!(
+        (
+            check.status.code(),
+            String::from_utf8_lossy(&check.stdout).into_owned()
+        ),
+        (
+            Some(1),
+            "edit 1: dotdotdots at lines 2-4 (loose)\nwarning: edit 1 was placed at lines 2-4 by \
+             dotdotdots, a loose stage of Aider 0.86.2's diff edit format: the text it replaced \
+             is not the text the model wrote; Aider replaces each piece between `...` lines \
+             wherever it stands once in the file, in any order and any function: srview calls \
+             it exact only when every piece is whole lines standing once, each below the one \
+             before it and inside the block that one opens, as the `...` between them says; \
+             send the lines between the pieces instead of `...` to say where\nthe agent says: \
+             Applied edit to a.py\n"
+                .to_string()
+        )
+    );
+    assert_eq!((apply.status.code(), written.as_str()), (Some(1), file));
+    let report = aider_check_json(("a.py", file), block);
+    assert_eq!(
+        report["blocks"],
+        serde_json::json!([{"lines": [2, 4], "loose": true, "stage": "dotdotdots"}])
+    );
+    assert_eq!(
+        report["newContent"],
+        "def f():\n    a = 10\n    b = 2\n    c = 30\n"
+    );
+}
+
+/// Testers' find (round 43b, 07): `check a.py BLOCKS` where the block
+/// names a.py but its SEARCH stands only in b.py, which the input's chat
+/// holds: Aider applies it to b.py. The single-file form ran a.py alone
+/// (the input's chat replaced by FILE) and said Aider fails. It runs the
+/// input's chat with FILE in it and says the move in the transcript
+/// form's words (text and JSON `named`), exit 1; `apply a.py --write`
+/// says it and writes neither file; `check b.py` refuses, as before.
+#[test]
+fn aider_single_file_check_says_a_block_landing_in_another_chat_file() {
+    let (a, b) = ("def f():\n    return 1\n", "def g():\n    return 2\n");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let input = serde_json::json!({
+        "reply": aider_block("a.py", "    return 2\n", "    return 20\n"),
+        "chat_files": ["a.py", "b.py"],
+    })
+    .to_string();
+    support::files::write_all(dir.path(), [("a.py", a), ("b.py", b), ("r.json", &*input)]);
+    let run = |args: &[&str]| {
+        support::runner::srview(args)
+            .args(["--dialect", "aider-diff"])
+            .cwd(dir.path())
+            .output()
+    };
+    let said = "edit 1 names a.py, but its SEARCH text is not in a.py: Aider 0.86.2's diff \
+                edit format applies it to b.py at line 2 only because b.py is in the chat and \
+                holds that text: the model meant a.py; if b.py is meant, send the block under \
+                b.py's name";
+    let check = run(&["check", "a.py", "r.json"]);
+    assert_eq!(
+        (
+            check.status.code(),
+            String::from_utf8_lossy(&check.stdout).into_owned()
+        ),
+        (
+            Some(1),
+            format!(
+                "edit 1: perfect at line 2 (exact)\nwarning: {said}\nthe agent says: Applied \
+                 edit to b.py\n"
+            )
+        )
+    );
+    let json = run(&["check", "a.py", "r.json", "--json"]);
+    let report: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
+    assert_eq!(report["blocks"][0]["named"], "a.py");
+    assert_eq!(report["message"], "Applied edit to b.py");
+    let write = run(&["apply", "a.py", "r.json", "--write"]);
+    assert_eq!(
+        (
+            write.status.code(),
+            String::from_utf8_lossy(&write.stderr).into_owned()
+        ),
+        (
+            Some(2),
+            format!(
+                "srview: {said}; the input edits b.py, not a.py: nothing written (apply --write \
+                 writes FILE only; `srview apply --transcript INPUT --cwd DIR --dialect \
+                 aider-diff` writes them all)\n"
+            )
+        )
+    );
+    let read = |name: &str| std::fs::read_to_string(dir.path().join(name)).expect("read");
+    assert_eq!((read("a.py"), read("b.py")), (a.to_string(), b.to_string()));
+    let other = run(&["check", "b.py", "r.json"]);
+    assert_eq!(
+        (
+            other.status.code(),
+            String::from_utf8_lossy(&other.stderr).into_owned()
+        ),
+        (
+            Some(1),
+            "srview: the input edits a.py, not b.py: b.py is left as it is (Aider 0.86.2's diff \
+             edit format would apply it to b.py only because its SEARCH text is not in a.py and \
+             b.py is in the chat; `srview apply --transcript INPUT --cwd DIR --dialect \
+             aider-diff` runs it over the folder)\n"
+                .to_string()
+        )
+    );
+}
+
 /// Testers' finds (round 43a, 15): Aider's `missing_leading_whitespace`
 /// writes the REPLACE re-indented (a top-level `def` nested after a
 /// `return`), and `check` listed none of the lines it writes otherwise.
@@ -3757,14 +3902,7 @@ fn aider_reindented_replace_lines_are_listed() {
          wrote \"def helper():\"",
     );
     assert_eq!((apply.status.code(), written.as_str()), (Some(1), svc));
-    let dir = tempfile::tempdir().expect("temp dir");
-    let input = serde_json::json!({ "reply": block }).to_string();
-    support::files::write_all(dir.path(), [("svc.py", svc), ("r.json", &*input)]);
-    let json = support::runner::srview(["check", "svc.py", "r.json", "--dialect", "aider-diff"])
-        .arg("--json")
-        .cwd(dir.path())
-        .output();
-    let report: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
+    let report = aider_check_json(("svc.py", svc), &block);
     assert_eq!(
         report["blocks"][0]["writtenDiffers"][2],
         serde_json::json!({"line": 5, "written": "        def helper():", "model": "def helper():"})

@@ -2364,9 +2364,9 @@ fn an_aider_udiff_reply_is_read_by_aiders_own_udiff_applier() {
     let note = "srview: note: read as --dialect aider-udiff (Aider 0.86.2's udiff edit format), \
                 from its ```diff fence of unified-diff hunks\n";
     let both = "edit 1: Aider 0.86.2's udiff edit format replaces every occurrence: it changes lines \
-                2-3 and also lines 7-8: the hunk's text stands at several places and the model \
-                may have meant one: add a line of context to the hunk so that its text stands at \
-                one place";
+                2-3 and also lines 7-8: the hunk changed 2 places, each where its text stands, \
+                and the model may have meant one: add a line of context to the hunk so that its \
+                text stands at one place";
     let check = format!(
         "edit 1: search_and_replace at lines 2-3 and lines 7-8 (exact)\nwarning: {both}\n\
          the agent says: Applied edit to s.py\n"
@@ -2754,9 +2754,9 @@ fn a_udiff_hunk_changing_several_places_is_named_with_its_own_place() {
         "edit 1: search_and_replace at line 1 (exact)\nedit 2: search_and_replace at lines 3-4 \
          and lines 9-10 of the file as edit 1 left it (exact)\nwarning: edit 2: Aider 0.86.2's \
          udiff edit format replaces every occurrence: it changes lines 3-4 and also lines 9-10 \
-         of the file as edit 1 left it: the hunk's text stands at several places and the model \
-         may have meant one: add a line of context to the hunk so that its text stands at one \
-         place\nthe agent says: Applied edit to cart.js\n"
+         of the file as edit 1 left it: the hunk changed 2 places, each where its text stands, \
+         and the model may have meant one: add a line of context to the hunk so that its text \
+         stands at one place\nthe agent says: Applied edit to cart.js\n"
     );
     let json = run_in(
         dir.path(),
@@ -2779,6 +2779,55 @@ fn a_udiff_hunk_changing_several_places_is_named_with_its_own_place() {
         ])
     );
     assert_eq!(report["alsoReplaced"], serde_json::json!([[9, 10]]));
+}
+
+/// Round 43a, finding 11: an Aider udiff hunk written at another
+/// indentation than the file's, applied by Aider's relative-indentation
+/// strategy, whose text stands at two places (an `if` in a function and
+/// the same `if` in a method): Aider's `str.replace` changes both (its
+/// shipped `apply_hunk`, run from the aider-chat 0.86.2 wheel, wrote the
+/// newContent below). srview named one span, lines 3-10, over both; it
+/// names each place, counts them, and `--write` holds the result back.
+#[test]
+fn a_flexibly_placed_udiff_hunk_names_each_place_it_changes() {
+    let file = "def a():\n    if x:\n        y = 1\n        z = 2\n\n\nclass B:\n    def b(self):\n        if x:\n            y = 1\n            z = 2\n";
+    let dir = support::files::folder(&[("a.py", file)]);
+    let reply = "a.py\n```diff\n--- a.py\n+++ a.py\n@@ @@\n if x:\n-    y = 1\n+    y = 10\n     z = 2\n```\n";
+    let check = run_on_input(dir.path(), ["check", "a.py", "u.md"], reply, "aider-udiff");
+    assert_eq!(
+        (check.status.code(), text(&check.stdout)),
+        (
+            Some(1),
+            "edit 1: search_and_replace_relative_indent at lines 2-4 and lines 9-11 (loose)\n\
+             warning: edit 1 was placed at lines 2-4 and lines 9-11 by \
+             search_and_replace_relative_indent, a loose stage of Aider 0.86.2's udiff edit \
+             format: the text it replaced is not the text the model wrote\n\
+             warning: edit 1: Aider 0.86.2's udiff edit format replaces every occurrence: it \
+             changes lines 2-4 and also lines 9-11: the hunk changed 2 places, each where its \
+             text stands, and the model may have meant one: add a line of context to the hunk \
+             so that its text stands at one place\nthe agent says: Applied edit to a.py\n"
+                .to_string()
+        )
+    );
+    let apply = |flag: &str| {
+        run_in(
+            dir.path(),
+            &["apply", "a.py", "u.md", "--dialect", "aider-udiff", flag],
+        )
+    };
+    let report: serde_json::Value = serde_json::from_slice(&apply("--json").stdout).expect("JSON");
+    assert_eq!(
+        report["blocks"],
+        serde_json::json!([{"alsoReplaced": [[9, 11]], "lines": [2, 4], "loose": true,
+                            "stage": "search_and_replace_relative_indent"}])
+    );
+    assert_eq!(
+        report["newContent"],
+        "def a():\n    if x:\n        y = 10\n        z = 2\n\n\nclass B:\n    def b(self):\n        if x:\n            y = 10\n            z = 2\n"
+    );
+    assert_eq!(apply("--write").status.code(), Some(1));
+    let kept = std::fs::read_to_string(dir.path().join("a.py")).expect("read");
+    assert_eq!(kept, file);
 }
 
 /// Round 38a, finding 06: an OpenCode edit that misremembers one line of a
@@ -3757,6 +3806,122 @@ fn an_aider_dotdotdots_refusal_is_said_by_its_rule() {
              srview cannot place every block of app.py\n"
         )
     );
+}
+
+/// A tester's find (43b-12): `fix` mended a REPLACE whose `...` line was
+/// written otherwise than the SEARCH's, but not one writing a stand-in in
+/// its place (`…`, `    # ...`), which Aider 0.86.2 refuses (its shipped
+/// `replace_most_similar_chunk`, from the wheel, returns None: "Unpaired
+/// ..."). `check` says it, `fix` writes the stand-in as the SEARCH's
+/// `...` line, and Aider places the mended block (the same code returns
+/// the content `apply` prints). A SEARCH without `...` whose REPLACE
+/// writes `    …`: Aider writes the `…` literally (the same code returns
+/// `    a = 10\n    …\n    c = 30`), `b = 2` gone; srview called it exact
+/// and wrote it. `check` says the stand-in, exit 1; `--write` holds it
+/// back; `fix` offers no block.
+#[test]
+fn an_aider_stand_in_for_dots_is_said_and_mended_only_where_certain() {
+    let file = "def f():\n    a = 1\n    b = 2\n    c = 3\n    return a\n";
+    let block = |search: &str, replace: &str| {
+        format!("a.py\n```\n<<<<<<< SEARCH\n{search}=======\n{replace}>>>>>>> REPLACE\n```\n")
+    };
+    let dotted = "    a = 1\n...\n    c = 3\n";
+    let dir = support::files::folder(&[("a.py", file)]);
+    let run =
+        |cmd: &str, name: &str| run_in(dir.path(), &[cmd, "a.py", name, "--dialect", "aider-diff"]);
+    for (name, stand_in) in [("ellipsis.md", "\u{2026}"), ("comment.md", "    # ...")] {
+        let reply = block(dotted, &format!("    a = 10\n{stand_in}\n    c = 30\n"));
+        std::fs::write(dir.path().join(name), &reply).expect("write");
+        let said = format!(
+            "its REPLACE writes `{}` where its SEARCH has a `...` line: Aider reads only a line \
+             of `...` alone as one and would write any other line as it stands, so the pieces \
+             do not pair and it refuses the block (\"Unpaired ... in SEARCH/REPLACE block\"): \
+             write the REPLACE's `...` lines exactly as the SEARCH's",
+            stand_in.trim()
+        );
+        let checked = run("check", name);
+        assert_eq!(checked.status.code(), Some(1), "{name}");
+        assert_contains(&text(&checked.stdout), &format!("edit 1: {said}\n"));
+        let fixed = run("fix", name);
+        assert_eq!(
+            (fixed.status.code(), text(&fixed.stderr)),
+            (
+                Some(0),
+                format!(
+                    "srview: block #1 (reply lines 3-11): {said}\nsrview: corrected the \
+                     reply's blocks for a.py (placed exactly by Aider 0.86.2's diff edit format)\n"
+                )
+            ),
+            "{name}"
+        );
+        assert_eq!(
+            text(&fixed.stdout),
+            block(dotted, "    a = 10\n...\n    c = 30\n"),
+            "{name}"
+        );
+        std::fs::write(dir.path().join("fixed.md"), &fixed.stdout).expect("write");
+        let applied = run("apply", "fixed.md");
+        assert_eq!(
+            (applied.status.code(), text(&applied.stdout)),
+            (
+                Some(0),
+                "def f():\n    a = 10\n    b = 2\n    c = 30\n    return a\n".to_string()
+            ),
+            "{name}"
+        );
+    }
+    // Two stand-ins for one `...`: which one stands for it is not
+    // certain, so no corrected reply.
+    let two = block(dotted, "    a = 10\n    # ...\n    # ...\n    c = 30\n");
+    std::fs::write(dir.path().join("two.md"), &two).expect("write");
+    let refused = run("fix", "two.md");
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(refused.stdout.is_empty());
+
+    let literal = block(
+        "    a = 1\n    b = 2\n    c = 3\n",
+        "    a = 10\n    \u{2026}\n    c = 30\n",
+    );
+    std::fs::write(dir.path().join("literal.md"), &literal).expect("write");
+    let doubt = "edit 1: its new text stands in for lines it leaves out (its line 2: `\u{2026}`), \
+                 so it deletes 3 non-blank lines of the text it replaces: send every line the \
+                 edit keeps, or edit only the lines that change";
+    let checked = run("check", "literal.md");
+    assert_eq!(
+        (checked.status.code(), text(&checked.stdout)),
+        (
+            Some(1),
+            format!(
+                "edit 1: perfect at lines 2-4 (exact)\nwarning: {doubt}\nthe agent says: \
+                 Applied edit to a.py\n"
+            )
+        )
+    );
+    let write = run_in(
+        dir.path(),
+        &[
+            "apply",
+            "a.py",
+            "literal.md",
+            "--dialect",
+            "aider-diff",
+            "--write",
+        ],
+    );
+    assert_eq!(
+        (write.status.code(), text(&write.stderr)),
+        (
+            Some(1),
+            format!("srview: nothing written: {doubt} (--force writes it)\n")
+        )
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("a.py")).expect("read"),
+        file
+    );
+    let unfixed = run("fix", "literal.md");
+    assert_eq!(unfixed.status.code(), Some(1));
+    assert!(unfixed.stdout.is_empty());
 }
 
 /// A tester's find (43a-10): `fix` "corrected" an old text Gemini CLI's

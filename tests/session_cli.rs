@@ -1097,9 +1097,9 @@ fn aider_udiff_sessions_are_judged_by_aiders_udiff_applier() {
     // Aider changes both places; the hunk's text standing at several
     // places is a doubt (tester finding 36/10), as for every dialect.
     let doubt = "edit 1: Aider 0.86.2's udiff edit format replaces every occurrence: it changes lines \
-                 2-3 and also lines 7-8: the hunk's text stands at several places and the model \
-                 may have meant one: add a line of context to the hunk so that its text stands \
-                 at one place";
+                 2-3 and also lines 7-8: the hunk changed 2 places, each where its text stands, \
+                 and the model may have meant one: add a line of context to the hunk so that its \
+                 text stands at one place";
     let appended = "edit 1: Aider appends this hunk at the end of the file (after line 5): the \
                     hunk has only added lines, so it names no place, whatever its @@ line says: \
                     to put its lines elsewhere, send the hunk with the lines they go after as \

@@ -45,6 +45,22 @@ struct Run {
     file: Option<String>,
 }
 
+/// The paths of an Aider input's `chat_files` (its strings; none when
+/// the field is missing or not a list).
+fn named_chat_files(input: &serde_json::Map<String, serde_json::Value>) -> Vec<String> {
+    (input
+        .get("chat_files")
+        .and_then(serde_json::Value::as_array))
+    .map(|files| {
+        files
+            .iter()
+            .filter_map(serde_json::Value::as_str)
+            .map(str::to_string)
+            .collect()
+    })
+    .unwrap_or_default()
+}
+
 /// Runs `row`'s matcher on `text` (the tool input) with `cwd` as the
 /// agent's project root; `file`: the file the command names (Aider finds a
 /// block's file among the chat's files by its base name or a close
@@ -70,8 +86,19 @@ fn run_matcher(
     let cwd_text = cwd.to_string_lossy().into_owned();
     if let (Some(file), Some("reply"), Some(object)) = (file, row.text_field, input.as_object_mut())
     {
+        // FILE joins the chat the input names, not replaces it: Aider
+        // retries a block whose SEARCH fails on its file on every chat
+        // file (a tester's find, 43b-07: `check a.py` ran a.py alone and
+        // said nothing of the b.py the block lands in).
         let chat = file_path(&cwd, file);
-        object.insert("chat_files".to_string(), vec![chat].into());
+        let mut chat_files = named_chat_files(object);
+        if !chat_files
+            .iter()
+            .any(|named| file_path(&cwd, Path::new(named)) == chat)
+        {
+            chat_files.push(chat);
+        }
+        object.insert("chat_files".to_string(), chat_files.into());
     }
     // A one-file tool's input naming FILE (in another form: the agent's
     // machine's absolute path, an edit saved from a session) runs on FILE;
@@ -398,8 +425,14 @@ fn commit(args: &ApplyArgs, row: &DialectRow, run: &Run, only: Option<&str>) -> 
             } else {
                 format!("edits {}, not {target}", others.join(", "))
             };
+            // A block Aider moved to another chat file is said as the
+            // transcript form says it (a tester's find, 43b-07).
+            let moved: String = moved_notes(row, outcome)
+                .iter()
+                .map(|note| format!("{note}; "))
+                .collect();
             return Some(Commit::failed(Error::refused(format!(
-                "the input {what}: nothing written (apply --write writes FILE only; \
+                "{moved}the input {what}: nothing written (apply --write writes FILE only; \
                  `srview apply --transcript INPUT --cwd DIR --dialect {}` writes them all)",
                 row.value
             ))));
@@ -851,8 +884,13 @@ fn model_new_texts(row: &DialectRow, run: &Run, target: &str, file: &Path) -> Ve
         return Vec::new();
     };
     let texts = crate::dialect::aider_diff::replace_texts(reply, &content);
+    // `dotdotdots` writes each REPLACE piece as sent (`str.replace`) where
+    // its SEARCH piece stands, the file's own lines between: no line of the
+    // text written pairs with the REPLACE line at the same number (a
+    // tester's find, 43b-03: pieces out of order paired `a = 10` with
+    // `c = 30`), so none is compared.
     (run.outcome.edits.iter().zip(texts))
-        .map(|(edit, text)| edit.loose.then_some(text))
+        .map(|(edit, text)| (edit.loose && edit.stage != "dotdotdots").then_some(text))
         .collect()
 }
 

@@ -159,12 +159,15 @@ pub fn exact_doubt_kinds(
     };
     if let Some(title) = judged.every_place {
         for (i, changes) in every_place_changes(title, outcome) {
+            // Each place said and counted (a tester's find, 43a-11: a
+            // flexible strategy's two places were said as one span).
+            let count = outcome.edits[i].also_replaced.len() + 1;
             out.push((
                 CallDoubtKind::FirstOfSeveral,
                 format!(
-                    "edit {}: {changes}: the hunk's text stands at several places and the model \
-                     may have meant one: add a line of context to the hunk so that its text \
-                     stands at one place",
+                    "edit {}: {changes}: the hunk changed {count} places, each where its text \
+                     stands, and the model may have meant one: add a line of context to the \
+                     hunk so that its text stands at one place",
                     i + 1
                 ),
             ));
@@ -694,9 +697,9 @@ mod tests {
             vec![(
                 CallDoubtKind::FirstOfSeveral,
                 "edit 1: Aider 0.86.2's udiff edit format replaces every occurrence: it changes lines \
-                 2-3 and also lines 6-7: the hunk's text stands at several places and the model \
-                 may have meant one: add a line of context to the hunk so that its text stands \
-                 at one place"
+                 2-3 and also lines 6-7: the hunk changed 2 places, each where its text stands, \
+                 and the model may have meant one: add a line of context to the hunk so that \
+                 its text stands at one place"
                     .to_string()
             )]
         );

@@ -133,11 +133,16 @@ pub fn elided_under(path: &str, old: &str, new: &str, above: &str) -> Option<Eli
                 | "cs"
         )
     });
+    // A lone `…` (U+2026) is code in no language at all (a tester's find,
+    // 43b-12: Aider wrote a REPLACE's `    …` into a Python function, the
+    // lines it stood for deleted, called exact); only prose holds it.
+    let code = !prose(path);
     let worded = |number: usize, line: &str| {
         !example.get(number).copied().unwrap_or(false)
             && !markup.get(number).copied().unwrap_or(false)
             && (is_placeholder(line, comments)
-                || (brace && matches!(line.trim(), "..." | "\u{2026}")))
+                || (brace && line.trim() == "...")
+                || (code && line.trim() == "\u{2026}"))
             && !held.contains(line.trim())
     };
     // Most texts hold no candidate: `old` is looked at further only for
@@ -185,6 +190,21 @@ pub fn elided_under(path: &str, old: &str, new: &str, above: &str) -> Option<Eli
     }
     let number = Evidence::new(old, new, &shapes, &held, comments).first_stand_in()?;
     Some(found(number, new.lines().nth(number)?))
+}
+
+/// Whether `path` names a file of prose, where a line may be a lone `…`:
+/// Markdown ([`markdown`]), plain text, reStructuredText, AsciiDoc, Org,
+/// LaTeX.
+fn prose(path: &str) -> bool {
+    let ext = path
+        .rsplit_once('.')
+        .map(|(_, ext)| ext.to_ascii_lowercase())
+        .unwrap_or_default();
+    markdown(path)
+        || matches!(
+            ext.as_str(),
+            "txt" | "text" | "rst" | "adoc" | "asciidoc" | "org" | "tex"
+        )
 }
 
 /// Whether `path` names a Markdown file (`.md`, `.markdown`, `.mdx`).
@@ -1609,5 +1629,22 @@ mod tests {
             elided("b.js", &format!("...\n{old}"), &format!("...\n{old}")),
             None
         );
+    }
+
+    /// A tester's find (43b-12): a lone `…` (U+2026) beside a line the
+    /// edit changes, where lines go, is a stand-in in any code (Python's,
+    /// C's too: it is code in no language); a line of prose may be one.
+    #[test]
+    fn a_lone_unicode_ellipsis_in_code_is_a_stand_in() {
+        let old = "    a = 1\n    b = 2\n    c = 3\n";
+        let new = "    a = 10\n    \u{2026}\n    c = 30\n";
+        for path in ["a.py", "a.c", "a.rb", "Makefile"] {
+            let found = elided(path, old, new).expect(path);
+            assert_eq!((found.line, found.placeholder.as_str()), (2, "\u{2026}"));
+        }
+        assert_eq!(elided("notes.txt", old, new), None);
+        assert_eq!(elided("notes.md", old, new), None);
+        // Python's `...` is code (a stub's body): not read as one here.
+        assert_eq!(elided("a.py", old, &new.replace('\u{2026}', "...")), None);
     }
 }

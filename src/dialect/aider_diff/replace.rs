@@ -395,6 +395,9 @@ pub fn dots_fault(whole: &str, part: &str, replace: &str) -> Option<DotsFault> {
     let replace_pieces = split_dots(&replace);
     let dots = |pieces: &[&str]| pieces.len() / 2;
     if part_pieces.len() != replace_pieces.len() {
+        if let Some(fault) = stand_ins_for_dots(&part_pieces, &replace) {
+            return Some(fault);
+        }
         return Some(DotsFault {
             said: format!(
                 "its SEARCH has {} and its REPLACE {}: Aider pairs each `...` line of the SEARCH \
@@ -486,6 +489,75 @@ pub fn dots_fault(whole: &str, part: &str, replace: &str) -> Option<DotsFault> {
         });
     }
     None
+}
+
+/// A REPLACE that writes a stand-in (`…`, `# ...`, `// ... existing code
+/// ...`) where its SEARCH has a `...` line (a tester's find, 43b-12): Aider
+/// reads only a line of `...` alone as one, so the pieces do not pair and
+/// it refuses the block. Said with the REPLACE mended (each such line and
+/// each `...` line written as the SEARCH's `...` line of the same rank)
+/// only where the REPLACE's `...` and stand-in lines, in order, are
+/// exactly as many as the SEARCH's `...` lines: then each stands for the
+/// same lines as its SEARCH twin. `None` otherwise.
+fn stand_ins_for_dots(part_pieces: &[&str], replace: &str) -> Option<DotsFault> {
+    let dots: Vec<&str> = part_pieces
+        .iter()
+        .skip(1)
+        .step_by(2)
+        .filter_map(|piece| splitlines_keepends(piece).last().copied())
+        .collect();
+    let is_dots = |line: &str| line.trim_start_matches(is_space) == "...\n";
+    let slots = splitlines_keepends(replace)
+        .into_iter()
+        .filter(|line| is_dots(line) || dots_stand_in(line))
+        .count();
+    let first = splitlines_keepends(replace)
+        .into_iter()
+        .find(|line| !is_dots(line) && dots_stand_in(line))?;
+    if slots != dots.len() {
+        return None;
+    }
+    let mut rank = 0;
+    let mended: String = splitlines_keepends(replace)
+        .into_iter()
+        .map(|line| {
+            if is_dots(line) || dots_stand_in(line) {
+                rank += 1;
+                dots[rank - 1]
+            } else {
+                line
+            }
+        })
+        .collect();
+    Some(DotsFault {
+        said: format!(
+            "its REPLACE writes `{}` where its SEARCH has a `...` line: Aider reads only a line \
+             of `...` alone as one and would write any other line as it stands, so the pieces \
+             do not pair and it refuses the block (\"Unpaired ... in SEARCH/REPLACE block\"): \
+             write the REPLACE's `...` lines exactly as the SEARCH's",
+            first.trim()
+        ),
+        replace: Some(mended),
+    })
+}
+
+/// Whether `line` stands in for lines left out in a form Aider's `...`
+/// rule does not read (its `...` line is `...` alone, white space before
+/// it only): a line opening with `…`; a comment (`#`, `//`, `/*`, `--`,
+/// `;`, `<!--`) whose text opens with `...` or `…`; `...` with white space
+/// after it (the caller reads a true `...` line first) or followed by
+/// words (`... existing code ...`), not code such as JavaScript's
+/// `...rest`.
+fn dots_stand_in(line: &str) -> bool {
+    let bare = line.trim();
+    let comment = ["<!--", "//", "/*", "#", "--", ";"]
+        .iter()
+        .find_map(|mark| bare.strip_prefix(mark))
+        .map(str::trim_start);
+    match comment {
+        Some(text) => text.starts_with("...") || text.starts_with('\u{2026}'),
+        None => bare.starts_with('\u{2026}') || bare == "..." || bare.starts_with("... "),
+    }
 }
 
 /// Whether every SEARCH piece of `pieces` (`...` lines at odd places) is

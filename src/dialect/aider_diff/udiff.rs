@@ -365,8 +365,13 @@ fn apply_edits(
         if stage == DIRECT {
             let (search, _) = hunk_to_before_after(hunk);
             edit.also_replaced = later_occurrences(&before, &search);
-            also_replaced.extend(edit.also_replaced.iter().copied());
+        } else if let Some(places) = strategy_places(&before, hunk, stage) {
+            // A flexible strategy replaces every place its preprocessed
+            // text stands too (a tester's find, 43a-11: two places
+            // reported as one span): each said.
+            at_each_place(&mut edit, &before, &text, &places);
         }
+        also_replaced.extend(edit.also_replaced.iter().copied());
         // Aider applies the hunks one after another: each searched the
         // file as the earlier ones left it.
         edit.searched = Some(Box::new(Searched {
@@ -429,6 +434,64 @@ fn placed(before: &str, after: &str, stage: &'static str, hunk: &Hunk) -> EditMa
         searched: None,
         also_replaced: Vec::new(),
     }
+}
+
+/// The line ranges (1-based, of `content`) where the preprocessed strategy
+/// `stage` of [`directly_apply_hunk`] found the hunk's before-text, in
+/// order: `str.replace` changes each. `None` for a stage that is not one
+/// of those strategies (the partial hunks) or a single place.
+fn strategy_places(content: &str, hunk: &Hunk, stage: &str) -> Option<Vec<(usize, usize)>> {
+    let (strip_blank, relative) = match stage {
+        "search_and_replace_strip_blank_lines" => (true, false),
+        "search_and_replace_relative_indent" => (false, true),
+        "search_and_replace_strip_blank_lines_relative_indent" => (true, true),
+        _ => return None,
+    };
+    let (before, after) = hunk_to_before_after(hunk);
+    let mut texts: [String; 3] = [before, after, content.to_string()];
+    // The file's blank lines stripped from its top shift its lines.
+    let mut shift = 0;
+    if strip_blank {
+        shift = content.len() - content.trim_start_matches('\n').len();
+        texts = texts.map(|t| format!("{}\n", t.trim_matches('\n')));
+    }
+    if relative {
+        let marker = choose_marker(&texts);
+        texts = texts.map(|t| make_relative(&t, marker));
+    }
+    let [search, _, original] = &texts;
+    // Each line of the text is two lines of its relative form.
+    let per_line = if relative { 2 } else { 1 };
+    let line_at = |at: usize| original[..at].matches('\n').count() / per_line + shift + 1;
+    let places: Vec<(usize, usize)> = (original.match_indices(search.as_str()))
+        .filter(|(_, found)| !found.is_empty())
+        .map(|(at, found)| (line_at(at), line_at(at + found.len() - 1)))
+        .collect();
+    (places.len() > 1).then_some(places)
+}
+
+/// `edit` placed at the first of `places` (lines of `before`) with the
+/// others its `also_replaced`, its found and written texts those of the
+/// first place; left as it is when `after` does not hold the same change
+/// at each place (then srview cannot tell one place's written lines).
+fn at_each_place(edit: &mut EditMatch, before: &str, after: &str, places: &[(usize, usize)]) {
+    let old: Vec<&str> = before.split_inclusive('\n').collect();
+    let new: Vec<&str> = after.split_inclusive('\n').collect();
+    let grown = new.len() as isize - old.len() as isize;
+    let count = places.len() as isize;
+    let (first, last) = places[0];
+    let written_len = (last + 1 - first) as isize + grown / count;
+    if grown % count != 0
+        || written_len < 0
+        || last > old.len()
+        || first - 1 + written_len as usize > new.len()
+    {
+        return;
+    }
+    edit.lines = Some((first, last));
+    edit.found = Some(old[first - 1..last].concat());
+    edit.written = Some(new[first - 1..first - 1 + written_len as usize].concat());
+    edit.also_replaced = places[1..].to_vec();
 }
 
 /// `do_replace(fname, content, hunk)`: the new content and the stage that
