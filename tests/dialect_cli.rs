@@ -4016,3 +4016,227 @@ fn a_stray_crlf_line_is_said_as_the_endings_the_file_has() {
          line outside the edit changes its ending",
     );
 }
+
+/// Cline 3.x's similarity stage in check's words ([`srview::dialect::placed`]).
+const CLINE_SIMILARITY: &str = "Cline's similarity stage takes the FIRST window at least 0.66 \
+    similar, not the best one: in Cline's own corpus about half of these hunks land elsewhere \
+    than meant, and Cline reports them as success (\"fuzz factor 1000\")";
+
+/// A tester's find (43a-03): Cline 3.x's similarity stage placed a hunk
+/// written for `load_groups` on `load_users`, the first window similar
+/// enough, and `check` said only "similarity at lines 1-4". It says each
+/// line that differs, that lines 1-4 are another definition (and where
+/// the model's stands), and what Cline writes there; `apply --write`
+/// holds it back, the file unchanged.
+#[test]
+fn a_similarity_placement_in_another_function_is_said_and_held_back() {
+    let before = "def load_users(path):\n    with open(path) as f:\n        data = json.load(f)\n    return [User(**row) for row in data]\n\n\ndef load_groups(path):\n    with open(path) as f:\n        data = json.load(f)\n    return [Group(**row) for row in data]\n";
+    let dir = support::files::folder(&[("a.py", before)]);
+    let patch = "*** Begin Patch\n*** Update File: a.py\n@@\n def load_groups(path):\n     with open(path, encoding=\"utf-8\") as f:\n-        data = json.load(f)\n+        data = json.loads(f.read())\n     return [Group(**row) for row in data]\n*** End Patch\n";
+    let out = run_on_input(
+        dir.path(),
+        ["check", "a.py", "p.patch"],
+        patch,
+        "cline-apply-patch",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stdout),
+        format!(
+            "edit 1: similarity at lines 1-4 (loose)\n\
+             warning: edit 1 was placed at lines 1-4 by similarity, a loose stage of Cline \
+             3.0.65's apply_patch tool: the text it replaced is not the text the model wrote; \
+             {CLINE_SIMILARITY}\n\
+             \x20 edit 1: line 1: the file has \"def load_users(path):\" where the model wrote \
+             \"def load_groups(path):\"\n\
+             \x20 edit 1: line 2: the file has \"    with open(path) as f:\" where the model wrote \
+             \"    with open(path, encoding=\\\"utf-8\\\") as f:\"\n\
+             \x20 edit 1: line 4: the file has \"    return [User(**row) for row in data]\" where \
+             the model wrote \"    return [Group(**row) for row in data]\"\n\
+             \x20 edit 1: placed in another definition: line 1 reads \"def load_users(path):\", \
+             the model wrote its text for \"def load_groups(path):\" (which stands at line 7)\n\
+             \x20 edit 1: Cline 3.0.65's apply_patch tool replaces line 3 \"        data = \
+             json.load(f)\" with 1 line: \"        data = json.loads(f.read())\"\n\
+             the agent says: Successfully applied patch to the following files:\n\
+             a.py\n\
+             Note: Patch applied with fuzz factor 1000\n"
+        )
+    );
+    let held = run_in(
+        dir.path(),
+        &[
+            "apply",
+            "a.py",
+            "p.patch",
+            "--dialect",
+            "cline-apply-patch",
+            "--write",
+        ],
+    );
+    assert_eq!(held.status.code(), Some(1));
+    assert_eq!(
+        text(&held.stderr),
+        format!(
+            "srview: nothing written: edit 1 was placed at lines 1-4 by similarity, a loose \
+             stage of Cline 3.0.65's apply_patch tool: the text it replaced is not the text the \
+             model wrote; {CLINE_SIMILARITY} (--force writes it)\n"
+        )
+    );
+    assert_eq!(read(&dir.path().join("a.py").display().to_string()), before);
+}
+
+/// A tester's find (43a-14): Cline 3.x searches an `*** End of File`
+/// section from `lines.length - context.length`, where `lines` holds the
+/// empty rest after the final newline, so the similarity stage takes the
+/// window one line down (as in its corpus, case pub-00013): the removed
+/// `return count` stays, the new line is appended after it and the final
+/// newline is gone. `check` said only "eof+similarity at lines 4-7"; it
+/// says the shift, the end of the file, and what Cline writes there.
+#[test]
+fn an_end_of_file_section_shifted_by_similarity_says_what_cline_writes() {
+    let before = "def total(items):\n    count = 0\n    for item in items:\n        count += item.price\n        count -= item.discount\n        count += item.tax\n    return count\n";
+    let dir = support::files::folder(&[("cart.py", before)]);
+    let patch = "*** Begin Patch\n*** Update File: cart.py\n@@\n     for item in items:\n         count += item.price\n         count -= item.discount\n         count += item.tax\n-    return count\n+    return round(count, 2)\n*** End of File\n*** End Patch\n";
+    let out = run_on_input(
+        dir.path(),
+        ["check", "cart.py", "p.patch"],
+        patch,
+        "cline-apply-patch",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stdout),
+        format!(
+            "edit 1: eof+similarity at lines 4-7 (loose)\n\
+             warning: edit 1 was placed at lines 4-7 by eof+similarity, a loose stage of Cline \
+             3.0.65's apply_patch tool: the text it replaced is not the text the model wrote; \
+             {CLINE_SIMILARITY}\n\
+             \x20 edit 1: line 4: the file has \"        count += item.price\" where the model \
+             wrote \"    for item in items:\"\n\
+             \x20 edit 1: line 5: the file has \"        count -= item.discount\" where the model \
+             wrote \"        count += item.price\"\n\
+             \x20 edit 1: line 6: the file has \"        count += item.tax\" where the model wrote \
+             \"        count -= item.discount\"\n\
+             \x20 edit 1: and 1 more differing line\n\
+             \x20 edit 1: the file ends after line 7, where the model wrote 1 more line: \"    \
+             return count\"\n\
+             \x20 edit 1: Cline 3.0.65's apply_patch tool writes 1 line after line 7, the file's \
+             last line, in place of its final newline: \"    return round(count, 2)\"\n\
+             the agent says: Successfully applied patch to the following files:\n\
+             cart.py\n\
+             Note: Patch applied with fuzz factor 1000\n"
+        )
+    );
+    // What `check` says is what Cline writes.
+    let applied = run_in(
+        dir.path(),
+        &[
+            "apply",
+            "cart.py",
+            "p.patch",
+            "--dialect",
+            "cline-apply-patch",
+        ],
+    );
+    assert_eq!(
+        text(&applied.stdout),
+        before.replacen(
+            "    return count\n",
+            "    return count\n    return round(count, 2)",
+            1
+        )
+    );
+}
+
+/// A tester's find (43a-05): Gemini CLI's fuzzy stage (`allow_multiple`)
+/// rewrote a second window, whose line 12 (`self.drain()`, not the
+/// model's `self.flush()`) it overwrote: `check` listed only the first
+/// window's differing lines. Each window's are listed.
+#[test]
+fn a_fuzzy_second_window_lists_its_own_differing_lines() {
+    let before = "def start(self):\n    if self.ready is None:\n        raise RuntimeError(\"not ready\")\n    self.count += 1\n    self.flush()\n    return None\n\ndef stop(self):\n    if self.ready is None:\n        raise RuntimeError(\"not ready\")\n    self.count += 1\n    self.drain()\n    return None\n";
+    let dir = support::files::folder(&[("s.py", before)]);
+    let input = r#"{"file_path":"s.py","instruction":"count by two","old_string":"    ifzself.ready is None:\n        raise RuntimeError(\"not ready\")\n    self.count += 1\n    self.flush()\n    return None","new_string":"    if self.ready is None:\n        raise RuntimeError(\"not ready\")\n    self.count += 2\n    self.flush()\n    return None","allow_multiple":true}"#;
+    let out = run_on_input(
+        dir.path(),
+        ["check", "s.py", "g.json"],
+        input,
+        "gemini-replace",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let said = text(&out.stdout);
+    assert_starts_with(
+        &said,
+        "edit 1: fuzzy at lines 2-6 and lines 9-13 (loose)\n\
+         warning: edit 1 was placed at lines 2-6 and lines 9-13 by fuzzy, a loose stage of \
+         Gemini CLI 0.61.0's replace tool: the text it replaced is not the text the model wrote\n\
+         note: Gemini CLI 0.61.0's replace tool replaces every occurrence: it changes lines 2-6 \
+         and also lines 9-13\n\
+         \x20 edit 1: line 2: the file has \"    if self.ready is None:\" where the model wrote \
+         \"    ifzself.ready is None:\"\n\
+         \x20 edit 1: line 9: the file has \"    if self.ready is None:\" where the model wrote \
+         \"    ifzself.ready is None:\"\n\
+         \x20 edit 1: line 12: the file has \"    self.drain()\" where the model wrote \"    \
+         self.flush()\"\n\
+         the agent says: Successfully modified file: ",
+    );
+}
+
+/// A tester's find (43b-09): `check` called Gemini CLI's, Qwen Code's and
+/// Claude Code's matcher "the reference", a name neither the user nor the
+/// model knows: each is named.
+#[test]
+fn check_names_the_agents_matcher_never_the_reference() {
+    let mixed = "a = 1\r\nb = 2\r\nc = 3\nd = 4\r\n";
+    let dir = support::files::folder(&[("m.py", mixed)]);
+    let root = dir.path().display().to_string();
+    let sentence = |own: &str| {
+        format!(
+            "the file mixes CRLF and LF line endings, and {own} writes every line with CRLF, \
+             whatever the edit's text: 1 line outside the edit (line 3) changes its ending to \
+             CRLF: tell the user, who can unify the file's line endings first"
+        )
+    };
+    let gemini =
+        r#"{"file_path":"m.py","instruction":"x","old_string":"a = 1","new_string":"a = 5"}"#;
+    let qwen =
+        format!(r#"{{"file_path":"{root}/m.py","old_string":"a = 1","new_string":"a = 5"}}"#);
+    for (input, dialect, first, own) in [
+        (
+            gemini.to_string(),
+            "gemini-replace",
+            "exact",
+            "Gemini CLI 0.61.0's replace tool",
+        ),
+        (qwen, "qwen-edit", "literal", "Qwen Code 0.24.4's edit tool"),
+    ] {
+        let out = run_on_input(dir.path(), ["check", "m.py", "e.json"], &input, dialect);
+        assert_eq!(out.status.code(), Some(1), "{dialect}");
+        assert_starts_with(
+            &text(&out.stdout),
+            &format!(
+                "edit 1: {first} at line 1 (exact)\nwarning: {}\nthe agent says: ",
+                sentence(own)
+            ),
+        );
+    }
+    let claude = r#"{"file_path":"m.py","old_string":"a = 1","new_string":"a = 5"}"#;
+    let out = run_on_input(dir.path(), ["check", "m.py", "e.json"], claude, "edit-json");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stdout),
+        format!(
+            "m.py: block #1 (Edit): applies, stage exact, 1 occurrence\n    ! {}\n",
+            sentence("Claude Code's Edit")
+        )
+    );
+    let held = run_in(dir.path(), &["apply", "m.py", "e.json", "--write"]);
+    assert_eq!(held.status.code(), Some(1));
+    assert_eq!(
+        text(&held.stderr),
+        format!(
+            "srview: m.py was not written: {} (--force writes it)\n",
+            sentence("Claude Code's Edit")
+        )
+    );
+}

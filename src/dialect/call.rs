@@ -291,6 +291,11 @@ pub struct Searched {
     /// say it ([`EditMatch::path`]) and one call edits several (Cline 3.x's
     /// `apply_patch`); `None` otherwise.
     pub file: Option<String>,
+    /// The model's old text as the agent sought it, lines joined by `\n`,
+    /// where the call's input holds no such string (a patch hunk's context
+    /// and removed lines, Cline 3.x's); `None` otherwise. `check` says
+    /// where a loose stage's region differs from it.
+    pub sought: Option<String>,
 }
 
 /// A patch hunk's `@@` line, as the agent looked for it.

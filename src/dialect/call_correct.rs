@@ -364,6 +364,7 @@ pub fn correct(
             .replace("SEARCH section", &format!("{} text", fields.old))
             .replace("REPLACE line", &format!("{} line", fields.new))
             .replace("REPLACE text", &format!("{} text", fields.new));
+        let message = crate::words::own_words(row.title, &message);
         // The agent's loose stage matched part of a line: the correction
         // keeps the line's rest the model did not send, as the agent's own
         // result does, or is withheld (never a correction that writes text
