@@ -23,10 +23,9 @@ use crate::words;
 /// `original` (the content it applied to): none for an edit that did not
 /// apply.
 pub fn edit_doubts(outcome: &EditOutcome, original: &str) -> Vec<String> {
-    let own = outcome.tool.matcher_title();
     edit_doubt_kinds(outcome, original)
         .into_iter()
-        .map(|(_, message)| crate::words::own_words(&own, &message))
+        .map(|(_, message)| message)
         .collect()
 }
 
@@ -1778,7 +1777,7 @@ mod tests {
         assert_eq!(
             doubts(edit, "a = 1\r\nb = 2\r\nc = 3\nd = 4\r\n"),
             [
-                "the file mixes CRLF and LF line endings, and Claude Code's Edit writes every line \
+                "the file mixes CRLF and LF line endings, and the reference writes every line \
                  with CRLF, whatever the edit's text: 1 line outside the edit (line 3) changes \
                  its ending to CRLF: tell the user, who can unify the file's line endings first"
             ]
