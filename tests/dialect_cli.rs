@@ -4240,3 +4240,56 @@ fn check_names_the_agents_matcher_never_the_reference() {
         )
     );
 }
+
+/// A tester's find (43a-09): OpenCode's edit failed, and the closest
+/// region `check` named was the other class's method, by similarity alone,
+/// while the old text's first and last lines (where OpenCode's
+/// BlockAnchorReplacer looks) stand at this one's; or at both classes'.
+/// Both places are said and no correction is offered.
+#[test]
+fn a_closest_region_the_anchors_do_not_point_at_is_said_with_theirs() {
+    let one_anchored = "class Reader:\n    def load(self, path):\n        self.target = path\n        self.handle = open(path, \"w\")\n        return self.data\n\n\nclass Writer:\n    def load(self, path):\n        log.debug(\"opening\")\n        stream = create_stream()\n        return self.handle\n";
+    let both_anchored = "class Reader:\n    def load(self, path):\n        self.path = path\n        self.data = open(path).read()\n        return self\n\n\nclass Writer:\n    def load(self, path):\n        self.target = path\n        self.handle = open(path, \"w\")\n        return self\n";
+    let one = r#"{"filePath":"k.py","oldString":"    def load(self, path):\n        self.target = path\n        self.handle = open(path, \"w\")\n        return self.handle","newString":"    def load(self, path):\n        return self.handle"}"#;
+    let both = r#"{"filePath":"k.py","oldString":"    def load(self, path):\n        log.debug(\"writer open\")\n        stream_for_output = create()\n        return self","newString":"    def load(self, path):\n        return self"}"#;
+    let failed = "edit 1: not placed (none)\nerror: the agent fails:\nCould not find oldString in \
+                  the file. It must match exactly, including whitespace, indentation, and line \
+                  endings.\n";
+    for (content, input, said) in [
+        (
+            one_anchored,
+            one,
+            "edit 1: oldString does not occur in the file; closest: lines 2-5 (similarity 0.96): \
+             the closest region of the file has different content. Its first and last lines \
+             stand at lines 9-12, where OpenCode 1.18.33's edit tool looks with its block-anchor \
+             stage, not at the closest region: which one is meant cannot be told. No corrected \
+             edit: send the oldString with context that occurs only at the intended place.\n",
+        ),
+        (
+            both_anchored,
+            both,
+            "edit 1: oldString does not occur in the file; closest: lines 2-5 (similarity 0.72): \
+             the closest region of the file has different content. Its first and last lines \
+             stand at lines 2-5 and lines 9-12, the places OpenCode 1.18.33's edit tool weighs \
+             with its block-anchor stage: which one is meant cannot be told from them. No \
+             corrected edit: send the oldString with context that occurs only at the intended \
+             place.\n",
+        ),
+    ] {
+        let dir = support::files::folder(&[("k.py", content)]);
+        let out = run_on_input(
+            dir.path(),
+            ["check", "k.py", "e.json"],
+            input,
+            "opencode-edit",
+        );
+        assert_eq!(out.status.code(), Some(1));
+        assert_eq!(
+            text(&out.stdout),
+            format!(
+                "{failed}{said}no corrected edit: srview cannot stand behind a correction of \
+                 this edit\n"
+            )
+        );
+    }
+}

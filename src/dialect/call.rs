@@ -343,6 +343,16 @@ pub trait CallMatcher: Sync {
         None
     }
 
+    /// The places (1-based first and last line of `content`) the agent's
+    /// block-anchor stage weighs for the old text `find`: blocks whose
+    /// first and last lines are the find's (OpenCode's
+    /// BlockAnchorReplacer). Where there are several, a closest region
+    /// named by similarity alone may be the other one (a tester's find,
+    /// 43a-09). Empty for an agent without such a stage.
+    fn anchor_places(&self, _content: &str, _find: &str) -> Vec<(usize, usize)> {
+        Vec::new()
+    }
+
     /// The agent takes the first of several places an edit's text stands
     /// at, without a word (not an error, as most string-edit tools make it).
     fn takes_first_of_several(&self) -> bool {
