@@ -4293,3 +4293,32 @@ fn a_closest_region_the_anchors_do_not_point_at_is_said_with_theirs() {
         );
     }
 }
+
+/// A tester's find (43a-19): pi refused an edit whose text it counts at
+/// two places once normalized, and `check` gave only pi's count: line 1
+/// holds the text in curly quotes, line 2 with white space after it. Both
+/// places are said, with what was normalized at each.
+#[test]
+fn pis_count_of_normalized_places_says_what_was_normalized() {
+    let dir = support::files::folder(&[(
+        "q.py",
+        "name = \u{201c}Ada\u{201d}\nname = \"Ada\"   \nother = 1\n",
+    )]);
+    let path = dir.path().join("q.py").display().to_string();
+    let input = format!(
+        r#"{{"path":"{path}","edits":[{{"oldText":"name = \"Ada\"","newText":"name = \"Bob\""}}]}}"#
+    );
+    let out = run_on_input(dir.path(), ["check", "q.py", "pi.json"], &input, "pi-edit");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stdout),
+        format!(
+            "edit 1: not placed\nerror: the agent fails:\nFound 2 occurrences of the text in \
+             {path}. The text must be unique. Please provide more context to make it unique.\n\
+             edit 1: pi counts the old text's places with the file and the text normalized \
+             (NFKC, each line's trailing white space removed, typographic quotes, dashes and \
+             spaces made ASCII): it stands at line 1 (typographic quotes, dashes or spaces \
+             normalized) and line 2 (trailing white space normalized)\n"
+        )
+    );
+}

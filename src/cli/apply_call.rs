@@ -788,6 +788,18 @@ pub(super) fn check(args: &CheckArgs, row: &DialectRow, text: &str) -> CmdResult
             (None, Some(message)) => text.push_str(&format!("the agent says: {message}\n")),
             (None, None) => {}
         }
+        // Where the agent counted places the text as sent does not stand
+        // at, and why (pi's normalization, a tester's find 43a-19).
+        if outcome.error.is_some()
+            && let (Some(matcher), Some(content)) =
+                (row.matcher(), as_read(&run, &target, &args.file))
+        {
+            for (i, (old, _)) in asked.iter().enumerate() {
+                if let Some(said) = matcher.counted_places(&content, old) {
+                    text.push_str(&format!("edit {}: {said}\n", i + 1));
+                }
+            }
+        }
         for (index, fault) in aider_dots_faults(row, &run, &target, &args.file) {
             text.push_str(&format!("edit {}: {}\n", index + 1, fault.said));
         }

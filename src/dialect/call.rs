@@ -343,6 +343,15 @@ pub trait CallMatcher: Sync {
         None
     }
 
+    /// Where the agent counts the old text `find` in `content` at several
+    /// places although it does not stand there as sent (pi counts once
+    /// both are normalized), in a sentence naming each place and what was
+    /// normalized there, so that the user sees why they count (a tester's
+    /// find, 43a-19); `None` otherwise.
+    fn counted_places(&self, _content: &str, _find: &str) -> Option<String> {
+        None
+    }
+
     /// The places (1-based first and last line of `content`) the agent's
     /// block-anchor stage weighs for the old text `find`: blocks whose
     /// first and last lines are the find's (OpenCode's
