@@ -4022,6 +4022,32 @@ const CLINE_SIMILARITY: &str = "Cline's similarity stage takes the FIRST window 
     similar, not the best one: in Cline's own corpus about half of these hunks land elsewhere \
     than meant, and Cline reports them as success (\"fuzz factor 1000\")";
 
+/// `check FILE p.patch --dialect cline-apply-patch` in a folder holding
+/// FILE with `content`, which exits 1 (a loose stage placed the patch):
+/// the folder and stdout.
+fn cline_loose_check(file: &str, content: &str, patch: &str) -> (tempfile::TempDir, String) {
+    let dir = support::files::folder(&[(file, content)]);
+    let out = run_on_input(
+        dir.path(),
+        ["check", file, "p.patch"],
+        patch,
+        "cline-apply-patch",
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let said = text(&out.stdout);
+    (dir, said)
+}
+
+/// The first two lines `check` says of Cline's edit 1 placed at `lines`
+/// by its similarity stage `stage`.
+fn cline_loose_header(stage: &str, lines: &str) -> String {
+    format!(
+        "edit 1: {stage} at lines {lines} (loose)\nwarning: edit 1 was placed at lines {lines} by \
+         {stage}, a loose stage of Cline 3.0.65's apply_patch tool: the text it replaced is not \
+         the text the model wrote; {CLINE_SIMILARITY}\n"
+    )
+}
+
 /// A tester's find (43a-03): Cline 3.x's similarity stage placed a hunk
 /// written for `load_groups` on `load_users`, the first window similar
 /// enough, and `check` said only "similarity at lines 1-4". It says each
@@ -4031,22 +4057,12 @@ const CLINE_SIMILARITY: &str = "Cline's similarity stage takes the FIRST window 
 #[test]
 fn a_similarity_placement_in_another_function_is_said_and_held_back() {
     let before = "def load_users(path):\n    with open(path) as f:\n        data = json.load(f)\n    return [User(**row) for row in data]\n\n\ndef load_groups(path):\n    with open(path) as f:\n        data = json.load(f)\n    return [Group(**row) for row in data]\n";
-    let dir = support::files::folder(&[("a.py", before)]);
     let patch = "*** Begin Patch\n*** Update File: a.py\n@@\n def load_groups(path):\n     with open(path, encoding=\"utf-8\") as f:\n-        data = json.load(f)\n+        data = json.loads(f.read())\n     return [Group(**row) for row in data]\n*** End Patch\n";
-    let out = run_on_input(
-        dir.path(),
-        ["check", "a.py", "p.patch"],
-        patch,
-        "cline-apply-patch",
-    );
-    assert_eq!(out.status.code(), Some(1));
+    let (dir, said) = cline_loose_check("a.py", before, patch);
     assert_eq!(
-        text(&out.stdout),
+        said,
         format!(
-            "edit 1: similarity at lines 1-4 (loose)\n\
-             warning: edit 1 was placed at lines 1-4 by similarity, a loose stage of Cline \
-             3.0.65's apply_patch tool: the text it replaced is not the text the model wrote; \
-             {CLINE_SIMILARITY}\n\
+            "{}\
              \x20 edit 1: line 1: the file has \"def load_users(path):\" where the model wrote \
              \"def load_groups(path):\"\n\
              \x20 edit 1: line 2: the file has \"    with open(path) as f:\" where the model wrote \
@@ -4059,7 +4075,8 @@ fn a_similarity_placement_in_another_function_is_said_and_held_back() {
              json.load(f)\" with 1 line: \"        data = json.loads(f.read())\"\n\
              the agent says: Successfully applied patch to the following files:\n\
              a.py\n\
-             Note: Patch applied with fuzz factor 1000\n"
+             Note: Patch applied with fuzz factor 1000\n",
+            cline_loose_header("similarity", "1-4")
         )
     );
     let held = run_in(
@@ -4095,22 +4112,12 @@ fn a_similarity_placement_in_another_function_is_said_and_held_back() {
 #[test]
 fn an_end_of_file_section_shifted_by_similarity_says_what_cline_writes() {
     let before = "def total(items):\n    count = 0\n    for item in items:\n        count += item.price\n        count -= item.discount\n        count += item.tax\n    return count\n";
-    let dir = support::files::folder(&[("cart.py", before)]);
     let patch = "*** Begin Patch\n*** Update File: cart.py\n@@\n     for item in items:\n         count += item.price\n         count -= item.discount\n         count += item.tax\n-    return count\n+    return round(count, 2)\n*** End of File\n*** End Patch\n";
-    let out = run_on_input(
-        dir.path(),
-        ["check", "cart.py", "p.patch"],
-        patch,
-        "cline-apply-patch",
-    );
-    assert_eq!(out.status.code(), Some(1));
+    let (dir, said) = cline_loose_check("cart.py", before, patch);
     assert_eq!(
-        text(&out.stdout),
+        said,
         format!(
-            "edit 1: eof+similarity at lines 4-7 (loose)\n\
-             warning: edit 1 was placed at lines 4-7 by eof+similarity, a loose stage of Cline \
-             3.0.65's apply_patch tool: the text it replaced is not the text the model wrote; \
-             {CLINE_SIMILARITY}\n\
+            "{}\
              \x20 edit 1: line 4: the file has \"        count += item.price\" where the model \
              wrote \"    for item in items:\"\n\
              \x20 edit 1: line 5: the file has \"        count -= item.discount\" where the model \
@@ -4124,7 +4131,8 @@ fn an_end_of_file_section_shifted_by_similarity_says_what_cline_writes() {
              last line, in place of its final newline: \"    return round(count, 2)\"\n\
              the agent says: Successfully applied patch to the following files:\n\
              cart.py\n\
-             Note: Patch applied with fuzz factor 1000\n"
+             Note: Patch applied with fuzz factor 1000\n",
+            cline_loose_header("eof+similarity", "4-7")
         )
     );
     // What `check` says is what Cline writes.

@@ -182,13 +182,7 @@ pub fn what_it_writes(
 ) -> Option<String> {
     let old: Vec<&str> = found.split('\n').collect();
     let new: Vec<&str> = written.split('\n').collect();
-    let prefix = old.iter().zip(&new).take_while(|(a, b)| a == b).count();
-    let suffix = old[prefix..]
-        .iter()
-        .rev()
-        .zip(new[prefix..].iter().rev())
-        .take_while(|(a, b)| a == b)
-        .count();
+    let (prefix, suffix) = crate::textdiff::shared_ends(&old, &new);
     let removed = &old[prefix..old.len() - suffix];
     let added = &new[prefix..new.len() - suffix];
     if removed.is_empty() && added.is_empty() {
