@@ -85,7 +85,9 @@ pub fn another_definition(
         .zip(model.lines())
         .enumerate()
         .map(|(i, (have, wrote))| (i, have, wrote))
-        .find(|(_, have, wrote)| opens_definition(wrote) && have.trim() != wrote.trim())?;
+        .find(|(_, have, wrote)| {
+            opens_definition(wrote) && defined_name(have) != defined_name(wrote)
+        })?;
     let stands = match content {
         Some(content) => {
             let at: Vec<String> = content
@@ -107,6 +109,33 @@ pub fn another_definition(
          {wrote:?}{stands}",
         first + i
     ))
+}
+
+/// The name a definition line defines: the word after its keyword (and
+/// a Go method's receiver), as far as it runs in letters, digits and `_`;
+/// `None` for a line that opens no definition. Two lines defining the same
+/// name are one definition, whatever else differs (its parameters).
+fn defined_name(line: &str) -> Option<&str> {
+    if !opens_definition(line) {
+        return None;
+    }
+    let mut rest = line.trim_start();
+    loop {
+        let (word, after) = rest.split_once(char::is_whitespace)?;
+        rest = after.trim_start();
+        if DEFINITION_WORDS.contains(&word.strip_suffix('*').unwrap_or(word)) {
+            break;
+        }
+    }
+    // `func (s *Stack) Push(`: the name after the receiver.
+    let rest = match rest.strip_prefix('(') {
+        Some(inner) => inner.split_once(')')?.1.trim_start(),
+        None => rest,
+    };
+    let end = rest
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(rest.len());
+    Some(&rest[..end])
 }
 
 /// Keywords that open a definition in common languages (Python, Ruby,
@@ -280,6 +309,20 @@ mod tests {
     }
 
     #[test]
+    fn a_definition_line_names_what_it_defines() {
+        for (line, name) in [
+            ("def load_users(path):", "load_users"),
+            ("pub async fn get() {", "get"),
+            ("func (s *Stack) Push(v int) {", "Push"),
+            ("export default function* gen() {", "gen"),
+            ("class Users:", "Users"),
+        ] {
+            assert_eq!(defined_name(line), Some(name), "{line}");
+        }
+        assert_eq!(defined_name("    data = json.load(f)"), None);
+    }
+
+    #[test]
     fn another_definition_names_where_the_models_stands() {
         let file = "def load_users(path):\n    return 1\n\ndef load_groups(path):\n    return 1\n";
         assert_eq!(
@@ -294,6 +337,17 @@ mod tests {
                 "placed in another definition: line 1 reads \"def load_users(path):\", the \
                  model wrote its text for \"def load_groups(path):\" (which stands at line 4)"
             )
+        );
+        // Its own definition, other parameters: none (the line is listed
+        // among the differing lines).
+        assert_eq!(
+            another_definition(
+                "def load_users(path):\n    return 1",
+                "def load_users(path, limit):\n    return 2",
+                1,
+                Some(file)
+            ),
+            None
         );
         // Its own definition, spaced otherwise: none.
         assert_eq!(
