@@ -20,6 +20,23 @@ pub fn line_range(noun: &str, start: usize, end: usize) -> String {
     }
 }
 
+/// `text` (srview's sentence) naming the agent's own matcher `own`
+/// (`Gemini CLI 0.61.0's replace tool`, `Codex's apply_patch`) where it
+/// says "the reference", srview's word for the program a dialect
+/// reproduces, which neither the user nor the model knows by that name;
+/// capitalized at the start of a sentence.
+pub fn own_words(own: &str, text: &str) -> String {
+    if !text.contains("the reference") && !text.contains("The reference") {
+        return text.to_string();
+    }
+    let mut capital = own.to_string();
+    if let Some(first) = capital.get(..1) {
+        capital.replace_range(..1, &first.to_uppercase());
+    }
+    text.replace("The reference", &capital)
+        .replace("the reference", own)
+}
+
 /// `word` after its indefinite article, by its first letter: `an
 /// assistant`, `an old_string`, `a session_meta`. A word starting with `u`
 /// takes `a` (`a user`, `a usage`: the kinds srview names so begin with a

@@ -736,8 +736,8 @@ fn crlf_lines_into_an_lf_file_are_held_back() {
             "e.json",
             edit,
             "    ! the result mixes line endings: the file's lines end in LF, the edit's new \
-             lines in CRLF (the reference writes them as they are): send the new text with LF \
-             line endings\n",
+             lines in CRLF (Claude Code's Edit writes them as they are): send the new text with \
+             LF line endings\n",
         ),
         (
             "s.diff",

@@ -3175,9 +3175,9 @@ fn line_endings_are_judged_on_what_each_agent_writes() {
     assert_held_back(
         "m.py",
         &ran,
-        "the file mixes CRLF and LF line endings, and the reference writes every line with LF, \
-         whatever the edit's text: 1 line outside the edit (line 2) changes its ending to LF: \
-         tell the user, who can unify the file's line endings first",
+        "the file mixes CRLF and LF line endings, and Claude Code's Edit writes every line \
+         with LF, whatever the edit's text: 1 line outside the edit (line 2) changes its ending \
+         to LF: tell the user, who can unify the file's line endings first",
         mixed,
     );
     // OpenCode's path is the file's own (it resolves a relative one

@@ -4181,3 +4181,317 @@ fn a_stray_crlf_line_is_said_as_the_endings_the_file_has() {
          line outside the edit changes its ending",
     );
 }
+
+/// Cline 3.x's similarity stage in check's words ([`srview::dialect::placed`]).
+const CLINE_SIMILARITY: &str = "Cline's similarity stage takes the FIRST window at least 0.66 \
+    similar, not the best one: in Cline's own corpus about half of these hunks land elsewhere \
+    than meant, and Cline reports them as success (\"fuzz factor 1000\")";
+
+/// `check FILE p.patch --dialect cline-apply-patch` in a folder holding
+/// FILE with `content`, which exits 1 (a loose stage placed the patch):
+/// the folder and stdout.
+fn cline_loose_check(file: &str, content: &str, patch: &str) -> (tempfile::TempDir, String) {
+    let dir = support::files::folder(&[(file, content)]);
+    let out = run_on_input(
+        dir.path(),
+        ["check", file, "p.patch"],
+        patch,
+        "cline-apply-patch",
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let said = text(&out.stdout);
+    (dir, said)
+}
+
+/// The first two lines `check` says of Cline's edit 1 placed at `lines`
+/// by its similarity stage `stage`.
+fn cline_loose_header(stage: &str, lines: &str) -> String {
+    format!(
+        "edit 1: {stage} at lines {lines} (loose)\nwarning: edit 1 was placed at lines {lines} by \
+         {stage}, a loose stage of Cline 3.0.65's apply_patch tool: the text it replaced is not \
+         the text the model wrote; {CLINE_SIMILARITY}\n"
+    )
+}
+
+/// A tester's find (43a-03): Cline 3.x's similarity stage placed a hunk
+/// written for `load_groups` on `load_users`, the first window similar
+/// enough, and `check` said only "similarity at lines 1-4". It says each
+/// line that differs, that lines 1-4 are another definition (and where
+/// the model's stands), and what Cline writes there; `apply --write`
+/// holds it back, the file unchanged.
+#[test]
+fn a_similarity_placement_in_another_function_is_said_and_held_back() {
+    let before = "def load_users(path):\n    with open(path) as f:\n        data = json.load(f)\n    return [User(**row) for row in data]\n\n\ndef load_groups(path):\n    with open(path) as f:\n        data = json.load(f)\n    return [Group(**row) for row in data]\n";
+    let patch = "*** Begin Patch\n*** Update File: a.py\n@@\n def load_groups(path):\n     with open(path, encoding=\"utf-8\") as f:\n-        data = json.load(f)\n+        data = json.loads(f.read())\n     return [Group(**row) for row in data]\n*** End Patch\n";
+    let (dir, said) = cline_loose_check("a.py", before, patch);
+    assert_eq!(
+        said,
+        format!(
+            "{}\
+             \x20 edit 1: line 1: the file has \"def load_users(path):\" where the model wrote \
+             \"def load_groups(path):\"\n\
+             \x20 edit 1: line 2: the file has \"    with open(path) as f:\" where the model wrote \
+             \"    with open(path, encoding=\\\"utf-8\\\") as f:\"\n\
+             \x20 edit 1: line 4: the file has \"    return [User(**row) for row in data]\" where \
+             the model wrote \"    return [Group(**row) for row in data]\"\n\
+             \x20 edit 1: placed in another definition: line 1 reads \"def load_users(path):\", \
+             the model wrote its text for \"def load_groups(path):\" (which stands at line 7)\n\
+             \x20 edit 1: Cline 3.0.65's apply_patch tool replaces line 3 \"        data = \
+             json.load(f)\" with 1 line: \"        data = json.loads(f.read())\"\n\
+             the agent says: Successfully applied patch to the following files:\n\
+             a.py\n\
+             Note: Patch applied with fuzz factor 1000\n",
+            cline_loose_header("similarity", "1-4")
+        )
+    );
+    let held = run_in(
+        dir.path(),
+        &[
+            "apply",
+            "a.py",
+            "p.patch",
+            "--dialect",
+            "cline-apply-patch",
+            "--write",
+        ],
+    );
+    assert_eq!(held.status.code(), Some(1));
+    assert_eq!(
+        text(&held.stderr),
+        format!(
+            "srview: nothing written: edit 1 was placed at lines 1-4 by similarity, a loose \
+             stage of Cline 3.0.65's apply_patch tool: the text it replaced is not the text the \
+             model wrote; {CLINE_SIMILARITY} (--force writes it)\n"
+        )
+    );
+    assert_eq!(read(&dir.path().join("a.py").display().to_string()), before);
+}
+
+/// A tester's find (43a-14): Cline 3.x searches an `*** End of File`
+/// section from `lines.length - context.length`, where `lines` holds the
+/// empty rest after the final newline, so the similarity stage takes the
+/// window one line down (as in its corpus, case pub-00013): the removed
+/// `return count` stays, the new line is appended after it and the final
+/// newline is gone. `check` said only "eof+similarity at lines 4-7"; it
+/// says the shift, the end of the file, and what Cline writes there.
+#[test]
+fn an_end_of_file_section_shifted_by_similarity_says_what_cline_writes() {
+    let before = "def total(items):\n    count = 0\n    for item in items:\n        count += item.price\n        count -= item.discount\n        count += item.tax\n    return count\n";
+    let patch = "*** Begin Patch\n*** Update File: cart.py\n@@\n     for item in items:\n         count += item.price\n         count -= item.discount\n         count += item.tax\n-    return count\n+    return round(count, 2)\n*** End of File\n*** End Patch\n";
+    let (dir, said) = cline_loose_check("cart.py", before, patch);
+    assert_eq!(
+        said,
+        format!(
+            "{}\
+             \x20 edit 1: line 4: the file has \"        count += item.price\" where the model \
+             wrote \"    for item in items:\"\n\
+             \x20 edit 1: line 5: the file has \"        count -= item.discount\" where the model \
+             wrote \"        count += item.price\"\n\
+             \x20 edit 1: line 6: the file has \"        count += item.tax\" where the model wrote \
+             \"        count -= item.discount\"\n\
+             \x20 edit 1: and 1 more differing line\n\
+             \x20 edit 1: the file ends after line 7, where the model wrote 1 more line: \"    \
+             return count\"\n\
+             \x20 edit 1: Cline 3.0.65's apply_patch tool writes 1 line after line 7, the file's \
+             last line, in place of its final newline: \"    return round(count, 2)\"\n\
+             the agent says: Successfully applied patch to the following files:\n\
+             cart.py\n\
+             Note: Patch applied with fuzz factor 1000\n",
+            cline_loose_header("eof+similarity", "4-7")
+        )
+    );
+    // What `check` says is what Cline writes.
+    let applied = run_in(
+        dir.path(),
+        &[
+            "apply",
+            "cart.py",
+            "p.patch",
+            "--dialect",
+            "cline-apply-patch",
+        ],
+    );
+    assert_eq!(
+        text(&applied.stdout),
+        before.replacen(
+            "    return count\n",
+            "    return count\n    return round(count, 2)",
+            1
+        )
+    );
+}
+
+/// A tester's find (43a-05): Gemini CLI's fuzzy stage (`allow_multiple`)
+/// rewrote a second window, whose line 12 (`self.drain()`, not the
+/// model's `self.flush()`) it overwrote: `check` listed only the first
+/// window's differing lines. Each window's are listed.
+#[test]
+fn a_fuzzy_second_window_lists_its_own_differing_lines() {
+    let before = "def start(self):\n    if self.ready is None:\n        raise RuntimeError(\"not ready\")\n    self.count += 1\n    self.flush()\n    return None\n\ndef stop(self):\n    if self.ready is None:\n        raise RuntimeError(\"not ready\")\n    self.count += 1\n    self.drain()\n    return None\n";
+    let dir = support::files::folder(&[("s.py", before)]);
+    let input = r#"{"file_path":"s.py","instruction":"count by two","old_string":"    ifzself.ready is None:\n        raise RuntimeError(\"not ready\")\n    self.count += 1\n    self.flush()\n    return None","new_string":"    if self.ready is None:\n        raise RuntimeError(\"not ready\")\n    self.count += 2\n    self.flush()\n    return None","allow_multiple":true}"#;
+    let out = run_on_input(
+        dir.path(),
+        ["check", "s.py", "g.json"],
+        input,
+        "gemini-replace",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let said = text(&out.stdout);
+    assert_starts_with(
+        &said,
+        "edit 1: fuzzy at lines 2-6 and lines 9-13 (loose)\n\
+         warning: edit 1 was placed at lines 2-6 and lines 9-13 by fuzzy, a loose stage of \
+         Gemini CLI 0.61.0's replace tool: the text it replaced is not the text the model wrote\n\
+         note: Gemini CLI 0.61.0's replace tool replaces every occurrence: it changes lines 2-6 \
+         and also lines 9-13\n\
+         \x20 edit 1: line 2: the file has \"    if self.ready is None:\" where the model wrote \
+         \"    ifzself.ready is None:\"\n\
+         \x20 edit 1: line 9: the file has \"    if self.ready is None:\" where the model wrote \
+         \"    ifzself.ready is None:\"\n\
+         \x20 edit 1: line 12: the file has \"    self.drain()\" where the model wrote \"    \
+         self.flush()\"\n\
+         the agent says: Successfully modified file: ",
+    );
+}
+
+/// A tester's find (43b-09): `check` called Gemini CLI's, Qwen Code's and
+/// Claude Code's matcher "the reference", a name neither the user nor the
+/// model knows: each is named.
+#[test]
+fn check_names_the_agents_matcher_never_the_reference() {
+    let mixed = "a = 1\r\nb = 2\r\nc = 3\nd = 4\r\n";
+    let dir = support::files::folder(&[("m.py", mixed)]);
+    let root = dir.path().display().to_string();
+    let sentence = |own: &str| {
+        format!(
+            "the file mixes CRLF and LF line endings, and {own} writes every line with CRLF, \
+             whatever the edit's text: 1 line outside the edit (line 3) changes its ending to \
+             CRLF: tell the user, who can unify the file's line endings first"
+        )
+    };
+    let gemini =
+        r#"{"file_path":"m.py","instruction":"x","old_string":"a = 1","new_string":"a = 5"}"#;
+    let qwen =
+        format!(r#"{{"file_path":"{root}/m.py","old_string":"a = 1","new_string":"a = 5"}}"#);
+    for (input, dialect, first, own) in [
+        (
+            gemini.to_string(),
+            "gemini-replace",
+            "exact",
+            "Gemini CLI 0.61.0's replace tool",
+        ),
+        (qwen, "qwen-edit", "literal", "Qwen Code 0.24.4's edit tool"),
+    ] {
+        let out = run_on_input(dir.path(), ["check", "m.py", "e.json"], &input, dialect);
+        assert_eq!(out.status.code(), Some(1), "{dialect}");
+        assert_starts_with(
+            &text(&out.stdout),
+            &format!(
+                "edit 1: {first} at line 1 (exact)\nwarning: {}\nthe agent says: ",
+                sentence(own)
+            ),
+        );
+    }
+    let claude = r#"{"file_path":"m.py","old_string":"a = 1","new_string":"a = 5"}"#;
+    let out = run_on_input(dir.path(), ["check", "m.py", "e.json"], claude, "edit-json");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stdout),
+        format!(
+            "m.py: block #1 (Edit): applies, stage exact, 1 occurrence\n    ! {}\n",
+            sentence("Claude Code's Edit")
+        )
+    );
+    let held = run_in(dir.path(), &["apply", "m.py", "e.json", "--write"]);
+    assert_eq!(held.status.code(), Some(1));
+    assert_eq!(
+        text(&held.stderr),
+        format!(
+            "srview: m.py was not written: {} (--force writes it)\n",
+            sentence("Claude Code's Edit")
+        )
+    );
+}
+
+/// A tester's find (43a-09): OpenCode's edit failed, and the closest
+/// region `check` named was the other class's method, by similarity alone,
+/// while the old text's first and last lines (where OpenCode's
+/// BlockAnchorReplacer looks) stand at this one's; or at both classes'.
+/// Both places are said and no correction is offered.
+#[test]
+fn a_closest_region_the_anchors_do_not_point_at_is_said_with_theirs() {
+    let one_anchored = "class Reader:\n    def load(self, path):\n        self.target = path\n        self.handle = open(path, \"w\")\n        return self.data\n\n\nclass Writer:\n    def load(self, path):\n        log.debug(\"opening\")\n        stream = create_stream()\n        return self.handle\n";
+    let both_anchored = "class Reader:\n    def load(self, path):\n        self.path = path\n        self.data = open(path).read()\n        return self\n\n\nclass Writer:\n    def load(self, path):\n        self.target = path\n        self.handle = open(path, \"w\")\n        return self\n";
+    let one = r#"{"filePath":"k.py","oldString":"    def load(self, path):\n        self.target = path\n        self.handle = open(path, \"w\")\n        return self.handle","newString":"    def load(self, path):\n        return self.handle"}"#;
+    let both = r#"{"filePath":"k.py","oldString":"    def load(self, path):\n        log.debug(\"writer open\")\n        stream_for_output = create()\n        return self","newString":"    def load(self, path):\n        return self"}"#;
+    let failed = "edit 1: not placed (none)\nerror: the agent fails:\nCould not find oldString in \
+                  the file. It must match exactly, including whitespace, indentation, and line \
+                  endings.\n";
+    for (content, input, said) in [
+        (
+            one_anchored,
+            one,
+            "edit 1: oldString does not occur in the file; closest: lines 2-5 (similarity 0.96): \
+             the closest region of the file has different content. Its first and last lines \
+             stand at lines 9-12, where OpenCode 1.18.33's edit tool looks with its block-anchor \
+             stage, not at the closest region: which one is meant cannot be told. No corrected \
+             edit: send the oldString with context that occurs only at the intended place.\n",
+        ),
+        (
+            both_anchored,
+            both,
+            "edit 1: oldString does not occur in the file; closest: lines 2-5 (similarity 0.72): \
+             the closest region of the file has different content. Its first and last lines \
+             stand at lines 2-5 and lines 9-12, the places OpenCode 1.18.33's edit tool weighs \
+             with its block-anchor stage: which one is meant cannot be told from them. No \
+             corrected edit: send the oldString with context that occurs only at the intended \
+             place.\n",
+        ),
+    ] {
+        let dir = support::files::folder(&[("k.py", content)]);
+        let out = run_on_input(
+            dir.path(),
+            ["check", "k.py", "e.json"],
+            input,
+            "opencode-edit",
+        );
+        assert_eq!(out.status.code(), Some(1));
+        assert_eq!(
+            text(&out.stdout),
+            format!(
+                "{failed}{said}no corrected edit: srview cannot stand behind a correction of \
+                 this edit\n"
+            )
+        );
+    }
+}
+
+/// A tester's find (43a-19): pi refused an edit whose text it counts at
+/// two places once normalized, and `check` gave only pi's count: line 1
+/// holds the text in curly quotes, line 2 with white space after it. Both
+/// places are said, with what was normalized at each.
+#[test]
+fn pis_count_of_normalized_places_says_what_was_normalized() {
+    let dir = support::files::folder(&[(
+        "q.py",
+        "name = \u{201c}Ada\u{201d}\nname = \"Ada\"   \nother = 1\n",
+    )]);
+    let path = dir.path().join("q.py").display().to_string();
+    let input = format!(
+        r#"{{"path":"{path}","edits":[{{"oldText":"name = \"Ada\"","newText":"name = \"Bob\""}}]}}"#
+    );
+    let out = run_on_input(dir.path(), ["check", "q.py", "pi.json"], &input, "pi-edit");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stdout),
+        format!(
+            "edit 1: not placed\nerror: the agent fails:\nFound 2 occurrences of the text in \
+             {path}. The text must be unique. Please provide more context to make it unique.\n\
+             edit 1: pi counts the old text's places with the file and the text normalized \
+             (NFKC, each line's trailing white space removed, typographic quotes, dashes and \
+             spaces made ASCII): it stands at line 1 (typographic quotes, dashes or spaces \
+             normalized) and line 2 (trailing white space normalized)\n"
+        )
+    );
+}

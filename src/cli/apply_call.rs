@@ -156,7 +156,12 @@ fn loose_notes(row: &DialectRow, run: &Run) -> Vec<String> {
     if notes.len() == loose {
         notes.extend(layout_notes(run));
     }
+    // srview's sentences name the agent's matcher, never "the reference"
+    // (a tester's find, 43b-09).
     notes
+        .into_iter()
+        .map(|note| crate::words::own_words(row.title, &note))
+        .collect()
 }
 
 /// Each file the call writes (not deletes) that existed before it, with
@@ -778,27 +783,9 @@ pub(super) fn check(args: &CheckArgs, row: &DialectRow, text: &str) -> CmdResult
             .and_then(|fields| crate::dialect::call_correct::pairs(fields, &run.input))
             .unwrap_or_default();
         for (i, edit) in outcome.edits.iter().enumerate() {
-            let (Some(found), Some((old, _)), Some((first, _))) =
-                (&edit.found, asked.get(i), edit.lines)
-            else {
-                continue;
-            };
-            if edit.loose {
-                // The file's whole line where the stage matched part of it
-                // (a tester's find, 43a-10: `retries = 1` quoted for the
-                // file's `retries = 10`).
-                let content = edit
-                    .searched
-                    .is_none()
-                    .then(|| as_read(&run, &target, &args.file))
-                    .flatten();
-                let whole = |n: usize| -> Option<String> {
-                    let line = content.as_deref()?.split('\n').nth(n.checked_sub(1)?)?;
-                    Some(line.strip_suffix('\r').unwrap_or(line).to_string())
-                };
-                for line in differing_lines(found, old, first, whole) {
-                    text.push_str(&format!("  edit {}: {line}\n", i + 1));
-                }
+            let old = asked.get(i).map(|(old, _)| old.as_str());
+            for sentence in loose_sentences(row, &run, edit, old, &target, &args.file) {
+                text.push_str(&format!("  edit {}: {sentence}\n", i + 1));
             }
         }
         // The text written where it is not the model's (a loose stage's
@@ -833,6 +820,18 @@ pub(super) fn check(args: &CheckArgs, row: &DialectRow, text: &str) -> CmdResult
             (Some(error), _) => text.push_str(&format!("error: the agent fails:\n{error}\n")),
             (None, Some(message)) => text.push_str(&format!("the agent says: {message}\n")),
             (None, None) => {}
+        }
+        // Where the agent counted places the text as sent does not stand
+        // at, and why (pi's normalization, a tester's find 43a-19).
+        if outcome.error.is_some()
+            && let (Some(matcher), Some(content)) =
+                (row.matcher(), as_read(&run, &target, &args.file))
+        {
+            for (i, (old, _)) in asked.iter().enumerate() {
+                if let Some(said) = matcher.counted_places(&content, old) {
+                    text.push_str(&format!("edit {}: {said}\n", i + 1));
+                }
+            }
         }
         for (index, fault) in aider_dots_faults(row, &run, &target, &args.file) {
             text.push_str(&format!("edit {}: {}\n", index + 1, fault.said));
@@ -1345,47 +1344,91 @@ fn place(lines: Option<(usize, usize)>) -> String {
         .unwrap_or_default()
 }
 
-/// The lines where the file's text a loose stage replaced (`found`, from
-/// file line `first`) differs from the text the model wrote (`asked`), at
-/// most three, each as `line N: the file has "..." where the model wrote
-/// "..."`; then how many more.
-fn differing_lines(
-    found: &str,
-    asked: &str,
-    first: usize,
-    whole: impl Fn(usize) -> Option<String>,
+/// What `check` says of `edit` where a loose stage placed it
+/// ([`crate::dialect::placed`]): each place it changed, where the file
+/// differs from the model's old text (`old`, else the text the agent
+/// sought); that it is another definition than the model's; and, where
+/// the agent says which lines it sought (a patch's hunk), what it writes
+/// there. Nothing for an edit placed exactly or not at all.
+fn loose_sentences(
+    row: &DialectRow,
+    run: &Run,
+    edit: &crate::dialect::call::EditMatch,
+    old: Option<&str>,
+    target: &str,
+    file: &Path,
 ) -> Vec<String> {
-    let file: Vec<&str> = found.lines().collect();
-    let model: Vec<&str> = asked.lines().collect();
-    let mut out = Vec::new();
-    let mut more = 0;
-    for (i, (have, wrote)) in file.iter().zip(&model).enumerate() {
-        if have == wrote {
+    use crate::dialect::placed;
+    let sought = edit.searched.as_ref().and_then(|s| s.sought.as_deref());
+    let (true, Some(found), Some(old), Some((first, _))) =
+        (edit.loose, &edit.found, old.or(sought), edit.lines)
+    else {
+        return Vec::new();
+    };
+    let content = searched_text(run, edit, target, file);
+    let lines: Vec<&str> = content
+        .as_deref()
+        .map_or(Vec::new(), crate::textdiff::text_lines);
+    // The file's whole line where the stage matched part of it (a
+    // tester's find, 43a-10: `retries = 1` quoted for the file's
+    // `retries = 10`).
+    let whole = |n: usize| Some(lines.get(n.checked_sub(1)?)?.to_string());
+    let last = content.is_some().then_some(lines.len());
+    let mut out = placed::differing_lines(found, old, first, whole, last);
+    // Every further place a replace-all stage changed, against the same
+    // old text (a tester's find, 43a-05: Gemini CLI's fuzzy stage
+    // rewrote a second window, whose differing lines went unsaid).
+    for &(from, to) in &edit.also_replaced {
+        let Some(region) = lines.get(from.saturating_sub(1)..to.min(lines.len())) else {
             continue;
-        }
-        // The file's whole line where `have` is part of it.
-        let line = whole(first + i).filter(|w| w != have && w.contains(have));
-        let have = line.as_deref().unwrap_or(have);
-        if out.len() < 3 {
-            out.push(format!(
-                "line {}: the file has {have:?} where the model wrote {wrote:?}",
-                first + i
-            ));
-        } else {
-            more += 1;
-        }
-    }
-    if file.len() != model.len() {
-        out.push(format!(
-            "{} lines in the file where the model wrote {}",
-            file.len(),
-            model.len()
+        };
+        out.extend(placed::differing_lines(
+            &region.join("\n"),
+            old,
+            from,
+            whole,
+            last,
         ));
     }
-    if more > 0 {
-        out.push(format!("and {more} more differing lines"));
+    let regions =
+        std::iter::once((found.clone(), first)).chain(edit.also_replaced.iter().filter_map(
+            |&(from, to)| Some((lines.get(from.checked_sub(1)?..to)?.join("\n"), from)),
+        ));
+    out.extend(
+        regions
+            .filter_map(|(region, at)| {
+                placed::another_definition(&region, old, at, content.as_deref())
+            })
+            .take(1),
+    );
+    if let (Some(_), Some(written), Some(last)) = (sought, &edit.written, last) {
+        out.extend(placed::what_it_writes(
+            row.title, found, written, first, last,
+        ));
     }
     out
+}
+
+/// The text `edit` was searched in: the text the agent says it searched
+/// (Aider's, as earlier blocks left it), the file the patch names (Cline's
+/// sections), else FILE as read.
+fn searched_text(
+    run: &Run,
+    edit: &crate::dialect::call::EditMatch,
+    target: &str,
+    file: &Path,
+) -> Option<String> {
+    let searched = edit.searched.as_deref();
+    if let Some(content) = searched.and_then(|s| s.content.clone()) {
+        return Some(content);
+    }
+    match searched.and_then(|s| s.file.as_deref()) {
+        Some(named) => match run.seen.get(&file_path(&run.cwd, Path::new(named))) {
+            Some(Entry::File(text)) => Some(text.clone()),
+            _ => None,
+        },
+        None => as_read(run, target, file),
+    }
 }
 
 /// The lines (from 1) of the text an edit wrote that differ from the

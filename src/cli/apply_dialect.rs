@@ -145,6 +145,18 @@ fn another_file_doubt(other: &str, file: &Path) -> String {
     )
 }
 
+/// Why srview cannot stand behind `outcome`'s result on `original`
+/// ([`edit_doubts`](crate::dialect::edit::edit_doubts)), naming the
+/// agent's tool (`Claude Code's Edit`), never "the reference" (a tester's
+/// find, 43b-09).
+pub(super) fn doubts_said(outcome: &EditOutcome, original: &str) -> Vec<String> {
+    let own = outcome.tool.matcher_title();
+    crate::dialect::edit::edit_doubts(outcome, original)
+        .into_iter()
+        .map(|doubt| crate::words::own_words(&own, &doubt))
+        .collect()
+}
+
 /// Why srview cannot stand behind the edit JSON `diff`'s result for FILE
 /// (see [`edit_doubts`](crate::dialect::edit::edit_doubts)).
 pub(super) fn edit_doubts(
@@ -154,7 +166,7 @@ pub(super) fn edit_doubts(
 ) -> Result<Vec<String>, Error> {
     let edit = one_file::parse_edit(diff).map_err(|e| Error::usage(e.to_string()))?;
     let outcome = crate::dialect::edit::apply(&edit, content);
-    let mut out = crate::dialect::edit::edit_doubts(&outcome, content.unwrap_or(""));
+    let mut out = doubts_said(&outcome, content.unwrap_or(""));
     if !names_file(edit.path(), file) {
         out.push(another_file_doubt(edit.path(), file));
     }
@@ -278,7 +290,7 @@ pub fn run(
                 .as_ref()
                 .ok()
                 .map(|a| a.new_content.as_str());
-            let doubts = crate::dialect::edit::edit_doubts(&outcome, &original);
+            let doubts = doubts_said(&outcome, &original);
             let doubts = weigh(doubts);
             let commit = commit(new_content, doubts);
             if args.json {

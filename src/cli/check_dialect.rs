@@ -141,7 +141,7 @@ pub fn check(args: &CheckArgs, input: OtherDialect) -> CmdResult {
             let outcome = run_edit(file, content.as_deref(), diff)?;
             // An edit in doubt applies, but not as it reads.
             let doubts =
-                crate::dialect::edit::edit_doubts(&outcome, content.as_deref().unwrap_or(""));
+                super::apply_dialect::doubts_said(&outcome, content.as_deref().unwrap_or(""));
             let ok = outcome.result.is_ok() && doubts.is_empty();
             let text = if args.json {
                 json(&crate::report::EditCheckReport::new(

@@ -291,6 +291,11 @@ pub struct Searched {
     /// say it ([`EditMatch::path`]) and one call edits several (Cline 3.x's
     /// `apply_patch`); `None` otherwise.
     pub file: Option<String>,
+    /// The model's old text as the agent sought it, lines joined by `\n`,
+    /// where the call's input holds no such string (a patch hunk's context
+    /// and removed lines, Cline 3.x's); `None` otherwise. `check` says
+    /// where a loose stage's region differs from it.
+    pub sought: Option<String>,
 }
 
 /// A patch hunk's `@@` line, as the agent looked for it.
@@ -336,6 +341,25 @@ pub trait CallMatcher: Sync {
     /// stage that places an edit where its text says.
     fn appends_unplaced(&self, _stage: &str) -> Option<(&'static str, &'static str)> {
         None
+    }
+
+    /// Where the agent counts the old text `find` in `content` at several
+    /// places although it does not stand there as sent (pi counts once
+    /// both are normalized), in a sentence naming each place and what was
+    /// normalized there, so that the user sees why they count (a tester's
+    /// find, 43a-19); `None` otherwise.
+    fn counted_places(&self, _content: &str, _find: &str) -> Option<String> {
+        None
+    }
+
+    /// The places (1-based first and last line of `content`) the agent's
+    /// block-anchor stage weighs for the old text `find`: blocks whose
+    /// first and last lines are the find's (OpenCode's
+    /// BlockAnchorReplacer). Where there are several, a closest region
+    /// named by similarity alone may be the other one (a tester's find,
+    /// 43a-09). Empty for an agent without such a stage.
+    fn anchor_places(&self, _content: &str, _find: &str) -> Vec<(usize, usize)> {
+        Vec::new()
     }
 
     /// The agent takes the first of several places an edit's text stands

@@ -278,14 +278,54 @@ fn several_places(
     if merged.len() < 2 {
         return None;
     }
-    let said: Vec<String> = merged
+    Some(ranges_said(&merged))
+}
+
+/// Where the old text's first and last lines stand as `row`'s
+/// block-anchor stage reads them ([`CallMatcher::anchor_places`]), said
+/// when that is not the closest region alone (`closest`, found by
+/// similarity): at several places, or at one other than the closest (a
+/// tester's find, 43a-09: OpenCode's, in the other class). `None` for an
+/// agent without such a stage.
+///
+/// [`CallMatcher::anchor_places`]: super::call::CallMatcher::anchor_places
+fn anchor_doubt(
+    row: &DialectRow,
+    content: &str,
+    old: &str,
+    closest: Option<(usize, usize)>,
+) -> Option<String> {
+    let anchors = row.matcher()?.anchor_places(content, old);
+    match anchors[..] {
+        [] => None,
+        [one] if closest.is_none_or(|c| c == one) => None,
+        [(a, b)] => Some(format!(
+            "Its first and last lines stand at {}, where {} looks with its block-anchor stage, \
+             not at the closest region: which one is meant cannot be told.",
+            crate::words::line_range("line", a, b),
+            row.title
+        )),
+        _ => Some(format!(
+            "Its first and last lines stand at {}, the places {} weighs with its block-anchor \
+             stage: which one is meant cannot be told from them.",
+            ranges_said(&anchors),
+            row.title
+        )),
+    }
+}
+
+/// Line ranges (1-based, first and last) in words: `lines 2-5 and lines
+/// 9-12`, `line 1, line 3 and line 5`.
+fn ranges_said(ranges: &[(usize, usize)]) -> String {
+    let said: Vec<String> = ranges
         .iter()
         .map(|&(a, b)| crate::words::line_range("line", a, b))
         .collect();
-    Some(match said.split_last() {
-        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+    match said.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        Some((last, _)) => last.clone(),
         None => String::new(),
-    })
+    }
 }
 
 /// The diagnosis of one edit.
@@ -348,6 +388,9 @@ pub fn correct(
             replace_all: false,
         };
         let explained = edit::apply(&claude, Some(content));
+        let closest = (explained.diagnosis.as_ref())
+            .and_then(|d| d.closest.as_ref())
+            .map(|c| (c.start_line, c.end_line));
         let (message, suggestion, line_diff) = match (&explained.result, explained.diagnosis) {
             (Ok(_), _) => continue,
             (Err(error), None) => (error.to_string(), None, Vec::new()),
@@ -364,6 +407,7 @@ pub fn correct(
             .replace("SEARCH section", &format!("{} text", fields.old))
             .replace("REPLACE line", &format!("{} line", fields.new))
             .replace("REPLACE text", &format!("{} text", fields.new));
+        let message = crate::words::own_words(row.title, &message);
         // The agent's loose stage matched part of a line: the correction
         // keeps the line's rest the model did not send, as the agent's own
         // result does, or is withheld (never a correction that writes text
@@ -415,6 +459,22 @@ pub fn correct(
         let placed = matched
             .filter(|m| m.loose)
             .and_then(|m| m.lines.map(|l| (l, m.stage.as_str())));
+        let (message, suggestion) = match anchor_doubt(row, content, old, closest) {
+            Some(doubt) => {
+                let said = message
+                    .split_once(" No corrected edit:")
+                    .map_or(message.as_str(), |(said, _)| said);
+                (
+                    format!(
+                        "{said} {doubt} No corrected edit: send the {} with context that occurs \
+                         only at the intended place.",
+                        fields.old
+                    ),
+                    None,
+                )
+            }
+            None => (message, suggestion),
+        };
         let (message, suggestion) = match &suggestion {
             Some(Edit::ClaudeEdit { old_string, .. }) => {
                 match several_places(content, old, old_string, placed) {

@@ -25,6 +25,7 @@ pub mod opencode_apply_patch;
 pub mod opencode_edit;
 pub mod patch_family;
 pub mod pi_edit;
+pub mod placed;
 pub mod quick;
 pub mod qwen_edit;
 pub mod registry;

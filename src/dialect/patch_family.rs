@@ -54,9 +54,7 @@ impl PatchAgent {
     /// `text` naming this agent's tool where it says "the reference"
     /// (srview's word for the program a dialect reproduces).
     fn own_words(&self, text: &str) -> String {
-        let own = format!("{}'s apply_patch", self.name);
-        text.replace("The reference", &own)
-            .replace("the reference", &own)
+        crate::words::own_words(&format!("{}'s apply_patch", self.name), text)
     }
 }
 

@@ -65,16 +65,7 @@ pub(super) fn ambiguity_in_terms(agent: GateAgent, tool: &str, explanation: &str
 /// dialect reproduces, which the model never heard of: a user's find):
 /// `Gemini CLI's replace`, `Codex's apply_patch`, `pi's edit`.
 pub(super) fn own_matcher(agent: GateAgent, tool: &str, text: &str) -> String {
-    if !text.contains("the reference") && !text.contains("The reference") {
-        return text.to_string();
-    }
-    let own = format!("{}'s {tool}", agent.title());
-    let mut capital = own.clone();
-    if let Some(first) = capital.get(..1) {
-        capital.replace_range(..1, &first.to_uppercase());
-    }
-    text.replace("The reference", &capital)
-        .replace("the reference", &own)
+    crate::words::own_words(&format!("{}'s {tool}", agent.title()), text)
 }
 
 /// A diagnosis's line diff, for the model: the sent text's lines (`-`)

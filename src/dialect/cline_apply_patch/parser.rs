@@ -220,6 +220,7 @@ impl Parser<'_> {
                     header: sought,
                     at_end: eof,
                     file: Some(path.to_string()),
+                    sought: Some(context.join("\n")),
                 }));
             }
             self.out.sections.push(Section { stage, edit });

@@ -97,6 +97,16 @@ impl Tool {
         }
     }
 
+    /// The agent's matcher by its name for people: `Claude Code's Edit`,
+    /// `Cline's editor`.
+    pub fn matcher_title(self) -> String {
+        let agent = match self.agent() {
+            Agent::ClaudeCode => "Claude Code",
+            Agent::ClineCli => "Cline",
+        };
+        format!("{agent}'s {}", self.name())
+    }
+
     /// The agent the tool belongs to.
     pub fn agent(self) -> Agent {
         match self {

@@ -197,6 +197,7 @@ impl OpencodeApplyPatch {
                                 }),
                                 at_end: placed.at_end,
                                 file: None,
+                                sought: None,
                             })),
                             also_replaced: Vec::new(),
                         });

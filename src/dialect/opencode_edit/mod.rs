@@ -102,6 +102,10 @@ fn join_path(root: &str, path: &str) -> String {
 }
 
 impl CallMatcher for OpencodeEdit {
+    fn anchor_places(&self, content: &str, find: &str) -> Vec<(usize, usize)> {
+        replacers::anchored_places(content, find)
+    }
+
     fn run(&self, call: &ToolCall) -> CallOutcome {
         let input = match parse_input(call.input) {
             Ok(input) => input,

@@ -173,6 +173,17 @@ impl<'a> FileLines<'a> {
             })
     }
 
+    /// BlockAnchorReplacer's candidates for the find's lines `wanted` (at
+    /// least 3, trimmed): blocks (0-based first and last line) whose first
+    /// and last lines are the find's, about as long as it.
+    fn anchor_candidates(&self, wanted: &[&str]) -> Vec<(usize, usize)> {
+        let size = wanted.len();
+        let leeway = (size / 4).max(1);
+        self.anchored_blocks(wanted[0], wanted[size - 1])
+            .filter(|&(start, end)| (end - start + 1).abs_diff(size) <= leeway)
+            .collect()
+    }
+
     /// For each line, the first line at or after it whose trimmed text is
     /// `anchor` (`None` past the last one).
     fn next_with(&self, anchor: &str) -> Vec<Option<usize>> {
@@ -187,6 +198,21 @@ impl<'a> FileLines<'a> {
         }
         next
     }
+}
+
+/// The blocks of `content` (1-based first and last line) that
+/// BlockAnchorReplacer weighs for `find` before it scores their middle
+/// lines: those whose first and last lines are the find's; none for a find
+/// of fewer than 3 lines.
+pub fn anchored_places(content: &str, find: &str) -> Vec<(usize, usize)> {
+    let Some(wanted) = anchor_lines(find) else {
+        return Vec::new();
+    };
+    FileLines::new(content)
+        .anchor_candidates(&wanted)
+        .into_iter()
+        .map(|(start, end)| (start + 1, end + 1))
+        .collect()
 }
 
 /// `find.split("\n")` with a trailing empty line dropped, as several
@@ -456,12 +482,7 @@ impl<'a> FileLines<'a> {
         let Some(wanted) = anchor_lines(find) else {
             return ControlFlow::Continue(());
         };
-        let size = wanted.len();
-        let leeway = (size / 4).max(1);
-        let candidates: Vec<(usize, usize)> = self
-            .anchored_blocks(wanted[0], wanted[size - 1])
-            .filter(|&(start, end)| (end - start + 1).abs_diff(size) <= leeway)
-            .collect();
+        let candidates = self.anchor_candidates(&wanted);
         let mut scorer = MiddleScorer::new(self.trimmed(), &wanted);
         let chosen = match candidates[..] {
             [] => return ControlFlow::Continue(()),

@@ -40,6 +40,32 @@ use normalize::{detect_line_ending, normalize_to_lf, restore_line_endings, strip
 pub struct PiEdit;
 
 impl CallMatcher for PiEdit {
+    fn counted_places(&self, content: &str, old: &str) -> Option<String> {
+        let content = normalize::normalize_to_lf(normalize::strip_bom(content).1);
+        let old = normalize::normalize_to_lf(old);
+        let places = normalize::counted_places(&content, &old);
+        if places.iter().all(|(_, changed)| changed.is_empty()) {
+            return None;
+        }
+        let said: Vec<String> = places
+            .iter()
+            .map(|&((a, b), ref changed)| {
+                let at = crate::words::line_range("line", a, b);
+                if changed.is_empty() {
+                    format!("{at} (as it stands)")
+                } else {
+                    format!("{at} ({} normalized)", changed.join(", "))
+                }
+            })
+            .collect();
+        Some(format!(
+            "pi counts the old text's places with the file and the text normalized (NFKC, each \
+             line's trailing white space removed, typographic quotes, dashes and spaces made \
+             ASCII): it stands at {}",
+            said.join(" and ")
+        ))
+    }
+
     /// `~` in a path is the home folder as node's `os.homedir()` gives it:
     /// `$HOME` (when unset, `~` stays a name below the project root).
     fn run(&self, call: &ToolCall) -> CallOutcome {

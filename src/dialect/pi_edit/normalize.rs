@@ -185,6 +185,50 @@ pub fn normalized_for_fuzzy_match(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// Where pi counts `old` in `content` (LF lines, no BOM), both normalized
+/// ([`normalize_for_fuzzy_match`]), when that is at several places: each
+/// place's 1-based first and last line, and what the normalization changed
+/// in the file's lines there (`NFKC`, `trailing white space`,
+/// `typographic quotes, dashes or spaces`; none where the file's lines are
+/// the old text's own form). Empty at one place or none.
+pub fn counted_places(content: &str, old: &str) -> Vec<((usize, usize), Vec<&'static str>)> {
+    let normalized = normalized_for_fuzzy_match(content);
+    let wanted = normalize_for_fuzzy_match(old);
+    if wanted.is_empty() {
+        return Vec::new();
+    }
+    let starts: Vec<usize> = memchr::memmem::find_iter(normalized.as_bytes(), wanted.as_bytes())
+        .map(|at| memchr::memchr_iter(b'\n', &normalized.as_bytes()[..at]).count())
+        .collect();
+    if starts.len() < 2 {
+        return Vec::new();
+    }
+    let lines: Vec<&str> = content.split('\n').collect();
+    let height = wanted.matches('\n').count();
+    starts
+        .into_iter()
+        .map(|first| {
+            let last = (first + height).min(lines.len().saturating_sub(1));
+            let mut changed: Vec<&'static str> = Vec::new();
+            for line in &lines[first..=last] {
+                let composed = nfkc(line);
+                let trimmed = composed.trim_end_matches(is_js_whitespace);
+                let folded: String = trimmed.chars().map(fold_typographic).collect();
+                for (differs, what) in [
+                    (composed != *line, "NFKC"),
+                    (trimmed != composed, "trailing white space"),
+                    (folded != trimmed, "typographic quotes, dashes or spaces"),
+                ] {
+                    if differs && !changed.contains(&what) {
+                        changed.push(what);
+                    }
+                }
+            }
+            ((first + 1, last + 1), changed)
+        })
+        .collect()
+}
+
 /// One line (without its `\n`) as [`normalize_for_fuzzy_match`] makes it,
 /// onto `out`; `ascii`: the line is ASCII (its own NFKC form, folding
 /// nothing).
