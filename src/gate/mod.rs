@@ -35,6 +35,7 @@
 //! ask anyone (Gemini CLI hangs on it, Codex ignores it).
 
 mod answer;
+pub mod call_fix;
 mod dollars;
 mod dropped;
 pub mod install;
