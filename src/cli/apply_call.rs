@@ -703,6 +703,7 @@ pub(super) fn check(args: &CheckArgs, row: &DialectRow, text: &str) -> CmdResult
                     .collect(),
             );
             report.corrected_input = Some(c.input.as_ref());
+            report.correction_withheld = c.withheld.as_deref().filter(|_| c.input.is_none());
         }
         serde_json::to_writer(&mut stdout, &report).map_err(|e| io_err(e.into()))?;
         writeln!(stdout).map_err(io_err)?;
