@@ -324,3 +324,70 @@ fn a_string_the_lines_hold_in_part_is_refused_alike_saying_why() {
         }
     }
 }
+
+/// `fix` runs the trust checks on its own correction before printing it,
+/// as the gate does: a correction the agent's matcher places exactly but
+/// that leaves Python misindented (the model's new line at column 3) is
+/// printed by none of the three, each saying why alike.
+#[test]
+fn a_correction_the_trust_checks_doubt_is_offered_by_none() {
+    let content = "def f():\n    total = 0\n    return total\n";
+    for agent in AGENTS {
+        let (_dir, answer) = agreed_on(
+            agent,
+            content,
+            "    total = 0 \n",
+            "    total = 0\n   extra = 1\n",
+        );
+        assert_eq!(
+            answer,
+            Answer::Refused(
+                "the corrected edit is in doubt: as written, line 3 (`extra = 1`) is at column \
+                 3, which matches no enclosing block's indentation (columns 0, 4 there): Python \
+                 refuses the file (IndentationError: unindent does not match any outer \
+                 indentation level): send the new lines at the indentation of the block they \
+                 belong to"
+                    .to_string()
+            ),
+            "{agent:?}"
+        );
+    }
+}
+
+/// A line holding only a form feed (`\x0c`), as CPython's stdlib files have
+/// between sections, is a blank line to Python (python3 compiles the
+/// result): an exact edit beside one is no indentation fault for `check`,
+/// and the gate lets it through (a tester's find: "unexpected indent").
+#[test]
+fn a_form_feed_line_is_blank_to_check_and_the_gate() {
+    let content =
+        "def walk(self):\n    yield self\n    if self.parts:\n        yield from self.parts\n";
+    let (old, new) = (
+        "    yield self\n",
+        "    yield self\n\n\x0c\n    self.seen = True\n",
+    );
+    let dir = tempfile::tempdir().expect("a folder");
+    let root = dir.path().to_string_lossy().into_owned();
+    support::files::write(dir.path(), "walk.py", content.as_bytes());
+    let edit = json!({"file_path": "walk.py", "old_string": old, "new_string": new});
+    support::files::write(dir.path(), "edit.json", edit.to_string().as_bytes());
+    let out = support::runner::srview(["check", "walk.py", "edit.json"])
+        .cwd(dir.path())
+        .output();
+    assert_eq!(
+        support::runner::stdout(&out),
+        "walk.py: block #1 (Edit): applies, stage exact, 1 occurrence\n"
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let payload = json!({"session_id": "s1", "transcript_path": "/tmp/t.jsonl", "cwd": root,
+        "hook_event_name": "PreToolUse", "tool_name": "Edit", "tool_input": edit});
+    let out = support::runner::srview(["gate", "--agent", "claude-code"])
+        .cwd(dir.path())
+        .stdin(payload.to_string().as_bytes())
+        .output();
+    assert_eq!(
+        (out.status.code(), support::runner::stdout(&out)),
+        (Some(0), String::new()),
+        "allowed: nothing on stdout"
+    );
+}
