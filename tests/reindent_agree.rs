@@ -187,6 +187,21 @@ fn agreed_on(agent: Agent, content: &str, old: &str, new: &str) -> (tempfile::Te
     (dir, gate)
 }
 
+/// [`agreed_on`], asserting that the three offer the edit `fixed` (old
+/// and new text) in the agent's input; the folder and that input.
+fn offered_alike(
+    agent: Agent,
+    content: &str,
+    (old, new): (&str, &str),
+    fixed: (&str, &str),
+) -> (tempfile::TempDir, Value) {
+    let (dir, answer) = agreed_on(agent, content, old, new);
+    let root = dir.path().to_string_lossy().into_owned();
+    let want = agent.input(&root, "app.py", fixed.0, fixed.1);
+    assert_eq!(answer, Answer::Offered(want.clone()), "{agent:?}: {old:?}");
+    (dir, want)
+}
+
 const CART: &str = "class Cart:\n    def __init__(self):\n        self.items = []\n\n    def total(self):\n        s = 0\n        for item in self.items:\n            s += item.price\n        return s\n";
 
 /// 43b-04, 43a-08: old and new text 4 columns shallower than the file's
@@ -200,18 +215,9 @@ fn an_edit_four_columns_shallow_gets_the_same_correction_from_check_fix_and_the_
     let fixed_new =
         "        s = 0\n        for item in self.items:\n            s += item.price * item.qty\n";
     for agent in AGENTS {
-        let (dir, answer) = agreed_on(agent, CART, old, new);
-        let root = dir.path().to_string_lossy().into_owned();
-        assert_eq!(
-            answer,
-            Answer::Offered(agent.input(&root, "app.py", fixed_old, fixed_new)),
-            "{agent:?}"
-        );
+        let (dir, input) = offered_alike(agent, CART, (old, new), (fixed_old, fixed_new));
         // The offered input, run by the agent's matcher, writes the meant
         // result.
-        let Answer::Offered(input) = answer else {
-            unreachable!()
-        };
         support::files::write(dir.path(), "fixed.json", input.to_string().as_bytes());
         let out = support::runner::srview([
             "apply",
@@ -280,13 +286,7 @@ fn an_edit_ending_on_a_docstrings_first_line_is_reindented() {
     ];
     for (old, new, fixed_old, fixed_new) in cases {
         for agent in AGENTS {
-            let (dir, answer) = agreed_on(agent, DOC, old, new);
-            let root = dir.path().to_string_lossy().into_owned();
-            assert_eq!(
-                answer,
-                Answer::Offered(agent.input(&root, "app.py", fixed_old, fixed_new)),
-                "{agent:?}: {old:?}"
-            );
+            offered_alike(agent, DOC, (old, new), (fixed_old, fixed_new));
         }
     }
 }

@@ -1217,7 +1217,7 @@ fn correction(
     };
     // The gate's own decision: `check`, `fix` and the gate offer the same
     // correction, or give the same reason for none.
-    crate::gate::call_fix::settled(
+    crate::gate::settled_correction(
         row,
         &run.input,
         (target, &run.cwd.to_string_lossy()),

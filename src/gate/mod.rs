@@ -35,7 +35,6 @@
 //! ask anyone (Gemini CLI hangs on it, Codex ignores it).
 
 mod answer;
-pub mod call_fix;
 mod dollars;
 mod dropped;
 pub mod install;
@@ -56,6 +55,7 @@ mod verdict;
 mod wording;
 
 pub use answer::{NextStep, Reply};
+pub use judge::settled_correction;
 pub use payload::Call;
 pub use policy::{Action, Policy, PolicyError};
 
