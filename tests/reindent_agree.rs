@@ -270,23 +270,26 @@ const DOC: &str = "class Shop:\n    def f(self):\n        \"\"\"Doc.\n\n        
 /// by all three.
 #[test]
 fn an_edit_ending_on_a_docstrings_first_line_is_reindented() {
-    let cases = [
-        (
-            "def f(self):\n    \"\"\"Doc.\n",
-            "def f(self, x=0):\n    \"\"\"Doc.\n",
-            "    def f(self):\n        \"\"\"Doc.\n",
-            "    def f(self, x=0):\n        \"\"\"Doc.\n",
-        ),
-        (
-            "def f(self):\n    \"\"\"Doc.\n\n    More text.\n    \"\"\"\n",
-            "def f(self, x=0):\n    \"\"\"Doc.\n\n    More text.\n    \"\"\"\n",
-            "    def f(self):\n        \"\"\"Doc.\n\n        More text.\n        \"\"\"\n",
-            "    def f(self, x=0):\n        \"\"\"Doc.\n\n        More text.\n        \"\"\"\n",
-        ),
-    ];
-    for (old, new, fixed_old, fixed_new) in cases {
+    // The file's text of each: every line sent 4 columns deeper, the
+    // docstring's blank line left blank.
+    let deeper = |text: &str| -> String {
+        text.split_inclusive('\n')
+            .map(|l| {
+                if l == "\n" {
+                    l.to_string()
+                } else {
+                    format!("    {l}")
+                }
+            })
+            .collect()
+    };
+    let head = "def f(self):\n    \"\"\"Doc.\n";
+    let whole = "def f(self):\n    \"\"\"Doc.\n\n    More text.\n    \"\"\"\n";
+    for old in [head, whole] {
+        let new = old.replace("(self)", "(self, x=0)");
+        let fixed = (deeper(old), deeper(&new));
         for agent in AGENTS {
-            offered_alike(agent, DOC, (old, new), (fixed_old, fixed_new));
+            offered_alike(agent, DOC, (old, &new), (&fixed.0, &fixed.1));
         }
     }
 }
