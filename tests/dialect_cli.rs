@@ -1347,11 +1347,18 @@ fn check_corrects_a_loose_edit_in_the_agents_own_schema() {
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
     assert_eq!(report["blocks"][0]["stage"], "LineTrimmedReplacer");
     assert_eq!(report["correctedInput"], serde_json::Value::Null);
-    assert_contains(
-        report["explained"][0]["message"]
-            .as_str()
-            .unwrap_or_default(),
-        "No corrected edit: line 2 of the text is indented unlike file line 3",
+    // The gate's reason (the re-indentation's, which answers the
+    // diagnosis' "line 2 of the text is indented unlike file line 3"):
+    // check, fix and the gate give the same one.
+    assert_eq!(
+        report["explained"][0]["message"],
+        "oldString does not occur in the file; closest: lines 2-3 (similarity 0.96): \
+         indentation or spacing differs from the file."
+    );
+    assert_eq!(
+        report["correctionWithheld"],
+        "re-indented as the file is, the new line `total = 2` would sit at another depth \
+         against the old lines than the model wrote it"
     );
 }
 

@@ -741,6 +741,7 @@ pub(super) fn check(args: &CheckArgs, row: &DialectRow, text: &str) -> CmdResult
                     .collect(),
             );
             report.corrected_input = Some(c.input.as_ref());
+            report.correction_withheld = c.withheld.as_deref().filter(|_| c.input.is_none());
         }
         serde_json::to_writer(&mut stdout, &report).map_err(|e| io_err(e.into()))?;
         writeln!(stdout).map_err(io_err)?;
@@ -846,7 +847,7 @@ pub(super) fn check(args: &CheckArgs, row: &DialectRow, text: &str) -> CmdResult
                     row.title,
                     serde_json::to_string(input).unwrap_or_default()
                 )),
-                (None, Some(why)) => text.push_str(&format!("{why}\n")),
+                (None, Some(why)) => text.push_str(&format!("{}\n", withheld_said(why))),
                 (None, None) => {}
             }
         }
@@ -967,7 +968,7 @@ pub(super) fn fix(args: &super::FixArgs, row: &DialectRow, text: &str) -> CmdRes
                     eprintln!("srview: edit {}: {}", e.index + 1, e.message);
                 }
                 if let Some(why) = why {
-                    eprintln!("srview: {why}");
+                    eprintln!("srview: {}", withheld_said(why));
                 }
                 // Nothing on stdout: the input as it was is no fix.
                 return Ok(1);
@@ -1251,13 +1252,25 @@ fn correction(
     let Some(Entry::File(content)) = run.seen.get(target) else {
         return None;
     };
-    crate::dialect::call_correct::correct(
+    // The gate's own decision: `check`, `fix` and the gate offer the same
+    // correction, or give the same reason for none.
+    crate::gate::settled_correction(
         row,
         &run.input,
-        content,
         (target, &run.cwd.to_string_lossy()),
+        content,
         &run.outcome,
     )
+}
+
+/// Why no corrected edit is offered, said as a sentence of its own
+/// ("no corrected edit: ..." once).
+fn withheld_said(why: &str) -> String {
+    if why.starts_with("no corrected edit") {
+        why.to_string()
+    } else {
+        format!("no corrected edit: {why}")
+    }
 }
 
 /// FILE as the matcher's file system names it (see [`fs_path`]).

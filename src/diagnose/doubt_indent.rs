@@ -26,8 +26,10 @@
 //! tab as 1 column; where the two readings compare a line with its block
 //! differently (`\t\t` against 8 spaces: the same depth at 8, not at 1),
 //! Python refuses the file with a TabError (inconsistent use of tabs and
-//! spaces), and so does this check. A form feed in the indentation stops
-//! the check (no doubt).
+//! spaces), and so does this check. A form feed in the indentation
+//! restarts the count at column 0, as CPython's tokenizer does, and a line
+//! holding only form feeds (CPython's stdlib has them between sections)
+//! is a blank line.
 
 use crate::textdiff::shared_ends;
 
@@ -176,8 +178,9 @@ fn top_level(line: &str) -> bool {
 type Fault = (usize, BreakKind, usize, Vec<usize>, Option<usize>);
 
 /// A line's indentation as Python's tokenizer measures it: its column
-/// with a tab to the next multiple of 8, and with a tab as 1 column.
-/// `None` for a form feed (Python restarts the count there: not judged).
+/// with a tab to the next multiple of 8, and with a tab as 1 column; a
+/// form feed restarts both at 0 (CPython's tokenizer: `col = altcol = 0`).
+/// `None` for any other character.
 pub(super) fn widths(lead: &str) -> Option<(usize, usize)> {
     let (mut column, mut alternative) = (0, 0);
     for c in lead.chars() {
@@ -190,10 +193,20 @@ pub(super) fn widths(lead: &str) -> Option<(usize, usize)> {
                 column += 1;
                 alternative += 1;
             }
+            '\x0c' => (column, alternative) = (0, 0),
             _ => return None,
         }
     }
     Some((column, alternative))
+}
+
+/// A line's indentation and its text after it, as Python's tokenizer
+/// splits them: spaces, tabs and form feeds (a line holding only a form
+/// feed, as CPython's stdlib files have between sections, is blank: a
+/// tester's find, it was read as a statement at column 0).
+pub(super) fn split_lead(line: &str) -> (&str, &str) {
+    let text = line.trim_start_matches([' ', '\t', '\x0c']);
+    (&line[..line.len() - text.len()], text)
 }
 
 /// Whether Python's tokenizer refuses a line at `at` (its two widths,
@@ -305,7 +318,7 @@ impl Scanner {
 
 /// The first indentation fault of `lines` (0-based index), read as
 /// Python reads them from a top-level line; `Err(())` when the reading
-/// cannot be trusted (a form feed in the indentation). `ends_file`: the
+/// cannot be trusted (an indentation [`widths`] does not measure). `ends_file`: the
 /// file ends after them, so a block opened by the last statement and
 /// given no indented line is a fault (Python's "expected an indented
 /// block" at the end of the file).
@@ -324,9 +337,8 @@ fn first_fault<'a>(
         read = i + 1;
         let line = raw.trim_end_matches('\r');
         let starts_statement = scan.at_statement();
-        let text = line.trim_start_matches([' ', '\t']);
+        let (lead, text) = split_lead(line);
         if starts_statement && !text.is_empty() && !text.starts_with('#') {
-            let lead = &line[..line.len() - text.len()];
             let widths = widths(lead).ok_or(())?;
             let column = widths.0;
             let levels = || stack.iter().map(|l| l.0).collect::<Vec<usize>>();
@@ -730,6 +742,31 @@ mod tests {
     use crate::diagnose::doubt::test_edits::after;
 
     const CART: &str = "class Cart:\n    def __init__(self):\n        self.items = []\n\n    def add(self, item):\n        if item:\n            self.items.append(item)\n        return self\n";
+
+    /// A form feed, as CPython's tokenizer reads it (each result checked
+    /// with python3's `compile`): a line holding only one is blank (a
+    /// tester's find: CPython's stdlib files have them between sections,
+    /// and the line after one, indented, was said to be an unexpected
+    /// indent), and one in an indentation restarts the count at column 0.
+    #[test]
+    fn a_form_feed_is_read_as_pythons_tokenizer_reads_it() {
+        let original = "def f():\n    a = 1\n";
+        for compiles in [
+            "def f():\n    a = 1\n\x0c\n    b = 2\n",
+            "def f():\n    a = 1\n\x0c    b = 2\n",
+            "def f():\n    a = 1\n    \x0c    b = 2\n",
+        ] {
+            assert_eq!(
+                indent_break("f.py", original, compiles),
+                None,
+                "{compiles:?}"
+            );
+        }
+        // "unindent does not match any outer indentation level (line 3)".
+        let found = indent_break("f.py", original, "def f():\n    a = 1\n  \x0c  b = 2\n")
+            .expect("a fault");
+        assert_eq!((found.line, found.kind), (3, BreakKind::Unindent));
+    }
 
     #[test]
     fn a_line_one_column_short_is_a_fault() {

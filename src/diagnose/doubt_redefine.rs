@@ -256,10 +256,10 @@ fn definitions<'a>(lines: &[&'a str]) -> Option<(Vec<Defined<'a>>, Enclosed)> {
     let mut current: Vec<usize> = Vec::new();
     for (at, raw) in lines.iter().enumerate() {
         let line = raw.trim_end_matches('\r');
-        let text = line.trim_start_matches([' ', '\t']);
+        let (lead, text) = super::doubt_indent::split_lead(line);
         let code = !text.is_empty() && !text.starts_with('#');
         if scan.at_statement() && code {
-            let column = super::doubt_indent::widths(&line[..line.len() - text.len()])?.0;
+            let column = super::doubt_indent::widths(lead)?.0;
             while open.last().is_some_and(|&(c, _)| c >= column) {
                 open.pop();
             }

@@ -55,6 +55,7 @@ mod verdict;
 mod wording;
 
 pub use answer::{NextStep, Reply};
+pub use judge::settled_correction;
 pub use payload::Call;
 pub use policy::{Action, Policy, PolicyError};
 

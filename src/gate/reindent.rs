@@ -50,9 +50,12 @@ pub(super) fn reindented(
             if let Some(why) = string_spaced_otherwise(&sent.0, &sent.1, &old_fixed, content) {
                 return Err(Some(why));
             }
-            if let Some(why) =
-                meaning_changed(&sent.0, &sent.1, &lines(&old_fixed), &lines(&new_fixed))
-            {
+            let opening_at_end = opening_at_end(&sent.0, &old_fixed, content)?;
+            if let Some(why) = meaning_changed_where(
+                (&sent.0, &sent.1),
+                (&lines(&old_fixed), &lines(&new_fixed)),
+                opening_at_end,
+            ) {
                 return Err(Some(why));
             }
             let Some(meaning) = crate::diagnose::trailing::Meaning::of(path) else {
@@ -98,6 +101,46 @@ fn string_spaced_otherwise(
         first_line + i,
         &literal,
     ))
+}
+
+/// Whether the model's old text (`model_old`, its lines) ends on the line
+/// that opens a triple-quoted string the file goes on with (a tester's
+/// find, 43b-05: `def f():` and `    """Doc.` with the rest of the docstring
+/// below got no correction, said to be "no docstring"). The white space a
+/// string's opening line starts with is code, not the string's: that line
+/// moves with the code, and the string's other lines are the file's, which
+/// the edit does not touch. `Err` where the file has that line inside such
+/// a string (its quotes close one opened above the old text): its leading
+/// white space is the string's content. `file_old`: the old text as the
+/// file has it.
+fn opening_at_end(
+    model_old: &[&str],
+    file_old: &str,
+    content: &str,
+) -> Result<bool, Option<String>> {
+    let Some(last) = open_at_end(model_old) else {
+        return Ok(false);
+    };
+    let line = first_line(file_old, content) + last;
+    if crate::diagnose::MultilineStrings::new(content).at(line - 1) {
+        return Err(Some(format!(
+            "the old text's last line (`{}`) closes a string literal that runs over several \
+             lines from above it (file line {line}): the white space its lines start with is \
+             the string's content, which re-indenting would change",
+            model_old[last].trim()
+        )));
+    }
+    Ok(true)
+}
+
+/// The index of `lines`' last line when a triple-quoted string opens on it
+/// and runs past the lines' end.
+fn open_at_end(lines: &[&str]) -> Option<usize> {
+    let last = lines.len().checked_sub(1)?;
+    crate::diagnose::string_spans(lines)
+        .last()
+        .is_some_and(|span| span.close.is_none() && span.open == last)
+        .then_some(last)
 }
 
 /// The 1-based line of `content` where `file_old` (its own text) starts
@@ -219,6 +262,11 @@ fn opens_heredoc(line: &str) -> bool {
     })
 }
 
+/// Whether line `i` opens a string of `spans` the lines end inside.
+fn ends_open(spans: &[crate::diagnose::StringSpan], i: usize) -> bool {
+    spans.iter().any(|s| s.open == i && s.close.is_none())
+}
+
 /// Why a correction that re-indents the model's lines (`model_old`,
 /// `model_new`: as sent; `fixed_old`, `fixed_new`: as corrected, the old
 /// lines the file's own) would write something the model does not mean;
@@ -233,6 +281,18 @@ pub(super) fn meaning_changed(
     model_new: &[&str],
     fixed_old: &[&str],
     fixed_new: &[&str],
+) -> Option<String> {
+    meaning_changed_where((model_old, model_new), (fixed_old, fixed_new), false)
+}
+
+/// [`meaning_changed`]; `opening_at_end`: the old text ends on the line
+/// opening a string the file goes on with ([`opening_at_end`]), so that
+/// line, and the new text's last line where it opens a string left open
+/// too, move with the code.
+fn meaning_changed_where(
+    (model_old, model_new): (&[&str], &[&str]),
+    (fixed_old, fixed_new): (&[&str], &[&str]),
+    opening_at_end: bool,
 ) -> Option<String> {
     let blank = |line: &&str| line.trim().is_empty();
     let moved = model_new.len() != fixed_new.len()
@@ -260,19 +320,34 @@ pub(super) fn meaning_changed(
         crate::diagnose::docstring_content(&old_spans, model_old.len()),
         crate::diagnose::docstring_content(&new_spans, model_new.len()),
     );
-    let string_line = |lines: &[&str], spans: &[crate::diagnose::StringSpan]| {
-        (0..lines.len())
-            .filter(|&i| !docstring_line(spans, i))
-            .find(|&i| opens_multiline_string(lines, i))
-            .map(|i| lines[i].trim().to_string())
-    };
-    if let Some(line) =
-        string_line(model_old, &old_spans).or_else(|| string_line(model_new, &new_spans))
+    let kept_opening = |lines: &[&str]| open_at_end(lines).filter(|_| opening_at_end);
+    let (old_kept, new_kept) = (kept_opening(model_old), kept_opening(model_new));
+    let string_line =
+        |lines: &[&str], spans: &[crate::diagnose::StringSpan], kept: Option<usize>| {
+            (0..lines.len())
+                .filter(|&i| !docstring_line(spans, i) && Some(i) != kept)
+                .find(|&i| opens_multiline_string(lines, i))
+                .map(|i| (lines[i].trim().to_string(), ends_open(spans, i)))
+        };
+    if let Some((line, left_open)) = string_line(model_old, &old_spans, old_kept)
+        .or_else(|| string_line(model_new, &new_spans, new_kept))
     {
+        // A string the lines do not hold whole (they end inside it, or
+        // start inside it and read its closing quotes as an opening) is
+        // not told a docstring or not.
+        let what = if left_open {
+            "part of a string literal that runs over several lines"
+        } else {
+            "a string literal that runs over several lines"
+        };
+        let docstring = if left_open {
+            ""
+        } else {
+            " and is no docstring"
+        };
         return Some(format!(
-            "its lines hold a string literal that runs over several lines (`{}`) and is no \
-             docstring: the white space its lines start with is the string's content, which \
-             re-indenting would change",
+            "its lines hold {what} (`{}`){docstring}: the white space its lines start with is \
+             the string's content, which re-indenting would change",
             line
         ));
     }

@@ -19,6 +19,10 @@ pub struct CallReport<'a> {
     /// behind one).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub corrected_input: Option<Option<&'a serde_json::Value>>,
+    /// `check`: why no corrected input is offered (the gate's reason),
+    /// where `correctedInput` is null.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub correction_withheld: Option<&'a str>,
     /// The `--dialect` value.
     pub dialect: &'a str,
     /// The agent's error text, exactly as the model reads it.
@@ -112,6 +116,7 @@ impl<'a> CallReport<'a> {
         CallReport {
             blocks: outcome.edits.iter().map(CallBlock::new).collect(),
             corrected_input: None,
+            correction_withheld: None,
             dialect,
             error: outcome.error.as_deref(),
             explained: None,
