@@ -478,7 +478,7 @@ impl Evidence<'_> {
 
 /// How alike (character similarity, 0 to 1) a new line must be to an old
 /// one the new text no longer holds to be taken for that line changed.
-const CHANGED_LINE_SIMILARITY: f64 = 0.7;
+const CHANGED_LINE_SIMILARITY: f64 = 0.8;
 
 /// The old text's lines that disappear where a candidate stands
 /// ([`Evidence::run_at`]).
@@ -762,12 +762,7 @@ const LEADERS: &[Leader] = &[
     // `{{! ... }}` in their own files (Vue's `{{!done}}` is an expression).
     Leader::every("{#", Then::Space, false),
     Leader::every("{{!--", Then::Anything, false),
-    Leader {
-        mark: "{{!",
-        then: Then::Anything,
-        trails: false,
-        kinds: &["hbs", "handlebars", "mustache"],
-    },
+    Leader::own("{{!", Then::Anything, &["hbs", "handlebars", "mustache"]),
     Leader::every("--", Then::Space, true),
     Leader::every(";", Then::SpaceOrAgain, false),
     Leader {
@@ -824,6 +819,17 @@ const VISUAL_BASIC: &[&str] = &["vb", "bas", "vbs", "vba", "frm"];
 const BATCH: &[&str] = &["bat", "cmd"];
 
 impl Leader {
+    /// A mark that opens a comment only in the file kinds `kinds`, and
+    /// only at a line's start.
+    const fn own(mark: &'static str, then: Then, kinds: &'static [&'static str]) -> Leader {
+        Leader {
+            mark,
+            then,
+            trails: false,
+            kinds,
+        }
+    }
+
     /// A mark that opens a comment in every file kind.
     const fn every(mark: &'static str, then: Then, trails: bool) -> Leader {
         Leader {
