@@ -157,36 +157,41 @@ fn an_old_text_starting_inside_a_word_joined_by_its_language_is_doubted() {
 /// `TIMEOUT = 2.5`, `django==4.2` of `django==4.2.11` wrote `5.0.11`.
 #[test]
 fn an_old_text_ending_inside_a_number_or_version_is_doubted() {
-    assert_edit(
-        "u.py",
-        "PORT = 8080\nTIMEOUT = 1.5\n",
-        "TIMEOUT = 1",
-        "TIMEOUT = 2",
-        Some(
-            "the edit's old text ends inside the number `1.5` at line 2: it changes part of a \
-             number it does not show",
+    for (name, content, old, new, noun, whole, line) in [
+        (
+            "u.py",
+            "PORT = 8080\nTIMEOUT = 1.5\n",
+            "TIMEOUT = 1",
+            "TIMEOUT = 2",
+            "number",
+            "1.5",
+            2,
         ),
-    );
-    assert_edit(
-        "requirements.txt",
-        "django==4.2.11\nrequests==2.31.0\n",
-        "django==4.2",
-        "django==5.0",
-        Some(
-            "the edit's old text ends inside the version `4.2.11` at line 1: it changes part \
-             of a version it does not show",
+        (
+            "requirements.txt",
+            "django==4.2.11\nrequests==2.31.0\n",
+            "django==4.2",
+            "django==5.0",
+            "version",
+            "4.2.11",
+            1,
         ),
-    );
-    assert_edit(
-        "Cargo.toml",
-        "[dependencies]\nserde = \"1.0.195\"\n",
-        "serde = \"1.0",
-        "serde = \"1.1",
-        Some(
-            "the edit's old text ends inside the version `1.0.195` at line 2: it changes part \
-             of a version it does not show",
+        (
+            "Cargo.toml",
+            "[dependencies]\nserde = \"1.0.195\"\n",
+            "serde = \"1.0",
+            "serde = \"1.1",
+            "version",
+            "1.0.195",
+            2,
         ),
-    );
+    ] {
+        let doubt = format!(
+            "the edit's old text ends inside the {noun} `{whole}` at line {line}: it changes \
+             part of a {noun} it does not show"
+        );
+        assert_edit(name, content, old, new, Some(&doubt));
+    }
     // The whole number, a sentence's full stop, a range: allowed.
     assert_edit(
         "u.py",
@@ -242,6 +247,16 @@ fn an_old_text_starting_with_a_line_end_its_new_text_drops_is_doubted() {
     assert_edit("c.js", js, "\n  .map(f)", ".map(g)", None);
 }
 
+/// The doubt of an edit whose new text's line `line`, `comment`, stands
+/// in for the `lost` non-blank lines it deletes.
+fn stand_in(line: usize, comment: &str, lost: usize) -> String {
+    format!(
+        "its new text stands in for lines it leaves out (its line {line}: `{comment}`), so it \
+         deletes {lost} non-blank lines of the text it replaces: send every line the edit keeps, \
+         or edit only the lines that change"
+    )
+}
+
 const HANDLER: &str = "export function handle(req, res) {\n  const user = auth(req);\n  if (!user) {\n    res.status(401).end();\n    return;\n  }\n  const data = load(user.id);\n  audit(user, \"load\");\n  res.json(data);\n}\n";
 
 /// A tester's find (44-14): a stand-in comment followed by a line the
@@ -261,17 +276,8 @@ fn a_stand_in_beside_a_changed_line_is_doubted() {
         let new = format!(
             "  {comment}\n  const data = load(user.id, req.query);\n  audit(user, \"load\");\n  res.json(data);\n"
         );
-        assert_edit(
-            "svc.js",
-            HANDLER,
-            old,
-            &new,
-            Some(&format!(
-                "its new text stands in for lines it leaves out (its line 1: `{comment}`), so \
-                 it deletes 6 non-blank lines of the text it replaces: send every line the edit \
-                 keeps, or edit only the lines that change"
-            )),
-        );
+        let doubt = stand_in(1, comment, 6);
+        assert_edit("svc.js", HANDLER, old, &new, Some(&doubt));
     }
     // A comment explaining the rewritten line below it: allowed.
     let rewrite = "  // load with the query's filters\n  const data = load(user.id, req.query);\n";
@@ -303,17 +309,8 @@ fn template_comments_that_stand_in_are_doubted() {
         ("p.hbs", "{{! ... list and total unchanged ... }}"),
     ] {
         let new = format!("<h1>{{{{ title | upper }}}}</h1>\n{comment}\n");
-        assert_edit(
-            name,
-            TEMPLATE,
-            old,
-            &new,
-            Some(&format!(
-                "its new text stands in for lines it leaves out (its line 2: `{comment}`), so \
-                 it deletes 7 non-blank lines of the text it replaces: send every line the edit \
-                 keeps, or edit only the lines that change"
-            )),
-        );
+        let doubt = stand_in(2, comment, 7);
+        assert_edit(name, TEMPLATE, old, &new, Some(&doubt));
     }
     // A Write of the whole template with the stand-in: denied.
     let dir = tempfile::tempdir().expect("temp dir");
