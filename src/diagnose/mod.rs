@@ -25,7 +25,7 @@
 //! gets a [`BlockDiagnosis`], in order.
 
 pub mod accept;
-mod closest;
+pub(crate) mod closest;
 mod compare;
 mod docstring;
 pub mod doubt;

@@ -436,19 +436,22 @@ impl<'a> Evidence<'a> {
         // Where the line before stands in the old text: its k-th
         // occurrence in the new text taken for its k-th in the old (its
         // last when the old text has fewer).
+        // A neighbour the model changed (`load(user.id)` sent as
+        // `load(user.id, req.query)`, a tester's find, 44-14) stands where
+        // the old line it changes stood ([`Evidence::changed_from`]).
         let start = match before {
             None => 0,
-            Some(&(_, text, _, rank)) => {
-                let places = self.at_old.get(text)?;
-                places.get(rank).or(places.last()).map_or(0, |i| i + 1)
-            }
+            Some(&(_, text, _, rank)) => match self.at_old.get(text) {
+                Some(places) => places.get(rank).or(places.last()).map_or(0, |i| i + 1),
+                None => self.changed_from(text, 0)? + 1,
+            },
         };
         let end = match after {
             None => self.old.len(),
-            Some(&(_, text, _, _)) => {
-                let places = self.at_old.get(text).map_or(&[][..], Vec::as_slice);
-                *places.get(places.partition_point(|&i| i < start))?
-            }
+            Some(&(_, text, _, _)) => match self.at_old.get(text) {
+                Some(places) => *places.get(places.partition_point(|&i| i < start))?,
+                None => self.changed_from(text, start)?,
+            },
         };
         // The lines the new text holds nowhere, and whether code is among
         // them (looked at until MIN_RUN lines with code are known).
@@ -470,6 +473,32 @@ impl<'a> Evidence<'a> {
         Some(run)
     }
 }
+
+impl Evidence<'_> {
+    /// The old line (its index, from `from` on) that the new text's line
+    /// `changed`, which the old text does not hold, is a change of: the
+    /// most similar of the old lines the new text holds nowhere, when
+    /// [`CHANGED_LINE_SIMILARITY`] or more alike (the first of equals).
+    /// `None` when none is: the line is new code, and a comment beside it
+    /// is no evidence of lines left out.
+    fn changed_from(&self, changed: &str, from: usize) -> Option<usize> {
+        let mut best: Option<(usize, f64)> = None;
+        for (i, line) in self.old.iter().enumerate().skip(from) {
+            if self.in_new.contains(line) {
+                continue;
+            }
+            let alike = crate::diagnose::closest::text_similarity(line, changed);
+            if alike >= CHANGED_LINE_SIMILARITY && best.is_none_or(|(_, b)| alike > b) {
+                best = Some((i, alike));
+            }
+        }
+        best.map(|(i, _)| i)
+    }
+}
+
+/// How alike (character similarity, 0 to 1) a new line must be to an old
+/// one the new text no longer holds to be taken for that line changed.
+const CHANGED_LINE_SIMILARITY: f64 = 0.8;
 
 /// The old text's lines that disappear where a candidate stands
 /// ([`Evidence::run_at`]).
@@ -747,6 +776,13 @@ const LEADERS: &[Leader] = &[
     Leader::every("*", Then::Space, false),
     Leader::every("<!--", Then::Anything, true),
     Leader::every("{/*", Then::Anything, false),
+    // Template comments (a tester's find, 44-05): Jinja's and Django's
+    // `{# ... #}` (a space after it: Svelte's `{#if}` and `{#each}` open
+    // blocks), Handlebars' `{{!-- ... --}}`, and its and Mustache's
+    // `{{! ... }}` in their own files (Vue's `{{!done}}` is an expression).
+    Leader::every("{#", Then::Space, false),
+    Leader::every("{{!--", Then::Anything, false),
+    Leader::own("{{!", Then::Anything, &["hbs", "handlebars", "mustache"]),
     Leader::every("--", Then::Space, true),
     Leader::every(";", Then::SpaceOrAgain, false),
     Leader {
@@ -803,6 +839,17 @@ const VISUAL_BASIC: &[&str] = &["vb", "bas", "vbs", "vba", "frm"];
 const BATCH: &[&str] = &["bat", "cmd"];
 
 impl Leader {
+    /// A mark that opens a comment only in the file kinds `kinds`, and
+    /// only at a line's start.
+    const fn own(mark: &'static str, then: Then, kinds: &'static [&'static str]) -> Leader {
+        Leader {
+            mark,
+            then,
+            trails: false,
+            kinds,
+        }
+    }
+
     /// A mark that opens a comment in every file kind.
     const fn every(mark: &'static str, then: Then, trails: bool) -> Leader {
         Leader {
@@ -1622,8 +1669,14 @@ mod tests {
             elided("b.ts", old, &new.replace("...", "\u{2026}")).map(|e| e.line),
             Some(2)
         );
-        // C's variadic parameter may stand alone on its line: not read so.
-        assert_eq!(elided("b.h", old, new), None);
+        // C's variadic parameter may stand alone on its line: not read so
+        // by its wording; where fewer than MIN_RUN lines go, no stand-in.
+        let two = "  const y = x + 1;\n  log(y);\n  audit(y);\n  return y;\n";
+        assert_eq!(elided("b.js", two, new).map(|e| e.line), Some(2));
+        assert_eq!(elided("b.h", two, new), None);
+        // Where three go, beside the line the edit changes, the evidence
+        // rule reads it in C too (a tester's find, 44-14).
+        assert_eq!(elided("b.h", old, new).map(|e| e.line), Some(2));
         // The `...` the old text holds already (a spread's line kept) is none.
         assert_eq!(
             elided("b.js", &format!("...\n{old}"), &format!("...\n{old}")),
@@ -1646,5 +1699,50 @@ mod tests {
         assert_eq!(elided("notes.md", old, new), None);
         // Python's `...` is code (a stub's body): not read as one here.
         assert_eq!(elided("a.py", old, &new.replace('\u{2026}', "...")), None);
+    }
+
+    /// A tester's find (44-14): a comment beside a line the model changed
+    /// (the old line it changes found by likeness) stands in for the
+    /// lines between; beside a line of new code, it is no evidence.
+    #[test]
+    fn a_comment_beside_a_changed_line_stands_in_for_the_lines_between() {
+        let old = "  const user = auth(req);\n  if (!user) {\n    return;\n  }\n  const data = load(user.id);\n  res.json(data);\n";
+        let new =
+            "  // (same as before)\n  const data = load(user.id, req.query);\n  res.json(data);\n";
+        let found = elided("svc.js", old, new).expect("a stand-in");
+        assert_eq!((found.line, found.lost), (1, 5));
+        // The same with the changed line above the comment.
+        let above = "  const user = auth(req, opts);\n  // etc.\n";
+        let old_above =
+            "  const user = auth(req);\n  if (!user) {\n    return;\n  }\n  log(user);\n";
+        assert_eq!(elided("svc.js", old_above, above).map(|e| e.line), Some(2));
+        // New code (like no old line) below the comment: none.
+        let rewrite = "  // one call for all\n  const [a, b, c] = fAll([x, y, z]);\n";
+        let old_calls = "  const a = f(x);\n  const b = f(y);\n  const c = f(z);\n";
+        assert_eq!(elided("g.js", old_calls, rewrite), None);
+    }
+
+    /// A tester's find (44-05): Jinja's and Django's `{# #}`, Handlebars'
+    /// `{{!-- --}}` and `{{! }}` are comments; Svelte's `{#each}` and
+    /// Vue's `{{!done}}` are not.
+    #[test]
+    fn template_comments_are_read() {
+        let html = super::Comments::of("p.html");
+        let hbs = super::Comments::of("p.hbs");
+        assert!(super::is_comment("{# ... #}", html));
+        assert!(super::is_comment("{{!-- note --}}", html));
+        assert!(super::is_comment("{{! note }}", hbs));
+        assert!(!super::is_comment(
+            "{#each items as item}",
+            super::Comments::of("L.svelte")
+        ));
+        assert!(!super::is_comment(
+            "{{!done}}",
+            super::Comments::of("A.vue")
+        ));
+        assert!(super::is_placeholder(
+            "{# ... rest of the template unchanged ... #}",
+            html
+        ));
     }
 }

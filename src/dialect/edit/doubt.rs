@@ -15,6 +15,7 @@
 //!   text's final newline, or an empty new text the agent's own rule also
 //!   takes the newline after.
 
+use super::word_joins::{WordJoins, number_bounds};
 use super::{Change, EditOutcome, Tool};
 use crate::diagnose::layout::BreakKind;
 use crate::words;
@@ -225,6 +226,9 @@ pub fn joined_lines(
     if old.is_empty() || start >= end {
         return None;
     }
+    if let Some(said) = joined_above(path, original, start, old, new) {
+        return Some(said);
+    }
     let replaced = original.get(start..end)?.replace("\r\n", "\n");
     let took_newline = !old.ends_with('\n') && new.is_empty();
     // Where the first place ends, and whether the agent took the newline
@@ -314,6 +318,65 @@ pub fn joined_lines(
          (`{}`) is joined onto the new text's last line, which then reads `{joined}`: end the \
          new text with a newline, as its old text ends",
         quoted(next),
+    ))
+}
+
+/// The mirror of [`joined_lines`]' trailing case (a tester's find, 44-03:
+/// `\n    b = 2` -> `    b = 3` wrote `    a = 1    b = 3`): `old`, found
+/// at byte `start` of `original`, starts with a line end and `new` does not,
+/// the line above is not blank, `new` is not empty or text stands after
+/// the old text's first place on its line, and the line above does not
+/// read as meant to run on into the new text's first line ([`runs_on`]).
+/// Said: the line above, what the joined line reads, and what to send.
+fn joined_above(path: &str, original: &str, start: usize, old: &str, new: &str) -> Option<String> {
+    let body = old
+        .strip_prefix('\n')
+        .or_else(|| old.strip_prefix("\r\n"))?;
+    if new.starts_with(['\n', '\r']) {
+        return None;
+    }
+    let tail = original.get(start..)?;
+    let body_start = start
+        + match tail {
+            t if t.starts_with("\r\n") => 2,
+            t if t.starts_with('\n') => 1,
+            _ => return None,
+        };
+    let above_end = start - usize::from(original[..start].ends_with('\r'));
+    let above_start = original[..above_end].rfind('\n').map_or(0, |i| i + 1);
+    let above = &original[above_start..above_end];
+    if above.trim().is_empty() {
+        return None;
+    }
+    // What stands after the old text's first place on its line, when the
+    // old text is one line (a deletion of whole lines with their line end
+    // before them joins nothing).
+    let after = if body.contains('\n') {
+        ""
+    } else {
+        let rest = original.get(body_start + body.len()..)?;
+        rest[..rest.find('\n').unwrap_or(rest.len())].trim_end_matches('\r')
+    };
+    if new.is_empty() && after.trim().is_empty() {
+        return None;
+    }
+    let first = new.split('\n').next().unwrap_or("");
+    let first = if new.contains('\n') {
+        first.to_string()
+    } else {
+        format!("{first}{after}")
+    };
+    let prose = is_markdown(path) && !in_code_block(&original[..above_start]);
+    if runs_on(above, above, &first, prose) {
+        return None;
+    }
+    let line = crate::dialect::quick::count_newlines(&original[..above_start]) + 1;
+    let joined = shorten(format!("{above}{first}").trim_end_matches('\r'));
+    Some(format!(
+        "its old text starts with a line end and its new text does not, so the new text's first \
+         line is joined onto line {line} (`{}`), which then reads `{joined}`: start the new \
+         text with a newline, as its old text starts",
+        shorten(above),
     ))
 }
 
@@ -943,28 +1006,7 @@ pub fn word_cut_at(text: &str, at: usize) -> Option<&str> {
     if cuts_a_word(text, at) {
         return Some(word_around(text, at));
     }
-    let (before, after) = (&text[..at], &text[at..]);
-    let digit = |c: Option<char>| c.is_some_and(|c| c.is_ascii_digit());
-    let mut back = before.chars().rev();
-    let mut ahead = after.chars();
-    let (b1, a1) = (back.next(), ahead.next());
-    let point = (digit(b1) && a1 == Some('.') && digit(ahead.next()))
-        || (b1 == Some('.') && digit(back.next()) && digit(a1));
-    if !point {
-        return None;
-    }
-    let number = |c: char| c.is_ascii_digit() || c == '.';
-    let start = before
-        .char_indices()
-        .rev()
-        .take_while(|&(_, c)| number(c))
-        .last()
-        .map_or(at, |(i, _)| i);
-    let end = after
-        .char_indices()
-        .find(|&(_, c)| !number(c))
-        .map_or(text.len(), |(i, _)| at + i);
-    Some(&text[start..end])
+    number_bounds(text, at).map(|(start, end)| &text[start..end])
 }
 
 /// Whether byte `at` of `text` falls between two word characters.
@@ -1025,22 +1067,15 @@ fn changed_words(
     cuts: &[usize],
     starts: bool,
     new: &str,
+    joins: WordJoins,
 ) -> String {
     let mut pairs: Vec<(String, String)> = Vec::new();
     for &(start, end) in places {
         if !cuts.contains(&if starts { start } else { end }) {
             continue;
         }
-        let from = original[..start]
-            .char_indices()
-            .rev()
-            .take_while(|&(_, c)| is_word(c))
-            .last()
-            .map_or(start, |(i, _)| i);
-        let to = original[end..]
-            .char_indices()
-            .find(|&(_, c)| !is_word(c))
-            .map_or(original.len(), |(i, _)| end + i);
+        let from = joins.word_bounds(original, start, is_word).0;
+        let to = joins.word_bounds(original, end, is_word).1;
         let was = original[from..to].to_string();
         let is = format!("{}{new}{}", &original[from..start], &original[end..to]);
         if !pairs.iter().any(|(w, _)| *w == was) {
@@ -1056,6 +1091,20 @@ fn changed_words(
         said.push(format!("{} more", words::count(pairs.len() - 3, "word")));
     }
     said.join(", ")
+}
+
+/// What a cut at byte `at` of `original` falls inside, named ("word",
+/// "number", or "version" for digits with two points or more: `4.2.11`),
+/// and its bytes: a word by the file's `joins`, else the number.
+fn cut_whole(original: &str, at: usize, joins: WordJoins) -> (&'static str, (usize, usize)) {
+    if joins.cuts(original, at, is_word) {
+        return ("word", joins.word_bounds(original, at, is_word));
+    }
+    match number_bounds(original, at) {
+        Some((from, to)) if original[from..to].matches('.').count() > 1 => ("version", (from, to)),
+        Some(bounds) => ("number", bounds),
+        None => ("word", joins.word_bounds(original, at, is_word)),
+    }
 }
 
 /// One reason per end of the replaced text that falls inside a word of
@@ -1089,6 +1138,7 @@ fn cut_words(outcome: &EditOutcome, original: &str) -> Vec<(EditDoubtKind, Strin
         };
     // A replace-all edit that changes more than one place.
     let all = places.len() > 1;
+    let joins = WordJoins::of(&outcome.path);
     let mut out = Vec::new();
     // A replace-all whose places play different roles (a name, an
     // attribute, a string); its longer words are said below.
@@ -1117,7 +1167,9 @@ fn cut_words(outcome: &EditOutcome, original: &str) -> Vec<(EditDoubtKind, Strin
         let cuts: Vec<usize> = ends
             .into_iter()
             .filter(|&at| {
-                cuts_a_word(original, at) && !cut_meant(original, search, at, starts, all)
+                let cut =
+                    joins.cuts(original, at, is_word) || number_bounds(original, at).is_some();
+                cut && !cut_meant(original, search, at, starts, all)
             })
             .collect();
         let Some(&at) = cuts.first() else { continue };
@@ -1125,10 +1177,11 @@ fn cut_words(outcome: &EditOutcome, original: &str) -> Vec<(EditDoubtKind, Strin
             0 => String::new(),
             n => format!(" (also at {})", words::count(n, "other place")),
         };
+        let (noun, (from, to)) = cut_whole(original, at, joins);
         let cut = format!(
-            "the edit's old text {which} inside the word `{}` at line {}{more}: it changes part \
-             of a word it does not show",
-            word_around(original, at),
+            "the edit's old text {which} inside the {noun} `{}` at line {}{more}: it changes part \
+             of a {noun} it does not show",
+            &original[from..to],
             line_of(at)
         );
         if !all {
@@ -1143,6 +1196,7 @@ fn cut_words(outcome: &EditOutcome, original: &str) -> Vec<(EditDoubtKind, Strin
             &cuts,
             starts,
             &outcome.block.replace_text,
+            joins,
         );
         kinded.push((
             EditDoubtKind::RenamesOthers,

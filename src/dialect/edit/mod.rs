@@ -37,6 +37,7 @@ pub mod partial_json;
 mod preview;
 mod roles;
 mod text;
+mod word_joins;
 
 pub use doubt::{
     EditDoubtKind, deletes_newline_after, edit_doubt_kinds, edit_doubts, endings_doubt,

@@ -1,0 +1,342 @@
+//! An edit's edges and stand-ins, through the real binary (`srview check`
+//! and `srview gate --agent claude-code`): a tester's finds of round 44,
+//! where an edit damaging the file was called fine.
+//! - 44-02: an old text starting inside a word joined by `-` (YAML, CSS,
+//!   Lisp) or opened by `$` (JavaScript);
+//! - 44-07: an old text ending inside a number or a version;
+//! - 44-03: an old text starting with a line end its new text drops;
+//! - 44-14: a stand-in comment beside a line the model changed;
+//! - 44-05: stand-ins written as Jinja or Handlebars comments.
+//!
+//! Each beside the ordinary edits that must stay allowed.
+
+mod support;
+
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+/// `srview check FILE e.json` in `dir` over the Claude Code tool input
+/// `input`: its exit code and stdout.
+fn check(dir: &Path, file: &str, input: &Value) -> (i32, String) {
+    support::files::write(dir, "e.json", input.to_string().as_bytes());
+    let out = support::runner::srview(["check", file, "e.json"])
+        .cwd(dir)
+        .output();
+    (support::runner::code(&out), support::runner::stdout(&out))
+}
+
+/// `srview gate --agent claude-code` in `dir` over a PreToolUse payload of
+/// `tool` with `input`: the deny reason, or `None` for an allow (no
+/// output, exit 0).
+fn gate(dir: &Path, tool: &str, input: &Value) -> Option<String> {
+    let payload = json!({
+        "session_id": "s",
+        "cwd": dir.display().to_string(),
+        "hook_event_name": "PreToolUse",
+        "tool_name": tool,
+        "tool_input": input,
+        "tool_use_id": "t1",
+    });
+    let out = support::runner::srview(["gate", "--agent", "claude-code"])
+        .cwd(dir)
+        .stdin(payload.to_string().as_bytes())
+        .output();
+    assert_eq!(support::runner::code(&out), 0);
+    let stdout = support::runner::stdout(&out);
+    if stdout.is_empty() {
+        return None;
+    }
+    let answer: Value = serde_json::from_str(&stdout).expect("the gate's JSON answer");
+    let decision = &answer["hookSpecificOutput"];
+    assert_eq!(decision["permissionDecision"], "deny", "{stdout}");
+    Some(
+        decision["permissionDecisionReason"]
+            .as_str()
+            .expect("a reason")
+            .to_string(),
+    )
+}
+
+/// An `Edit` of `name` (holding `content`) from `old` to `new`: `check`
+/// says `doubt` (its whole output) and the gate denies it saying the same.
+/// `doubt` `None`: both let it pass (check exits 0 and says no doubt, the
+/// gate answers nothing).
+fn assert_edit(name: &str, content: &str, old: &str, new: &str, doubt: Option<&str>) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = support::files::write(dir.path(), name, content.as_bytes());
+    let file = file.to_str().expect("UTF-8");
+    let input = json!({"file_path": file, "old_string": old, "new_string": new});
+    let (code, said) = check(dir.path(), name, &input);
+    let denied = gate(dir.path(), "Edit", &input);
+    match doubt {
+        Some(doubt) => {
+            assert_eq!(code, 1, "{name}: {said}");
+            assert_eq!(
+                said,
+                format!(
+                    "{name}: block #1 (Edit): applies, stage exact, 1 occurrence\n    ! {doubt}\n"
+                )
+            );
+            let denied = denied.unwrap_or_else(|| panic!("{name}: allowed"));
+            support::text::assert_contains(
+                &denied,
+                &format!("but srview cannot stand behind its result: {doubt}.\n"),
+            );
+        }
+        None => {
+            assert_eq!(
+                (code, said.as_str()),
+                (
+                    0,
+                    format!("{name}: block #1 (Edit): applies, stage exact, 1 occurrence\n")
+                        .as_str()
+                ),
+                "{name}"
+            );
+            assert_eq!(denied, None, "{name}");
+        }
+    }
+}
+
+/// A tester's find (44-02): the YAML key `host-name`, the CSS class
+/// `btn-primary`, the Lisp name `user-name` and JavaScript's `$count`
+/// are one word each, in their languages; an old text starting after
+/// their `-` or `$` renames part of them. In Python and JavaScript `-` is
+/// an operator: `total-1` is two words there.
+#[test]
+fn an_old_text_starting_inside_a_word_joined_by_its_language_is_doubted() {
+    let cut = |word: &str| {
+        format!(
+            "the edit's old text starts inside the word `{word}` at line 2: it changes part of \
+             a word it does not show"
+        )
+    };
+    let yaml = "server:\n  host-name: api.local\n  port: 8080\n";
+    assert_edit(
+        "c.yaml",
+        yaml,
+        "name: api.local",
+        "hostname: api.example.com",
+        Some(&cut("host-name")),
+    );
+    let css = ".card {}\n.btn-primary {\n  color: red;\n}\n";
+    assert_edit(
+        "s.css",
+        css,
+        "primary {\n  color: red;",
+        ".primary {\n  color: blue;",
+        Some(&cut("btn-primary")),
+    );
+    let lisp = ";; users\n(defun user-name () \"bob\")\n";
+    assert_edit(
+        "l.el",
+        lisp,
+        "name () \"bob\")",
+        "login () \"bob\")",
+        Some(&cut("user-name")),
+    );
+    let js = "// counter\nlet $count = 0;\nfunction inc() {\n  $count += 1;\n}\n";
+    assert_edit("j.js", js, "count = 0;", "total = 0;", Some(&cut("$count")));
+    // Whole words: allowed.
+    assert_edit(
+        "c.yaml",
+        yaml,
+        "  host-name: api.local",
+        "  hostname: api.local",
+        None,
+    );
+    assert_edit("j.js", js, "let $count = 0;", "let $count = 1;", None);
+    // `-` is an operator in Python and JavaScript: no word is cut.
+    let py = "def f(total):\n    return total-1\n";
+    assert_edit("f.py", py, "1\n", "2\n", None);
+    assert_edit("f.js", "let n = 2;\nlet m = n-1;\n", "1;", "2;", None);
+}
+
+/// A tester's find (44-07): `TIMEOUT = 1` of `TIMEOUT = 1.5` wrote
+/// `TIMEOUT = 2.5`, `django==4.2` of `django==4.2.11` wrote `5.0.11`.
+#[test]
+fn an_old_text_ending_inside_a_number_or_version_is_doubted() {
+    for (name, content, old, new, noun, whole, line) in [
+        (
+            "u.py",
+            "PORT = 8080\nTIMEOUT = 1.5\n",
+            "TIMEOUT = 1",
+            "TIMEOUT = 2",
+            "number",
+            "1.5",
+            2,
+        ),
+        (
+            "requirements.txt",
+            "django==4.2.11\nrequests==2.31.0\n",
+            "django==4.2",
+            "django==5.0",
+            "version",
+            "4.2.11",
+            1,
+        ),
+        (
+            "Cargo.toml",
+            "[dependencies]\nserde = \"1.0.195\"\n",
+            "serde = \"1.0",
+            "serde = \"1.1",
+            "version",
+            "1.0.195",
+            2,
+        ),
+    ] {
+        let doubt = format!(
+            "the edit's old text ends inside the {noun} `{whole}` at line {line}: it changes \
+             part of a {noun} it does not show"
+        );
+        assert_edit(name, content, old, new, Some(&doubt));
+    }
+    // The whole number, a sentence's full stop, a range: allowed.
+    assert_edit(
+        "u.py",
+        "TIMEOUT = 1.5\n",
+        "TIMEOUT = 1.5",
+        "TIMEOUT = 2",
+        None,
+    );
+    assert_edit("n.md", "See step 1.\n", "step 1", "step 2", None);
+    assert_edit(
+        "r.rs",
+        "fn f() {\n    for i in 0..10 {}\n}\n",
+        "0..",
+        "1..",
+        None,
+    );
+}
+
+/// A tester's find (44-03): an old text starting with a line end whose
+/// new text does not joined the line above onto the new text (`    a = 1
+/// b = 3`, `set -emake test`); the mirror of the trailing case.
+#[test]
+fn an_old_text_starting_with_a_line_end_its_new_text_drops_is_doubted() {
+    assert_edit(
+        "f.py",
+        "def f():\n    a = 1\n    b = 2\n    return a + b\n",
+        "\n    b = 2",
+        "    b = 3",
+        Some(
+            "its old text starts with a line end and its new text does not, so the new text's \
+             first line is joined onto line 2 (`    a = 1`), which then reads `    a = 1    b = \
+             3`: start the new text with a newline, as its old text starts",
+        ),
+    );
+    assert_edit(
+        "b.sh",
+        "#!/bin/sh\nset -e\nmake build\n",
+        "\nmake build",
+        "make test",
+        Some(
+            "its old text starts with a line end and its new text does not, so the new text's \
+             first line is joined onto line 2 (`set -e`), which then reads `set -emake test`: \
+             start the new text with a newline, as its old text starts",
+        ),
+    );
+    // Kept line ends, a line above that runs on (`,`), a method chain's
+    // `.`: allowed.
+    let py = "def f():\n    a = 1\n    b = 2\n    return a + b\n";
+    assert_edit("f.py", py, "\n    b = 2", "\n    b = 3", None);
+    let call = "x = f(1,\n      2)\n";
+    assert_edit("c.py", call, "\n      2)", " 3)", None);
+    let js = "const r = items\n  .map(f)\n  .sum();\n";
+    assert_edit("c.js", js, "\n  .map(f)", ".map(g)", None);
+}
+
+/// The doubt of an edit whose new text's line `line`, `comment`, stands
+/// in for the `lost` non-blank lines it deletes.
+fn stand_in(line: usize, comment: &str, lost: usize) -> String {
+    format!(
+        "its new text stands in for lines it leaves out (its line {line}: `{comment}`), so it \
+         deletes {lost} non-blank lines of the text it replaces: send every line the edit keeps, \
+         or edit only the lines that change"
+    )
+}
+
+const HANDLER: &str = "export function handle(req, res) {\n  const user = auth(req);\n  if (!user) {\n    res.status(401).end();\n    return;\n  }\n  const data = load(user.id);\n  audit(user, \"load\");\n  res.json(data);\n}\n";
+
+/// A tester's find (44-14): a stand-in comment followed by a line the
+/// model changed (`load(user.id)` sent as `load(user.id, req.query)`)
+/// dropped the auth check under `// (same as before)` or `/* snip */`.
+/// A comment beside a rewrite of the lines it stands above is no
+/// stand-in.
+#[test]
+fn a_stand_in_beside_a_changed_line_is_doubted() {
+    let old = "  const user = auth(req);\n  if (!user) {\n    res.status(401).end();\n    return;\n  }\n  const data = load(user.id);\n  audit(user, \"load\");\n  res.json(data);\n";
+    for comment in [
+        "// (same as before)",
+        "/* snip */",
+        "// etc.",
+        "// existing logic",
+    ] {
+        let new = format!(
+            "  {comment}\n  const data = load(user.id, req.query);\n  audit(user, \"load\");\n  res.json(data);\n"
+        );
+        let doubt = stand_in(1, comment, 6);
+        assert_edit("svc.js", HANDLER, old, &new, Some(&doubt));
+    }
+    // A comment explaining the rewritten line below it: allowed.
+    let rewrite = "  // load with the query's filters\n  const data = load(user.id, req.query);\n";
+    assert_edit(
+        "svc.js",
+        HANDLER,
+        "  const data = load(user.id);\n",
+        rewrite,
+        None,
+    );
+    let old_sum = "  const a = f(x);\n  const b = f(y);\n  const c = f(z);\n  return a + b + c;\n";
+    let new_sum =
+        "  // one call for all three\n  const [a, b, c] = fAll([x, y, z]);\n  return a + b + c;\n";
+    let sums = format!("function g(x, y, z) {{\n{old_sum}}}\n");
+    assert_edit("g.js", &sums, old_sum, new_sum, None);
+}
+
+const TEMPLATE: &str = "{% extends \"base.html\" %}\n{% block content %}\n<h1>{{ title }}</h1>\n<ul>\n{% for item in items %}\n  <li>{{ item.name }}</li>\n{% endfor %}\n</ul>\n<p>Total: {{ total }}</p>\n<footer>{{ year }}</footer>\n{% endblock %}\n";
+
+/// A tester's find (44-05): Jinja's `{# ... #}` and Handlebars'
+/// `{{!-- ... --}}` stand-ins were not read; the template's list, total
+/// and footer went. A Write and an Edit; Svelte's `{#each}` is no comment.
+#[test]
+fn template_comments_that_stand_in_are_doubted() {
+    let old = "<h1>{{ title }}</h1>\n<ul>\n{% for item in items %}\n  <li>{{ item.name }}</li>\n{% endfor %}\n</ul>\n<p>Total: {{ total }}</p>\n";
+    for (name, comment) in [
+        ("p.html", "{# ... list and total unchanged ... #}"),
+        ("p.hbs", "{{!-- ... list and total unchanged ... --}}"),
+        ("p.hbs", "{{! ... list and total unchanged ... }}"),
+    ] {
+        let new = format!("<h1>{{{{ title | upper }}}}</h1>\n{comment}\n");
+        let doubt = stand_in(2, comment, 7);
+        assert_edit(name, TEMPLATE, old, &new, Some(&doubt));
+    }
+    // A Write of the whole template with the stand-in: denied.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = support::files::write(dir.path(), "page.html", TEMPLATE.as_bytes());
+    let content = "{% extends \"base.html\" %}\n{% block content %}\n<h1>{{ title | upper }}</h1>\n{# ... rest of the template unchanged ... #}\n{% endblock %}\n";
+    let write = json!({"file_path": file.to_str().expect("UTF-8"), "content": content});
+    let denied = gate(dir.path(), "Write", &write).expect("denied");
+    support::text::assert_contains(
+        &denied,
+        "its content stands in for lines it leaves out (line 4: `{# ... rest of the template \
+         unchanged ... #}`)",
+    );
+    // A Jinja comment beside an edit of one line, a Svelte block: allowed.
+    assert_edit(
+        "p.html",
+        TEMPLATE,
+        "<h1>{{ title }}</h1>\n",
+        "{# the page's title #}\n<h1>{{ title | upper }}</h1>\n",
+        None,
+    );
+    let svelte = "<ul>\n  <li>a</li>\n  <li>b</li>\n  <li>c</li>\n</ul>\n";
+    assert_edit(
+        "L.svelte",
+        svelte,
+        "  <li>a</li>\n  <li>b</li>\n  <li>c</li>\n",
+        "  {#each items as item}\n    <li>{item}</li>\n  {/each}\n",
+        None,
+    );
+}
