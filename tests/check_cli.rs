@@ -986,3 +986,86 @@ fn a_loose_block_that_breaks_the_file_says_so() {
         );
     }
 }
+
+/// A tester's find (round 44, T-13): an edit whose old text is a
+/// decorated definition's own line and whose new text puts a new function
+/// first moves the decorator onto the new function (`/about` then served
+/// `format_title`). `check` exits 1 saying which decorator moves to what,
+/// `apply --write` holds it back, the gate (the binary, Claude Code's
+/// payload) denies it; the same function added above the decorator is
+/// fine for all three.
+#[test]
+fn an_insertion_between_a_decorator_and_its_definition_is_held_back() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let app = "from flask import Flask\n\napp = Flask(__name__)\n\n\n@app.route(\"/\")\ndef index():\n    return \"home\"\n\n\n@app.route(\"/about\")\ndef about():\n    return \"about\"\n";
+    let new_fn = "def format_title(s):\n    return s.title()\n\n\n";
+    let file = support::files::write(dir.path(), "app.py", app.as_bytes());
+    let file = file.display().to_string();
+    let moved = "`@app.route(\"/about\")` stood on `def about():` (line 12) and now stands on \
+                 `def format_title(s):` (line 12), which it decorates instead; `def about():` \
+                 (line 16) is left without it: start the old text at the line \
+                 `@app.route(\"/about\")` and put the new lines above it, keeping \
+                 `@app.route(\"/about\")` right above `def about():`";
+    for (name, old, new, doubted) in [
+        (
+            "under.json",
+            "def about():\n",
+            format!("{new_fn}def about():\n"),
+            true,
+        ),
+        (
+            "above.json",
+            "@app.route(\"/about\")\n",
+            format!("{new_fn}@app.route(\"/about\")\n"),
+            false,
+        ),
+    ] {
+        let edit = serde_json::json!({"file_path": file, "old_string": old, "new_string": new});
+        let e = support::files::write(dir.path(), name, edit.to_string().as_bytes());
+        let e = e.display().to_string();
+        let out = checked(&file, &e, i32::from(doubted));
+        let verdict = format!("{file}: block #1 (Edit): applies, stage exact, 1 occurrence\n");
+        let expected = if doubted {
+            format!("{verdict}    ! {moved}\n")
+        } else {
+            verdict
+        };
+        assert_eq!(out, expected, "{name}");
+        let payload = serde_json::json!({
+            "session_id": "s", "cwd": dir.path(), "hook_event_name": "PreToolUse",
+            "tool_name": "Edit", "tool_use_id": "t1",
+            "tool_input": {"file_path": file, "old_string": old, "new_string": new},
+        });
+        let gate = runner::srview(["gate", "--agent", "claude-code"])
+            .env("HOME", &dir.path().display().to_string())
+            .stdin(payload.to_string().as_bytes())
+            .output();
+        let answer = String::from_utf8_lossy(&gate.stdout).to_string();
+        assert_eq!(gate.status.code(), Some(0), "{answer}");
+        if doubted {
+            let json: Value = serde_json::from_str(&answer).expect("the gate's JSON");
+            let output = &json["hookSpecificOutput"];
+            assert_eq!(output["permissionDecision"], "deny", "{answer}");
+            assert_eq!(
+                output["permissionDecisionReason"],
+                format!(
+                    "srview gate: the edit of {file} matches exactly (line 12), but srview \
+                     cannot stand behind its result: {moved}.\n(no review pane runs, so \
+                     srview's policy doubt=review falls back to deny)"
+                ),
+            );
+        } else {
+            assert_eq!(answer, "", "{name}");
+        }
+        let (code, _, err) = srview_all(&["apply", &file, &e, "--write"]);
+        assert_eq!(code, i32::from(doubted), "{err}");
+        if doubted {
+            assert_eq!(
+                err,
+                format!("srview: {file} was not written: {moved} (--force writes it)\n")
+            );
+            assert_eq!(std::fs::read_to_string(&file).expect("read"), app);
+        }
+        std::fs::write(&file, app).expect("write");
+    }
+}

@@ -11,6 +11,7 @@
 //! all.
 
 use super::doubt_braces::{BraceFault, brace_fault, brace_language};
+use super::doubt_decorators::decorator_moved;
 use super::doubt_defines::redefined;
 use super::doubt_fence::{fence_left_open, markdown_name};
 use super::doubt_imports::import_twice;
@@ -93,6 +94,9 @@ pub enum BreakKind {
     /// A Markdown code fence left open, or a code block running past a
     /// fence the edit did not touch ([`super::doubt_fence`]).
     FenceOpen,
+    /// A decorator or attribute moved onto a new definition, off the one
+    /// it stood on ([`super::doubt_decorators`]).
+    MovesDecorator,
 }
 
 impl BreakKind {
@@ -112,6 +116,7 @@ impl BreakKind {
             BreakKind::Undefined => "undefined",
             BreakKind::Outside => "outside",
             BreakKind::FenceOpen => "fence-open",
+            BreakKind::MovesDecorator => "moves-decorator",
         }
     }
 
@@ -129,6 +134,7 @@ impl BreakKind {
             BreakKind::Undefined => "uses a name it no longer defines",
             BreakKind::Outside => "puts a statement outside its block",
             BreakKind::FenceOpen => "leaves a code block open",
+            BreakKind::MovesDecorator => "moves a decorator onto another definition",
         }
     }
 }
@@ -158,6 +164,7 @@ impl LayoutBreak {
             BreakKind::Unclosed => "with a quote left open",
             BreakKind::Undefined => "using a name it no longer defines",
             BreakKind::Outside => "with a statement outside the block it needs",
+            BreakKind::MovesDecorator => "with a decorator moved onto another definition",
         }
     }
 }
@@ -268,6 +275,12 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
     let found = found.or_else(|| {
         fence_left_open(path, original, result)
             .map(|f| of(BreakKind::FenceOpen)(say(f.describe(), f.fault())))
+    });
+    // A decorator or attribute put on a new definition
+    // ([`super::doubt_decorators`]).
+    let found = found.or_else(|| {
+        decorator_moved(path, original, result)
+            .map(|m| of(BreakKind::MovesDecorator)(say(m.describe(), m.fault())))
     });
     // A Python dict's or a JavaScript object literal's key or method
     // twice ([`super::doubt_keys`]).
