@@ -1069,3 +1069,53 @@ fn an_insertion_between_a_decorator_and_its_definition_is_held_back() {
         std::fs::write(&file, app).expect("write");
     }
 }
+
+/// A tester's find (round 44, T-11): a Jupyter notebook given an
+/// unescaped quote inside a cell's source string (Gemini CLI's `replace`,
+/// which edits notebooks as text) was allowed; `json.loads` then refuses
+/// it. The gate (the binary) denies it as it denies the same edit of a
+/// `.json` file, `check` exits 1; the quote escaped is allowed.
+#[test]
+fn a_notebook_left_unreadable_as_json_is_held_back() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let notebook = "{\n \"cells\": [\n  {\n   \"cell_type\": \"code\",\n   \"metadata\": {},\n   \"source\": [\n    \"x = 1\\n\",\n    \"print(x)\"\n   ]\n  }\n ],\n \"metadata\": {},\n \"nbformat\": 4,\n \"nbformat_minor\": 5\n}\n";
+    let file = support::files::write(dir.path(), "a.ipynb", notebook.as_bytes());
+    let file = file.display().to_string();
+    let old = "    \"print(x)\"\n";
+    let broken = "the file was valid JSON before and is not after: line 8, column 13: expected `,` \
+                  or `]`: its readers refuse the whole file: send the edit so that the file \
+                  stays JSON (a comma between two entries, none after the last)";
+    for (new, doubted) in [
+        ("    \"print(\"x is\", x)\"\n", true),
+        ("    \"print(\\\"x is\\\", x)\"\n", false),
+    ] {
+        let payload = serde_json::json!({
+            "session_id": "s", "cwd": dir.path(), "hook_event_name": "BeforeTool",
+            "tool_name": "replace",
+            "tool_input": {"file_path": file, "instruction": "x", "old_string": old, "new_string": new},
+        });
+        let gate = runner::srview(["gate", "--agent", "gemini-cli"])
+            .env("HOME", &dir.path().display().to_string())
+            .stdin(payload.to_string().as_bytes())
+            .output();
+        let answer = String::from_utf8_lossy(&gate.stdout).to_string();
+        if doubted {
+            let json: Value = serde_json::from_str(&answer).expect("the gate's JSON");
+            assert_eq!(json["decision"], "deny", "{answer}");
+            let reason = json["reason"].as_str().unwrap_or_default();
+            assert!(reason.contains(broken), "{reason}");
+        } else {
+            assert_eq!(answer, "", "{new}");
+        }
+        let edit = serde_json::json!({"file_path": file, "old_string": old, "new_string": new});
+        let e = support::files::write(dir.path(), "e.json", edit.to_string().as_bytes());
+        let out = checked(&file, &e.display().to_string(), i32::from(doubted));
+        let verdict = format!("{file}: block #1 (Edit): applies, stage exact, 1 occurrence\n");
+        let expected = if doubted {
+            format!("{verdict}    ! {broken}\n")
+        } else {
+            verdict
+        };
+        assert_eq!(out, expected);
+    }
+}

@@ -17,7 +17,7 @@ use super::doubt_fence::{fence_left_open, markdown_name};
 use super::doubt_imports::import_twice;
 use super::doubt_indent::python_break;
 use super::doubt_ini::{ini_name, ini_twice};
-use super::doubt_json::json_broken;
+use super::doubt_json::{json_broken, json_name};
 use super::doubt_keys::literal_key_twice;
 use super::doubt_make::make_break;
 use super::doubt_names::python_name_gone;
@@ -50,7 +50,7 @@ pub fn result_read(path: &str, content: &str) -> bool {
     layout_read(path, content)
         || brace_language(path).is_some()
         || Script::of(path, content).is_some()
-        || path.to_ascii_lowercase().ends_with(".jsonc")
+        || json_name(path)
         || toml_name(path)
         || ini_name(path)
         || markdown_name(path)
