@@ -22,7 +22,7 @@ use super::doubt_keys::literal_key_twice;
 use super::doubt_make::make_break;
 use super::doubt_names::python_name_gone;
 use super::doubt_not_yaml::yaml_unparsed;
-use super::doubt_pysyntax::python_syntax;
+use super::doubt_pysyntax::{SyntaxFault, python_syntax};
 use super::doubt_redefine::{
     json_duplicate_key, python_redefinition, yaml_duplicate_key, yaml_template,
 };
@@ -94,6 +94,9 @@ pub enum BreakKind {
     /// A Markdown code fence left open, or a code block running past a
     /// fence the edit did not touch ([`super::doubt_fence`]).
     FenceOpen,
+    /// A character Python refuses in code, outside strings and comments
+    /// (a no-break space, a typographic quote: [`super::doubt_pysyntax`]).
+    InvalidCharacter,
     /// A decorator or attribute moved onto a new definition, off the one
     /// it stood on ([`super::doubt_decorators`]).
     MovesDecorator,
@@ -117,6 +120,7 @@ impl BreakKind {
             BreakKind::Outside => "outside",
             BreakKind::FenceOpen => "fence-open",
             BreakKind::MovesDecorator => "moves-decorator",
+            BreakKind::InvalidCharacter => "invalid-character",
         }
     }
 
@@ -135,6 +139,7 @@ impl BreakKind {
             BreakKind::Outside => "puts a statement outside its block",
             BreakKind::FenceOpen => "leaves a code block open",
             BreakKind::MovesDecorator => "moves a decorator onto another definition",
+            BreakKind::InvalidCharacter => "puts a character Python refuses in its code",
         }
     }
 }
@@ -165,6 +170,7 @@ impl LayoutBreak {
             BreakKind::Undefined => "using a name it no longer defines",
             BreakKind::Outside => "with a statement outside the block it needs",
             BreakKind::MovesDecorator => "with a decorator moved onto another definition",
+            BreakKind::InvalidCharacter => "with a character Python refuses in its code",
         }
     }
 }
@@ -215,6 +221,7 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
                         let kind = match s.fault {
                             ref f if f.is_string() => BreakKind::Unclosed,
                             ref f if f.is_outside() => BreakKind::Outside,
+                            SyntaxFault::Invalid { .. } => BreakKind::InvalidCharacter,
                             _ => BreakKind::Unbalanced,
                         };
                         of(kind)(say(s.describe(), s.fault()))
