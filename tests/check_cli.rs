@@ -986,3 +986,180 @@ fn a_loose_block_that_breaks_the_file_says_so() {
         );
     }
 }
+
+/// `check` of the edit JSON `edit` over `file`: exact, and exiting 1
+/// with the one doubt `doubt` under its verdict, or 0 without it.
+#[track_caller]
+fn assert_edit_checked(file: &str, edit: &str, doubt: Option<&str>) {
+    let out = checked(file, edit, i32::from(doubt.is_some()));
+    let verdict = format!("{file}: block #1 (Edit): applies, stage exact, 1 occurrence\n");
+    let expected = match doubt {
+        Some(doubt) => format!("{verdict}    ! {doubt}\n"),
+        None => verdict,
+    };
+    assert_eq!(out, expected, "{edit}");
+}
+
+/// The binary's `gate --agent AGENT` answer to `payload`, run with `dir`
+/// as its home; it exits 0.
+fn gate_answer(dir: &std::path::Path, agent: &str, payload: &Value) -> String {
+    let gate = runner::srview(["gate", "--agent", agent])
+        .env("HOME", &dir.display().to_string())
+        .stdin(payload.to_string().as_bytes())
+        .output();
+    let answer = runner::stdout(&gate);
+    assert_eq!(gate.status.code(), Some(0), "{answer}");
+    answer
+}
+
+/// The binary gate's answer to Claude Code's `Edit` of `file` (in `dir`)
+/// from `old` to `new`: `None` when it allows it (no output), its deny
+/// reason when it denies it.
+fn claude_code_gate(dir: &std::path::Path, file: &str, old: &str, new: &str) -> Option<String> {
+    let payload = serde_json::json!({
+        "session_id": "s", "cwd": dir, "hook_event_name": "PreToolUse",
+        "tool_name": "Edit", "tool_use_id": "t1",
+        "tool_input": {"file_path": file, "old_string": old, "new_string": new},
+    });
+    let answer = gate_answer(dir, "claude-code", &payload);
+    if answer.is_empty() {
+        return None;
+    }
+    let json: Value = serde_json::from_str(&answer).expect("the gate's JSON");
+    let output = &json["hookSpecificOutput"];
+    assert_eq!(output["permissionDecision"], "deny", "{answer}");
+    Some(
+        output["permissionDecisionReason"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string(),
+    )
+}
+
+/// A tester's find (round 44, T-13): an edit whose old text is a
+/// decorated definition's own line and whose new text puts a new function
+/// first moves the decorator onto the new function (`/about` then served
+/// `format_title`). `check` exits 1 saying which decorator moves to what,
+/// `apply --write` holds it back, the gate (the binary, Claude Code's
+/// payload) denies it; the same function added above the decorator is
+/// fine for all three.
+#[test]
+fn an_insertion_between_a_decorator_and_its_definition_is_held_back() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let app = "from flask import Flask\n\napp = Flask(__name__)\n\n\n@app.route(\"/\")\ndef index():\n    return \"home\"\n\n\n@app.route(\"/about\")\ndef about():\n    return \"about\"\n";
+    let new_fn = "def format_title(s):\n    return s.title()\n\n\n";
+    let file = support::files::write(dir.path(), "app.py", app.as_bytes());
+    let file = file.display().to_string();
+    let moved = "`@app.route(\"/about\")` stood on `def about():` (line 12) and now stands on \
+                 `def format_title(s):` (line 12), which it decorates instead; `def about():` \
+                 (line 16) is left without it: start the old text at the line \
+                 `@app.route(\"/about\")` and put the new lines above it, keeping \
+                 `@app.route(\"/about\")` right above `def about():`";
+    for (old, new, doubt) in [
+        (
+            "def about():\n",
+            format!("{new_fn}def about():\n"),
+            Some(moved),
+        ),
+        (
+            "@app.route(\"/about\")\n",
+            format!("{new_fn}@app.route(\"/about\")\n"),
+            None,
+        ),
+    ] {
+        let edit = serde_json::json!({"file_path": file, "old_string": old, "new_string": new});
+        let e = support::files::write(dir.path(), "e.json", edit.to_string().as_bytes());
+        let e = e.display().to_string();
+        assert_edit_checked(&file, &e, doubt);
+        let denied = claude_code_gate(dir.path(), &file, old, &new);
+        let expected = doubt.map(|d| {
+            format!(
+                "srview gate: the edit of {file} matches exactly (line 12), but srview cannot \
+                 stand behind its result: {d}.\n(no review pane runs, so srview's policy \
+                 doubt=review falls back to deny)"
+            )
+        });
+        assert_eq!(denied, expected);
+        let (code, _, err) = srview_all(&["apply", &file, &e, "--write"]);
+        assert_eq!(code, i32::from(doubt.is_some()), "{err}");
+        if let Some(d) = doubt {
+            assert_eq!(
+                err,
+                format!("srview: {file} was not written: {d} (--force writes it)\n")
+            );
+            assert_eq!(std::fs::read_to_string(&file).expect("read"), app);
+        }
+        std::fs::write(&file, app).expect("write");
+    }
+}
+
+/// A tester's find (round 44, T-11): a Jupyter notebook given an
+/// unescaped quote inside a cell's source string (Gemini CLI's `replace`,
+/// which edits notebooks as text) was allowed; `json.loads` then refuses
+/// it. The gate (the binary) denies it as it denies the same edit of a
+/// `.json` file, `check` exits 1; the quote escaped is allowed.
+#[test]
+fn a_notebook_left_unreadable_as_json_is_held_back() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let notebook = "{\n \"cells\": [\n  {\n   \"cell_type\": \"code\",\n   \"metadata\": {},\n   \"source\": [\n    \"x = 1\\n\",\n    \"print(x)\"\n   ]\n  }\n ],\n \"metadata\": {},\n \"nbformat\": 4,\n \"nbformat_minor\": 5\n}\n";
+    let file = support::files::write(dir.path(), "a.ipynb", notebook.as_bytes());
+    let file = file.display().to_string();
+    let old = "    \"print(x)\"\n";
+    let broken = "the file was valid JSON before and is not after: line 8, column 13: expected `,` \
+                  or `]`: its readers refuse the whole file: send the edit so that the file \
+                  stays JSON (a comma between two entries, none after the last)";
+    for (new, doubt) in [
+        ("    \"print(\"x is\", x)\"\n", Some(broken)),
+        ("    \"print(\\\"x is\\\", x)\"\n", None),
+    ] {
+        let payload = serde_json::json!({
+            "session_id": "s", "cwd": dir.path(), "hook_event_name": "BeforeTool",
+            "tool_name": "replace",
+            "tool_input": {"file_path": file, "instruction": "x", "old_string": old, "new_string": new},
+        });
+        let answer = gate_answer(dir.path(), "gemini-cli", &payload);
+        match doubt {
+            Some(d) => {
+                let json: Value = serde_json::from_str(&answer).expect("the gate's JSON");
+                assert_eq!(json["decision"], "deny", "{answer}");
+                let reason = json["reason"].as_str().unwrap_or_default();
+                assert!(reason.contains(d), "{reason}");
+            }
+            None => assert_eq!(answer, "", "{new}"),
+        }
+        let edit = serde_json::json!({"file_path": file, "old_string": old, "new_string": new});
+        let e = support::files::write(dir.path(), "e.json", edit.to_string().as_bytes());
+        assert_edit_checked(&file, &e.display().to_string(), doubt);
+    }
+}
+
+/// A tester's find (round 44, T-08): a no-break space (U+00A0) written
+/// in Python code, invisible to the model, passed as exact; CPython
+/// refuses the file (`invalid non-printable character U+00A0`). `check`
+/// exits 1 naming the character with CPython's words and the gate (the
+/// binary) denies it; the same space inside a string is allowed.
+#[test]
+fn a_no_break_space_in_python_code_is_held_back() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = support::files::write(dir.path(), "nb.py", b"def f():\n    return 1\n");
+    let file = file.display().to_string();
+    let refused = "as the edit leaves it, Python refuses the file: line 2 (`total\u{a0}= 1`) has a \
+                   no-break space (U+00A0) outside any string or comment (SyntaxError: invalid \
+                   non-printable character U+00A0), where the file before had no such fault: \
+                   write the character's plain ASCII form in the new text (a space, `\"`, `'`, \
+                   `-`), or put it in a string or a comment";
+    let old = "    return 1\n";
+    for (new, doubt) in [
+        ("    total\u{a0}= 1\n    return total\n", Some(refused)),
+        ("    total = \"a\u{a0}b\"\n    return total\n", None),
+    ] {
+        let edit = serde_json::json!({"file_path": file, "old_string": old, "new_string": new});
+        let e = support::files::write(dir.path(), "e.json", edit.to_string().as_bytes());
+        assert_edit_checked(&file, &e.display().to_string(), doubt);
+        let denied = claude_code_gate(dir.path(), &file, old, new);
+        assert_eq!(denied.is_some(), doubt.is_some(), "{denied:?}");
+        if let (Some(reason), Some(d)) = (denied, doubt) {
+            assert!(reason.contains(d), "{reason}");
+        }
+    }
+}

@@ -1,5 +1,7 @@
-//! *Pure.* An edit that leaves a JSON file (`.json`, `.jsonc`) no longer
-//! JSON: a comma left out between two entries, a trailing comma after the
+//! *Pure.* An edit that leaves a JSON file (`.json`, `.jsonc`, and the
+//! JSON files named otherwise: a notebook `.ipynb`, `.geojson`,
+//! `.webmanifest`, `composer.lock`, `.code-workspace`, ... see
+//! [`json_name`]) no longer JSON: a comma left out between two entries, a trailing comma after the
 //! last one in package.json (a tester's find: npm then refuses to run
 //! anything, and every other check passed, the brackets balanced and no
 //! key twice). The rule, by evidence only: the file before reads and the
@@ -11,7 +13,9 @@
 //! - exactly, as `JSON.parse` and npm read it (serde_json's reading,
 //!   which says the line and column where the text stops being JSON), for
 //!   the files their readers read so: `package.json`, `package-lock.json`,
-//!   `npm-shrinkwrap.json`, `composer.json`, `manifest.json`;
+//!   `npm-shrinkwrap.json`, `composer.json`, `manifest.json`, and the
+//!   exactly read files not named `.json` ([`EXACT_NAMES`],
+//!   [`EXACT_EXTENSIONS`]);
 //! - with comments (`//`, `/* */`) and trailing commas allowed, as JSONC
 //!   readers (VS Code, TypeScript, Deno, Angular, Biome, Turborepo) read
 //!   it, for every other `.json` and `.jsonc` ([`jsonc_by_convention`]; a
@@ -82,32 +86,72 @@ pub(super) fn broken_at(kind: &str, created: bool, line: usize, column: usize) -
     format!("{was}: line {line}, column {column}")
 }
 
-/// Whether `path` names a JSON file: `.json` or `.jsonc`.
-pub(super) fn json_name(path: &str) -> bool {
-    let lower = path.to_ascii_lowercase();
-    lower.ends_with(".json") || lower.ends_with(".jsonc")
+/// How a JSON file's readers read it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reading {
+    /// Exactly, as `JSON.parse`, Python's `json` and PHP's `json_decode`.
+    Exact,
+    /// With comments and trailing commas allowed ([`lenient`]).
+    Jsonc,
+}
+
+/// Names (lowercase) of JSON files their readers read exactly: npm's
+/// (`package.json`, its locks), Composer's (`composer.json`, its lock),
+/// a web app's `manifest.json`, pipenv's `Pipfile.lock`, Nix's
+/// `flake.lock` (a tester's find, round 44 T-11: `composer.lock` went
+/// unread).
+const EXACT_NAMES: [&str; 8] = [
+    "package.json",
+    "package-lock.json",
+    "npm-shrinkwrap.json",
+    "composer.json",
+    "manifest.json",
+    "composer.lock",
+    "pipfile.lock",
+    "flake.lock",
+];
+
+/// Extensions of JSON files not named `.json`, read exactly: a Jupyter
+/// notebook (nbformat reads it with Python's `json`), GeoJSON and
+/// TopoJSON (RFC 7946), a web app manifest (browsers' `JSON.parse`), an
+/// HTTP archive (round 44 T-11: a notebook given an unescaped quote was
+/// allowed).
+const EXACT_EXTENSIONS: [&str; 5] = [".ipynb", ".geojson", ".topojson", ".webmanifest", ".har"];
+
+/// Extensions and names of JSON files not named `.json` read as JSONC: a
+/// VS Code workspace (`.code-workspace`, VS Code's JSONC) and
+/// `.jshintrc` (JSHint strips its comments). Not `.babelrc` (Babel reads
+/// JSON5: unquoted keys, single quotes), nor `.eslintrc` and
+/// `.prettierrc` without an extension (read as YAML or JSON).
+const JSONC_EXTENSIONS: [&str; 3] = [".jsonc", ".code-workspace", "/.jshintrc"];
+
+/// How `path`'s readers read it; `None` for a file srview does not read
+/// as JSON. Every `.json` not in [`EXACT_NAMES`] is read as JSONC (see
+/// the module).
+fn reading(path: &str) -> Option<Reading> {
+    let lower = format!("/{}", path.to_ascii_lowercase().replace('\\', "/"));
+    let name = lower.rsplit('/').next().unwrap_or_default();
+    if EXACT_NAMES.contains(&name) || EXACT_EXTENSIONS.iter().any(|e| name.ends_with(e)) {
+        Some(Reading::Exact)
+    } else if name.ends_with(".json") || JSONC_EXTENSIONS.iter().any(|e| lower.ends_with(e)) {
+        Some(Reading::Jsonc)
+    } else {
+        None
+    }
+}
+
+/// Whether `path` names a JSON file: `.json`, `.jsonc`, and the JSON
+/// files named otherwise of [`EXACT_NAMES`], [`EXACT_EXTENSIONS`] and
+/// [`JSONC_EXTENSIONS`].
+pub fn json_name(path: &str) -> bool {
+    reading(path).is_some()
 }
 
 /// Whether `path` names a file read as JSONC (comments and trailing
-/// commas allowed): every `.json` and `.jsonc` but those whose readers
-/// take exact JSON (see the module).
+/// commas allowed): every JSON file ([`json_name`]) but those whose
+/// readers take exact JSON (see the module).
 pub fn jsonc_by_convention(path: &str) -> bool {
-    let lower = path.to_ascii_lowercase().replace('\\', "/");
-    if lower.ends_with(".jsonc") {
-        return true;
-    }
-    if !lower.ends_with(".json") {
-        return false;
-    }
-    let name = lower.rsplit('/').next().unwrap_or_default();
-    !matches!(
-        name,
-        "package.json"
-            | "package-lock.json"
-            | "npm-shrinkwrap.json"
-            | "composer.json"
-            | "manifest.json"
-    )
+    reading(path) == Some(Reading::Jsonc)
 }
 
 /// `text` with its comments and trailing commas blanked out (each byte a
@@ -381,6 +425,59 @@ mod tests {
             "a.json5",
         ] {
             assert!(!jsonc_by_convention(name), "{name}");
+        }
+    }
+
+    /// A tester's find (round 44, T-11): JSON files not named `.json`
+    /// went unread. Each is read as its readers read it: a comma left out
+    /// refused by both readings, a trailing comma by the exact one only;
+    /// files that may be JSON5 or YAML are not read.
+    #[test]
+    fn json_files_named_otherwise_are_read_as_their_readers_read_them() {
+        let text = "{\n  \"a\": 1\n}\n";
+        let missing = text.replace("1\n", "1\n  \"b\": 2\n");
+        let trailing = text.replace("1\n", "1,\n");
+        for (name, jsonc) in [
+            ("a.ipynb", false),
+            ("maps/x.geojson", false),
+            ("x.topojson", false),
+            ("app.webmanifest", false),
+            ("run.har", false),
+            ("composer.lock", false),
+            ("Pipfile.lock", false),
+            ("flake.lock", false),
+            ("proj.code-workspace", true),
+            ("src/.jshintrc", true),
+            (".jshintrc", true),
+        ] {
+            let found = json_broken(name, text, &missing).map(|f| f.fault());
+            let kind = if jsonc {
+                "valid JSON (comments and trailing commas allowed, as for JSONC)"
+            } else {
+                "valid JSON"
+            };
+            assert_eq!(
+                found,
+                Some(format!(
+                    "the file was {kind} before and is not after: line 3, column 3: expected `,` or `}}`"
+                )),
+                "{name}"
+            );
+            assert_eq!(
+                json_broken(name, text, &trailing).is_some(),
+                !jsonc,
+                "{name}"
+            );
+            assert_eq!(json_broken(name, text, &text.replace('1', "2")), None);
+        }
+        for name in [
+            ".babelrc",
+            ".eslintrc",
+            ".prettierrc",
+            "a.lock",
+            "x.jshintrc.bak",
+        ] {
+            assert_eq!(json_broken(name, text, &missing), None, "{name}");
         }
     }
 

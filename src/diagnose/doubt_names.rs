@@ -376,7 +376,7 @@ fn lex<'a>(text: &'a str) -> Option<Lexed<'a>> {
                     lines.push((indent, std::mem::take(&mut tokens)));
                 }
             }
-            Item::Stray => return None,
+            Item::Stray(..) => return None,
             Item::Token(tok, start) => {
                 if tok.opens() {
                     depth += 1;

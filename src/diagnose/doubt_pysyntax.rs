@@ -86,6 +86,16 @@ pub enum SyntaxFault {
         /// Its line (1-based).
         line: usize,
     },
+    /// A character CPython's tokenizer refuses in code, outside strings
+    /// and comments: a no-break space or another space, line or format
+    /// character Python calls non-printable, or a typographic quote or
+    /// dash ([`refused_character`]).
+    Invalid {
+        /// The character.
+        ch: char,
+        /// Its line (1-based).
+        line: usize,
+    },
     /// A statement outside the block it needs: `return` or `yield`
     /// outside a function, `await` outside an `async` one, `break` or
     /// `continue` outside a loop.
@@ -109,7 +119,8 @@ impl SyntaxFault {
             | SyntaxFault::Unmatched { line, .. }
             | SyntaxFault::Field { line, .. }
             | SyntaxFault::InComprehension { line, .. }
-            | SyntaxFault::Outside { line, .. } => line,
+            | SyntaxFault::Outside { line, .. }
+            | SyntaxFault::Invalid { line, .. } => line,
         }
     }
 
@@ -123,6 +134,12 @@ impl SyntaxFault {
                 format!("unterminated string literal (detected at line {line})")
             }
             SyntaxFault::NeverClosed { open, .. } => format!("'{open}' was never closed"),
+            SyntaxFault::Invalid { ch, .. } if non_printable(ch) => {
+                format!("invalid non-printable character U+{:04X}", u32::from(ch))
+            }
+            SyntaxFault::Invalid { ch, .. } => {
+                format!("invalid character '{ch}' (U+{:04X})", u32::from(ch))
+            }
             SyntaxFault::Mismatch {
                 close,
                 line,
@@ -259,6 +276,10 @@ impl SyntaxBreak {
             SyntaxFault::InComprehension { .. } => {
                 "yield from a `for` loop instead, or keep the `yield` out of the comprehension"
             }
+            SyntaxFault::Invalid { .. } => {
+                "write the character's plain ASCII form in the new text (a space, `\"`, `'`, \
+                 `-`), or put it in a string or a comment"
+            }
             SyntaxFault::Outside { .. } => {
                 "keep the line indented in the block it belongs to (check the new text's \
                  indentation)"
@@ -319,6 +340,9 @@ impl SyntaxBreak {
                 format!("has `yield` inside a {what}, a scope of its own where it cannot stand")
             }
             SyntaxFault::Outside { word, .. } => format!("has `{word}` outside any function"),
+            SyntaxFault::Invalid { ch, .. } => {
+                format!("has {} outside any string or comment", character_words(ch))
+            }
         };
         // The string an edit opened (or left running) is what to name,
         // not the far line CPython stops at (tester round 42c, 01).
@@ -442,6 +466,9 @@ fn scan(text: &str) -> Scan {
                     end: last,
                 });
             }
+            Ok(Item::Stray(Some(ch), line)) if refused_character(ch) => {
+                return Scan::Fault(SyntaxFault::Invalid { ch, line });
+            }
             Ok(Item::Token(tok, at)) if tok.opens() || tok.closes() => (tok, at),
             Ok(_) => continue,
         };
@@ -485,6 +512,54 @@ fn scan(text: &str) -> Scan {
         (None, Some((fault, _))) => Scan::Fault(fault),
         (None, None) => Scan::Clean,
     }
+}
+
+/// Whether CPython's tokenizer refuses `ch` in code, said only where
+/// certain (no name of Python's holds it): [`non_printable`] characters,
+/// typographic quotes and dashes (`‘ ’ “ ” – —`), `…`. A character left
+/// out (a combining mark, which continues a name) is not judged.
+fn refused_character(ch: char) -> bool {
+    non_printable(ch)
+        || matches!(
+            ch,
+            '\u{2018}'..='\u{201F}' | '\u{2013}' | '\u{2014}' | '\u{2026}'
+        )
+}
+
+/// `ch` named for a model that cannot see it: "a no-break space
+/// (U+00A0)", "the typographic quote `“` (U+201C)".
+fn character_words(ch: char) -> String {
+    let code = format!("U+{:04X}", u32::from(ch));
+    match ch {
+        '\u{A0}' => format!("a no-break space ({code})"),
+        '\u{1680}' | '\u{2000}'..='\u{200A}' | '\u{202F}' | '\u{205F}' | '\u{3000}' => {
+            format!("a special space ({code})")
+        }
+        '\u{2018}'..='\u{201F}' => format!("the typographic quote `{ch}` ({code})"),
+        '\u{2013}' | '\u{2014}' => format!("the dash `{ch}` ({code})"),
+        '\u{2026}' => format!("the ellipsis `{ch}` ({code})"),
+        _ => format!("the invisible character {code}"),
+    }
+}
+
+/// Whether Python's `str.isprintable` says no to `ch`, for the characters
+/// srview names so: C1 controls, the spaces other than U+0020 (Zs), the
+/// line and paragraph separators, and the format characters a model's
+/// text carries (soft hyphen, zero-width ones, bidirectional controls,
+/// word joiners, U+FEFF).
+fn non_printable(ch: char) -> bool {
+    matches!(
+        ch,
+        '\u{80}'..='\u{A0}'
+            | '\u{AD}'
+            | '\u{1680}'
+            | '\u{2000}'..='\u{200F}'
+            | '\u{2028}'..='\u{202F}'
+            | '\u{205F}'..='\u{2064}'
+            | '\u{2066}'..='\u{206F}'
+            | '\u{3000}'
+            | '\u{FEFF}'
+    )
 }
 
 /// Where a statement stands: in a function (`Some(async)`), in a loop of

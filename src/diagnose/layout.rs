@@ -11,17 +11,18 @@
 //! all.
 
 use super::doubt_braces::{BraceFault, brace_fault, brace_language};
+use super::doubt_decorators::decorator_moved;
 use super::doubt_defines::redefined;
 use super::doubt_fence::{fence_left_open, markdown_name};
 use super::doubt_imports::import_twice;
 use super::doubt_indent::python_break;
 use super::doubt_ini::{ini_name, ini_twice};
-use super::doubt_json::json_broken;
+use super::doubt_json::{json_broken, json_name};
 use super::doubt_keys::literal_key_twice;
 use super::doubt_make::make_break;
 use super::doubt_names::python_name_gone;
 use super::doubt_not_yaml::yaml_unparsed;
-use super::doubt_pysyntax::python_syntax;
+use super::doubt_pysyntax::{SyntaxFault, python_syntax};
 use super::doubt_redefine::{
     json_duplicate_key, python_redefinition, yaml_duplicate_key, yaml_template,
 };
@@ -49,7 +50,7 @@ pub fn result_read(path: &str, content: &str) -> bool {
     layout_read(path, content)
         || brace_language(path).is_some()
         || Script::of(path, content).is_some()
-        || path.to_ascii_lowercase().ends_with(".jsonc")
+        || json_name(path)
         || toml_name(path)
         || ini_name(path)
         || markdown_name(path)
@@ -93,6 +94,12 @@ pub enum BreakKind {
     /// A Markdown code fence left open, or a code block running past a
     /// fence the edit did not touch ([`super::doubt_fence`]).
     FenceOpen,
+    /// A character Python refuses in code, outside strings and comments
+    /// (a no-break space, a typographic quote: [`super::doubt_pysyntax`]).
+    InvalidCharacter,
+    /// A decorator or attribute moved onto a new definition, off the one
+    /// it stood on ([`super::doubt_decorators`]).
+    MovesDecorator,
 }
 
 impl BreakKind {
@@ -112,6 +119,8 @@ impl BreakKind {
             BreakKind::Undefined => "undefined",
             BreakKind::Outside => "outside",
             BreakKind::FenceOpen => "fence-open",
+            BreakKind::MovesDecorator => "moves-decorator",
+            BreakKind::InvalidCharacter => "invalid-character",
         }
     }
 
@@ -129,6 +138,8 @@ impl BreakKind {
             BreakKind::Undefined => "uses a name it no longer defines",
             BreakKind::Outside => "puts a statement outside its block",
             BreakKind::FenceOpen => "leaves a code block open",
+            BreakKind::MovesDecorator => "moves a decorator onto another definition",
+            BreakKind::InvalidCharacter => "puts a character Python refuses in its code",
         }
     }
 }
@@ -158,6 +169,8 @@ impl LayoutBreak {
             BreakKind::Unclosed => "with a quote left open",
             BreakKind::Undefined => "using a name it no longer defines",
             BreakKind::Outside => "with a statement outside the block it needs",
+            BreakKind::MovesDecorator => "with a decorator moved onto another definition",
+            BreakKind::InvalidCharacter => "with a character Python refuses in its code",
         }
     }
 }
@@ -208,6 +221,7 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
                         let kind = match s.fault {
                             ref f if f.is_string() => BreakKind::Unclosed,
                             ref f if f.is_outside() => BreakKind::Outside,
+                            SyntaxFault::Invalid { .. } => BreakKind::InvalidCharacter,
                             _ => BreakKind::Unbalanced,
                         };
                         of(kind)(say(s.describe(), s.fault()))
@@ -268,6 +282,12 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
     let found = found.or_else(|| {
         fence_left_open(path, original, result)
             .map(|f| of(BreakKind::FenceOpen)(say(f.describe(), f.fault())))
+    });
+    // A decorator or attribute put on a new definition
+    // ([`super::doubt_decorators`]).
+    let found = found.or_else(|| {
+        decorator_moved(path, original, result)
+            .map(|m| of(BreakKind::MovesDecorator)(say(m.describe(), m.fault())))
     });
     // A Python dict's or a JavaScript object literal's key or method
     // twice ([`super::doubt_keys`]).

@@ -30,6 +30,7 @@ mod compare;
 mod docstring;
 pub mod doubt;
 pub mod doubt_braces;
+pub mod doubt_decorators;
 pub mod doubt_defines;
 pub mod doubt_exact;
 pub mod doubt_fence;

@@ -112,8 +112,10 @@ pub(super) enum Item<'a> {
     /// A line's end in code (not in a string, not after a `\`).
     LineEnd,
     /// A character outside strings and comments that is neither a name's
-    /// nor an operator's (Python refuses it).
-    Stray,
+    /// nor an operator's (Python may refuse it: a combining mark that
+    /// continues a name is one Python takes): the character (`None` where
+    /// it is not known) and its line (1-based).
+    Stray(Option<char>, usize),
 }
 
 /// How an f-string's field ends.
@@ -227,7 +229,7 @@ impl<'a> Tokens<'a> {
     fn token(&self, kind: Tok, start: usize, line: usize) -> Item<'a> {
         match self.text.get(start..self.at) {
             Some(text) => Item::Token(Token { kind, text, line }, start),
-            None => Item::Stray,
+            None => Item::Stray(None, line),
         }
     }
 
@@ -498,8 +500,9 @@ impl<'a> Iterator for Tokens<'a> {
                         .find(|&(_, ch)| !(ch == '_' || ch.is_alphanumeric()))
                         .map_or(rest.len(), |(n, _)| n);
                     if len == 0 {
-                        self.at += rest.chars().next().map_or(1, char::len_utf8);
-                        return Some(Ok(Item::Stray));
+                        let ch = rest.chars().next();
+                        self.at += ch.map_or(1, char::len_utf8);
+                        return Some(Ok(Item::Stray(ch, line)));
                     }
                     self.at += len;
                     return Some(Ok(self.token(Tok::Name, start, line)));
