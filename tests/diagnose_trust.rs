@@ -3803,9 +3803,7 @@ fn shell_verdicts_agree_with_bash_n() {
         };
         assert_eq!(doubt.kind, kind, "{name}: {}", doubt.why);
         assert!(
-            doubt
-                .why
-                .contains("`bash -n` refuses the script: line "),
+            doubt.why.contains("`bash -n` refuses the script: line "),
             "{name}: {}",
             doubt.why
         );

@@ -123,8 +123,7 @@ impl ShellBreak {
                 format!("has `{word}` where no block it closes is open")
             }
             ShellFault::NotPattern { .. } => {
-                "has a command where a `case` pattern (ending in `)`) or `esac` belongs"
-                    .to_string()
+                "has a command where a `case` pattern (ending in `)`) or `esac` belongs".to_string()
             }
         };
         format!(
@@ -156,7 +155,11 @@ pub fn shell_script(path: &str, content: &str) -> bool {
 /// `original` read clean; `None` when there is none, when either text is
 /// one the reader is unsure of, or `path` is no sh or bash script.
 pub(super) fn shell_syntax(path: &str, original: &str, result: &str) -> Option<ShellBreak> {
-    let base = if original.is_empty() { result } else { original };
+    let base = if original.is_empty() {
+        result
+    } else {
+        original
+    };
     if !shell_script(path, base) || scan(original) != Ok(()) {
         return None;
     }
@@ -312,6 +315,7 @@ impl Reader<'_> {
         let mut target = false;
         let mut name_then_cmd = false;
         let mut after_for = false;
+        let mut for_do = false;
         loop {
             self.blanks();
             let Some(c) = self.peek(0) else {
@@ -401,7 +405,18 @@ impl Reader<'_> {
                 }
                 _ => {
                     let (word, plain) = self.word()?;
+                    // `for NAME do`: a `do` right after the loop's name.
+                    let for_name = after_for;
                     after_for = false;
+                    if for_name {
+                        for_do = true;
+                        continue;
+                    }
+                    if std::mem::take(&mut for_do) && plain && word == b"do" {
+                        stack.push((Block::Do, self.line));
+                        cmd = true;
+                        continue;
+                    }
                     if target {
                         target = false;
                         continue;
@@ -411,8 +426,7 @@ impl Reader<'_> {
                         cmd = true;
                         continue;
                     }
-                    if let Some(entry @ (Block::Case(CaseStage::Head { .. }), _)) =
-                        stack.last_mut()
+                    if let Some(entry @ (Block::Case(CaseStage::Head { .. }), _)) = stack.last_mut()
                     {
                         match entry.0 {
                             Block::Case(CaseStage::Head { subject: false }) => {
@@ -911,7 +925,13 @@ mod tests {
     fn a_dropped_fi_or_an_open_quote_is_a_fault() {
         let dropped = DEPLOY.replace("  exit 1\nfi\n", "  exit 2\n");
         let got = shell_syntax("deploy.sh", DEPLOY, &dropped).expect("a fault");
-        assert_eq!(got.fault, ShellFault::Open { opener: "if", line: 3 });
+        assert_eq!(
+            got.fault,
+            ShellFault::Open {
+                opener: "if",
+                line: 3
+            }
+        );
         assert_eq!(
             got.describe(),
             "as the edit (from line 5) leaves it, `bash -n` refuses the script: line 3 (`if [ \
@@ -920,7 +940,13 @@ mod tests {
         );
         let open = DEPLOY.replace("  echo \"deploy $host\"\n", "  echo \"deploy $host\n");
         let got = shell_syntax("deploy.sh", DEPLOY, &open).expect("a fault");
-        assert_eq!(got.fault, ShellFault::Open { opener: "\"", line: 8 });
+        assert_eq!(
+            got.fault,
+            ShellFault::Open {
+                opener: "\"",
+                line: 8
+            }
+        );
         assert!(got.fault.is_quote());
     }
 
