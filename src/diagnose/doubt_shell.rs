@@ -757,21 +757,30 @@ impl Reader<'_> {
 
     /// Past a `'...'` (`ansi`: `$'...'`, where `\` escapes).
     fn single(&mut self, line: usize, ansi: bool) -> Scan {
+        self.quoted(b'\'', "'", line, ansi)
+    }
+
+    /// Past a text up to its closing `close` (opened by `opener` at
+    /// `line`); `escapes`: a `\` escapes the byte after it.
+    fn quoted(&mut self, close: u8, opener: &'static str, line: usize, escapes: bool) -> Scan {
         loop {
             match self.peek(0) {
-                None => return Err(Self::fault_open("'", line)),
-                Some(b'\'') => {
+                None => return Err(Self::fault_open(opener, line)),
+                Some(c) if c == close => {
                     self.i += 1;
                     return Ok(());
                 }
-                Some(b'\\') if ansi => {
-                    self.i += 1;
-                    if self.peek(0).is_some() {
-                        self.bump();
-                    }
-                }
+                Some(b'\\') if escapes => self.escaped(),
                 Some(_) => self.bump(),
             }
+        }
+    }
+
+    /// Past a `\` and the byte it escapes.
+    fn escaped(&mut self) {
+        self.i += 1;
+        if self.peek(0).is_some() {
+            self.bump();
         }
     }
 
@@ -785,12 +794,7 @@ impl Reader<'_> {
                     self.i += 1;
                     return Ok(());
                 }
-                Some(b'\\') => {
-                    self.i += 1;
-                    if self.peek(0).is_some() {
-                        self.bump();
-                    }
-                }
+                Some(b'\\') => self.escaped(),
                 Some(b'`') => {
                     self.i += 1;
                     self.backquote(at)?;
@@ -806,22 +810,7 @@ impl Reader<'_> {
 
     /// Past a backquoted command (its text not read).
     fn backquote(&mut self, line: usize) -> Scan {
-        loop {
-            match self.peek(0) {
-                None => return Err(Self::fault_open("`", line)),
-                Some(b'`') => {
-                    self.i += 1;
-                    return Ok(());
-                }
-                Some(b'\\') => {
-                    self.i += 1;
-                    if self.peek(0).is_some() {
-                        self.bump();
-                    }
-                }
-                Some(_) => self.bump(),
-            }
-        }
+        self.quoted(b'`', "`", line, true)
     }
 
     /// Past a `${...}`; in double quotes a `'` in it is unsure.
@@ -842,12 +831,7 @@ impl Reader<'_> {
                     self.i += 1;
                     depth += 1;
                 }
-                Some(b'\\') => {
-                    self.i += 1;
-                    if self.peek(0).is_some() {
-                        self.bump();
-                    }
-                }
+                Some(b'\\') => self.escaped(),
                 // bash -n reads past a `${` left open (tested): unsure.
                 Some(b'\'' | b'\n') if in_double => return Err(Stop::Unsure),
                 Some(b'\n') => return Err(Stop::Unsure),
