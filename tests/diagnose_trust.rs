@@ -3911,3 +3911,52 @@ fn aider_reindented_replace_lines_are_listed() {
         serde_json::json!({"line": 5, "written": "        def helper():", "model": "def helper():"})
     );
 }
+
+/// `bash -n`'s verdict on each recorded shell edit
+/// (tests/fixtures/trust/shell/cases.json, written by record.py there; a
+/// tester's find, round 44, T-12): srview doubts exactly the edits bash
+/// refuses (a block or a quote left open, a block closed by another's
+/// word), naming bash's line where bash stops at the file's end or at the
+/// fault itself; an edit bash accepts is no doubt; a heredoc never ended
+/// (bash reads it to the end with a warning) gets no verdict.
+#[test]
+fn shell_verdicts_agree_with_bash_n() {
+    use srview::diagnose::layout::{BreakKind, layout_break};
+    let cases = balanced_cases("shell", 30, |c| c["accepted"] == true);
+    let mut doubted = 0;
+    for case in &cases {
+        let (name, before, after) = case_texts(case);
+        let doubt = layout_break("deploy.sh", before, after);
+        let want = case["doubted"].as_bool().expect("a verdict");
+        assert_eq!(doubt.is_some(), want, "{name}: {doubt:?}");
+        if case["accepted"] == true {
+            assert!(!want, "{name}");
+            continue;
+        }
+        let Some(doubt) = doubt else { continue };
+        doubted += 1;
+        let said = case["error"].as_str().expect("an error");
+        let quote = said.starts_with("unexpected EOF while looking for matching");
+        let kind = if quote {
+            BreakKind::Unclosed
+        } else {
+            BreakKind::Unbalanced
+        };
+        assert_eq!(doubt.kind, kind, "{name}: {}", doubt.why);
+        assert!(
+            doubt.why.contains("`bash -n` refuses the script: line "),
+            "{name}: {}",
+            doubt.why
+        );
+        // Where bash stops at a fault's own token, srview names its line.
+        let line = case["line"].as_u64().expect("a line");
+        if said.starts_with("syntax error near unexpected token") {
+            assert!(
+                doubt.why.contains(&format!("line {line} (`")),
+                "{name}: {}",
+                doubt.why
+            );
+        }
+    }
+    assert_eq!(doubted, 16);
+}

@@ -26,6 +26,7 @@ use super::doubt_pysyntax::{SyntaxFault, python_syntax};
 use super::doubt_redefine::{
     json_duplicate_key, python_redefinition, yaml_duplicate_key, yaml_template,
 };
+use super::doubt_shell::shell_syntax;
 use super::doubt_toml::{toml_broken, toml_name};
 use super::doubt_twins::{Script, script_twin};
 use super::doubt_yaml::yaml_break;
@@ -271,6 +272,18 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
     let found = found.or_else(|| {
         script_twin(path, original, result)
             .map(|t| of(BreakKind::DefinesTwice)(say(t.describe(), t.fault())))
+    });
+    // A sh or bash script `bash -n` refuses: a quote or a block left
+    // open, a block closed by another's word ([`super::doubt_shell`]).
+    let found = found.or_else(|| {
+        shell_syntax(path, original, result).map(|s| {
+            let kind = if s.fault.is_quote() {
+                BreakKind::Unclosed
+            } else {
+                BreakKind::Unbalanced
+            };
+            of(kind)(say(s.describe(), s.fault()))
+        })
     });
     // A Go, Rust or JavaScript import given again
     // ([`super::doubt_imports`]); a Markdown code fence left open
