@@ -4502,3 +4502,52 @@ fn pis_count_of_normalized_places_says_what_was_normalized() {
         )
     );
 }
+
+/// A helper's find (round 44): an old text at two places was diagnosed
+/// for Gemini CLI with Claude Code's flag (`set replace_all`), which Gemini
+/// CLI does not read. Each agent's own flag is named; pi, which has none,
+/// gets no such advice.
+#[test]
+fn an_old_text_at_two_places_names_the_agents_own_replace_all_flag() {
+    let (dir, file) = project_with("amb.py", "a = 1\nb = 2\na = 1\n");
+    let cases = [
+        (
+            "gemini-replace",
+            r#"{"file_path": "FILE", "instruction": "x", "old_string": "a = 1", "new_string": "a = 3"}"#,
+            "old_string",
+            " or set allow_multiple to true to change every one.",
+        ),
+        (
+            "qwen-edit",
+            r#"{"file_path": "FILE", "old_string": "a = 1", "new_string": "a = 3"}"#,
+            "old_string",
+            " or set replace_all to true to change every one.",
+        ),
+        (
+            "pi-edit",
+            r#"{"path": "FILE", "edits": [{"oldText": "a = 1", "newText": "a = 3"}]}"#,
+            "oldText",
+            "",
+        ),
+    ];
+    for (dialect, input, field, flag) in cases {
+        let input = input.replace("FILE", &file);
+        let out = run_on_input(
+            dir.path(),
+            ["check", "amb.py", "edit.json"],
+            &input,
+            dialect,
+        );
+        let said = format!(
+            "edit 1: {field} occurs 2 times (line 1, line 3): the edit cannot tell which is \
+             meant, so no corrected edit is offered. Add context that occurs only at the \
+             intended place{}\n",
+            if flag.is_empty() {
+                ".".to_string()
+            } else {
+                format!(",{flag}")
+            }
+        );
+        assert_contains(&text(&out.stdout), &said);
+    }
+}

@@ -407,6 +407,17 @@ pub fn correct(
             .replace("SEARCH section", &format!("{} text", fields.old))
             .replace("REPLACE line", &format!("{} line", fields.new))
             .replace("REPLACE text", &format!("{} text", fields.new));
+        // Its replace-all flag too: Gemini CLI's is `allow_multiple` (a
+        // helper's find, round 44: told to set replace_all, which Gemini
+        // CLI does not read); a tool without one has no such advice.
+        const SET_ALL: &str = ", or set replace_all to change every one.";
+        let message = match fields.replace_all {
+            Some(key) => message.replace(
+                SET_ALL,
+                &format!(", or set {key} to true to change every one."),
+            ),
+            None => message.replace(SET_ALL, "."),
+        };
         let message = crate::words::own_words(row.title, &message);
         // The agent's loose stage matched part of a line: the correction
         // keeps the line's rest the model did not send, as the agent's own
