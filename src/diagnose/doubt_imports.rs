@@ -89,9 +89,7 @@ impl ImportTwice {
                 let before = path.rsplit('/').nth(1).unwrap_or("");
                 // A major version (`/v3`, gopkg.in's `.v3`) names the alias.
                 let last = path.rsplit('/').next().unwrap_or("");
-                let major = last.rsplit(['/', '.']).next().filter(|v| {
-                    v.len() > 1 && v.starts_with('v') && v[1..].chars().all(|c| c.is_ascii_digit())
-                });
+                let major = last.rsplit('.').next().filter(|v| is_version(v));
                 let alias = match (
                     major,
                     before.chars().next().filter(char::is_ascii_lowercase),
@@ -294,6 +292,13 @@ fn imports(lang: Lang, lines: &[&str]) -> Vec<Bound> {
     out
 }
 
+/// Whether a Go path element is a version (`v1`, `v3`).
+fn is_version(element: &str) -> bool {
+    element.len() > 1
+        && element.starts_with('v')
+        && element[1..].chars().all(|c| c.is_ascii_digit())
+}
+
 /// A Go import spec (`"p"`, `name "p"`), read at line `at`; `None` for a
 /// `_` or `.` import and what is none.
 fn go_spec(spec: &str, at: usize) -> Option<Bound> {
@@ -335,9 +340,7 @@ fn go_spec(spec: &str, at: usize) -> Option<Bound> {
         None => {
             let mut parts = path.rsplit('/');
             let last = parts.next().unwrap_or(path);
-            let version = last.len() > 1
-                && last.starts_with('v')
-                && last[1..].chars().all(|c| c.is_ascii_digit());
+            let version = is_version(last);
             let major = version && !matches!(last, "v0" | "v1");
             match parts.next() {
                 Some(before) if version => (before, major && go_name(before)),
