@@ -2431,7 +2431,10 @@ mod tests {
         spawn_ask(
             dir,
             request("s1", call),
-            Instant::now() + Duration::from_millis(800),
+            // Long enough for two more calls to arrive on a loaded
+            // machine (at 0.8 s it left before them once, in CI on 2
+            // cores); the pane's wakes wait up to 10 s for it to leave.
+            Instant::now() + Duration::from_millis(2500),
         )
     }
 
