@@ -65,3 +65,24 @@ fn dash_with_stdin_a_terminal_says_so() {
     });
     assert!(!s.contents().contains("no DIFF given"), "{}", s.contents());
 }
+
+/// `... | srview` without FILE: the agent's output on stdin is read by
+/// `srview -`, which the usage line names.
+#[test]
+fn no_file_with_stdin_piped_names_srview_dash() {
+    assert_one_line_exit_2(
+        &srview(&[]),
+        "srview: usage: srview FILE [DIFF]; an agent's output piped in is read by `srview -`   (see srview --help)",
+    );
+}
+
+/// `srview` alone at a prompt: the plain usage line.
+#[test]
+fn no_file_at_a_prompt_is_the_usage_line() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut s = pty::Session::spawn(dir.path(), BIN, &[]);
+    assert_eq!(s.exit_code(), 2);
+    s.wait_for("the usage line", |screen| {
+        screen.contains("srview: usage: srview FILE [DIFF]   (see srview --help)")
+    });
+}

@@ -613,14 +613,24 @@ fn run_previewer(args: &PreviewArgs) -> CmdResult {
     if args.file.as_deref() == Some(std::path::Path::new("-")) && args.diff.is_none() {
         return preview_agent::run_live(args, None);
     }
-    let file = args
-        .file
-        .as_deref()
-        .ok_or_else(|| Error::usage("usage: srview FILE [DIFF]   (see srview --help)"))?;
+    let file = args.file.as_deref().ok_or_else(missing_file)?;
     if args.transcript || looks_like_transcript(args, file) {
         preview_transcript::run(args, file)
     } else {
         preview::run(args, file)
+    }
+}
+
+/// `srview` without FILE: the usage line, and with stdin piped (an agent's
+/// output, most likely) the spelling that reads it.
+fn missing_file() -> Error {
+    use std::io::IsTerminal;
+    if std::io::stdin().is_terminal() {
+        Error::usage("usage: srview FILE [DIFF]   (see srview --help)")
+    } else {
+        Error::usage(
+            "usage: srview FILE [DIFF]; an agent's output piped in is read by `srview -`   (see srview --help)",
+        )
     }
 }
 
