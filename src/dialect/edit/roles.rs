@@ -11,12 +11,18 @@
 //!   text alone, `"id"`);
 //! - inside a longer word (`idx`: [`super::doubt`]'s cut word);
 //! - right after a `.`: an attribute;
+//! - a key: a keyword argument's name in a Python call (`fetch(user_id=...)`,
+//!   the callee's parameter, unless the file defines the callee with it) or
+//!   a JavaScript/TypeScript object literal's key (`{ userId: ... }`, the
+//!   shorthand `{ userId }`): a name the callee or the object's reader
+//!   reads, which keeps the old one (a tester's find: `fetch(account_id=...)`
+//!   is a TypeError, `{ accountId }` returns another key);
 //! - else a name: one it defines (after `def`, `fn`, `function`, `class`...,
 //!   or a field declared alone on its line, `id: int`), or one it uses.
 //!
 //! Doubted: an attribute beside a name the code uses (not one it defines:
-//! a method or a field renamed with its accesses is meant), or a string
-//! beside code. A comment, a docstring or a longer word alone is no doubt
+//! a method or a field renamed with its accesses is meant), a key beside a
+//! name, or a string beside code. A comment, a docstring or a longer word alone is no doubt
 //! of this kind (a rename is expected to reach comments; a cut word is
 //! said by its own doubt, [`super::doubt`]'s, and not listed here), but
 //! a comment or a docstring is listed when there is one.
@@ -31,6 +37,7 @@ enum Role {
     Name,
     Defined,
     Attribute,
+    Key,
     Str,
     LongStr,
     Comment,
@@ -42,6 +49,10 @@ impl Role {
         match self {
             Role::Name | Role::Defined => "as a name",
             Role::Attribute => "after a `.` (an attribute, maybe of another object)",
+            Role::Key => {
+                "as a keyword argument's or an object key's name (read by the function \
+                 called or the object's reader)"
+            }
             Role::Str => "inside a string",
             Role::LongStr => "inside a triple-quoted string",
             Role::Comment => "in a comment",
@@ -74,6 +85,133 @@ const DEFINERS: &[&str] = &[
     "type",
 ];
 
+/// The languages whose keys [`role`] reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Lang {
+    Python,
+    /// JavaScript or TypeScript.
+    Script,
+    Other,
+}
+
+impl Lang {
+    fn of(path: &str, original: &str) -> Lang {
+        const SCRIPT: [&str; 8] = ["js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx"];
+        if FileKind::of(path, original) == FileKind::Python {
+            Lang::Python
+        } else if path
+            .rsplit_once('.')
+            .is_some_and(|(_, ext)| SCRIPT.contains(&ext))
+        {
+            Lang::Script
+        } else {
+            Lang::Other
+        }
+    }
+}
+
+/// The innermost bracket left open before `at`, with its offset; a
+/// Python file's strings and comments (`pieces`) are passed over.
+fn open_bracket(
+    original: &str,
+    at: usize,
+    pieces: &[(usize, usize, Piece)],
+) -> Option<(usize, u8)> {
+    let bytes = original.as_bytes();
+    let mut depth = 0usize;
+    let mut i = at;
+    while i > 0 {
+        i -= 1;
+        let inside = pieces.partition_point(|p| p.1 <= i);
+        if let Some(&(s, e, _)) = pieces.get(inside)
+            && s <= i
+            && i < e
+        {
+            i = s;
+            continue;
+        }
+        match bytes[i] {
+            b')' | b']' | b'}' => depth += 1,
+            b'(' | b'[' | b'{' if depth > 0 => depth -= 1,
+            open @ (b'(' | b'[' | b'{') => return Some((i, open)),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// `original[..at]` without its trailing white space (line ends too).
+fn before_space(original: &str, at: usize) -> &str {
+    original[..at].trim_end()
+}
+
+/// Whether `original[start..end]` is a keyword argument's name in a
+/// Python call: `name=` (not `==`) inside a `(` that follows a callee,
+/// not a `def`'s or `class`'s, and a callee the file does not define
+/// with the name among its parameters (`def fetch(user_id` renamed with
+/// its calls is one rename).
+fn python_keyword(
+    original: &str,
+    start: usize,
+    end: usize,
+    pieces: &[(usize, usize, Piece)],
+) -> bool {
+    let rest = original[end..].trim_start_matches([' ', '\t']);
+    if !rest.starts_with('=') || rest.starts_with("==") {
+        return false;
+    }
+    let Some((paren, b'(')) = open_bracket(original, start, pieces) else {
+        return false;
+    };
+    let head = before_space(original, paren);
+    let callee = head.rsplit(|c: char| !word_char(c)).next().unwrap_or("");
+    if callee.is_empty() {
+        // `(...)(name=...)`, `x[0](name=...)`: a call all the same.
+        return head.ends_with([')', ']']);
+    }
+    let word_before = before_space(original, head.len() - callee.len())
+        .rsplit(|c: char| !word_char(c))
+        .next()
+        .unwrap_or("");
+    if matches!(word_before, "def" | "class") {
+        return false;
+    }
+    let name = &original[start..end];
+    !original
+        .match_indices(&format!("def {callee}("))
+        .any(|(at, _)| {
+            let params = &original[at..];
+            let close = params.find(')').unwrap_or(params.len());
+            params[..close]
+                .split(|c: char| !word_char(c))
+                .any(|w| w == name)
+        })
+}
+
+/// Whether `original[start..end]` is a JavaScript/TypeScript object
+/// literal's key: `{ name: ...`, `, name: ...` or the shorthand
+/// `{ name }`, inside a `{` that opens a value (after `=`, `(`, `,`,
+/// `[`, `:`, `?` or `return`), not a block, a class or an interface.
+fn object_key(original: &str, start: usize, end: usize) -> bool {
+    let rest = original[end..].trim_start();
+    let after_key = rest.starts_with(':') && !rest.starts_with("::");
+    let shorthand = rest.starts_with([',', '}']);
+    if !(after_key || shorthand) || !before_space(original, start).ends_with(['{', ',']) {
+        return false;
+    }
+    let Some((brace, b'{')) = open_bracket(original, start, &[]) else {
+        return false;
+    };
+    let head = before_space(original, brace);
+    (head.ends_with(['=', '(', ',', '[', ':', '?'])
+        && !head.ends_with("=>")
+        && !head.ends_with("=="))
+        || head
+            .rsplit(|c: char| !word_char(c))
+            .next()
+            .is_some_and(|w| w == "return")
+}
+
 /// The role of `original[start..end]`, an identifier; `pieces`: a
 /// Python file's strings and comments, sorted.
 fn role(
@@ -81,6 +219,7 @@ fn role(
     start: usize,
     end: usize,
     pieces: Option<&[(usize, usize, Piece)]>,
+    lang: Lang,
 ) -> Role {
     if let Some(pieces) = pieces {
         let at = pieces.partition_point(|p| p.1 < end);
@@ -109,6 +248,14 @@ fn role(
     }
     if before == Some('.') {
         return Role::Attribute;
+    }
+    let key = match lang {
+        Lang::Python => python_keyword(original, start, end, pieces.unwrap_or(&[])),
+        Lang::Script => object_key(original, start, end),
+        Lang::Other => false,
+    };
+    if key {
+        return Role::Key;
     }
     let line_start = original[..start].rfind('\n').map_or(0, |i| i + 1);
     let lead = &original[line_start..start];
@@ -146,17 +293,21 @@ pub(super) fn mixed_roles(
     if places.len() < 2 || !identifier(old) {
         return None;
     }
-    let pieces = (FileKind::of(path, original) == FileKind::Python)
+    let lang = Lang::of(path, original);
+    let pieces = (lang == Lang::Python)
         .then(|| python_pieces(original))
         .flatten();
     let roles: Vec<(Role, usize)> = places
         .iter()
         .filter(|&&(s, e)| original.is_char_boundary(s) && original.is_char_boundary(e))
-        .map(|&(s, e)| (role(original, s, e, pieces.as_deref()), s))
+        .map(|&(s, e)| (role(original, s, e, pieces.as_deref(), lang), s))
         .collect();
     let has = |r: Role| roles.iter().any(|&(role, _)| role == r);
-    let code = has(Role::Name) || has(Role::Defined) || has(Role::Attribute);
-    let mixed = (has(Role::Name) && has(Role::Attribute)) || (has(Role::Str) && code);
+    let named = has(Role::Name) || has(Role::Defined);
+    let code = named || has(Role::Attribute) || has(Role::Key);
+    let mixed = (has(Role::Name) && has(Role::Attribute))
+        || (has(Role::Key) && named)
+        || (has(Role::Str) && code);
     if !mixed {
         return None;
     }
@@ -237,6 +388,79 @@ mod tests {
         // The same in JavaScript: the quotes hold the name alone.
         let js = "function get(id) {\n  return {\"id\": id};\n}\n";
         assert!(said("r.js", js, "id").is_some());
+    }
+
+    /// The tester's find (round 45, T-13): a replace-all renaming a local
+    /// also renames a keyword argument's name (the callee's parameter:
+    /// `fetch(account_id=...)` is a TypeError) and an object literal's key
+    /// (`{ accountId }` returns another key than callers read).
+    #[test]
+    fn a_rename_reaching_keyword_arguments_and_object_keys_is_said() {
+        let api = "from service import fetch\n\n\ndef load(user_id):\n    return fetch(user_id=user_id, timeout=5)\n";
+        assert_eq!(
+            said("api.py", api, "user_id").as_deref(),
+            Some(
+                "the edit replaces every `user_id` (3 places), and they play different roles: as \
+                 a name at line 4 (`def load(user_id):`, 2 places); as a keyword argument's or \
+                 an object key's name (read by the function called or the object's reader) at \
+                 line 5 (`return fetch(user_id=user_id, timeout=5)`): a replace-all renames \
+                 them all, though an attribute of another object, or a string's text read \
+                 elsewhere, keeps its old name where it is read: send one edit per place \
+                 meant, each with enough context to occur once"
+            )
+        );
+        let r2 = "def load(user_id):\n    return dict(user_id=user_id, name=1)\n";
+        assert!(said("r2.py", r2, "user_id").is_some());
+        for js in [
+            "function load(userId) {\n  const user = { name: \"bob\" };\n  return { userId, name: user.name };\n}\n",
+            "function load(userId) {\n  return { userId: userId, name: 1 };\n}\n",
+            "function load(userId) {\n  const o = {\n    userId: userId,\n  };\n  return o;\n}\n",
+            "function load(userId) {\n  send({ userId });\n}\n",
+        ] {
+            let got = said("r.js", js, "userId").expect(js);
+            assert!(
+                got.contains("as a keyword argument's or an object key's name"),
+                "{got}"
+            );
+        }
+    }
+
+    /// Keys that are one rename with their name, or no keys at all: a
+    /// parameter with a default and the calls naming it in the same file,
+    /// `==`, a class's keyword, a TypeScript parameter's type, an
+    /// interface's field, a ternary, a block's label-free statements.
+    #[test]
+    fn names_that_only_look_like_keys_are_not_said() {
+        let cases = [
+            (
+                "a.py",
+                "def fetch(user_id=None):\n    return user_id\n\n\ndef g(user_id):\n    return fetch(user_id=user_id)\n",
+                "user_id",
+            ),
+            (
+                "a.py",
+                "def g(user_id):\n    return user_id == 1 or f(x == user_id)\n",
+                "user_id",
+            ),
+            (
+                "a.ts",
+                "function load(userId: string) {\n  return userId ? userId : \"\";\n}\n",
+                "userId",
+            ),
+            (
+                "a.ts",
+                "interface U {\n  userId: string;\n}\nfunction f(u: U) {\n  const userId = 1;\n  return userId;\n}\n",
+                "userId",
+            ),
+            (
+                "a.js",
+                "function f(userId) {\n  if (userId) {\n    userId, log(userId);\n  }\n}\n",
+                "userId",
+            ),
+        ];
+        for (path, file, old) in cases {
+            assert_eq!(said(path, file, old), None, "{file}");
+        }
     }
 
     /// Renames that are meant: a local everywhere it is used, a method with
