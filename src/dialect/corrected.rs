@@ -176,20 +176,68 @@ fn correct_edit(text: &str, target: &Target) -> Result<Corrected, OneFileError> 
             complete,
         })
     };
+    let uncorrected = |why: String| Corrected {
+        text: None,
+        note: Some(why),
+        complete: false,
+    };
+    if let Some(decision) = exact_string_correction(&edit, &outcome, target.content)? {
+        // The gate's own decision: `fix`, `check` and the gate offer the
+        // same corrected edit, or give the same reason for none.
+        let error = match &outcome.result {
+            Err(e) => e.to_string(),
+            Ok(_) => String::new(),
+        };
+        let said = outcome.diagnosis.as_ref().map_or(error, |d| {
+            crate::gate::exact_correct::said_with(&d.message, &decision)
+        });
+        return match decision.input {
+            Some(fixed) => {
+                let fixed = one_file::parse_edit(&fixed.to_string())?;
+                checked(&fixed, Some(format!("edit corrected: {said}")))
+            }
+            None => Ok(uncorrected(refusal(&said))),
+        };
+    }
     match (&outcome.result, outcome.diagnosis.as_ref()) {
         (Ok(_), _) => checked(&edit, None),
         (Err(e), d) => match d.and_then(|d| d.suggestion.as_ref().map(|s| (d, s))) {
             Some((d, suggested)) => {
                 checked(suggested, Some(format!("edit corrected: {}", d.message)))
             }
-            None => Ok(Corrected {
-                text: None,
-                note: Some(format!(
-                    "no corrected edit: {}",
-                    d.map_or_else(|| e.to_string(), |d| d.message.clone())
-                )),
-                complete: false,
-            }),
+            None => Ok(uncorrected(format!(
+                "no corrected edit: {}",
+                d.map_or_else(|| e.to_string(), |d| d.message.clone())
+            ))),
         },
     }
+}
+
+/// Why no corrected edit is given, from what `check` says of the edit
+/// (`said`): the reason its "No corrected edit" sentence gives, else all
+/// of it.
+fn refusal(said: &str) -> String {
+    let reason = said
+        .split_once("No corrected edit: ")
+        .map_or(said, |(_, why)| why);
+    format!("no corrected edit: {reason}")
+}
+
+/// The gate's decision on an exact-string edit that failed or was placed
+/// only by normalising its quotes (Claude Code's `Edit`, Cline's
+/// `editor`; [`crate::gate::exact_correct`]); `None` for another edit, or
+/// one placed as sent.
+pub fn exact_string_correction(
+    edit: &super::edit::Edit,
+    outcome: &super::edit::EditOutcome,
+    content: Option<&str>,
+) -> Result<Option<crate::gate::exact_correct::ExactCorrection>, OneFileError> {
+    use super::edit::Edit;
+    if outcome.result.is_ok() || matches!(edit, Edit::ClaudeWrite { .. }) {
+        return Ok(None);
+    }
+    let input = serde_json::to_value(edit).map_err(|e| OneFileError::BadEdit(e.to_string()))?;
+    Ok(Some(crate::gate::exact_correct::exact_correction(
+        edit, outcome, content, &input,
+    )))
 }
