@@ -1,9 +1,10 @@
 //! `srview check --suggest`, `srview fix` and `srview gate` on the same
 //! misindented string edits of each agent with an old/new-text tool (pi,
-//! Gemini CLI, OpenCode, Qwen Code): the three offer the same corrected
-//! input, or refuse it with the same reason (testers' 43b-04 and 43a-08:
-//! `check` and `fix` refused an edit 4 columns shallower than the file's
-//! block, which the gate re-indented and offered).
+//! Gemini CLI, OpenCode, Qwen Code, Claude Code): the three offer the same
+//! corrected input, or refuse it with the same reason (testers' 43b-04 and
+//! 43a-08: `check` and `fix` refused an edit 4 columns shallower than the
+//! file's block, which the gate re-indented and offered; the same for
+//! Claude Code's `Edit`, found in round 45).
 
 use std::path::Path;
 
@@ -19,13 +20,15 @@ enum Agent {
     GeminiCli,
     Opencode,
     QwenCode,
+    ClaudeCode,
 }
 
-const AGENTS: [Agent; 4] = [
+const AGENTS: [Agent; 5] = [
     Agent::Pi,
     Agent::GeminiCli,
     Agent::Opencode,
     Agent::QwenCode,
+    Agent::ClaudeCode,
 ];
 
 impl Agent {
@@ -35,16 +38,21 @@ impl Agent {
             Agent::GeminiCli => "gemini-cli",
             Agent::Opencode => "opencode",
             Agent::QwenCode => "qwen-code",
+            Agent::ClaudeCode => "claude-code",
         }
     }
 
-    fn dialect(self) -> &'static str {
-        match self {
+    /// The `--dialect` arguments of `check`, `fix` and `apply` (none for
+    /// Claude Code's `Edit`, which srview reads as its own edit JSON).
+    fn dialect(self) -> Vec<&'static str> {
+        let value = match self {
             Agent::Pi => "pi-edit",
             Agent::GeminiCli => "gemini-replace",
             Agent::Opencode => "opencode-edit",
             Agent::QwenCode => "qwen-edit",
-        }
+            Agent::ClaudeCode => return Vec::new(),
+        };
+        vec!["--dialect", value]
     }
 
     /// The tool input editing `name` in `root`, in the tool's own schema.
@@ -56,6 +64,7 @@ impl Agent {
                 "old_string": old, "new_string": new}),
             Agent::Opencode => json!({"filePath": abs, "oldString": old, "newString": new}),
             Agent::QwenCode => json!({"file_path": abs, "old_string": old, "new_string": new}),
+            Agent::ClaudeCode => json!({"file_path": name, "old_string": old, "new_string": new}),
         }
     }
 
@@ -69,6 +78,9 @@ impl Agent {
                 "tool_input": input}),
             Agent::QwenCode => json!({"session_id": "s1", "transcript_path": "/tmp/t.jsonl",
                 "cwd": root, "hook_event_name": "PreToolUse", "tool_name": "edit",
+                "tool_input": input}),
+            Agent::ClaudeCode => json!({"session_id": "s1", "transcript_path": "/tmp/t.jsonl",
+                "cwd": root, "hook_event_name": "PreToolUse", "tool_name": "Edit",
                 "tool_input": input}),
         }
     }
@@ -96,23 +108,35 @@ fn parse(text: &str) -> Value {
     serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {text:?}"))
 }
 
+/// An edit's JSON as `check` and `fix` print a Claude Code `Edit` (its
+/// `tool` named, `replace_all` said) read as the tool input the gate
+/// gives: without them when `replace_all` is false.
+fn as_tool_input(mut edit: Value) -> Value {
+    if let Some(object) = edit.as_object_mut()
+        && object.get("tool") == Some(&json!("Edit"))
+    {
+        object.remove("tool");
+        if object.get("replace_all") == Some(&json!(false)) {
+            object.remove("replace_all");
+        }
+    }
+    edit
+}
+
 /// `srview check FILE INPUT --dialect D --suggest`'s answer.
 fn check_answer(dir: &Path, agent: Agent) -> Answer {
-    let out = support::runner::srview([
-        "check",
-        "app.py",
-        "input.json",
-        "--dialect",
-        agent.dialect(),
-        "--suggest",
-    ])
-    .cwd(dir)
-    .output();
+    let args = ["check", "app.py", "input.json", "--suggest"];
+    let out = support::runner::srview(args.into_iter().chain(agent.dialect()))
+        .cwd(dir)
+        .output();
     let stdout = support::runner::stdout(&out);
     let mut lines = stdout.lines();
     while let Some(line) = lines.next() {
-        if line.starts_with("corrected edit (the tool's input, placed exactly by ") {
-            return Answer::Offered(parse(lines.next().expect("the input's line")));
+        if line.starts_with("corrected edit (the tool's input, placed exactly by ")
+            || line == "suggested edit:"
+        {
+            let input = parse(lines.next().expect("the input's line"));
+            return Answer::Offered(as_tool_input(input));
         }
     }
     Answer::Refused(refusal(&stdout).unwrap_or_else(|| panic!("no answer: {stdout}")))
@@ -121,16 +145,16 @@ fn check_answer(dir: &Path, agent: Agent) -> Answer {
 /// `srview fix FILE INPUT --dialect D`'s answer: the input on stdout (exit
 /// 0), or the reason on stderr (exit 1, nothing on stdout).
 fn fix_answer(dir: &Path, agent: Agent) -> Answer {
-    let out =
-        support::runner::srview(["fix", "app.py", "input.json", "--dialect", agent.dialect()])
-            .cwd(dir)
-            .output();
+    let args = ["fix", "app.py", "input.json"];
+    let out = support::runner::srview(args.into_iter().chain(agent.dialect()))
+        .cwd(dir)
+        .output();
     let (stdout, stderr) = (
         support::runner::stdout(&out),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     );
     if out.status.code() == Some(0) {
-        return Answer::Offered(parse(stdout.trim_end()));
+        return Answer::Offered(as_tool_input(parse(stdout.trim_end())));
     }
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert_eq!(stdout, "", "a refused fix prints nothing");
@@ -163,6 +187,7 @@ fn gate_answer(dir: &Path, agent: Agent, payload: &Value) -> Answer {
     while let Some(line) = lines.next() {
         if line.starts_with("Send this edit input instead")
             || line.starts_with("Send this replace input instead")
+            || line.starts_with("Send this Edit input instead")
         {
             return Answer::Offered(parse(lines.next().expect("the input's line")));
         }
@@ -219,16 +244,10 @@ fn an_edit_four_columns_shallow_gets_the_same_correction_from_check_fix_and_the_
         // The offered input, run by the agent's matcher, writes the meant
         // result.
         support::files::write(dir.path(), "fixed.json", input.to_string().as_bytes());
-        let out = support::runner::srview([
-            "apply",
-            "app.py",
-            "fixed.json",
-            "--dialect",
-            agent.dialect(),
-            "--json",
-        ])
-        .cwd(dir.path())
-        .output();
+        let args = ["apply", "app.py", "fixed.json", "--json"];
+        let out = support::runner::srview(args.into_iter().chain(agent.dialect()))
+            .cwd(dir.path())
+            .output();
         let report = parse(&support::runner::stdout(&out));
         assert_eq!(report["ok"], true, "{agent:?}: {report}");
         assert_eq!(
@@ -393,4 +412,83 @@ fn a_form_feed_line_is_blank_to_check_and_the_gate() {
         (Some(0), String::new()),
         "allowed: nothing on stdout"
     );
+}
+
+/// Round 45: Claude Code's `Edit` gets the gate's correction from `check`
+/// and `fix` too (they said "would land misindented" where the gate
+/// offered the re-indented edit): sent 2 columns short, a tab level short,
+/// and with the model's curly quotes where the file has straight ones, or
+/// the file's curly quotes carried where the change holds no quote.
+#[test]
+fn claude_code_edits_get_the_gates_correction_from_check_and_fix() {
+    let spaces = "class A:\n    def f(self):\n        x = 1\n        return x\n";
+    let tabs = "class A:\n\tdef f(self):\n\t\tx = 1\n\t\treturn x\n";
+    let straight = "def f():\n    print(\"hello\")\n    return 1\n";
+    let curly = "def f():\n    print(\u{201c}hello\u{201d})\n    return 1\n";
+    let cases = [
+        (
+            spaces,
+            ("      x = 1\n      return x\n", "      x = 2\n      return x\n"),
+            (
+                "        x = 1\n        return x\n",
+                "        x = 2\n        return x\n",
+            ),
+        ),
+        (
+            tabs,
+            ("\tx = 1\n\treturn x\n", "\tx = 2\n\treturn x\n"),
+            ("\t\tx = 1\n\t\treturn x\n", "\t\tx = 2\n\t\treturn x\n"),
+        ),
+        (
+            straight,
+            (
+                "    print(\u{201c}hello\u{201d})\n",
+                "    print(\u{201c}hello world\u{201d})\n",
+            ),
+            ("    print(\"hello\")\n", "    print(\"hello world\")\n"),
+        ),
+        (
+            curly,
+            (
+                "    print(\"hello\")\n    return 1\n",
+                "    print(\"hello\")\n    return 2\n",
+            ),
+            (
+                "    print(\u{201c}hello\u{201d})\n    return 1\n",
+                "    print(\u{201c}hello\u{201d})\n    return 2\n",
+            ),
+        ),
+    ];
+    for (content, sent, fixed) in cases {
+        offered_alike(Agent::ClaudeCode, content, sent, fixed);
+    }
+}
+
+/// The same refusals from the three for a Claude Code `Edit`: lines inside
+/// a string over several lines (its spacing is the string's content), and
+/// quotes of the model's own added where the file has curly ones.
+#[test]
+fn claude_code_edits_are_refused_alike_saying_why() {
+    let cases = [
+        (
+            "def f():\n    text = \"\"\"usage:\n    srview check\n    \"\"\"\n    return text\n",
+            "text = \"\"\"usage:\nsrview check\n\"\"\"\n",
+            "text = \"\"\"usage:\nsrview check FILE\n\"\"\"\n",
+            "file line 3 differs from the edit's line only in white space, but inside a string \
+             literal (the file has `srview check`), and the edit changes that line: written \
+             with the model's spacing, the string's content (what the program prints) would \
+             change, and whether the file's spacing is to be kept cannot be told",
+        ),
+        (
+            "def f():\n    print(\u{201c}hello\u{201d})\n    return 1\n",
+            "    print(\"hello\")\n",
+            "    print(\"hello\")\n    print(\"world\")\n",
+            "the model's new text writes quotes of its own (`print(\"world\")`) where the file \
+             has curly ones: srview cannot tell whether each is meant straight or curly",
+        ),
+    ];
+    for (content, old, new, why) in cases {
+        let (_dir, answer) = agreed_on(Agent::ClaudeCode, content, old, new);
+        assert_eq!(answer, Answer::Refused(why.to_string()), "{old:?}");
+    }
 }
