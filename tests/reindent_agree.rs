@@ -428,7 +428,10 @@ fn claude_code_edits_get_the_gates_correction_from_check_and_fix() {
     let cases = [
         (
             spaces,
-            ("      x = 1\n      return x\n", "      x = 2\n      return x\n"),
+            (
+                "      x = 1\n      return x\n",
+                "      x = 2\n      return x\n",
+            ),
             (
                 "        x = 1\n        return x\n",
                 "        x = 2\n        return x\n",
@@ -490,5 +493,29 @@ fn claude_code_edits_are_refused_alike_saying_why() {
     for (content, old, new, why) in cases {
         let (_dir, answer) = agreed_on(Agent::ClaudeCode, content, old, new);
         assert_eq!(answer, Answer::Refused(why.to_string()), "{old:?}");
+    }
+}
+
+/// Round 44's leftover: lines sent 4 columns short whose trimmed text
+/// stands at two places (4 and 8 columns deeper) got "srview cannot stand
+/// behind a correction of this edit" (pathlib.py's `if not part:` at
+/// lines 62 and 80, asyncore.py's `raise` / `except:`); the three now
+/// name the places, alike for every agent.
+#[test]
+fn lines_found_at_several_places_are_refused_naming_them() {
+    let content = "def a(parts):\n    for part in parts:\n        if not part:\n            continue\n    return parts\n\n\ndef b(parts):\n    for part in parts:\n        if part:\n            for sub in part:\n                if not part:\n                    continue\n    return parts\n";
+    let old = "    if not part:\n        continue\n";
+    let new = "    if not part:\n        continue\n    seen = True\n";
+    for agent in AGENTS {
+        let (_dir, answer) = agreed_on(agent, content, old, new);
+        assert_eq!(
+            answer,
+            Answer::Refused(
+                "the old text occurs at lines 3-4 and lines 12-13 once each line is trimmed (its \
+                 indentation set aside): which one is meant cannot be told"
+                    .to_string()
+            ),
+            "{agent:?}"
+        );
     }
 }
