@@ -519,3 +519,18 @@ fn lines_found_at_several_places_are_refused_naming_them() {
         );
     }
 }
+
+/// An Edit placed exactly whose new text, at another column than the text
+/// it replaces, leaves Python misindented: the gate offered it shifted to
+/// the old text's column; `check --suggest` offered nothing and `fix`
+/// printed the edit as sent. The three now offer the shifted edit alike.
+#[test]
+fn an_exact_edit_left_misindented_gets_the_same_shift_from_all_three() {
+    let content = "def f():\n    x = 1\n    return x\n";
+    offered_alike(
+        Agent::ClaudeCode,
+        content,
+        ("    x = 1\n", "x = 1\ny = 2\n"),
+        ("    x = 1\n", "    x = 1\n    y = 2\n"),
+    );
+}

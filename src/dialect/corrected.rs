@@ -181,7 +181,25 @@ fn correct_edit(text: &str, target: &Target) -> Result<Corrected, OneFileError> 
         note: Some(why),
         complete: false,
     };
-    if let Some(decision) = exact_string_correction(&edit, &outcome, target.content)? {
+    let decision = exact_string_correction(&edit, &outcome, target.content)?;
+    if let (Ok(_), Some(fixed)) = (
+        &outcome.result,
+        decision.as_ref().and_then(|d| d.input.as_ref()),
+    ) {
+        // Placed exactly, leaving Python misindented: the gate's shifted
+        // new text.
+        let sent = doubts(text, Dialect::EditJson, target)?;
+        let fixed = one_file::parse_edit(&fixed.to_string())?;
+        return checked(
+            &fixed,
+            Some(format!(
+                "edit corrected: its new text moved to the column of the text it replaces; the \
+                 edit as sent is in doubt: {}",
+                sent.join("; ")
+            )),
+        );
+    }
+    if let Some(decision) = decision.filter(|_| outcome.result.is_err()) {
         // The gate's own decision: `fix`, `check` and the gate offer the
         // same corrected edit, or give the same reason for none.
         let error = match &outcome.result {
@@ -223,17 +241,15 @@ fn refusal(said: &str) -> String {
     format!("no corrected edit: {reason}")
 }
 
-/// The gate's decision on an exact-string edit that failed or was placed
-/// only by normalising its quotes (Claude Code's `Edit`, Cline's
-/// `editor`; [`crate::gate::exact_correct`]); `None` for another edit, or
-/// one placed as sent.
+/// The gate's decision on an exact-string edit (Claude Code's `Edit`,
+/// Cline's `editor`; [`crate::gate::exact_correct`]); `None` for a write.
 pub fn exact_string_correction(
     edit: &super::edit::Edit,
     outcome: &super::edit::EditOutcome,
     content: Option<&str>,
 ) -> Result<Option<crate::gate::exact_correct::ExactCorrection>, OneFileError> {
     use super::edit::Edit;
-    if outcome.result.is_ok() || matches!(edit, Edit::ClaudeWrite { .. }) {
+    if matches!(edit, Edit::ClaudeWrite { .. }) {
         return Ok(None);
     }
     let input = serde_json::to_value(edit).map_err(|e| OneFileError::BadEdit(e.to_string()))?;

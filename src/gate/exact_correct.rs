@@ -7,7 +7,9 @@
 //! the model's curly quotes made the file's straight ones (or the file's
 //! curly ones carried), whole lines re-indented ([`super::reindent`]),
 //! each offered only when srview stands behind it (it applies exactly, no
-//! trust check doubts it, and it keeps the model's curly quotes).
+//! trust check doubts it, and it keeps the model's curly quotes); for an
+//! edit placed exactly that leaves Python misindented, its new text
+//! shifted to its old text's column ([`super::reindent_exact`]).
 
 use serde_json::Value;
 
@@ -58,8 +60,9 @@ pub fn said_with(message: &str, decision: &ExactCorrection) -> String {
 
 /// The correction of `edit` (as the tool `input` sent it), whose
 /// `outcome` over `content` (the file; `None`: missing) failed or placed
-/// it only by normalising its quotes. An edit placed as sent gets none,
-/// and no reason.
+/// it only by normalising its quotes. An edit placed as sent gets one only
+/// where it leaves Python misindented and its new text shifted to its old
+/// text's column is sound ([`super::reindent_exact`]), and no reason.
 pub fn exact_correction(
     edit: &Edit,
     outcome: &EditOutcome,
@@ -68,7 +71,8 @@ pub fn exact_correction(
 ) -> ExactCorrection {
     let Err(error) = &outcome.result else {
         return ExactCorrection {
-            input: None,
+            input: content
+                .and_then(|content| super::reindent_exact::corrected(edit, content, input)),
             withheld: None,
             answers_diagnosis: false,
         };

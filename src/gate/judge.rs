@@ -251,7 +251,13 @@ fn exact_string(tool: &str, call: &Call, fs: &dyn PatchFs) -> Finding {
             if found.case == Case::Doubt
                 && let Some(content) = content.as_deref()
             {
-                found.corrected = super::reindent_exact::corrected(&edit, content, &call.input);
+                found.corrected = super::exact_correct::exact_correction(
+                    &edit,
+                    &outcome,
+                    Some(content),
+                    &call.input,
+                )
+                .input;
             }
             return found;
         }
