@@ -232,13 +232,15 @@ fn correct_edit(text: &str, target: &Target) -> Result<Corrected, OneFileError> 
 }
 
 /// Why no corrected edit is given, from what `check` says of the edit
-/// (`said`): the reason its "No corrected edit" sentence gives, else all
-/// of it.
+/// (`said`): all of it, where its own sentence says "No corrected edit"
+/// (the diagnosis before it gives the place it means), else said to be
+/// the reason.
 fn refusal(said: &str) -> String {
-    let reason = said
-        .split_once("No corrected edit: ")
-        .map_or(said, |(_, why)| why);
-    format!("no corrected edit: {reason}")
+    if said.contains("No corrected edit: ") {
+        said.to_string()
+    } else {
+        format!("no corrected edit: {said}")
+    }
 }
 
 /// The gate's decision on an exact-string edit (Claude Code's `Edit`,

@@ -27,23 +27,24 @@ pub(super) fn reindented(
     new: &str,
     content: &str,
 ) -> Result<(String, String), Option<String>> {
-    // Whole lines at several places, trimmed: said with the places, before
-    // any other reason to refuse (a tester's find, round 44: pathlib.py's
-    // lines sent 4 columns short, which also stand deeper at lines 80-83,
-    // got "srview cannot stand behind a correction of this edit"). Not a
-    // text within one line, which a substring match finds anywhere.
+    // The old text at several places, trimmed: said with the places. Whole
+    // lines, before any other reason to refuse (a tester's find, round 44:
+    // pathlib.py's lines sent 4 columns short, which also stand deeper at
+    // lines 80-83, got "srview cannot stand behind a correction of this
+    // edit"); a text within one line, which a substring match may find
+    // anywhere, once it re-indents.
+    let at = places(old, content);
+    let several = || Err(Some(several_places(&at, old.lines().count())));
     let whole_lines = old.ends_with('\n') || old.lines().nth(1).is_some();
-    let at = if whole_lines {
-        places(old, content)
-    } else {
-        Vec::new()
-    };
-    if at.len() > 1 {
-        return Err(Some(several_places(&at, old.lines().count())));
+    if at.len() > 1 && whole_lines {
+        return several();
     }
     reindent(old, new, content)
         .ok_or(None)
         .and_then(|(old_fixed, new_fixed)| {
+            if at.len() > 1 {
+                return several();
+            }
             fn lines(text: &str) -> Vec<&str> {
                 text.lines().collect()
             }
