@@ -534,3 +534,39 @@ fn an_exact_edit_left_misindented_gets_the_same_shift_from_all_three() {
         ("    x = 1\n", "    x = 1\n    y = 2\n"),
     );
 }
+
+/// `check --json` on a Claude Code Edit gives the same decision as the
+/// text: the corrected input (as `fix` prints it), or the reason for none
+/// (it gave the diagnosis's "would land misindented" and no suggestion).
+#[test]
+fn check_json_on_a_claude_code_edit_gives_the_same_decision() {
+    let cases = [
+        (
+            CART,
+            "    s = 0\n    for item in self.items:\n",
+            "    s = 0\n    for item in self.items:\n        pass\n",
+        ),
+        (
+            "def f():\n    text = \"\"\"usage:\n    srview check\n    \"\"\"\n    return text\n",
+            "text = \"\"\"usage:\nsrview check\n\"\"\"\n",
+            "text = \"\"\"usage:\nsrview check FILE\n\"\"\"\n",
+        ),
+    ];
+    for (content, old, new) in cases {
+        let (dir, answer) = agreed_on(Agent::ClaudeCode, content, old, new);
+        let out = support::runner::srview(["check", "app.py", "input.json", "--json"])
+            .cwd(dir.path())
+            .output();
+        let report = parse(&support::runner::stdout(&out));
+        let said = match &report["correctedInput"] {
+            Value::Null => Answer::Refused(
+                report["correctionWithheld"]
+                    .as_str()
+                    .unwrap_or_else(|| panic!("no reason: {report}"))
+                    .to_string(),
+            ),
+            input => Answer::Offered(as_tool_input(input.clone())),
+        };
+        assert_eq!(said, answer, "{old:?}");
+    }
+}

@@ -161,10 +161,17 @@ pub fn check(args: &CheckArgs, input: OtherDialect) -> CmdResult {
                 super::apply_dialect::doubts_said(&outcome, content.as_deref().unwrap_or(""));
             let ok = outcome.result.is_ok() && doubts.is_empty();
             let text = if args.json {
-                json(&crate::report::EditCheckReport::new(
-                    outcome.report(),
-                    &doubts,
-                ))?
+                let report = crate::report::EditCheckReport::new(outcome.report(), &doubts);
+                // As the text says: an edit that failed, or is in doubt.
+                let message = outcome.diagnosis.as_ref().map(|d| d.message.as_str());
+                let withheld = decision
+                    .as_ref()
+                    .and_then(|d| exact_correct::reason_said(message, d));
+                let report = match &decision {
+                    Some(d) if !ok => report.with_correction(d.input.as_ref(), withheld.as_deref()),
+                    _ => report,
+                };
+                json(&report)?
             } else {
                 let mut s = edit_lines(&name, &outcome, decision.as_ref());
                 for why in &doubts {

@@ -58,6 +58,23 @@ pub fn said_with(message: &str, decision: &ExactCorrection) -> String {
     }
 }
 
+/// Why no corrected edit is offered, as `check` says it beside the
+/// diagnosis's `message` ([`said_with`]): its "No corrected edit"
+/// sentence's reason, else the decision's; `None` with a correction.
+pub fn reason_said(message: Option<&str>, decision: &ExactCorrection) -> Option<String> {
+    if decision.input.is_some() {
+        return None;
+    }
+    let said = message.map(|m| said_with(m, decision));
+    match said
+        .as_deref()
+        .and_then(|s| s.split_once("No corrected edit: "))
+    {
+        Some((_, why)) => Some(why.trim_end().trim_end_matches('.').to_string()),
+        None => decision.withheld.clone(),
+    }
+}
+
 /// The correction of `edit` (as the tool `input` sent it), whose
 /// `outcome` over `content` (the file; `None`: missing) failed or placed
 /// it only by normalising its quotes. An edit placed as sent gets one only
