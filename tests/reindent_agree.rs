@@ -227,6 +227,19 @@ fn offered_alike(
     (dir, want)
 }
 
+/// [`agreed_on`] for each of `agents`, asserting that the three refuse the
+/// edit `(old, new)` with the reason `why`.
+fn refused_alike(agents: &[Agent], content: &str, (old, new): (&str, &str), why: &str) {
+    for &agent in agents {
+        let (_dir, answer) = agreed_on(agent, content, old, new);
+        assert_eq!(
+            answer,
+            Answer::Refused(why.to_string()),
+            "{agent:?}: {old:?}"
+        );
+    }
+}
+
 const CART: &str = "class Cart:\n    def __init__(self):\n        self.items = []\n\n    def total(self):\n        s = 0\n        for item in self.items:\n            s += item.price\n        return s\n";
 
 /// 43b-04, 43a-08: old and new text 4 columns shallower than the file's
@@ -265,20 +278,14 @@ fn an_edit_four_columns_shallow_gets_the_same_correction_from_check_fix_and_the_
 fn a_reindentation_that_cannot_be_told_is_refused_alike_by_all_three() {
     let old = "s = 0\nfor item in self.items:\n    s += item.price\n";
     let new = "s = 0\nfor item in self.items:\n    s += item.price\n\ndef main():\n    pass\n";
-    for agent in AGENTS {
-        let (_dir, answer) = agreed_on(agent, CART, old, new);
-        assert_eq!(
-            answer,
-            Answer::Refused(
-                "the old text starts at column 0 where the file's lines are indented by 8 \
-                 columns, and its new line `def main():` at column 0 stands for none of them: \
-                 whether the model means it at the file's top level or in their block cannot \
-                 be told"
-                    .to_string()
-            ),
-            "{agent:?}"
-        );
-    }
+    refused_alike(
+        &AGENTS,
+        CART,
+        (old, new),
+        "the old text starts at column 0 where the file's lines are indented by 8 columns, and \
+         its new line `def main():` at column 0 stands for none of them: whether the model \
+         means it at the file's top level or in their block cannot be told",
+    );
 }
 
 const DOC: &str = "class Shop:\n    def f(self):\n        \"\"\"Doc.\n\n        More text.\n        \"\"\"\n        return 1\n";
@@ -336,14 +343,7 @@ fn a_string_the_lines_hold_in_part_is_refused_alike_saying_why() {
         ),
     ];
     for (old, new, why) in cases {
-        for agent in AGENTS {
-            let (_dir, answer) = agreed_on(agent, DOC, old, new);
-            assert_eq!(
-                answer,
-                Answer::Refused(why.to_string()),
-                "{agent:?}: {old:?}"
-            );
-        }
+        refused_alike(&AGENTS, DOC, (old, new), why);
     }
 }
 
@@ -421,13 +421,17 @@ fn a_form_feed_line_is_blank_to_check_and_the_gate() {
 /// the file's curly quotes carried where the change holds no quote.
 #[test]
 fn claude_code_edits_get_the_gates_correction_from_check_and_fix() {
-    let spaces = "class A:\n    def f(self):\n        x = 1\n        return x\n";
-    let tabs = "class A:\n\tdef f(self):\n\t\tx = 1\n\t\treturn x\n";
-    let straight = "def f():\n    print(\"hello\")\n    return 1\n";
-    let curly = "def f():\n    print(\u{201c}hello\u{201d})\n    return 1\n";
+    // A method's body at 8 columns, in spaces or tabs; a print of a
+    // string in straight or curly quotes.
+    let body = |indent: &str| {
+        format!("class A:\n{indent}def f(self):\n{indent}{indent}x = 1\n{indent}{indent}return x\n")
+    };
+    let (spaces, tabs) = (body("    "), body("\t"));
+    let printed = |quoted: &str| format!("def f():\n    print({quoted})\n    return 1\n");
+    let (straight, curly) = (printed("\"hello\""), printed("\u{201c}hello\u{201d}"));
     let cases = [
         (
-            spaces,
+            &spaces,
             (
                 "      x = 1\n      return x\n",
                 "      x = 2\n      return x\n",
@@ -438,12 +442,12 @@ fn claude_code_edits_get_the_gates_correction_from_check_and_fix() {
             ),
         ),
         (
-            tabs,
+            &tabs,
             ("\tx = 1\n\treturn x\n", "\tx = 2\n\treturn x\n"),
             ("\t\tx = 1\n\t\treturn x\n", "\t\tx = 2\n\t\treturn x\n"),
         ),
         (
-            straight,
+            &straight,
             (
                 "    print(\u{201c}hello\u{201d})\n",
                 "    print(\u{201c}hello world\u{201d})\n",
@@ -451,7 +455,7 @@ fn claude_code_edits_get_the_gates_correction_from_check_and_fix() {
             ("    print(\"hello\")\n", "    print(\"hello world\")\n"),
         ),
         (
-            curly,
+            &curly,
             (
                 "    print(\"hello\")\n    return 1\n",
                 "    print(\"hello\")\n    return 2\n",
@@ -491,8 +495,7 @@ fn claude_code_edits_are_refused_alike_saying_why() {
         ),
     ];
     for (content, old, new, why) in cases {
-        let (_dir, answer) = agreed_on(Agent::ClaudeCode, content, old, new);
-        assert_eq!(answer, Answer::Refused(why.to_string()), "{old:?}");
+        refused_alike(&[Agent::ClaudeCode], content, (old, new), why);
     }
 }
 
@@ -503,21 +506,22 @@ fn claude_code_edits_are_refused_alike_saying_why() {
 /// name the places, alike for every agent.
 #[test]
 fn lines_found_at_several_places_are_refused_naming_them() {
-    let content = "def a(parts):\n    for part in parts:\n        if not part:\n            continue\n    return parts\n\n\ndef b(parts):\n    for part in parts:\n        if part:\n            for sub in part:\n                if not part:\n                    continue\n    return parts\n";
-    let old = "    if not part:\n        continue\n";
-    let new = "    if not part:\n        continue\n    seen = True\n";
-    for agent in AGENTS {
-        let (_dir, answer) = agreed_on(agent, content, old, new);
-        assert_eq!(
-            answer,
-            Answer::Refused(
-                "the old text occurs at lines 3-4 and lines 12-13 once each line is trimmed (its \
-                 indentation set aside): which one is meant cannot be told"
-                    .to_string()
-            ),
-            "{agent:?}"
-        );
-    }
+    // The same two lines in `a` (8 columns) and `b` (16 columns).
+    let skip = |indent: &str| format!("{indent}if not part:\n{indent}    continue\n");
+    let content = format!(
+        "def a(parts):\n    for part in parts:\n{}    return parts\n\n\ndef b(parts):\n    \
+         for part in parts:\n        if part:\n            for sub in part:\n{}    return parts\n",
+        skip("        "),
+        skip("                ")
+    );
+    let old = skip("    ");
+    refused_alike(
+        &AGENTS,
+        &content,
+        (&old, &format!("{old}    seen = True\n")),
+        "the old text occurs at lines 3-4 and lines 12-13 once each line is trimmed (its \
+         indentation set aside): which one is meant cannot be told",
+    );
 }
 
 /// An Edit placed exactly whose new text, at another column than the text
