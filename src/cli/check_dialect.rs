@@ -13,9 +13,10 @@ use super::apply_dialect::{place, refuse_another_file, run_edit, run_patch};
 use super::{CheckArgs, CmdResult, FixArgs};
 use crate::dialect::Dialect;
 use crate::dialect::apply_patch::{HunkReport, HunkState, PatchOutcome, render};
-use crate::dialect::edit::EditOutcome;
+use crate::dialect::edit::{Edit, EditOutcome};
 use crate::dialect::one_file;
 use crate::error::Error;
+use crate::gate::exact_correct::{self, ExactCorrection};
 
 /// One line per hunk: where it matched and at what level, or why not.
 fn hunk_lines(file: &str, outcome: &PatchOutcome) -> String {
@@ -73,7 +74,10 @@ fn hunk_line(file: &str, hunk: &HunkReport) -> String {
     }
 }
 
-fn edit_lines(file: &str, outcome: &EditOutcome) -> String {
+/// `decision`: the gate's on an exact-string edit
+/// ([`crate::dialect::corrected::exact_string_correction`]), which the
+/// diagnosis's message is said beside.
+fn edit_lines(file: &str, outcome: &EditOutcome, decision: Option<&ExactCorrection>) -> String {
     match (&outcome.result, &outcome.diagnosis) {
         (Ok(done), _) => format!(
             "{file}: block #1 ({}): applies, stage exact, {}\n",
@@ -83,7 +87,11 @@ fn edit_lines(file: &str, outcome: &EditOutcome) -> String {
         (Err(e), diagnosis) => {
             let mut s = format!("{file}: block #1 ({}): fails: {e}\n", outcome.tool.name());
             if let Some(d) = diagnosis {
-                s.push_str(&format!("    {}\n", d.message));
+                let message = match decision {
+                    Some(decision) => exact_correct::said_with(&d.message, decision),
+                    None => d.message.clone(),
+                };
+                s.push_str(&format!("    {message}\n"));
                 for line in &d.line_diff {
                     s.push_str(&format!("    {} {}\n", line.tag.name(), line.text));
                 }
@@ -139,27 +147,40 @@ pub fn check(args: &CheckArgs, input: OtherDialect) -> CmdResult {
         }
         Dialect::EditJson | Dialect::SearchReplace => {
             let outcome = run_edit(file, content.as_deref(), diff)?;
+            let decision = one_file::parse_edit(diff)
+                .and_then(|edit| {
+                    crate::dialect::corrected::exact_string_correction(
+                        &edit,
+                        &outcome,
+                        content.as_deref(),
+                    )
+                })
+                .map_err(|e| Error::usage(e.to_string()))?;
             // An edit in doubt applies, but not as it reads.
             let doubts =
                 super::apply_dialect::doubts_said(&outcome, content.as_deref().unwrap_or(""));
             let ok = outcome.result.is_ok() && doubts.is_empty();
             let text = if args.json {
-                json(&crate::report::EditCheckReport::new(
-                    outcome.report(),
-                    &doubts,
-                ))?
+                let report = crate::report::EditCheckReport::new(outcome.report(), &doubts);
+                // As the text says: an edit that failed, or is in doubt.
+                let message = outcome.diagnosis.as_ref().map(|d| d.message.as_str());
+                let withheld = decision
+                    .as_ref()
+                    .and_then(|d| exact_correct::reason_said(message, d));
+                let report = match &decision {
+                    Some(d) if !ok => report.with_correction(d.input.as_ref(), withheld.as_deref()),
+                    _ => report,
+                };
+                json(&report)?
             } else {
-                let mut s = edit_lines(&name, &outcome);
+                let mut s = edit_lines(&name, &outcome, decision.as_ref());
                 for why in &doubts {
                     s.push_str(&format!("    ! {why}\n"));
                 }
                 if args.suggest
-                    && let Some(edit) = outcome
-                        .diagnosis
-                        .as_ref()
-                        .and_then(|d| d.suggestion.as_ref())
+                    && let Some(edit) = suggested_edit(&outcome, decision.as_ref())?
                 {
-                    s.push_str(&format!("suggested edit:\n{}\n", edit_json(edit)?));
+                    s.push_str(&format!("suggested edit:\n{}\n", edit_json(&edit)?));
                 }
                 s
             };
@@ -198,8 +219,26 @@ fn json(value: &impl serde::Serialize) -> Result<String, Error> {
     Ok(s)
 }
 
+/// The corrected edit `check --suggest` prints: the gate's for an
+/// exact-string edit (`decision`), else the diagnosis's.
+fn suggested_edit(
+    outcome: &EditOutcome,
+    decision: Option<&ExactCorrection>,
+) -> Result<Option<Edit>, Error> {
+    let Some(decision) = decision else {
+        let diagnosed = outcome.diagnosis.as_ref();
+        return Ok(diagnosed.and_then(|d| d.suggestion.clone()));
+    };
+    decision
+        .input
+        .as_ref()
+        .map(|input| one_file::parse_edit(&input.to_string()))
+        .transpose()
+        .map_err(|e| Error::usage(e.to_string()))
+}
+
 /// An edit as its tool's JSON input (with its `tool` named).
-fn edit_json(edit: &crate::dialect::edit::Edit) -> Result<String, Error> {
+fn edit_json(edit: &Edit) -> Result<String, Error> {
     serde_json::to_string(edit).map_err(|e| Error::stdout(e.into()))
 }
 

@@ -176,20 +176,86 @@ fn correct_edit(text: &str, target: &Target) -> Result<Corrected, OneFileError> 
             complete,
         })
     };
+    let uncorrected = |why: String| Corrected {
+        text: None,
+        note: Some(why),
+        complete: false,
+    };
+    let decision = exact_string_correction(&edit, &outcome, target.content)?;
+    if let (Ok(_), Some(fixed)) = (
+        &outcome.result,
+        decision.as_ref().and_then(|d| d.input.as_ref()),
+    ) {
+        // Placed exactly, leaving Python misindented: the gate's shifted
+        // new text.
+        let sent = doubts(text, Dialect::EditJson, target)?;
+        let fixed = one_file::parse_edit(&fixed.to_string())?;
+        return checked(
+            &fixed,
+            Some(format!(
+                "edit corrected: its new text moved to the column of the text it replaces; the \
+                 edit as sent is in doubt: {}",
+                sent.join("; ")
+            )),
+        );
+    }
+    if let Some(decision) = decision.filter(|_| outcome.result.is_err()) {
+        // The gate's own decision: `fix`, `check` and the gate offer the
+        // same corrected edit, or give the same reason for none.
+        let error = match &outcome.result {
+            Err(e) => e.to_string(),
+            Ok(_) => String::new(),
+        };
+        let said = outcome.diagnosis.as_ref().map_or(error, |d| {
+            crate::gate::exact_correct::said_with(&d.message, &decision)
+        });
+        return match decision.input {
+            Some(fixed) => {
+                let fixed = one_file::parse_edit(&fixed.to_string())?;
+                checked(&fixed, Some(format!("edit corrected: {said}")))
+            }
+            None => Ok(uncorrected(refusal(&said))),
+        };
+    }
     match (&outcome.result, outcome.diagnosis.as_ref()) {
         (Ok(_), _) => checked(&edit, None),
         (Err(e), d) => match d.and_then(|d| d.suggestion.as_ref().map(|s| (d, s))) {
             Some((d, suggested)) => {
                 checked(suggested, Some(format!("edit corrected: {}", d.message)))
             }
-            None => Ok(Corrected {
-                text: None,
-                note: Some(format!(
-                    "no corrected edit: {}",
-                    d.map_or_else(|| e.to_string(), |d| d.message.clone())
-                )),
-                complete: false,
-            }),
+            None => Ok(uncorrected(format!(
+                "no corrected edit: {}",
+                d.map_or_else(|| e.to_string(), |d| d.message.clone())
+            ))),
         },
     }
+}
+
+/// Why no corrected edit is given, from what `check` says of the edit
+/// (`said`): all of it, where its own sentence says "No corrected edit"
+/// (the diagnosis before it gives the place it means), else said to be
+/// the reason.
+fn refusal(said: &str) -> String {
+    if said.contains("No corrected edit: ") {
+        said.to_string()
+    } else {
+        format!("no corrected edit: {said}")
+    }
+}
+
+/// The gate's decision on an exact-string edit (Claude Code's `Edit`,
+/// Cline's `editor`; [`crate::gate::exact_correct`]); `None` for a write.
+pub fn exact_string_correction(
+    edit: &super::edit::Edit,
+    outcome: &super::edit::EditOutcome,
+    content: Option<&str>,
+) -> Result<Option<crate::gate::exact_correct::ExactCorrection>, OneFileError> {
+    use super::edit::Edit;
+    if matches!(edit, Edit::ClaudeWrite { .. }) {
+        return Ok(None);
+    }
+    let input = serde_json::to_value(edit).map_err(|e| OneFileError::BadEdit(e.to_string()))?;
+    Ok(Some(crate::gate::exact_correct::exact_correction(
+        edit, outcome, content, &input,
+    )))
 }

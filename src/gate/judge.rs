@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::quotes::{borrowed, drops_curly_quotes, own_curly_quotes, quotes_of, straight_quotes};
+use super::quotes::{borrowed, drops_curly_quotes, own_curly_quotes, quotes_of};
 use super::wording::{LINE_DIFF_LEGEND, Terms, in_terms, line_diff_text};
 use super::{Call, Case, Finding, GateAgent, NextStep};
 use crate::diagnose::DiffLine;
@@ -154,11 +154,6 @@ fn not_utf8(path: &str) -> String {
     )
 }
 
-/// What srview's trust checks doubt in an exact edit's result.
-fn doubts(outcome: &edit::EditOutcome, content: Option<&str>) -> Vec<String> {
-    edit::edit_doubts(outcome, content.unwrap_or(""))
-}
-
 /// [`doubts`], each with what the model can do about it.
 fn doubt_steps(outcome: &edit::EditOutcome, content: &str) -> Vec<(NextStep, String)> {
     doubt_steps_but_layout(outcome, content, false)
@@ -256,102 +251,26 @@ fn exact_string(tool: &str, call: &Call, fs: &dyn PatchFs) -> Finding {
             if found.case == Case::Doubt
                 && let Some(content) = content.as_deref()
             {
-                found.corrected = super::reindent_exact::corrected(&edit, content, &call.input);
+                found.corrected = super::exact_correct::exact_correction(
+                    &edit,
+                    &outcome,
+                    Some(content),
+                    &call.input,
+                )
+                .input;
             }
             return found;
         }
         Err(error) => error,
     };
     let diagnosis = outcome.diagnosis.as_ref();
-    let suggestion = diagnosis.and_then(|d| d.suggestion.as_ref());
-    // Why the file's curly quotes are not carried; whether they are.
-    let (mut quote_why, mut carried) = (None, false);
-    let suggestion = match (error, suggestion) {
-        // The model wrote curly quotes where the file has straight ones:
-        // its new text means the file's straight quotes too (Claude Code
-        // would write the curly ones as sent).
-        (
-            EditError::ClaudeQuoteNormalised {
-                curly_in_file: false,
-            },
-            Some(Edit::ClaudeEdit {
-                file_path,
-                old_string,
-                new_string,
-                replace_all,
-            }),
-        ) => Some(Edit::ClaudeEdit {
-            file_path: file_path.clone(),
-            old_string: old_string.clone(),
-            new_string: straight_quotes(new_string),
-            replace_all: *replace_all,
-        }),
-        // The file's curly quotes: carried by position where which one
-        // each straight quote of the new text stands for is certain (the
-        // change holds no quote), else not told.
-        (
-            EditError::ClaudeQuoteNormalised {
-                curly_in_file: true,
-            },
-            _,
-        ) => match (&edit, content.as_deref()) {
-            (
-                Edit::ClaudeEdit {
-                    file_path,
-                    old_string,
-                    new_string,
-                    replace_all,
-                },
-                Some(content),
-            ) => match super::quotes::carried(content, old_string, new_string) {
-                Ok(Some((old, new))) => {
-                    carried = true;
-                    Some(Edit::ClaudeEdit {
-                        file_path: file_path.clone(),
-                        old_string: old,
-                        new_string: new,
-                        replace_all: *replace_all,
-                    })
-                }
-                Ok(None) => None,
-                Err(why) => {
-                    quote_why = Some(why);
-                    None
-                }
-            },
-            _ => None,
-        },
-        (_, suggestion) => suggestion.cloned(),
-    };
-    // Whole lines indented unlike the file (curly quotes for its straight
-    // ones too): re-indented as srview re-indents a loose hunk, new lines
-    // included; the exact-string diagnosis does not re-indent.
-    let (reindented, reindent_why) = match (&suggestion, &edit, content.as_deref()) {
-        // Quotes the change adds where the file has curly ones: said so.
-        (None, _, _) if quote_why.is_some() => (None, quote_why),
-        (None, Edit::ClaudeEdit { .. } | Edit::ClineEditor { .. }, Some(content)) => {
-            match reindented_edit(&edit, content) {
-                Ok(edit) => (Some(edit), None),
-                Err(why) => (None, why),
-            }
-        }
-        _ => (None, None),
-    };
-    let suggestion = suggestion.or(reindented.clone());
+    let super::exact_correct::ExactCorrection {
+        input: corrected,
+        withheld,
+        answers_diagnosis,
+    } = super::exact_correct::exact_correction(&edit, &outcome, content.as_deref(), &call.input);
     let missing = matches!(error, EditError::ClaudeFileMissing)
         .then(|| super::answer::Missing::to_edit(file.clone()));
-    let (corrected, withheld) = match &suggestion {
-        Some(suggested) => stand_behind(suggested, &edit, content.as_deref(), &call.input),
-        None if missing.is_some() => (None, None),
-        None => (
-            None,
-            Some(
-                reindent_why
-                    .clone()
-                    .unwrap_or("srview cannot tell the text meant".into()),
-            ),
-        ),
-    };
     let mut explanation = String::new();
     let quotes = matches!(error, EditError::ClaudeQuoteNormalised { .. });
     if quotes {
@@ -366,14 +285,9 @@ fn exact_string(tool: &str, call: &Call, fs: &dyn PatchFs) -> Finding {
         ));
     }
     if let Some(d) = diagnosis {
-        // The diagnosis withholds a correction the re-indentation gives,
-        // or the re-indentation's own reason (or why srview does not stand
-        // behind the re-indented edit, as for the other agents) says why
-        // none is offered: its sentence saying so is left out.
-        let message = match d.message.split_once(" No corrected edit:") {
-            Some((said, _)) if reindented.is_some() || reindent_why.is_some() || carried => said,
-            _ => d.message.as_str(),
-        };
+        // The correction's decision answers the diagnosis's own "no
+        // corrected edit": its sentence saying so is left out.
+        let message = super::exact_correct::diagnosis_said(&d.message, answers_diagnosis);
         // A diagnosis that opens with the agent's own error (said just
         // above) goes on from after it, not saying it twice.
         let error_text = error.to_string();
@@ -402,69 +316,6 @@ fn exact_string(tool: &str, call: &Call, fs: &dyn PatchFs) -> Finding {
     }
 }
 
-/// A Claude Code `Edit` whose old text is whole lines indented unlike the
-/// file, re-indented ([`super::reindent`]); curly quotes where the file has
-/// straight ones are made straight in both texts first.
-/// `Err` as [`super::reindent::reindented`]'s.
-fn reindented_edit(edit: &Edit, content: &str) -> Result<Edit, Option<String>> {
-    // Cline's `editor` replacing a text (not creating a file, not
-    // inserting): re-indented as Claude Code's `Edit` is (a tester's find:
-    // it got no corrected edit where the other agents' tools do).
-    if let Edit::ClineEditor {
-        path,
-        old_text: Some(old),
-        new_text,
-        insert_line: None,
-    } = edit
-    {
-        let claude = Edit::ClaudeEdit {
-            file_path: path.clone(),
-            old_string: old.clone(),
-            new_string: new_text.clone().unwrap_or_default(),
-            replace_all: false,
-        };
-        return match reindented_edit(&claude, content)? {
-            Edit::ClaudeEdit {
-                old_string,
-                new_string,
-                ..
-            } => Ok(Edit::ClineEditor {
-                path: path.clone(),
-                old_text: Some(old_string),
-                new_text: Some(new_string),
-                insert_line: None,
-            }),
-            _ => Err(None),
-        };
-    }
-    let Edit::ClaudeEdit {
-        file_path,
-        old_string,
-        new_string,
-        replace_all: false,
-    } = edit
-    else {
-        return Err(None);
-    };
-    let curly = |t: &str| t.contains(['\u{2018}', '\u{2019}', '\u{201C}', '\u{201D}']);
-    let (old, new) = if curly(old_string) && !curly(content) {
-        super::reindent::reindented(
-            file_path,
-            &straight_quotes(old_string),
-            &straight_quotes(new_string),
-            content,
-        )?
-    } else {
-        super::reindent::reindented(file_path, old_string, new_string, content)?
-    };
-    Ok(Edit::ClaudeEdit {
-        file_path: file_path.clone(),
-        old_string: old,
-        new_string: new,
-        replace_all: false,
-    })
-}
-
 /// Adds a diagnosis's sentence (in `terms`, see [`in_terms`]) and line diff
 /// to an explanation.
 fn push_diagnosis(explanation: &mut String, message: &str, lines: &[DiffLine], terms: Terms) {
@@ -476,90 +327,6 @@ fn push_diagnosis(explanation: &mut String, message: &str, lines: &[DiffLine], t
         explanation.push_str(&format!("\nThe lines {LINE_DIFF_LEGEND}:\n"));
         explanation.push_str(line_diff_text(lines).trim_end());
     }
-}
-
-/// The tool input with a suggested edit's texts, when srview stands behind
-/// it: it applies exactly, and no trust check fails. Else why not.
-fn stand_behind(
-    suggested: &Edit,
-    model: &Edit,
-    content: Option<&str>,
-    input: &Value,
-) -> (Option<Value>, Option<String>) {
-    let outcome = edit::apply(suggested, content);
-    if let Err(e) = &outcome.result {
-        return (None, Some(format!("the corrected edit fails too: {e}")));
-    }
-    let doubts = doubts(&outcome, content);
-    if !doubts.is_empty() {
-        return (
-            None,
-            Some(format!(
-                "the corrected edit is in doubt: {}",
-                doubts.join("; ")
-            )),
-        );
-    }
-    let texts = |edit: &Edit| match edit {
-        Edit::ClaudeEdit {
-            old_string,
-            new_string,
-            ..
-        } => quotes_of([(old_string.as_str(), new_string.as_str())]),
-        Edit::ClineEditor {
-            old_text, new_text, ..
-        } => quotes_of([(
-            old_text.as_deref().unwrap_or(""),
-            new_text.as_deref().unwrap_or(""),
-        )]),
-        Edit::ClaudeWrite { .. } => quotes_of([]),
-    };
-    let pair = |edit: &Edit| match edit {
-        Edit::ClaudeEdit {
-            old_string,
-            new_string,
-            ..
-        } => (old_string.clone(), new_string.clone()),
-        Edit::ClineEditor {
-            old_text, new_text, ..
-        } => (
-            old_text.clone().unwrap_or_default(),
-            new_text.clone().unwrap_or_default(),
-        ),
-        Edit::ClaudeWrite { .. } => (String::new(), String::new()),
-    };
-    let ((model_old, model_new), (fixed_old, fixed_new)) = (pair(model), pair(suggested));
-    if let Some(why) = own_curly_quotes(&[(&model_old, &model_new)], &[(&fixed_old, &fixed_new)])
-        .or_else(|| drops_curly_quotes(texts(model), texts(suggested)))
-    {
-        return (None, Some(why));
-    }
-    let mut corrected = input.clone();
-    let (old_key, new_key, old, new) = match suggested {
-        Edit::ClaudeEdit {
-            old_string,
-            new_string,
-            ..
-        } => (
-            "old_string",
-            "new_string",
-            Some(old_string),
-            Some(new_string),
-        ),
-        Edit::ClineEditor {
-            old_text, new_text, ..
-        } => ("old_text", "new_text", old_text.as_ref(), new_text.as_ref()),
-        Edit::ClaudeWrite { .. } => return (None, Some("a write has nothing to correct".into())),
-    };
-    if let Some(object) = corrected.as_object_mut() {
-        if let Some(old) = old {
-            object.insert(old_key.to_string(), old.clone().into());
-        }
-        if let Some(new) = new {
-            object.insert(new_key.to_string(), new.clone().into());
-        }
-    }
-    (Some(corrected), None)
 }
 
 /// "lines 12-13" of `content` for the byte range `start..end`.

@@ -37,6 +37,7 @@
 mod answer;
 mod dollars;
 mod dropped;
+pub mod exact_correct;
 pub mod install;
 pub(crate) mod jsonc;
 mod judge;
