@@ -124,8 +124,8 @@ fn as_tool_input(mut edit: Value) -> Value {
 }
 
 /// `srview check FILE INPUT --dialect D --suggest`'s answer.
-fn check_answer(dir: &Path, agent: Agent) -> Answer {
-    let args = ["check", "app.py", "input.json", "--suggest"];
+fn check_answer(dir: &Path, agent: Agent, name: &str) -> Answer {
+    let args = ["check", name, "input.json", "--suggest"];
     let out = support::runner::srview(args.into_iter().chain(agent.dialect()))
         .cwd(dir)
         .output();
@@ -144,8 +144,8 @@ fn check_answer(dir: &Path, agent: Agent) -> Answer {
 
 /// `srview fix FILE INPUT --dialect D`'s answer: the input on stdout (exit
 /// 0), or the reason on stderr (exit 1, nothing on stdout).
-fn fix_answer(dir: &Path, agent: Agent) -> Answer {
-    let args = ["fix", "app.py", "input.json"];
+fn fix_answer(dir: &Path, agent: Agent, name: &str) -> Answer {
+    let args = ["fix", name, "input.json"];
     let out = support::runner::srview(args.into_iter().chain(agent.dialect()))
         .cwd(dir)
         .output();
@@ -199,13 +199,23 @@ fn gate_answer(dir: &Path, agent: Agent, payload: &Value) -> Answer {
 /// edit `(old, new)` as `input.json`; each command's answer, asserted
 /// equal, and the answer.
 fn agreed_on(agent: Agent, content: &str, old: &str, new: &str) -> (tempfile::TempDir, Answer) {
+    agreed_on_file(agent, ("app.py", content), old, new)
+}
+
+/// [`agreed_on`] for the file `name` holding `content`.
+fn agreed_on_file(
+    agent: Agent,
+    (name, content): (&str, &str),
+    old: &str,
+    new: &str,
+) -> (tempfile::TempDir, Answer) {
     let dir = tempfile::tempdir().expect("a folder");
     let root = dir.path().to_string_lossy().into_owned();
-    support::files::write(dir.path(), "app.py", content.as_bytes());
-    let input = agent.input(&root, "app.py", old, new);
+    support::files::write(dir.path(), name, content.as_bytes());
+    let input = agent.input(&root, name, old, new);
     support::files::write(dir.path(), "input.json", input.to_string().as_bytes());
-    let check = check_answer(dir.path(), agent);
-    let fix = fix_answer(dir.path(), agent);
+    let check = check_answer(dir.path(), agent, name);
+    let fix = fix_answer(dir.path(), agent, name);
     let gate = gate_answer(dir.path(), agent, &agent.payload(&root, &input));
     assert_eq!(check, fix, "{agent:?}: check and fix");
     assert_eq!(fix, gate, "{agent:?}: fix and the gate");
@@ -220,9 +230,19 @@ fn offered_alike(
     (old, new): (&str, &str),
     fixed: (&str, &str),
 ) -> (tempfile::TempDir, Value) {
-    let (dir, answer) = agreed_on(agent, content, old, new);
+    offered_alike_in(agent, ("app.py", content), (old, new), fixed)
+}
+
+/// [`offered_alike`] for the file `name` holding `content`.
+fn offered_alike_in(
+    agent: Agent,
+    (name, content): (&str, &str),
+    (old, new): (&str, &str),
+    fixed: (&str, &str),
+) -> (tempfile::TempDir, Value) {
+    let (dir, answer) = agreed_on_file(agent, (name, content), old, new);
     let root = dir.path().to_string_lossy().into_owned();
-    let want = agent.input(&root, "app.py", fixed.0, fixed.1);
+    let want = agent.input(&root, name, fixed.0, fixed.1);
     assert_eq!(answer, Answer::Offered(want.clone()), "{agent:?}: {old:?}");
     (dir, want)
 }
@@ -323,7 +343,8 @@ fn an_edit_ending_on_a_docstrings_first_line_is_reindented() {
 /// Where the lines hold a string only in part and re-indenting would move
 /// its content (lines added inside the docstring the old text ends in; an
 /// old text ending on the quotes that close a docstring opened above it),
-/// the three refuse alike, saying so (no longer "is no docstring").
+/// the three refuse alike, saying so (no longer "is no docstring"); an old
+/// text starting inside a string opened above it names that opening line.
 #[test]
 fn a_string_the_lines_hold_in_part_is_refused_alike_saying_why() {
     let cases = [
@@ -337,8 +358,8 @@ fn a_string_the_lines_hold_in_part_is_refused_alike_saying_why() {
         (
             "    More text.\n    \"\"\"\n",
             "    More text.\n    \"\"\"\n    x = 1\n",
-            "the old text's last line (`\"\"\"`) closes a string literal that runs over \
-             several lines from above it (file line 6): the white space its lines start with \
+            "file line 5 lies inside a string literal that runs over several lines from file \
+             line 3 (`\"\"\"Doc.`), above the old text: the white space its lines start with \
              is the string's content, which re-indenting would change",
         ),
     ];
@@ -572,5 +593,127 @@ fn check_json_on_a_claude_code_edit_gives_the_same_decision() {
             input => Answer::Offered(as_tool_input(input.clone())),
         };
         assert_eq!(said, answer, "{old:?}");
+
+/// A file in each language's string form running over lines: the line
+/// `    app run` is the string's content, opened on the line above it, and
+/// the one line holding `= 1` is code after the string. Each language's
+/// reading checked with its real tool where this machine has one (rustc,
+/// g++, gcc, node, python3, bash, perl: the content lines print with their
+/// leading spaces); Lua, Ruby, PHP, C#, Java and Go by their manuals.
+const STRING_FILES: [(&str, &str); 16] = [
+    (
+        "h.rs",
+        "fn help() -> String {\n    let text = \"usage:\n    app run\n    app stop\";\n    let count = 1;\n    text.repeat(count)\n}\n",
+    ),
+    (
+        "r.rs",
+        "fn help() -> String {\n    let text = r#\"usage:\n    app run\n    app \"stop\"\"#;\n    let count = 1;\n    text.repeat(count)\n}\n",
+    ),
+    (
+        "h.cpp",
+        "const char *help() {\n    const char *text = R\"(usage:\n    app run\n    app stop)\";\n    int count = 1;\n    return text + count;\n}\n",
+    ),
+    (
+        "c.c",
+        "const char *help(void) {\n    const char *text = \"usage: \\\n    app run \\\n    app stop\";\n    int count = 1;\n    return text + count;\n}\n",
+    ),
+    (
+        "H.cs",
+        "class H {\n    string text = @\"usage:\n    app run\n    app stop\";\n    int count = 1;\n    int total = 0;\n}\n",
+    ),
+    (
+        "H.java",
+        "class H {\n    String text = \"\"\"\n    app run\n    app stop\"\"\";\n    int count = 1;\n    int total = 0;\n}\n",
+    ),
+    (
+        "h.js",
+        "function help() {\n    const text = `usage:\n    app run\n    app stop`;\n    const count = 1;\n    return text.repeat(count);\n}\n",
+    ),
+    (
+        "h.go",
+        "func help() string {\n    text := `usage:\n    app run\n    app stop`\n    count := 1\n    return text + fmt.Sprint(count)\n}\n",
+    ),
+    (
+        "h.py",
+        "def help():\n    text = \"\"\"usage:\n    app run\n    app stop\"\"\"\n    count = 1\n    return text * count\n",
+    ),
+    (
+        "h.lua",
+        "function help()\n    local text = [[usage:\n    app run\n    app stop]]\n    local count = 1\n    return text .. count\nend\n",
+    ),
+    (
+        "h.sh",
+        "help() {\n    cat <<EOF\n    app run\n    app stop\nEOF\n    count=1\n    echo \"$count\"\n}\n",
+    ),
+    (
+        "q.sh",
+        "help() {\n    echo \"usage:\n    app run\n    app stop\"\n    count=1\n    echo \"$count\"\n}\n",
+    ),
+    (
+        "h.rb",
+        "def help\n    text = <<-EOS\n    app run\n    app stop\n    EOS\n    count = 1\n    text * count\nend\n",
+    ),
+    (
+        "h.php",
+        "<?php function help() {\n    $text = <<<EOT\n    app run\n    app stop\n    EOT;\n    $count = 1;\n    return $text;\n}\n",
+    ),
+    (
+        "h.pl",
+        "sub help {\n    my $text = <<\"EOT\";\n    app run\n    app stop\nEOT\n    my $count = 1;\n    return $text x $count;\n}\n",
+    ),
+    (
+        "H.kt",
+        "fun help(): String {\n    val text = \"\"\"usage:\n    app run\n    app stop\"\"\"\n    val count = 1\n    return text.repeat(count)\n}\n",
+    ),
+];
+
+/// Two columns off: each line of `text` with two spaces less.
+fn two_short(text: &str) -> String {
+    text.lines()
+        .map(|line| format!("{}\n", line.strip_prefix("  ").unwrap_or(line)))
+        .collect()
+}
+
+/// A tester's find (round 44, T-01, its sequel): an edit of only the middle
+/// lines of a string running over lines, sent two columns short, was
+/// re-indented by the gate, `check` and `fix` (the string's text changed)
+/// in every language but Python's, whose new lines were re-indented too.
+/// Now each refuses alike, naming the line that opened the string; an
+/// edit of the code after the string is corrected as before.
+#[test]
+fn a_strings_middle_lines_are_never_reindented_in_any_language() {
+    for (name, content) in STRING_FILES {
+        let lines: Vec<&str> = content.lines().collect();
+        let middle = lines.iter().position(|l| l.starts_with("    app run"));
+        let middle = middle.expect("a middle line");
+        // Two lines each (one line sent short is a substring of the file's
+        // line: exact, placed inside its indentation).
+        let pair = |at: usize| format!("{}\n{}\n", lines[at], lines[at + 1]);
+        let old = pair(middle);
+        let new = format!("{}\n    app status\n{}\n", lines[middle], lines[middle + 1]);
+        let why = format!(
+            "file line {} lies inside a string literal that runs over several lines from file \
+             line {} (`{}`), above the old text: the white space its lines start with is the \
+             string's content, which re-indenting would change",
+            middle + 1,
+            middle,
+            lines[middle - 1].trim()
+        );
+        let code = lines
+            .iter()
+            .position(|l| l.contains("= 1") || l.contains("=1"));
+        let code = pair(code.expect("a code line"));
+        let changed = code.replacen('1', "2", 1);
+        for agent in AGENTS {
+            let (_dir, answer) =
+                agreed_on_file(agent, (name, content), &two_short(&old), &two_short(&new));
+            assert_eq!(answer, Answer::Refused(why.clone()), "{agent:?}: {name}");
+            offered_alike_in(
+                agent,
+                (name, content),
+                (&two_short(&code), &two_short(&changed)),
+                (&code, &changed),
+            );
+        }
     }
 }

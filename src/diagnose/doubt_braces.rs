@@ -1078,6 +1078,28 @@ pub(super) fn line_starts(lang: Lang, lines: &[&str]) -> Vec<(i64, bool)> {
         .collect()
 }
 
+/// A brace language's text read line after line for its strings that run
+/// over lines (a Rust `"..."`, C++'s `R"(..)"`, C#'s `@".."`, a template
+/// literal, a C string continued by `\\`): the reading the bracket check
+/// makes, for [`super::strings::MultilineStrings`].
+#[derive(Debug, Clone)]
+pub(super) struct StringLines(Reader);
+
+impl StringLines {
+    /// Nothing read yet.
+    pub(super) fn new(lang: Lang) -> StringLines {
+        StringLines(Reader::new(lang))
+    }
+
+    /// Reads the next line (without its line ending): whether a string is
+    /// open at its end that goes on onto the next line, and whether a
+    /// string opened on it.
+    pub(super) fn read(&mut self, line: &str) -> (bool, bool) {
+        self.0.line(line);
+        (matches!(self.0.mode, Mode::Str(_)), self.0.opened.is_some())
+    }
+}
+
 /// Per line of `text` (the file `path`, in a brace language): whether it
 /// starts inside a `/* */` comment; `None` for a file of another language.
 pub fn block_comment_starts(path: &str, text: &str) -> Option<Vec<bool>> {

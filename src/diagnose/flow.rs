@@ -435,7 +435,10 @@ fn analyse(
             None
         } else {
             let region = ctx.file.lines(r.start, r.end);
-            let strings = super::merge::MultilineStrings::new(ctx.original);
+            // A SEARCH/REPLACE diff names no file here: the file's
+            // language is not known, its strings read as any text's.
+            let syntax = super::StringSyntax::Other;
+            let strings = super::MultilineStrings::new(syntax, ctx.original);
             let in_string = |j: usize| strings.at(r.start + j);
             match merge(
                 &pb.search,
@@ -443,6 +446,7 @@ fn analyse(
                 &pb.replace,
                 ctx.file.is_crlf(),
                 &in_string,
+                syntax,
             ) {
                 Ok(lines) => suggestion(
                     &ctx.file,

@@ -30,6 +30,7 @@ use super::closest::{align, paired};
 use super::normalize::{
     has_entity, plain_char, plain_lookalikes, squeeze_space, unescape_entities,
 };
+use super::strings::{MultilineStrings, StringSyntax};
 use crate::engine::js::js_trim;
 use crate::textdiff;
 
@@ -453,67 +454,6 @@ pub fn spaced_otherwise_in_string(search: &str, file: &str) -> Option<String> {
     }
 }
 
-/// Which lines of a text lie inside a string literal that runs over
-/// several lines (Python's `"""`/`\'\'\'`, JavaScript's template literals):
-/// the delimiters read in order, each opening a string or closing the one
-/// it opened. A reading that errs towards seeing one (as the
-/// re-indentation's). Asked only where a line differs from the model's in
-/// white space alone; it reads the text once, forward, as lines are asked
-/// in order (a 100,000-line file read again per line was the gate's
-/// fuzzy case's 50 ms).
-pub struct MultilineStrings<'a> {
-    text: &'a [u8],
-    /// The line read up to, the byte it starts at, the delimiter open there.
-    read: std::cell::Cell<(usize, usize, Option<u8>)>,
-}
-
-impl<'a> MultilineStrings<'a> {
-    /// Nothing read yet.
-    pub fn new(content: &'a str) -> Self {
-        MultilineStrings {
-            text: content.as_bytes(),
-            read: std::cell::Cell::new((0, 0, None)),
-        }
-    }
-
-    /// Whether 0-based line `line` starts inside such a string.
-    pub fn at(&self, line: usize) -> bool {
-        let (mut reached, mut from, mut open) = self.read.get();
-        if line < reached {
-            (reached, from, open) = (0, 0, None);
-        }
-        let to = if line == reached {
-            from
-        } else {
-            match memchr::memchr_iter(b'\n', &self.text[from..]).nth(line - reached - 1) {
-                Some(i) => from + i + 1,
-                None => self.text.len(),
-            }
-        };
-        let mut at = from;
-        while let Some(k) = memchr::memchr3(b'"', b'\'', b'`', &self.text[at..to]) {
-            let found = at + k;
-            let quote = self.text[found];
-            let width = if quote == b'`' {
-                1
-            } else if self.text[found..to].starts_with(&[quote, quote, quote]) {
-                3
-            } else {
-                at = found + 1;
-                continue;
-            };
-            open = match open {
-                None => Some(quote),
-                Some(o) if o == quote => None,
-                other => other,
-            };
-            at = found + width;
-        }
-        self.read.set((line, to, open));
-        open.is_some()
-    }
-}
-
 /// [`spaced_otherwise_in_string`], and a line the model changes that lies
 /// inside a string running over several lines (`inside`, asked only when
 /// the two differ in white space alone): every space of it is the
@@ -611,13 +551,15 @@ fn shown_form(text: &str) -> String {
 /// author's change cannot be carried onto them unambiguously.
 /// `crlf`: the file's lines end in `\r\n`.
 /// `in_string(j)`: whether region line `j` lies inside a string literal
-/// running over several lines ([`MultilineStrings`]).
+/// running over several lines ([`MultilineStrings`]); `syntax`: the
+/// file's, in which the model's texts are read for such strings.
 pub fn merge(
     search: &[&str],
     region: &[&str],
     replace: &[&str],
     crlf: bool,
     in_string: &dyn Fn(usize) -> bool,
+    syntax: StringSyntax,
 ) -> Result<Vec<String>, Unmergeable> {
     let pairs = align(search, region);
     let mut file_of: Vec<Option<usize>> = vec![None; search.len()];
@@ -769,9 +711,9 @@ pub fn merge(
     // content, written as the model wrote them, white space and all (a
     // tester's find, 37d-01: a new help text's 8 spaces made two tabs).
     let model = new.join("\n");
-    let strings = MultilineStrings::new(&model);
+    let strings = MultilineStrings::new(syntax, &model);
     let old_text = old.join("\n");
-    let search_strings = MultilineStrings::new(&old_text);
+    let search_strings = MultilineStrings::new(syntax, &old_text);
     let opens_its_own = !(0..old.len()).any(|i| search_strings.at(i));
     // A docstring's continuation lines move with its opening line as
     // placed, each keeping its place against it, as black or an editor
@@ -1446,7 +1388,8 @@ impl Corrections {
 #[cfg(test)]
 mod tests {
     use super::{
-        MultilineStrings, Unmergeable, merge, spaced_otherwise, spaced_otherwise_in_string,
+        MultilineStrings, StringSyntax, Unmergeable, merge, spaced_otherwise,
+        spaced_otherwise_in_string,
     };
 
     #[test]
@@ -1466,7 +1409,14 @@ mod tests {
     }
 
     fn m(search: &[&str], region: &[&str], replace: &[&str]) -> Result<Vec<String>, Unmergeable> {
-        merge(search, region, replace, false, &|_| false)
+        merge(
+            search,
+            region,
+            replace,
+            false,
+            &|_| false,
+            StringSyntax::Other,
+        )
     }
 
     /// Each case: what it shows, the file's region, the SEARCH lines, the
@@ -1545,11 +1495,11 @@ mod tests {
     #[test]
     fn lines_inside_a_string_over_several_lines_are_told() {
         let text = "A = \"\"\"\\\nName:  {n}\n\"\"\"\nB = 1\nC = `x\ny`\n";
-        let strings = MultilineStrings::new(text);
+        let strings = MultilineStrings::new(StringSyntax::Other, text);
         let inside: Vec<bool> = (0..6).map(|l| strings.at(l)).collect();
         assert_eq!(inside, [false, true, true, false, false, true]);
         // Asked out of order, or past the end: read again from the start.
-        let strings = MultilineStrings::new(text);
+        let strings = MultilineStrings::new(StringSyntax::Other, text);
         let inside: Vec<bool> = [5, 1, 3, 2, 9].iter().map(|&l| strings.at(l)).collect();
         assert_eq!(inside, [true, true, false, true, false]);
         assert_eq!(
@@ -1594,7 +1544,15 @@ mod tests {
         ];
         let in_string = |j: usize| j == 2 || j == 3;
         assert_eq!(
-            merge(&search, &file, &replace, false, &in_string).expect("merged"),
+            merge(
+                &search,
+                &file,
+                &replace,
+                false,
+                &in_string,
+                StringSyntax::Other
+            )
+            .expect("merged"),
             [
                 "def u():",
                 "\tt = \"\"\"",
@@ -1614,7 +1572,15 @@ mod tests {
         let search = ["if a &lt; b {"];
         let replace = ["if a &lt;= b {"];
         assert_eq!(
-            merge(&search, &file, &replace, true, &|_| false).expect("merges"),
+            merge(
+                &search,
+                &file,
+                &replace,
+                true,
+                &|_| false,
+                StringSyntax::Other
+            )
+            .expect("merges"),
             ["if a <= b {\r"]
         );
     }

@@ -60,6 +60,7 @@ mod message;
 mod normalize;
 mod occurrences;
 mod pytokens;
+pub mod strings;
 mod structure;
 mod suggest;
 pub mod trailing;
@@ -81,11 +82,12 @@ pub(crate) use docstring::{
 pub(crate) use flow::at_line_start;
 pub use flow::diagnose_indexed;
 pub(crate) use merge::{
-    FormClash, MultilineStrings, carry_form, changed_line_spaced_otherwise, continuation_lines,
-    differs_in_content, differs_only_in_normalisation, line_form_withheld, line_likeness,
-    lines_up_with_a_word, no_indent_relation_withheld, opened_before, rewritten_from,
-    spaced_otherwise, string_spacing_withheld, string_spacing_withheld_at,
+    FormClash, carry_form, changed_line_spaced_otherwise, continuation_lines, differs_in_content,
+    differs_only_in_normalisation, line_form_withheld, line_likeness, lines_up_with_a_word,
+    no_indent_relation_withheld, opened_before, rewritten_from, spaced_otherwise,
+    string_spacing_withheld, string_spacing_withheld_at,
 };
+pub use strings::{MultilineStrings, StringSyntax};
 pub use suggest::{settle_suggestions, suggestion};
 
 /// The root cause of a block's trouble. JSON: the kebab-case [`Reason::code`].

@@ -149,16 +149,24 @@ fn quote_doubt(patch: &Patch, fixed: &Patch) -> Option<String> {
 /// Why srview withholds `fixed`, a correction of the model's `patch`, for
 /// the lines it re-indents: a hunk's new lines would mean something else
 /// ([`super::reindent::meaning_changed`], hunk by hunk in order).
+/// Each hunk is read in its file's language (by its name).
 pub(super) fn reindent_doubt(patch: &Patch, fixed: &Patch) -> Option<String> {
     let sent: Vec<_> = hunk_lines(patch).collect();
     let made: Vec<_> = hunk_lines(fixed).collect();
     if sent.len() != made.len() {
         return None;
     }
+    let syntaxes = patch.sections.iter().flat_map(|section| match section {
+        Section::Update { chunks, path, .. } => {
+            vec![crate::diagnose::StringSyntax::of(path, ""); chunks.len()]
+        }
+        _ => Vec::new(),
+    });
     sent.iter()
         .zip(&made)
-        .find_map(|((sent_old, sent_new), (old, new))| {
-            super::reindent::meaning_changed(sent_old, sent_new, old, new)
+        .zip(syntaxes)
+        .find_map(|(((sent_old, sent_new), (old, new)), syntax)| {
+            super::reindent::meaning_changed(syntax, (sent_old, sent_new), old, new)
         })
 }
 
@@ -170,9 +178,12 @@ pub(super) fn reindent_doubt(patch: &Patch, fixed: &Patch) -> Option<String> {
 /// space at all where the file's line lies inside a string running over
 /// several lines (a `"""` template's line ending in spaces: a fresh
 /// tester's find, Codex's repair wrote it without them where every other
-/// agent's correction was withheld). The corrected hunk's old lines are the
-/// file's own: where they first stand in the file (read through `fs` from
-/// `cwd`) tells which lie in such a string.
+/// agent's correction was withheld); or a line the hunk's old text sends
+/// otherwise indented lies inside a string over lines opened above the
+/// hunk ([`super::reindent::string_from_above`]: an edit of a string's
+/// middle lines). The corrected hunk's old lines are the file's own: where
+/// they first stand in the file (read through `fs` from `cwd`) tells which
+/// lie in such a string.
 fn string_doubt(patch: &Patch, fixed: &Patch, fs: &dyn PatchFs, cwd: &str) -> Option<String> {
     for (section, own) in fixed.sections.iter().zip(&patch.sections) {
         let (Section::Update { chunks, path, .. }, Section::Update { chunks: sent, .. }) =
@@ -184,13 +195,27 @@ fn string_doubt(patch: &Patch, fixed: &Patch, fs: &dyn PatchFs, cwd: &str) -> Op
             apply_patch::Entry::File(content) => content,
             _ => String::new(),
         };
-        let strings = crate::diagnose::MultilineStrings::new(&content);
+        let strings = crate::diagnose::MultilineStrings::of(path, &content);
         for (k, (chunk, sent)) in chunks.iter().zip(sent).enumerate() {
             let old = chunk.old_lines();
             let joined: String = old.iter().map(|l| format!("{l}\n")).collect();
             let first = content
                 .find(&joined)
                 .map(|at| memchr::memchr_iter(b'\n', &content.as_bytes()[..at]).count());
+            let from_above = first.and_then(|first| {
+                super::reindent::string_from_above(
+                    &sent.old_lines(),
+                    old.iter().copied(),
+                    first,
+                    &strings,
+                )
+            });
+            if let Some((line, opened)) = from_above {
+                return Some(super::reindent::string_from_above_withheld(
+                    &format!("in hunk {} of {path}, file line {}", k + 1, line + 1),
+                    (opened, &content),
+                ));
+            }
             let found = crate::diagnose::changed_line_spaced_otherwise(
                 &sent.old_lines(),
                 &sent.new_lines(),
@@ -499,9 +524,11 @@ pub(super) fn codex(call: &Call, fs: &dyn PatchFs) -> Finding {
     } else {
         let text = render(&tight);
         match stands(&tight, fs, cwd).and_then(|()| {
-            match reindent_doubt(&patch, &tight)
+            // The string's own reason first: it names the line that
+            // opened a string the hunk starts inside.
+            match string_doubt(&patch, &tight, fs, cwd)
+                .or_else(|| reindent_doubt(&patch, &tight))
                 .or_else(|| quote_doubt(&patch, &tight))
-                .or_else(|| string_doubt(&patch, &tight, fs, cwd))
             {
                 Some(why) => Err(why),
                 None => Ok(()),
@@ -631,9 +658,9 @@ fn failing(
         match apply_patch::carry_ends(patch, &mut fixed.patch)
             .and_then(|()| stands(&fixed.patch, fs, cwd))
             .and_then(|()| {
-                match reindent_doubt(patch, &fixed.patch)
+                match string_doubt(patch, &fixed.patch, fs, cwd)
+                    .or_else(|| reindent_doubt(patch, &fixed.patch))
                     .or_else(|| quote_doubt(patch, &fixed.patch))
-                    .or_else(|| string_doubt(patch, &fixed.patch, fs, cwd))
                 {
                     Some(why) => Err(why),
                     None => Ok(()),

@@ -8,6 +8,7 @@
 //! which withholds what it cannot tell). srview's exact-string diagnosis
 //! offers no correction here: it does not re-indent new text.
 
+use crate::diagnose::{MultilineStrings, StringSyntax};
 use crate::dialect::apply_patch::{
     self, LineKind, MemoryFs, Patch, PatchDoubtKind, Section, parse,
 };
@@ -49,11 +50,19 @@ pub(super) fn reindented(
                 text.lines().collect()
             }
             let sent = (lines(old), lines(new));
-            if let Some(why) = string_spaced_otherwise(&sent.0, &sent.1, &old_fixed, content) {
+            let syntax = StringSyntax::of(path, content);
+            let strings = MultilineStrings::new(syntax, content);
+            if let Some(why) = inside_a_string_from_above(&sent.0, &old_fixed, content, &strings) {
                 return Err(Some(why));
             }
-            let opening_at_end = opening_at_end(&sent.0, &old_fixed, content)?;
+            let opening_at_end = opening_at_end(&sent.0, &old_fixed, content, &strings)?;
+            if let Some(why) =
+                string_spaced_otherwise(&sent.0, &sent.1, &old_fixed, content, &strings)
+            {
+                return Err(Some(why));
+            }
             if let Some(why) = meaning_changed_where(
+                syntax,
                 (&sent.0, &sent.1),
                 (&lines(&old_fixed), &lines(&new_fixed)),
                 opening_at_end,
@@ -78,21 +87,82 @@ pub(super) fn reindented(
         })
 }
 
+/// Why the old text's lines cannot be re-indented where the file has them
+/// inside a string literal that opened above them (an edit of only the
+/// middle lines of a Rust `"..."`, a heredoc's body, a `"""` text's): the
+/// white space those lines start with is the string's content, and the
+/// model's lines, sent otherwise, say nothing of what it means it to be.
+/// Asked of a line the model sent with other leading white space than the
+/// file's (a line sent as the file has it is not moved; its spacing
+/// further on is [`string_spaced_otherwise`]'s). `model_old`: the old
+/// text's lines as sent; `file_old`: the old text as the file has it;
+/// `strings`: the file's.
+fn inside_a_string_from_above(
+    model_old: &[&str],
+    file_old: &str,
+    content: &str,
+    strings: &MultilineStrings,
+) -> Option<String> {
+    let first = first_line(file_old, content) - 1;
+    let (line, opened) = string_from_above(model_old, file_old.lines(), first, strings)?;
+    Some(string_from_above_withheld(
+        &format!("file line {}", line + 1),
+        (opened, content),
+    ))
+}
+
+/// Of the model's old lines (`model_old`) paired with the file's
+/// (`file_old`, starting at the file's 0-based line `first`), the first
+/// sent with other leading white space that lies inside a string over
+/// lines opened above `first` (`strings`: the file's): its 0-based line
+/// and the string's opening line.
+pub(super) fn string_from_above<'a>(
+    model_old: &[&str],
+    file_old: impl IntoIterator<Item = &'a str>,
+    first: usize,
+    strings: &MultilineStrings,
+) -> Option<(usize, usize)> {
+    model_old
+        .iter()
+        .zip(file_old)
+        .enumerate()
+        .filter(|(_, (sent, file))| sent[..lead(sent)] != file[..lead(file)])
+        .find_map(|(k, _)| {
+            strings
+                .opened_at(first + k)
+                .filter(|&opened| opened < first)
+                .map(|opened| (first + k, opened))
+        })
+}
+
+/// The sentence withholding a re-indentation of `place` (a file's line,
+/// named: "file line 3"), inside a string that opened on the 0-based line
+/// `opened` of `content`, above the edit's old text.
+pub(super) fn string_from_above_withheld(place: &str, (opened, content): (usize, &str)) -> String {
+    let opening = content.lines().nth(opened).unwrap_or_default().trim();
+    format!(
+        "{place} lies inside a string literal that runs over several lines from file line {} \
+         (`{opening}`), above the old text: the white space its lines start with is the \
+         string's content, which re-indenting would change",
+        opened + 1
+    )
+}
+
 /// Why the model's lines cannot be carried onto the file's: a line the new
 /// text changes whose file line differs from it only in white space inside
 /// a string literal (a no-break space, a run of spaces, a template's line
 /// inside `"""`: data, not spacing),
 /// as every suggestion builder withholds it
 /// ([`changed_line_spaced_otherwise`](crate::diagnose::changed_line_spaced_otherwise)).
-/// `file_old`: the old text as the file has it.
+/// `file_old`: the old text as the file has it; `strings`: the file's.
 fn string_spaced_otherwise(
     model_old: &[&str],
     model_new: &[&str],
     file_old: &str,
     content: &str,
+    strings: &MultilineStrings,
 ) -> Option<String> {
     let first_line = first_line(file_old, content);
-    let strings = crate::diagnose::MultilineStrings::new(content);
     let (i, literal) = crate::diagnose::changed_line_spaced_otherwise(
         model_old,
         model_new,
@@ -114,17 +184,18 @@ fn string_spaced_otherwise(
 /// the edit does not touch. `Err` where the file has that line inside such
 /// a string (its quotes close one opened above the old text): its leading
 /// white space is the string's content. `file_old`: the old text as the
-/// file has it.
+/// file has it; `strings`: the file's.
 fn opening_at_end(
     model_old: &[&str],
     file_old: &str,
     content: &str,
+    strings: &MultilineStrings,
 ) -> Result<bool, Option<String>> {
     let Some(last) = open_at_end(model_old) else {
         return Ok(false);
     };
     let line = first_line(file_old, content) + last;
-    if crate::diagnose::MultilineStrings::new(content).at(line - 1) {
+    if strings.at(line - 1) {
         return Err(Some(format!(
             "the old text's last line (`{}`) closes a string literal that runs over several \
              lines from above it (file line {line}): the white space its lines start with is \
@@ -222,77 +293,6 @@ fn lead(line: &str) -> usize {
     line.len() - line.trim_start_matches([' ', '\t']).len()
 }
 
-/// Whether line `i` of `lines` opens (or closes) a string literal that runs over more
-/// than one line: an odd number of `"""`, `'''` or backticks (Python's
-/// triple-quoted strings, JavaScript's template literals), an odd number
-/// of unescaped `"` (a `"` string left open at the line's end, as Rust,
-/// C#'s `@"`, C++'s `R"(`, shell and others run one over lines; not one
-/// continued by a final `\` on it or the line before, whose lines the
-/// correction carries as the file has them), a Lua
-/// long bracket (`[[`, `[=[`) not closed on the line, or a heredoc
-/// (`<<EOF`, `<<-'EOS'`, `<<~SQL`, PHP's `<<<EOT`). A line-based heuristic:
-/// it errs towards seeing one (a tester's find, round 44, T-01: a Rust
-/// string's lines, a C++ raw string's, a heredoc's, were re-indented).
-fn opens_multiline_string(lines: &[&str], i: usize) -> bool {
-    let line = lines[i];
-    let odd = |mark: &str| line.matches(mark).count() % 2 == 1;
-    let continued = |line: &str| line.trim_end().ends_with('\\');
-    let continuation = continued(line) || i.checked_sub(1).is_some_and(|p| continued(lines[p]));
-    odd("\"\"\"")
-        || odd("'''")
-        || odd("`")
-        || (unescaped_quotes(line) % 2 == 1 && !continuation)
-        || opens_long_bracket(line)
-        || opens_heredoc(line)
-}
-
-/// The `"` of a line not after a backslash (`\\"` is one).
-fn unescaped_quotes(line: &str) -> usize {
-    let mut count = 0;
-    let mut chars = line.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => {
-                chars.next();
-            }
-            '"' => count += 1,
-            _ => {}
-        }
-    }
-    count
-}
-
-/// A Lua long bracket `[[` or `[=..=[` that the line does not close, at
-/// its end or before a letter (not a list of lists, `[[1, 2],`).
-fn opens_long_bracket(line: &str) -> bool {
-    let Some(at) = line.find("[[").or_else(|| line.find("[=")) else {
-        return false;
-    };
-    let rest = &line[at..];
-    let opened = rest.trim_start_matches(['[', '=']);
-    !rest.contains(']') && (opened.trim().is_empty() || opened.starts_with(char::is_alphabetic))
-}
-
-/// A heredoc's opening: `<<`, `<<-` or `<<~` (PHP `<<<`), then a word of
-/// capitals, bare or quoted (`<<EOF`, `<< 'EOS'`).
-fn opens_heredoc(line: &str) -> bool {
-    line.match_indices("<<").any(|(at, _)| {
-        let rest = line[at + 2..].trim_start_matches(['<', '-', '~']);
-        let rest = rest.strip_prefix(' ').unwrap_or(rest);
-        let word = rest.trim_start_matches(['\'', '"']);
-        word.starts_with(|c: char| c.is_ascii_uppercase() || c == '_')
-            && word
-                .chars()
-                .take_while(|c| c.is_alphanumeric() || *c == '_')
-                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
-    })
-}
-
-/// Whether line `i` opens a string of `spans` the lines end inside.
-fn ends_open(spans: &[crate::diagnose::StringSpan], i: usize) -> bool {
-    spans.iter().any(|s| s.open == i && s.close.is_none())
-}
-
 /// Why a correction that re-indents the model's lines (`model_old`,
 /// `model_new`: as sent; `fixed_old`, `fixed_new`: as corrected, the old
 /// lines the file's own) would write something the model does not mean;
@@ -301,14 +301,20 @@ fn ends_open(spans: &[crate::diagnose::StringSpan], i: usize) -> bool {
 /// it, both moved in by the file's four columns (`main` became a method
 /// without `self`); the content lines of a triple-quoted string moved in
 /// (the program's output changed). A docstring's lines move with the
-/// code, as long as it reads the same (`inspect.cleandoc`).
+/// code, as long as it reads the same (`inspect.cleandoc`). `syntax`: the
+/// file's, in which the lines are read for strings over lines.
 pub(super) fn meaning_changed(
-    model_old: &[&str],
-    model_new: &[&str],
+    syntax: StringSyntax,
+    (model_old, model_new): (&[&str], &[&str]),
     fixed_old: &[&str],
     fixed_new: &[&str],
 ) -> Option<String> {
-    meaning_changed_where((model_old, model_new), (fixed_old, fixed_new), false)
+    meaning_changed_where(
+        syntax,
+        (model_old, model_new),
+        (fixed_old, fixed_new),
+        false,
+    )
 }
 
 /// [`meaning_changed`]; `opening_at_end`: the old text ends on the line
@@ -316,6 +322,7 @@ pub(super) fn meaning_changed(
 /// line, and the new text's last line where it opens a string left open
 /// too, move with the code.
 fn meaning_changed_where(
+    syntax: StringSyntax,
     (model_old, model_new): (&[&str], &[&str]),
     (fixed_old, fixed_new): (&[&str], &[&str]),
     opening_at_end: bool,
@@ -348,12 +355,26 @@ fn meaning_changed_where(
     );
     let kept_opening = |lines: &[&str]| open_at_end(lines).filter(|_| opening_at_end);
     let (old_kept, new_kept) = (kept_opening(model_old), kept_opening(model_new));
+    // The first line (no docstring's, not the opening kept) inside a
+    // string over lines or opening one, read from the lines' first (a
+    // string they start inside reads from its closing quotes, as opened
+    // there): that string's opening line, and whether the lines end inside
+    // it.
     let string_line =
         |lines: &[&str], spans: &[crate::diagnose::StringSpan], kept: Option<usize>| {
+            let text = lines.join("\n");
+            let strings = MultilineStrings::new(syntax, &text);
             (0..lines.len())
                 .filter(|&i| !docstring_line(spans, i) && Some(i) != kept)
-                .find(|&i| opens_multiline_string(lines, i))
-                .map(|i| (lines[i].trim().to_string(), ends_open(spans, i)))
+                .find_map(|i| {
+                    strings
+                        .opened_at(i)
+                        .or_else(|| (strings.opened_at(i + 1) == Some(i)).then_some(i))
+                })
+                .map(|open| {
+                    let left_open = strings.opened_at(lines.len()) == Some(open);
+                    (lines[open].trim().to_string(), left_open)
+                })
         };
     if let Some((line, left_open)) = string_line(model_old, &old_spans, old_kept)
         .or_else(|| string_line(model_new, &new_spans, new_kept))
@@ -560,20 +581,26 @@ mod tests {
     fn a_reindentation_that_changes_the_nesting_is_told() {
         // Nothing moved: nothing to say.
         let same = ["    x = 1"];
-        assert_eq!(meaning_changed(&same, &same, &same, &same), None);
+        assert_eq!(
+            meaning_changed(StringSyntax::Python, (&same, &same), &same, &same),
+            None
+        );
         // Each line one level in, as the file is: the nesting kept.
         let (old, new) = (["  if x:", "    y()"], ["  if x:", "    y()", "  z()"]);
         let (file_old, file_new) = (
             ["    if x:", "        y()"],
             ["    if x:", "        y()", "    z()"],
         );
-        assert_eq!(meaning_changed(&old, &new, &file_old, &file_new), None);
+        assert_eq!(
+            meaning_changed(StringSyntax::Python, (&old, &new), &file_old, &file_new),
+            None
+        );
         // A line the model wrote left of its old lines, moved level with
         // them.
         let new = ["  if x:", "    y()", "z()"];
         let moved = ["    if x:", "        y()", "    z()"];
         assert_eq!(
-            meaning_changed(&old, &new, &file_old, &moved),
+            meaning_changed(StringSyntax::Python, (&old, &new), &file_old, &moved),
             Some(
                 "re-indented as the file is, the new line `z()` would sit at another depth \
                  against the old lines than the model wrote it"
@@ -601,7 +628,10 @@ mod tests {
             "        \"\"\"",
             "        y()",
         ];
-        assert_eq!(meaning_changed(&old, &new, &file_old, &moved), None);
+        assert_eq!(
+            meaning_changed(StringSyntax::Python, (&old, &new), &file_old, &moved),
+            None
+        );
         let scaled = [
             "    def f():",
             "        \"\"\"Doc.",
@@ -612,7 +642,7 @@ mod tests {
             "        y()",
         ];
         assert_eq!(
-            meaning_changed(&old, &new, &file_old, &scaled),
+            meaning_changed(StringSyntax::Python, (&old, &new), &file_old, &scaled),
             Some(
                 "re-indented as the file is, the docstring `\"\"\"Doc.` would read otherwise than \
                  the model wrote it: its lines would move against each other"
@@ -630,16 +660,23 @@ mod tests {
             "    y()",
         ];
         assert!(
-            meaning_changed(&old, &new, &file_old, &moved)
+            meaning_changed(StringSyntax::Python, (&old, &new), &file_old, &moved)
                 .is_some_and(|why| why.contains("(`x = \"\"\"Doc.`) and is no docstring"))
         );
         let (old, file_old) = (["  if x:", "    y()"], ["    if x:", "        y()"]);
-        // A template literal's lines: never moved.
+        // A template literal's lines (JavaScript's): never moved. Python
+        // has no backquoted strings.
         let new = ["  if x:", "    y(`a", "b`)"];
         let moved = ["    if x:", "        y(`a", "    b`)"];
-        assert!(
-            meaning_changed(&old, &new, &file_old, &moved)
-                .is_some_and(|why| why.contains("a string literal that runs over several lines"))
+        let js = StringSyntax::of("a.js", "");
+        assert_eq!(
+            meaning_changed(js, (&old, &new), &file_old, &moved),
+            Some(
+                "its lines hold a string literal that runs over several lines (`y(`a`) and is \
+                 no docstring: the white space its lines start with is the string's content, \
+                 which re-indenting would change"
+                    .to_string()
+            )
         );
     }
 }

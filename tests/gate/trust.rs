@@ -277,7 +277,8 @@ fn a_reindentation_never_touches_another_languages_multi_line_string() {
         ("Help.cs", "    var text = @\"usage:", "    app run\";"),
         ("help.lua", "    local text = [[usage:", "    app run]]"),
         ("help.rb", "    text = <<-EOS", "    app run\n    EOS"),
-        ("help.sh", "    cat <<'EOF'", "    app run\n    EOF"),
+        // bash closes a `<<` heredoc only at its word alone on a line.
+        ("help.sh", "    cat <<'EOF'", "    app run\nEOF"),
     ];
     for (name, opening, rest) in cases {
         let file = format!("fn help() {{\n{opening}\n{rest}\n}}\n");
@@ -299,6 +300,39 @@ fn a_reindentation_never_touches_another_languages_multi_line_string() {
                  string's content, which re-indenting would change.",
                 opening.trim()
             ),
+        );
+    }
+}
+
+/// A tester's find (round 44, T-01, its sequel): an edit of only the
+/// middle lines of a Rust string (rustc keeps their leading spaces as its
+/// text), sent two columns short, was corrected by every agent's repair,
+/// Codex's too, with the string's lines re-indented: the new line `c2`
+/// written with 4 spaces where the model's had 2. Withheld from every
+/// agent with a correction, the string's opening line named; the code
+/// below it, sent as short, is corrected as before.
+#[test]
+fn a_rust_strings_middle_lines_are_never_reindented_by_any_agent() {
+    let file = "fn main() {\n    let s = \"a\n    b\n    c\";\n    let n = 1;\n    println!(\"{s}{n}\");\n}\n";
+    assert_withheld_from_old_new_agents(
+        ("s.rs", file),
+        ("  b\n  c\";\n", "  b\n  c2\n  c\";\n"),
+        ("in hunk 1 of s.rs, file line 3", "file line 3"),
+        "lies inside a string literal that runs over several lines from file line 2 (`let s = \
+         \"a`), above the old text: the white space its lines start with is the string's \
+         content, which re-indenting would change.",
+    );
+    for agent in OLD_NEW_AGENTS {
+        let (old, new) = (
+            "  let n = 1;\n  println!(\"{s}{n}\");\n",
+            "  let n = 2;\n  println!(\"{s}{n}\");\n",
+        );
+        let judgment = judged_repairing(agent, ("s.rs", file), old, new);
+        let corrected = correction_of(&judgment)
+            .unwrap_or_else(|| panic!("{agent:?}: {}", deny_reason(&judgment)));
+        assert!(
+            corrected.to_string().contains("    let n = 2;"),
+            "{agent:?}: {corrected}"
         );
     }
 }
@@ -1612,23 +1646,34 @@ fn an_exact_edit_that_leaves_a_yaml_lists_items_at_different_columns_is_a_doubt(
 #[test]
 fn trailing_spaces_inside_a_multiline_string_are_never_corrected_away() {
     let file = "HELP = \"\"\"\nusage:  \n  run FILE\n\"\"\"\nX = 1\n";
-    let (old, new) = ("usage:\n  run FILE\n", "Usage:\n  run FILE\n");
+    assert_withheld_from_old_new_agents(
+        ("cli.py", file),
+        ("usage:\n  run FILE\n", "Usage:\n  run FILE\n"),
+        ("in hunk 1 of cli.py, the file's line", "file line 2"),
+        "differs from the edit's line only in white space, but inside a string literal (the \
+         file has `usage:  `), and the edit changes that line: written with the model's \
+         spacing, the string's content (what the program prints) would change, and whether \
+         the file's spacing is to be kept cannot be told.",
+    );
+}
+
+/// The edit `(old, new)` of the file `name` holding `content`, judged for
+/// each agent of `OLD_NEW_AGENTS` under `failing=repair`: withheld, the
+/// deny saying `No corrected edit: {place} {why}`, the place as Codex's
+/// patch names it, else as the others' edits do (`places`).
+fn assert_withheld_from_old_new_agents(
+    (name, content): (&str, &str),
+    (old, new): (&str, &str),
+    places: (&str, &str),
+    why: &str,
+) {
     for agent in OLD_NEW_AGENTS {
-        let judgment = judged_repairing(agent, ("cli.py", file), old, new);
+        let judgment = judged_repairing(agent, (name, content), old, new);
         let place = match agent {
-            GateAgent::Codex => "in hunk 1 of cli.py, the file's line",
-            _ => "file line 2",
+            GateAgent::Codex => places.0,
+            _ => places.1,
         };
-        assert_withheld(
-            &judgment,
-            &format!(
-                "No corrected edit: {place} differs from the edit's line only in white space, \
-                 but inside a string literal (the file has `usage:  `), and the edit changes \
-                 that line: written with the model's spacing, the string's content (what the \
-                 program prints) would change, and whether the file's spacing is to be kept \
-                 cannot be told."
-            ),
-        );
+        assert_withheld(&judgment, &format!("No corrected edit: {place} {why}"));
     }
 }
 

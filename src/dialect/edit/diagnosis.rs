@@ -294,7 +294,7 @@ fn suggest(
         );
     }
     let indent = |l: &str| l.len() - l.trim_start().len();
-    let strings = diagnose::MultilineStrings::new(content);
+    let strings = diagnose::MultilineStrings::of(edit.path(), content);
     for (i, (o, r)) in old_lines.iter().zip(&region_lines).enumerate() {
         if !o.trim().is_empty() && o[..indent(o)] != r[..indent(r)] {
             return (
