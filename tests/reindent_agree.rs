@@ -593,6 +593,8 @@ fn check_json_on_a_claude_code_edit_gives_the_same_decision() {
             input => Answer::Offered(as_tool_input(input.clone())),
         };
         assert_eq!(said, answer, "{old:?}");
+    }
+}
 
 /// A file in each language's string form running over lines: the line
 /// `    app run` is the string's content, opened on the line above it, and
