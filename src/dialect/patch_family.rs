@@ -359,7 +359,7 @@ fn prologue(lines: &[&str]) -> Vec<usize> {
             out.extend(i..=end);
             code_seen = true;
             i = end;
-        } else if line.starts_with("from __future__ import") {
+        } else if crate::diagnose::pystatements::future_import(line) {
             out.push(i);
             code_seen = true;
         } else if first {
