@@ -32,7 +32,7 @@
 //! tested against CPython's own `compile()`
 //! (tests/fixtures/trust/pysyntax/).
 
-use super::doubt_names::{closing, compound, statements, top_colon};
+use super::doubt_names::{closing, compound, split_at_top, statements, top_colon};
 use super::doubt_pysyntax::SyntaxFault;
 use super::pytokens::{Tok, Token, Tokens, keyword};
 
@@ -139,22 +139,7 @@ pub(super) fn late_future(lines: &[(usize, Vec<Token<'_>>)]) -> Option<SyntaxFau
 /// The items of the bracket whose tokens (inside it) are `inner`, split
 /// at its own commas.
 fn items<'t, 'a>(inner: &'t [Token<'a>]) -> Vec<&'t [Token<'a>]> {
-    let mut out = Vec::new();
-    let mut depth = 0usize;
-    let mut from = 0;
-    for (i, t) in inner.iter().enumerate() {
-        if t.opens() {
-            depth += 1;
-        } else if t.closes() {
-            depth = depth.saturating_sub(1);
-        } else if depth == 0 && t.is(",") {
-            out.push(&inner[from..i]);
-            from = i + 1;
-        }
-    }
-    out.push(&inner[from..]);
-    out.retain(|s| !s.is_empty());
-    out
+    split_at_top(inner, ",")
 }
 
 /// The first name given twice among `names`: its text and the later
