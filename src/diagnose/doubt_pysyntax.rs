@@ -652,7 +652,8 @@ fn compiled(text: &str) -> Option<Option<SyntaxFault>> {
     let lines = python_lines(text)?;
     Some(
         dangling(text, &lines)
-            .or_else(|| late_future(&lines))
+            .map(|(op, line)| SyntaxFault::Dangling { op, line })
+            .or_else(|| late_future(&lines).map(|line| SyntaxFault::LateFuture { line }))
             .or_else(|| outside(&lines)),
     )
 }
@@ -699,7 +700,13 @@ fn block_faults<'l>(
         }
         let here = open.last().map_or(module, |o| o.1);
         let fault = in_block(tokens, here, &mut |body| open.push((*indent, body)));
-        fault.or_else(|| argument_twice(tokens))
+        fault.or_else(|| {
+            argument_twice(tokens).map(|(name, line, parameter)| SyntaxFault::ArgumentTwice {
+                name,
+                line,
+                parameter,
+            })
+        })
     })
 }
 

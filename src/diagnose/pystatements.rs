@@ -33,7 +33,6 @@
 //! (tests/fixtures/trust/pysyntax/).
 
 use super::doubt_names::{closing, compound, split_at_top, statements, top_colon};
-use super::doubt_pysyntax::SyntaxFault;
 use super::pytokens::{Tok, Token, Tokens, keyword};
 
 /// The operators a statement cannot end with.
@@ -45,8 +44,12 @@ const DANGLING: &[&str] = &[
 ];
 
 /// The first statement of `lines` ending in an operator (see the
-/// module); `text` is the file, to tell a line continued by `\`.
-pub(super) fn dangling(text: &str, lines: &[(usize, Vec<Token<'_>>)]) -> Option<SyntaxFault> {
+/// module): the operator and its line; `text` is the file, to tell a line
+/// continued by `\`.
+pub(super) fn dangling(
+    text: &str,
+    lines: &[(usize, Vec<Token<'_>>)],
+) -> Option<(&'static str, usize)> {
     let physical: Vec<&str> = text.lines().collect();
     for (_, tokens) in lines {
         for statement in statements(tokens) {
@@ -70,10 +73,7 @@ pub(super) fn dangling(text: &str, lines: &[(usize, Vec<Token<'_>>)]) -> Option<
             if continued {
                 continue;
             }
-            return Some(SyntaxFault::Dangling {
-                op,
-                line: last.line,
-            });
+            return Some((op, last.line));
         }
     }
     None
@@ -110,8 +110,8 @@ fn docstring(tokens: &[Token]) -> bool {
 }
 
 /// The first `from __future__` import of `lines` that follows another
-/// statement than the module's docstring and such imports.
-pub(super) fn late_future(lines: &[(usize, Vec<Token<'_>>)]) -> Option<SyntaxFault> {
+/// statement than the module's docstring and such imports: its line.
+pub(super) fn late_future(lines: &[(usize, Vec<Token<'_>>)]) -> Option<usize> {
     let mut first = true;
     let mut code_seen = false;
     for (_, tokens) in lines {
@@ -125,7 +125,7 @@ pub(super) fn late_future(lines: &[(usize, Vec<Token<'_>>)]) -> Option<SyntaxFau
         for part in parts {
             if future_statement(part) {
                 if code_seen {
-                    return Some(SyntaxFault::LateFuture { line: part[0].line });
+                    return Some(part[0].line);
                 }
             } else if !(first && docstring(part)) {
                 code_seen = true;
@@ -180,16 +180,13 @@ fn lambda_parameters<'a>(tokens: &[Token<'a>], at: usize) -> Vec<Token<'a>> {
 }
 
 /// The first keyword argument or parameter given twice in `tokens` (one
-/// logical line), in its order: a [`SyntaxFault::ArgumentTwice`].
-pub(super) fn argument_twice(tokens: &[Token]) -> Option<SyntaxFault> {
+/// logical line), in its order: the name, the later copy's line, and
+/// whether it is a parameter (else a keyword argument).
+pub(super) fn argument_twice(tokens: &[Token]) -> Option<(String, usize, bool)> {
     for (i, t) in tokens.iter().enumerate() {
         if t.name("lambda") {
             if let Some((name, line)) = twice(lambda_parameters(tokens, i)) {
-                return Some(SyntaxFault::ArgumentTwice {
-                    name,
-                    line,
-                    parameter: true,
-                });
+                return Some((name, line, true));
             }
             continue;
         }
@@ -211,11 +208,7 @@ pub(super) fn argument_twice(tokens: &[Token]) -> Option<SyntaxFault> {
             twice(list.into_iter().filter_map(keyword_argument))
         };
         if let Some((name, line)) = found {
-            return Some(SyntaxFault::ArgumentTwice {
-                name,
-                line,
-                parameter: definition,
-            });
+            return Some((name, line, definition));
         }
     }
     None
