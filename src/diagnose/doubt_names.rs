@@ -495,9 +495,15 @@ pub(super) fn top_colon(tokens: &[Token]) -> Option<usize> {
 
 /// Splits `tokens` at its `;`s of depth 0.
 pub(super) fn statements<'t, 'a>(tokens: &'t [Token<'a>]) -> Vec<&'t [Token<'a>]> {
+    split_at_top(tokens, ";")
+}
+
+/// Splits `tokens` at its operators `sep` of depth 0 (`;` between
+/// statements, `,` between a bracket's items), empty parts left out.
+pub(super) fn split_at_top<'t, 'a>(tokens: &'t [Token<'a>], sep: &str) -> Vec<&'t [Token<'a>]> {
     let mut out = Vec::new();
     let mut from = 0;
-    for at in at_top(tokens, |t| t.is(";")) {
+    for at in at_top(tokens, |t| t.is(sep)) {
         out.push(&tokens[from..at]);
         from = at + 1;
     }

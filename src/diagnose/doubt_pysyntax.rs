@@ -26,6 +26,8 @@
 //! `compile()` (tests/fixtures/trust/pysyntax/).
 
 use super::doubt_names::{at_top, closing, compound, python_lines, statements, top_colon};
+use super::doubt_redefine::key_twice_said;
+use super::pystatements::{argument_twice, dangling, late_future};
 pub use super::pytokens::FieldFault;
 use super::pytokens::{Item, Stop, Tok, Token, Tokens, pair};
 
@@ -96,6 +98,29 @@ pub enum SyntaxFault {
         /// Its line (1-based).
         line: usize,
     },
+    /// A statement ending in an operator outside any bracket (`return 1
+    /// +`): [`super::pystatements`].
+    Dangling {
+        /// The operator (or the word: `and`, `not`, ...).
+        op: &'static str,
+        /// Its line (1-based).
+        line: usize,
+    },
+    /// A keyword argument given twice in one call or class header, or a
+    /// parameter named twice in one `def` or `lambda`.
+    ArgumentTwice {
+        /// The name.
+        name: String,
+        /// The later copy's line (1-based).
+        line: usize,
+        /// A parameter (else a keyword argument).
+        parameter: bool,
+    },
+    /// A `from __future__` import below the file's code.
+    LateFuture {
+        /// Its line (1-based).
+        line: usize,
+    },
     /// A statement outside the block it needs: `return` or `yield`
     /// outside a function, `await` outside an `async` one, `break` or
     /// `continue` outside a loop.
@@ -120,6 +145,9 @@ impl SyntaxFault {
             | SyntaxFault::Field { line, .. }
             | SyntaxFault::InComprehension { line, .. }
             | SyntaxFault::Outside { line, .. }
+            | SyntaxFault::Dangling { line, .. }
+            | SyntaxFault::ArgumentTwice { line, .. }
+            | SyntaxFault::LateFuture { line }
             | SyntaxFault::Invalid { line, .. } => line,
         }
     }
@@ -168,6 +196,18 @@ impl SyntaxFault {
                 FieldFault::Open { bracket: None } => "f-string: expecting '}'".to_string(),
             },
             SyntaxFault::InComprehension { what, .. } => format!("'yield' inside {what}"),
+            SyntaxFault::Dangling { .. } => "invalid syntax".to_string(),
+            SyntaxFault::ArgumentTwice {
+                ref name,
+                parameter: true,
+                ..
+            } => format!("duplicate argument '{name}' in function definition"),
+            SyntaxFault::ArgumentTwice { ref name, .. } => {
+                format!("keyword argument repeated: {name}")
+            }
+            SyntaxFault::LateFuture { .. } => {
+                "from __future__ imports must occur at the beginning of the file".to_string()
+            }
             SyntaxFault::Outside {
                 word: "await",
                 in_function: true,
@@ -233,6 +273,14 @@ impl SyntaxBreak {
                 "close the triple-quoted string in the new text (or take its quotes out)"
             }
             (Some(_), _) => "keep the string's closing quotes in the new text",
+            // A keyword argument given again is said as a dict's key given
+            // again ([`super::doubt_keys`]).
+            (
+                None,
+                SyntaxFault::ArgumentTwice {
+                    parameter: false, ..
+                },
+            ) => return key_twice_said(self.fault(), "keyword argument", false),
             (None, fault) => self.advice(fault),
         };
         format!("{}: {advice}", self.fault())
@@ -283,6 +331,15 @@ impl SyntaxBreak {
             SyntaxFault::Outside { .. } => {
                 "keep the line indented in the block it belongs to (check the new text's \
                  indentation)"
+            }
+            SyntaxFault::Dangling { .. } => {
+                "finish the expression in the new text (or put it in brackets to go on onto the \
+                 next line)"
+            }
+            SyntaxFault::ArgumentTwice { .. } => "give each parameter its own name",
+            SyntaxFault::LateFuture { .. } => {
+                "keep `from __future__` imports first in the file, below the module docstring \
+                 only, and put the new lines below them"
             }
         }
     }
@@ -343,6 +400,22 @@ impl SyntaxBreak {
             SyntaxFault::Invalid { ch, .. } => {
                 format!("has {} outside any string or comment", character_words(ch))
             }
+            SyntaxFault::Dangling { op, .. } => {
+                format!("ends its statement with `{op}` outside any bracket, with nothing after it")
+            }
+            SyntaxFault::ArgumentTwice {
+                ref name,
+                parameter: true,
+                ..
+            } => format!("names the parameter `{name}` a second time in one definition"),
+            SyntaxFault::ArgumentTwice { ref name, .. } => {
+                format!("gives the keyword argument `{name}` a second time in one call")
+            }
+            SyntaxFault::LateFuture { .. } => {
+                "imports from `__future__` below the file's code, where only the module \
+                 docstring and other `__future__` imports may stand above it"
+                    .to_string()
+            }
         };
         // The string an edit opened (or left running) is what to name,
         // not the far line CPython stops at (tester round 42c, 01).
@@ -381,13 +454,13 @@ impl SyntaxBreak {
 /// `original` has none (see the module's rule); `None` when there is none,
 /// or `original` does not read as Python.
 pub(super) fn python_syntax(original: &str, result: &str) -> Option<SyntaxBreak> {
-    if !matches!(scan(original), Scan::Clean) || outside(original) != Some(None) {
+    if !matches!(scan(original), Scan::Clean) || compiled(original) != Some(None) {
         return None;
     }
     let fault = match scan(result) {
         Scan::Fault(f) => f,
         Scan::Unread => return None,
-        Scan::Clean => outside(result)??,
+        Scan::Clean => compiled(result)??,
     };
     let runs_on = if fault.is_string() {
         runs_on(original, result, fault.line())
@@ -570,45 +643,94 @@ struct Context {
     in_loop: bool,
 }
 
-/// The first statement of `text` outside the block it needs (see the
-/// module's rule); `Some(None)` for none, `None` when `text` does not read
-/// as Python.
-fn outside(text: &str) -> Option<Option<SyntaxFault>> {
+/// The fault CPython finds in `text` once its tokenizer read it whole, in
+/// CPython's order: its parser's (a statement ending in an operator), the
+/// `__future__` imports' place, then its symbol table's and its
+/// compiler's ([`outside`]); `Some(None)` for none, `None` when `text`
+/// does not read as Python.
+fn compiled(text: &str) -> Option<Option<SyntaxFault>> {
     let lines = python_lines(text)?;
+    Some(
+        dangling(text, &lines)
+            .map(|(op, line)| SyntaxFault::Dangling { op, line })
+            .or_else(|| late_future(&lines).map(|line| SyntaxFault::LateFuture { line }))
+            .or_else(|| outside(&lines)),
+    )
+}
+
+/// The first fault of the symbol table (a parameter named twice, a
+/// `yield` in a comprehension) in `lines`, else the first of the compiler
+/// (a statement outside the block it needs, a keyword argument given
+/// twice: see the module's rule).
+fn outside(lines: &[(usize, Vec<Token<'_>>)]) -> Option<SyntaxFault> {
+    let symtable = |f: &SyntaxFault| {
+        matches!(
+            f,
+            SyntaxFault::InComprehension { .. }
+                | SyntaxFault::ArgumentTwice {
+                    parameter: true,
+                    ..
+                }
+        )
+    };
+    let mut compiler = None;
+    for fault in block_faults(lines) {
+        if symtable(&fault) {
+            return Some(fault);
+        }
+        compiler.get_or_insert(fault);
+    }
+    compiler
+}
+
+/// Each logical line's first fault of a statement outside the block it
+/// needs or an argument given twice, in the file's order.
+fn block_faults<'l>(
+    lines: &'l [(usize, Vec<Token<'_>>)],
+) -> impl Iterator<Item = SyntaxFault> + 'l {
     let module = Context {
         function: None,
         in_loop: false,
     };
     // Open blocks: the header's indentation and its body's context.
     let mut open: Vec<(usize, Context)> = Vec::new();
-    for (indent, tokens) in &lines {
+    lines.iter().filter_map(move |(indent, tokens)| {
         while open.last().is_some_and(|&(at, _)| at >= *indent) {
             open.pop();
         }
         let here = open.last().map_or(module, |o| o.1);
-        if compound(tokens)
-            && let Some(colon) = top_colon(tokens)
-        {
-            let header = &tokens[..colon];
-            if let Some(f) = in_expression(header, here) {
-                return Some(Some(f));
-            }
-            let body = body_of(header, here);
-            let rest = &tokens[colon + 1..];
-            if rest.is_empty() {
-                open.push((*indent, body));
-                continue;
-            }
-            if let Some(f) = statements(rest).into_iter().find_map(|s| simple(s, body)) {
-                return Some(Some(f));
-            }
-            continue;
-        }
-        if let Some(f) = statements(tokens).into_iter().find_map(|s| simple(s, here)) {
-            return Some(Some(f));
-        }
+        let fault = in_block(tokens, here, &mut |body| open.push((*indent, body)));
+        fault.or_else(|| {
+            argument_twice(tokens).map(|(name, line, parameter)| SyntaxFault::ArgumentTwice {
+                name,
+                line,
+                parameter,
+            })
+        })
+    })
+}
+
+/// The fault of the logical line `tokens` standing in `here`; `opens` is
+/// told the context of the block its header opens, if it opens one.
+fn in_block(
+    tokens: &[Token],
+    here: Context,
+    opens: &mut dyn FnMut(Context),
+) -> Option<SyntaxFault> {
+    let Some(colon) = top_colon(tokens).filter(|_| compound(tokens)) else {
+        return statements(tokens).into_iter().find_map(|s| simple(s, here));
+    };
+    let header = &tokens[..colon];
+    if let Some(f) = in_expression(header, here) {
+        return Some(f);
     }
-    Some(None)
+    let body = body_of(header, here);
+    let rest = &tokens[colon + 1..];
+    if rest.is_empty() {
+        opens(body);
+        return None;
+    }
+    statements(rest).into_iter().find_map(|s| simple(s, body))
 }
 
 /// The context of the body of the block whose header (up to its `:`) is

@@ -101,13 +101,23 @@ pub enum BreakKind {
     /// A decorator or attribute moved onto a new definition, off the one
     /// it stood on ([`super::doubt_decorators`]).
     MovesDecorator,
+    /// A Python statement ending in an operator outside any bracket
+    /// (`return 1 +`: [`super::doubt_pysyntax`]).
+    InvalidSyntax,
+    /// A Python keyword argument given twice in one call, or a parameter
+    /// named twice in one definition ([`super::doubt_pysyntax`]).
+    ArgumentTwice,
+    /// A Python `from __future__` import below the file's code
+    /// ([`super::doubt_pysyntax`]).
+    LateFuture,
 }
 
 impl BreakKind {
     /// Its name in JSON (a session's doubts, a patch's): `misindents`,
     /// `defines-twice` (a key twice too), `unbalanced`, `not-json`,
     /// `not-yaml`, `not-toml`, `unclosed`, `undefined`, `outside`,
-    /// `fence-open`.
+    /// `fence-open`, `moves-decorator`, `invalid-character`,
+    /// `invalid-syntax`, `argument-twice`, `late-future`.
     pub fn name(self) -> &'static str {
         match self {
             BreakKind::Misindents => "misindents",
@@ -122,6 +132,9 @@ impl BreakKind {
             BreakKind::FenceOpen => "fence-open",
             BreakKind::MovesDecorator => "moves-decorator",
             BreakKind::InvalidCharacter => "invalid-character",
+            BreakKind::InvalidSyntax => "invalid-syntax",
+            BreakKind::ArgumentTwice => "argument-twice",
+            BreakKind::LateFuture => "late-future",
         }
     }
 
@@ -141,6 +154,9 @@ impl BreakKind {
             BreakKind::FenceOpen => "leaves a code block open",
             BreakKind::MovesDecorator => "moves a decorator onto another definition",
             BreakKind::InvalidCharacter => "puts a character Python refuses in its code",
+            BreakKind::InvalidSyntax => "ends a statement with an operator",
+            BreakKind::ArgumentTwice => "gives an argument twice",
+            BreakKind::LateFuture => "puts a __future__ import below code",
         }
     }
 }
@@ -172,6 +188,9 @@ impl LayoutBreak {
             BreakKind::Outside => "with a statement outside the block it needs",
             BreakKind::MovesDecorator => "with a decorator moved onto another definition",
             BreakKind::InvalidCharacter => "with a character Python refuses in its code",
+            BreakKind::InvalidSyntax => "with a statement ending in an operator",
+            BreakKind::ArgumentTwice => "with an argument given twice",
+            BreakKind::LateFuture => "with a `from __future__` import below its code",
         }
     }
 }
@@ -223,6 +242,9 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
                             ref f if f.is_string() => BreakKind::Unclosed,
                             ref f if f.is_outside() => BreakKind::Outside,
                             SyntaxFault::Invalid { .. } => BreakKind::InvalidCharacter,
+                            SyntaxFault::Dangling { .. } => BreakKind::InvalidSyntax,
+                            SyntaxFault::ArgumentTwice { .. } => BreakKind::ArgumentTwice,
+                            SyntaxFault::LateFuture { .. } => BreakKind::LateFuture,
                             _ => BreakKind::Unbalanced,
                         };
                         of(kind)(say(s.describe(), s.fault()))

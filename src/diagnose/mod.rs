@@ -59,6 +59,7 @@ mod merge;
 mod message;
 mod normalize;
 mod occurrences;
+pub(crate) mod pystatements;
 mod pytokens;
 pub mod strings;
 mod structure;
