@@ -39,6 +39,7 @@ pub mod doubt_indent;
 pub mod doubt_ini;
 pub mod doubt_json;
 pub mod doubt_keys;
+pub mod doubt_late;
 pub mod doubt_make;
 pub mod doubt_names;
 pub mod doubt_not_yaml;
