@@ -4092,3 +4092,25 @@ fn definitions_after_the_code_that_runs_them_agree_with_python3() {
     let touched = late.replace("\"start\"", "\"begin\"");
     assert_eq!(layout_break("app.py", &late, &touched), None);
 }
+
+/// The tester's find (T-09): a Claude Code `Write` of a README whose
+/// content is the file twice. `check` exits 1 naming the lines written
+/// twice, `apply --write` holds it back (the file unchanged); the same
+/// content once is written.
+#[test]
+fn a_write_of_the_file_twice_is_held_back() {
+    let readme = "# Project\n\nA tool for X.\n\n## Install\n\n    pip install x\n\n## Usage\n\nRun `x --help`.\n";
+    let edited = readme.replace("for X.", "for X and Y.");
+    let run = |content: &str| {
+        let write = serde_json::json!({"file_path": "NOTES.md", "content": content}).to_string();
+        check_then_apply(("NOTES.md", readme), ("write.json", &write))
+    };
+    assert_held_back(
+        "NOTES.md",
+        &run(&format!("{edited}\n{edited}")),
+        "its content holds lines 1-11 twice, back to back (lines 1-11 and 13-23, from \
+         `# Project` to `Run `x --help`.`)",
+        readme,
+    );
+    assert_written(&run(&edited), &edited);
+}

@@ -32,6 +32,7 @@ pub mod doubt;
 pub mod doubt_braces;
 pub mod doubt_decorators;
 pub mod doubt_defines;
+pub mod doubt_doubled;
 pub mod doubt_exact;
 pub mod doubt_fence;
 pub mod doubt_imports;
