@@ -3974,3 +3974,157 @@ fn shell_verdicts_agree_with_bash_n() {
     }
     assert_eq!(doubted, 16);
 }
+
+// --- A Python name defined after the code that runs it (T-06) ---
+
+/// `text` run by python3 as a script: whether it died with NameError.
+fn python_raises_name_error(text: &str) -> bool {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let script = dir.path().join("app.py");
+    std::fs::write(&script, text).expect("write app.py");
+    let out = std::process::Command::new("python3")
+        .arg(&script)
+        .output()
+        .expect("python3 runs");
+    String::from_utf8_lossy(&out.stderr).contains("NameError")
+}
+
+/// Edits of a script (the tester's find, T-06, and its look-alikes): each
+/// result run by python3. A doubt is said only of a result python3 dies on
+/// with NameError, and of every one listed as certain; a result that runs
+/// is never doubted. `(what, result, doubted)`; the file before is `APP`.
+#[test]
+fn definitions_after_the_code_that_runs_them_agree_with_python3() {
+    use srview::diagnose::layout::{BreakKind, layout_break};
+    const APP: &str = "import sys\n\n\ndef main():\n    print(\"start\")\n\n\nif __name__ == \"__main__\":\n    main()\n";
+    let guard = "\n\nif __name__ == \"__main__\":\n    main()\n";
+    let uses = "import sys\n\n\ndef main():\n    print(\"start\", helper())\n";
+    let helper = "\n\ndef helper():\n    return 42\n";
+    let cases: Vec<(&str, String, bool)> = vec![
+        ("appended after the guard", format!("{uses}{guard}{helper}"), true),
+        ("above the guard", format!("{uses}{helper}{guard}"), false),
+        (
+            "a top-level call",
+            format!("{uses}\n\nmain(){helper}"),
+            true,
+        ),
+        (
+            "sys.exit(main())",
+            format!("{uses}\n\nif __name__ == \"__main__\":\n    sys.exit(main()){helper}"),
+            true,
+        ),
+        (
+            "a constant",
+            "def main():\n    print(LIMIT)\n\n\nif __name__ == \"__main__\":\n    main()\n\nLIMIT = 3\n"
+                .to_string(),
+            true,
+        ),
+        (
+            "a class, through two functions",
+            "def make():\n    return Thing()\n\n\ndef main():\n    make()\n\n\nif __name__ == '__main__':\n    main()\n\n\nclass Thing:\n    pass\n"
+                .to_string(),
+            true,
+        ),
+        (
+            "used under an if",
+            format!(
+                "import sys\n\n\ndef main():\n    if len(sys.argv) > 5:\n        helper()\n{guard}{helper}"
+            ),
+            false,
+        ),
+        (
+            "after an early return",
+            format!("import sys\n\n\ndef main():\n    return\n    helper()\n{guard}{helper}"),
+            false,
+        ),
+        (
+            "after an exit under an if",
+            format!(
+                "import sys\n\n\ndef main():\n    if True:\n        sys.exit(0)\n    helper()\n{guard}{helper}"
+            ),
+            false,
+        ),
+        (
+            "in a lambda",
+            format!("import sys\n\n\ndef main():\n    f = lambda: helper()\n{guard}{helper}"),
+            false,
+        ),
+        (
+            "in a comprehension over nothing",
+            format!("import sys\n\n\ndef main():\n    [helper() for _ in []]\n{guard}{helper}"),
+            false,
+        ),
+        (
+            "after `and`",
+            format!("import sys\n\n\ndef main():\n    False and helper()\n{guard}{helper}"),
+            false,
+        ),
+        (
+            "a function never called",
+            format!("{uses}\n\ndef other():\n    return 1\n\n\nif __name__ == \"__main__\":\n    other()\n{helper}"),
+            false,
+        ),
+        (
+            "a parameter of that name",
+            format!("import sys\n\n\ndef main(helper=print):\n    helper()\n{guard}{helper}"),
+            false,
+        ),
+        (
+            "an attribute of that name",
+            format!("import sys\n\n\ndef main():\n    sys.helper = 1\n{guard}{helper}"),
+            false,
+        ),
+        (
+            "a nested function",
+            format!(
+                "import sys\n\n\ndef main():\n    def inner():\n        return helper()\n    return 1\n{guard}{helper}"
+            ),
+            false,
+        ),
+    ];
+    for (what, result, doubted) in &cases {
+        let dies = python_raises_name_error(result);
+        let found = layout_break("app.py", APP, result);
+        let said = found
+            .as_ref()
+            .filter(|b| b.kind == BreakKind::UsedBeforeDefined);
+        assert_eq!(said.is_some(), *doubted, "{what}: {found:?}");
+        assert!(!doubted || dies, "{what}: doubted, but python3 runs it");
+        assert_eq!(
+            said.is_some(),
+            dies,
+            "{what}: python3 {} with NameError",
+            if dies { "dies" } else { "does not die" }
+        );
+        if let Some(b) = said {
+            assert_eq!(b.leaves(), "using a name before it defines it");
+            assert_contains(&b.why, "running the file raises NameError");
+        }
+    }
+    // The file before already so: not the edit's doing, nothing said.
+    let late = format!("{uses}{guard}{helper}");
+    let touched = late.replace("\"start\"", "\"begin\"");
+    assert_eq!(layout_break("app.py", &late, &touched), None);
+}
+
+/// The tester's find (T-09): a Claude Code `Write` of a README whose
+/// content is the file twice. `check` exits 1 naming the lines written
+/// twice, `apply --write` holds it back (the file unchanged); the same
+/// content once is written.
+#[test]
+fn a_write_of_the_file_twice_is_held_back() {
+    let readme = "# Project\n\nA tool for X.\n\n## Install\n\n    pip install x\n\n## Usage\n\nRun `x --help`.\n";
+    let edited = readme.replace("for X.", "for X and Y.");
+    let run = |content: &str| {
+        let write = serde_json::json!({"file_path": "NOTES.md", "content": content}).to_string();
+        check_then_apply(("NOTES.md", readme), ("write.json", &write))
+    };
+    assert_held_back(
+        "NOTES.md",
+        &run(&format!("{edited}\n{edited}")),
+        "its content holds lines 1-11 twice, back to back (lines 1-11 and 13-23, from \
+         `# Project` to `Run `x --help`.`)",
+        readme,
+    );
+    assert_written(&run(&edited), &edited);
+}

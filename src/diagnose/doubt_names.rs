@@ -138,8 +138,33 @@ pub(super) fn python_name_gone(original: &str, result: &str) -> Option<NameGone>
     })
 }
 
+/// A Python text's module-level names as [`super::doubt_late`] reads
+/// them: the first line binding each, and every bare name loaded from the
+/// module (no function around it binds it), with its line.
+pub(super) struct ModuleNames<'a> {
+    pub(super) first_bound: HashMap<&'a str, usize>,
+    pub(super) global_loads: Vec<(usize, &'a str)>,
+}
+
+/// `text`'s [`ModuleNames`]; `None` when it is not read, imports `*` or
+/// names what binds names by hand (any name may be bound anywhere).
+pub(super) fn module_names(text: &str) -> Option<ModuleNames<'_>> {
+    let a = Analysis::of(text)?;
+    if a.star || a.dynamic {
+        return None;
+    }
+    let global_loads = (a.loads.iter())
+        .filter(|l| a.resolves_global(l.scope, l.name))
+        .map(|l| (l.line, l.name))
+        .collect();
+    Some(ModuleNames {
+        first_bound: a.module_lines,
+        global_loads,
+    })
+}
+
 /// A name never doubted: a builtin, a dunder, a soft keyword.
-fn ignored(name: &str) -> bool {
+pub(super) fn ignored(name: &str) -> bool {
     (name.starts_with("__") && name.ends_with("__"))
         || matches!(name, "_" | "match" | "case" | "type")
         || BUILTINS.binary_search(&name).is_ok()

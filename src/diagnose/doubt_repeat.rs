@@ -92,7 +92,9 @@ fn keyword_closer(line: &str) -> bool {
 }
 
 /// The non-blank lines of `lines` with their 0-based indexes.
-fn non_blank<'a>(lines: &'a [&'a str]) -> impl DoubleEndedIterator<Item = (usize, &'a str)> {
+pub(super) fn non_blank<'a>(
+    lines: &'a [&'a str],
+) -> impl DoubleEndedIterator<Item = (usize, &'a str)> {
     lines
         .iter()
         .copied()

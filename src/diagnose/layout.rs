@@ -19,6 +19,7 @@ use super::doubt_indent::python_break;
 use super::doubt_ini::{ini_name, ini_twice};
 use super::doubt_json::{json_broken, json_name};
 use super::doubt_keys::literal_key_twice;
+use super::doubt_late::python_defined_late;
 use super::doubt_make::make_break;
 use super::doubt_names::python_name_gone;
 use super::doubt_not_yaml::yaml_unparsed;
@@ -89,6 +90,9 @@ pub enum BreakKind {
     /// A Python module-level name still used, no longer bound
     /// ([`super::doubt_names`]).
     Undefined,
+    /// A Python name defined after a line that runs and uses it
+    /// ([`super::doubt_late`]).
+    UsedBeforeDefined,
     /// A Python `return`, `yield` or `await` outside a function, a
     /// `break` or `continue` outside a loop ([`super::doubt_pysyntax`]).
     Outside,
@@ -128,6 +132,7 @@ impl BreakKind {
             BreakKind::NotToml => "not-toml",
             BreakKind::Unclosed => "unclosed",
             BreakKind::Undefined => "undefined",
+            BreakKind::UsedBeforeDefined => "used-before-defined",
             BreakKind::Outside => "outside",
             BreakKind::FenceOpen => "fence-open",
             BreakKind::MovesDecorator => "moves-decorator",
@@ -150,6 +155,7 @@ impl BreakKind {
             BreakKind::NotToml => "leaves TOML unreadable",
             BreakKind::Unclosed => "leaves a string open",
             BreakKind::Undefined => "uses a name it no longer defines",
+            BreakKind::UsedBeforeDefined => "uses a name before the file defines it",
             BreakKind::Outside => "puts a statement outside its block",
             BreakKind::FenceOpen => "leaves a code block open",
             BreakKind::MovesDecorator => "moves a decorator onto another definition",
@@ -185,6 +191,7 @@ impl LayoutBreak {
             BreakKind::FenceOpen => "with a code block left open",
             BreakKind::Unclosed => "with a quote left open",
             BreakKind::Undefined => "using a name it no longer defines",
+            BreakKind::UsedBeforeDefined => "using a name before it defines it",
             BreakKind::Outside => "with a statement outside the block it needs",
             BreakKind::MovesDecorator => "with a decorator moved onto another definition",
             BreakKind::InvalidCharacter => "with a character Python refuses in its code",
@@ -237,18 +244,28 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
                     Some(g) => Some(of(BreakKind::Undefined)(say(g.describe(), g.fault()))),
                     // A string or a bracket left open, a statement outside
                     // its block ([`super::doubt_pysyntax`]).
-                    None => python_syntax(original, result).map(|s| {
-                        let kind = match s.fault {
-                            ref f if f.is_string() => BreakKind::Unclosed,
-                            ref f if f.is_outside() => BreakKind::Outside,
-                            SyntaxFault::Invalid { .. } => BreakKind::InvalidCharacter,
-                            SyntaxFault::Dangling { .. } => BreakKind::InvalidSyntax,
-                            SyntaxFault::ArgumentTwice { .. } => BreakKind::ArgumentTwice,
-                            SyntaxFault::LateFuture { .. } => BreakKind::LateFuture,
-                            _ => BreakKind::Unbalanced,
-                        };
-                        of(kind)(say(s.describe(), s.fault()))
-                    }),
+                    None => python_syntax(original, result)
+                        .map(|s| {
+                            let kind = match s.fault {
+                                ref f if f.is_string() => BreakKind::Unclosed,
+                                ref f if f.is_outside() => BreakKind::Outside,
+                                SyntaxFault::Invalid { .. } => BreakKind::InvalidCharacter,
+                                SyntaxFault::Dangling { .. } => BreakKind::InvalidSyntax,
+                                SyntaxFault::ArgumentTwice { .. } => BreakKind::ArgumentTwice,
+                                SyntaxFault::LateFuture { .. } => BreakKind::LateFuture,
+                                _ => BreakKind::Unbalanced,
+                            };
+                            of(kind)(say(s.describe(), s.fault()))
+                        })
+                        // A name defined after the code that runs it
+                        // ([`super::doubt_late`]).
+                        .or_else(|| {
+                            let l = python_defined_late(original, result)?;
+                            Some(of(BreakKind::UsedBeforeDefined)(say(
+                                l.describe(),
+                                l.fault(),
+                            )))
+                        }),
                 },
             },
         },

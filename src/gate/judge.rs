@@ -176,6 +176,7 @@ fn doubt_steps_but_layout(
                 Kind::AlreadyApplied => NextStep::AlreadyThere,
                 // Their sentences end with what to send.
                 Kind::ElidesLines
+                | Kind::WritesTwice
                 | Kind::RepeatsNeighbours
                 | Kind::Layout(_)
                 | Kind::MixesEndings

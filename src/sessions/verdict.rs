@@ -163,7 +163,7 @@ impl DoubtKind {
             K::RenamesOthers => DoubtKind::RenamesOthers,
             K::LineEndings | K::MixesEndings => DoubtKind::LineEndings,
             K::AlreadyApplied => DoubtKind::AppliedAlready,
-            K::RepeatsNeighbours => DoubtKind::WritesTwice,
+            K::RepeatsNeighbours | K::WritesTwice => DoubtKind::WritesTwice,
             K::Layout(kind) => DoubtKind::Layout(kind),
             K::ElidesLines => DoubtKind::StandsIn,
             K::HiddenText => DoubtKind::HiddenText,

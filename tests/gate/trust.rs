@@ -2799,3 +2799,37 @@ fn a_new_method_after_a_calls_last_arguments_is_not_placed_by_them() {
         assert_withheld(&judgment, "No corrected edit");
     }
 }
+
+/// The tester's find (T-06): an edit whose old text is the file's tail
+/// (`main()` under `if __name__ == "__main__":`) appends `def helper()`
+/// after it while making `main` call it; python3 dies with NameError at
+/// line 6. Every agent's edit (Codex: the same lines as a hunk; a bare
+/// `@@` hunk appending the lines: below) is in doubt, saying which name,
+/// where it is defined and which line runs first; nothing corrected is
+/// offered. The same definition put above the entry point is exact.
+#[test]
+fn a_definition_appended_after_the_entry_point_that_uses_it_is_a_doubt() {
+    let app = "def main():\n    print(\"start\")\n\n\nif __name__ == \"__main__\":\n    main()\n";
+    let old = "    print(\"start\")\n\n\nif __name__ == \"__main__\":\n    main()\n";
+    let new = "    print(\"start\", helper())\n\n\nif __name__ == \"__main__\":\n    main()\n\n\ndef helper():\n    return 42\n";
+    let said = "line 9 defines `helper` (`def helper():`) after line 6 (`main()`), which runs \
+                first, when the file runs as a script, and uses it through `main` (line 2: \
+                `print(\"start\", helper())`): running the file raises NameError at line 6: \
+                define `helper` above line 5 (`if __name__ == \"__main__\":`), or run that code \
+                after the definition";
+    for agent in agents() {
+        let judgment = judged_as(Case::Doubt, agent, ("app.py", app), old, new);
+        assert_withheld(&judgment, said);
+    }
+    let above = "    print(\"start\", helper())\n\n\ndef helper():\n    return 42\n\n\nif __name__ == \"__main__\":\n    main()\n";
+    for agent in agents() {
+        judged_as(Case::Exact, agent, ("app.py", app), old, above);
+    }
+    // Codex's patch as the tester sent it: hunk 2 under a bare `@@`.
+    let patch = "*** Begin Patch\n*** Update File: app.py\n@@ def main():\n-    print(\"start\")\n+    print(\"start\", helper())\n@@\n+\n+\n+def helper():\n+    return 42\n*** End Patch";
+    let payload = edit_payload(GateAgent::Codex, json!({ "command": patch }));
+    let fs = MemoryFs::new([("app.py".to_string(), app.to_string())]);
+    let judgment = srview::gate::judge(GateAgent::Codex, &payload, |_| fs, &Policy::default());
+    assert_eq!(judgment.case, Case::Doubt, "{:?}", judgment.answer);
+    assert_withheld(&judgment, said);
+}

@@ -1234,3 +1234,50 @@ fn a_write_through_a_dangling_link_to_the_gates_own_files_is_a_doubt() {
     let judgment = judge_here(GateAgent::ClaudeCode, claude_write("link1.json"));
     assert_eq!(judgment.case, Case::Exact, "{:?}", judgment.answer);
 }
+
+/// The tester's find (T-09): a whole write of a README whose content is
+/// the file (one line edited) twice, back to back. Every agent's write
+/// tool is in doubt, saying which lines stand twice and where; the same
+/// content once is exact.
+#[test]
+fn a_write_holding_the_file_twice_is_a_doubt() {
+    let readme = "# Project\n\nA tool for X.\n\n## Install\n\n    pip install x\n\n## Usage\n\nRun `x --help`.\n";
+    let edited = readme.replace("for X.", "for X and Y.");
+    let twice = format!("{edited}\n{edited}");
+    let path = format!("{CWD}/README.md");
+    let said = format!(
+        "its content holds lines 1-11 twice, back to back (lines 1-11 and 13-23, from \
+         `# Project` to `Run `x --help`.`), where {path} holds them once: written, the file \
+         has them two times over (a content sent twice, or a stream replayed): send the \
+         content with those lines once."
+    );
+    let judge = |agent: GateAgent, content: &str| {
+        let payload = String::from_utf8(write_payload(agent, content))
+            .expect("UTF-8")
+            .replace("inventory.py", "README.md");
+        let fs = srview::dialect::apply_patch::MemoryFs::new([(
+            "README.md".to_string(),
+            readme.to_string(),
+        )]);
+        srview::gate::judge(agent, payload.as_bytes(), |_| fs, &Policy::default())
+    };
+    for agent in [
+        GateAgent::ClaudeCode,
+        GateAgent::GeminiCli,
+        GateAgent::QwenCode,
+        GateAgent::Opencode,
+        GateAgent::Pi,
+    ] {
+        let judgment = judge(agent, &twice);
+        assert_eq!(
+            judgment.case,
+            Case::Doubt,
+            "{agent:?}: {:?}",
+            judgment.answer
+        );
+        let reason = deny_reason(&judgment);
+        assert!(reason.contains(&said), "{agent:?}: {reason}");
+        let once = judge(agent, &edited);
+        assert_eq!(once.case, Case::Exact, "{agent:?}: {:?}", once.answer);
+    }
+}

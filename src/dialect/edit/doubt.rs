@@ -62,6 +62,10 @@ pub enum EditDoubtKind {
     /// Its new text stands in for lines of its old text it leaves out (the
     /// sentence ends with what to send instead).
     ElidesLines,
+    /// A whole content holding a run of the file's lines twice, back to
+    /// back ([`crate::diagnose::doubt_doubled`]; the sentence ends with
+    /// what to send instead).
+    WritesTwice,
     /// Its new text adds bidirectional controls or zero-width characters
     /// the file did not hold ([`crate::diagnose::hidden`]; the sentence
     /// ends with what to send instead).
@@ -521,7 +525,12 @@ pub fn write_doubt(path: &str, old: &str, new: &str) -> Option<(EditDoubtKind, S
         ));
     }
     let Some(elided) = crate::dialect::elided::elided(path, old, new) else {
-        return cut_short(old, new).map(|m| (EditDoubtKind::ElidesLines, m));
+        return cut_short(old, new)
+            .map(|m| (EditDoubtKind::ElidesLines, m))
+            .or_else(|| {
+                let twice = crate::diagnose::doubt_doubled::doubled(old, new)?;
+                Some((EditDoubtKind::WritesTwice, twice.describe(path)))
+            });
     };
     Some((
         EditDoubtKind::ElidesLines,
