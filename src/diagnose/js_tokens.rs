@@ -207,11 +207,9 @@ impl<'a> Scanner<'a> {
         loop {
             let (i, c) = chars.next()?;
             match c {
-                '\\' => {
-                    if chars.next()?.1 == '\n' {
-                        self.line += 1;
-                    }
-                }
+                // An escaped line end is a line end all the same.
+                '\\' if chars.next()?.1 == '\n' => self.line += 1,
+                '\\' => {}
                 '\n' => self.line += 1,
                 '`' => {
                     self.at += i + 1;
