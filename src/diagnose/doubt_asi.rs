@@ -274,7 +274,7 @@ fn joins_of(tokens: &[Token]) -> Vec<Join> {
             above: p.end_line,
             line: t.line,
             reads: format!("{what}{close}"),
-            semicolon_sound: semicolon_sound(tokens, i - 1),
+            semicolon_sound: semicolon_sound(tokens, i - 1) && !continues_past(tokens, i),
         });
     }
     out
@@ -356,6 +356,22 @@ fn above_not_read(tokens: &[Token], i: usize) -> bool {
             (Kind::Punct, ":") | (Kind::Word, "as" | "satisfies")
         )
     })
+}
+
+/// Whether the statement goes on after the line of `tokens[i]`: the
+/// first token of the next line is an operator (`: dirname(..)` of a
+/// conditional, `.then(..)`, `+ x`): a semicolon before that line would
+/// cut the statement.
+fn continues_past(tokens: &[Token], i: usize) -> bool {
+    let line = tokens[i].line;
+    let next = tokens[i..]
+        .iter()
+        .find(|t| t.line > line && t.kind == Kind::Punct);
+    let first = tokens[i..].iter().find(|t| t.line > line);
+    match (first, next) {
+        (Some(f), Some(n)) if std::ptr::eq(f, n) => !matches!(n.text, "(" | "[" | "{" | "}" | ";"),
+        _ => false,
+    }
 }
 
 /// Whether a semicolon before the line after `tokens[i]` ends the
@@ -485,6 +501,11 @@ mod tests {
             "srview offers no semicolon: the line above stands in an `if`, `else` or loop, \
              whose body a semicolon could end early)"
         ));
+        // A conditional going on below the line: a semicolon cuts it.
+        let ternary = "const v = x ? b\n  : c\n";
+        let join =
+            statement_join("g.js", ternary, &ternary.replace("b\n", "b\n(f)\n")).expect("a join");
+        assert!(!join.semicolon_sound, "the conditional goes on");
         let after_if = "if (x)\n  b\nc()\n";
         let join = statement_join("g.js", after_if, &after_if.replace("\nc()", "\n(f)\nc()"))
             .expect("a join");
