@@ -4128,3 +4128,63 @@ fn a_write_of_the_file_twice_is_held_back() {
     );
     assert_written(&run(&edited), &edited);
 }
+
+/// node's reading of lines starting with `(` or `[` inserted into
+/// JavaScript written without semicolons (tests/fixtures/trust/asi/
+/// cases.json, written by record.py there; a tester's find, 44-17):
+/// srview doubts every line node reads as continuing the statement above
+/// (but those it knowingly leaves, each saying why), none node reads as a
+/// statement of its own, and a semicolon it offers is one node reads.
+#[test]
+fn statement_joins_agree_with_node() {
+    use srview::diagnose::layout::{BreakKind, layout_break};
+    let cases = recorded_cases("asi");
+    let count = |verdict: &str| cases.iter().filter(|c| c["join"] == verdict).count();
+    assert!(cases.len() >= 15 && count("join") >= 8 && count("no join") >= 5);
+    for case in &cases {
+        let (name, before, after) = case_texts(case);
+        let doubt = layout_break("a.js", before, after);
+        let doubted = doubt
+            .as_ref()
+            .is_some_and(|d| d.kind == BreakKind::JoinsStatements);
+        match case["join"].as_str().expect("a verdict") {
+            _ if case.get("srview_silent").is_some() => assert!(!doubted, "{name}"),
+            "join" => assert!(doubted, "{name}: {doubt:?}"),
+            "no join" => assert!(!doubted, "{name}: {doubt:?}"),
+            _ => {}
+        }
+        let offered = doubt.is_some_and(|d| d.why.contains("with a semicolon (`;"));
+        if offered {
+            assert_eq!(case["semicolon"], "reads", "{name}");
+        }
+    }
+}
+
+/// What node, gcc, javac, rustc and python3 do with a name used in
+/// another Unicode normalisation than it is declared in
+/// (tests/fixtures/trust/normal/cases.json, written by record.py there; a
+/// tester's find, 44-10): srview doubts exactly the edits a tool refuses,
+/// naming the name, and none it runs (Python and Rust normalise names).
+#[test]
+fn names_in_two_forms_agree_with_the_languages() {
+    use srview::diagnose::layout::{BreakKind, layout_break};
+    let cases = recorded_cases("normal");
+    let runs = cases.iter().filter(|c| c["verdict"] == "runs").count();
+    assert!(cases.len() >= 10 && runs >= 5 && cases.len() - runs >= 4);
+    for case in &cases {
+        let (name, before, after) = case_texts(case);
+        let path = case["path"].as_str().expect("a path");
+        let doubt = layout_break(path, before, after);
+        if case["verdict"] == "runs" {
+            assert_eq!(doubt, None, "{name}");
+            continue;
+        }
+        let doubt = doubt.expect(name);
+        assert_eq!(doubt.kind, BreakKind::OtherForm, "{name}");
+        assert!(
+            doubt.why.starts_with("line ") && doubt.why.contains(" writes the name `caf"),
+            "{name}: {}",
+            doubt.why
+        );
+    }
+}

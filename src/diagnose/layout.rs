@@ -10,6 +10,7 @@
 //! entry for the trust checks of every command, so each of them reads
 //! all.
 
+use super::doubt_asi::statement_join;
 use super::doubt_braces::{BraceFault, brace_fault, brace_language};
 use super::doubt_decorators::decorator_moved;
 use super::doubt_defines::redefined;
@@ -22,6 +23,7 @@ use super::doubt_keys::literal_key_twice;
 use super::doubt_late::python_defined_late;
 use super::doubt_make::make_break;
 use super::doubt_names::python_name_gone;
+use super::doubt_normal::other_form;
 use super::doubt_not_yaml::yaml_unparsed;
 use super::doubt_pysyntax::{SyntaxFault, python_syntax};
 use super::doubt_redefine::{
@@ -114,6 +116,14 @@ pub enum BreakKind {
     /// A Python `from __future__` import below the file's code
     /// ([`super::doubt_pysyntax`]).
     LateFuture,
+    /// A JavaScript or TypeScript line starting with `(`, `[` or a
+    /// backquote put under a statement no semicolon ends: the language
+    /// reads the two as one ([`super::doubt_asi`]).
+    JoinsStatements,
+    /// A name written in another Unicode normalisation than the file
+    /// writes it, in a language that reads the two as two names
+    /// ([`super::doubt_normal`]).
+    OtherForm,
 }
 
 impl BreakKind {
@@ -140,6 +150,8 @@ impl BreakKind {
             BreakKind::InvalidSyntax => "invalid-syntax",
             BreakKind::ArgumentTwice => "argument-twice",
             BreakKind::LateFuture => "late-future",
+            BreakKind::JoinsStatements => "joins-statements",
+            BreakKind::OtherForm => "other-normalisation",
         }
     }
 
@@ -163,6 +175,8 @@ impl BreakKind {
             BreakKind::InvalidSyntax => "ends a statement with an operator",
             BreakKind::ArgumentTwice => "gives an argument twice",
             BreakKind::LateFuture => "puts a __future__ import below code",
+            BreakKind::JoinsStatements => "continues a statement onto a new line",
+            BreakKind::OtherForm => "writes a name in another Unicode form",
         }
     }
 }
@@ -198,6 +212,8 @@ impl LayoutBreak {
             BreakKind::InvalidSyntax => "with a statement ending in an operator",
             BreakKind::ArgumentTwice => "with an argument given twice",
             BreakKind::LateFuture => "with a `from __future__` import below its code",
+            BreakKind::JoinsStatements => "reading two statements as one",
+            BreakKind::OtherForm => "writing one name in two Unicode forms",
         }
     }
 }
@@ -343,7 +359,7 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
     });
     // A Python dict's or a JavaScript object literal's key or method
     // twice ([`super::doubt_keys`]).
-    found.or_else(|| {
+    let found = found.or_else(|| {
         let k = literal_key_twice(path, original, result)?;
         let kind = if k.method {
             BreakKind::DefinesTwice
@@ -351,6 +367,18 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
             BreakKind::KeyTwice
         };
         Some(of(kind)(say(k.describe(), k.fault())))
+    });
+    // A JavaScript line that continues the statement above it
+    // ([`super::doubt_asi`]).
+    let found = found.or_else(|| {
+        statement_join(path, original, result)
+            .map(|j| of(BreakKind::JoinsStatements)(say(j.describe(), j.fault())))
+    });
+    // A name written in another Unicode normalisation than the file's
+    // ([`super::doubt_normal`]).
+    found.or_else(|| {
+        other_form(path, original, result)
+            .map(|f| of(BreakKind::OtherForm)(say(f.describe(), f.fault())))
     })
 }
 

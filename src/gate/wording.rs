@@ -90,18 +90,7 @@ pub(super) fn line_diff_text(lines: &[DiffLine]) -> String {
 /// with the code points: the two look identical, and a model told only
 /// that they differ sends the same line again (a fresh tester's find).
 fn normalisation_note(lines: &[DiffLine]) -> String {
-    use unicode_normalization::{is_nfc, is_nfd};
-    let form = |s: &str| match (is_nfc(s), is_nfd(s)) {
-        (true, false) => "composed, NFC",
-        (false, true) => "decomposed, NFD",
-        _ => "another form",
-    };
-    let points = |s: &str| {
-        s.chars()
-            .map(|c| format!("U+{:04X}", c as u32))
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
+    use crate::diagnose::doubt_normal::{code_points, normal_form, normalisation_stretch};
     let mut out = String::new();
     for sent in lines.iter().filter(|l| l.tag == Side::Delete) {
         let Some(file) = lines.iter().find(|l| {
@@ -110,30 +99,15 @@ fn normalisation_note(lines: &[DiffLine]) -> String {
         }) else {
             continue;
         };
-        // The differing stretch: what lies between the common start and end.
-        let start = sent
-            .text
-            .char_indices()
-            .zip(file.text.chars())
-            .find(|((_, a), b)| a != b)
-            .map_or(0, |((at, _), _)| at);
-        let common_end = sent.text[start..]
-            .chars()
-            .rev()
-            .zip(file.text[start..].chars().rev())
-            .take_while(|(a, b)| a == b)
-            .map(|(a, _)| a.len_utf8())
-            .sum::<usize>();
-        let theirs = &sent.text[start..sent.text.len() - common_end];
-        let ours = &file.text[start..file.text.len() - common_end];
+        let (theirs, ours) = normalisation_stretch(&sent.text, &file.text);
         out.push_str(&format!(
             "File line {} and the line as sent look identical but differ in Unicode \
              normalisation: the file writes `{ours}` as {} ({}), the edit as {} ({}).\n",
             file.file_line.map(|n| n.to_string()).unwrap_or_default(),
-            points(ours),
-            form(ours),
-            points(theirs),
-            form(theirs),
+            code_points(ours),
+            normal_form(ours),
+            code_points(theirs),
+            normal_form(theirs),
         ));
     }
     out

@@ -2833,3 +2833,106 @@ fn a_definition_appended_after_the_entry_point_that_uses_it_is_a_doubt() {
     assert_eq!(judgment.case, Case::Doubt, "{:?}", judgment.answer);
     assert_withheld(&judgment, said);
 }
+
+/// m.js of the round-44 finding 17, written without semicolons: `const
+/// a = b` is followed by a call.
+const NO_SEMICOLONS_JS: &str = "function b() { return 1 }\nfunction setup() { console.log(\"setup\") }\nconst a = b\nconsole.log(\"a is\", a)\n";
+
+/// A tester's find (round 44, 17): a line starting with `(` inserted under
+/// `const a = b` in a file without semicolons passed every agent's gate;
+/// JavaScript reads `const a = b(function init() ..)()` (node: `TypeError:
+/// b(...) is not a function`). Denied, in every agent's shape, saying what
+/// JavaScript reads and the semicolon that keeps the two statements apart;
+/// the same line with that semicolon passes.
+#[test]
+fn a_line_continuing_the_statement_above_is_a_doubt() {
+    let old = "console.log(\"a is\", a)\n";
+    let new = "(function init() { setup() })()\nconsole.log(\"a is\", a)\n";
+    let said = "line 4 (`(function init() { setup() })()`) continues the statement of line 3 \
+                (`const a = b`): no semicolon ends line 3, and JavaScript ends a statement at a \
+                line break only where the next line cannot continue it, so it reads `b(...)`, \
+                one statement, not two: if it is meant as a statement of its own, start line 4 \
+                with a semicolon (`;(function init() { setup() })()`), as code written without \
+                semicolons starts such a line";
+    assert_doubts_say(("m.js", NO_SEMICOLONS_JS), &[(old, new, said.to_string())]);
+    let fixed = format!(";{new}");
+    for agent in agents() {
+        judged_as(Case::Exact, agent, ("m.js", NO_SEMICOLONS_JS), old, &fixed);
+    }
+}
+
+/// n.js of the round-44 finding 10: `café` written decomposed (`e` and
+/// U+0301).
+const NFD_JS: &str = "const cafe\u{301} = 1;\nconsole.log(cafe\u{301});\n";
+
+/// A tester's find (round 44, 10): a new line writing `café` composed
+/// (U+00E9, as a model types it) in a file that writes it decomposed
+/// passed every agent's gate; node: `ReferenceError: café is not defined`.
+/// Denied, in every agent's shape, with both forms' code points; the name
+/// in a string, or written as the file writes it, passes.
+#[test]
+fn a_name_written_in_another_normalisation_is_a_doubt() {
+    let old = "console.log(cafe\u{301});\n";
+    let new = "console.log(caf\u{e9} + 1);\nconsole.log(cafe\u{301});\n";
+    let said = "line 2 writes the name `caf\u{e9}` in another Unicode normalisation than the file, \
+                which writes it at line 1: the file writes `e\u{301}` as U+0065 U+0301 \
+                (decomposed, NFD), the edit as U+00E9 (composed, NFC); they look identical, but \
+                JavaScript does not normalise names, so they are two names: write the name as \
+                the file does (copy it from line 1)";
+    assert_doubts_say(("n.js", NFD_JS), &[(old, new, said.to_string())]);
+    for fine in [
+        "console.log(cafe\u{301} + 1);\nconsole.log(cafe\u{301});\n",
+        "console.log(\"caf\u{e9}\");\nconsole.log(cafe\u{301});\n",
+    ] {
+        for agent in agents() {
+            judged_as(Case::Exact, agent, ("n.js", NFD_JS), old, fine);
+        }
+    }
+}
+
+/// Both round-44 finds through the binary, as the tester ran them (Claude
+/// Code's `Edit` payload on stdin): denied, the file untouched.
+#[test]
+fn the_binary_denies_a_statement_join_and_a_name_in_another_form() {
+    let cases = [
+        (
+            "m.js",
+            NO_SEMICOLONS_JS,
+            "console.log(\"a is\", a)\n",
+            "(function init() { setup() })()\nconsole.log(\"a is\", a)\n",
+            "so it reads `b(...)`, one statement, not two",
+        ),
+        (
+            "n.js",
+            NFD_JS,
+            "console.log(",
+            "console.log(caf\u{e9} + 1);\nconsole.log(",
+            "JavaScript does not normalise names, so they are two names",
+        ),
+    ];
+    for (name, content, old, new, said) in cases {
+        let project = tempfile::tempdir().expect("a project");
+        let root = project.path().to_string_lossy().into_owned();
+        let file = project.path().join(name);
+        std::fs::write(&file, content).expect("the file");
+        let payload = json!({
+            "session_id": "s", "cwd": root, "hook_event_name": "PreToolUse", "tool_name": "Edit",
+            "tool_input": {"file_path": file.to_string_lossy(), "old_string": old, "new_string": new},
+            "tool_use_id": "t1",
+        });
+        let (stdout, stderr, code) = run_gate(
+            project.path(),
+            &["--agent", "claude-code"],
+            payload.to_string().as_bytes(),
+        );
+        assert_eq!(code, Some(0), "{stderr}");
+        let answer: Value = serde_json::from_slice(&stdout).expect("JSON");
+        let output = &answer["hookSpecificOutput"];
+        assert_eq!(output["permissionDecision"], "deny", "{answer}");
+        let reason = output["permissionDecisionReason"]
+            .as_str()
+            .expect("a reason");
+        assert!(reason.contains(said), "{reason}");
+        assert_eq!(std::fs::read_to_string(&file).expect("read"), content);
+    }
+}

@@ -467,7 +467,7 @@ fn in_code_block(above: &str) -> bool {
 
 /// A line as a sentence quotes it: at most 80 characters, `...` after a
 /// longer one's first 77.
-fn shorten(line: &str) -> String {
+pub fn shorten(line: &str) -> String {
     if line.chars().count() <= 80 {
         return line.to_string();
     }

@@ -1,0 +1,514 @@
+//! *Pure.* An edit that puts a line starting with `(`, `[` or a backquote
+//! under a JavaScript or TypeScript statement that no semicolon ends (a
+//! tester's find, 44-17: `(function init() { setup() })()` inserted under
+//! `const a = b` reads as `const a = b(function init() ..)()`; node
+//! throws `b(...) is not a function`, and the gate allowed it). JavaScript
+//! ends a statement at a line break only where the next token cannot
+//! continue it, and `(`, `[` and `` ` `` continue any expression: a call,
+//! an index, a tagged template.
+//!
+//! Doubted only where the join is certain, read by tokens
+//! ([`super::js_tokens`]; a file the reading cannot follow is not
+//! judged): a line whose first token is `(`, `[` or a template literal,
+//! whose token before (on an earlier line, comments read past) ends an
+//! expression: a name (not a keyword), a number, a string, a template's
+//! end, a `]`, or a `)` that closes no `if`/`for`/`while`/`with`/`switch`/
+//! `catch`/`function` head; standing at the file's top level or in a
+//! block (a `{` after `)`, `=>`, `else`, `do`, `try`, `finally`, `;`, a
+//! `{` or a `}`; not an object literal, a class or an interface body,
+//! nor inside brackets). Not read: a line above holding a `:` (a type
+//! annotation, which TypeScript does not continue over a line break), an
+//! `as`/`satisfies` cast, an `import`/`export .. from`, a name a `let`,
+//! `var` or `const` declares without a value; a `.jsx`/`.tsx` file, or a
+//! `.js` one holding `</` or `/>` (JSX text is no code); a line starting
+//! with `+`, `-` or `/` (a continued expression is often meant). And only
+//! a join the file before did not hold (the same two lines): the edit's
+//! doing.
+//!
+//! Said: the two lines, and what JavaScript reads. A semicolon starting
+//! the line (`;(function ..`, how code without semicolons writes such a
+//! line) is offered where it ends the statement above and nothing else:
+//! the statement above starts its line after a statement's end, and no
+//! `if`, `else`, `do`, `while`, `for` or `with` stands on its line (a
+//! semicolon there could end an `if`'s body before its `else`).
+
+use super::js_tokens::{Context, Kind, Token, tokens};
+
+/// Words that end no expression.
+const NOT_VALUES: [&str; 63] = [
+    "break",
+    "case",
+    "catch",
+    "class",
+    "const",
+    "continue",
+    "debugger",
+    "default",
+    "delete",
+    "do",
+    "else",
+    "export",
+    "extends",
+    "finally",
+    "for",
+    "function",
+    "if",
+    "import",
+    "in",
+    "instanceof",
+    "new",
+    "return",
+    "switch",
+    "throw",
+    "try",
+    "typeof",
+    "var",
+    "void",
+    "while",
+    "with",
+    "yield",
+    "let",
+    "static",
+    "async",
+    "await",
+    "of",
+    "get",
+    "set",
+    "as",
+    "satisfies",
+    "type",
+    "interface",
+    "declare",
+    "abstract",
+    "readonly",
+    "public",
+    "private",
+    "protected",
+    "override",
+    "implements",
+    "enum",
+    "namespace",
+    "module",
+    "keyof",
+    "infer",
+    "is",
+    "asserts",
+    "accessor",
+    "from",
+    "unique",
+    "global",
+    "package",
+    "out",
+];
+
+/// The words whose `(..)` is no call's: a `)` closing one ends no
+/// expression.
+const CONTROL_HEADS: [&str; 8] = [
+    "if", "for", "while", "with", "switch", "catch", "function", "await",
+];
+
+/// Words that, on the line above, make a semicolon before the joined
+/// line unsafe to offer: it may end a body before its `else` or `while`.
+const BODY_WORDS: [&str; 6] = ["if", "else", "do", "while", "for", "with"];
+
+/// A line an edit leaves continuing the statement above it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StatementJoin {
+    /// The language's name (`JavaScript`, `TypeScript`).
+    pub language: &'static str,
+    /// The line that continues (1-based) and its text.
+    pub line: (usize, String),
+    /// The line whose statement it continues (1-based) and its text.
+    pub above: (usize, String),
+    /// What the language reads: `b(...)`.
+    pub reads: String,
+    /// Whether a semicolon starting the line ends the statement above
+    /// and nothing else (see the module): offered only then.
+    pub semicolon_sound: bool,
+}
+
+impl StatementJoin {
+    /// [`Self::fault`] and what to send instead.
+    pub fn describe(&self) -> String {
+        let (n, text) = &self.line;
+        let send = if self.semicolon_sound {
+            format!(
+                "if it is meant as a statement of its own, start line {n} with a semicolon \
+                 (`;{}`), as code written without semicolons starts such a line",
+                shorten(text.trim_start())
+            )
+        } else {
+            "if it is meant as a statement of its own, end the statement above where it is \
+             meant to end (srview offers no semicolon: the line above stands in an `if`, \
+             `else` or loop, whose body a semicolon could end early)"
+                .to_string()
+        };
+        format!("{}: {send}", self.fault())
+    }
+
+    /// What the language reads, without what to send.
+    pub fn fault(&self) -> String {
+        let (n, text) = &self.line;
+        let (m, above) = &self.above;
+        format!(
+            "line {n} (`{}`) continues the statement of line {m} (`{}`): no semicolon ends \
+             line {m}, and {} ends a statement at a line break only where the next line \
+             cannot continue it, so it reads `{}`, one statement, not two",
+            shorten(text.trim()),
+            shorten(above.trim()),
+            self.language,
+            self.reads
+        )
+    }
+}
+
+/// A line as a sentence quotes it ([`crate::dialect::edit::shorten`]).
+fn shorten(text: &str) -> String {
+    crate::dialect::edit::shorten(text)
+}
+
+/// The language `path` names, when its statements are read: JavaScript
+/// or TypeScript without JSX.
+fn language(path: &str) -> Option<&'static str> {
+    let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
+    let (_, ext) = name.rsplit_once('.')?;
+    match ext {
+        "js" | "mjs" | "cjs" => Some("JavaScript"),
+        "ts" | "mts" | "cts" => Some("TypeScript"),
+        _ => None,
+    }
+}
+
+/// The first line `result` (the file `path` after an edit) continues onto
+/// the statement above it where `original` held no such join of the same
+/// two lines; `None` for a file not read (see the module).
+pub fn statement_join(path: &str, original: &str, result: &str) -> Option<StatementJoin> {
+    let language = language(path)?;
+    let jsx = |text: &str| path.ends_with(".js") && (text.contains("</") || text.contains("/>"));
+    if !may_join(result) || jsx(result) || jsx(original) {
+        return None;
+    }
+    let after = joins(result)?;
+    if after.is_empty() {
+        return None;
+    }
+    let before = joins(original)?;
+    let lines: Vec<&str> = result.lines().collect();
+    let old_lines: Vec<&str> = original.lines().collect();
+    let mut held: Vec<(&str, &str)> = before.iter().map(|j| key(j, &old_lines)).collect();
+    after.into_iter().find_map(|j| {
+        let k = key(&j, &lines);
+        if let Some(at) = held.iter().position(|h| *h == k) {
+            held.swap_remove(at);
+            return None;
+        }
+        let text = |k: usize| lines.get(k).map_or("", |l| l.trim_end_matches('\r'));
+        Some(StatementJoin {
+            language,
+            line: (j.line + 1, text(j.line).to_string()),
+            above: (j.above + 1, text(j.above).to_string()),
+            reads: j.reads,
+            semicolon_sound: j.semicolon_sound,
+        })
+    })
+}
+
+/// A join's two lines of `lines`, trimmed: the same two lines joined
+/// before the edit are not its doing.
+fn key<'a>(j: &Join, lines: &[&'a str]) -> (&'a str, &'a str) {
+    let text = |k: usize| lines.get(k).map_or("", |l| l.trim());
+    (text(j.above), text(j.line))
+}
+
+/// Whether a line of `text` starts with `(`, `[` or a backquote: else
+/// nothing is read.
+fn may_join(text: &str) -> bool {
+    text.lines()
+        .any(|l| l.trim_start().starts_with(['(', '[', '`']))
+}
+
+/// One join read: the lines (0-based), what it reads as, and whether a
+/// semicolon is sound.
+#[derive(Debug)]
+struct Join {
+    above: usize,
+    line: usize,
+    reads: String,
+    semicolon_sound: bool,
+}
+
+/// The joins of `text` (see the module), or `None` where its reading
+/// cannot follow it.
+fn joins(text: &str) -> Option<Vec<Join>> {
+    tokens(text).map(|t| joins_of(&t))
+}
+
+/// The joins of `text`, read as `tokens`.
+fn joins_of(tokens: &[Token]) -> Vec<Join> {
+    let mut out = Vec::new();
+    for (i, t) in tokens.iter().enumerate().skip(1) {
+        let p = &tokens[i - 1];
+        let opens = matches!(
+            (t.kind, t.text),
+            (Kind::Punct, "(" | "[") | (Kind::TemplateEnd | Kind::TemplateHead, _)
+        );
+        if !opens || p.end_line >= t.line || !first_on_line(tokens, i) {
+            continue;
+        }
+        if !statement_context(tokens, t.context) || !ends_expression(tokens, i - 1) {
+            continue;
+        }
+        if above_not_read(tokens, i - 1) {
+            continue;
+        }
+        let close = match t.text {
+            "(" => "(...)",
+            "[" => "[...]",
+            _ => "`...`",
+        };
+        let what = match p.kind {
+            Kind::Punct => format!("...{}", p.text),
+            _ => shorten(p.text),
+        };
+        out.push(Join {
+            above: p.end_line,
+            line: t.line,
+            reads: format!("{what}{close}"),
+            semicolon_sound: semicolon_sound(tokens, i - 1) && !continues_past(tokens, i),
+        });
+    }
+    out
+}
+
+/// Whether `tokens[i]` is the first token on its line.
+fn first_on_line(tokens: &[Token], i: usize) -> bool {
+    i == 0 || tokens[i - 1].end_line < tokens[i].line
+}
+
+/// Whether `context` is where statements stand: the top level, or a
+/// block's `{` (after `)`, `=>`, `else`, `do`, `try`, `finally`, `;`,
+/// `{`, `}`, or at the file's start).
+fn statement_context(tokens: &[Token], context: Context) -> bool {
+    match context {
+        Context::Top => true,
+        Context::Brace(None) => true,
+        Context::Brace(Some(h)) => {
+            let head = &tokens[h];
+            match head.kind {
+                Kind::Punct => matches!(head.text, ")" | "=>" | ";" | "{" | "}"),
+                Kind::Word => matches!(head.text, "else" | "do" | "try" | "finally"),
+                _ => false,
+            }
+        }
+        Context::Group | Context::Interp => false,
+    }
+}
+
+/// Whether `tokens[i]` ends an expression (see the module).
+fn ends_expression(tokens: &[Token], i: usize) -> bool {
+    let p = &tokens[i];
+    let before = i.checked_sub(1).map(|k| &tokens[k]);
+    match p.kind {
+        Kind::Word => {
+            !NOT_VALUES.contains(&p.text)
+                && !before.is_some_and(|b| {
+                    matches!(
+                        (b.kind, b.text),
+                        (
+                            Kind::Word,
+                            "let" | "var" | "const" | "class" | "function" | "extends"
+                        ) | (Kind::Punct, ",")
+                    )
+                })
+        }
+        Kind::Number | Kind::TemplateEnd => true,
+        // A module's name after `from` or `import` ends the declaration.
+        Kind::Str => {
+            !before.is_some_and(|b| b.kind == Kind::Word && matches!(b.text, "from" | "import"))
+        }
+        Kind::Punct => match p.text {
+            "]" => true,
+            ")" => p.head.is_none_or(|h| {
+                !(tokens[h].kind == Kind::Word && CONTROL_HEADS.contains(&tokens[h].text))
+            }),
+            _ => false,
+        },
+        Kind::Regex | Kind::TemplateHead => false,
+    }
+}
+
+/// The tokens on the line of `tokens[i]`, up to it.
+fn line_of<'t, 'a>(tokens: &'t [Token<'a>], i: usize) -> &'t [Token<'a>] {
+    let line = tokens[i].line;
+    let start = tokens[..i]
+        .iter()
+        .rposition(|t| t.end_line < line)
+        .map_or(0, |k| k + 1);
+    &tokens[start..=i]
+}
+
+/// Whether the line above (ending with `tokens[i]`) holds what makes the
+/// join uncertain: a `:` (a type annotation), an `as`/`satisfies` cast.
+fn above_not_read(tokens: &[Token], i: usize) -> bool {
+    line_of(tokens, i).iter().any(|t| {
+        matches!(
+            (t.kind, t.text),
+            (Kind::Punct, ":") | (Kind::Word, "as" | "satisfies")
+        )
+    })
+}
+
+/// Whether the statement goes on after the line of `tokens[i]`: the
+/// first token of the next line is an operator (`: dirname(..)` of a
+/// conditional, `.then(..)`, `+ x`): a semicolon before that line would
+/// cut the statement.
+fn continues_past(tokens: &[Token], i: usize) -> bool {
+    let line = tokens[i].line;
+    let next = tokens[i..]
+        .iter()
+        .find(|t| t.line > line && t.kind == Kind::Punct);
+    let first = tokens[i..].iter().find(|t| t.line > line);
+    match (first, next) {
+        (Some(f), Some(n)) if std::ptr::eq(f, n) => !matches!(n.text, "(" | "[" | "{" | "}" | ";"),
+        _ => false,
+    }
+}
+
+/// Whether a semicolon before the line after `tokens[i]` ends the
+/// statement `tokens[i]` ends and nothing else (see the module).
+fn semicolon_sound(tokens: &[Token], i: usize) -> bool {
+    let line = line_of(tokens, i);
+    if line
+        .iter()
+        .any(|t| t.kind == Kind::Word && BODY_WORDS.contains(&t.text))
+    {
+        return false;
+    }
+    let first = i + 1 - line.len();
+    if first == 0 {
+        return true;
+    }
+    // The token before the line's first ends a statement: a `;`, a
+    // block's brackets, or an expression's end the line's first token
+    // cannot continue (a name, a keyword).
+    let before = &tokens[first - 1];
+    let starts_statement = line[0].kind == Kind::Word;
+    matches!((before.kind, before.text), (Kind::Punct, ";" | "{" | "}"))
+        || (starts_statement && ends_expression(tokens, first - 1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FILE: &str = "function b() { return 1 }\nfunction setup() { console.log(\"setup\") }\nconst a = b\nconsole.log(\"a is\", a)\n";
+
+    fn inserted(line: &str) -> String {
+        FILE.replace(
+            "console.log(\"a is\"",
+            &format!("{line}\nconsole.log(\"a is\""),
+        )
+    }
+
+    /// The tester's case (44-17): said with what JavaScript reads, and the
+    /// semicolon offered.
+    #[test]
+    fn a_line_starting_with_a_paren_continues_the_statement_above() {
+        let result = inserted("(function init() { setup() })()");
+        let join = statement_join("m.js", FILE, &result).expect("a join");
+        assert_eq!(
+            join.describe(),
+            "line 4 (`(function init() { setup() })()`) continues the statement of line 3 \
+             (`const a = b`): no semicolon ends line 3, and JavaScript ends a statement at a \
+             line break only where the next line cannot continue it, so it reads `b(...)`, one \
+             statement, not two: if it is meant as a statement of its own, start line 4 with a \
+             semicolon (`;(function init() { setup() })()`), as code written without semicolons \
+             starts such a line"
+        );
+        for (line, reads) in [("[1, 2].forEach(f)", "b[...]"), ("`tpl`", "b`...`")] {
+            let join = statement_join("m.ts", FILE, &inserted(line)).expect("a join");
+            assert_eq!(join.reads, reads);
+            assert_eq!(join.language, "TypeScript");
+        }
+        // The semicolon written: no join.
+        assert_eq!(statement_join("m.js", FILE, &inserted(";(init)()")), None);
+    }
+
+    /// What is not a join, or not a certain one, or not the edit's.
+    #[test]
+    fn no_join_is_said_where_javascript_ends_the_statement() {
+        let cases = [
+            // A semicolon, a block's end, a keyword, an operator above.
+            "const a = b;\n(f)()\n",
+            "function g() {\n}\n(f)()\n",
+            "if (x) {\n  y()\n}\n[1].map(f)\n",
+            "return\n(f)()\n",
+            "const a = b +\n(c)\n",
+            // A control head's `)`: the line is its body.
+            "if (ready)\n  (f)()\n",
+            "for (const x of xs)\n  [x].map(f)\n",
+            // Inside brackets, an object literal, a class body.
+            "f(a,\n  (b))\n",
+            "const o = {\n  a: b\n  (c)\n}\n",
+            "class A {\n  x = 1\n  [k]() {}\n}\n",
+            // A type annotation, a cast, an import's module, a `let`.
+            "let x: number\n(f)()\n",
+            "const y = z as Foo\n(f)()\n",
+            "import x from 'y'\n(f)()\n",
+            "let a\n[b] = c\n",
+            // Comments, strings, `+`/`-` lines.
+            "const a = b // note (x)\n+ c\n",
+            "const s = 'a'\n- 1\n",
+        ];
+        for text in cases {
+            assert_eq!(statement_join("a.js", "", text), None, "{text:?}");
+            assert_eq!(statement_join("a.ts", "", text), None, "{text:?}");
+        }
+        // The same join in the file before: not the edit's.
+        let joined = inserted("(f)()");
+        assert_eq!(
+            statement_join("m.js", &joined, &joined.replace("setup()", "setup(1)")),
+            None
+        );
+        // JSX, and files of other languages: not read.
+        assert_eq!(statement_join("m.jsx", FILE, &inserted("(f)()")), None);
+        let jsx = format!("{FILE}const v = <p>x</p>\n");
+        assert_eq!(
+            statement_join(
+                "m.js",
+                &jsx,
+                &jsx.replace("const a = b\n", "const a = b\n(f)()\n")
+            ),
+            None
+        );
+        assert_eq!(statement_join("m.py", FILE, &inserted("(f)()")), None);
+    }
+
+    /// A semicolon is offered only where it ends the statement above and
+    /// nothing else; a join inside a function's block is read too.
+    #[test]
+    fn a_semicolon_is_offered_only_where_it_ends_one_statement() {
+        let body = "function g() {\n  const a = b\n  return a\n}\n";
+        let result = body.replace("  return", "  (f)()\n  return");
+        let join = statement_join("g.js", body, &result).expect("a join");
+        assert_eq!((join.line.0, join.above.0), (3, 2));
+        assert!(join.semicolon_sound);
+        let branch = "if (x) b\nelse c\n";
+        let join = statement_join("g.js", branch, &branch.replace("\nelse", "\n(f)\nelse"))
+            .expect("a join");
+        assert!(!join.semicolon_sound);
+        assert!(join.describe().ends_with(
+            "srview offers no semicolon: the line above stands in an `if`, `else` or loop, \
+             whose body a semicolon could end early)"
+        ));
+        // A conditional going on below the line: a semicolon cuts it.
+        let ternary = "const v = x ? b\n  : c\n";
+        let join =
+            statement_join("g.js", ternary, &ternary.replace("b\n", "b\n(f)\n")).expect("a join");
+        assert!(!join.semicolon_sound, "the conditional goes on");
+        let after_if = "if (x)\n  b\nc()\n";
+        let join = statement_join("g.js", after_if, &after_if.replace("\nc()", "\n(f)\nc()"))
+            .expect("a join");
+        assert!(!join.semicolon_sound, "the line above is the if's body");
+    }
+}
