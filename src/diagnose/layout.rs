@@ -29,6 +29,7 @@ use super::doubt_redefine::{
 use super::doubt_shell::shell_syntax;
 use super::doubt_toml::{toml_broken, toml_name};
 use super::doubt_twins::{Script, script_twin};
+use super::doubt_xml::{xml_broken, xml_name};
 use super::doubt_yaml::yaml_break;
 pub use super::file_kind::FileKind;
 
@@ -53,6 +54,7 @@ pub fn result_read(path: &str, content: &str) -> bool {
         || Script::of(path, content).is_some()
         || json_name(path)
         || toml_name(path)
+        || xml_name(path)
         || ini_name(path)
         || markdown_name(path)
 }
@@ -83,6 +85,9 @@ pub enum BreakKind {
     /// A TOML file that parsed before and does not after
     /// ([`super::doubt_toml`]).
     NotToml,
+    /// An XML file well-formed before and not after
+    /// ([`super::doubt_xml`]).
+    NotXml,
     /// A line left inside a string its language ends at the line
     /// ([`super::doubt_braces::quotes`]).
     Unclosed,
@@ -106,7 +111,7 @@ pub enum BreakKind {
 impl BreakKind {
     /// Its name in JSON (a session's doubts, a patch's): `misindents`,
     /// `defines-twice` (a key twice too), `unbalanced`, `not-json`,
-    /// `not-yaml`, `not-toml`, `unclosed`, `undefined`, `outside`,
+    /// `not-yaml`, `not-toml`, `not-xml`, `unclosed`, `undefined`, `outside`,
     /// `fence-open`.
     pub fn name(self) -> &'static str {
         match self {
@@ -116,6 +121,7 @@ impl BreakKind {
             BreakKind::NotJson => "not-json",
             BreakKind::NotYaml => "not-yaml",
             BreakKind::NotToml => "not-toml",
+            BreakKind::NotXml => "not-xml",
             BreakKind::Unclosed => "unclosed",
             BreakKind::Undefined => "undefined",
             BreakKind::Outside => "outside",
@@ -135,6 +141,7 @@ impl BreakKind {
             BreakKind::NotJson => "leaves JSON unreadable",
             BreakKind::NotYaml => "leaves YAML unreadable",
             BreakKind::NotToml => "leaves TOML unreadable",
+            BreakKind::NotXml => "leaves XML unreadable",
             BreakKind::Unclosed => "leaves a string open",
             BreakKind::Undefined => "uses a name it no longer defines",
             BreakKind::Outside => "puts a statement outside its block",
@@ -166,6 +173,7 @@ impl LayoutBreak {
             BreakKind::NotJson => "unreadable as JSON",
             BreakKind::NotYaml => "unreadable as YAML",
             BreakKind::NotToml => "unreadable as TOML",
+            BreakKind::NotXml => "unreadable as XML",
             BreakKind::FenceOpen => "with a code block left open",
             BreakKind::Unclosed => "with a quote left open",
             BreakKind::Undefined => "using a name it no longer defines",
@@ -259,8 +267,13 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
                         Some(j) => Some(of(BreakKind::NotJson)(say(j.describe(), j.fault()))),
                         None => match toml_broken(path, original, result) {
                             Some(t) => Some(of(BreakKind::NotToml)(say(t.describe(), t.fault()))),
-                            None => ini_twice(path, original, result)
-                                .map(|i| of(BreakKind::KeyTwice)(say(i.describe(), i.fault()))),
+                            None => match xml_broken(path, original, result) {
+                                Some(x) => {
+                                    Some(of(BreakKind::NotXml)(say(x.describe(), x.fault())))
+                                }
+                                None => ini_twice(path, original, result)
+                                    .map(|i| of(BreakKind::KeyTwice)(say(i.describe(), i.fault()))),
+                            },
                         },
                     },
                 },
