@@ -156,15 +156,15 @@ impl<'a> Reader<'a> {
     fn char_data(&mut self) -> Result<(), Fault> {
         let len = self.rest().find('<').unwrap_or(self.rest().len());
         let data = &self.rest()[..len];
-        if self.open.is_empty() {
-            if let Some(off) = data.find(|c: char| !c.is_whitespace()) {
-                let what = if self.root_closed {
-                    "text after the root element's end"
-                } else {
-                    "text before the root element"
-                };
-                return Err((self.at + off, what.to_string()));
-            }
+        if let Some(off) = data.find(|c: char| !c.is_whitespace())
+            && self.open.is_empty()
+        {
+            let what = if self.root_closed {
+                "text after the root element's end"
+            } else {
+                "text before the root element"
+            };
+            return Err((self.at + off, what.to_string()));
         }
         check_references(data, self.at)?;
         self.at += len;
