@@ -256,6 +256,9 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
             Some(BraceFault::Unclosed(q)) => {
                 Some(of(BreakKind::Unclosed)(say(q.describe(), q.fault())))
             }
+            Some(BraceFault::OpenAtEnd(o)) => {
+                Some(of(BreakKind::Unclosed)(say(o.describe(), o.fault())))
+            }
             Some(BraceFault::Unbalanced(u)) => {
                 Some(of(BreakKind::Unbalanced)(say(u.describe(), u.fault())))
             }
