@@ -1920,6 +1920,29 @@ fn toml_parse_verdicts_agree_with_tomllib() {
     }
 }
 
+/// expat's verdict (Python's `xml.etree`) on each recorded XML edit
+/// (tests/fixtures/trust/xml/cases.json, written by record.py there;
+/// round 45 T-09): an edit expat refuses (an element left open, an end tag
+/// of another name, a comment, CDATA or quote left open) is the doubt
+/// "unreadable as XML", an edit it reads is no doubt.
+#[test]
+fn xml_well_formedness_agrees_with_expat() {
+    use srview::diagnose::layout::layout_break;
+    let cases = balanced_cases("xml", 30, |c| c["expat"] == "reads");
+    for case in &cases {
+        let (name, before, after) = case_texts(case);
+        let file = case["path"].as_str().expect("a file name");
+        let reads = case["expat"] == "reads";
+        let doubt = layout_break(file, before, after);
+        assert_eq!(
+            doubt.as_ref().map(|d| d.leaves()),
+            (!reads).then_some("unreadable as XML"),
+            "{name}: {}",
+            case["expat"]
+        );
+    }
+}
+
 /// Python's configparser verdict on each recorded INI edit
 /// (tests/fixtures/trust/ini/cases.json, written by record.py there): an
 /// edit configparser refuses for a section or an option twice is the doubt

@@ -301,6 +301,9 @@ struct Reader {
     /// The lines read that end inside a one-line string, or hold a loose
     /// character literal ([`Loose`]).
     pub(super) loose: Vec<Loose>,
+    /// The line (0-based) since whose end the reading has stayed in a
+    /// block comment or a string over lines; `None` in code.
+    pub(super) left_code: Option<usize>,
 }
 
 /// A line that ends inside a string its language ends at the line (a
@@ -350,6 +353,7 @@ impl Reader {
             escaped_end: false,
             loose_char: false,
             loose: Vec::new(),
+            left_code: None,
         }
     }
 
@@ -537,6 +541,11 @@ impl Reader {
                 differs: false,
                 lines: vec![self.line_no],
             });
+        }
+        if self.mode == Mode::Code {
+            self.left_code = None;
+        } else if self.left_code.is_none() {
+            self.left_code = Some(self.line_no);
         }
         self.line_no += 1;
         counts
@@ -1345,6 +1354,8 @@ pub fn unbalanced(path: &str, original: &str, result: &str) -> Option<Unbalanced
 pub enum BraceFault {
     /// A string left open.
     Unclosed(quotes::Unclosed),
+    /// A block comment or a string over lines left open at the file's end.
+    OpenAtEnd(quotes::OpenAtEnd),
     /// Brackets left unbalanced.
     Unbalanced(Unbalanced),
 }
@@ -1353,6 +1364,9 @@ pub enum BraceFault {
 /// where `original` (the file before) had none.
 pub fn brace_fault(path: &str, original: &str, result: &str) -> Option<BraceFault> {
     let reading = read_edit(path, original, result)?;
+    if let Some(open) = quotes::open_at_end(path, original, &reading) {
+        return Some(BraceFault::OpenAtEnd(open));
+    }
     match quotes::unclosed_in(path, original, &reading) {
         Some(u) => Some(BraceFault::Unclosed(u)),
         None => brackets(path, original, &reading).map(BraceFault::Unbalanced),
@@ -1428,6 +1442,17 @@ pub(super) fn read_edit<'a>(
     })
 }
 
+/// Whether an edit read of a file that may hold JSX changes a line of
+/// JSX text holding `/*` or a backquote (`<p>Use src/* here</p>`): srview
+/// does not tell it from code, so the edit is not judged.
+pub(super) fn changes_jsx_text(path: &str, reading: &EditReading) -> bool {
+    [".js", ".jsx", ".tsx"].iter().any(|e| path.ends_with(e))
+        && reading.old[reading.old_changed.clone()]
+            .iter()
+            .chain(&reading.new[reading.new_changed.clone()])
+            .any(|l| jsx_text_unread(l))
+}
+
 /// [`unbalanced`] of an edit read.
 fn brackets(path: &str, original: &str, reading: &EditReading) -> Option<Unbalanced> {
     let EditReading {
@@ -1442,14 +1467,7 @@ fn brackets(path: &str, original: &str, reading: &EditReading) -> Option<Unbalan
         spliced,
         ..
     } = reading;
-    // JSX text holding `/*` or a backquote (`<p>Use src/* here</p>`):
-    // srview does not tell it from code, so the edit is not judged.
-    if [".js", ".jsx", ".tsx"].iter().any(|e| path.ends_with(e))
-        && old[old_changed.clone()]
-            .iter()
-            .chain(&new[new_changed.clone()])
-            .any(|l| jsx_text_unread(l))
-    {
+    if changes_jsx_text(path, reading) {
         return None;
     }
     let read_through = before.read_through();

@@ -18,10 +18,17 @@
 //!   [`EXACT_EXTENSIONS`]);
 //! - with comments (`//`, `/* */`) and trailing commas allowed, as JSONC
 //!   readers (VS Code, TypeScript, Deno, Angular, Biome, Turborepo) read
-//!   it, for every other `.json` and `.jsonc` ([`jsonc_by_convention`]; a
-//!   tester's find: api-extractor.json, typedoc.json, deno.json written
-//!   with comments were refused). A trailing comma there is fine; a comma
-//!   left out is not.
+//!   it, for `.jsonc` and the configs those tools read so, told by name
+//!   ([`JSONC_NAMES`], [`JSONC_DIRECTORIES`]; a tester's find:
+//!   api-extractor.json, typedoc.json, deno.json written with comments
+//!   were refused). A trailing comma there is fine; a comma left out is
+//!   not;
+//! - every other `.json` (data, fixtures, `en.json`, `openapi.json`) by
+//!   evidence: as JSONC when the file before already holds a comment or a
+//!   trailing comma (a new file: a comment), else exactly, since its
+//!   readers are most likely Python's `json`, jq, `require()` (a tester's
+//!   find, round 45 T-03: a trailing comma left in `data/users.json`
+//!   passed).
 //!
 //! [`lenient`] is the JSONC reading's text: the same bytes with comments
 //! and trailing commas blanked out, so every key and error keeps its line
@@ -93,6 +100,9 @@ enum Reading {
     Exact,
     /// With comments and trailing commas allowed ([`lenient`]).
     Jsonc,
+    /// As JSONC when the file shows it is ([`jsonc_by_evidence`]), else
+    /// exactly: a `.json` no tool's convention names.
+    ByEvidence,
 }
 
 /// Names (lowercase) of JSON files their readers read exactly: npm's
@@ -125,18 +135,67 @@ const EXACT_EXTENSIONS: [&str; 5] = [".ipynb", ".geojson", ".topojson", ".webman
 /// `.prettierrc` without an extension (read as YAML or JSON).
 const JSONC_EXTENSIONS: [&str; 3] = [".jsonc", ".code-workspace", "/.jshintrc"];
 
+/// Names (lowercase) of `.json` configs their tools read with comments
+/// (some with trailing commas too; read leniently, a trailing comma one of
+/// them refuses goes unseen rather than one it takes being doubted):
+/// TypeScript's `tsconfig*.json`, `jsconfig*.json` (prefixes, see
+/// [`JSONC_PREFIXES`]), Deno, Biome, API Extractor, TSLint, Turborepo,
+/// TypeDoc, ESLint's and Babel's `.json` configs, Dev Containers,
+/// Angular, Nx, Wrangler, cspell, markdownlint, oxlint, tsdoc, tsfmt.
+const JSONC_NAMES: [&str; 19] = [
+    "deno.json",
+    "biome.json",
+    "api-extractor.json",
+    "tslint.json",
+    "turbo.json",
+    "typedoc.json",
+    ".eslintrc.json",
+    ".babelrc.json",
+    "devcontainer.json",
+    ".devcontainer.json",
+    "angular.json",
+    "nx.json",
+    "project.json",
+    "wrangler.json",
+    "cspell.json",
+    ".markdownlint.json",
+    ".oxlintrc.json",
+    "tsdoc.json",
+    "tsfmt.json",
+];
+
+/// Name prefixes (lowercase) of `.json` configs read as JSONC:
+/// `tsconfig.app.json`, `jsconfig.base.json`.
+const JSONC_PREFIXES: [&str; 2] = ["tsconfig", "jsconfig"];
+
+/// Folders whose `.json` files their editor reads as JSONC: VS Code's
+/// (`.vscode/`, a user's `Code/User/`), Dev Containers', Zed's.
+const JSONC_DIRECTORIES: [&str; 5] = [
+    "/.vscode/",
+    "/vscode/",
+    "/code/user/",
+    "/.devcontainer/",
+    "/.zed/",
+];
+
 /// How `path`'s readers read it; `None` for a file srview does not read
-/// as JSON. Every `.json` not in [`EXACT_NAMES`] is read as JSONC (see
-/// the module).
+/// as JSON (see the module).
 fn reading(path: &str) -> Option<Reading> {
     let lower = format!("/{}", path.to_ascii_lowercase().replace('\\', "/"));
     let name = lower.rsplit('/').next().unwrap_or_default();
     if EXACT_NAMES.contains(&name) || EXACT_EXTENSIONS.iter().any(|e| name.ends_with(e)) {
         Some(Reading::Exact)
-    } else if name.ends_with(".json") || JSONC_EXTENSIONS.iter().any(|e| lower.ends_with(e)) {
+    } else if JSONC_EXTENSIONS.iter().any(|e| lower.ends_with(e)) {
+        Some(Reading::Jsonc)
+    } else if !name.ends_with(".json") {
+        None
+    } else if JSONC_NAMES.contains(&name)
+        || JSONC_PREFIXES.iter().any(|p| name.starts_with(p))
+        || JSONC_DIRECTORIES.iter().any(|d| lower.contains(d))
+    {
         Some(Reading::Jsonc)
     } else {
-        None
+        Some(Reading::ByEvidence)
     }
 }
 
@@ -148,10 +207,22 @@ pub fn json_name(path: &str) -> bool {
 }
 
 /// Whether `path` names a file read as JSONC (comments and trailing
-/// commas allowed): every JSON file ([`json_name`]) but those whose
-/// readers take exact JSON (see the module).
+/// commas allowed) whatever it holds: `.jsonc` and the configs read so by
+/// convention (see the module).
 pub fn jsonc_by_convention(path: &str) -> bool {
     reading(path) == Some(Reading::Jsonc)
+}
+
+/// Whether a `.json` no convention names shows it is JSONC: the file
+/// before holds a comment or a trailing comma; a file the edit creates
+/// (`original` empty) holds a comment as written (a trailing comma there
+/// is the fault in question, no evidence).
+fn jsonc_by_evidence(original: &str, result: &str) -> bool {
+    if original.is_empty() {
+        blank_comments(result.as_bytes()).as_slice() != result.as_bytes()
+    } else {
+        lenient(original) != original
+    }
 }
 
 /// `text` with its comments and trailing commas blanked out (each byte a
@@ -163,8 +234,19 @@ pub fn lenient(text: &str) -> Cow<'_, str> {
     if !bytes.iter().any(|&b| b == b'/' || b == b',') {
         return Cow::Borrowed(text);
     }
+    let mut out = blank_comments(bytes);
+    blank_trailing_commas(&mut out);
+    // Only whole characters of comments were blanked: still UTF-8.
+    match String::from_utf8(out) {
+        Ok(s) => Cow::Owned(s),
+        Err(_) => Cow::Borrowed(text),
+    }
+}
+
+/// `bytes` with its comments, outside strings, blanked out (each byte a
+/// space, line breaks kept); a block comment that does not end is kept.
+fn blank_comments(bytes: &[u8]) -> Vec<u8> {
     let mut out = bytes.to_vec();
-    // Comments, outside strings.
     let mut at = 0;
     let mut in_string = false;
     while at < out.len() {
@@ -181,7 +263,7 @@ pub fn lenient(text: &str) -> Cow<'_, str> {
                 continue;
             }
             (b'/', Some(b'*')) => {
-                let Some(end) = text[at + 2..].find("*/") else {
+                let Some(end) = bytes[at + 2..].windows(2).position(|w| w == b"*/") else {
                     break;
                 };
                 for c in &mut out[at..at + 2 + end + 2] {
@@ -196,12 +278,16 @@ pub fn lenient(text: &str) -> Cow<'_, str> {
         }
         at += 1;
     }
-    // Trailing commas: a comma whose next byte other than white space
-    // closes an object or an array.
+    out
+}
+
+/// Blanks, outside strings, each comma whose next byte other than white
+/// space closes an object or an array.
+fn blank_trailing_commas(out: &mut [u8]) {
     let mut at = 0;
     let mut in_string = false;
     while at < out.len() {
-        if string_byte(&out, &mut at, &mut in_string) {
+        if string_byte(out, &mut at, &mut in_string) {
             continue;
         }
         let b = out[at];
@@ -216,11 +302,6 @@ pub fn lenient(text: &str) -> Cow<'_, str> {
             }
         }
         at += 1;
-    }
-    // Only whole characters of comments were blanked: still UTF-8.
-    match String::from_utf8(out) {
-        Ok(s) => Cow::Owned(s),
-        Err(_) => Cow::Borrowed(text),
     }
 }
 
@@ -256,7 +337,11 @@ pub(super) fn json_broken(path: &str, original: &str, result: &str) -> Option<No
     if !json_name(path) || original == result {
         return None;
     }
-    let jsonc = jsonc_by_convention(path);
+    let jsonc = match reading(path) {
+        Some(Reading::Jsonc) => true,
+        Some(Reading::ByEvidence) => jsonc_by_evidence(original, result),
+        _ => false,
+    };
     // A file the edit creates (none before) is judged too.
     let created = original.is_empty();
     if !created && not_json(original, jsonc).is_some() {
@@ -478,6 +563,77 @@ mod tests {
             "x.jshintrc.bak",
         ] {
             assert_eq!(json_broken(name, text, &missing), None, "{name}");
+        }
+    }
+
+    /// A tester's find (round 45, T-03): a `.json` no tool's convention
+    /// names (data, a fixture) holding neither comment nor trailing comma
+    /// is read exactly: a trailing comma left in it is doubted, in an
+    /// edit and in a new file. Python's `json` agrees on each.
+    #[test]
+    fn a_trailing_comma_in_a_plain_data_json_is_doubted() {
+        let users = "[\n  {\"id\": 1},\n  {\"id\": 2}\n]\n";
+        let added = users.replace("  {\"id\": 2}\n", "  {\"id\": 2},\n  {\"id\": 3},\n");
+        assert_eq!(
+            json_broken("data/users.json", users, &added).map(|f| f.describe()),
+            Some(
+                "the file was valid JSON before and is not after: line 5, column 1: trailing \
+                 comma: its readers refuse the whole file: send the edit so that the file stays \
+                 JSON (a comma between two entries, none after the last)"
+                    .to_string()
+            )
+        );
+        for (name, before, result) in [
+            ("a.json", "{\"a\": 1}\n", "{\"a\": 1,}\n"),
+            ("f.json", "[1, 2]", "[1, 2,]"),
+            ("i18n/en.json", "{\"hi\": \"Hi\"}", "{\"hi\": \"Hi\",\n}"),
+            ("new.json", "", "{\"a\": 1,}\n"),
+        ] {
+            assert_eq!(
+                json_broken(name, before, result).map(|f| f.jsonc),
+                Some(false),
+                "{name}"
+            );
+        }
+    }
+
+    /// The same file already holding a comment or a trailing comma is
+    /// JSONC by evidence (its readers take them): a trailing comma added
+    /// is fine, a comma left out is not; a new file written with a
+    /// comment likewise. Known JSONC configs are lenient whatever they hold.
+    #[test]
+    fn a_json_already_holding_comments_or_trailing_commas_is_read_as_jsonc() {
+        let commented = "{\n  // ids\n  \"a\": 1\n}\n";
+        let trailing = "{\n  \"a\": [1, 2,]\n}\n";
+        for before in [commented, trailing] {
+            let fine = before.replace("\n}\n", ",\n  \"b\": 2,\n}\n");
+            assert_eq!(json_broken("data/x.json", before, &fine), None, "{before}");
+            let missing = before.replace("\n}\n", "\n  \"b\": 2\n}\n");
+            assert_eq!(
+                json_broken("data/x.json", before, &missing).map(|f| f.jsonc),
+                Some(true),
+                "{before}"
+            );
+        }
+        assert_eq!(
+            json_broken("new.json", "", "{\n  // a\n  \"a\": 1,\n}\n"),
+            None
+        );
+        let plain = "{\n  \"a\": 1\n}\n";
+        for name in [
+            "tsconfig.json",
+            "biome.json",
+            "tslint.json",
+            ".vscode/launch.json",
+            "home/u/.config/Code/User/settings.json",
+            ".zed/settings.json",
+            "angular.json",
+        ] {
+            assert_eq!(
+                json_broken(name, plain, "{\n  \"a\": 1,\n}\n"),
+                None,
+                "{name}"
+            );
         }
     }
 

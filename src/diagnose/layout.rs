@@ -32,6 +32,7 @@ use super::doubt_redefine::{
 use super::doubt_shell::shell_syntax;
 use super::doubt_toml::{toml_broken, toml_name};
 use super::doubt_twins::{Script, script_twin};
+use super::doubt_xml::{xml_broken, xml_name};
 use super::doubt_yaml::yaml_break;
 pub use super::file_kind::FileKind;
 
@@ -56,6 +57,7 @@ pub fn result_read(path: &str, content: &str) -> bool {
         || Script::of(path, content).is_some()
         || json_name(path)
         || toml_name(path)
+        || xml_name(path)
         || ini_name(path)
         || markdown_name(path)
 }
@@ -86,6 +88,9 @@ pub enum BreakKind {
     /// A TOML file that parsed before and does not after
     /// ([`super::doubt_toml`]).
     NotToml,
+    /// An XML file well-formed before and not after
+    /// ([`super::doubt_xml`]).
+    NotXml,
     /// A line left inside a string its language ends at the line
     /// ([`super::doubt_braces::quotes`]).
     Unclosed,
@@ -129,9 +134,10 @@ pub enum BreakKind {
 impl BreakKind {
     /// Its name in JSON (a session's doubts, a patch's): `misindents`,
     /// `defines-twice` (a key twice too), `unbalanced`, `not-json`,
-    /// `not-yaml`, `not-toml`, `unclosed`, `undefined`, `outside`,
-    /// `fence-open`, `moves-decorator`, `invalid-character`,
-    /// `invalid-syntax`, `argument-twice`, `late-future`.
+    /// `not-yaml`, `not-toml`, `not-xml`, `unclosed`, `undefined`,
+    /// `used-before-defined`, `outside`, `fence-open`, `moves-decorator`,
+    /// `invalid-character`, `invalid-syntax`, `argument-twice`,
+    /// `late-future`, `joins-statements`, `other-normalisation`.
     pub fn name(self) -> &'static str {
         match self {
             BreakKind::Misindents => "misindents",
@@ -140,6 +146,7 @@ impl BreakKind {
             BreakKind::NotJson => "not-json",
             BreakKind::NotYaml => "not-yaml",
             BreakKind::NotToml => "not-toml",
+            BreakKind::NotXml => "not-xml",
             BreakKind::Unclosed => "unclosed",
             BreakKind::Undefined => "undefined",
             BreakKind::UsedBeforeDefined => "used-before-defined",
@@ -165,6 +172,7 @@ impl BreakKind {
             BreakKind::NotJson => "leaves JSON unreadable",
             BreakKind::NotYaml => "leaves YAML unreadable",
             BreakKind::NotToml => "leaves TOML unreadable",
+            BreakKind::NotXml => "leaves XML unreadable",
             BreakKind::Unclosed => "leaves a string open",
             BreakKind::Undefined => "uses a name it no longer defines",
             BreakKind::UsedBeforeDefined => "uses a name before the file defines it",
@@ -202,6 +210,7 @@ impl LayoutBreak {
             BreakKind::NotJson => "unreadable as JSON",
             BreakKind::NotYaml => "unreadable as YAML",
             BreakKind::NotToml => "unreadable as TOML",
+            BreakKind::NotXml => "unreadable as XML",
             BreakKind::FenceOpen => "with a code block left open",
             BreakKind::Unclosed => "with a quote left open",
             BreakKind::Undefined => "using a name it no longer defines",
@@ -303,6 +312,9 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
             Some(BraceFault::Unclosed(q)) => {
                 Some(of(BreakKind::Unclosed)(say(q.describe(), q.fault())))
             }
+            Some(BraceFault::OpenAtEnd(o)) => {
+                Some(of(BreakKind::Unclosed)(say(o.describe(), o.fault())))
+            }
             Some(BraceFault::Unbalanced(u)) => {
                 Some(of(BreakKind::Unbalanced)(say(u.describe(), u.fault())))
             }
@@ -314,8 +326,13 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
                         Some(j) => Some(of(BreakKind::NotJson)(say(j.describe(), j.fault()))),
                         None => match toml_broken(path, original, result) {
                             Some(t) => Some(of(BreakKind::NotToml)(say(t.describe(), t.fault()))),
-                            None => ini_twice(path, original, result)
-                                .map(|i| of(BreakKind::KeyTwice)(say(i.describe(), i.fault()))),
+                            None => match xml_broken(path, original, result) {
+                                Some(x) => {
+                                    Some(of(BreakKind::NotXml)(say(x.describe(), x.fault())))
+                                }
+                                None => ini_twice(path, original, result)
+                                    .map(|i| of(BreakKind::KeyTwice)(say(i.describe(), i.fault()))),
+                            },
                         },
                     },
                 },

@@ -52,6 +52,7 @@ pub mod doubt_repeat;
 pub mod doubt_shell;
 pub mod doubt_toml;
 pub mod doubt_twins;
+pub mod doubt_xml;
 pub mod doubt_yaml;
 pub mod effect;
 pub mod file_kind;

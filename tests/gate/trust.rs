@@ -659,7 +659,27 @@ fn an_edit_leaving_a_json_file_unreadable_is_a_doubt() {
             "    \"strict\": true\n",
             "    \"strict\": true,\n",
         );
+        // Round 45 T-03: a data file holding a comment already is JSONC.
+        judged_as(
+            Case::Exact,
+            agent,
+            ("data/users.json", "[\n  // ids\n  {\"id\": 1}\n]\n"),
+            "  {\"id\": 1}\n",
+            "  {\"id\": 1},\n",
+        );
     }
+    // A tester's find (round 45, T-03): a trailing comma left in a plain
+    // data file (no comment, no trailing comma before) was allowed.
+    assert_doubts_say(
+        ("data/users.json", "[\n  {\"id\": 1},\n  {\"id\": 2}\n]\n"),
+        &[(
+            "  {\"id\": 2}\n",
+            "  {\"id\": 2},\n  {\"id\": 3},\n",
+            "the file was valid JSON before and is not after: line 5, column 1: trailing comma: \
+             its readers refuse the whole file"
+                .to_string(),
+        )],
+    );
 }
 
 /// Re-indents Python reads as meant: a line moved out of an `if` to the

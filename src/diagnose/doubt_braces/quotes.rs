@@ -29,7 +29,9 @@
 //! (the indentation reader does not lex its strings: prefixes, f-strings
 //! nesting their own quotes since 3.12).
 
-use super::{EditReading, Lang, Loose, brace_language, jsx_text_unread, read_edit};
+use super::{
+    EditReading, Lang, Loose, Mode, brace_language, changes_jsx_text, jsx_text_unread, read_edit,
+};
 
 /// A line an edit leaves ending inside a string (or a character literal)
 /// its language ends at the line.
@@ -83,6 +85,90 @@ impl Unclosed {
             self.language
         )
     }
+}
+
+/// A block comment or a string over lines the edit leaves open at the
+/// file's end (round 45 T-06: a `/*` above a function, a `*/` deleted, a
+/// JavaScript template literal or a Rust string opened and not closed:
+/// the compiler refuses the file, and the code after is read as comment
+/// or text).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OpenAtEnd {
+    /// The line (1-based, of the result) where the reading last left
+    /// code, and its text.
+    pub line: (usize, String),
+    /// A block comment (else a string).
+    pub comment: bool,
+    /// The language, in words ("JavaScript", "Rust").
+    pub language: &'static str,
+    /// The edit creates the file (judged against no file).
+    pub created: bool,
+}
+
+impl OpenAtEnd {
+    /// One sentence without a final stop, with what to send instead.
+    pub fn describe(&self) -> String {
+        let close = if self.comment {
+            "close the comment with its `*/`"
+        } else {
+            "close the string with its quote"
+        };
+        format!("{}: {close}", self.fault())
+    }
+
+    /// [`Self::describe`] without what to send instead.
+    pub fn fault(&self) -> String {
+        let (at, text) = &self.line;
+        let what = if self.comment {
+            "a block comment"
+        } else {
+            "a string"
+        };
+        let was = if self.created {
+            "the file is new"
+        } else {
+            "the file before ends in code"
+        };
+        format!(
+            "from line {at} (`{}`) {what} runs to the file's end and nothing closes it: {} \
+             refuses the file, and reads the code after as {} ({was})",
+            text.trim(),
+            self.language,
+            if self.comment { "comment" } else { "text" }
+        )
+    }
+}
+
+/// The [`OpenAtEnd`] an edit read leaves where the file before ended in
+/// code, every construct read; not for JSON nor for a JSX file whose
+/// changed lines may hold text srview does not tell from code.
+pub(super) fn open_at_end(path: &str, original: &str, reading: &EditReading) -> Option<OpenAtEnd> {
+    let lang = brace_language(path)?;
+    if matches!(lang, Lang::Json | Lang::Jsonc) {
+        return None;
+    }
+    let EditReading {
+        new, before, after, ..
+    } = reading;
+    if !before.read_through() || after.unsure || !after.templates.is_empty() {
+        return None;
+    }
+    let comment = match &after.mode {
+        Mode::Block(_) => true,
+        Mode::Str(s) if !s.line => false,
+        _ => return None,
+    };
+    if changes_jsx_text(path, reading) {
+        return None;
+    }
+    let at = after.left_code?;
+    let text = new.get(at).copied().unwrap_or_default();
+    Some(OpenAtEnd {
+        line: (at + 1, text.trim_end_matches('\r').to_string()),
+        comment,
+        language: language(path, lang),
+        created: original.is_empty(),
+    })
 }
 
 /// The language `path` is written in, in words, as `lang` reads it.
@@ -196,6 +282,76 @@ pub(super) fn unclosed_in(path: &str, original: &str, reading: &EditReading) -> 
 mod tests {
     use super::unclosed_string;
     use crate::diagnose::layout::{BreakKind, layout_break};
+
+    /// Round 45 T-06: a `/*`, a template literal or a string over lines
+    /// the edit leaves open to the file's end, where the file before ended
+    /// in code (node --check, rustc and go refuse each); a comment closed
+    /// on its line, and Rust's nested `/* /* */ */`, are no doubt.
+    #[test]
+    fn a_comment_or_string_left_open_to_the_end_is_doubted() {
+        use crate::diagnose::doubt_braces::{BraceFault, brace_fault};
+        let js = "function a() {\n  return 1;\n}\n\nfunction b() {\n  return 2;\n}\n";
+        let rs = "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n\npub fn mul(a: i32, b: i32) -> i32 {\n    a * b\n}\n";
+        let open = |path: &str, before: &str, old: &str, new: &str| match brace_fault(
+            path,
+            before,
+            &before.replacen(old, new, 1),
+        ) {
+            Some(BraceFault::OpenAtEnd(o)) => Some(o.describe()),
+            _ => None,
+        };
+        assert_eq!(
+            open("a.js", js, "\nfunction b", "\n/* helpers\nfunction b").as_deref(),
+            Some(
+                "from line 5 (`/* helpers`) a block comment runs to the file's end and nothing \
+                 closes it: JavaScript refuses the file, and reads the code after as comment \
+                 (the file before ends in code): close the comment with its `*/`"
+            )
+        );
+        assert_eq!(
+            open(
+                "a.ts",
+                js,
+                "\nfunction b",
+                "\nconst help = `usage\nfunction b"
+            )
+            .as_deref(),
+            Some(
+                "from line 5 (`const help = `usage`) a string runs to the file's end and \
+                 nothing closes it: TypeScript refuses the file, and reads the code after as \
+                 text (the file before ends in code): close the string with its quote"
+            )
+        );
+        assert!(open("lib.rs", rs, "\npub fn mul", "\n/* a /* b */\npub fn mul").is_some());
+        assert!(
+            open(
+                "lib.rs",
+                rs,
+                "\npub fn mul",
+                "\nconst H: &str = \"u\npub fn mul"
+            )
+            .is_some()
+        );
+        assert!(open("m.go", js, "\nfunction b", "\n/* x\nfunction b").is_some());
+        assert_eq!(
+            open("a.js", js, "\nfunction b", "\n/* helpers */\nfunction b"),
+            None
+        );
+        assert_eq!(
+            open(
+                "lib.rs",
+                rs,
+                "\npub fn mul",
+                "\n/* a /* b */ */\npub fn mul"
+            ),
+            None
+        );
+        // C's comments do not nest: `/* a /* b */` is closed.
+        assert_eq!(
+            open("a.c", js, "\nfunction b", "\n/* a /* b */\nfunction b"),
+            None
+        );
+    }
 
     /// The cases `tests/fixtures/trust/strings/record.py` ran real
     /// compilers on (node, the TypeScript parser, gcc, g++, javac, rustc):
