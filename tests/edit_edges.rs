@@ -8,7 +8,9 @@
 //! - 44-14: a stand-in comment beside a line the model changed;
 //! - 44-05: stand-ins written as Jinja or Handlebars comments.
 //!
-//! Each beside the ordinary edits that must stay allowed.
+//! Each beside the ordinary edits that must stay allowed, and the tester's
+//! find of round 45 (T-04): an edge inside a word the edit leaves as it was
+//! is no cut.
 
 mod support;
 
@@ -208,6 +210,93 @@ fn an_old_text_ending_inside_a_number_or_version_is_doubted() {
         "1..",
         None,
     );
+}
+
+/// A tester's find (45 T-04): an old text starting or ending inside a word
+/// whose new text keeps the part of it the old text shows, at that edge,
+/// leaves the word as it was (`$count = 1;`, `host-name: y`,
+/// `const my_count`): allowed. A shell's `$` is a sigil (`"$APP_VERSION"`
+/// renames the reference); a style sheet's number ends at its unit
+/// (`0.3s`, `12px`). The same edges changing the shown part: doubted.
+#[test]
+fn an_edge_inside_a_word_the_edit_leaves_as_it_was_is_no_cut() {
+    let php = "<?php\n$count = 0;\nfunction inc() {\n    global $count;\n    $count++;\n}\n";
+    let yaml = "a:\n  host-name: x\n";
+    let js = "let my_count = 0;\nlet $total = 0;\n";
+    let sh = "#!/bin/sh\nVERSION=1.4.2\nlog \"deploying $VERSION to prod\"\n";
+    let css = ".btn {\n  transition: opacity 0.5s ease-in;\n  padding: 10px 1.5em;\n}\n";
+    let py = "PORT = 8080\nTIMEOUT = 1.5\n";
+    for (name, content, old, new) in [
+        ("c.php", php, "count = 0;", "count = 1;"),
+        ("w.yaml", yaml, "name: x", "name: y"),
+        ("w.js", js, "count = 0;", "count = 1;"),
+        ("w.js", js, "let my_", "const my_"),
+        ("d.sh", sh, "VERSION to prod\"", "APP_VERSION to prod\""),
+        ("s.css", css, "opacity 0.5", "opacity 0.3"),
+        ("s.css", css, "padding: 10", "padding: 12"),
+        ("s.scss", css, "padding: 10px 1.5", "padding: 10px 2.5"),
+    ] {
+        assert_edit(name, content, old, new, None);
+    }
+    let cut = |which: &str, noun: &str, word: &str, line: usize| {
+        format!(
+            "the edit's old text {which} inside the {noun} `{word}` at line {line}: it changes \
+             part of a {noun} it does not show"
+        )
+    };
+    for (name, content, old, new, doubt) in [
+        (
+            "c.php",
+            php,
+            "count = 0;",
+            "total = 0;",
+            cut("starts", "word", "$count", 2),
+        ),
+        (
+            "w.yaml",
+            yaml,
+            "name: x",
+            "hostname: x",
+            cut("starts", "word", "host-name", 2),
+        ),
+        (
+            "w.js",
+            js,
+            "count = 0;",
+            "counter = 0;",
+            cut("starts", "word", "my_count", 1),
+        ),
+        (
+            "w.js",
+            js,
+            "let my_",
+            "const your_",
+            cut("ends", "word", "my_count", 1),
+        ),
+        (
+            "u.py",
+            py,
+            "TIMEOUT = 1",
+            "TIMEOUT = 2",
+            cut("ends", "number", "1.5", 2),
+        ),
+        (
+            "s.scss",
+            css,
+            "padding: 10px 1",
+            "padding: 10px 2",
+            cut("ends", "number", "1.5", 3),
+        ),
+        (
+            "s.css",
+            css,
+            "opacity 0.5s ease",
+            "opacity 0.3s linear",
+            cut("ends", "word", "ease-in", 2),
+        ),
+    ] {
+        assert_edit(name, content, old, new, Some(&doubt));
+    }
 }
 
 /// A tester's find (44-03): an old text starting with a line end whose

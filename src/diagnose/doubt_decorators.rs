@@ -18,10 +18,12 @@
 //! Kotlin's `@Inject lateinit var repo: Repo`, Rust's `#[test] fn t() {}`)
 //! is decorated on that line and decorates nothing below (a tester's
 //! find, round 45 T-02); it is the target of a run standing above it.
-//! Python's grammar ends every decorator with its line. The result moves a decorator when a pair of the
-//! file before is gone from it, while its target line still stands in it
-//! and its decorators stand on a target line the file before did not hold
-//! (a new definition). A target renamed or rewritten by the edit is no
+//! Python's grammar ends every decorator with its line.
+//!
+//! The result moves a decorator when a pair of the file before is gone
+//! from it, while its target line still stands in it and its decorators
+//! stand on a target line the file before did not hold (a new
+//! definition). A target renamed or rewritten by the edit is no
 //! move: the decorators stay on what it became. Decorators the edit writes
 //! again above both definitions are left alone (the model wrote them).
 
