@@ -226,76 +226,49 @@ fn an_edge_inside_a_word_the_edit_leaves_as_it_was_is_no_cut() {
     let sh = "#!/bin/sh\nVERSION=1.4.2\nlog \"deploying $VERSION to prod\"\n";
     let css = ".btn {\n  transition: opacity 0.5s ease-in;\n  padding: 10px 1.5em;\n}\n";
     let py = "PORT = 8080\nTIMEOUT = 1.5\n";
-    for (name, content, old, new) in [
-        ("c.php", php, "count = 0;", "count = 1;"),
-        ("w.yaml", yaml, "name: x", "name: y"),
-        ("w.js", js, "count = 0;", "count = 1;"),
-        ("w.js", js, "let my_", "const my_"),
-        ("d.sh", sh, "VERSION to prod\"", "APP_VERSION to prod\""),
-        ("s.css", css, "opacity 0.5", "opacity 0.3"),
-        ("s.css", css, "padding: 10", "padding: 12"),
-        ("s.scss", css, "padding: 10px 1.5", "padding: 10px 2.5"),
+    let files = [
+        ("c.php", php),
+        ("w.yaml", yaml),
+        ("w.js", js),
+        ("d.sh", sh),
+        ("s.css", css),
+        ("s.scss", css),
+        ("u.py", py),
+    ];
+    // Each: the file, the old text, the new text, and where the old
+    // text's edge falls when doubted (nothing when allowed).
+    for case in [
+        "c.php|count = 0;|count = 1;|",
+        "w.yaml|name: x|name: y|",
+        "w.js|count = 0;|count = 1;|",
+        "w.js|let my_|const my_|",
+        "d.sh|VERSION to prod\"|APP_VERSION to prod\"|",
+        "s.css|opacity 0.5|opacity 0.3|",
+        "s.css|padding: 10|padding: 12|",
+        "s.scss|padding: 10px 1.5|padding: 10px 2.5|",
+        "c.php|count = 0;|total = 0;|starts inside the word `$count` at line 2",
+        "w.yaml|name: x|hostname: x|starts inside the word `host-name` at line 2",
+        "w.js|count = 0;|counter = 0;|starts inside the word `my_count` at line 1",
+        "w.js|let my_|const your_|ends inside the word `my_count` at line 1",
+        "u.py|TIMEOUT = 1|TIMEOUT = 2|ends inside the number `1.5` at line 2",
+        "s.scss|padding: 10px 1|padding: 10px 2|ends inside the number `1.5` at line 3",
+        "s.css|opacity 0.5s e|opacity 0.3s l|ends inside the word `ease-in` at line 2",
     ] {
-        assert_edit(name, content, old, new, None);
-    }
-    let cut = |which: &str, noun: &str, word: &str, line: usize| {
-        format!(
-            "the edit's old text {which} inside the {noun} `{word}` at line {line}: it changes \
-             part of a {noun} it does not show"
-        )
-    };
-    for (name, content, old, new, doubt) in [
-        (
-            "c.php",
-            php,
-            "count = 0;",
-            "total = 0;",
-            cut("starts", "word", "$count", 2),
-        ),
-        (
-            "w.yaml",
-            yaml,
-            "name: x",
-            "hostname: x",
-            cut("starts", "word", "host-name", 2),
-        ),
-        (
-            "w.js",
-            js,
-            "count = 0;",
-            "counter = 0;",
-            cut("starts", "word", "my_count", 1),
-        ),
-        (
-            "w.js",
-            js,
-            "let my_",
-            "const your_",
-            cut("ends", "word", "my_count", 1),
-        ),
-        (
-            "u.py",
-            py,
-            "TIMEOUT = 1",
-            "TIMEOUT = 2",
-            cut("ends", "number", "1.5", 2),
-        ),
-        (
-            "s.scss",
-            css,
-            "padding: 10px 1",
-            "padding: 10px 2",
-            cut("ends", "number", "1.5", 3),
-        ),
-        (
-            "s.css",
-            css,
-            "opacity 0.5s ease",
-            "opacity 0.3s linear",
-            cut("ends", "word", "ease-in", 2),
-        ),
-    ] {
-        assert_edit(name, content, old, new, Some(&doubt));
+        let parts: Vec<&str> = case.split('|').collect();
+        let [name, old, new, place] = parts[..] else {
+            panic!("four parts: {case}")
+        };
+        let (_, content) = files.iter().find(|(n, _)| *n == name).expect("a file");
+        let noun = place.split(' ').nth(3).unwrap_or_default();
+        let doubt =
+            format!("the edit's old text {place}: it changes part of a {noun} it does not show");
+        assert_edit(
+            name,
+            content,
+            old,
+            new,
+            (!place.is_empty()).then_some(doubt.as_str()),
+        );
     }
 }
 
