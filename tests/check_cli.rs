@@ -1093,6 +1093,89 @@ fn an_insertion_between_a_decorator_and_its_definition_is_held_back() {
     }
 }
 
+/// A tester's find (round 45, T-02): a decorator sharing its line with
+/// the member it decorates (TypeScript's `@Input() label = "";`, Java's
+/// `@Autowired private Repo repo;`, Kotlin's `@Inject lateinit var`)
+/// decorates that member, not the method below: a method or a field
+/// added above that method is allowed by the gate (the binary, Claude
+/// Code's payload). A lone `@HostListener("click")` still moves when a
+/// method is put under it, and only it is named, with its own line as
+/// where to start.
+#[test]
+fn a_decorator_beside_its_member_decorates_nothing_below() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let files = [
+        (
+            "d.ts",
+            "export class Svc {\n  @Input() label = \"\";\n  @Output() changed = new EventEmitter<string>();\n\n  ngOnInit() {\n    this.changed.emit(this.label);\n  }\n}\n",
+        ),
+        (
+            "S.java",
+            "public class S {\n    @Autowired private Repo repo;\n    @Value(\"${app.name}\") private String name;\n\n    public void run() {\n        repo.save(name);\n    }\n}\n",
+        ),
+        (
+            "k.kt",
+            "class Vm {\n    @Inject lateinit var repo: Repo\n\n    fun load() {\n        repo.all()\n    }\n}\n",
+        ),
+        (
+            "c.ts",
+            "@Component({ selector: \"app-root\" })\nexport class AppComponent {\n  @Input() name = \"\";\n\n  @HostListener(\"click\")\n  onClick() {\n    console.log(this.name);\n  }\n}\n",
+        ),
+    ];
+    let paths: Vec<String> = files
+        .iter()
+        .map(|(name, text)| {
+            let path = support::files::write(dir.path(), name, text.as_bytes());
+            path.display().to_string()
+        })
+        .collect();
+    let allowed = [
+        (
+            0,
+            "  ngOnInit() {\n",
+            "  ngOnDestroy() {}\n\n  ngOnInit() {\n",
+        ),
+        (
+            0,
+            "  @Output() changed = new EventEmitter<string>();\n",
+            "  @Output() changed = new EventEmitter<string>();\n  private ready = false;\n",
+        ),
+        (
+            1,
+            "    public void run() {\n",
+            "    public void stop() {}\n\n    public void run() {\n",
+        ),
+        (
+            2,
+            "    fun load() {\n",
+            "    fun clear() {}\n\n    fun load() {\n",
+        ),
+    ];
+    for (file, old, new) in allowed {
+        assert_eq!(
+            claude_code_gate(dir.path(), &paths[file], old, new),
+            None,
+            "{new}"
+        );
+    }
+    let denied = claude_code_gate(
+        dir.path(),
+        &paths[3],
+        "  onClick() {\n",
+        "  onHover() {}\n\n  onClick() {\n",
+    );
+    let expected = format!(
+        "srview gate: the edit of {} matches exactly (line 6), but srview cannot stand behind \
+         its result: `@HostListener(\"click\")` stood on `onClick() {{` (line 6) and now stands \
+         on `onHover() {{}}` (line 6), which it decorates instead; `onClick() {{` (line 8) is \
+         left without it: start the old text at the line `@HostListener(\"click\")` and put \
+         the new lines above it, keeping `@HostListener(\"click\")` right above `onClick() \
+         {{`.\n(no review pane runs, so srview's policy doubt=review falls back to deny)",
+        paths[3]
+    );
+    assert_eq!(denied, Some(expected));
+}
+
 /// A tester's find (round 44, T-11): a Jupyter notebook given an
 /// unescaped quote inside a cell's source string (Gemini CLI's `replace`,
 /// which edits notebooks as text) was allowed; `json.loads` then refuses

@@ -538,7 +538,7 @@ fn an_edit_that_cuts_a_word_is_said_and_held_back() {
     let dir = tempfile::tempdir().expect("temp dir");
     let file = support::files::write(dir.path(), "sub.py", b"max = 10\n");
     let file = file.to_str().expect("UTF-8");
-    let edit = r#"{"file_path": "sub.py", "old_string": "x = 1", "new_string": "x = 2"}"#;
+    let edit = r#"{"file_path": "sub.py", "old_string": "x = 1", "new_string": "y = 2"}"#;
     let why = "the edit's old text starts inside the word `max` at line 1: it changes part of \
                a word it does not show";
     let out = srview(&["check", file, "-"], edit);
@@ -602,7 +602,7 @@ fn an_edit_that_cuts_a_word_is_said_and_held_back() {
     let out = srview(&["apply", file, "-", "--write", "--force"], edit);
     assert_eq!(out.status.code(), Some(0));
     assert_contains(&text(&out.stderr), &format!("srview: warning: {why}\n"));
-    assert_eq!(read(file), "max = 20\n");
+    assert_eq!(read(file), "may = 20\n");
 }
 
 #[test]

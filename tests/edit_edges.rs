@@ -8,7 +8,9 @@
 //! - 44-14: a stand-in comment beside a line the model changed;
 //! - 44-05: stand-ins written as Jinja or Handlebars comments.
 //!
-//! Each beside the ordinary edits that must stay allowed.
+//! Each beside the ordinary edits that must stay allowed, and the tester's
+//! find of round 45 (T-04): an edge inside a word the edit leaves as it was
+//! is no cut.
 
 mod support;
 
@@ -208,6 +210,66 @@ fn an_old_text_ending_inside_a_number_or_version_is_doubted() {
         "1..",
         None,
     );
+}
+
+/// A tester's find (45 T-04): an old text starting or ending inside a word
+/// whose new text keeps the part of it the old text shows, at that edge,
+/// leaves the word as it was (`$count = 1;`, `host-name: y`,
+/// `const my_count`): allowed. A shell's `$` is a sigil (`"$APP_VERSION"`
+/// renames the reference); a style sheet's number ends at its unit
+/// (`0.3s`, `12px`). The same edges changing the shown part: doubted.
+#[test]
+fn an_edge_inside_a_word_the_edit_leaves_as_it_was_is_no_cut() {
+    let php = "<?php\n$count = 0;\nfunction inc() {\n    global $count;\n    $count++;\n}\n";
+    let yaml = "a:\n  host-name: x\n";
+    let js = "let my_count = 0;\nlet $total = 0;\n";
+    let sh = "#!/bin/sh\nVERSION=1.4.2\nlog \"deploying $VERSION to prod\"\n";
+    let css = ".btn {\n  transition: opacity 0.5s ease-in;\n  padding: 10px 1.5em;\n}\n";
+    let py = "PORT = 8080\nTIMEOUT = 1.5\n";
+    let files = [
+        ("c.php", php),
+        ("w.yaml", yaml),
+        ("w.js", js),
+        ("d.sh", sh),
+        ("s.css", css),
+        ("s.scss", css),
+        ("u.py", py),
+    ];
+    // Each: the file, the old text, the new text, and where the old
+    // text's edge falls when doubted (nothing when allowed).
+    for case in [
+        "c.php|count = 0;|count = 1;|",
+        "w.yaml|name: x|name: y|",
+        "w.js|count = 0;|count = 1;|",
+        "w.js|let my_|const my_|",
+        "d.sh|VERSION to prod\"|APP_VERSION to prod\"|",
+        "s.css|opacity 0.5|opacity 0.3|",
+        "s.css|padding: 10|padding: 12|",
+        "s.scss|padding: 10px 1.5|padding: 10px 2.5|",
+        "c.php|count = 0;|total = 0;|starts inside the word `$count` at line 2",
+        "w.yaml|name: x|hostname: x|starts inside the word `host-name` at line 2",
+        "w.js|count = 0;|counter = 0;|starts inside the word `my_count` at line 1",
+        "w.js|let my_|const your_|ends inside the word `my_count` at line 1",
+        "u.py|TIMEOUT = 1|TIMEOUT = 2|ends inside the number `1.5` at line 2",
+        "s.scss|padding: 10px 1|padding: 10px 2|ends inside the number `1.5` at line 3",
+        "s.css|opacity 0.5s e|opacity 0.3s l|ends inside the word `ease-in` at line 2",
+    ] {
+        let parts: Vec<&str> = case.split('|').collect();
+        let [name, old, new, place] = parts[..] else {
+            panic!("four parts: {case}")
+        };
+        let (_, content) = files.iter().find(|(n, _)| *n == name).expect("a file");
+        let noun = place.split(' ').nth(3).unwrap_or_default();
+        let doubt =
+            format!("the edit's old text {place}: it changes part of a {noun} it does not show");
+        assert_edit(
+            name,
+            content,
+            old,
+            new,
+            (!place.is_empty()).then_some(doubt.as_str()),
+        );
+    }
 }
 
 /// A tester's find (44-03): an old text starting with a line end whose

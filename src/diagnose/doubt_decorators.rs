@@ -10,10 +10,20 @@
 //! on: a run of decorator lines (Python's, JavaScript's and TypeScript's,
 //! Java's and Kotlin's `@Name..`, Rust's `#[..]`; one spanning lines read
 //! to its closing bracket), then the first line below that is neither
-//! blank nor a comment. The result moves a decorator when a pair of the
-//! file before is gone from it, while its target line still stands in it
-//! and its decorators stand on a target line the file before did not hold
-//! (a new definition). A target renamed or rewritten by the edit is no
+//! blank nor a comment (a blank line between binds in each of these
+//! languages: checked with python3, tsc, javac and rustc). A decorator
+//! line is in a run only when it holds nothing but decorators (and a
+//! comment): a line with a definition after its decorators (TypeScript's
+//! `@Input() label = "";`, Java's `@Autowired private Repo repo;`,
+//! Kotlin's `@Inject lateinit var repo: Repo`, Rust's `#[test] fn t() {}`)
+//! is decorated on that line and decorates nothing below (a tester's
+//! find, round 45 T-02); it is the target of a run standing above it.
+//! Python's grammar ends every decorator with its line.
+//!
+//! The result moves a decorator when a pair of the file before is gone
+//! from it, while its target line still stands in it and its decorators
+//! stand on a target line the file before did not hold (a new
+//! definition). A target renamed or rewritten by the edit is no
 //! move: the decorators stay on what it became. Decorators the edit writes
 //! again above both definitions are left alone (the model wrote them).
 
@@ -187,31 +197,105 @@ pub fn decorator_moved(path: &str, original: &str, result: &str) -> Option<Moved
 fn decorated(style: Style, text: &str) -> Vec<Decorated> {
     let lines: Vec<&str> = text.lines().map(str::trim).collect();
     let mut out = Vec::new();
+    let mut run: Vec<&str> = Vec::new();
     let mut i = 0;
     while i < lines.len() {
-        if !style.decorator(lines[i]) {
-            i += 1;
-            continue;
-        }
-        let mut run: Vec<&str> = Vec::new();
-        while i < lines.len() && (style.decorator(lines[i]) || style.passed_over(lines[i])) {
-            if style.passed_over(lines[i]) {
-                i += 1;
+        let target = if style.decorator(lines[i]) {
+            let (end, alone) = decorator_line(style, &lines, i);
+            if alone {
+                run.extend(&lines[i..=end]);
+                i = end + 1;
                 continue;
             }
-            let end = decorator_end(&lines, i);
-            run.extend(&lines[i..=end]);
-            i = end + 1;
-        }
-        if let Some(target) = lines.get(i) {
+            end
+        } else if run.is_empty() || style.passed_over(lines[i]) {
+            i += 1;
+            continue;
+        } else {
+            i
+        };
+        if !run.is_empty() {
             out.push(Decorated {
-                decorators: run.iter().map(|d| (*d).to_string()).collect(),
-                target: (i, (*target).to_string()),
+                decorators: run.drain(..).map(str::to_string).collect(),
+                target: (target, lines[target].to_string()),
             });
         }
-        i += 1;
+        i = target + 1;
     }
     out
+}
+
+/// Where the decorators opening `lines[start]` end, and whether they
+/// stand alone: the index of the line their last bracket closes on, and
+/// `true` when nothing but a comment follows them there (`@Output()`,
+/// `#[derive(Debug)]`), `false` when a definition does (`@Input() label
+/// = "";`, `#[test] fn t() {}`). Python's end their line (its grammar);
+/// decorators whose brackets never close stand alone on `start`.
+fn decorator_line(style: Style, lines: &[&str], start: usize) -> (usize, bool) {
+    if style == Style::Python {
+        return (decorator_end(lines, start), true);
+    }
+    let (mut line, mut col) = (start, 0);
+    loop {
+        let Some((end_line, end_col)) = one_decorator_end(style, lines, line, col) else {
+            return (start, true);
+        };
+        (line, col) = (end_line, end_col);
+        let rest = lines[line][col..].trim_start();
+        if style.passed_over(rest) {
+            return (line, true);
+        }
+        if !style.decorator(rest) {
+            return (line, false);
+        }
+        col = lines[line].len() - rest.len();
+    }
+}
+
+/// The line and byte right after the decorator starting at byte `col` of
+/// `lines[line]`: Rust's `#[..]` to its closing bracket; an `@Name`
+/// (dotted, or with a Kotlin use-site target: `@field:Json`) to its name's
+/// end, or to its arguments' closing parenthesis (`@Value("x")`, over
+/// lines too). `None` when a bracket never closes.
+fn one_decorator_end(
+    style: Style,
+    lines: &[&str],
+    line: usize,
+    col: usize,
+) -> Option<(usize, usize)> {
+    let text = &lines[line][col..];
+    if style == Style::Rust {
+        return bracket_close(lines, line, col + 1);
+    }
+    let name = text[1..]
+        .find(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '.' | ':' | '$')))
+        .map_or(text.len(), |i| i + 1);
+    let spaces = text[name..].len() - text[name..].trim_start().len();
+    if text[name + spaces..].starts_with('(') {
+        bracket_close(lines, line, col + name + spaces)
+    } else {
+        Some((line, col + name))
+    }
+}
+
+/// The brackets of `line` outside its quotes: each one's byte and `1` for
+/// an opening one, `-1` for a closing one.
+fn brackets(line: &str) -> impl Iterator<Item = (usize, i64)> + '_ {
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    line.char_indices().filter_map(move |(i, c)| {
+        match quote {
+            Some(_) if escaped => escaped = false,
+            Some(_) if c == '\\' => escaped = true,
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None if matches!(c, '"' | '\'' | '`') => quote = Some(c),
+            None if matches!(c, '(' | '[' | '{') => return Some((i, 1)),
+            None if matches!(c, ')' | ']' | '}') => return Some((i, -1)),
+            None => {}
+        }
+        None
+    })
 }
 
 /// The index of the line that closes the decorator starting at
@@ -221,25 +305,29 @@ fn decorated(style: Style, text: &str) -> Vec<Decorated> {
 fn decorator_end(lines: &[&str], start: usize) -> usize {
     let mut depth: i64 = 0;
     for (i, line) in lines.iter().enumerate().skip(start) {
-        let mut quote: Option<char> = None;
-        let mut escaped = false;
-        for c in line.chars() {
-            match quote {
-                Some(_) if escaped => escaped = false,
-                Some(_) if c == '\\' => escaped = true,
-                Some(q) if c == q => quote = None,
-                Some(_) => {}
-                None if matches!(c, '"' | '\'' | '`') => quote = Some(c),
-                None if matches!(c, '(' | '[' | '{') => depth += 1,
-                None if matches!(c, ')' | ']' | '}') => depth -= 1,
-                None => {}
-            }
-        }
+        depth += brackets(line).map(|(_, step)| step).sum::<i64>();
         if depth <= 0 {
             return i;
         }
     }
     start
+}
+
+/// The line and byte right after the bracket closing the one at byte
+/// `col` of `lines[line]`, counted outside quotes; `None` when it never
+/// closes by the file's end.
+fn bracket_close(lines: &[&str], line: usize, col: usize) -> Option<(usize, usize)> {
+    let mut depth: i64 = 0;
+    for (i, text) in lines.iter().enumerate().skip(line) {
+        let from = if i == line { col } else { 0 };
+        for (at, step) in brackets(&text[from..]) {
+            depth += step;
+            if depth == 0 {
+                return Some((i, from + at + 1));
+            }
+        }
+    }
+    None
 }
 
 #[cfg(test)]
@@ -354,6 +442,65 @@ mod tests {
             1,
         );
         assert_eq!(decorator_moved("conftest.py", fixtures, &more), None);
+    }
+
+    /// A decorator beside what it decorates, on its line, decorates that
+    /// (a tester's find, round 45 T-02: `@Input() label = "";`); only
+    /// decorators standing alone on their lines, over a blank line too,
+    /// decorate the definition below. Checked with tsc (TypeScript 5,
+    /// `--experimentalDecorators`), javac and rustc.
+    #[test]
+    fn only_a_decorator_alone_on_its_lines_decorates_what_follows() {
+        let fields = "class Svc {\n  @Input() label = \"\";\n  @Output() changed = new E();\n\n  ngOnInit() {}\n}\n";
+        let java = "class S {\n    @Autowired private Repo repo;\n    @Value(\"${a}\") @Nullable private String n;\n\n    public void run() {}\n}\n";
+        let kotlin = "class Vm {\n    @Inject lateinit var repo: Repo\n    @field:Json(name = \"x\") val x = 1\n\n    fun load() {}\n}\n";
+        let rust =
+            "#[derive(Debug)] struct A;\n#[cfg(test)] #[allow(dead_code)] fn t() {}\nfn u() {}\n";
+        let multi = "class C {\n  @Input({\n    alias: \"n\",\n  }) name = \"\";\n  go() {}\n}\n";
+        for (path, text, above) in [
+            ("d.ts", fields, "  ngOnInit() {}"),
+            ("d.ts", fields, "\n  ngOnInit() {}"),
+            ("S.java", java, "    public void run() {}"),
+            ("k.kt", kotlin, "    fun load() {}"),
+            ("r.rs", rust, "fn u() {}"),
+            ("m.ts", multi, "  go() {}"),
+        ] {
+            let result = text.replacen(above, &format!("  stop() {{}}\n{above}"), 1);
+            assert_ne!(result, text, "{path}: {above}");
+            assert_eq!(
+                decorator_moved(path, text, &result),
+                None,
+                "{path}: {above}"
+            );
+        }
+        // Alone on its line (its comment beside it), over a blank line,
+        // under a member decorated on its own line: it moves, and it alone
+        // is named.
+        let lone = "class C {\n  @Input() name = \"\";\n\n  @HostListener(\"click\") // on click\n\n  onClick() {}\n}\n";
+        let result = lone.replacen("  onClick() {}", "  onHover() {}\n\n  onClick() {}", 1);
+        let got = decorator_moved("c.ts", lone, &result).map(|m| m.describe());
+        assert_eq!(
+            got.as_deref(),
+            Some(
+                "`@HostListener(\"click\") // on click` stood on `onClick() {}` (line 6) and now \
+                 stands on `onHover() {}` (line 6), which it decorates instead; `onClick() {}` \
+                 (line 8) is left without it: start the old text at the line \
+                 `@HostListener(\"click\") // on click` and put the new lines above it, keeping \
+                 `@HostListener(\"click\") // on click` right above `onClick() {}`"
+            )
+        );
+        // A lone decorator above a member decorated on its line: the two
+        // stand on that member's line.
+        let both = "class C {\n  @HostBinding(\"class.on\")\n  @Input() on = false;\n}\n";
+        let result = both.replacen("  @Input() on", "  off = true;\n  @Input() on", 1);
+        let got = decorator_moved("c.ts", both, &result).map(|m| (m.joined(), m.now_on));
+        assert_eq!(
+            got,
+            Some((
+                "@HostBinding(\"class.on\")".to_string(),
+                (3, "off = true;".to_string())
+            ))
+        );
     }
 
     /// A decorator spanning lines is read to its closing bracket; a file

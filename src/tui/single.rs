@@ -1204,7 +1204,7 @@ mod tests {
     /// first `a` writes nothing, the `a` that answers writes.
     #[test]
     fn a_doubtful_result_of_another_dialect_is_asked_about_first() {
-        let edit = r#"{"file_path": "m.py", "old_string": "x = 1", "new_string": "x = 2"}"#;
+        let edit = r#"{"file_path": "m.py", "old_string": "x = 1", "new_string": "y = 2"}"#;
         let (_dir, path, mut s) = screen_showing("m.py", "max = 10\n", edit, true);
         assert_eq!(accept_now(&mut s, false), None);
         let asked = notice_text(&s);
@@ -1218,7 +1218,7 @@ mod tests {
         // An `a` that does not answer the question asks again.
         assert_eq!(accept_now(&mut s, false), None);
         assert_eq!(accept_now(&mut s, true), Some(Exit::Wrote(path.clone())));
-        assert_eq!(std::fs::read_to_string(&path).unwrap(), "max = 20\n");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "may = 20\n");
     }
 
     /// A doubtful result over a file that changed on disk is not asked

@@ -435,7 +435,7 @@ fn every_deny_says_what_to_do_next() {
             }
         }
     }
-    assert!(all.len() > 400 && denies > 250, "{} {denies}", all.len());
+    assert!(all.len() > 400 && denies > 230, "{} {denies}", all.len());
     // Most steps are said by some deny of the corpus.
     assert!(steps.len() >= 5, "{steps:?}");
     let added =

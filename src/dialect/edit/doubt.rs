@@ -1066,6 +1066,56 @@ fn cut_meant(original: &str, search: &str, at: usize, starts: bool, all: bool) -
     version && tag
 }
 
+/// Whether the word (or number) that the old text at `place` of
+/// `original` starts (`starts`) or ends inside stands as it was once the
+/// new text `new` takes its place: the new text keeps the part of it the
+/// old text shows, at that edge, and joins nothing more to it. `count = 0;`
+/// made `count = 1;` in `$count = 0;` leaves `$count`, `let my_` made
+/// `const my_` leaves `my_count` (a tester's find, round 45 T-04); `name:`
+/// made `hostname:` in `host-name:` makes `host-hostname`, `TIMEOUT = 1`
+/// made `TIMEOUT = 2` in `TIMEOUT = 1.5` makes `2.5`.
+fn cut_kept(
+    original: &str,
+    (start, end): (usize, usize),
+    starts: bool,
+    new: &str,
+    joins: WordJoins,
+) -> bool {
+    let at = if starts { start } else { end };
+    let (from, to) = dotted_around(original, at, joins);
+    // A word stands on one line: the lines the old text touches, with the
+    // new text in its place.
+    let line_start = original[..start].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = original[end..]
+        .find('\n')
+        .map_or(original.len(), |i| end + i);
+    let result = format!(
+        "{}{new}{}",
+        &original[line_start..start],
+        &original[end..line_end]
+    );
+    let edge = start - line_start + if starts { 0 } else { new.len() };
+    let (now_from, now_to) = dotted_around(&result, edge, joins);
+    result[now_from..now_to] == original[from..to] && edge - now_from == at - from
+}
+
+/// The word of `text` around byte `at` (by the file's `joins`) with the
+/// words a `.` ties to it on either side: a number's or a version's other
+/// parts (`10.4.35` around `10`), a name's object (`obj.count`). What an
+/// edge at `at` leaves as it was, or not ([`cut_kept`]).
+fn dotted_around(text: &str, at: usize, joins: WordJoins) -> (usize, usize) {
+    let (mut from, mut to) = joins.word_bounds(text, at, is_word);
+    let word_before = |i: usize| text[..i].chars().next_back().is_some_and(is_word);
+    let word_at = |i: usize| text[i..].chars().next().is_some_and(is_word);
+    while from > 0 && text[..from].ends_with('.') && word_before(from - 1) {
+        from = joins.word_bounds(text, from - 1, is_word).0;
+    }
+    while text[to..].starts_with('.') && word_at(to + 1) {
+        to = joins.word_bounds(text, to + 1, is_word).1;
+    }
+    (from, to)
+}
+
 /// The words a replace-all changes at its places whose end (`starts`: its
 /// start) falls inside a word (`cuts`), as they are and as they become
 /// (`` `btn_ok` becomes `button_ok` ``), three at most, then how many
@@ -1173,12 +1223,17 @@ fn cut_words(outcome: &EditOutcome, original: &str) -> Vec<(EditDoubtKind, Strin
             };
             out.extend(splits_character(original, at, starts, &more));
         }
+        let new = outcome.block.replace_text.as_str();
         let cuts: Vec<usize> = ends
             .into_iter()
             .filter(|&at| {
                 let cut =
                     joins.cuts(original, at, is_word) || number_bounds(original, at).is_some();
+                let place = places
+                    .iter()
+                    .find(|&&(start, end)| at == if starts { start } else { end });
                 cut && !cut_meant(original, search, at, starts, all)
+                    && !place.is_some_and(|&place| cut_kept(original, place, starts, new, joins))
             })
             .collect();
         let Some(&at) = cuts.first() else { continue };
@@ -2062,17 +2117,27 @@ mod tests {
     #[test]
     fn an_old_text_inside_a_longer_name_is_said() {
         let file = "def f():\n    max = 10\n    return max\n";
+        let ends_in_10 = "the edit's old text ends inside the word `10` at line 2: it changes \
+                          part of a word it does not show";
         assert_eq!(
             doubts(
-                r#"{"file_path": "a.py", "old_string": "x = 1", "new_string": "x = 2"}"#,
+                r#"{"file_path": "a.py", "old_string": "x = 1", "new_string": "y = 2"}"#,
                 file
             ),
             [
                 "the edit's old text starts inside the word `max` at line 2: it changes part of \
                  a word it does not show",
-                "the edit's old text ends inside the word `10` at line 2: it changes part of a \
-                 word it does not show"
+                ends_in_10
             ]
+        );
+        // The new text keeping the `x` it starts with leaves `max` as it
+        // was (a tester's find, round 45 T-04): only `10` is said.
+        assert_eq!(
+            doubts(
+                r#"{"file_path": "a.py", "old_string": "x = 1", "new_string": "x = 2"}"#,
+                file
+            ),
+            [ends_in_10]
         );
         // Part of a line, whole words: what edits usually are. (Not a
         // Python file: `def y = 10` then `    return max` is misindented

@@ -12,8 +12,13 @@
 //!   and SVG (attributes, classes) and the HTML templates (Handlebars,
 //!   Mustache, Jinja, Nunjucks). Elsewhere (Python, C, Rust, JavaScript)
 //!   it is an operator: `a-b` is two words.
-//! - `$` opens a name in JavaScript and TypeScript, PHP, the shells, Perl
-//!   and PowerShell: `$count` is one word, cut after its `$`.
+//! - `$` opens a name in JavaScript and TypeScript, PHP, Perl and
+//!   PowerShell: `$count` is one word, cut after its `$`. In the shells
+//!   (sh, bash, zsh, ksh) it is a sigil before the name `VERSION` that
+//!   `VERSION=1` sets: `$VERSION` renamed by an old text starting after
+//!   the `$` renames the reference (a tester's find, round 45 T-04).
+//! - A number ends where its unit begins in CSS, SCSS, Sass, Less and
+//!   Stylus: `0.5` of `0.5s`, `10` of `10px`, as `100` of `100%`.
 //! - A decimal point between digits is inside a number, in every
 //!   language: `1` of `1.5`, `4.2` of `4.2.11`.
 
@@ -28,6 +33,8 @@ pub struct WordJoins {
     /// The mark ending a line's key, where `-` joins words in keys only
     /// (`:` in YAML, `=` in TOML).
     key_end: Option<char>,
+    /// A number's unit is no part of it (`10px`).
+    units: bool,
 }
 
 /// Extensions whose names join words with `-`.
@@ -66,10 +73,12 @@ const HYPHENATED: [&str; 28] = [
 const HYPHENATED_TEMPLATES: [&str; 4] = ["j2", "jinja", "jinja2", "njk"];
 
 /// Extensions whose names may open with `$`.
-const DOLLAR_NAMED: [&str; 18] = [
-    "js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx", "php", "phtml", "sh", "bash", "zsh",
-    "ksh", "pl", "pm", "ps1", "psm1",
+const DOLLAR_NAMED: [&str; 14] = [
+    "js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx", "php", "phtml", "pl", "pm", "ps1", "psm1",
 ];
+
+/// Style sheet extensions, whose numbers carry units.
+const STYLE_SHEETS: [&str; 5] = ["css", "scss", "sass", "less", "styl"];
 
 impl WordJoins {
     /// The joins of the file `path`'s language, by its extension (none
@@ -89,6 +98,7 @@ impl WordJoins {
                 "toml" => Some('='),
                 _ => None,
             },
+            units: STYLE_SHEETS.contains(&ext),
         }
     }
 
@@ -104,10 +114,26 @@ impl WordJoins {
         let word = |c: Option<char>| c.is_some_and(is_word);
         let line = &text[text[..at].rfind('\n').map_or(0, |i| i + 1)..at];
         let hyphen = self.hyphen && self.key_end.is_none_or(|end| !line.contains(end));
-        (is_word(b) && is_word(a))
+        (is_word(b) && is_word(a) && !self.unit_starts(text, at, is_word))
             || (hyphen && b == '-' && is_word(a) && word(back.next()))
             || (hyphen && a == '-' && is_word(b) && word(ahead.next()))
             || (self.dollar && b == '$' && (a.is_alphabetic() || a == '_'))
+    }
+
+    /// Whether byte `at` of `text` is where a number's unit begins, in a
+    /// style sheet: the word up to it all digits (`10`, `5` of `0.5`; not
+    /// `col-10` of `col-10px`, nor a colour's `#10` of `#10ab`), and all
+    /// letters from it (`px`, `s`, `em`).
+    fn unit_starts(self, text: &str, at: usize, is_word: fn(char) -> bool) -> bool {
+        if !self.units {
+            return false;
+        }
+        let (start, end) = self.word_bounds(text, at, is_word);
+        let digits = &text[start..at];
+        !digits.is_empty()
+            && digits.bytes().all(|b| b.is_ascii_digit())
+            && !text[..start].ends_with('#')
+            && text[at..end].bytes().all(|b| b.is_ascii_alphabetic())
     }
 
     /// The bytes of the word around byte `at` of `text`: its word
@@ -208,12 +234,31 @@ mod tests {
 
     #[test]
     fn a_dollar_opens_a_name_where_the_language_names_with_it() {
-        for path in ["j.js", "t.ts", "p.php", "r.sh", "k.ps1", "m.pl"] {
+        for path in ["j.js", "t.ts", "p.php", "k.ps1", "m.pl"] {
             assert!(cut(path, "let $count = 0;", "count"), "{path}");
+        }
+        // A shell's `$` is a sigil: the name is `VERSION`.
+        for path in ["r.sh", "r.bash", "r.zsh", "r.ksh"] {
+            assert!(!cut(path, "echo \"$VERSION\"", "VERSION"), "{path}");
         }
         assert!(!cut("a.py", "x = '$count'", "count"));
         assert!(!cut("r.sh", "echo $1", "1"));
         assert!(!cut("r.sh", "echo ${count}", "count"));
+    }
+
+    #[test]
+    fn a_number_ends_where_its_unit_begins_in_a_style_sheet() {
+        let text = "a { transition: opacity 0.5s; padding: 10px 1.5em; }";
+        for path in ["s.css", "s.scss", "s.sass", "s.less", "s.styl"] {
+            for before in ["s;", "px", "em"] {
+                assert!(!cut(path, text, before), "{path}: {before}");
+            }
+        }
+        // Elsewhere, inside the unit, in a name or a colour: a cut.
+        assert!(cut("a.js", text, "px"));
+        assert!(cut("s.css", text, "x 1"));
+        assert!(cut("s.css", ".col-10px {}", "px"));
+        assert!(cut("s.css", "a { color: #10ab; }", "ab"));
     }
 
     #[test]
