@@ -20,6 +20,37 @@ pub fn line_range(noun: &str, start: usize, end: usize) -> String {
     }
 }
 
+/// At most `limit` characters of `line`, `...` after a cut.
+pub fn clipped(line: &str, limit: usize) -> String {
+    match line.char_indices().nth(limit) {
+        Some((at, _)) => format!("{}...", &line[..at]),
+        None => line.to_string(),
+    }
+}
+
+/// At most `limit` characters of the end of `line`, `...` before a cut.
+pub fn clipped_start(line: &str, limit: usize) -> String {
+    let n = line.chars().count();
+    match line.char_indices().nth(n.saturating_sub(limit)) {
+        Some((at, _)) if at > 0 => format!("...{}", &line[at..]),
+        _ => line.to_string(),
+    }
+}
+
+/// Line ranges (1-based, first and last) in words: `lines 2-5 and lines
+/// 9-12`, `line 1, line 3 and line 5`.
+pub fn line_ranges(ranges: &[(usize, usize)]) -> String {
+    let said: Vec<String> = ranges
+        .iter()
+        .map(|&(a, b)| line_range("line", a, b))
+        .collect();
+    match said.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        Some((last, _)) => last.clone(),
+        None => String::new(),
+    }
+}
+
 /// `text` (srview's sentence) naming the agent's own matcher `own`
 /// (`Gemini CLI 0.61.0's replace tool`, `Codex's apply_patch`) where it
 /// says "the reference", srview's word for the program a dialect

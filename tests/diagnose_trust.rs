@@ -636,16 +636,21 @@ fn a_sibling_function_is_shown_but_not_suggested() {
 }
 
 /// A SEARCH text found at several places, exactly or only with white space
-/// ignored, is ambiguous: the other places are listed, and no suggestion
+/// ignored, is ambiguous: the other places are listed, each named where the
+/// suggestion is withheld (43b-06: only the first was), and no suggestion
 /// pins the first (the reference's pick: context that makes it unique would
 /// name a place the diff does not). A block after an earlier one is judged
 /// on the part of the file the reference searched for it.
 #[test]
 fn a_block_that_fits_several_places_is_ambiguous_and_gets_no_suggestion() {
     let twice = "def f():\n    x = 1\n    return x\n\ndef g():\n    x = 1\n    return x\n";
-    for (search, stage) in [
-        ("\tx = 1\n", Stage::LineTrimmed),
-        ("    x = 1\n", Stage::Exact),
+    for (search, stage, fits) in [
+        (
+            "\tx = 1\n",
+            Stage::LineTrimmed,
+            "the SEARCH text, trimmed, occurs",
+        ),
+        ("    x = 1\n", Stage::Exact, "the SEARCH text occurs"),
     ] {
         let d = &diagnose(&block(search, "    x = 2\n"), twice, final_v1())[0];
         assert_eq!((d.stage, d.reason), (Some(stage), Some(Reason::Ambiguous)));
@@ -654,7 +659,8 @@ fn a_block_that_fits_several_places_is_ambiguous_and_gets_no_suggestion() {
         assert_eq!(
             d.withheld.as_deref(),
             Some(
-                "the SEARCH text fits several places of the file, and which one is meant cannot be told"
+                format!("{fits} at line 2 and line 6, and which one is meant cannot be told")
+                    .as_str()
             )
         );
     }
@@ -3118,8 +3124,8 @@ fn ordinary_edits_of_the_42_false_alarms_are_written() {
     assert_held_back(
         "pins.txt",
         &ran,
-        "the edit's old text starts inside the word `10` at line 2: it changes part of a word \
-         it does not show: a replace-all changes every such word (`10.4.35` becomes `10.4.36`): \
+        "the edit's old text `0.4.35` starts inside the word `10` of line 2 (`pin 10.4.35`): it \
+         changes part of a word it does not show: a replace-all changes every such word (`10.4.35` becomes `10.4.36`): \
          to change whole words only, send one edit per place meant",
         pins,
     );

@@ -539,8 +539,8 @@ fn an_edit_that_cuts_a_word_is_said_and_held_back() {
     let file = support::files::write(dir.path(), "sub.py", b"max = 10\n");
     let file = file.to_str().expect("UTF-8");
     let edit = r#"{"file_path": "sub.py", "old_string": "x = 1", "new_string": "y = 2"}"#;
-    let why = "the edit's old text starts inside the word `max` at line 1: it changes part of \
-               a word it does not show";
+    let why = "the edit's old text `x = 1` starts inside the word `max` of line 1 (`max = \
+               10`): it changes part of a word it does not show";
     let out = srview(&["check", file, "-"], edit);
     assert_eq!(out.status.code(), Some(1));
     assert_contains(&text(&out.stdout), &format!("    ! {why}\n"));
@@ -551,8 +551,8 @@ fn an_edit_that_cuts_a_word_is_said_and_held_back() {
         report["doubts"],
         serde_json::json!([
             why,
-            "the edit's old text ends inside the word `10` at line 1: it changes part of a word \
-             it does not show"
+            "the edit's old text `x = 1` ends inside the word `10` of line 1 (`max = 10`): it \
+             changes part of a word it does not show"
         ])
     );
     let whole = r#"{"file_path": "sub.py", "old_string": "max = 10", "new_string": "max = 20"}"#;
@@ -3825,7 +3825,8 @@ fn an_aider_dotdotdots_refusal_is_said_by_its_rule() {
 /// writes `    …`: Aider writes the `…` literally (the same code returns
 /// `    a = 10\n    …\n    c = 30`), `b = 2` gone; srview called it exact
 /// and wrote it. `check` says the stand-in, exit 1; `--write` holds it
-/// back; `fix` offers no block.
+/// back; `fix` offers no block. The same for an ASCII `...` beside the
+/// body's other statements; a stub's `...` alone is an ordinary edit.
 #[test]
 fn an_aider_stand_in_for_dots_is_said_and_mended_only_where_certain() {
     let file = "def f():\n    a = 1\n    b = 2\n    c = 3\n    return a\n";
@@ -3885,50 +3886,72 @@ fn an_aider_stand_in_for_dots_is_said_and_mended_only_where_certain() {
     assert_eq!(refused.status.code(), Some(1));
     assert!(refused.stdout.is_empty());
 
-    let literal = block(
-        "    a = 1\n    b = 2\n    c = 3\n",
-        "    a = 10\n    \u{2026}\n    c = 30\n",
-    );
-    std::fs::write(dir.path().join("literal.md"), &literal).expect("write");
-    let doubt = "edit 1: its new text stands in for lines it leaves out (its line 2: `\u{2026}`), \
-                 so it deletes 3 non-blank lines of the text it replaces: send every line the \
-                 edit keeps, or edit only the lines that change";
-    let checked = run("check", "literal.md");
+    // The same with an ASCII `...` beside the body's other statements
+    // (a helper's find, round 44: Aider writes it as code, the same code
+    // returning `    a = 10\n    ...\n    c = 30`; srview called it exact):
+    // it does nothing there, and stands in for `b = 2`.
+    for stand_in in ["\u{2026}", "..."] {
+        let literal = block(
+            "    a = 1\n    b = 2\n    c = 3\n",
+            &format!("    a = 10\n    {stand_in}\n    c = 30\n"),
+        );
+        std::fs::write(dir.path().join("literal.md"), &literal).expect("write");
+        let doubt = format!(
+            "edit 1: its new text stands in for lines it leaves out (its line 2: `{stand_in}`), \
+             so it deletes 3 non-blank lines of the text it replaces: send every line the \
+             edit keeps, or edit only the lines that change"
+        );
+        let checked = run("check", "literal.md");
+        assert_eq!(
+            (checked.status.code(), text(&checked.stdout)),
+            (
+                Some(1),
+                format!(
+                    "edit 1: perfect at lines 2-4 (exact)\nwarning: {doubt}\nthe agent says: \
+                     Applied edit to a.py\n"
+                )
+            )
+        );
+        let write = run_in(
+            dir.path(),
+            &[
+                "apply",
+                "a.py",
+                "literal.md",
+                "--dialect",
+                "aider-diff",
+                "--write",
+            ],
+        );
+        assert_eq!(
+            (write.status.code(), text(&write.stderr)),
+            (
+                Some(1),
+                format!("srview: nothing written: {doubt} (--force writes it)\n")
+            )
+        );
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("a.py")).expect("read"),
+            file
+        );
+        let unfixed = run("fix", "literal.md");
+        assert_eq!(unfixed.status.code(), Some(1));
+        assert!(unfixed.stdout.is_empty());
+    }
+    // A stub: a short body replaced by `...` alone is what the model
+    // asked, an ordinary edit.
+    support::files::write(dir.path(), "a.py", b"def g():\n    x = 2\n    return x\n");
+    let stub = block("    x = 2\n    return x\n", "    ...\n");
+    std::fs::write(dir.path().join("stub.md"), &stub).expect("write");
+    let checked = run("check", "stub.md");
     assert_eq!(
         (checked.status.code(), text(&checked.stdout)),
         (
-            Some(1),
-            format!(
-                "edit 1: perfect at lines 2-4 (exact)\nwarning: {doubt}\nthe agent says: \
-                 Applied edit to a.py\n"
-            )
+            Some(0),
+            "edit 1: perfect at lines 2-3 (exact)\nthe agent says: Applied edit to a.py\n"
+                .to_string()
         )
     );
-    let write = run_in(
-        dir.path(),
-        &[
-            "apply",
-            "a.py",
-            "literal.md",
-            "--dialect",
-            "aider-diff",
-            "--write",
-        ],
-    );
-    assert_eq!(
-        (write.status.code(), text(&write.stderr)),
-        (
-            Some(1),
-            format!("srview: nothing written: {doubt} (--force writes it)\n")
-        )
-    );
-    assert_eq!(
-        std::fs::read_to_string(dir.path().join("a.py")).expect("read"),
-        file
-    );
-    let unfixed = run("fix", "literal.md");
-    assert_eq!(unfixed.status.code(), Some(1));
-    assert!(unfixed.stdout.is_empty());
 }
 
 /// A tester's find (43a-10): `fix` "corrected" an old text Gemini CLI's
@@ -4549,5 +4572,68 @@ fn an_old_text_at_two_places_names_the_agents_own_replace_all_flag() {
             }
         );
         assert_contains(&text(&out.stdout), &said);
+    }
+}
+
+/// An old text that occurs nowhere as sent, whose trimmed text stands at
+/// two equal places: each named, neither picked as the closest (a tester's
+/// find, 43b-06: "closest: line 2 (similarity 0.66)", line 5 never named),
+/// and no correction; the same for every agent whose fields differ.
+#[test]
+fn an_old_text_trimmed_at_two_equal_places_names_both_and_picks_neither() {
+    let dir = support::files::folder(&[("t.py", "def a():\n    x = 1\n\ndef b():\n    x = 1\n")]);
+    let root = dir.path().display().to_string();
+    let opencode = r#"{"filePath":"t.py","oldString":"x = 1 ","newString":"x = 2"}"#;
+    let qwen =
+        format!(r#"{{"file_path":"{root}/t.py","old_string":"x = 1 ","new_string":"x = 2"}}"#);
+    let gemini =
+        r#"{"file_path":"t.py","instruction":"x","old_string":"x = 1 ","new_string":"x = 2"}"#;
+    for (input, dialect, field) in [
+        (opencode.to_string(), "opencode-edit", "oldString"),
+        (qwen, "qwen-edit", "old_string"),
+        (gemini.to_string(), "gemini-replace", "old_string"),
+    ] {
+        let out = run_on_input(dir.path(), ["check", "t.py", "e.json"], &input, dialect);
+        assert_eq!(out.status.code(), Some(1), "{dialect}");
+        assert_ends_with(
+            &text(&out.stdout),
+            &format!(
+                "edit 1: {field} does not occur in the file; trimmed, it occurs at line 2 and \
+                 line 5: which one is meant cannot be told, so no corrected edit is offered.\n\
+                 no corrected edit: srview cannot stand behind a correction of this edit\n"
+            ),
+        );
+    }
+}
+
+/// An old text ending inside a word quotes what it sent and the whole
+/// line beside the word (a tester's find, 43b-08: only `10` was quoted,
+/// so `retries = 1` against `retries = 10` had to be guessed); an old text
+/// of several lines quotes its line at the cut.
+#[test]
+fn an_old_text_cutting_a_word_quotes_its_part_and_the_line() {
+    let dir = support::files::folder(&[("r.py", "def f():\n    retries = 10\n    timeout = 5\n")]);
+    for (old, quoted) in [
+        ("retries = 1", "`retries = 1`"),
+        (
+            "def f():\\n    retries = 1",
+            "(its last line `retries = 1`)",
+        ),
+    ] {
+        let input = format!(r#"{{"filePath":"r.py","oldString":"{old}","newString":"x"}}"#);
+        let out = run_on_input(
+            dir.path(),
+            ["check", "r.py", "e.json"],
+            &input,
+            "opencode-edit",
+        );
+        assert_eq!(out.status.code(), Some(1), "{old}");
+        assert_contains(
+            &text(&out.stdout),
+            &format!(
+                "warning: edit 1: the edit's old text {quoted} ends inside the word `10` of line \
+                 2 (`retries = 10`): it changes part of a word it does not show\n"
+            ),
+        );
     }
 }

@@ -108,10 +108,10 @@ fn assert_edit(name: &str, content: &str, old: &str, new: &str, doubt: Option<&s
 /// an operator: `total-1` is two words there.
 #[test]
 fn an_old_text_starting_inside_a_word_joined_by_its_language_is_doubted() {
-    let cut = |word: &str| {
+    let cut = |old: &str, word: &str, line: &str| {
         format!(
-            "the edit's old text starts inside the word `{word}` at line 2: it changes part of \
-             a word it does not show"
+            "the edit's old text {old} starts inside the word `{word}` of line 2 (`{line}`): it \
+             changes part of a word it does not show"
         )
     };
     let yaml = "server:\n  host-name: api.local\n  port: 8080\n";
@@ -120,7 +120,11 @@ fn an_old_text_starting_inside_a_word_joined_by_its_language_is_doubted() {
         yaml,
         "name: api.local",
         "hostname: api.example.com",
-        Some(&cut("host-name")),
+        Some(&cut(
+            "`name: api.local`",
+            "host-name",
+            "host-name: api.local",
+        )),
     );
     let css = ".card {}\n.btn-primary {\n  color: red;\n}\n";
     assert_edit(
@@ -128,7 +132,11 @@ fn an_old_text_starting_inside_a_word_joined_by_its_language_is_doubted() {
         css,
         "primary {\n  color: red;",
         ".primary {\n  color: blue;",
-        Some(&cut("btn-primary")),
+        Some(&cut(
+            "(its first line `primary {`)",
+            "btn-primary",
+            ".btn-primary {",
+        )),
     );
     let lisp = ";; users\n(defun user-name () \"bob\")\n";
     assert_edit(
@@ -136,10 +144,20 @@ fn an_old_text_starting_inside_a_word_joined_by_its_language_is_doubted() {
         lisp,
         "name () \"bob\")",
         "login () \"bob\")",
-        Some(&cut("user-name")),
+        Some(&cut(
+            "`name () \"bob\")`",
+            "user-name",
+            "(defun user-name () \"bob\")",
+        )),
     );
     let js = "// counter\nlet $count = 0;\nfunction inc() {\n  $count += 1;\n}\n";
-    assert_edit("j.js", js, "count = 0;", "total = 0;", Some(&cut("$count")));
+    assert_edit(
+        "j.js",
+        js,
+        "count = 0;",
+        "total = 0;",
+        Some(&cut("`count = 0;`", "$count", "let $count = 0;")),
+    );
     // Whole words: allowed.
     assert_edit(
         "c.yaml",
@@ -189,8 +207,9 @@ fn an_old_text_ending_inside_a_number_or_version_is_doubted() {
         ),
     ] {
         let doubt = format!(
-            "the edit's old text ends inside the {noun} `{whole}` at line {line}: it changes \
-             part of a {noun} it does not show"
+            "the edit's old text `{old}` ends inside the {noun} `{whole}` of line {line} \
+             (`{}`): it changes part of a {noun} it does not show",
+            content.lines().nth(line - 1).unwrap_or_default()
         );
         assert_edit(name, content, old, new, Some(&doubt));
     }

@@ -416,11 +416,7 @@ fn analyse(
         } else if reason == Reason::Ambiguous {
             // Context would pin the place the reference takes, which may
             // not be the one meant.
-            d.withheld = Some(
-                "the SEARCH text fits several places of the file, and which one is meant cannot \
-                 be told"
-                    .into(),
-            );
+            d.withheld = Some(ambiguous_withheld(&d));
             None
         } else if reason == Reason::PartialLine {
             match fragment_replacement(ctx, &pb.search, r, &replace) {
@@ -1154,6 +1150,24 @@ fn matched_reason(
         Stage::WholeFile => Some(Reason::OutOfOrder),
         Stage::Empty => (!ctx.original.is_empty()).then_some(Reason::EmptySearch),
     }
+}
+
+/// Why no suggestion is offered for a block whose SEARCH text fits several
+/// places: each named (a tester's find, 43b-06: only the first was, as
+/// the "closest"), and how it fits them (exactly, or with white space at
+/// its lines' ends ignored).
+fn ambiguous_withheld(d: &BlockDiagnosis) -> String {
+    let Some(at) = d.ambiguous_places_said() else {
+        return "the SEARCH text fits several places of the file, and which one is meant cannot \
+                be told"
+            .into();
+    };
+    let how = if d.fits_trimmed() {
+        "the SEARCH text, trimmed, occurs"
+    } else {
+        "the SEARCH text occurs"
+    };
+    format!("{how} {at}, and which one is meant cannot be told")
 }
 
 /// Whether `search` fits, line by line with white space at the ends

@@ -489,6 +489,51 @@ pub const NEAR_COPY_RATIO: f64 = 0.75;
 pub const ANCHOR_MIDDLE_RATIO: f64 = 0.6;
 
 impl BlockDiagnosis {
+    /// Whether the block matched (or would) with white space at its lines'
+    /// ends ignored.
+    pub fn fits_trimmed(&self) -> bool {
+        self.stage.or(self.would_match) == Some(Stage::LineTrimmed)
+    }
+
+    /// [`Self::ambiguous_places`] in words, `at line 2 and line 5`, or
+    /// beyond six, `at 9 places of the file, the first at ...` (six named);
+    /// `None` for fewer than two.
+    pub fn ambiguous_places_said(&self) -> Option<String> {
+        /// More places than this are counted, and only the first ones named.
+        const NAMED: usize = 6;
+        let places = self.ambiguous_places();
+        match places.len() {
+            0 | 1 => None,
+            n if n > NAMED => Some(format!(
+                "at {n} places of the file, the first at {}",
+                crate::words::line_ranges(&places[..NAMED])
+            )),
+            _ => Some(format!("at {}", crate::words::line_ranges(&places))),
+        }
+    }
+
+    /// For a block whose SEARCH text fits several places
+    /// ([`Reason::Ambiguous`]): each of them, 1-based first and last lines,
+    /// in the file's order: the one the reference matched and every other
+    /// listed as a [`DifferenceKind::OtherOccurrence`] (as many lines
+    /// long). Empty for a block that matched nowhere.
+    pub fn ambiguous_places(&self) -> Vec<(usize, usize)> {
+        let Some([first, last]) = self.matched_lines else {
+            return Vec::new();
+        };
+        let mut places: Vec<(usize, usize)> = self
+            .differences
+            .iter()
+            .filter(|x| x.kind == DifferenceKind::OtherOccurrence)
+            .filter_map(|x| x.file_line)
+            .map(|line| (line, line + (last - first)))
+            .chain([(first, last)])
+            .collect();
+        places.sort_unstable();
+        places.dedup();
+        places
+    }
+
     /// The block does not do what it reads as: the reference ignored it,
     /// its structure is malformed, its edit lands at the wrong place, or
     /// what it writes damages the file ([`BlockDiagnosis::damages`]).

@@ -278,7 +278,7 @@ fn several_places(
     if merged.len() < 2 {
         return None;
     }
-    Some(ranges_said(&merged))
+    Some(crate::words::line_ranges(&merged))
 }
 
 /// Where the old text's first and last lines stand as `row`'s
@@ -308,23 +308,9 @@ fn anchor_doubt(
         _ => Some(format!(
             "Its first and last lines stand at {}, the places {} weighs with its block-anchor \
              stage: which one is meant cannot be told from them.",
-            ranges_said(&anchors),
+            crate::words::line_ranges(&anchors),
             row.title
         )),
-    }
-}
-
-/// Line ranges (1-based, first and last) in words: `lines 2-5 and lines
-/// 9-12`, `line 1, line 3 and line 5`.
-fn ranges_said(ranges: &[(usize, usize)]) -> String {
-    let said: Vec<String> = ranges
-        .iter()
-        .map(|&(a, b)| crate::words::line_range("line", a, b))
-        .collect();
-    match said.split_last() {
-        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
-        Some((last, _)) => last.clone(),
-        None => String::new(),
     }
 }
 

@@ -217,9 +217,10 @@ pub fn exact_doubt_kinds(
         // The file named for its comment marks; not a file whose layout
         // srview reads: its callers read the call's whole result for that.
         let file = matched.path.as_deref().or(judged.file);
+        let layout_read = file.filter(|f| crate::diagnose::layout::layout_read(f, &content));
         let as_claude = Edit::ClaudeEdit {
             file_path: file
-                .filter(|f| !crate::diagnose::layout::layout_read(f, &content))
+                .filter(|_| layout_read.is_none())
                 .unwrap_or_default()
                 .to_string(),
             old_string: found.clone(),
@@ -265,8 +266,23 @@ pub fn exact_doubt_kinds(
                 edit::EditDoubtKind::LineEndings | edit::EditDoubtKind::MixesEndings
             )
         };
+        // A stand-in is read in the file's own kind, its name kept (a
+        // Python `...` beside other statements stands in for lines: a
+        // helper's find, round 44, Aider's REPLACE written as code).
+        let named_stand_in = layout_read.map(|f| edit::stands_in(f, &applied, &content));
+        let mut doubts = edit::edit_doubt_kinds(&applied, &content);
+        if let Some(named) = named_stand_in {
+            let elides = edit::EditDoubtKind::ElidesLines;
+            match (doubts.iter().position(|(kind, _)| *kind == elides), named) {
+                (Some(at), Some(sentence)) => doubts[at].1 = sentence,
+                (Some(at), None) => {
+                    doubts.remove(at);
+                }
+                (None, named) => doubts.extend(named.map(|sentence| (elides, sentence))),
+            }
+        }
         out.extend(
-            edit::edit_doubt_kinds(&applied, &content)
+            doubts
                 .into_iter()
                 .filter(|(kind, _)| {
                     !kind.of_layout()

@@ -188,7 +188,8 @@ pub fn elided_under(path: &str, old: &str, new: &str, above: &str) -> Option<Eli
     {
         return Some(found(number, line));
     }
-    let number = Evidence::new(old, new, &shapes, &held, comments).first_stand_in()?;
+    let beside = ellipses_beside_statements(path, new, above);
+    let number = Evidence::new(old, new, &shapes, &held, comments).first_stand_in(&beside)?;
     Some(found(number, new.lines().nth(number)?))
 }
 
@@ -399,16 +400,19 @@ impl<'a> Evidence<'a> {
     }
 
     /// The first line of the new text (its number) that is a candidate
-    /// standing alone where a run of the old text's lines disappears, or
-    /// the first of the lone ellipses that stand so where fewer lines go
+    /// standing alone where a run of the old text's lines disappears (any
+    /// run, for a Python `...` beside other statements of its block:
+    /// `beside`, by line of the new text, [`ellipses_beside_statements`]),
+    /// or the first of the lone ellipses that stand so where fewer lines go
     /// in each place, enough in all (see [`elided`]).
-    fn first_stand_in(&self) -> Option<usize> {
+    fn first_stand_in(&self, beside: &[bool]) -> Option<usize> {
         let mut ellipses: Vec<(usize, Run)> = Vec::new();
         for at in (0..self.new.len()).filter(|&at| self.new[at].2) {
             let Some(run) = self.run_at(at) else {
                 continue;
             };
-            if run.lost >= MIN_RUN && run.code {
+            let statement = beside.get(self.new[at].0).copied().unwrap_or(false);
+            if run.code && (run.lost >= MIN_RUN || (statement && run.lost > 0)) {
                 return Some(self.new[at].0);
             }
             // Two ellipses side by side stand in one place: counted once.
@@ -576,6 +580,81 @@ fn declared_bodies(new: &str, above: &str) -> Vec<bool> {
     (0..count)
         .map(|i| all[above.len() + i].trim() == "..." && declared_body(&all, above.len() + i))
         .collect()
+}
+
+/// For each line of `new`: whether it is a bare `...` statement of a
+/// Python file (not a stub file, `.pyi`) beside another statement of its
+/// block, in `new` or in `above` (the file's text above it): a statement
+/// at its indentation, up or down, before a line indented less, that is
+/// not a comment, a string (a docstring), `pass` or another `...`. Such
+/// an Ellipsis does nothing (it is no stub's body): where lines of the old
+/// text go, it stands in for them (a helper's find, round 44: Aider writes
+/// a REPLACE's `...` as code when its SEARCH has none, and `b = 2` of
+/// `a = 1 / b = 2 / c = 3` sent as `a = 10 / ... / c = 30` was deleted,
+/// called exact).
+fn ellipses_beside_statements(path: &str, new: &str, above: &str) -> Vec<bool> {
+    use crate::diagnose::file_kind::FileKind;
+    let count = new.lines().count();
+    let python = FileKind::of(path, if above.is_empty() { new } else { above }) == FileKind::Python
+        && !path.ends_with(".pyi");
+    if !python || !new.lines().any(|l| l.trim() == "...") {
+        return vec![false; count];
+    }
+    let all: Vec<&str> = above.lines().chain(new.lines()).collect();
+    let strings = in_triple_quotes(&all);
+    let statement = |k: usize| {
+        let t = all[k].trim();
+        !strings[k] && !t.starts_with('#') && !matches!(t, "..." | "pass") && !is_string(t)
+    };
+    let first = all.len() - count;
+    (first..all.len())
+        .map(|at| {
+            if all[at].trim() != "..." || strings[at] {
+                return false;
+            }
+            let depth = indent(all[at]);
+            // Its block's lines up, then down: until one indented less.
+            let beside = |ks: &mut dyn Iterator<Item = usize>| {
+                ks.filter(|&k| !all[k].trim().is_empty())
+                    .take_while(|&k| indent(all[k]) >= depth)
+                    .any(|k| indent(all[k]) == depth && statement(k))
+            };
+            beside(&mut (0..at).rev()) || beside(&mut (at + 1..all.len()))
+        })
+        .collect()
+}
+
+/// For each line of `lines`: whether it is part of a triple-quoted string
+/// (its first line, its last, or one between).
+fn in_triple_quotes(lines: &[&str]) -> Vec<bool> {
+    let mut open: Option<&str> = None;
+    lines
+        .iter()
+        .map(|line| {
+            let was_in = open.is_some();
+            let mut touched = was_in;
+            for quotes in ["\"\"\"", "'''"] {
+                if open.is_none_or(|o| o == quotes) && line.contains(quotes) {
+                    touched = true;
+                    if line.matches(quotes).count() % 2 == 1 {
+                        open = match open {
+                            Some(_) => None,
+                            None => Some(quotes),
+                        };
+                    }
+                }
+            }
+            touched
+        })
+        .collect()
+}
+
+/// Whether a Python line (trimmed) starts with a string literal, its
+/// prefix (`r`, `b`, `f`, `u`, two of them) allowed: a docstring or a
+/// string statement, no code that runs.
+fn is_string(line: &str) -> bool {
+    let body = line.trim_start_matches(['r', 'R', 'b', 'B', 'f', 'F', 'u', 'U']);
+    line.len() - body.len() <= 2 && body.starts_with(['"', '\''])
 }
 
 /// How deep `line` is indented (spaces and tabs, each one).
@@ -1412,12 +1491,66 @@ mod tests {
             (found.line, found.placeholder.as_str(), found.lost),
             (3, "...", 4)
         );
-        // One place: two lines go.
+        // One place: two lines go; two places, one line each: too few
+        // for a lone `...` by position alone (in a text file), but in
+        // Python each `...` stands beside a statement of its body, where
+        // it does nothing: it stands in ([`ellipses_beside_statements`]).
         let once = text(&[cut(&add, 2), vec![""], remove.to_vec()].concat());
-        assert_eq!(elided("d.py", &old, &once), None);
-        // Two places, one line each.
         let ones = text(&[cut(&add, 3), vec![""], cut(&remove, 3)].concat());
-        assert_eq!(elided("d.py", &old, &ones), None);
+        for (new, python) in [(&once, (3, 2)), (&ones, (4, 2))] {
+            assert_eq!(elided("d.txt", &old, new), None);
+            let found = elided("d.py", &old, new).expect("a stand-in beside a statement");
+            assert_eq!((found.line, found.lost), python);
+        }
+    }
+
+    /// A bare `...` beside another statement of its Python block does
+    /// nothing: where lines of the old text go, it stands in for them (a
+    /// helper's find, round 44: Aider wrote `a = 10 / ... / c = 30` over
+    /// `a = 1 / b = 2 / c = 3` as sent, `b = 2` deleted). A `...` that is
+    /// a body alone, beside a docstring, a comment or `pass` only, inside a
+    /// docstring, in a stub file, or where no line goes is none.
+    #[test]
+    fn a_python_ellipsis_beside_a_statement_stands_in_where_lines_go() {
+        let (old, new) = (
+            "def f():\n    a = 1\n    b = 2\n    c = 3\n    return a\n",
+            "def f():\n    a = 10\n    ...\n    c = 30\n    return a\n",
+        );
+        assert_eq!(
+            elided("a.py", old, new),
+            Some(super::Elided {
+                line: 3,
+                placeholder: "...".into(),
+                lost: 3
+            })
+        );
+        // Its siblings in the file above the edit count too.
+        assert_eq!(
+            elided_under(
+                "a.py",
+                "    b = 2\n    c = 3\n",
+                "    ...\n",
+                "def f():\n    a = 1\n"
+            )
+            .map(|e| e.line),
+            Some(1)
+        );
+        assert_eq!(elided("a.pyi", old, new), None);
+        for new in [
+            "def f():\n    ...\n",
+            "def f():\n    \"\"\"Sum them.\n\n    a = 1\n    \"\"\"\n    ...\n",
+            "def f():\n    # left for later\n    pass\n    ...\n",
+            "def f():\n    \"\"\"Sum.\n    ...\n    \"\"\"\n    return a\n",
+        ] {
+            assert_eq!(
+                elided("a.py", "def f():\n    a = 1\n    return a\n", new),
+                None,
+                "{new}"
+            );
+        }
+        // Where no line of the old text goes: an added `...` changes nothing.
+        let kept = "def f():\n    a = 1\n    b = 2\n    ...\n    c = 3\n    return a\n";
+        assert_eq!(elided("a.py", old, kept), None);
     }
 
     /// The method the edits below turn into a declaration.
@@ -1657,8 +1790,8 @@ mod tests {
 
     /// A tester's find (43b-13): a lone `...` in a brace language's new
     /// text, beside a line the edit changes, where lines go: a stand-in (no
-    /// code there); in Python, where `...` is code (a stub), the same shape
-    /// is judged by the evidence rules alone.
+    /// code there); in Python, where `...` is code (a stub), by a rule of
+    /// its own (`a_python_ellipsis_beside_a_statement_stands_in_where_lines_go`).
     #[test]
     fn a_lone_ellipsis_in_a_brace_language_is_a_stand_in() {
         let old = "  const y = x + 1;\n  log(y);\n  audit(y);\n  notify(y);\n  return y;\n";
@@ -1697,8 +1830,13 @@ mod tests {
         }
         assert_eq!(elided("notes.txt", old, new), None);
         assert_eq!(elided("notes.md", old, new), None);
-        // Python's `...` is code (a stub's body): not read as one here.
-        assert_eq!(elided("a.py", old, &new.replace('\u{2026}', "...")), None);
+        // Python's `...` is code (a stub's body), but beside other
+        // statements it does nothing: a stand-in by its own rule
+        // ([`ellipses_beside_statements`]); not in a C file (a variadic
+        // parameter's line).
+        let dots = new.replace('\u{2026}', "...");
+        assert_eq!(elided("a.py", old, &dots).map(|e| e.line), Some(2));
+        assert_eq!(elided("a.c", old, &dots), None);
     }
 
     /// A tester's find (44-14): a comment beside a line the model changed

@@ -26,14 +26,6 @@ fn plain(text: &str) -> String {
     text.trim_start_matches('\u{feff}').replace("\r\n", "\n")
 }
 
-/// At most `limit` characters of `line`, `...` after a cut.
-fn clipped(line: &str, limit: usize) -> String {
-    match line.char_indices().nth(limit) {
-        Some((at, _)) => format!("{}...", &line[..at]),
-        None => line.to_string(),
-    }
-}
-
 /// The doubt of each edit of `input` (a call of `row`'s matcher, placed
 /// exactly as `outcome` says) that replaces every place and whose text
 /// written is not its `$`-holding new text: one sentence each, naming the
@@ -79,8 +71,8 @@ pub(super) fn expanded(row: &DialectRow, input: &Value, outcome: &CallOutcome) -
             row.title,
             fields.replace_all.unwrap_or_default(),
             fields.new,
-            clipped(wrote, 80),
-            clipped(meant, 80),
+            crate::words::clipped(wrote, 80),
+            crate::words::clipped(meant, 80),
             fields.replace_all.unwrap_or_default(),
             fields.new,
         ));

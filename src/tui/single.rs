@@ -1209,7 +1209,7 @@ mod tests {
         assert_eq!(accept_now(&mut s, false), None);
         let asked = notice_text(&s);
         assert!(
-            asked.starts_with("the edit's old text starts inside the word `max`")
+            asked.starts_with("the edit's old text `x = 1` starts inside the word `max`")
                 && asked.ends_with("press a again to write anyway, Esc to cancel"),
             "{asked}"
         );

@@ -122,6 +122,12 @@ fn not_found(
         ));
     };
     let reason = block.reason.unwrap_or(Reason::NotFound);
+    if reason == Reason::Ambiguous
+        && block.fits_trimmed()
+        && let Some(at) = block.ambiguous_places_said()
+    {
+        return trimmed_at_several_places(field, &block, at);
+    }
     if block.closest.is_none()
         && block.tie.is_none()
         && let Some(part) = within_line(content, old)
@@ -175,6 +181,27 @@ fn not_found(
     }
     out.suggestion = suggestion;
     out
+}
+
+/// An edit whose text occurs nowhere as sent, but trimmed (white space at
+/// its lines' ends ignored) at several places, said `at line 2 and line 5`
+/// (`at`): each named, none offered as the closest region or corrected
+/// (a tester's find, 43b-06: "closest: line 2" picked one of two equal
+/// places and never named the other).
+fn trimmed_at_several_places(field: &str, block: &BlockDiagnosis, at: String) -> EditDiagnosis {
+    EditDiagnosis {
+        reason: Some(Reason::Ambiguous),
+        occurrences: block
+            .ambiguous_places()
+            .into_iter()
+            .map(|(a, b)| [a, b])
+            .collect(),
+        differences: block.differences.clone(),
+        ..EditDiagnosis::only(format!(
+            "{field} does not occur in the file; trimmed, it occurs {at}: which one is meant \
+             cannot be told, so no corrected edit is offered."
+        ))
+    }
 }
 
 /// A Claude Code edit that failed for its line endings alone, whose old

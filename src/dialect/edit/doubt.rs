@@ -125,7 +125,9 @@ pub fn edit_doubt_kinds(outcome: &EditOutcome, original: &str) -> Vec<(EditDoubt
             );
         }
         out.extend(applied.map(kind(EditDoubtKind::AlreadyApplied)));
-        out.extend(stands_in(outcome, original).map(kind(EditDoubtKind::ElidesLines)));
+        out.extend(
+            stands_in(&outcome.path, outcome, original).map(kind(EditDoubtKind::ElidesLines)),
+        );
         out.extend(joins_lines(outcome, original).map(kind(EditDoubtKind::JoinsLines)));
         // Said once: an earlier doubt (an old text starting inside a line's
         // indentation) already names what misindents the lines.
@@ -148,20 +150,17 @@ pub fn edit_doubt_kinds(outcome: &EditOutcome, original: &str) -> Vec<(EditDoubt
 /// An edit whose new text stands in for lines of its old text it leaves
 /// out (`# ... rest unchanged ...` where functions stood): applied, they
 /// are gone (a tester's find: such an edit passed every agent's gate,
-/// while a Write of the same result was held).
-fn stands_in(outcome: &EditOutcome, original: &str) -> Option<String> {
+/// while a Write of the same result was held). `path` names the file,
+/// whose kind tells its comments and its code (a Python `...`).
+pub fn stands_in(path: &str, outcome: &EditOutcome, original: &str) -> Option<String> {
     let b = &outcome.block;
     // The file above the edit: a `def`'s class may be declared there.
     let above = b
         .original
         .and_then(|s| original.get(..s.start))
         .unwrap_or("");
-    let elided = crate::dialect::elided::elided_under(
-        &outcome.path,
-        &b.search_text,
-        &b.replace_text,
-        above,
-    )?;
+    let elided =
+        crate::dialect::elided::elided_under(path, &b.search_text, &b.replace_text, above)?;
     Some(format!(
         "its new text stands in for lines it leaves out (its line {}: `{}`), so it deletes {} \
          of the text it replaces: send every line the edit keeps, or edit only the lines that \
@@ -1166,6 +1165,43 @@ fn cut_whole(original: &str, at: usize, joins: WordJoins) -> (&'static str, (usi
     }
 }
 
+/// At most this many characters of a line are quoted in a sentence.
+const QUOTED_LINE: usize = 80;
+
+/// The line of `text` that holds byte `at`, without its line end.
+fn line_around(text: &str, at: usize) -> &str {
+    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    text[start..end].trim_end_matches('\r')
+}
+
+/// The old text, placed at `place` (bytes of `original`), quoted as the
+/// model sent it where it cuts a word (a tester's find, 43b-08: only the
+/// word was quoted, not what the old text had of it): `` `retries = 1` ``,
+/// or for an old text of several lines the one at the cut, its first
+/// (`starts`) or last, `` (its last line `retries = 1`) ``.
+fn old_part_said(original: &str, (start, end): (usize, usize), starts: bool) -> String {
+    let old = &original[start..end];
+    let (line, more) = if starts {
+        let first = old.split('\n').next().unwrap_or(old);
+        (first, first.len() < old.len())
+    } else {
+        let last = old.rsplit('\n').next().unwrap_or(old);
+        (last, last.len() < old.len())
+    };
+    let line = line.trim_end_matches('\r').trim_start();
+    let quoted = if starts {
+        words::clipped(line, QUOTED_LINE)
+    } else {
+        words::clipped_start(line, QUOTED_LINE)
+    };
+    match (more, starts) {
+        (false, _) => format!("`{quoted}`"),
+        (true, true) => format!("(its first line `{quoted}`)"),
+        (true, false) => format!("(its last line `{quoted}`)"),
+    }
+}
+
 /// One reason per end of the replaced text that falls inside a word of
 /// `original` (the content the edit applied to); none for an edit that did
 /// not apply, or a whole new content; and a replace-all's places of
@@ -1242,11 +1278,18 @@ fn cut_words(outcome: &EditOutcome, original: &str) -> Vec<(EditDoubtKind, Strin
             n => format!(" (also at {})", words::count(n, "other place")),
         };
         let (noun, (from, to)) = cut_whole(original, at, joins);
+        let place = places
+            .iter()
+            .copied()
+            .find(|&(start, end)| at == if starts { start } else { end })
+            .unwrap_or((span.start, span.end));
         let cut = format!(
-            "the edit's old text {which} inside the {noun} `{}` at line {}{more}: it changes part \
-             of a {noun} it does not show",
+            "the edit's old text {} {which} inside the {noun} `{}` of line {} (`{}`){more}: it \
+             changes part of a {noun} it does not show",
+            old_part_said(original, place, starts),
             &original[from..to],
-            line_of(at)
+            line_of(at),
+            words::clipped(line_around(original, at).trim(), QUOTED_LINE)
         );
         if !all {
             out.push(cut);
@@ -1953,8 +1996,8 @@ mod tests {
         assert_eq!(
             doubts(all, file),
             [
-                "the edit's old text ends inside the word `LOW_STOCK` at line 2 (also at 1 other \
-                 place): it changes part of a word it does not show: a replace-all changes \
+                "the edit's old text `LOW` ends inside the word `LOW_STOCK` of line 2 (`if qty < \
+                 LOW_STOCK:`) (also at 1 other place): it changes part of a word it does not show: a replace-all changes \
                  every such word (`LOW_STOCK` becomes `HIGH_STOCK`): to change whole words \
                  only, send one edit per place meant, each with enough context to occur once"
             ]
@@ -1992,8 +2035,8 @@ mod tests {
         assert_eq!(
             doubts(bump, longer),
             [
-                "the edit's old text starts inside the word `10` at line 2: it changes part of \
-                 a word it does not show: a replace-all changes every such word (`10.4.35` \
+                "the edit's old text `0.4.35` starts inside the word `10` of line 2 (`pin \
+                 10.4.35`): it changes part of a word it does not show: a replace-all changes every such word (`10.4.35` \
                  becomes `10.4.36`): to change whole words only, send one edit per place meant, \
                  each with enough context to occur once"
             ]
@@ -2005,8 +2048,8 @@ mod tests {
         assert_eq!(
             doubts(lone, single),
             [
-                "the edit's old text ends inside the word `btn_ok` at line 1: it changes part \
-                 of a word it does not show"
+                "the edit's old text `self.btn_` ends inside the word `btn_ok` of line 1 \
+                 (`self.btn_ok = 1`): it changes part of a word it does not show"
             ]
         );
         // A replace-all cutting four words: three named, then how many more.
@@ -2069,8 +2112,8 @@ mod tests {
         assert_eq!(
             doubts(&json("Cafe\u{301}"), "Cafe\u{301}s\n"),
             [
-                "the edit's old text ends inside the word `Cafe\u{301}s` at line 1: it changes part of a \
-                 word it does not show"
+                "the edit's old text `Cafe\u{301}` ends inside the word `Cafe\u{301}s` of line 1 \
+                 (`Cafe\u{301}s`): it changes part of a word it does not show"
             ]
         );
         // Every place of a replace-all is counted.
@@ -2117,16 +2160,16 @@ mod tests {
     #[test]
     fn an_old_text_inside_a_longer_name_is_said() {
         let file = "def f():\n    max = 10\n    return max\n";
-        let ends_in_10 = "the edit's old text ends inside the word `10` at line 2: it changes \
-                          part of a word it does not show";
+        let ends_in_10 = "the edit's old text `x = 1` ends inside the word `10` of line 2 (`max = \
+                          10`): it changes part of a word it does not show";
         assert_eq!(
             doubts(
                 r#"{"file_path": "a.py", "old_string": "x = 1", "new_string": "y = 2"}"#,
                 file
             ),
             [
-                "the edit's old text starts inside the word `max` at line 2: it changes part of \
-                 a word it does not show",
+                "the edit's old text `x = 1` starts inside the word `max` of line 2 (`max = \
+                 10`): it changes part of a word it does not show",
                 ends_in_10
             ]
         );
@@ -2166,8 +2209,8 @@ mod tests {
                 "测试max\n"
             ),
             [
-                "the edit's old text ends inside the word `max` at line 1: it changes part of a \
-              word it does not show"
+                "the edit's old text `试ma` ends inside the word `max` of line 1 (`测试max`): it \
+                 changes part of a word it does not show"
             ]
         );
         // A failed edit has nothing to doubt.
