@@ -265,13 +265,13 @@ fn an_edge_inside_a_word_the_edit_leaves_as_it_was_is_no_cut() {
         "s.css|opacity 0.5|opacity 0.3|",
         "s.css|padding: 10|padding: 12|",
         "s.scss|padding: 10px 1.5|padding: 10px 2.5|",
-        "c.php|count = 0;|total = 0;|starts inside the word `$count` at line 2",
-        "w.yaml|name: x|hostname: x|starts inside the word `host-name` at line 2",
-        "w.js|count = 0;|counter = 0;|starts inside the word `my_count` at line 1",
-        "w.js|let my_|const your_|ends inside the word `my_count` at line 1",
-        "u.py|TIMEOUT = 1|TIMEOUT = 2|ends inside the number `1.5` at line 2",
-        "s.scss|padding: 10px 1|padding: 10px 2|ends inside the number `1.5` at line 3",
-        "s.css|opacity 0.5s e|opacity 0.3s l|ends inside the word `ease-in` at line 2",
+        "c.php|count = 0;|total = 0;|starts inside the word `$count`@2",
+        "w.yaml|name: x|hostname: x|starts inside the word `host-name`@2",
+        "w.js|count = 0;|counter = 0;|starts inside the word `my_count`@1",
+        "w.js|let my_|const your_|ends inside the word `my_count`@1",
+        "u.py|TIMEOUT = 1|TIMEOUT = 2|ends inside the number `1.5`@2",
+        "s.scss|padding: 10px 1|padding: 10px 2|ends inside the number `1.5`@3",
+        "s.css|opacity 0.5s e|opacity 0.3s l|ends inside the word `ease-in`@2",
     ] {
         let parts: Vec<&str> = case.split('|').collect();
         let [name, old, new, place] = parts[..] else {
@@ -279,8 +279,16 @@ fn an_edge_inside_a_word_the_edit_leaves_as_it_was_is_no_cut() {
         };
         let (_, content) = files.iter().find(|(n, _)| *n == name).expect("a file");
         let noun = place.split(' ').nth(3).unwrap_or_default();
-        let doubt =
-            format!("the edit's old text {place}: it changes part of a {noun} it does not show");
+        // `…inside the word `w`@N`: the sentence names the old text and
+        // line N's text.
+        let (what, line) = place.split_once('@').unwrap_or_default();
+        let number: usize = line.parse().unwrap_or_default();
+        let text = content.lines().nth(number.saturating_sub(1)).unwrap_or_default();
+        let doubt = format!(
+            "the edit's old text `{old}` {what} of line {number} (`{}`): it changes part of a \
+             {noun} it does not show",
+            text.trim()
+        );
         assert_edit(
             name,
             content,
