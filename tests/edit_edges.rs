@@ -283,7 +283,10 @@ fn an_edge_inside_a_word_the_edit_leaves_as_it_was_is_no_cut() {
         // line N's text.
         let (what, line) = place.split_once('@').unwrap_or_default();
         let number: usize = line.parse().unwrap_or_default();
-        let text = content.lines().nth(number.saturating_sub(1)).unwrap_or_default();
+        let text = content
+            .lines()
+            .nth(number.saturating_sub(1))
+            .unwrap_or_default();
         let doubt = format!(
             "the edit's old text `{old}` {what} of line {number} (`{}`): it changes part of a \
              {noun} it does not show",

@@ -98,6 +98,15 @@ enum Answer {
 /// stop left out, from the first line of `text` that says it.
 fn refusal(text: &str) -> Option<String> {
     text.lines().find_map(|line| {
+        // An old text found trimmed at several places: the diagnosis says so
+        // in the tool's field name (`oldText`, `old_string`...), from "trimmed".
+        if let Some(at) = line.find("trimmed, it occurs ") {
+            let why = line[at..].trim_end().trim_end_matches('.');
+            return Some(
+                why.trim_end_matches(", so no corrected edit is offered")
+                    .to_string(),
+            );
+        }
         let at = line.to_lowercase().find("no corrected edit: ")?;
         let why = &line[at + "no corrected edit: ".len()..];
         Some(why.trim_end().trim_end_matches('.').to_string())
@@ -540,8 +549,7 @@ fn lines_found_at_several_places_are_refused_naming_them() {
         &AGENTS,
         &content,
         (&old, &format!("{old}    seen = True\n")),
-        "the old text occurs at lines 3-4 and lines 12-13 once each line is trimmed (its \
-         indentation set aside): which one is meant cannot be told",
+        "trimmed, it occurs at lines 3-4 and lines 12-13: which one is meant cannot be told",
     );
 }
 
