@@ -770,7 +770,7 @@ fn a_result_in_doubt_is_said_before_a_is_pressed() {
             "1 applied",
             "in doubt",
             "a asks before writing",
-            "brackets unbalanced",
+            "with a quote left open",
         ],
     );
     a_asks_then_writes_the_open_quote(&mut s, &dir);
