@@ -179,13 +179,27 @@ fn python_keyword(
     let name = &original[start..end];
     !original
         .match_indices(&format!("def {callee}("))
-        .any(|(at, _)| {
-            let params = &original[at..];
-            let close = params.find(')').unwrap_or(params.len());
-            params[..close]
+        .any(|(at, def)| {
+            parameters(&original[at + def.len()..])
                 .split(|c: char| !word_char(c))
                 .any(|w| w == name)
         })
+}
+
+/// The text of a parameter list whose `(` was just passed: up to the `)`
+/// that closes it, brackets in defaults counted (`def f(a=g(x), user_id)`
+/// holds `user_id`); to the end when none does.
+fn parameters(after_paren: &str) -> &str {
+    let mut depth = 0usize;
+    for (i, b) in after_paren.bytes().enumerate() {
+        match b {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' if depth == 0 => return &after_paren[..i],
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    after_paren
 }
 
 /// Whether `original[start..end]` is a JavaScript/TypeScript object
@@ -203,6 +217,12 @@ fn object_key(original: &str, start: usize, end: usize) -> bool {
         return false;
     };
     let head = before_space(original, brace);
+    if head.ends_with(':') && !value_of_key(original, head.len() - 1) {
+        // `let o: { userId: string }`, `(u: { userId: string })`,
+        // `): { userId: string }`: a TypeScript type, whose fields are
+        // renamed with the name only when the name is the field.
+        return false;
+    }
     (head.ends_with(['=', '(', ',', '[', ':', '?'])
         && !head.ends_with("=>")
         && !head.ends_with("=="))
@@ -210,6 +230,38 @@ fn object_key(original: &str, start: usize, end: usize) -> bool {
             .rsplit(|c: char| !word_char(c))
             .next()
             .is_some_and(|w| w == "return")
+}
+
+/// Whether the `:` at `colon` ends an object literal's key (`{ a: {`,
+/// `, a: {`) or a ternary's branch (`? x : {`), not a TypeScript type
+/// annotation (`let o: {`, `(u: {`, `): {`).
+fn value_of_key(original: &str, colon: usize) -> bool {
+    let head = before_space(original, colon);
+    let key = head
+        .rsplit(|c: char| !(word_char(c) || c == '"' || c == '\''))
+        .next();
+    let key = key.unwrap_or("");
+    if key.is_empty() {
+        return false;
+    }
+    let before_key = before_space(original, head.len() - key.len());
+    if before_key.ends_with(['{', ',']) {
+        return matches!(
+            open_bracket(original, head.len() - key.len(), &[]),
+            Some((_, b'{'))
+        );
+    }
+    // A ternary's second branch: a `?` before it on its statement.
+    let statement = before_key
+        .rsplit([';', '{', '}', '\n'])
+        .next()
+        .unwrap_or("");
+    statement.contains('?')
+        && !before_key.ends_with(['(', ')'])
+        && !matches!(
+            before_key.rsplit(|c: char| !word_char(c)).next(),
+            Some("let" | "const" | "var")
+        )
 }
 
 /// The role of `original[start..end]`, an identifier; `pieces`: a
@@ -416,6 +468,8 @@ mod tests {
             "function load(userId) {\n  return { userId: userId, name: 1 };\n}\n",
             "function load(userId) {\n  const o = {\n    userId: userId,\n  };\n  return o;\n}\n",
             "function load(userId) {\n  send({ userId });\n}\n",
+            "function load(userId) {\n  return { user: { userId }, ok: true };\n}\n",
+            "function load(userId, a) {\n  return a ? null : { userId };\n}\n",
         ] {
             let got = said("r.js", js, "userId").expect(js);
             assert!(
@@ -455,6 +509,19 @@ mod tests {
             (
                 "a.js",
                 "function f(userId) {\n  if (userId) {\n    userId, log(userId);\n  }\n}\n",
+                "userId",
+            ),
+            // A default holding a call before the parameter named.
+            (
+                "a.py",
+                "def fetch(a=g(1), user_id=None):\n    return user_id\n\n\ndef h(user_id):\n    return fetch(user_id=user_id)\n",
+                "user_id",
+            ),
+            // A TypeScript type literal's field, in an annotation and a
+            // parameter's type.
+            (
+                "a.ts",
+                "let o: { userId: string } = load();\nfunction f(u: { userId: string }) {\n  return u;\n}\n",
                 "userId",
             ),
         ];
