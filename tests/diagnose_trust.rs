@@ -805,8 +805,9 @@ fn a_trimmed_match_that_moves_a_method_out_of_its_class_is_damage() {
     assert_eq!(d.shift, Some(IndentShift::Columns(-4)), "{}", d.message);
     assert_contains(
         &d.message,
-        "the new lines are 4 columns left of the lines they replace: in Python (or any \
-         indentation-sensitive code) this moves them out of the enclosing block",
+        "the new lines are 4 columns left of the lines they replace: in code whose \
+         indentation has a meaning (Python, YAML, ...) this moves them out of the enclosing \
+         block",
     );
     assert!(d.misreads() && d.damages());
     assert_eq!(place_doubt(d), Some(PlaceDoubt::Shifted));

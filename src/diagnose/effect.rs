@@ -25,8 +25,9 @@ pub enum IndentShift {
 impl IndentShift {
     /// What writing the new lines does, in one clause without a final stop:
     /// "the new lines are 4 columns left of the lines they replace: in
-    /// Python (or any indentation-sensitive code) this moves them out of
-    /// the enclosing block".
+    /// code whose indentation has a meaning (Python, YAML, ...) this moves
+    /// them out of the enclosing block" (said of any file: a YAML file was
+    /// told of Python alone, a tester's find).
     pub fn describe(self) -> String {
         match self {
             IndentShift::Columns(n) => {
@@ -36,8 +37,8 @@ impl IndentShift {
                     ("right", "moves them into a block they were not in")
                 };
                 format!(
-                    "the new lines are {} {side} of the lines they replace: in Python (or any \
-                     indentation-sensitive code) this {effect}",
+                    "the new lines are {} {side} of the lines they replace: in code whose \
+                     indentation has a meaning (Python, YAML, ...) this {effect}",
                     crate::words::count(n.unsigned_abs(), "column")
                 )
             }

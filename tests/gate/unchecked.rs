@@ -1281,3 +1281,32 @@ fn a_write_holding_the_file_twice_is_a_doubt() {
         assert_eq!(once.case, Case::Exact, "{agent:?}: {:?}", once.answer);
     }
 }
+
+/// A tester's find (round 45): an `*** Add File:` of the path an earlier
+/// section's `*** Move to:` creates said the file "exists (N lines)",
+/// while it exists only after the move: the doubt now names the move. The
+/// same Add over a file on disk still says it exists.
+#[test]
+fn an_added_file_an_earlier_move_creates_names_the_move() {
+    use srview::dialect::apply_patch::{self, PatchDoubtKind};
+    let patch = "*** Begin Patch\n*** Update File: inventory.py\n*** Move to: sub/stock.py\n@@\n class Item:\n-    name: str\n+    name: str  # the label\n*** Add File: sub/stock.py\n+x = 1\n*** End Patch";
+    let parsed = apply_patch::parse(patch).expect("a patch");
+    let fs = super::project(&super::inventory());
+    let outcome = apply_patch::apply(&parsed, &fs, CWD);
+    let said: Vec<(PatchDoubtKind, String)> =
+        apply_patch::patch_doubts(&parsed, &outcome, &fs, CWD)
+            .into_iter()
+            .map(|d| (d.kind, d.message))
+            .collect();
+    let lines = super::inventory().lines().count();
+    assert_eq!(
+        said,
+        [(
+            PatchDoubtKind::ReplacesFile,
+            format!(
+                "the patch adds sub/stock.py, which section 1's move of inventory.py creates \
+                 ({lines} lines): the reference replaces it whole"
+            )
+        )]
+    );
+}

@@ -201,14 +201,20 @@ pub fn patch_doubts(
             } => {
                 // A file that already holds what is added loses nothing.
                 if let Some(content) = section_input(patch, fs, cwd, s).filter(|c| **c != **added) {
+                    let lines = crate::words::count(split_lines(&content).len(), "line");
+                    // The file an earlier section's move creates exists
+                    // only after that move (a tester's find: "exists" of a
+                    // path not on disk).
+                    let how = match moved_onto_earlier(patch, s) {
+                        Some((from, t)) => {
+                            format!("which section {}'s move of {from} creates ({lines})", t + 1)
+                        }
+                        None => format!("which exists ({lines})"),
+                    };
                     out.push(PatchDoubt::replaces_file(
                         path,
                         s,
-                        format!(
-                            "the patch adds {path}, which exists ({}): the reference replaces \
-                             it whole",
-                            crate::words::count(split_lines(&content).len(), "line")
-                        ),
+                        format!("the patch adds {path}, {how}: the reference replaces it whole"),
                     ));
                 } else if let Some((content, deleted_in)) =
                     deleted_earlier(patch, fs, cwd, s).filter(|(c, _)| **c != **added)
@@ -349,6 +355,30 @@ fn deleted_earlier(
         matches!(section, Section::Delete { .. }) && normalize(section.path()) == key
     })?;
     section_input(patch, fs, cwd, t).map(|content| (content, t))
+}
+
+/// The last section before `s` that moves a file onto section `s`'s path,
+/// and nothing deletes that path between: the moved file's path and the
+/// section's index.
+fn moved_onto_earlier(patch: &Patch, s: usize) -> Option<(String, usize)> {
+    let key = normalize(patch.sections.get(s)?.path());
+    let t = patch.sections[..s]
+        .iter()
+        .rposition(|section| match section {
+            Section::Update {
+                move_to: Some(target),
+                ..
+            } => normalize(target) == key,
+            other => normalize(other.path()) == key,
+        })?;
+    match &patch.sections[t] {
+        Section::Update {
+            path,
+            move_to: Some(_),
+            ..
+        } => Some((path.clone(), t)),
+        _ => None,
+    }
 }
 
 /// A hunk whose added lines end with the lines the file has right after
