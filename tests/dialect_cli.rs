@@ -1936,6 +1936,65 @@ fn fix_corrects_an_aider_reply_or_says_why_not() {
     assert_contains(&text(&refused.stderr), "no corrected reply");
 }
 
+/// `fix FILE REPLY --dialect aider-udiff` (a tester's find, round 45: the
+/// same edit `--dialect aider-diff` corrects got no reply): a hunk sent
+/// 4 columns short of a method, which Aider places by its relative-indent
+/// stage, comes back as a udiff reply whose lines are the file's own,
+/// placed `search_and_replace` (exact); a hunk srview cannot place gets no
+/// reply, said why.
+#[test]
+fn fix_corrects_an_aider_udiff_reply_or_says_why_not() {
+    let calc = "class Calc:\n    def add(self, a, b):\n        return a + b\n\n    def sub(self, a, b):\n        return a - b\n";
+    let dir = support::files::folder(&[("calc.py", calc)]);
+    let reply = |old: &str| {
+        format!(
+            "```diff\n--- calc.py\n+++ calc.py\n@@ ... @@\n def add(self, a, b):\n-{old}\n+    result = a + b\n+    return result\n```\n"
+        )
+    };
+    std::fs::write(dir.path().join("short.md"), reply("    return a + b")).expect("written");
+    std::fs::write(dir.path().join("typo.md"), reply("    return a * q")).expect("written");
+    let fix = |name: &str| {
+        run_in(
+            dir.path(),
+            &["fix", "calc.py", name, "--dialect", "aider-udiff"],
+        )
+    };
+    let fixed = fix("short.md");
+    assert_eq!(fixed.status.code(), Some(0), "{}", text(&fixed.stderr));
+    assert_eq!(
+        text(&fixed.stdout),
+        "```diff\n--- calc.py\n+++ calc.py\n@@ ... @@\n     def add(self, a, b):\n-        return a + b\n+        result = a + b\n+        return result\n```\n"
+    );
+    std::fs::write(dir.path().join("fixed.md"), &fixed.stdout).expect("written");
+    let applied = run_in(
+        dir.path(),
+        &[
+            "apply",
+            "calc.py",
+            "fixed.md",
+            "--dialect",
+            "aider-udiff",
+            "--json",
+        ],
+    );
+    let report: serde_json::Value = serde_json::from_slice(&applied.stdout).expect("JSON");
+    assert_eq!(
+        report["blocks"][0]["stage"], "search_and_replace",
+        "{report}"
+    );
+    assert_eq!(
+        report["newContent"],
+        calc.replace(
+            "        return a + b\n",
+            "        result = a + b\n        return result\n"
+        )
+    );
+    let refused = fix("typo.md");
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(refused.stdout.is_empty());
+    assert_contains(&text(&refused.stderr), "no corrected reply");
+}
+
 /// Cline's similarity stage places a misremembered hunk on the first window
 /// at least 0.66 similar (here line 2, not the meant line 3) and Cline
 /// reports success: srview says the stage is loose and what it does.

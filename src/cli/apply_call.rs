@@ -1111,6 +1111,9 @@ fn fix_aider(args: &super::FixArgs, row: &DialectRow, text: &str) -> CmdResult {
         return Ok(0);
     }
     let ours = |path: &str| names_target(path, &target);
+    if row.value == "aider-udiff" {
+        return fix_aider_udiff(row, reply, content, (&cwd, &args.file), &ours);
+    }
     let calls = crate::source::aider::parse(reply);
     // Each of FILE's blocks' lines in the reply, for the notes.
     let reply_lines: Vec<[usize; 2]> = crate::source::aider::block_lines(reply)
@@ -1196,6 +1199,105 @@ fn fix_aider(args: &super::FixArgs, row: &DialectRow, text: &str) -> CmdResult {
         .map_err(Error::stdout)?;
     stdout.flush().map_err(Error::stdout)?;
     Ok(0)
+}
+
+/// `fix` of an Aider udiff reply that Aider places loosely or not at all:
+/// FILE's hunks corrected as SEARCH/REPLACE blocks are (their before-text
+/// the file's own lines, [`crate::diagnose::fix::fix_for`]), written back
+/// as a udiff reply, the other files' hunks as they were; printed only when
+/// Aider's udiff matcher then places every hunk exactly (a tester's find:
+/// `fix --dialect aider-udiff` corrected nothing `--dialect aider-diff`
+/// corrects).
+fn fix_aider_udiff(
+    row: &DialectRow,
+    reply: &str,
+    content: &str,
+    (cwd, file): (&Path, &Path),
+    ours: &dyn Fn(&str) -> bool,
+) -> CmdResult {
+    use crate::dialect::aider_diff::{reply_hunks, reply_of};
+    let shown = file.display().to_string();
+    let Some(hunks) = reply_hunks(reply) else {
+        eprintln!("srview: no corrected reply: Aider's parser fails on the reply");
+        return Ok(1);
+    };
+    let mine = |path: &Option<String>| path.as_deref().is_some_and(ours);
+    let diff: String = hunks
+        .iter()
+        .filter(|(path, ..)| mine(path))
+        .map(|(_, before, after)| {
+            format!("------- SEARCH\n{before}=======\n{after}+++++++ REPLACE\n")
+        })
+        .collect();
+    let options = crate::engine::Options {
+        version: crate::engine::Version::V1,
+        is_final: true,
+    };
+    let fixed = crate::diagnose::fix::fix_for(&shown, &diff, content, options);
+    if fixed.no_block || fixed.notes.iter().any(|n| n.unplaced) {
+        for note in &fixed.notes {
+            eprintln!("srview: {}", note.line(&shown));
+        }
+        eprintln!("srview: no corrected reply: srview cannot place every hunk of {shown}");
+        return Ok(1);
+    }
+    // The reply again: FILE's hunks corrected, under the path the model
+    // wrote; every other file's hunks as they were.
+    let mut corrected = String::new();
+    let mut ours_written = false;
+    for (path, before, after) in &hunks {
+        let Some(path) = path else { continue };
+        if !mine(&Some(path.clone())) {
+            corrected.push_str(&reply_of(path, &[(before.clone(), after.clone())]));
+        } else if !ours_written {
+            corrected.push_str(&reply_of(path, &search_replace_pairs(&fixed.diff)));
+            ours_written = true;
+        }
+    }
+    if !run_matcher(row, &corrected, cwd, Some(file))?
+        .outcome
+        .exact()
+    {
+        eprintln!(
+            "srview: no corrected reply: {} does not place the corrected hunks exactly",
+            row.title
+        );
+        return Ok(1);
+    }
+    for note in &fixed.notes {
+        eprintln!("srview: {}", note.line(&shown));
+    }
+    eprintln!(
+        "srview: corrected the reply's hunks for {shown} (placed exactly by {})",
+        row.title
+    );
+    let mut stdout = std::io::stdout().lock();
+    stdout
+        .write_all(corrected.as_bytes())
+        .map_err(Error::stdout)?;
+    stdout.flush().map_err(Error::stdout)?;
+    Ok(0)
+}
+
+/// The `(SEARCH, REPLACE)` texts of a diff in Cline's markers, each line
+/// ending in `\n`.
+fn search_replace_pairs(diff: &str) -> Vec<(String, String)> {
+    let mut pairs = Vec::new();
+    let (mut search, mut replace, mut side) = (String::new(), String::new(), 0);
+    for line in diff.split_inclusive('\n') {
+        match line.trim_end_matches(['\r', '\n']) {
+            "------- SEARCH" => (search, replace, side) = (String::new(), String::new(), 1),
+            "=======" if side == 1 => side = 2,
+            "+++++++ REPLACE" if side == 2 => {
+                pairs.push((std::mem::take(&mut search), std::mem::take(&mut replace)));
+                side = 0;
+            }
+            _ if side == 1 => search.push_str(line),
+            _ if side == 2 => replace.push_str(line),
+            _ => {}
+        }
+    }
+    pairs
 }
 
 /// `fix` of a reply whose blocks for FILE break Aider's `...` rules: each

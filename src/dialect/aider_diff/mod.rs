@@ -30,7 +30,7 @@ mod udiff;
 mod world;
 mod wrapping;
 
-pub use udiff::{AiderUdiff, is_udiff_reply};
+pub use udiff::{AiderUdiff, is_udiff_reply, reply_hunks, reply_of};
 
 use std::collections::BTreeSet;
 

@@ -255,6 +255,48 @@ pub fn is_udiff_reply(text: &str) -> bool {
     })
 }
 
+/// The reply's hunks as Aider reads them (`find_diffs`): each hunk's file
+/// (`None` before any `+++ ` line) and its before- and after-text. `None`
+/// when Aider's parser fails on the reply.
+pub fn reply_hunks(reply: &str) -> Option<Vec<(Option<String>, String, String)>> {
+    let edits = find_diffs(reply).ok()?;
+    Some(
+        edits
+            .iter()
+            .map(|(path, hunk)| {
+                let (before, after) = hunk_to_before_after(hunk);
+                (path.clone(), before, after)
+            })
+            .collect(),
+    )
+}
+
+/// A udiff reply replacing, in `path`, each `(before, after)` pair's
+/// before-text by its after-text: one ```` ```diff ```` fence, `--- `/`+++ `
+/// lines, and one hunk per pair (its lines from a line diff of the two),
+/// under Aider's `@@ ... @@`. Each text ends its lines with `\n`.
+pub fn reply_of(path: &str, pairs: &[(String, String)]) -> String {
+    let mut out = format!("```diff\n--- {path}\n+++ {path}\n");
+    for (before, after) in pairs {
+        out.push_str("@@ ... @@\n");
+        let diff = similar::TextDiff::from_lines(before.as_str(), after.as_str());
+        for change in diff.iter_all_changes() {
+            let sign = match change.tag() {
+                similar::ChangeTag::Equal => ' ',
+                similar::ChangeTag::Delete => '-',
+                similar::ChangeTag::Insert => '+',
+            };
+            out.push(sign);
+            out.push_str(change.value());
+            if !change.value().ends_with('\n') {
+                out.push('\n');
+            }
+        }
+    }
+    out.push_str("```\n");
+    out
+}
+
 /// The call's stage: its hunks' stages, each once, in order.
 fn stage_of(matches: &[EditMatch]) -> String {
     let mut stages: Vec<&str> = Vec::new();
