@@ -636,8 +636,8 @@ fn a_loose_patch_denied_says_the_indentation_it_would_break() {
         reason.contains(
             "As written: hunk #1 of inventory.py matched only with white space ignored (trimmed) \
              at lines 12-13, and the new lines are 2 columns left of the lines they replace: in \
-             Python (or any indentation-sensitive code) this moves them out of the enclosing \
-             block."
+             code whose indentation has a meaning (Python, YAML, ...) this moves them out of the \
+             enclosing block."
         ),
         "{reason}"
     );

@@ -727,3 +727,54 @@ fn a_strings_middle_lines_are_never_reindented_in_any_language() {
         }
     }
 }
+
+/// A tester's find (round 45, T-07): a small function of a brace language
+/// (`{` line, a one-level body, `}`) re-sent at another indentation with a
+/// line added got no correction ("the new line would sit at another
+/// depth": its body read as one statement continued inside the `{`); the
+/// same shape in Python was corrected. Now every agent's check, fix and
+/// gate offer the edit at the file's indentation, spaces or tabs.
+#[test]
+fn a_brace_languages_small_function_resent_with_a_line_added_is_corrected() {
+    let go = "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(\"hi\")\n}\n\nfunc helper() int {\n\treturn 1\n}\n";
+    let cases = [
+        (
+            ("t4.js", "function f() {\n    return 1;\n}\n"),
+            (
+                "function f() {\n  return 1;\n}\n",
+                "function f() {\n  const x = 1;\n  return x;\n}\n",
+            ),
+            (
+                "function f() {\n    return 1;\n}\n",
+                "function f() {\n    const x = 1;\n    return x;\n}\n",
+            ),
+        ),
+        (
+            ("t2.js", "function f() {\n\treturn 1;\n}\n"),
+            (
+                "function f() {\n    return 1;\n}\n",
+                "function f() {\n    return 1;\n    // done\n}\n",
+            ),
+            (
+                "function f() {\n\treturn 1;\n}\n",
+                "function f() {\n\treturn 1;\n\t// done\n}\n",
+            ),
+        ),
+        (
+            ("m.go", go),
+            (
+                "func helper() int {\n    return 1\n}\n",
+                "func helper() int {\n    x := 1\n    return x\n}\n",
+            ),
+            (
+                "func helper() int {\n\treturn 1\n}\n",
+                "func helper() int {\n\tx := 1\n\treturn x\n}\n",
+            ),
+        ),
+    ];
+    for (file, sent, fixed) in cases {
+        for agent in AGENTS {
+            offered_alike_in(agent, file, sent, fixed);
+        }
+    }
+}

@@ -133,6 +133,13 @@ pub fn uncarried_indent_withheld(line: &str, continuation: bool) -> String {
 pub fn continuation_lines<S: AsRef<str>>(lines: &[S]) -> Vec<bool> {
     let mut out = Vec::with_capacity(lines.len());
     let (mut depth, mut backslash) = (0usize, false);
+    // For each bracket open, whether it is a `{` ending its line: a block
+    // (a brace language's function or `if` body, a hanging dict), whose
+    // lines are indented a level as statements are, not lined up under a
+    // word: they begin statements (a tester's find, 45 T-07: a small JS or
+    // Go function re-sent with a line added was refused a correction, its
+    // body read as one statement continued).
+    let mut blocks: Vec<bool> = Vec::new();
     for line in lines {
         let body = line.as_ref().trim();
         if body.is_empty() {
@@ -140,8 +147,16 @@ pub fn continuation_lines<S: AsRef<str>>(lines: &[S]) -> Vec<bool> {
             continue;
         }
         let closes_first = body.starts_with([')', ']', '}']);
-        out.push(backslash || (depth > 0 && !closes_first));
-        depth = bracket_depth_after(body, depth);
+        let in_block = blocks.last().copied().unwrap_or(false);
+        out.push(backslash || (depth > 0 && !closes_first && !in_block));
+        let after = bracket_depth_after(body, depth);
+        if after > depth {
+            let opens_block = body.ends_with('{');
+            blocks.extend((depth..after).map(|level| level + 1 == after && opens_block));
+        } else {
+            blocks.truncate(after);
+        }
+        depth = after;
         backslash = body.ends_with('\\');
     }
     out
