@@ -1885,6 +1885,34 @@ fn fix_corrects_a_patch_tools_input_that_its_agent_then_places_exactly() {
     }
 }
 
+/// `fix calc.py NAME --dialect DIALECT` in `dir` exits 0 printing `want`;
+/// that reply, applied with `--json`, gives the report.
+fn fixed_then_applied(dir: &Path, dialect: &str, name: &str, want: &str) -> serde_json::Value {
+    let fixed = run_in(dir, &["fix", "calc.py", name, "--dialect", dialect]);
+    assert_eq!(fixed.status.code(), Some(0), "{}", text(&fixed.stderr));
+    assert_eq!(text(&fixed.stdout), want);
+    std::fs::write(dir.join("fixed.md"), &fixed.stdout).expect("written");
+    let args = [
+        "apply",
+        "calc.py",
+        "fixed.md",
+        "--dialect",
+        dialect,
+        "--json",
+    ];
+    let applied = run_in(dir, &args);
+    serde_json::from_slice(&applied.stdout).expect("JSON")
+}
+
+/// `fix calc.py NAME --dialect DIALECT` in `dir` exits 1 printing nothing
+/// on stdout; what it says on stderr.
+fn refused_fix(dir: &Path, dialect: &str, name: &str) -> String {
+    let refused = run_in(dir, &["fix", "calc.py", name, "--dialect", dialect]);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(refused.stdout.is_empty());
+    text(&refused.stderr)
+}
+
 /// `fix FILE REPLY --dialect aider-diff`: a block whose SEARCH lost its
 /// indentation (Aider places it by a loose stage) comes back as a reply
 /// whose SEARCH is the file's own lines, which Aider places `perfect`; a
@@ -1903,37 +1931,16 @@ fn fix_corrects_an_aider_reply_or_says_why_not() {
         reply("    x = 11\n    return x\n"),
     )
     .expect("written");
-    let fix = |name: &str| {
-        run_in(
-            dir.path(),
-            &["fix", "calc.py", name, "--dialect", "aider-diff"],
-        )
-    };
-    let fixed = fix("loose.md");
-    assert_eq!(fixed.status.code(), Some(0), "{}", text(&fixed.stderr));
-    assert_eq!(
-        text(&fixed.stdout),
-        "calc.py\n```\n<<<<<<< SEARCH\n    x = 1\n    return x\n=======\n    x = 2\n    return x\n>>>>>>> REPLACE\n```\n\n"
-    );
-    std::fs::write(dir.path().join("fixed.md"), &fixed.stdout).expect("written");
-    let applied = run_in(
+    let report = fixed_then_applied(
         dir.path(),
-        &[
-            "apply",
-            "calc.py",
-            "fixed.md",
-            "--dialect",
-            "aider-diff",
-            "--json",
-        ],
+        "aider-diff",
+        "loose.md",
+        "calc.py\n```\n<<<<<<< SEARCH\n    x = 1\n    return x\n=======\n    x = 2\n    return x\n>>>>>>> REPLACE\n```\n\n",
     );
-    let report: serde_json::Value = serde_json::from_slice(&applied.stdout).expect("JSON");
     assert_eq!(report["blocks"][0]["stage"], "perfect", "{report}");
-    let refused = fix("typo.md");
-    assert_eq!(refused.status.code(), Some(1));
-    assert!(refused.stdout.is_empty());
-    assert_contains(&text(&refused.stderr), "closest region (lines 2-3)");
-    assert_contains(&text(&refused.stderr), "no corrected reply");
+    let refused = refused_fix(dir.path(), "aider-diff", "typo.md");
+    assert_contains(&refused, "closest region (lines 2-3)");
+    assert_contains(&refused, "no corrected reply");
 }
 
 /// `fix FILE REPLY --dialect aider-udiff` (a tester's find, round 45: the
@@ -1953,31 +1960,12 @@ fn fix_corrects_an_aider_udiff_reply_or_says_why_not() {
     };
     std::fs::write(dir.path().join("short.md"), reply("    return a + b")).expect("written");
     std::fs::write(dir.path().join("typo.md"), reply("    return a * q")).expect("written");
-    let fix = |name: &str| {
-        run_in(
-            dir.path(),
-            &["fix", "calc.py", name, "--dialect", "aider-udiff"],
-        )
-    };
-    let fixed = fix("short.md");
-    assert_eq!(fixed.status.code(), Some(0), "{}", text(&fixed.stderr));
-    assert_eq!(
-        text(&fixed.stdout),
-        "```diff\n--- calc.py\n+++ calc.py\n@@ ... @@\n     def add(self, a, b):\n-        return a + b\n+        result = a + b\n+        return result\n```\n"
-    );
-    std::fs::write(dir.path().join("fixed.md"), &fixed.stdout).expect("written");
-    let applied = run_in(
+    let report = fixed_then_applied(
         dir.path(),
-        &[
-            "apply",
-            "calc.py",
-            "fixed.md",
-            "--dialect",
-            "aider-udiff",
-            "--json",
-        ],
+        "aider-udiff",
+        "short.md",
+        "```diff\n--- calc.py\n+++ calc.py\n@@ ... @@\n     def add(self, a, b):\n-        return a + b\n+        result = a + b\n+        return result\n```\n",
     );
-    let report: serde_json::Value = serde_json::from_slice(&applied.stdout).expect("JSON");
     assert_eq!(
         report["blocks"][0]["stage"], "search_and_replace",
         "{report}"
@@ -1989,10 +1977,8 @@ fn fix_corrects_an_aider_udiff_reply_or_says_why_not() {
             "        result = a + b\n        return result\n"
         )
     );
-    let refused = fix("typo.md");
-    assert_eq!(refused.status.code(), Some(1));
-    assert!(refused.stdout.is_empty());
-    assert_contains(&text(&refused.stderr), "no corrected reply");
+    let refused = refused_fix(dir.path(), "aider-udiff", "typo.md");
+    assert_contains(&refused, "no corrected reply");
 }
 
 /// Cline's similarity stage places a misremembered hunk on the first window
