@@ -20,6 +20,7 @@ use super::doubt_ini::{ini_name, ini_twice};
 use super::doubt_json::{json_broken, json_name};
 use super::doubt_keys::literal_key_twice;
 use super::doubt_make::make_break;
+use super::doubt_markup::{markup_left_open, markup_name};
 use super::doubt_names::python_name_gone;
 use super::doubt_not_yaml::yaml_unparsed;
 use super::doubt_pysyntax::{SyntaxFault, python_syntax};
@@ -57,6 +58,7 @@ pub fn result_read(path: &str, content: &str) -> bool {
         || xml_name(path)
         || ini_name(path)
         || markdown_name(path)
+        || markup_name(path)
 }
 
 /// What kind of fault a [`LayoutBreak`] is.
@@ -106,13 +108,18 @@ pub enum BreakKind {
     /// A decorator or attribute moved onto a new definition, off the one
     /// it stood on ([`super::doubt_decorators`]).
     MovesDecorator,
+    /// A stylesheet's comment or block, a page's comment or raw-text
+    /// element (`<script>`, `<style>`) left open to the file's end, a
+    /// template's block tag left without its end tag
+    /// ([`super::doubt_markup`]).
+    MarkupOpen,
 }
 
 impl BreakKind {
     /// Its name in JSON (a session's doubts, a patch's): `misindents`,
     /// `defines-twice` (a key twice too), `unbalanced`, `not-json`,
     /// `not-yaml`, `not-toml`, `not-xml`, `unclosed`, `undefined`, `outside`,
-    /// `fence-open`.
+    /// `fence-open`, `markup-open`.
     pub fn name(self) -> &'static str {
         match self {
             BreakKind::Misindents => "misindents",
@@ -128,6 +135,7 @@ impl BreakKind {
             BreakKind::FenceOpen => "fence-open",
             BreakKind::MovesDecorator => "moves-decorator",
             BreakKind::InvalidCharacter => "invalid-character",
+            BreakKind::MarkupOpen => "markup-open",
         }
     }
 
@@ -148,6 +156,7 @@ impl BreakKind {
             BreakKind::FenceOpen => "leaves a code block open",
             BreakKind::MovesDecorator => "moves a decorator onto another definition",
             BreakKind::InvalidCharacter => "puts a character Python refuses in its code",
+            BreakKind::MarkupOpen => "leaves a comment, block or tag open",
         }
     }
 }
@@ -180,6 +189,7 @@ impl LayoutBreak {
             BreakKind::Outside => "with a statement outside the block it needs",
             BreakKind::MovesDecorator => "with a decorator moved onto another definition",
             BreakKind::InvalidCharacter => "with a character Python refuses in its code",
+            BreakKind::MarkupOpen => "with a comment, block or tag left open",
         }
     }
 }
@@ -311,6 +321,12 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
     let found = found.or_else(|| {
         fence_left_open(path, original, result)
             .map(|f| of(BreakKind::FenceOpen)(say(f.describe(), f.fault())))
+    });
+    // A stylesheet's `/*` or `{`, a page's `<!--` or `<script>`, a
+    // template's `{% block %}` left open to the end ([`super::doubt_markup`]).
+    let found = found.or_else(|| {
+        markup_left_open(path, original, result)
+            .map(|m| of(BreakKind::MarkupOpen)(say(m.describe(), m.fault())))
     });
     // A decorator or attribute put on a new definition
     // ([`super::doubt_decorators`]).

@@ -40,6 +40,7 @@ pub mod doubt_ini;
 pub mod doubt_json;
 pub mod doubt_keys;
 pub mod doubt_make;
+pub mod doubt_markup;
 pub mod doubt_names;
 pub mod doubt_not_yaml;
 pub mod doubt_pysyntax;
