@@ -238,9 +238,11 @@ fn read_css(text: &str, line_comments: bool) -> Reading {
     let mut open: Vec<(u8, usize)> = Vec::new();
     let mut at = 0;
     while at < bytes.len() {
-        let rest = &text[at..];
-        if rest.starts_with("/*") {
-            match rest[2..].find("*/") {
+        // Bytes only: `at` may stop inside a character (after a `\\`);
+        // every byte compared is ASCII, as every position said is.
+        let rest = &bytes[at..];
+        if rest.starts_with(b"/*") {
+            match text[at + 2..].find("*/") {
                 Some(n) => at += 2 + n + 2,
                 None => {
                     return Reading::Open(
@@ -253,8 +255,8 @@ fn read_css(text: &str, line_comments: bool) -> Reading {
             }
             continue;
         }
-        if line_comments && rest.starts_with("//") {
-            at += rest.find('\n').unwrap_or(rest.len());
+        if line_comments && rest.starts_with(b"//") {
+            at += rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
             continue;
         }
         match bytes[at] {
@@ -668,8 +670,9 @@ fn next_tag(text: &str, mut at: usize) -> Option<(Option<Tag<'_>>, Reading)> {
     }
 }
 
-/// The byte after the first `close` in `text` from `at` outside `'..'`
-/// and `".."` strings (a backslash escaping in them).
+/// The byte after the first `close` (ASCII) in `text` from `at` outside
+/// `'..'` and `".."` strings (a backslash escaping in them); bytes only,
+/// so a position inside a character is never sliced at.
 fn quoted_until(text: &str, mut at: usize, close: &str) -> Option<usize> {
     let bytes = text.as_bytes();
     while at < bytes.len() {
@@ -682,7 +685,7 @@ fn quoted_until(text: &str, mut at: usize, close: &str) -> Option<usize> {
                 }
                 at += 1;
             }
-            _ if text[at..].starts_with(close) => return Some(at + close.len()),
+            _ if bytes[at..].starts_with(close.as_bytes()) => return Some(at + close.len()),
             _ => at += 1,
         }
     }
@@ -915,6 +918,26 @@ mod tests {
         }
     }
 
+    /// No panic on any prefix of texts mixing every construct with
+    /// characters of several bytes, escapes and quotes cut anywhere: each
+    /// reading of each file kind, as an edit's result.
+    #[test]
+    fn every_prefix_of_mixed_markup_is_read_without_a_panic() {
+        let texts = [
+            ".é { a: '\\↕' url(é\\) \"{é\" } /* ↕ */ // é {\n@media (x: é) { .b {} }\n",
+            "<p title='é>'>é<!-- ↕ --><script>é<!--<script>é</script>é-->é</script><svg><style>é</svg><textarea>é</textarea><!-->é\n",
+            "{% if é %}{{ 'é\\'' }}{# é #}{% raw %}{% é %}{% endraw %}{% set x = 'é' %}{% endif %}\n",
+        ];
+        for text in texts {
+            for (end, _) in text.char_indices() {
+                for path in ["a.css", "a.scss", "a.html", "a.j2"] {
+                    let _ = markup_left_open(path, text, &text[..end]);
+                    let _ = markup_left_open(path, &text[..end], text);
+                }
+            }
+        }
+    }
+
     /// No doubt: an edit keeping every construct closed, a file open to
     /// its end before the edit, HTML nesting browsers repair, a name not
     /// read, a `{% set %}` assigning.
@@ -969,6 +992,13 @@ mod tests {
         for (path, text, old, new) in fine {
             assert_eq!(said(path, text, old, new), None, "{path}: {new}");
         }
+        // Escapes and strings before a character of several bytes (a
+        // panic on rustdoc's own stylesheet, found by the sweep).
+        let arrows = "a::after { content: '\\↕'; }\n.é { x: ↕ \\é \"é\\é\" }\n/* é */\n";
+        let comment_open = format!("{arrows}.c {{}} /* x\n");
+        assert!(markup_left_open("s.scss", arrows, &comment_open).is_some());
+        let tpl = "{% if a %}{{ 'é\\é' }}é{% endif %}\n";
+        assert_eq!(markup_left_open("t.j2", tpl, &format!("{tpl}é\n")), None);
         let open = ".a { color: red; /* unfinished\n";
         assert_eq!(markup_left_open("s.css", open, &format!("{open}x\n")), None);
         let page = "<p>a</p>\n<script>\nx();\n";
