@@ -666,7 +666,10 @@ fn next_tag(text: &str, mut at: usize) -> Option<(Option<Tag<'_>>, Reading)> {
             let body = text[start + 2..end - 2]
                 .trim_matches(['-', '+', '~'])
                 .trim();
-            let split = body.find(char::is_whitespace).unwrap_or(body.len());
+            // The name is a word: `{% call(user) list(users) %}` is `call`.
+            let split = body
+                .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .unwrap_or(body.len());
             let tag = Tag {
                 at: start,
                 name: &body[..split],
@@ -778,7 +781,9 @@ fn next_verbatim_end(text: &str, mut at: usize, end: &str) -> Option<usize> {
         let body = text[start + 2..close - 2]
             .trim_matches(['-', '+', '~'])
             .trim();
-        if body.split_whitespace().next() == Some(end) {
+        if body.starts_with(end)
+            && !body[end.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
+        {
             return Some(close);
         }
         at = start + 2;
@@ -969,6 +974,7 @@ mod tests {
         let template: &[&str] = &[
             "{% set x = 1 %}{% if x %}A{% else %}B{% endif %}",
             "{{ '{% if' }}{# {% for #}",
+            "{% macro m() %}{{ caller(1) }}{% endmacro %}{% call(n) m() %}{{ n }}{% endcall %}",
         ];
         let fine: [(&str, &str, &str, &[&str]); 6] = [
             ("s.css", SHEET, "color: red;", css),
