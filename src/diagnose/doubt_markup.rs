@@ -8,7 +8,10 @@
 //!   (the rest of the page is one comment, nothing shown), a `<script>`,
 //!   `<style>`, `<textarea>` or `<title>` element (a raw-text element:
 //!   no tag is read inside it) nothing closes (the rest of the page is its
-//!   text);
+//!   text), or one whose text runs over the next one's start tag (a
+//!   `<script>` above `<script src=..>` takes its `</script>`); a
+//!   self-closing `<textarea />` is one left open in a page, closed in a
+//!   Vue or Svelte component (their compilers close it);
 //! - Jinja, Django, Nunjucks or Liquid templates (`.j2`, `.jinja`,
 //!   `.jinja2`, and `.html`/`.htm` holding `{%`): a block tag left without
 //!   its `{% end... %}` (or closed by another's), a `{#` or a
@@ -48,8 +51,9 @@ use super::doubt_xml::line_column;
 enum Markup {
     /// CSS; `line_comments`: SCSS's and Less's `//` too.
     Css { line_comments: bool },
-    /// HTML, Vue's and Svelte's components.
-    Html,
+    /// HTML; `components`: Vue's and Svelte's, whose compilers close a
+    /// self-closing `<textarea />` (a browser does not).
+    Html { components: bool },
     /// A Jinja, Django, Nunjucks or Liquid template.
     Template,
 }
@@ -59,7 +63,7 @@ impl Markup {
     fn whose(self) -> &'static str {
         match self {
             Markup::Css { .. } => "the stylesheet's comments and blocks",
-            Markup::Html => {
+            Markup::Html { .. } => {
                 "the page's comments and `<script>`, `<style>`, `<textarea>` and `<title>` \
                  elements"
             }
@@ -73,7 +77,7 @@ impl Markup {
             Markup::Css { .. } => {
                 "send the edit so that each `/*` keeps its `*/` and each `{` its `}`"
             }
-            Markup::Html => {
+            Markup::Html { .. } => {
                 "send the edit so that each `<!--` keeps its `-->` and each `<script>` or \
                  `<style>` its end tag"
             }
@@ -99,11 +103,11 @@ fn readings(path: &str, original: &str, result: &str) -> Vec<Markup> {
         "scss" | "less" => vec![Markup::Css {
             line_comments: true,
         }],
-        "vue" | "svelte" => vec![Markup::Html],
+        "vue" | "svelte" => vec![Markup::Html { components: true }],
         "html" | "htm" if original.contains("{%") || result.contains("{%") => {
-            vec![Markup::Html, Markup::Template]
+            vec![Markup::Html { components: false }, Markup::Template]
         }
-        "html" | "htm" => vec![Markup::Html],
+        "html" | "htm" => vec![Markup::Html { components: false }],
         "j2" | "jinja" | "jinja2" => vec![Markup::Template],
         _ => Vec::new(),
     }
@@ -177,7 +181,7 @@ pub(super) fn markup_left_open(path: &str, original: &str, result: &str) -> Opti
             };
             let read = |text: &str| match markup {
                 Markup::Css { line_comments } => read_css(text, line_comments),
-                Markup::Html => read_html(text),
+                Markup::Html { components } => read_html(text, components),
                 Markup::Template => read_template(text, &ends),
             };
             if !created && read(original) != Reading::Closed {
@@ -354,7 +358,7 @@ const RAW_TEXT: [&str; 8] = [
 ];
 
 /// Reads a page (the HTML standard's tokenizer, see the module).
-fn read_html(text: &str) -> Reading {
+fn read_html(text: &str, components: bool) -> Reading {
     let bytes = text.as_bytes();
     let folded = text.to_ascii_lowercase();
     let mut foreign = 0usize;
@@ -406,7 +410,11 @@ fn read_html(text: &str) -> Reading {
                 }
             } else if lower == "plaintext" && !end_tag && foreign == 0 {
                 return Reading::Unsure;
-            } else if !end_tag && foreign == 0 && RAW_TEXT.contains(&lower.as_str()) {
+            } else if !end_tag
+                && foreign == 0
+                && !(components && self_closing)
+                && RAW_TEXT.contains(&lower.as_str())
+            {
                 match raw_text_end(text, &folded, at, &lower) {
                     RawText::Ends(end) => at = end,
                     RawText::Open => {
@@ -1003,6 +1011,12 @@ mod tests {
         assert_eq!(markup_left_open("t.j2", tpl, &format!("{tpl}é\n")), None);
         let open = ".a { color: red; /* unfinished\n";
         assert_eq!(markup_left_open("s.css", open, &format!("{open}x\n")), None);
+        // Vue's and Svelte's compilers close `<textarea />`; a browser
+        // does not (its text would run to the end).
+        let sfc = "<template>\n  <p>a</p>\n</template>\n";
+        let textarea = sfc.replace("<p>a</p>", "<textarea v-model=\"a\" />");
+        assert_eq!(markup_left_open("c.vue", sfc, &textarea), None);
+        assert!(markup_left_open("c.html", sfc, &textarea).is_some());
         let page = "<p>a</p>\n<script>\nx();\n";
         assert_eq!(
             markup_left_open("a.vue", page, "<p>b</p>\n<script>\nx();\n"),
