@@ -159,7 +159,9 @@ enum Reading {
     /// Every construct read is closed.
     Closed,
     /// One is open to the end: its byte and what it is (the words after
-    /// "the file's .. were all closed before, and").
+    /// "the file's .. were all closed before, and"), where `{AT}` stands
+    /// for its line and column and `{REST}` for the lines after it, both
+    /// known only in the text read.
     Open(usize, String),
     /// The reading cannot stand behind a verdict.
     Unsure,

@@ -6,7 +6,9 @@
 //! ([`super::doubt_braces`]) and top-level functions
 //! ([`super::doubt_defines`]), the language told by the extension; and a
 //! JSON or TOML file left unreadable ([`super::doubt_json`],
-//! [`super::doubt_toml`]), told by its name. One
+//! [`super::doubt_toml`]), an XML file left not well-formed
+//! ([`super::doubt_xml`]), a stylesheet, page or template left open to its
+//! end ([`super::doubt_markup`]), told by its name. One
 //! entry for the trust checks of every command, so each of them reads
 //! all.
 
