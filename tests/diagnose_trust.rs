@@ -1950,6 +1950,39 @@ fn xml_well_formedness_agrees_with_expat() {
     }
 }
 
+/// tinycss2's, html5lib's and jinja2's verdicts on each recorded
+/// stylesheet, page and template edit (tests/fixtures/trust/markup/
+/// cases.json, written by record.py there; round 45 T-05 and its
+/// addendum): an edit a reader calls lost (the stylesheet or page ends
+/// inside a comment, a block or a raw-text element, or a `<script>`
+/// swallows the next one's start tag) or refuses (jinja2) is the doubt
+/// "with a comment, block or tag left open"; an edit they all read is no
+/// doubt, and HTML nesting browsers repair (`</p>`, `</div>` left out)
+/// is among those.
+#[test]
+fn markup_left_open_agrees_with_the_readers() {
+    use srview::diagnose::layout::{BreakKind, layout_break};
+    let reads = |c: &serde_json::Value| {
+        ["tinycss2", "html5lib", "jinja2"]
+            .iter()
+            .all(|r| c.get(*r).is_none_or(|v| v == "reads"))
+    };
+    let cases = balanced_cases("markup", 50, reads);
+    for case in &cases {
+        let (name, before, after) = case_texts(case);
+        let file = case["path"].as_str().expect("a file name");
+        let doubt = layout_break(file, before, after);
+        assert_eq!(
+            doubt.as_ref().map(|d| (d.kind, d.leaves())),
+            (!reads(case)).then_some((
+                BreakKind::MarkupOpen,
+                "with a comment, block or tag left open"
+            )),
+            "{name}: {case}"
+        );
+    }
+}
+
 /// Python's configparser verdict on each recorded INI edit
 /// (tests/fixtures/trust/ini/cases.json, written by record.py there): an
 /// edit configparser refuses for a section or an option twice is the doubt

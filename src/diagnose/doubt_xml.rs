@@ -92,7 +92,7 @@ pub(super) fn xml_broken(path: &str, original: &str, result: &str) -> Option<Not
 }
 
 /// The 1-based line and column (in characters) of byte `at` of `text`.
-fn line_column(text: &str, at: usize) -> (usize, usize) {
+pub(super) fn line_column(text: &str, at: usize) -> (usize, usize) {
     let before = &text[..at.min(text.len())];
     let line = before.matches('\n').count() + 1;
     let start = before.rfind('\n').map_or(0, |n| n + 1);

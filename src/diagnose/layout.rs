@@ -6,7 +6,9 @@
 //! ([`super::doubt_braces`]) and top-level functions
 //! ([`super::doubt_defines`]), the language told by the extension; and a
 //! JSON or TOML file left unreadable ([`super::doubt_json`],
-//! [`super::doubt_toml`]), told by its name. One
+//! [`super::doubt_toml`]), an XML file left not well-formed
+//! ([`super::doubt_xml`]), a stylesheet, page or template left open to its
+//! end ([`super::doubt_markup`]), told by its name. One
 //! entry for the trust checks of every command, so each of them reads
 //! all.
 
@@ -22,6 +24,7 @@ use super::doubt_json::{json_broken, json_name};
 use super::doubt_keys::literal_key_twice;
 use super::doubt_late::python_defined_late;
 use super::doubt_make::make_break;
+use super::doubt_markup::{markup_left_open, markup_name};
 use super::doubt_names::python_name_gone;
 use super::doubt_normal::other_form;
 use super::doubt_not_yaml::yaml_unparsed;
@@ -60,6 +63,7 @@ pub fn result_read(path: &str, content: &str) -> bool {
         || xml_name(path)
         || ini_name(path)
         || markdown_name(path)
+        || markup_name(path)
 }
 
 /// What kind of fault a [`LayoutBreak`] is.
@@ -129,6 +133,11 @@ pub enum BreakKind {
     /// writes it, in a language that reads the two as two names
     /// ([`super::doubt_normal`]).
     OtherForm,
+    /// A stylesheet's comment or block, a page's comment or raw-text
+    /// element (`<script>`, `<style>`) left open to the file's end, a
+    /// template's block tag left without its end tag
+    /// ([`super::doubt_markup`]).
+    MarkupOpen,
 }
 
 impl BreakKind {
@@ -137,7 +146,8 @@ impl BreakKind {
     /// `not-yaml`, `not-toml`, `not-xml`, `unclosed`, `undefined`,
     /// `used-before-defined`, `outside`, `fence-open`, `moves-decorator`,
     /// `invalid-character`, `invalid-syntax`, `argument-twice`,
-    /// `late-future`, `joins-statements`, `other-normalisation`.
+    /// `late-future`, `joins-statements`, `other-normalisation`,
+    /// `markup-open`.
     pub fn name(self) -> &'static str {
         match self {
             BreakKind::Misindents => "misindents",
@@ -159,6 +169,7 @@ impl BreakKind {
             BreakKind::LateFuture => "late-future",
             BreakKind::JoinsStatements => "joins-statements",
             BreakKind::OtherForm => "other-normalisation",
+            BreakKind::MarkupOpen => "markup-open",
         }
     }
 
@@ -185,6 +196,7 @@ impl BreakKind {
             BreakKind::LateFuture => "puts a __future__ import below code",
             BreakKind::JoinsStatements => "continues a statement onto a new line",
             BreakKind::OtherForm => "writes a name in another Unicode form",
+            BreakKind::MarkupOpen => "leaves a comment, block or tag open",
         }
     }
 }
@@ -223,6 +235,7 @@ impl LayoutBreak {
             BreakKind::LateFuture => "with a `from __future__` import below its code",
             BreakKind::JoinsStatements => "reading two statements as one",
             BreakKind::OtherForm => "writing one name in two Unicode forms",
+            BreakKind::MarkupOpen => "with a comment, block or tag left open",
         }
     }
 }
@@ -367,6 +380,12 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
     let found = found.or_else(|| {
         fence_left_open(path, original, result)
             .map(|f| of(BreakKind::FenceOpen)(say(f.describe(), f.fault())))
+    });
+    // A stylesheet's `/*` or `{`, a page's `<!--` or `<script>`, a
+    // template's `{% block %}` left open to the end ([`super::doubt_markup`]).
+    let found = found.or_else(|| {
+        markup_left_open(path, original, result)
+            .map(|m| of(BreakKind::MarkupOpen)(say(m.describe(), m.fault())))
     });
     // A decorator or attribute put on a new definition
     // ([`super::doubt_decorators`]).

@@ -682,6 +682,73 @@ fn an_edit_leaving_a_json_file_unreadable_is_a_doubt() {
     );
 }
 
+/// A tester's find (round 45 T-05 and its addendum): a stylesheet's `/*`
+/// or a rule's `}`, a page's `<!--` or a `<script>` above another, a
+/// template's `{% block %}` left open all passed, and the rest of the file
+/// was lost. Each is a doubt for every agent; the same files edited with
+/// everything closed, or an HTML `</p>` left out, are exact.
+#[test]
+fn an_edit_leaving_a_stylesheet_page_or_template_open_is_a_doubt() {
+    let sheet = ".a {\n  color: red;\n}\n\n.b {\n  color: blue;\n}\n";
+    let page = "<html>\n<body>\n  <h1>Title</h1>\n  <p>Hello</p>\n  <script src=\"app.js\"></script>\n</body>\n</html>\n";
+    let base = "<html>\n<body>\n  {% block content %}{% endblock %}\n</body>\n</html>\n";
+    assert_doubts_say(
+        ("s.css", sheet),
+        &[(
+            "  color: red;\n}\n",
+            "  color: red;\n",
+            "the stylesheet's comments and blocks were all closed before, and the `{` at line 1, \
+             column 4 (`.a {`) is never closed by its `}`: the rest of the file (lines 2-6) is \
+             read inside that block: send the edit so that each `/*` keeps its `*/` and each `{` \
+             its `}`"
+                .to_string(),
+        )],
+    );
+    assert_doubts_say(
+        ("i.html", page),
+        &[(
+            "  <p>Hello</p>\n",
+            "  <p>Hello</p>\n  <script>\n    init();\n",
+            "the `<script>` at line 5, column 3 is not closed before the `<script` at line 7: \
+             that tag is read as its text, and the `</script>` after it closes this one"
+                .to_string(),
+        )],
+    );
+    assert_doubts_say(
+        ("templates/base.html", base),
+        &[(
+            "  {% block content %}{% endblock %}\n",
+            "  {% block content %}\n",
+            "`{% block content %}` at line 3, column 3 is never closed by `{% endblock %}`: the \
+             engine refuses the whole template"
+                .to_string(),
+        )],
+    );
+    for agent in agents() {
+        judged_as(
+            Case::Exact,
+            agent,
+            ("s.css", sheet),
+            "  color: red;\n",
+            "  color: red; /* was: green */\n",
+        );
+        judged_as(
+            Case::Exact,
+            agent,
+            ("i.html", page),
+            "  <p>Hello</p>\n",
+            "  <p>Hello\n",
+        );
+        judged_as(
+            Case::Exact,
+            agent,
+            ("templates/base.html", base),
+            "  {% block content %}{% endblock %}\n",
+            "  {% block content %}{% if user %}Hi{% endif %}{% endblock %}\n",
+        );
+    }
+}
+
 /// Re-indents Python reads as meant: a line moved out of an `if` to the
 /// enclosing level (a deliberate dedent), a line moved to an enclosing
 /// level, a new block opened and indented, a line inside brackets at any
