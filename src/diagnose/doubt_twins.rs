@@ -720,14 +720,7 @@ mod ruby {
                 '%' if chars.get(i + 1).is_some_and(|n| "wWiIqQr".contains(*n))
                     && chars.get(i + 2).is_some_and(|n| "([{<|/".contains(*n)) =>
                 {
-                    let open = chars[i + 2];
-                    let close = match open {
-                        '(' => ')',
-                        '[' => ']',
-                        '{' => '}',
-                        '<' => '>',
-                        other => other,
-                    };
+                    let close = crate::diagnose::strings::closing_delimiter(chars[i + 2]);
                     i += 3;
                     while i < chars.len() && chars[i] != close {
                         i += 1;

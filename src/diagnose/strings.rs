@@ -384,16 +384,9 @@ struct Delimiters {
 impl Delimiters {
     /// The delimiters a string opened by `open` has.
     fn around(open: char) -> Delimiters {
-        let close = match open {
-            '(' => ')',
-            '[' => ']',
-            '{' => '}',
-            '<' => '>',
-            other => other,
-        };
         Delimiters {
             open,
-            close,
+            close: closing_delimiter(open),
             depth: 0,
         }
     }
@@ -409,6 +402,19 @@ impl Delimiters {
             self.depth += 1;
         }
         false
+    }
+}
+
+/// The character closing a string whose opening delimiter is `open`: its
+/// bracket's pair (`{` .. `}`), else itself (`|` .. `|`), as Ruby's percent
+/// literals and Perl's quote operators pair them.
+pub(crate) fn closing_delimiter(open: char) -> char {
+    match open {
+        '(' => ')',
+        '[' => ']',
+        '{' => '}',
+        '<' => '>',
+        other => other,
     }
 }
 
@@ -604,6 +610,47 @@ impl ScriptState {
         }
         Some((word, how, i))
     }
+}
+
+/// A YAML block scalar of a text's lines, as [`MultilineStrings`] reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BlockScalar {
+    /// The 0-based line of its header (`key: |`).
+    pub header: usize,
+    /// Its content's lines (blank ones among them), 0-based, up to the
+    /// line ending it or the text's end.
+    pub content: std::ops::Range<usize>,
+    /// Its content's indentation: given by the header's indentation
+    /// indicator (`|2`), else its first line that is not blank (`None`
+    /// while none is: no content).
+    pub indent: Option<usize>,
+    /// Whether the header gives it (`|2`, `>1-`).
+    pub indicated: bool,
+}
+
+/// The block scalars of YAML `lines`, in order.
+pub fn yaml_block_scalars(lines: &[&str]) -> Vec<BlockScalar> {
+    let mut state = YamlState::default();
+    let mut found: Vec<BlockScalar> = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let before = state.block;
+        let (_, opened) = state.read(line);
+        let inside = before.is_some() && !opened && state.block.is_some();
+        if let (true, Some(last)) = (inside, found.last_mut()) {
+            last.content.end = i + 1;
+            last.indent = state.block.and_then(|b| b.indent);
+        }
+        if opened {
+            let block = state.block.map(|b| b.indent);
+            found.push(BlockScalar {
+                header: i,
+                content: i + 1..i + 1,
+                indent: block.flatten(),
+                indicated: block.flatten().is_some(),
+            });
+        }
+    }
+    found
 }
 
 /// Where a YAML reading is: in a block scalar's content or not.
