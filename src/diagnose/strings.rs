@@ -23,9 +23,10 @@
 //!   own, indented only after `<<-`, `<<~` and in PHP), and `'..'`, `".."`
 //!   and backquotes, which run over lines in all four; a `#` comment (and
 //!   PHP's `//`). Ruby's percent literals (`%Q{..}`, `%(..)`, `%q[..]`,
-//!   `%w[..]`, ...) and Perl's quote operators (`q{..}`, `qq{..}`,
-//!   `qw(..)`, `qx`, `qr`), their bracket delimiters nesting (a tester's
-//!   find, round 45, T-10).
+//!   ...) and Perl's quote operators (`q{..}`, `qq{..}`, `qx`, `qr`),
+//!   their bracket delimiters nesting (a tester's find, round 45, T-10);
+//!   word lists (`%w[..]`, `%i[..]`, `qw(..)`) read past, their lines no
+//!   string's content (white space only parts their words).
 //! - YAML: a block scalar's content (`key: |`, `- >-`, `|2`, `|+`: the
 //!   lines after its header indented deeper than its parent, or by its
 //!   indentation indicator; round 45, T-14), ended by the first line
@@ -379,6 +380,8 @@ struct Delimiters {
     close: char,
     /// The inner pairs open.
     depth: usize,
+    /// A word list's (`%w[..]`, `qw(..)`): no string's content.
+    words: bool,
 }
 
 impl Delimiters {
@@ -386,8 +389,9 @@ impl Delimiters {
     fn around(open: char) -> Delimiters {
         Delimiters {
             open,
-            close: closing_delimiter(open),
+            close: super::doubt_twins::closing_delimiter(open),
             depth: 0,
+            words: false,
         }
     }
 
@@ -402,19 +406,6 @@ impl Delimiters {
             self.depth += 1;
         }
         false
-    }
-}
-
-/// The character closing a string whose opening delimiter is `open`: its
-/// bracket's pair (`{` .. `}`), else itself (`|` .. `|`), as Ruby's percent
-/// literals and Perl's quote operators pair them.
-pub(crate) fn closing_delimiter(open: char) -> char {
-    match open {
-        '(' => ')',
-        '[' => ']',
-        '{' => '}',
-        '<' => '>',
-        other => other,
     }
 }
 
@@ -502,16 +493,22 @@ impl ScriptState {
             }
             i += 1;
         }
-        let open = self.quote.is_some() || !self.bodies.is_empty();
+        // A word list's white space only parts its words: no content.
+        let open = self.quote.as_ref().is_some_and(|q| !q.words) || !self.bodies.is_empty();
         (open, opened && open)
     }
 
     /// A Ruby percent literal (`%Q{`, `%(`, `%w[`) or a Perl quote
     /// operator (`qq{`, `q(`, `qw/`) opening at `chars[at]`: its
-    /// delimiters, and the index after the opening one.
+    /// delimiters, and the index after the opening one. A word list
+    /// (`%w[..]`, `%i[..]`, `qw(..)`) is read to its end, but its lines
+    /// are none of a string's: white space only parts its words (perl 5
+    /// reads `qw(\n    a b\n)` as `qw(a b)`), so re-indenting them changes
+    /// nothing.
     fn quote_operator(&self, chars: &[char], at: usize) -> Option<(Delimiters, usize)> {
         let operand_end = |c: char| c.is_alphanumeric() || c == '_';
         let before = at.checked_sub(1).map(|k| chars[k]);
+        let words;
         let delimiter_at = match self.kind {
             Heredocs::Ruby if chars[at] == '%' => {
                 // After an operand (`x%(2)`, `"%d" % [1]`, `a) %[b]`) a `%`
@@ -527,6 +524,7 @@ impl ScriptState {
                     return None;
                 }
                 let typed = chars.get(at + 1).is_some_and(|c| "qQwWiIrsx".contains(*c));
+                words = chars.get(at + 1).is_some_and(|c| "wWiI".contains(*c));
                 at + 1 + usize::from(typed)
             }
             Heredocs::Perl if chars[at] == 'q' => {
@@ -539,6 +537,7 @@ impl ScriptState {
                 if !matches!(word.as_str(), "q" | "qq" | "qw" | "qx" | "qr") {
                     return None;
                 }
+                words = word == "qw";
                 let spaced = chars[at + name..]
                     .iter()
                     .take_while(|c| c.is_whitespace())
@@ -555,7 +554,11 @@ impl ScriptState {
         let delimiter = !open.is_alphanumeric()
             && !open.is_whitespace()
             && !matches!(open, '_' | '=' | ',' | ';' | ')' | ']' | '}' | '>');
-        delimiter.then(|| (Delimiters::around(open), delimiter_at + 1))
+        delimiter.then(|| {
+            let mut delimiters = Delimiters::around(open);
+            delimiters.words = words;
+            (delimiters, delimiter_at + 1)
+        })
     }
 
     /// A heredoc opening at `chars[at]` (a `<`): its closing word, how that
@@ -859,7 +862,9 @@ mod tests {
     /// tester's find, round 45, T-10: their lines were re-indented where
     /// the `"` forms were withheld), their bracket delimiters nesting; a
     /// `%` after an operand is the modulo operator, Perl's `%q` a hash,
-    /// `$q{..}` its element, `q =>` a key. The Perl file, run by perl 5 on
+    /// `$q{..}` its element, `q =>` a key; a word list (`%w[`, `qw(`) is
+    /// read past, its lines no string's (perl prints the list alike
+    /// however its lines are indented). The Perl file, run by perl 5 on
     /// this machine (`/tmp/wt-yamlstr-tools/q.pl`), prints `usage {x}:`
     /// and `    app run` as one string and `it's` and `    (nested)` as
     /// another: the nested brackets did not close them, the spaces are
@@ -870,10 +875,10 @@ mod tests {
         let ruby = "def help\n  a = %Q{usage {x}:\n    app run}\n  b = %(x\n    y)\n  c = %w[\n    p q\n  ]\n  d = 7 % 3\n  e = \"%d\" %[d]\n  puts %q<a\n    b>\nend\n";
         assert_eq!(
             openings("h.rb", ruby),
-            [0, 0, 2, 0, 4, 0, 6, 6, 0, 0, 0, 11, 0, 0]
+            [0, 0, 2, 0, 4, 0, 0, 0, 0, 0, 0, 11, 0, 0]
         );
         let perl = "my %q = (a => 1, q => 2);\nmy $h = $q{a} + $q{q};\nmy $t = qq{usage {x}:\n    app run};\nmy @w = qw(\n    a (b) c\n);\nmy $v = q(it's\n    (nested));\nprint \"[$t]\\n[@w]\\n[$v]\\n[$h]\\n\";\n";
-        assert_eq!(openings("q.pl", perl), [0, 0, 0, 3, 0, 5, 5, 0, 8, 0, 0]);
+        assert_eq!(openings("q.pl", perl), [0, 0, 0, 3, 0, 0, 0, 0, 8, 0, 0]);
     }
 
     /// A YAML block scalar's content lines (a tester's find, round 45,

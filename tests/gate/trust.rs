@@ -2805,14 +2805,14 @@ fn a_new_method_after_a_calls_last_arguments_is_not_placed_by_them() {
 /// forms were withheld): each line's leading spaces are the string's
 /// content (perl 5 prints `qq{usage:\n    app run}`'s four spaces; Ruby by
 /// its manual). Sent two columns short with a line added inside, each is
-/// withheld by every agent, the file's line named.
+/// withheld by every agent, the file's line named; a word list's lines
+/// (`qw(..)`) are re-indented, their white space no content.
 #[test]
 fn a_percent_literal_or_quote_operator_is_never_reindented() {
     let files = [
         ("h.rb", "    text = %Q{usage:", "}", "    text"),
         ("h3.rb", "    text = %(usage:", ")", "    text"),
         ("h4.rb", "    text = %q[usage:", "]", "    text"),
-        ("h5.rb", "    words = %w[usage", "]", "    words"),
         (
             "h2.pl",
             "    my $text = qq{usage {x}:",
@@ -2824,12 +2824,6 @@ fn a_percent_literal_or_quote_operator_is_never_reindented() {
             "    my $text = q(usage (x):",
             ");",
             "    return $text;",
-        ),
-        (
-            "w.pl",
-            "    my @words = qw(usage",
-            ");",
-            "    return @words;",
         ),
     ];
     for (name, opening, close, after) in files {
@@ -2850,6 +2844,27 @@ fn a_percent_literal_or_quote_operator_is_never_reindented() {
             let judgment = judged_repairing(agent, (name, &file), &short(&body), &short(&new));
             assert_withheld(&judgment, &format!("(the file has `app stop{close}`)"));
         }
+    }
+    // A word list's lines: white space only parts its words (perl 5 reads
+    // `qw(usage\n    app run)` as `qw(usage app run)`): re-indented with
+    // the code.
+    let file = "sub help {\n    my @words = qw(usage\n    app run\n    app stop);\n    return @words;\n}\n";
+    let old = "  my @words = qw(usage\n  app run\n  app stop);\n  return @words;\n";
+    let new = "  my @words = qw(usage\n  app run\n  app stop\n  app status);\n  return @words;\n";
+    for agent in OLD_NEW_AGENTS {
+        let judgment = judged_repairing(agent, ("w.pl", file), old, new);
+        let corrected = correction_of(&judgment)
+            .unwrap_or_else(|| panic!("{agent:?}: {}", deny_reason(&judgment)));
+        assert!(
+            corrected
+                .to_string()
+                .contains(if agent == GateAgent::Codex {
+                    "\\n+    app status);"
+                } else {
+                    "\\n    app status);"
+                }),
+            "{agent:?}: {corrected}"
+        );
     }
 }
 
