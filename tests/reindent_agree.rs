@@ -610,7 +610,7 @@ fn check_json_on_a_claude_code_edit_gives_the_same_decision() {
 /// reading checked with its real tool where this machine has one (rustc,
 /// g++, gcc, node, python3, bash, perl: the content lines print with their
 /// leading spaces); Lua, Ruby, PHP, C#, Java and Go by their manuals.
-const STRING_FILES: [(&str, &str); 16] = [
+const STRING_FILES: [(&str, &str); 19] = [
     (
         "h.rs",
         "fn help() -> String {\n    let text = \"usage:\n    app run\n    app stop\";\n    let count = 1;\n    text.repeat(count)\n}\n",
@@ -670,6 +670,18 @@ const STRING_FILES: [(&str, &str); 16] = [
     (
         "h.pl",
         "sub help {\n    my $text = <<\"EOT\";\n    app run\n    app stop\nEOT\n    my $count = 1;\n    return $text x $count;\n}\n",
+    ),
+    (
+        "p.rb",
+        "def help\n    text = %Q{usage {x}:\n    app run\n    app stop}\n    count = 1\n    text * count\nend\n",
+    ),
+    (
+        "q.pl",
+        "sub help {\n    my $text = qq{usage {x}:\n    app run\n    app stop};\n    my $count = 1;\n    return $text x $count;\n}\n",
+    ),
+    (
+        "ci.yml",
+        "help:\n  run: |\n    app run\n    app stop\n  env: A=1\n  name: help\n",
     ),
     (
         "H.kt",

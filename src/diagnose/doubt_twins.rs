@@ -720,14 +720,7 @@ mod ruby {
                 '%' if chars.get(i + 1).is_some_and(|n| "wWiIqQr".contains(*n))
                     && chars.get(i + 2).is_some_and(|n| "([{<|/".contains(*n)) =>
                 {
-                    let open = chars[i + 2];
-                    let close = match open {
-                        '(' => ')',
-                        '[' => ']',
-                        '{' => '}',
-                        '<' => '>',
-                        other => other,
-                    };
+                    let close = crate::diagnose::doubt_twins::closing_delimiter(chars[i + 2]);
                     i += 3;
                     while i < chars.len() && chars[i] != close {
                         i += 1;
@@ -1314,6 +1307,19 @@ mod make {
                 holder: None,
             });
         }
+    }
+}
+
+/// The character closing a string whose opening delimiter is `open`: its
+/// bracket's pair (`{` .. `}`), else itself (`|` .. `|`), as Ruby's percent
+/// literals and Perl's quote operators pair them.
+pub(crate) fn closing_delimiter(open: char) -> char {
+    match open {
+        '(' => ')',
+        '[' => ']',
+        '{' => '}',
+        '<' => '>',
+        other => other,
     }
 }
 

@@ -777,12 +777,17 @@ fn key_of(text: &str) -> Option<(&str, &str)> {
 }
 
 /// The column of the first line of content of `lines` (not blank, not a
-/// comment, not a document marker), with its index; `None` for none, or
-/// for indentation that is not spaces alone.
-fn anchor(lines: &[&str]) -> Option<(usize, usize)> {
-    let (index, line) = lines.iter().enumerate().find(|(_, line)| {
+/// comment, not a document marker, not a block scalar's content as
+/// `blocks` reads the file), with its index; `None`
+/// for none, or for indentation that is not spaces alone.
+fn anchor(lines: &[&str], blocks: BlockContent) -> Option<(usize, usize)> {
+    let (index, line) = lines.iter().enumerate().find(|(i, line)| {
         let text = line.trim();
-        !text.is_empty() && !text.starts_with('#') && text != "---" && text != "..."
+        !text.is_empty()
+            && !text.starts_with('#')
+            && text != "---"
+            && text != "..."
+            && !blocks.holds(*i)
     })?;
     let line = line.trim_end_matches('\r');
     let text = line.trim_start_matches(' ');
@@ -790,6 +795,35 @@ fn anchor(lines: &[&str]) -> Option<(usize, usize)> {
         return None;
     }
     Some((index, line.len() - text.len()))
+}
+
+/// Which lines of a stretch lie in a block scalar's content, as the whole
+/// file reads them ([`crate::diagnose::yaml_block_scalars`]): the white
+/// space such a line starts with is the string's, its column no key's (a
+/// line added at a `run: |` block's end, the key below it rewritten, was
+/// read as the stretch's first key moved: a false doubt on an exact edit).
+#[derive(Clone, Copy)]
+struct BlockContent<'a> {
+    /// Per line of the file, whether it is a block scalar's content.
+    inside: &'a [bool],
+    /// The stretch's first line in the file.
+    from: usize,
+}
+
+impl BlockContent<'_> {
+    /// Per line of `lines`, whether it is a block scalar's content.
+    fn lines(lines: &[&str]) -> Vec<bool> {
+        let mut inside = vec![false; lines.len()];
+        for block in crate::diagnose::yaml_block_scalars(lines) {
+            inside[block.content].fill(true);
+        }
+        inside
+    }
+
+    /// Whether the stretch's line `i` is a block scalar's content.
+    fn holds(&self, i: usize) -> bool {
+        self.inside.get(self.from + i).copied().unwrap_or(false)
+    }
 }
 
 /// `line` shifted right by `shift` columns (left for a negative one, by at
@@ -961,10 +995,26 @@ type Stretch = (usize, usize, usize, usize);
 fn first_line_move(old: &[&str], new: &[&str], replaces: &[Stretch]) -> Option<KeyMove> {
     // The stretches whose anchors tell a shift.
     let mut stretches = Vec::new();
+    let (old_blocks, new_blocks) = (BlockContent::lines(old), BlockContent::lines(new));
     for &(old_index, old_len, new_index, new_len) in replaces {
         let taken = &old[old_index..old_index + old_len];
         let put = &new[new_index..new_index + new_len];
-        let (Some((at, was)), Some((_, is))) = (anchor(taken), anchor(put)) else {
+        let (Some((at, was)), Some((_, is))) = (
+            anchor(
+                taken,
+                BlockContent {
+                    inside: &old_blocks,
+                    from: old_index,
+                },
+            ),
+            anchor(
+                put,
+                BlockContent {
+                    inside: &new_blocks,
+                    from: new_index,
+                },
+            ),
+        ) else {
             continue;
         };
         if was != is {
@@ -1253,6 +1303,14 @@ mod tests {
                 "    echo a: b\n    echo c: 2\n",
             ),
             (list, "items:\n", "# the items\nitems:\n"),
+            // A line added at a block scalar's end, the key below it
+            // rewritten (the stretch's first line is the string's: its
+            // column is no key's; was doubted as `next` moved).
+            (
+                list,
+                "  echo c\nnext: 1\n",
+                "  echo c\n    echo d\nnext: 2\n",
+            ),
         ];
         for &(file, old, new) in cases {
             assert_no_doubt("c.yaml", file, old, new);

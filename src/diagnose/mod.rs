@@ -95,7 +95,7 @@ pub(crate) use merge::{
     no_indent_relation_withheld, opened_before, rewritten_from, spaced_otherwise,
     string_spacing_withheld, string_spacing_withheld_at,
 };
-pub use strings::{MultilineStrings, StringSyntax};
+pub use strings::{BlockScalar, MultilineStrings, StringSyntax, yaml_block_scalars};
 pub use suggest::{settle_suggestions, suggestion};
 
 /// The root cause of a block's trouble. JSON: the kebab-case [`Reason::code`].

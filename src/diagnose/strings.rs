@@ -22,7 +22,17 @@
 //!   PHP's `<<<EOT`; their bodies up to the closing word, on a line of its
 //!   own, indented only after `<<-`, `<<~` and in PHP), and `'..'`, `".."`
 //!   and backquotes, which run over lines in all four; a `#` comment (and
-//!   PHP's `//`).
+//!   PHP's `//`). Ruby's percent literals (`%Q{..}`, `%(..)`, `%q[..]`,
+//!   ...) and Perl's quote operators (`q{..}`, `qq{..}`, `qx`, `qr`),
+//!   their bracket delimiters nesting (a tester's find, round 45, T-10);
+//!   word lists (`%w[..]`, `%i[..]`, `qw(..)`) read past, their lines no
+//!   string's content (white space only parts their words).
+//! - YAML: a block scalar's content (`key: |`, `- >-`, `|2`, `|+`: the
+//!   lines after its header indented deeper than its parent, or by its
+//!   indentation indicator; round 45, T-14), ended by the first line
+//!   indented less, which is no part of it ([`MultilineStrings::opened_at`]
+//!   looks at the line asked). Quoted and plain scalars over lines fold
+//!   their lines' leading white space away: no string's content there.
 //! - Any other file: `"""`, `'''` and backquotes (Markdown's fences too).
 //!
 //! The reading errs towards seeing a string: a quote it misreads holds the
@@ -48,6 +58,8 @@ pub enum StringSyntax {
     Lua,
     /// A script language's heredocs and quotes over lines.
     Script(Heredocs),
+    /// YAML's block scalars.
+    Yaml,
     /// A file of no language srview reads: `"""`, `'''`, backquotes.
     Other,
 }
@@ -57,8 +69,11 @@ pub enum StringSyntax {
 pub enum Heredocs {
     /// sh and bash: `<< WORD` (a space allowed), `<<-` strips tabs.
     Shell,
-    /// Ruby and Perl: `<<WORD`, `<<-WORD`, `<<~WORD`, no space after `<<`.
-    RubyPerl,
+    /// Ruby: `<<WORD`, `<<-WORD`, `<<~WORD`, no space after `<<`; and
+    /// percent literals (`%Q{..}`).
+    Ruby,
+    /// Perl: heredocs as Ruby's; and quote operators (`qq{..}`).
+    Perl,
     /// PHP: `<<<WORD`, its closing word indented or not.
     Php,
 }
@@ -68,26 +83,28 @@ impl StringSyntax {
     /// version: only its first line is read, and only when the name says
     /// nothing).
     pub fn of(path: &str, content: &str) -> StringSyntax {
-        if FileKind::of(path, content) == FileKind::Python {
-            return StringSyntax::Python;
+        match FileKind::of(path, content) {
+            FileKind::Python => return StringSyntax::Python,
+            FileKind::Yaml => return StringSyntax::Yaml,
+            FileKind::Makefile | FileKind::Other => {}
         }
         if let Some(lang) = brace_language(path) {
             return StringSyntax::Braces(lang);
         }
         match Script::of(path, content) {
             Some(Script::Shell) => return StringSyntax::Script(Heredocs::Shell),
-            Some(Script::Ruby) => return StringSyntax::Script(Heredocs::RubyPerl),
+            Some(Script::Ruby) => return StringSyntax::Script(Heredocs::Ruby),
             Some(Script::Lua) => return StringSyntax::Lua,
             Some(Script::Make) | None => {}
         }
         let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
         match name.rsplit_once('.').map(|(_, ext)| ext) {
-            Some("pl" | "pm" | "t") => return StringSyntax::Script(Heredocs::RubyPerl),
+            Some("pl" | "pm" | "t") => return StringSyntax::Script(Heredocs::Perl),
             Some("php") => return StringSyntax::Script(Heredocs::Php),
             _ => {}
         }
         match interpreter(content) {
-            Some("perl") => StringSyntax::Script(Heredocs::RubyPerl),
+            Some("perl") => StringSyntax::Script(Heredocs::Perl),
             Some("php") => StringSyntax::Script(Heredocs::Php),
             _ => StringSyntax::Other,
         }
@@ -163,6 +180,11 @@ impl<'a> MultilineStrings<'a> {
             read.line += 1;
             read.from += end;
         }
+        let asked = &self.text[read.from.min(self.text.len())..];
+        let asked = asked.split('\n').next().unwrap_or_default();
+        if read.line == line && read.reader.ends_before(asked.trim_end_matches('\r')) {
+            return None;
+        }
         read.opened
     }
 }
@@ -187,6 +209,7 @@ enum LineReader {
     Braces(Box<StringLines>),
     Lua(LuaState),
     Script(ScriptState),
+    Yaml(YamlState),
 }
 
 impl LineReader {
@@ -197,6 +220,17 @@ impl LineReader {
             StringSyntax::Braces(lang) => LineReader::Braces(Box::new(StringLines::new(lang))),
             StringSyntax::Lua => LineReader::Lua(LuaState::Code),
             StringSyntax::Script(kind) => LineReader::Script(ScriptState::new(kind)),
+            StringSyntax::Yaml => LineReader::Yaml(YamlState::default()),
+        }
+    }
+
+    /// Whether `line`, the next line, ends before it the string left open
+    /// (a YAML block scalar ends at the first line indented less than its
+    /// content: that line is none of it).
+    fn ends_before(&self, line: &str) -> bool {
+        match self {
+            LineReader::Yaml(state) => state.ends_before(line),
+            _ => false,
         }
     }
 
@@ -208,6 +242,7 @@ impl LineReader {
             LineReader::Braces(reader) => reader.read(line),
             LineReader::Lua(state) => read_lua(line, state),
             LineReader::Script(state) => state.read(line),
+            LineReader::Yaml(state) => state.read(line),
         }
     }
 }
@@ -330,11 +365,48 @@ fn read_lua(line: &str, state: &mut LuaState) -> (bool, bool) {
 /// Where a script language's reading is.
 struct ScriptState {
     kind: Heredocs,
-    /// The quote open (`'`, `"` or a backquote).
-    quote: Option<char>,
+    /// The quote open (`'`, `"` or a backquote; a percent literal's or a
+    /// quote operator's delimiters).
+    quote: Option<Delimiters>,
     /// The heredocs whose bodies come, the first being read: the closing
     /// word, and how it may stand on its line.
     bodies: VecDeque<(String, Closing)>,
+}
+
+/// A string's delimiters: a quote closed by itself, or a bracket pair
+/// whose inner pairs nest (`%Q{a {b} c}`, `qq(a (b) c)`).
+struct Delimiters {
+    open: char,
+    close: char,
+    /// The inner pairs open.
+    depth: usize,
+    /// A word list's (`%w[..]`, `qw(..)`): no string's content.
+    words: bool,
+}
+
+impl Delimiters {
+    /// The delimiters a string opened by `open` has.
+    fn around(open: char) -> Delimiters {
+        Delimiters {
+            open,
+            close: super::doubt_twins::closing_delimiter(open),
+            depth: 0,
+            words: false,
+        }
+    }
+
+    /// Reads `c` of the string's text: whether it closes the string.
+    fn closes_at(&mut self, c: char) -> bool {
+        if c == self.close {
+            if self.depth == 0 {
+                return true;
+            }
+            self.depth -= 1;
+        } else if c == self.open {
+            self.depth += 1;
+        }
+        false
+    }
 }
 
 /// How a heredoc's closing word stands on its line.
@@ -382,16 +454,22 @@ impl ScriptState {
         let mut i = 0;
         while i < chars.len() {
             let c = chars[i];
-            match self.quote {
-                Some(q) => {
-                    let escapes = !(q == '\'' && self.kind == Heredocs::Shell);
+            match &mut self.quote {
+                Some(quote) => {
+                    let escapes = !(quote.close == '\'' && self.kind == Heredocs::Shell);
                     if c == '\\' && escapes {
                         i += 1;
-                    } else if c == q {
+                    } else if quote.closes_at(c) {
                         self.quote = None;
                     }
                 }
                 None => {
+                    if let Some((quote, after)) = self.quote_operator(&chars, i) {
+                        self.quote = Some(quote);
+                        opened = true;
+                        i = after;
+                        continue;
+                    }
                     let at_word = i == 0 || chars[i - 1].is_whitespace();
                     let php_comment =
                         self.kind == Heredocs::Php && c == '/' && chars.get(i + 1) == Some(&'/');
@@ -401,7 +479,7 @@ impl ScriptState {
                     if c == '\\' {
                         i += 1;
                     } else if matches!(c, '\'' | '"' | '`') {
-                        self.quote = Some(c);
+                        self.quote = Some(Delimiters::around(c));
                         opened = true;
                     } else if c == '<'
                         && let Some((word, how, end)) = self.heredoc(&chars, i)
@@ -415,8 +493,72 @@ impl ScriptState {
             }
             i += 1;
         }
-        let open = self.quote.is_some() || !self.bodies.is_empty();
+        // A word list's white space only parts its words: no content.
+        let open = self.quote.as_ref().is_some_and(|q| !q.words) || !self.bodies.is_empty();
         (open, opened && open)
+    }
+
+    /// A Ruby percent literal (`%Q{`, `%(`, `%w[`) or a Perl quote
+    /// operator (`qq{`, `q(`, `qw/`) opening at `chars[at]`: its
+    /// delimiters, and the index after the opening one. A word list
+    /// (`%w[..]`, `%i[..]`, `qw(..)`) is read to its end, but its lines
+    /// are none of a string's: white space only parts its words (perl 5
+    /// reads `qw(\n    a b\n)` as `qw(a b)`), so re-indenting them changes
+    /// nothing.
+    fn quote_operator(&self, chars: &[char], at: usize) -> Option<(Delimiters, usize)> {
+        let operand_end = |c: char| c.is_alphanumeric() || c == '_';
+        let before = at.checked_sub(1).map(|k| chars[k]);
+        let words;
+        let delimiter_at = match self.kind {
+            Heredocs::Ruby if chars[at] == '%' => {
+                // After an operand (`x%(2)`, `"%d" % [1]`, `a) %[b]`) a `%`
+                // is the modulo operator; after a name and a space, Ruby
+                // reads a literal (`puts %(hi)`), as this reading errs.
+                let last = chars[..at].iter().rev().find(|c| !c.is_whitespace());
+                let after_operand = match last {
+                    None => false,
+                    Some(&c) if operand_end(c) => before.is_some_and(|b| !b.is_whitespace()),
+                    Some(c) => matches!(c, ')' | ']' | '}' | '"' | '\'' | '`'),
+                };
+                if after_operand {
+                    return None;
+                }
+                let typed = chars.get(at + 1).is_some_and(|c| "qQwWiIrsx".contains(*c));
+                words = chars.get(at + 1).is_some_and(|c| "wWiI".contains(*c));
+                at + 1 + usize::from(typed)
+            }
+            Heredocs::Perl if chars[at] == 'q' => {
+                let sigil = before.is_some_and(|b| operand_end(b) || "$@%&*>:".contains(b));
+                if sigil {
+                    return None;
+                }
+                let name = chars[at..].iter().take_while(|c| operand_end(**c)).count();
+                let word: String = chars[at..at + name].iter().collect();
+                if !matches!(word.as_str(), "q" | "qq" | "qw" | "qx" | "qr") {
+                    return None;
+                }
+                words = word == "qw";
+                let spaced = chars[at + name..]
+                    .iter()
+                    .take_while(|c| c.is_whitespace())
+                    .count();
+                // `q #` starts a comment; `q => 1` is a hash key.
+                if spaced > 0 && chars.get(at + name + spaced) == Some(&'#') {
+                    return None;
+                }
+                at + name + spaced
+            }
+            _ => return None,
+        };
+        let open = *chars.get(delimiter_at)?;
+        let delimiter = !open.is_alphanumeric()
+            && !open.is_whitespace()
+            && !matches!(open, '_' | '=' | ',' | ';' | ')' | ']' | '}' | '>');
+        delimiter.then(|| {
+            let mut delimiters = Delimiters::around(open);
+            delimiters.words = words;
+            (delimiters, delimiter_at + 1)
+        })
     }
 
     /// A heredoc opening at `chars[at]` (a `<`): its closing word, how that
@@ -439,7 +581,7 @@ impl ScriptState {
             };
             i += 1;
         }
-        if self.kind != Heredocs::RubyPerl {
+        if !matches!(self.kind, Heredocs::Ruby | Heredocs::Perl) {
             while chars.get(i).is_some_and(|c| *c == ' ' || *c == '\t') {
                 i += 1;
             }
@@ -471,6 +613,161 @@ impl ScriptState {
         }
         Some((word, how, i))
     }
+}
+
+/// A YAML block scalar of a text's lines, as [`MultilineStrings`] reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BlockScalar {
+    /// The 0-based line of its header (`key: |`).
+    pub header: usize,
+    /// Its content's lines (blank ones among them), 0-based, up to the
+    /// line ending it or the text's end.
+    pub content: std::ops::Range<usize>,
+    /// Its content's indentation: given by the header's indentation
+    /// indicator (`|2`), else its first line that is not blank (`None`
+    /// while none is: no content).
+    pub indent: Option<usize>,
+    /// Whether the header gives it (`|2`, `>1-`).
+    pub indicated: bool,
+}
+
+/// The block scalars of YAML `lines`, in order.
+pub fn yaml_block_scalars(lines: &[&str]) -> Vec<BlockScalar> {
+    let mut state = YamlState::default();
+    let mut found: Vec<BlockScalar> = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let before = state.block;
+        let (_, opened) = state.read(line);
+        let inside = before.is_some() && !opened && state.block.is_some();
+        if let (true, Some(last)) = (inside, found.last_mut()) {
+            last.content.end = i + 1;
+            last.indent = state.block.and_then(|b| b.indent);
+        }
+        if opened {
+            let block = state.block.map(|b| b.indent);
+            found.push(BlockScalar {
+                header: i,
+                content: i + 1..i + 1,
+                indent: block.flatten(),
+                indicated: block.flatten().is_some(),
+            });
+        }
+    }
+    found
+}
+
+/// Where a YAML reading is: in a block scalar's content or not.
+#[derive(Debug, Default)]
+struct YamlState {
+    block: Option<YamlBlock>,
+}
+
+/// A block scalar being read: the least indentation its content may have,
+/// and its indentation once known (given by an indentation indicator, or
+/// by its first line that is not blank).
+#[derive(Debug, Clone, Copy)]
+struct YamlBlock {
+    least: usize,
+    indent: Option<usize>,
+}
+
+impl YamlState {
+    /// Reads one line: a block scalar's content, or a line that may open
+    /// one (a line indented less than the content ends it first).
+    fn read(&mut self, line: &str) -> (bool, bool) {
+        if let Some(block) = &mut self.block {
+            if line.trim().is_empty() {
+                return (true, false);
+            }
+            let lead = spaces(line);
+            let indent = *block.indent.get_or_insert(lead.max(block.least));
+            if lead >= indent && lead >= block.least {
+                return (true, false);
+            }
+            self.block = None;
+        }
+        self.block = block_scalar_header(line);
+        let open = self.block.is_some();
+        (open, open)
+    }
+
+    /// Whether `line` ends the block scalar being read before it.
+    fn ends_before(&self, line: &str) -> bool {
+        self.block.is_some_and(|block| {
+            let lead = spaces(line);
+            !line.trim().is_empty() && lead < block.indent.unwrap_or(block.least).max(block.least)
+        })
+    }
+}
+
+/// The spaces a line starts with (YAML indents with spaces only).
+fn spaces(line: &str) -> usize {
+    line.len() - line.trim_start_matches(' ').len()
+}
+
+/// The block scalar `line` opens, if it does: a `|` or `>` header, with
+/// its chomping and indentation indicators (`|-`, `>+`, `|2`, `|2-`), as
+/// the value of a key (`key: |`, `- key: >-`, a tag or an anchor between:
+/// `key: !!str |`), of a sequence entry (`- |`), or of a document
+/// (`--- |`), a comment after it. Its content is indented deeper than the
+/// key's column (the `-`'s, for an entry; any, for a document or a header
+/// alone on its line), by the
+/// indicator's columns more where one is given, as PyYAML reads it.
+fn block_scalar_header(line: &str) -> Option<YamlBlock> {
+    let code = match line
+        .char_indices()
+        .find(|&(i, c)| c == '#' && (i == 0 || line[..i].ends_with([' ', '\t'])))
+    {
+        Some((at, _)) => &line[..at],
+        None => line,
+    };
+    let mut words: Vec<&str> = code.split_whitespace().collect();
+    let header = words.pop()?;
+    let indicators = header.strip_prefix(['|', '>'])?;
+    let digit = indicators.chars().find(char::is_ascii_digit);
+    let valid = indicators.len() <= 2
+        && indicators
+            .chars()
+            .all(|c| matches!(c, '-' | '+' | '1'..='9'))
+        && indicators.chars().filter(char::is_ascii_digit).count() <= 1
+        && indicators.chars().filter(|c| !c.is_ascii_digit()).count() <= 1;
+    if !valid {
+        return None;
+    }
+    while words.last().is_some_and(|w| w.starts_with(['!', '&'])) {
+        words.pop();
+    }
+    // The column of the node holding the scalar, as PyYAML's `indent`.
+    // A header alone on its line (a key's value below it) is read as a
+    // document's: its key's column is not on the line.
+    let parent: isize =
+        if words.is_empty() || (words.as_slice() == ["---"] && line.starts_with("---")) {
+            -1
+        } else {
+            let lead = spaces(code);
+            let mut rest = &code[lead..];
+            let mut column = lead;
+            // Sequence entries' dashes before the key, the last one's column.
+            let mut dash = None;
+            while rest.starts_with('-') && rest[1..].starts_with([' ', '\t']) {
+                dash = Some(column);
+                let skipped = 1 + rest[1..].len() - rest[1..].trim_start().len();
+                column += skipped;
+                rest = &rest[skipped..];
+            }
+            if words.last().is_some_and(|w| w.ends_with(':')) {
+                column as isize
+            } else if words.iter().all(|w| *w == "-") && !words.is_empty() {
+                dash? as isize
+            } else {
+                return None;
+            }
+        };
+    let least = usize::try_from(parent + 1).unwrap_or(0).max(1);
+    let indent = digit
+        .and_then(|d| d.to_digit(10))
+        .map(|m| least + m as usize - 1);
+    Some(YamlBlock { least, indent })
 }
 
 /// A character of a heredoc's closing word.
@@ -561,6 +858,52 @@ mod tests {
         }
     }
 
+    /// Ruby's percent literals and Perl's quote operators over lines (a
+    /// tester's find, round 45, T-10: their lines were re-indented where
+    /// the `"` forms were withheld), their bracket delimiters nesting; a
+    /// `%` after an operand is the modulo operator, Perl's `%q` a hash,
+    /// `$q{..}` its element, `q =>` a key; a word list (`%w[`, `qw(`) is
+    /// read past, its lines no string's (perl prints the list alike
+    /// however its lines are indented). The Perl file, run by perl 5 on
+    /// this machine (`/tmp/wt-yamlstr-tools/q.pl`), prints `usage {x}:`
+    /// and `    app run` as one string and `it's` and `    (nested)` as
+    /// another: the nested brackets did not close them, the spaces are
+    /// the string's. Ruby is not installed: its manual's rules
+    /// (`%` literals, "Percent Strings").
+    #[test]
+    fn percent_literals_and_quote_operators_run_over_lines() {
+        let ruby = "def help\n  a = %Q{usage {x}:\n    app run}\n  b = %(x\n    y)\n  c = %w[\n    p q\n  ]\n  d = 7 % 3\n  e = \"%d\" %[d]\n  puts %q<a\n    b>\nend\n";
+        assert_eq!(
+            openings("h.rb", ruby),
+            [0, 0, 2, 0, 4, 0, 0, 0, 0, 0, 0, 11, 0, 0]
+        );
+        let perl = "my %q = (a => 1, q => 2);\nmy $h = $q{a} + $q{q};\nmy $t = qq{usage {x}:\n    app run};\nmy @w = qw(\n    a (b) c\n);\nmy $v = q(it's\n    (nested));\nprint \"[$t]\\n[@w]\\n[$v]\\n[$h]\\n\";\n";
+        assert_eq!(openings("q.pl", perl), [0, 0, 0, 3, 0, 0, 0, 0, 8, 0, 0]);
+    }
+
+    /// A YAML block scalar's content lines (a tester's find, round 45,
+    /// T-14: the gate's repair scaled them), each header form, as PyYAML
+    /// 6.0.3 reads this text on this machine
+    /// (`/tmp/wt-yamlstr-tools/t.yaml`: its tokens put lines 7-8, 12-14,
+    /// 17 and 22 in block scalars; `- |2` keeps `  kept`); the line ending
+    /// a block (indented less) is none of it, and an empty block's next
+    /// line neither.
+    #[test]
+    fn a_yaml_block_scalars_lines_are_its_content() {
+        let text = "on:\n  push:\njobs:\n  build:\n    steps:\n      - run: |\n          echo \"a\n            b\"\n      - name: x\n        with:\n          script: >-\n            one\n\n            two\n        env: {A: 1}\n      - |2\n          kept\n      - key: \"not | a block\"\n      - empty: |\n      - x\ndoc: !!str |+ # keep\n  last\n";
+        assert_eq!(
+            openings("ci.yml", text),
+            [
+                0, 0, 0, 0, 0, 0, 6, 6, 0, 0, 0, 11, 11, 11, 0, 0, 16, 0, 0, 0, 0, 21, 21
+            ]
+        );
+        // A header alone on its line, a document's.
+        assert_eq!(
+            openings("d.yaml", "---\n>\n text\n---\nb: 1\n"),
+            [0, 0, 2, 0, 0, 0]
+        );
+    }
+
     #[test]
     fn the_language_is_told_by_the_name_or_the_first_line() {
         let cases: &[(&str, &str, StringSyntax)] = &[
@@ -575,14 +918,16 @@ mod tests {
                 "#!/bin/bash\n",
                 StringSyntax::Script(Heredocs::Shell),
             ),
-            ("a.rb", "", StringSyntax::Script(Heredocs::RubyPerl)),
-            ("a.pl", "", StringSyntax::Script(Heredocs::RubyPerl)),
+            ("a.rb", "", StringSyntax::Script(Heredocs::Ruby)),
+            ("a.pl", "", StringSyntax::Script(Heredocs::Perl)),
             (
                 "run",
                 "#!/usr/bin/perl\n",
-                StringSyntax::Script(Heredocs::RubyPerl),
+                StringSyntax::Script(Heredocs::Perl),
             ),
             ("a.php", "", StringSyntax::Script(Heredocs::Php)),
+            ("deploy.yml", "", StringSyntax::Yaml),
+            ("values.yaml", "#!/bin/bash\n", StringSyntax::Yaml),
             ("notes.md", "", StringSyntax::Other),
             ("Makefile", "", StringSyntax::Other),
         ];

@@ -61,11 +61,23 @@ pub(super) fn reindented(
             {
                 return Err(Some(why));
             }
+            let (new_fixed, block_lines) = if syntax == StringSyntax::Yaml {
+                let below = block_below(&sent.0, &old_fixed, content);
+                let shifted = shift_block_scalars((&sent.0, &sent.1), &lines(&new_fixed), below)
+                    .map_err(Some)?;
+                let mut text = shifted.lines.join("\n");
+                if new_fixed.ends_with('\n') {
+                    text.push('\n');
+                }
+                (text, shifted.masks)
+            } else {
+                (new_fixed, Default::default())
+            };
             if let Some(why) = meaning_changed_where(
                 syntax,
                 (&sent.0, &sent.1),
                 (&lines(&old_fixed), &lines(&new_fixed)),
-                opening_at_end,
+                (opening_at_end, &block_lines),
             ) {
                 return Err(Some(why));
             }
@@ -313,20 +325,134 @@ pub(super) fn meaning_changed(
         syntax,
         (model_old, model_new),
         (fixed_old, fixed_new),
-        false,
+        (false, &BlockLines::default()),
     )
+}
+
+/// The lines of the model's old and new texts that are YAML block
+/// scalars' headers and content, re-indented as wholes
+/// ([`shift_block_scalars`]): not read as strings the re-indentation
+/// changes; their content lines not read as nesting either (a header is a
+/// key, at its depth).
+#[derive(Debug, Default)]
+struct BlockLines {
+    old: Vec<BlockLine>,
+    new: Vec<BlockLine>,
+}
+
+/// What a line is to a YAML block scalar.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum BlockLine {
+    None,
+    Header,
+    Content,
+}
+
+impl BlockLines {
+    fn of(lines: &[&str]) -> Vec<BlockLine> {
+        let mut mask = vec![BlockLine::None; lines.len()];
+        for block in crate::diagnose::yaml_block_scalars(lines) {
+            mask[block.header] = BlockLine::Header;
+            mask[block.content].fill(BlockLine::Content);
+        }
+        mask
+    }
+}
+
+/// The new lines with their YAML block scalars re-indented, and which
+/// lines those are.
+struct Shifted {
+    lines: Vec<String>,
+    masks: BlockLines,
+}
+
+/// The content indentation of a YAML block scalar the file goes on with
+/// right after the old text (`model_old`, as sent; `file_old`, as the file
+/// has it), if the line there lies in one: lines the new text leaves in
+/// that block are read at that indentation.
+fn block_below(model_old: &[&str], file_old: &str, content: &str) -> Option<usize> {
+    let next = first_line(file_old, content) - 1 + model_old.len();
+    let file: Vec<&str> = content.lines().collect();
+    crate::diagnose::yaml_block_scalars(&file)
+        .into_iter()
+        .find(|block| block.header < next && block.content.contains(&next))
+        .and_then(|block| block.indent)
+}
+
+/// The model's new YAML lines (`model_new`) with each block scalar's
+/// content re-indented as a whole (a tester's find, round 45, T-14: the
+/// repair scaled a `script: |` block's lines, doubling a Python snippet's
+/// indentation inside it): the content's indentation becomes the one the
+/// repair gave its first line (`fixed_new`: the lines re-indented as the
+/// file is; with an indentation indicator, `|2`, the header's shift added),
+/// every line keeping the white space it has past the model's indentation,
+/// so the string reads as the model wrote it. `Err` where the block runs on
+/// into the file's lines below the old text (`below`: their content
+/// indentation) at another indentation: those lines would read otherwise.
+fn shift_block_scalars(
+    (model_old, model_new): (&[&str], &[&str]),
+    fixed_new: &[&str],
+    below: Option<usize>,
+) -> Result<Shifted, String> {
+    let mut lines: Vec<String> = fixed_new.iter().map(|l| l.to_string()).collect();
+    let masks = BlockLines {
+        old: BlockLines::of(model_old),
+        new: BlockLines::of(model_new),
+    };
+    if fixed_new.len() != model_new.len() {
+        return Ok(Shifted { lines, masks });
+    }
+    for block in crate::diagnose::yaml_block_scalars(model_new) {
+        let Some(model_indent) = block.indent else {
+            continue;
+        };
+        let first = block
+            .content
+            .clone()
+            .find(|&i| !model_new[i].trim().is_empty());
+        let header = block.header;
+        let indent = if block.indicated {
+            (model_indent + lead(fixed_new[header])).checked_sub(lead(model_new[header]))
+        } else {
+            first.map(|i| lead(fixed_new[i]))
+        };
+        let Some(indent) = indent else { continue };
+        let runs_on = block.content.end == model_new.len();
+        if let Some(file_indent) = below.filter(|&at| runs_on && at != indent) {
+            return Err(format!(
+                "the new text's YAML block scalar (`{}`) runs on into the file's lines below \
+                 the old text, whose content is indented by {file_indent} columns, while its \
+                 lines would be re-indented to {indent}: the string's content would change",
+                model_new[header].trim()
+            ));
+        }
+        for i in block.content {
+            let line = model_new[i];
+            let rest = (line.len() - line.trim_start_matches(' ').len() >= model_indent)
+                .then(|| &line[model_indent..]);
+            lines[i] = match rest {
+                Some(rest) if !rest.is_empty() => format!("{}{rest}", " ".repeat(indent)),
+                _ => String::new(),
+            };
+        }
+    }
+    Ok(Shifted { lines, masks })
 }
 
 /// [`meaning_changed`]; `opening_at_end`: the old text ends on the line
 /// opening a string the file goes on with ([`opening_at_end`]), so that
 /// line, and the new text's last line where it opens a string left open
-/// too, move with the code.
+/// too, move with the code; `blocks`: the YAML block scalars' lines,
+/// re-indented as wholes.
 fn meaning_changed_where(
     syntax: StringSyntax,
     (model_old, model_new): (&[&str], &[&str]),
     (fixed_old, fixed_new): (&[&str], &[&str]),
-    opening_at_end: bool,
+    (opening_at_end, blocks): (bool, &BlockLines),
 ) -> Option<String> {
+    let in_block =
+        |mask: &[BlockLine], i: usize| mask.get(i).is_some_and(|&l| l != BlockLine::None);
+    let content = |mask: &[BlockLine], i: usize| mask.get(i) == Some(&BlockLine::Content);
     let blank = |line: &&str| line.trim().is_empty();
     let moved = model_new.len() != fixed_new.len()
         || model_new
@@ -360,24 +486,26 @@ fn meaning_changed_where(
     // string they start inside reads from its closing quotes, as opened
     // there): that string's opening line, and whether the lines end inside
     // it.
-    let string_line =
-        |lines: &[&str], spans: &[crate::diagnose::StringSpan], kept: Option<usize>| {
-            let text = lines.join("\n");
-            let strings = MultilineStrings::new(syntax, &text);
-            (0..lines.len())
-                .filter(|&i| !docstring_line(spans, i) && Some(i) != kept)
-                .find_map(|i| {
-                    strings
-                        .opened_at(i)
-                        .or_else(|| (strings.opened_at(i + 1) == Some(i)).then_some(i))
-                })
-                .map(|open| {
-                    let left_open = strings.opened_at(lines.len()) == Some(open);
-                    (lines[open].trim().to_string(), left_open)
-                })
-        };
-    if let Some((line, left_open)) = string_line(model_old, &old_spans, old_kept)
-        .or_else(|| string_line(model_new, &new_spans, new_kept))
+    let string_line = |lines: &[&str],
+                       spans: &[crate::diagnose::StringSpan],
+                       kept: Option<usize>,
+                       mask: &[BlockLine]| {
+        let text = lines.join("\n");
+        let strings = MultilineStrings::new(syntax, &text);
+        (0..lines.len())
+            .filter(|&i| !docstring_line(spans, i) && Some(i) != kept && !in_block(mask, i))
+            .find_map(|i| {
+                strings
+                    .opened_at(i)
+                    .or_else(|| (strings.opened_at(i + 1) == Some(i)).then_some(i))
+            })
+            .map(|open| {
+                let left_open = strings.opened_at(lines.len()) == Some(open);
+                (lines[open].trim().to_string(), left_open)
+            })
+    };
+    if let Some((line, left_open)) = string_line(model_old, &old_spans, old_kept, &blocks.old)
+        .or_else(|| string_line(model_new, &new_spans, new_kept, &blocks.new))
     {
         // A string the lines do not hold whole (they end inside it, or
         // start inside it and read its closing quotes as an opening) is
@@ -460,8 +588,9 @@ fn meaning_changed_where(
         .iter()
         .zip(fixed_old)
         .zip(&old_doc)
-        .filter(|((sent, _), doc)| !blank(sent) && doc.is_none())
-        .map(|((sent, fixed), _)| (lead(sent), lead(fixed)))
+        .enumerate()
+        .filter(|(i, ((sent, _), doc))| !blank(sent) && doc.is_none() && !content(&blocks.old, *i))
+        .map(|(_, ((sent, fixed), _))| (lead(sent), lead(fixed)))
         .collect();
     levels.sort_unstable();
     levels.dedup();
@@ -469,8 +598,9 @@ fn meaning_changed_where(
         .iter()
         .zip(fixed_new)
         .zip(&new_doc)
-        .filter(|((sent, _), doc)| !blank(sent) && doc.is_none())
-        .map(|(pair, _)| pair)
+        .enumerate()
+        .filter(|(i, ((sent, _), doc))| !blank(sent) && doc.is_none() && !content(&blocks.new, *i))
+        .map(|(_, (pair, _))| pair)
         .find(|(sent, fixed)| {
             levels
                 .iter()
@@ -574,6 +704,54 @@ mod tests {
         assert_eq!(
             reindented("a.py", "  weight: int\n", "  w: int\n", file),
             Err(None)
+        );
+    }
+
+    /// A YAML block scalar's content moves as a whole (round 45, T-14):
+    /// each line keeps the white space it has past the block's
+    /// indentation; the expected files read, to PyYAML 6.0.3, as the
+    /// model's text at 2 columns does (/tmp/wt-yamlstr-cases: `cases.py`).
+    #[test]
+    fn a_yaml_block_scalar_moves_as_a_whole() {
+        let file = "config:\n    script: |\n        def f():\n          return 1\n    name: x\n";
+        assert_eq!(
+            reindented(
+                "c.yaml",
+                "config:\n  script: |\n    def f():\n",
+                "config:\n  script: |\n    def f():\n      x = 0\n",
+                file
+            ),
+            Ok((
+                "config:\n    script: |\n        def f():\n".to_string(),
+                "config:\n    script: |\n        def f():\n          x = 0\n".to_string()
+            ))
+        );
+        // A block the new text adds, its indentation indicator's columns
+        // kept past the key's shift.
+        let file = "a:\n    b: 1\n    c: 2\n";
+        assert_eq!(
+            reindented(
+                "c.yaml",
+                "  b: 1\n  c: 2\n",
+                "  b: 1\n  s: |2\n      lead\n    x\n  c: 2\n",
+                file
+            ),
+            Ok((
+                "    b: 1\n    c: 2\n".to_string(),
+                "    b: 1\n    s: |2\n        lead\n      x\n    c: 2\n".to_string()
+            ))
+        );
+        // The block running on below the old text at 8 columns, its first
+        // new line set at 12: the lines below would read otherwise.
+        let file = "x:\n    s: |\n        keep\n    t: 1\n";
+        assert_eq!(
+            reindented("c.yaml", "x:\n  s: |\n", "x:\n  s: |\n      first\n", file),
+            Err(Some(
+                "the new text's YAML block scalar (`s: |`) runs on into the file's lines below \
+                 the old text, whose content is indented by 8 columns, while its lines would \
+                 be re-indented to 12: the string's content would change"
+                    .to_string()
+            ))
         );
     }
 

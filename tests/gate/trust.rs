@@ -3021,5 +3021,104 @@ fn the_binary_denies_a_statement_join_and_a_name_in_another_form() {
             .expect("a reason");
         assert!(reason.contains(said), "{reason}");
         assert_eq!(std::fs::read_to_string(&file).expect("read"), content);
+}
+
+/// A tester's find (round 45, T-10): Ruby's percent literals and Perl's
+/// quote operators over lines were re-indented with the code (their `"`
+/// forms were withheld): each line's leading spaces are the string's
+/// content (perl 5 prints `qq{usage:\n    app run}`'s four spaces; Ruby by
+/// its manual). Sent two columns short with a line added inside, each is
+/// withheld by every agent, the file's line named; a word list's lines
+/// (`qw(..)`) are re-indented, their white space no content.
+#[test]
+fn a_percent_literal_or_quote_operator_is_never_reindented() {
+    let files = [
+        ("h.rb", "    text = %Q{usage:", "}", "    text"),
+        ("h3.rb", "    text = %(usage:", ")", "    text"),
+        ("h4.rb", "    text = %q[usage:", "]", "    text"),
+        (
+            "h2.pl",
+            "    my $text = qq{usage {x}:",
+            "};",
+            "    return $text;",
+        ),
+        (
+            "q.pl",
+            "    my $text = q(usage (x):",
+            ");",
+            "    return $text;",
+        ),
+    ];
+    for (name, opening, close, after) in files {
+        let (head, tail) = if name.ends_with(".rb") {
+            ("def help\n", "end\n")
+        } else {
+            ("sub help {\n", "}\n")
+        };
+        let body = format!("{opening}\n    app run\n    app stop{close}\n{after}\n");
+        let file = format!("{head}{body}{tail}");
+        let short = |text: &str| -> String {
+            text.lines()
+                .map(|l| format!("{}\n", l.strip_prefix("  ").unwrap_or(l)))
+                .collect()
+        };
+        let new = format!("{opening}\n    app run\n    app stop\n    app status{close}\n{after}\n");
+        for agent in OLD_NEW_AGENTS {
+            let judgment = judged_repairing(agent, (name, &file), &short(&body), &short(&new));
+            assert_withheld(&judgment, &format!("(the file has `app stop{close}`)"));
+        }
+    }
+    // A word list's lines: white space only parts its words (perl 5 reads
+    // `qw(usage\n    app run)` as `qw(usage app run)`): re-indented with
+    // the code.
+    let file = "sub help {\n    my @words = qw(usage\n    app run\n    app stop);\n    return @words;\n}\n";
+    let old = "  my @words = qw(usage\n  app run\n  app stop);\n  return @words;\n";
+    let new = "  my @words = qw(usage\n  app run\n  app stop\n  app status);\n  return @words;\n";
+    for agent in OLD_NEW_AGENTS {
+        let judgment = judged_repairing(agent, ("w.pl", file), old, new);
+        let corrected = correction_of(&judgment)
+            .unwrap_or_else(|| panic!("{agent:?}: {}", deny_reason(&judgment)));
+        assert!(
+            corrected
+                .to_string()
+                .contains(if agent == GateAgent::Codex {
+                    "\\n+    app status);"
+                } else {
+                    "\\n    app status);"
+                }),
+            "{agent:?}: {corrected}"
+        );
+    }
+}
+
+/// A tester's find (round 45, T-14): a YAML block scalar's lines were
+/// scaled with the YAML around them (4-column file, edit sent at 2): the
+/// Python snippet in `script: |` got `x = 0` 4 columns under `def f():`
+/// where the model wrote 2 (PyYAML read `'def f():\n    x = 0\n  return
+/// 1\n'`). The block moves as a whole: PyYAML reads the corrected file as
+/// `'def f():\n  x = 0\n  return 1\n'`, what the model's text says
+/// (checked on this machine, /tmp/wt-yamlstr-cases). Codex's patch repair
+/// withholds it, naming the block.
+#[test]
+fn a_yaml_block_scalar_is_reindented_as_a_whole() {
+    let file = "config:\n    script: |\n        def f():\n          return 1\n    name: x\nother:\n    key: 1\n";
+    let (old, new) = (
+        "config:\n  script: |\n    def f():\n",
+        "config:\n  script: |\n    def f():\n      x = 0\n",
+    );
+    for agent in OLD_NEW_AGENTS {
+        let judgment = judged_repairing(agent, ("c.yaml", file), old, new);
+        if agent == GateAgent::Codex {
+            assert_withheld(&judgment, "`script: |`");
+            continue;
+        }
+        let corrected = correction_of(&judgment)
+            .unwrap_or_else(|| panic!("{agent:?}: {}", deny_reason(&judgment)));
+        assert!(
+            corrected
+                .to_string()
+                .contains("config:\\n    script: |\\n        def f():\\n          x = 0\\n\""),
+            "{agent:?}: {corrected}"
+        );
     }
 }
