@@ -3021,6 +3021,7 @@ fn the_binary_denies_a_statement_join_and_a_name_in_another_form() {
             .expect("a reason");
         assert!(reason.contains(said), "{reason}");
         assert_eq!(std::fs::read_to_string(&file).expect("read"), content);
+    }
 }
 
 /// A tester's find (round 45, T-10): Ruby's percent literals and Perl's
