@@ -346,26 +346,57 @@ fn gained_lines(now: &Decorated, own: &[String]) -> (Vec<usize>, Vec<String>) {
 /// For each line of `result`, the line of `original` it is when the edit
 /// kept it (a line diff of the two, lines trimmed), `None` for a line it
 /// wrote. Past a deadline on long texts the diff keeps fewer lines (still
-/// only equal ones).
+/// only equal ones). Lines removed are read as removed as early as their
+/// text allows ([`earliest`]).
 fn kept_lines(original: &str, result: &str) -> Vec<Option<usize>> {
     let old: Vec<&str> = original.lines().map(str::trim).collect();
     let new: Vec<&str> = result.lines().map(str::trim).collect();
     let deadline = (old.len() + new.len() > DIFF_EXACT_UP_TO)
         .then(|| Instant::now() + Duration::from_millis(50));
+    let ops = textdiff::ops(&old, &new, deadline);
     let mut kept = vec![None; new.len()];
-    for op in textdiff::ops(&old, &new, deadline) {
+    for op in &ops {
         if let DiffOp::Equal {
             old_index,
             new_index,
             len,
-        } = op
+        } = *op
         {
             for i in 0..len {
                 kept[new_index + i] = Some(old_index + i);
             }
         }
     }
+    for op in ops {
+        if let DiffOp::Delete {
+            old_index,
+            old_len,
+            new_index,
+        } = op
+        {
+            earliest(&old, &mut kept, old_index..old_index + old_len, new_index);
+        }
+    }
     kept
+}
+
+/// Slides the lines `removed` of `old`, which a diff removes before the
+/// result's line `at`, up while the kept line above them reads as their
+/// last one: that line is then read as removed and their last one as kept
+/// (a tester's sweep: `@overload` / `def activate(` .. removed down to the
+/// implementation's `def activate(` was read as the overload's own line
+/// kept, the implementation's removed, so the decorator stood on its own).
+/// An edit removing a definition under its decorators starts its old text
+/// at the definition's line: the earliest reading is the edit's.
+fn earliest(old: &[&str], kept: &mut [Option<usize>], removed: std::ops::Range<usize>, at: usize) {
+    let (mut start, mut end, mut at) = (removed.start, removed.end, at);
+    while start > 0 && at > 0 && end > start && kept[at - 1] == Some(start - 1) {
+        if old[start - 1] != old[end - 1] {
+            break;
+        }
+        kept[at - 1] = Some(end - 1);
+        (start, end, at) = (start - 1, end - 1, at - 1);
+    }
 }
 
 /// Lines of both texts up to which [`kept_lines`] diffs without a
@@ -758,6 +789,25 @@ mod tests {
             let got = decorator_moved(path, text, &result).map(|m| m.fault());
             assert_eq!(got.as_deref(), Some(said), "{path}: {old}");
         }
+        // The overload's first line reads as the implementation's (a
+        // sweep's find, responses' `activate`): removed down to the
+        // implementation's, its decorator now makes that an overload
+        // (python3: NotImplementedError when called); removed with its
+        // decorator, nothing moves.
+        let overloads = "class R:\n    @overload\n    def activate(\n        self, *, registry: int = ...\n    ) -> None: ...\n\n    def activate(\n        self, func=None\n    ):\n        return func\n";
+        let variant =
+            "    def activate(\n        self, *, registry: int = ...\n    ) -> None: ...\n\n";
+        let result = overloads.replacen(variant, "", 1);
+        let got = decorator_moved("r.py", overloads, &result).map(|m| m.fault());
+        assert_eq!(
+            got.as_deref(),
+            Some(
+                "`@overload` stood on `def activate(` (line 3), which the edit removes, and now \
+                 stands on `def activate(` (line 3), which it now decorates"
+            )
+        );
+        let whole = overloads.replacen(&format!("    @overload\n{variant}"), "", 1);
+        assert_eq!(decorator_moved("r.py", overloads, &whole), None);
         let result = rust.replacen("fn old_test() {\n    assert!(true);\n}\n\n", "", 1);
         let said = decorator_moved("t.rs", rust, &result).map(|m| m.describe());
         assert_eq!(
