@@ -106,6 +106,11 @@ impl MovedDecorator {
                 self.verb(),
                 self.was_on.1,
             ),
+            Former::Removed { .. } if self.now_on.1.is_empty() => format!(
+                "{stood}, which the edit removes, and now stands at the end of the file: it \
+                 {} no definition",
+                self.verb(),
+            ),
             Former::Removed { .. } if closes_a_block(&self.now_on.1) => format!(
                 "{stood}, which the edit removes, and now stands above `{}` (line {}), which \
                  closes the block: it {} no definition",
@@ -247,7 +252,9 @@ fn put_between(
             return None;
         }
         let now = after.iter().find(|now| {
-            now.decorators == was.decorators && !original_lines.contains(now.target.1.as_str())
+            now.decorators == was.decorators
+                && now.target.0 < result_lines.len()
+                && !original_lines.contains(now.target.1.as_str())
         })?;
         let left = result_lines
             .iter()
@@ -285,7 +292,12 @@ fn left_behind(
     let kept = kept_lines(original, result);
     let survives: HashSet<usize> = kept.iter().flatten().copied().collect();
     after.iter().find_map(|now| {
-        let target = kept.get(now.target.0).copied().flatten()?;
+        // The end of the file is kept by any edit.
+        let target = if now.target.0 == kept.len() {
+            original.lines().count()
+        } else {
+            kept.get(now.target.0).copied().flatten()?
+        };
         let beside = before
             .iter()
             .find(|was| was.target.0 == target)
@@ -409,7 +421,8 @@ fn closes_a_block(t: &str) -> bool {
     t.starts_with(['}', ')', ']'])
 }
 
-/// Every decorator run of `text` and the line it stands on.
+/// Every decorator run of `text` and the line it stands on; a run the
+/// text ends with stands on the line past its last, `""`.
 fn decorated(style: Style, text: &str) -> Vec<Decorated> {
     let lines: Vec<&str> = text.lines().map(str::trim).collect();
     let mut out = Vec::new();
@@ -438,6 +451,14 @@ fn decorated(style: Style, text: &str) -> Vec<Decorated> {
             });
         }
         i = target + 1;
+    }
+    // Decorators the file ends with stand on its end (no definition).
+    if !run.is_empty() {
+        out.push(Decorated {
+            decorators: run.iter().map(|&at| lines[at].to_string()).collect(),
+            lines: run,
+            target: (lines.len(), String::new()),
+        });
     }
     out
 }
@@ -762,6 +783,15 @@ mod tests {
                 "`@HostListener(\"click\")` stood on `onClick() {` (line 3), which the edit \
                  removes, and now stands above `}` (line 3), which closes the block: it \
                  decorates no definition",
+            ),
+            // The file's last definition: its decorators end the file
+            // (python3: SyntaxError).
+            (
+                "r.py",
+                flask,
+                "def index():\n    return \"hi\"\n",
+                "`@app.route(\"/\")` stood on `def index():` (line 11), which the edit removes, \
+                 and now stands at the end of the file: it decorates no definition",
             ),
             // The next definition's own decorator removed too: named as
             // its own no more.
