@@ -26,6 +26,12 @@
 //! definition). A target renamed or rewritten by the edit is no
 //! move: the decorators stay on what it became. Decorators the edit writes
 //! again above both definitions are left alone (the model wrote them).
+//!
+//! The reverse move (a tester's find, round 45 T-12): an edit removing a
+//! decorated definition's own lines and keeping its decorators (a model
+//! deleting "the function" by its `def` and body) leaves them on the
+//! definition below, above a closing `}`, or at the file's end: read by
+//! the lines a line diff says the edit kept ([`left_behind`]).
 
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
