@@ -600,6 +600,45 @@ fn bracket_close(lines: &[&str], line: usize, col: usize) -> Option<(usize, usiz
 mod tests {
     use super::{Former, decorator_moved};
 
+    /// Each edit `(path, text, old, new)` (old replaced once, and found)
+    /// moves no decorator.
+    fn assert_moves_nothing(edits: &[(&str, &str, &str, &str)]) {
+        for (path, text, old, new) in edits {
+            let result = text.replacen(old, new, 1);
+            assert_ne!(&result, text, "{path}: {old}");
+            assert_eq!(
+                decorator_moved(path, text, &result),
+                None,
+                "{path}: {old} -> {new}"
+            );
+        }
+    }
+
+    /// Two Flask routes, the first behind a login (the tester's r.py,
+    /// round 45 T-12).
+    const ROUTES: &str = "app = Flask(__name__)\n\n\n@app.route(\"/admin\")\n@login_required\ndef old_admin():\n    return \"legacy\"\n\n\n@app.route(\"/\")\ndef index():\n    return \"hi\"\n";
+
+    /// A `#[test]` function and a plain one below it (the tester's t.rs).
+    const OLD_TEST: &str =
+        "#[test]\nfn old_test() {\n    assert!(true);\n}\n\npub fn helper() -> i32 {\n    1\n}\n";
+
+    /// A method under `@Override` and one below it (the tester's B.java).
+    const OVERRIDE: &str = "public class B extends A {\n    @Override\n    public String toString() {\n        return \"B\";\n    }\n\n    public int size() {\n        return 0;\n    }\n}\n";
+
+    /// A class whose last method stands under `@HostListener`.
+    const LAST_LISTENER: &str =
+        "class C {\n  @HostListener(\"click\")\n  onClick() {\n    go();\n  }\n}\n";
+
+    /// A struct under `#[derive]` and `#[cfg]`, a function below it.
+    const ITEM: &str = "#[derive(Debug, Clone)]\n#[cfg(feature = \"x\")]\npub struct Item {\n    pub n: u32,\n}\n\npub fn helper() -> i32 {\n    1\n}\n";
+
+    /// An `@overload` stack and its implementation.
+    const OVERLOADS: &str = "@overload\ndef f(x: int) -> int: ...\n@overload\ndef f(x: str) -> str: ...\ndef f(x):\n    return x\n";
+
+    /// Two fixtures under the same decorator.
+    const FIXTURES: &str =
+        "@pytest.fixture\ndef a():\n    return 1\n\n\n@pytest.fixture\ndef b():\n    return 2\n";
+
     /// The tester's four files (round 44, T-13), each edited by an old
     /// text of the definition's own line and a new text putting another
     /// statement first; and the same files edited the ordinary ways.
@@ -695,10 +734,7 @@ mod tests {
                 "/// An item.\npub struct Item {",
             ),
         ];
-        for (path, text, old, new) in fine {
-            let result = text.replacen(old, new, 1);
-            assert_eq!(decorator_moved(path, text, &result), None, "{path}: {new}");
-        }
+        assert_moves_nothing(&fine);
         // Two functions under the same decorator: a new one with it above
         // (a diff could read it as put under the first's decorator).
         let fixtures = "@pytest.fixture\ndef a():\n    return 1\n";
@@ -776,14 +812,10 @@ mod tests {
     /// not override or implement a method from a supertype").
     #[test]
     fn a_definition_removed_from_under_its_decorators_leaves_them_on_the_next() {
-        let flask = "app = Flask(__name__)\n\n\n@app.route(\"/admin\")\n@login_required\ndef old_admin():\n    return \"legacy\"\n\n\n@app.route(\"/\")\ndef index():\n    return \"hi\"\n";
-        let rust = "#[test]\nfn old_test() {\n    assert!(true);\n}\n\npub fn helper() -> i32 {\n    1\n}\n";
-        let java = "public class B extends A {\n    @Override\n    public String toString() {\n        return \"B\";\n    }\n\n    public int size() {\n        return 0;\n    }\n}\n";
-        let last = "class C {\n  @HostListener(\"click\")\n  onClick() {\n    go();\n  }\n}\n";
         let cases = [
             (
                 "r.py",
-                flask,
+                ROUTES,
                 "def old_admin():\n    return \"legacy\"\n\n\n",
                 "`@app.route(\"/admin\") @login_required` stood on `def old_admin():` (line 6), \
                  which the edit removes, and now stands on `def index():` (line 7), which it \
@@ -791,14 +823,14 @@ mod tests {
             ),
             (
                 "t.rs",
-                rust,
+                OLD_TEST,
                 "fn old_test() {\n    assert!(true);\n}\n\n",
                 "`#[test]` stood on `fn old_test() {` (line 2), which the edit removes, and now \
                  stands on `pub fn helper() -> i32 {` (line 2), which it now applies to",
             ),
             (
                 "B.java",
-                java,
+                OVERRIDE,
                 "    public String toString() {\n        return \"B\";\n    }\n\n",
                 "`@Override` stood on `public String toString() {` (line 3), which the edit \
                  removes, and now stands on `public int size() {` (line 3), which it now \
@@ -806,17 +838,17 @@ mod tests {
             ),
             (
                 "c.ts",
-                last,
+                LAST_LISTENER,
                 "  onClick() {\n    go();\n  }\n",
                 "`@HostListener(\"click\")` stood on `onClick() {` (line 3), which the edit \
                  removes, and now stands above `}` (line 3), which closes the block: it \
                  decorates no definition",
             ),
-            // The file's last definition: its decorators end the file
+            // The file's LAST_LISTENER definition: its decorators end the file
             // (python3: SyntaxError).
             (
                 "r.py",
-                flask,
+                ROUTES,
                 "def index():\n    return \"hi\"\n",
                 "`@app.route(\"/\")` stood on `def index():` (line 11), which the edit removes, \
                  and now stands at the end of the file: it decorates no definition",
@@ -825,7 +857,7 @@ mod tests {
             // its own no more.
             (
                 "r.py",
-                flask,
+                ROUTES,
                 "def old_admin():\n    return \"legacy\"\n\n\n@app.route(\"/\")\n",
                 "`@app.route(\"/admin\") @login_required` stood on `def old_admin():` (line 6), \
                  which the edit removes, and now stands on `def index():` (line 6), which it \
@@ -834,7 +866,7 @@ mod tests {
             // Only the decorator nearest the definition removed with it.
             (
                 "r.py",
-                flask,
+                ROUTES,
                 "@login_required\ndef old_admin():\n    return \"legacy\"\n\n\n",
                 "`@app.route(\"/admin\")` stood on `def old_admin():` (line 6), which the edit \
                  removes, and now stands on `def index():` (line 6), which it now decorates on \
@@ -847,8 +879,8 @@ mod tests {
             let got = decorator_moved(path, text, &result).map(|m| m.fault());
             assert_eq!(got.as_deref(), Some(said), "{path}: {old}");
         }
-        let result = rust.replacen("fn old_test() {\n    assert!(true);\n}\n\n", "", 1);
-        let said = decorator_moved("t.rs", rust, &result).map(|m| m.describe());
+        let result = OLD_TEST.replacen("fn old_test() {\n    assert!(true);\n}\n\n", "", 1);
+        let said = decorator_moved("t.rs", OLD_TEST, &result).map(|m| m.describe());
         assert_eq!(
             said.as_deref(),
             Some(
@@ -868,77 +900,69 @@ mod tests {
     /// writes above the next definition itself.
     #[test]
     fn a_decorated_definition_removed_whole_or_replaced_moves_nothing() {
-        let flask = "@app.route(\"/admin\")\n@login_required\ndef old_admin():\n    return \"legacy\"\n\n\n@app.route(\"/\")\ndef index():\n    return \"hi\"\n";
-        let rust = "#[derive(Debug, Clone)]\n#[cfg(feature = \"x\")]\npub struct Item {\n    pub n: u32,\n}\n\npub fn helper() -> i32 {\n    1\n}\n";
-        let overloads = "@overload\ndef f(x: int) -> int: ...\n@overload\ndef f(x: str) -> str: ...\ndef f(x):\n    return x\n";
-        let fixtures = "@pytest.fixture\ndef a():\n    return 1\n\n\n@pytest.fixture\ndef b():\n    return 2\n";
         let fine = [
             (
                 "r.py",
-                flask,
+                ROUTES,
                 "@app.route(\"/admin\")\n@login_required\ndef old_admin():\n    return \"legacy\"\n\n\n",
                 "",
             ),
             (
                 "r.py",
-                flask,
+                ROUTES,
                 "def old_admin():\n    return \"legacy\"\n",
                 "def admin():\n    return \"new\"\n",
             ),
             (
                 "r.py",
-                flask,
+                ROUTES,
                 "def old_admin():\n    return \"legacy\"\n\n\n@app.route(\"/\")\n",
                 "def admin():\n    return 1\n\n\n@app.route(\"/\")\n@login_required\n",
             ),
             (
                 "r.rs",
-                rust,
+                ITEM,
                 "pub struct Item {\n    pub n: u32,\n}\n",
                 "pub enum Item {\n    A,\n}\n",
             ),
             (
                 "r.rs",
-                rust,
+                ITEM,
                 "#[derive(Debug, Clone)]\n#[cfg(feature = \"x\")]\npub struct Item {\n    pub n: u32,\n}\n\n",
                 "",
             ),
             (
                 "o.py",
-                overloads,
+                OVERLOADS,
                 "@overload\ndef f(x: int) -> int: ...\n",
                 "",
             ),
             (
                 "o.py",
-                overloads,
+                OVERLOADS,
                 "def f(x: int) -> int: ...\n@overload\n",
                 "",
             ),
             (
                 "o.py",
-                overloads,
+                OVERLOADS,
                 "def f(x: str) -> str: ...\n",
                 "def f(x: bytes) -> bytes: ...\n",
             ),
             (
                 "c.py",
-                fixtures,
+                FIXTURES,
                 "def a():\n    return 1\n\n\n@pytest.fixture\n",
                 "",
             ),
             (
                 "c.py",
-                fixtures,
+                FIXTURES,
                 "@pytest.fixture\ndef a():\n    return 1\n\n\n",
                 "",
             ),
         ];
-        for (path, text, old, new) in fine {
-            let result = text.replacen(old, new, 1);
-            assert_ne!(result, text, "{path}: {old}");
-            assert_eq!(decorator_moved(path, text, &result), None, "{path}: {old}");
-        }
+        assert_moves_nothing(&fine);
         // Like lines a diff cannot place: an overload's `def activate(`
         // removed down to its implementation's reads the same as the
         // overload's parameters and the implementation's `def activate(`
@@ -967,8 +991,8 @@ mod tests {
         // `b` as a second one; an overload's `def` alone removed: its
         // `@overload` makes the implementation an overload (python3:
         // calling `f` then raises NotImplementedError).
-        let result = fixtures.replacen("def a():\n    return 1\n\n\n", "", 1);
-        let got = decorator_moved("c.py", fixtures, &result).map(|m| m.fault());
+        let result = FIXTURES.replacen("def a():\n    return 1\n\n\n", "", 1);
+        let got = decorator_moved("c.py", FIXTURES, &result).map(|m| m.fault());
         assert_eq!(
             got.as_deref(),
             Some(
@@ -977,8 +1001,8 @@ mod tests {
                  `@pytest.fixture`"
             )
         );
-        let result = overloads.replacen("def f(x: str) -> str: ...\n", "", 1);
-        let got = decorator_moved("o.py", overloads, &result).map(|m| m.fault());
+        let result = OVERLOADS.replacen("def f(x: str) -> str: ...\n", "", 1);
+        let got = decorator_moved("o.py", OVERLOADS, &result).map(|m| m.fault());
         assert_eq!(
             got.as_deref(),
             Some(
