@@ -64,10 +64,11 @@ pub enum Former {
     /// decorators: a definition was put between them (round 44 T-13).
     Left(usize),
     /// The edit removed it and kept its decorators, which now stand on
-    /// the definition that followed it (round 45 T-12); that one's own
-    /// decorators before the edit, trimmed, are `beside`.
+    /// the definition that followed it (round 45 T-12), above a closing
+    /// bracket, or at the file's end.
     Removed {
-        /// The decorators the definition they now stand on had of its own.
+        /// The own decorators, trimmed, of the definition they now stand
+        /// on that still stand above it.
         beside: Vec<String>,
     },
 }
