@@ -3123,3 +3123,56 @@ fn a_yaml_block_scalar_is_reindented_as_a_whole() {
         );
     }
 }
+
+/// A tester's find (round 45, T-12, and its Java addendum): every agent's
+/// edit or patch removing a decorated definition's own lines, not its
+/// decorators, is denied saying which decorators now stand on which
+/// definition (Flask's `/admin` then served `index` behind a login;
+/// `rustc --test`: E0277 on `helper`; javac: "method does not override or
+/// implement a method from a supertype"); the same definition removed
+/// with its decorators is exact.
+#[test]
+fn a_definition_removed_from_under_its_decorators_is_in_doubt() {
+    let flask = "from flask import Flask\n\napp = Flask(__name__)\n\n\n@app.route(\"/admin\")\n@login_required\ndef old_admin():\n    return \"legacy\"\n\n\n@app.route(\"/\")\ndef index():\n    return \"hi\"\n";
+    let rust =
+        "#[test]\nfn old_test() {\n    assert!(true);\n}\n\npub fn helper() -> i32 {\n    1\n}\n";
+    let java = "public class B extends A {\n    @Override\n    public String toString() {\n        return \"B\";\n    }\n\n    public int size() {\n        return 0;\n    }\n}\n";
+    let cases = [
+        (
+            ("r.py", flask),
+            "def old_admin():\n    return \"legacy\"\n\n\n",
+            "`@app.route(\"/admin\") @login_required` stood on `def old_admin():` (line 8), \
+             which the edit removes, and now stands on `def index():` (line 9), which it now \
+             decorates on top of its own `@app.route(\"/\")`: to remove `def old_admin():`, \
+             remove `@app.route(\"/admin\") @login_required` with it (start the old text at the \
+             line `@app.route(\"/admin\")`); to keep `@app.route(\"/admin\") @login_required`, \
+             keep a definition right under it",
+            "@app.route(\"/admin\")\n@login_required\ndef old_admin():\n    return \"legacy\"\n\n\n",
+        ),
+        (
+            ("t.rs", rust),
+            "fn old_test() {\n    assert!(true);\n}\n\n",
+            "`#[test]` stood on `fn old_test() {` (line 2), which the edit removes, and now \
+             stands on `pub fn helper() -> i32 {` (line 2), which it now applies to: to remove \
+             `fn old_test() {`, remove `#[test]` with it (start the old text at the line \
+             `#[test]`); to keep `#[test]`, keep a definition right under it",
+            "#[test]\nfn old_test() {\n    assert!(true);\n}\n\n",
+        ),
+        (
+            ("B.java", java),
+            "    public String toString() {\n        return \"B\";\n    }\n\n",
+            "`@Override` stood on `public String toString() {` (line 3), which the edit \
+             removes, and now stands on `public int size() {` (line 3), which it now \
+             decorates: to remove `public String toString() {`, remove `@Override` with it \
+             (start the old text at the line `@Override`); to keep `@Override`, keep a \
+             definition right under it",
+            "    @Override\n    public String toString() {\n        return \"B\";\n    }\n\n",
+        ),
+    ];
+    for (file, old, said, whole) in cases {
+        assert_doubts_say(file, &[(old, "", said.to_string())]);
+        for agent in agents() {
+            judged_as(Case::Exact, agent, file, whole, "");
+        }
+    }
+}
