@@ -3916,9 +3916,11 @@ fn aider_reindented_replace_lines_are_listed() {
 /// (tests/fixtures/trust/shell/cases.json, written by record.py there; a
 /// tester's find, round 44, T-12): srview doubts exactly the edits bash
 /// refuses (a block or a quote left open, a block closed by another's
-/// word), naming bash's line where bash stops at the file's end or at the
-/// fault itself; an edit bash accepts is no doubt; a heredoc never ended
-/// (bash reads it to the end with a warning) gets no verdict.
+/// word, a block part left empty, an `&&`/`||`/`|` with no command after
+/// it: round 45, T-01, T-08), naming bash's line where bash stops at the
+/// file's end or at the fault itself; an edit bash accepts is no doubt,
+/// but for a heredoc it warns is delimited by the file's end (every line
+/// after it becomes its text: round 45, T-01), said as a string left open.
 #[test]
 fn shell_verdicts_agree_with_bash_n() {
     use srview::diagnose::layout::{BreakKind, layout_break};
@@ -3930,7 +3932,16 @@ fn shell_verdicts_agree_with_bash_n() {
         let want = case["doubted"].as_bool().expect("a verdict");
         assert_eq!(doubt.is_some(), want, "{name}: {doubt:?}");
         if case["accepted"] == true {
-            assert!(!want, "{name}");
+            assert_eq!(want, case["heredoc_to_end"] == true, "{name}");
+            if let Some(doubt) = doubt {
+                doubted += 1;
+                assert_eq!(doubt.kind, BreakKind::Unclosed, "{name}: {}", doubt.why);
+                assert!(
+                    doubt.why.contains("as the heredoc's text"),
+                    "{name}: {}",
+                    doubt.why
+                );
+            }
             continue;
         }
         let Some(doubt) = doubt else { continue };
@@ -3958,7 +3969,7 @@ fn shell_verdicts_agree_with_bash_n() {
             );
         }
     }
-    assert_eq!(doubted, 16);
+    assert_eq!(doubted, 35);
 }
 
 // --- A Python name defined after the code that runs it (T-06) ---
