@@ -358,7 +358,8 @@ fn continued(number: usize, next: &str, joined: &str) -> String {
 /// shell script (`else` becomes the push command's argument, the branch
 /// gone, `bash -n` silent), a Makefile, a C macro, Python. Not when the
 /// edit shows the next line, the old line ended in `\` already, the `\` is
-/// escaped (`\\`), or the file's language reads no continuation
+/// escaped (`\\`), the next line is indented deeper (a continuation the
+/// file left hanging), or the file's language reads no continuation
 /// (Markdown's `\` is a hard line break).
 #[test]
 fn a_backslash_left_at_a_line_end_joins_the_next_line() {
@@ -386,15 +387,14 @@ fn a_backslash_left_at_a_line_end_joins_the_next_line() {
         "  ./bin/push --env prod \\\n",
         Some(&said),
     );
-    let make = "build:\n\tcc -o app main.c\n\ntest: build\n\t./app --test\n";
-    let said = continued(5, "\t./app --test", "test: build ./app --test");
-    assert_edit(
-        "Makefile",
-        make,
-        "test: build\n",
-        "test: build \\\n",
-        Some(&said),
+    let make = "SRCS = main.c\nOBJS = $(SRCS:.c=.o)\n\napp: $(OBJS)\n\tcc -o app $(OBJS)\n";
+    let said = continued(
+        2,
+        "OBJS = $(SRCS:.c=.o)",
+        "SRCS = main.c util.c OBJS = $(SRCS:.c=.o)",
     );
+    let srcs = "SRCS = main.c util.c \\\n";
+    assert_edit("Makefile", make, "SRCS = main.c\n", srcs, Some(&said));
     let c = "#define MAX(a, b) ((a) > (b) ? (a) : (b))\nint limit = 3;\n";
     let said = continued(
         2,
@@ -441,6 +441,17 @@ fn a_backslash_left_at_a_line_end_joins_the_next_line() {
         deploy,
         push,
         "  ./bin/push --env prod \\\\\n",
+        None,
+    );
+    // A next line indented deeper: the continuation reads as meant (a
+    // line the file left hanging); allowed.
+    let hanging = "FROM debian\nRUN apt-get install -y curl\n    git\n";
+    let run = "RUN apt-get install -y curl\n";
+    assert_edit(
+        "Dockerfile",
+        hanging,
+        run,
+        "RUN apt-get install -y curl \\\n",
         None,
     );
     let md = "Line one\nLine two\n";

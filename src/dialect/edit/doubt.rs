@@ -334,8 +334,9 @@ pub fn joined_lines(
 /// Dockerfile, a Makefile, C or C++, Python): the file's next line
 /// `next` (line `next_number`, which the edit does not show) is joined
 /// onto it (round 45, T-01 addendum: `apt-get install -y curl git \`
-/// above `COPY . /app` makes the COPY line apt's packages). Said: the
-/// line joined and what the joined line reads.
+/// above `COPY . /app` makes the COPY line apt's packages), unless `next`
+/// is indented deeper than that last line (it reads as meant to continue
+/// it). Said: the line joined and what the joined line reads.
 fn continued(
     path: &str,
     original: &str,
@@ -364,6 +365,12 @@ fn continued(
         format!("{before}{old_body}")
     };
     if !ends_continued(&last) || ends_continued(&old_last) || !joins_at_backslash(path, original) {
+        return None;
+    }
+    // A next line indented deeper reads as the continuation meant (a `\`
+    // added to a line the file's next line was left hanging from).
+    let indent = |line: &str| line.len() - line.trim_start().len();
+    if indent(next) > indent(&last) {
         return None;
     }
     let joined = shorten(&format!(
