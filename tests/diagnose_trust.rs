@@ -4104,6 +4104,121 @@ fn definitions_after_the_code_that_runs_them_agree_with_python3() {
     assert_eq!(layout_break("app.py", &late, &touched), None);
 }
 
+/// `text` run by bash as a script (no argument): whether it printed
+/// `command not found`.
+fn bash_command_not_found(text: &str) -> bool {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let script = dir.path().join("run.sh");
+    std::fs::write(&script, text).expect("write run.sh");
+    let out = std::process::Command::new("bash")
+        .arg(&script)
+        .current_dir(dir.path())
+        .output()
+        .expect("bash runs");
+    String::from_utf8_lossy(&out.stderr).contains("command not found")
+}
+
+/// The shell sibling (round 45, T-11): a function appended after the
+/// script's top-level `main "$@"`, called by `main`, and its look-alikes,
+/// each result run by bash. A doubt is said only of a result bash stops on
+/// with `command not found`, and of every one listed as certain; one that
+/// runs is never doubted. The judgment is doubt_late's, shared with
+/// Python's. `(what, result, doubted)`; the script before is `RUN`.
+#[test]
+fn shell_functions_defined_after_the_call_that_runs_them_agree_with_bash() {
+    use srview::diagnose::layout::{BreakKind, layout_break};
+    const RUN: &str =
+        "#!/usr/bin/env bash\nset -euo pipefail\n\nmain() {\n  greet \"$@\"\n}\n\nmain \"$@\"\n";
+    let greet = "\ngreet() {\n  echo \"hello, ${1:-world}\"\n}\n";
+    let cases: Vec<(&str, String, bool)> = vec![
+        ("appended after main \"$@\"", format!("{RUN}{greet}"), true),
+        (
+            "above main \"$@\"",
+            RUN.replace("\nmain \"$@\"\n", &format!("{greet}\nmain \"$@\"\n")),
+            false,
+        ),
+        (
+            "called at the top level itself",
+            format!("#!/bin/sh\ngreet world\n{greet}"),
+            true,
+        ),
+        (
+            "through two functions",
+            "#!/bin/bash\nrun() {\n  greet x\n}\nmain() {\n  run\n}\nmain\ngreet() {\n  echo hi\n}\n"
+                .to_string(),
+            true,
+        ),
+        (
+            "with the function keyword",
+            format!("{RUN}\nfunction greet {{\n  echo hi\n}}\n"),
+            true,
+        ),
+        (
+            "used under an if",
+            "#!/bin/bash\nmain() {\n  if [ $# -gt 5 ]; then\n    greet\n  fi\n}\nmain\ngreet() {\n  echo hi\n}\n"
+                .to_string(),
+            false,
+        ),
+        (
+            "after a return",
+            "#!/bin/bash\nmain() {\n  return 0\n  greet\n}\nmain\ngreet() {\n  echo hi\n}\n"
+                .to_string(),
+            false,
+        ),
+        (
+            "after a top-level exit",
+            "#!/bin/bash\nmain() {\n  echo start\n}\nmain\nexit 0\ngreet() {\n  echo hi\n}\ngreet\n"
+                .to_string(),
+            false,
+        ),
+        (
+            "a function never called",
+            format!("#!/bin/bash\nmain() {{\n  echo start\n}}\nmain\n{greet}"),
+            false,
+        ),
+        (
+            "a main run at the end",
+            format!("#!/bin/bash\nmain() {{\n  greet\n}}\n{greet}\nmain\n"),
+            false,
+        ),
+    ];
+    for (what, result, doubted) in &cases {
+        let stops = bash_command_not_found(result);
+        let found = layout_break("run.sh", RUN, result);
+        let said = found
+            .as_ref()
+            .filter(|b| b.kind == BreakKind::UsedBeforeDefined);
+        assert_eq!(said.is_some(), *doubted, "{what}: {found:?}");
+        assert_eq!(
+            said.is_some(),
+            stops,
+            "{what}: bash {} with command not found",
+            if stops { "stops" } else { "does not stop" }
+        );
+        if let Some(b) = said {
+            assert_eq!(b.leaves(), "using a name before it defines it");
+            assert_contains(&b.why, ": command not found`");
+        }
+    }
+    // The tester's script, said in full.
+    let said = layout_break("run.sh", RUN, &format!("{RUN}{greet}")).map(|b| b.why);
+    assert_eq!(
+        said.as_deref(),
+        Some(
+            "line 10 defines `greet` (`greet() {`) after line 8 (`main \"$@\"`), which runs \
+             first, when the script runs, and uses it through `main` (line 5: `greet \"$@\"`): \
+             running the script fails at line 5 with `greet: command not found`: define `greet` \
+             above line 8 (`main \"$@\"`), or run that code after the definition"
+        )
+    );
+    // The script before already so: nothing said.
+    let late = format!("{RUN}{greet}");
+    assert_eq!(
+        layout_break("run.sh", &late, &late.replace("hello", "hi")),
+        None
+    );
+}
+
 /// The tester's find (T-09): a Claude Code `Write` of a README whose
 /// content is the file twice. `check` exits 1 naming the lines written
 /// twice, `apply --write` holds it back (the file unchanged); the same
