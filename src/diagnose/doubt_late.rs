@@ -611,42 +611,14 @@ fn function_header(line: &str) -> Option<(&str, bool)> {
         "" => false,
         _ => return None,
     };
-    let plain = name
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
-    plain.then_some((name, braced))
+    called_name(name).map(|name| (name, braced))
 }
 
-/// The command a line's first word names, when it is a plain name (not
-/// a reserved word, an assignment, a quote or an expansion).
+/// The command a line's first word names, when it is a name a function
+/// may have ([`super::doubt_twins::shell::function_name`]: not a reserved
+/// word, an assignment, a quote or an expansion).
 fn called_name(first: &str) -> Option<&str> {
-    let plain = first
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && first
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | ':'));
-    let reserved = matches!(
-        first,
-        "if" | "then"
-            | "elif"
-            | "else"
-            | "fi"
-            | "case"
-            | "esac"
-            | "for"
-            | "while"
-            | "until"
-            | "select"
-            | "do"
-            | "done"
-            | "function"
-            | "time"
-            | "in"
-    );
-    (plain && !reserved).then_some(first)
+    super::doubt_twins::shell::function_name(first).then_some(first)
 }
 
 #[cfg(test)]

@@ -297,14 +297,7 @@ pub(super) fn shell_syntax(path: &str, original: &str, result: &str) -> Option<S
 fn held_command(original: &str, result: &str, opened: usize) -> Option<(usize, String)> {
     let before: Vec<&str> = original.lines().collect();
     let after: Vec<&str> = result.lines().collect();
-    let same = |a: &[&str], b: &[&str]| a.iter().zip(b).take_while(|(x, y)| x == y).count();
-    let prefix = same(&before, &after);
-    let suffix = before[prefix..]
-        .iter()
-        .rev()
-        .zip(after[prefix..].iter().rev())
-        .take_while(|(x, y)| x == y)
-        .count();
+    let (prefix, suffix) = crate::textdiff::shared_ends(&before, &after);
     before[prefix..before.len() - suffix]
         .iter()
         .enumerate()
