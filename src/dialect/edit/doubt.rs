@@ -281,7 +281,12 @@ pub fn joined_lines(
             quoted(&format!("{before}{next}")),
         ));
     }
-    if let Some(said) = continued(path, original, old, new, before, next, next_number) {
+    // A fault the file's layout check names (a `//` comment continued
+    // over a `}`) is said by it, more exactly.
+    let result = format!("{}{new}{}", &original[..start], &original[end..]);
+    if let Some(said) = continued(path, original, old, new, before, next, next_number)
+        .filter(|_| crate::diagnose::layout::layout_break(path, original, &result).is_none())
+    {
         return Some(said);
     }
     if !old.ends_with('\n') || new.ends_with('\n') || (new.is_empty() && before.trim().is_empty()) {
