@@ -3993,9 +3993,11 @@ fn aider_reindented_replace_lines_are_listed() {
 /// (tests/fixtures/trust/shell/cases.json, written by record.py there; a
 /// tester's find, round 44, T-12): srview doubts exactly the edits bash
 /// refuses (a block or a quote left open, a block closed by another's
-/// word), naming bash's line where bash stops at the file's end or at the
-/// fault itself; an edit bash accepts is no doubt; a heredoc never ended
-/// (bash reads it to the end with a warning) gets no verdict.
+/// word, a block part left empty, an `&&`/`||`/`|` with no command after
+/// it: round 45, T-01, T-08), naming bash's line where bash stops at the
+/// file's end or at the fault itself; an edit bash accepts is no doubt,
+/// but for a heredoc it warns is delimited by the file's end (every line
+/// after it becomes its text: round 45, T-01), said as a string left open.
 #[test]
 fn shell_verdicts_agree_with_bash_n() {
     use srview::diagnose::layout::{BreakKind, layout_break};
@@ -4007,7 +4009,16 @@ fn shell_verdicts_agree_with_bash_n() {
         let want = case["doubted"].as_bool().expect("a verdict");
         assert_eq!(doubt.is_some(), want, "{name}: {doubt:?}");
         if case["accepted"] == true {
-            assert!(!want, "{name}");
+            assert_eq!(want, case["heredoc_to_end"] == true, "{name}");
+            if let Some(doubt) = doubt {
+                doubted += 1;
+                assert_eq!(doubt.kind, BreakKind::Unclosed, "{name}: {}", doubt.why);
+                assert!(
+                    doubt.why.contains("as the heredoc's text"),
+                    "{name}: {}",
+                    doubt.why
+                );
+            }
             continue;
         }
         let Some(doubt) = doubt else { continue };
@@ -4035,7 +4046,7 @@ fn shell_verdicts_agree_with_bash_n() {
             );
         }
     }
-    assert_eq!(doubted, 16);
+    assert_eq!(doubted, 35);
 }
 
 // --- A Python name defined after the code that runs it (T-06) ---
@@ -4168,6 +4179,121 @@ fn definitions_after_the_code_that_runs_them_agree_with_python3() {
     let late = format!("{uses}{guard}{helper}");
     let touched = late.replace("\"start\"", "\"begin\"");
     assert_eq!(layout_break("app.py", &late, &touched), None);
+}
+
+/// `text` run by bash as a script (no argument): whether it printed
+/// `command not found`.
+fn bash_command_not_found(text: &str) -> bool {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let script = dir.path().join("run.sh");
+    std::fs::write(&script, text).expect("write run.sh");
+    let out = std::process::Command::new("bash")
+        .arg(&script)
+        .current_dir(dir.path())
+        .output()
+        .expect("bash runs");
+    String::from_utf8_lossy(&out.stderr).contains("command not found")
+}
+
+/// The shell sibling (round 45, T-11): a function appended after the
+/// script's top-level `main "$@"`, called by `main`, and its look-alikes,
+/// each result run by bash. A doubt is said only of a result bash stops on
+/// with `command not found`, and of every one listed as certain; one that
+/// runs is never doubted. The judgment is doubt_late's, shared with
+/// Python's. `(what, result, doubted)`; the script before is `RUN`.
+#[test]
+fn shell_functions_defined_after_the_call_that_runs_them_agree_with_bash() {
+    use srview::diagnose::layout::{BreakKind, layout_break};
+    const RUN: &str =
+        "#!/usr/bin/env bash\nset -euo pipefail\n\nmain() {\n  greet \"$@\"\n}\n\nmain \"$@\"\n";
+    let greet = "\ngreet() {\n  echo \"hello, ${1:-world}\"\n}\n";
+    let cases: Vec<(&str, String, bool)> = vec![
+        ("appended after main \"$@\"", format!("{RUN}{greet}"), true),
+        (
+            "above main \"$@\"",
+            RUN.replace("\nmain \"$@\"\n", &format!("{greet}\nmain \"$@\"\n")),
+            false,
+        ),
+        (
+            "called at the top level itself",
+            format!("#!/bin/sh\ngreet world\n{greet}"),
+            true,
+        ),
+        (
+            "through two functions",
+            "#!/bin/bash\nrun() {\n  greet x\n}\nmain() {\n  run\n}\nmain\ngreet() {\n  echo hi\n}\n"
+                .to_string(),
+            true,
+        ),
+        (
+            "with the function keyword",
+            format!("{RUN}\nfunction greet {{\n  echo hi\n}}\n"),
+            true,
+        ),
+        (
+            "used under an if",
+            "#!/bin/bash\nmain() {\n  if [ $# -gt 5 ]; then\n    greet\n  fi\n}\nmain\ngreet() {\n  echo hi\n}\n"
+                .to_string(),
+            false,
+        ),
+        (
+            "after a return",
+            "#!/bin/bash\nmain() {\n  return 0\n  greet\n}\nmain\ngreet() {\n  echo hi\n}\n"
+                .to_string(),
+            false,
+        ),
+        (
+            "after a top-level exit",
+            "#!/bin/bash\nmain() {\n  echo start\n}\nmain\nexit 0\ngreet() {\n  echo hi\n}\ngreet\n"
+                .to_string(),
+            false,
+        ),
+        (
+            "a function never called",
+            format!("#!/bin/bash\nmain() {{\n  echo start\n}}\nmain\n{greet}"),
+            false,
+        ),
+        (
+            "a main run at the end",
+            format!("#!/bin/bash\nmain() {{\n  greet\n}}\n{greet}\nmain\n"),
+            false,
+        ),
+    ];
+    for (what, result, doubted) in &cases {
+        let stops = bash_command_not_found(result);
+        let found = layout_break("run.sh", RUN, result);
+        let said = found
+            .as_ref()
+            .filter(|b| b.kind == BreakKind::UsedBeforeDefined);
+        assert_eq!(said.is_some(), *doubted, "{what}: {found:?}");
+        assert_eq!(
+            said.is_some(),
+            stops,
+            "{what}: bash {} with command not found",
+            if stops { "stops" } else { "does not stop" }
+        );
+        if let Some(b) = said {
+            assert_eq!(b.leaves(), "using a name before it defines it");
+            assert_contains(&b.why, ": command not found`");
+        }
+    }
+    // The tester's script, said in full.
+    let said = layout_break("run.sh", RUN, &format!("{RUN}{greet}")).map(|b| b.why);
+    assert_eq!(
+        said.as_deref(),
+        Some(
+            "line 10 defines `greet` (`greet() {`) after line 8 (`main \"$@\"`), which runs \
+             first, when the script runs, and uses it through `main` (line 5: `greet \"$@\"`): \
+             running the script fails at line 5 with `greet: command not found`: define `greet` \
+             above line 8 (`main \"$@\"`), or run that code after the definition"
+        )
+    );
+    // The script before already so: nothing said.
+    let late = format!("{RUN}{greet}");
+    assert_eq!(
+        layout_break("run.sh", &late, &late.replace("hello", "hi")),
+        None
+    );
 }
 
 /// The tester's find (T-09): a Claude Code `Write` of a README whose

@@ -432,3 +432,120 @@ fn template_comments_that_stand_in_are_doubted() {
         None,
     );
 }
+
+/// The sentence of a new text whose last line ends in `\` where its old
+/// text's did not, joining the file's line `number` (`next`) onto it.
+fn continued(number: usize, next: &str, joined: &str) -> String {
+    format!(
+        "its new text's last line ends in `\\`, where its old text's did not, so line {number} \
+         (`{next}`), which the edit does not show, is joined onto it: the file reads them as one \
+         line, `{joined}`: drop the `\\`, or send the line it should continue with in the new text"
+    )
+}
+
+/// A tester's find (round 45, T-01 and its addendum): a new text ending
+/// a line in `\` where its old text did not joins the next line, which the
+/// edit does not show, onto it, in every language that reads a `\` at a
+/// line's end so: a Dockerfile (`COPY . /app` becomes apt's packages), a
+/// shell script (`else` becomes the push command's argument, the branch
+/// gone, `bash -n` silent), a Makefile, a C macro, Python. Not when the
+/// edit shows the next line, the old line ended in `\` already, the `\` is
+/// escaped (`\\`), the next line is indented deeper (a continuation the
+/// file left hanging), or the file's language reads no continuation
+/// (Markdown's `\` is a hard line break).
+#[test]
+fn a_backslash_left_at_a_line_end_joins_the_next_line() {
+    let docker = "FROM python:3.12-slim\nRUN apt-get update && \\\n    apt-get install -y curl\nCOPY . /app\nWORKDIR /app\n";
+    let curl = "    apt-get install -y curl\n";
+    let said = continued(
+        4,
+        "COPY . /app",
+        "    apt-get install -y curl git COPY . /app",
+    );
+    assert_edit(
+        "Dockerfile",
+        docker,
+        curl,
+        "    apt-get install -y curl git \\\n",
+        Some(&said),
+    );
+    let deploy = "#!/usr/bin/env bash\nif [[ \"$T\" == prod ]]; then\n  ./bin/push --env prod\nelse\n  ./bin/push --env \"$T\"\nfi\n";
+    let said = continued(4, "else", "  ./bin/push --env prod else");
+    let push = "  ./bin/push --env prod\n";
+    assert_edit(
+        "deploy.sh",
+        deploy,
+        push,
+        "  ./bin/push --env prod \\\n",
+        Some(&said),
+    );
+    let make = "SRCS = main.c\nOBJS = $(SRCS:.c=.o)\n\napp: $(OBJS)\n\tcc -o app $(OBJS)\n";
+    let said = continued(
+        2,
+        "OBJS = $(SRCS:.c=.o)",
+        "SRCS = main.c util.c OBJS = $(SRCS:.c=.o)",
+    );
+    let srcs = "SRCS = main.c util.c \\\n";
+    assert_edit("Makefile", make, "SRCS = main.c\n", srcs, Some(&said));
+    let c = "#define MAX(a, b) ((a) > (b) ? (a) : (b))\nint limit = 3;\n";
+    let said = continued(
+        2,
+        "int limit = 3;",
+        "#define MAX(a, b) ((a) > (b) ? (a) : (b)) int limit = 3;",
+    );
+    let max = "#define MAX(a, b) ((a) > (b) ? (a) : (b))\n";
+    assert_edit(
+        "m.h",
+        c,
+        max,
+        "#define MAX(a, b) ((a) > (b) ? (a) : (b)) \\\n",
+        Some(&said),
+    );
+    let py = "total = 1 + 2\nprint(total)\n";
+    let said = continued(2, "print(total)", "total = 1 + 2 + print(total)");
+    assert_edit(
+        "t.py",
+        py,
+        "total = 1 + 2\n",
+        "total = 1 + 2 + \\\n",
+        Some(&said),
+    );
+    // The edit shows the next line; the old line ended in `\` already; an
+    // escaped `\`; Markdown: allowed.
+    let shown = "    apt-get install -y curl git \\\nCOPY . /app\n";
+    assert_edit(
+        "Dockerfile",
+        docker,
+        &format!("{curl}COPY . /app\n"),
+        shown,
+        None,
+    );
+    let update = "RUN apt-get update && \\\n";
+    assert_edit(
+        "Dockerfile",
+        docker,
+        update,
+        "RUN apt-get update -q && \\\n",
+        None,
+    );
+    assert_edit(
+        "deploy.sh",
+        deploy,
+        push,
+        "  ./bin/push --env prod \\\\\n",
+        None,
+    );
+    // A next line indented deeper: the continuation reads as meant (a
+    // line the file left hanging); allowed.
+    let hanging = "FROM debian\nRUN apt-get install -y curl\n    git\n";
+    let run = "RUN apt-get install -y curl\n";
+    assert_edit(
+        "Dockerfile",
+        hanging,
+        run,
+        "RUN apt-get install -y curl \\\n",
+        None,
+    );
+    let md = "Line one\nLine two\n";
+    assert_edit("n.md", md, "Line one\n", "Line one\\\n", None);
+}

@@ -26,6 +26,13 @@
 //! Nothing is said when the file imports `*` or binds names by hand
 //! (`globals()`), or when either text is not read. The verdicts are
 //! checked by running each result with python3 (tests/diagnose_trust.rs).
+//!
+//! The same judgment ([`late_in`]) reads a sh or bash script (round 45,
+//! T-11: `greet()` appended below `main "$@"` while `main` calls it: bash
+//! stops with `greet: command not found`): its top-level functions, the
+//! lines that run at the top level and directly in those functions'
+//! bodies, each calling its first word ([`shell_program`]); checked by
+//! running each result with bash.
 
 use std::collections::{HashMap, HashSet};
 
@@ -51,6 +58,17 @@ pub struct DefinedLate {
     /// The line above which the definition would come first: the
     /// `if __name__` block's header, or the line that runs.
     pub above: (usize, String),
+    /// The language: what running the file does then.
+    pub language: LateLanguage,
+}
+
+/// The language of a [`DefinedLate`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LateLanguage {
+    /// Python: a `NameError`.
+    Python,
+    /// A sh or bash script: `command not found` (round 45, T-11).
+    Shell,
 }
 
 impl DefinedLate {
@@ -69,10 +87,23 @@ impl DefinedLate {
     pub fn fault(&self) -> String {
         let (def_line, def_text) = &self.defined;
         let (run_line, run_text) = &self.runs;
-        let when = if self.script {
-            "when the file runs as a script"
-        } else {
-            "when the module is imported or run"
+        let when = match (self.language, self.script) {
+            (LateLanguage::Shell, _) => "when the script runs",
+            (_, true) => "when the file runs as a script",
+            (_, false) => "when the module is imported or run",
+        };
+        let fails = match (self.language, &self.through) {
+            (LateLanguage::Python, _) => {
+                format!("running the file raises NameError at line {run_line}")
+            }
+            (LateLanguage::Shell, Some((_, line, _))) => format!(
+                "running the script fails at line {line} with `{}: command not found`",
+                self.name
+            ),
+            (LateLanguage::Shell, None) => format!(
+                "running the script fails at line {run_line} with `{}: command not found`",
+                self.name
+            ),
         };
         let through = match &self.through {
             Some((function, line, text)) => {
@@ -82,8 +113,7 @@ impl DefinedLate {
         };
         format!(
             "line {def_line} defines `{name}` (`{def_text}`) after line {run_line} \
-             (`{run_text}`), which runs first, {when}, and uses it{through}: running the file \
-             raises NameError at line {run_line}",
+             (`{run_text}`), which runs first, {when}, and uses it{through}: {fails}",
             name = self.name
         )
     }
@@ -94,11 +124,48 @@ impl DefinedLate {
 /// the module's rule). `None` when there is none, or either text is not
 /// read.
 pub(super) fn python_defined_late(original: &str, result: &str) -> Option<DefinedLate> {
-    let after = late_names(result)?;
+    defined_late(original, result, late_names)
+}
+
+/// The function `result` (the sh or bash script `path` as an edit leaves
+/// it) defines after a top-level line that runs and calls it, directly or
+/// through the functions that line calls (`main "$@"` above a `greet()`
+/// that `main` calls: round 45, T-11), where `original` had no such
+/// function; read as [`shell_program`] reads a script. `None` when there is
+/// none, or either text is not read.
+pub(super) fn shell_defined_late(path: &str, original: &str, result: &str) -> Option<DefinedLate> {
+    let base = if original.is_empty() {
+        result
+    } else {
+        original
+    };
+    if !super::doubt_shell::shell_script(path, base) {
+        return None;
+    }
+    defined_late(original, result, |text| {
+        let (names, reading) = shell_program(text)?;
+        Some(late_in(
+            text,
+            &names,
+            &reading,
+            |_| false,
+            LateLanguage::Shell,
+        ))
+    })
+}
+
+/// The name `result` defines late where `original` did not, each text's
+/// late names read by `late`.
+fn defined_late(
+    original: &str,
+    result: &str,
+    late: impl Fn(&str) -> Option<Vec<DefinedLate>>,
+) -> Option<DefinedLate> {
+    let after = late(result)?;
     if after.is_empty() {
         return None;
     }
-    let before = late_names(original)?;
+    let before = late(original)?;
     let known: HashSet<&str> = before.iter().map(|l| l.name.as_str()).collect();
     after.into_iter().find(|l| !known.contains(l.name.as_str()))
 }
@@ -186,6 +253,19 @@ fn main_guard(tokens: &[Token]) -> bool {
 }
 
 impl<'a> Reading<'a> {
+    /// A shell line `line` standing at `place` that calls `called`.
+    fn record(
+        &mut self,
+        names: &mut ModuleNames<'a>,
+        line: usize,
+        place: Place<'a>,
+        called: &'a str,
+    ) {
+        self.places.insert(line, place);
+        self.calls.insert((line, called));
+        names.global_loads.push((line, called));
+    }
+
     fn of(text: &'a str) -> Option<Reading<'a>> {
         let mut r = Reading {
             places: HashMap::new(),
@@ -305,11 +385,31 @@ impl<'a> Reading<'a> {
     }
 }
 
-/// Every name `text` defines after a line that runs and uses it, in the
-/// order of those lines; `None` when it is not read.
+/// Every name the Python `text` defines after a line that runs and uses
+/// it, in the order of those lines; `None` when it is not read.
 fn late_names(text: &str) -> Option<Vec<DefinedLate>> {
     let names = module_names(text)?;
     let reading = Reading::of(text)?;
+    Some(late_in(
+        text,
+        &names,
+        &reading,
+        ignored,
+        LateLanguage::Python,
+    ))
+}
+
+/// Every name `text` (its names and its reading given; `builtin`: a name
+/// never bound late, whatever binds it) defines after a line that runs and
+/// uses it, in the order of those lines: the one judgment of every
+/// language.
+fn late_in<'a>(
+    text: &'a str,
+    names: &ModuleNames<'a>,
+    reading: &Reading<'a>,
+    builtin: fn(&str) -> bool,
+    language: LateLanguage,
+) -> Vec<DefinedLate> {
     let lines: Vec<&str> = text.lines().collect();
     let line_text = |line: usize| {
         lines
@@ -317,8 +417,9 @@ fn late_names(text: &str) -> Option<Vec<DefinedLate>> {
             .map_or(String::new(), |l| l.trim().to_string())
     };
     let late = Late {
-        names: &names,
-        reading: &reading,
+        names,
+        reading,
+        builtin,
     };
     let mut found: Vec<DefinedLate> = Vec::new();
     for &(line, name) in &names.global_loads {
@@ -338,16 +439,18 @@ fn late_names(text: &str) -> Option<Vec<DefinedLate>> {
                 through: through.map(|(f, at)| (f.to_string(), at, line_text(at))),
                 script,
                 above: (block, line_text(block)),
+                language,
             });
         }
     }
-    Some(found)
+    found
 }
 
 /// What [`late_names`] reads a text by.
 struct Late<'r, 'a> {
     names: &'r ModuleNames<'a>,
     reading: &'r Reading<'a>,
+    builtin: fn(&str) -> bool,
 }
 
 /// A name used late, and the function and line through which (`None`:
@@ -366,7 +469,7 @@ impl<'a> Late<'_, 'a> {
         seen: &mut HashSet<&'a str>,
     ) -> Vec<LateUse<'a>> {
         let late = |name: &str| {
-            !ignored(name) && self.names.first_bound.get(name).is_some_and(|&l| l > runs)
+            !(self.builtin)(name) && self.names.first_bound.get(name).is_some_and(|&l| l > runs)
         };
         if late(name) {
             return vec![(name, None)];
@@ -390,6 +493,132 @@ impl<'a> Late<'_, 'a> {
         }
         out
     }
+}
+
+/// A sh or bash script read as [`late_in`] reads a program, where it is
+/// certain: the script reads clean ([`super::doubt_shell::scan`]), holds
+/// no heredoc, no line continued by `\\`, and no `source`, `.` or `eval`
+/// (names bound elsewhere); a top-level function is a line at column 0
+/// `NAME() {`, `NAME()` or `function NAME {` and its body runs to the `}`
+/// closing it; a line runs at the top level outside any block (not under
+/// an `if`, a loop, a `case`, a group), or stands directly in a function's
+/// body, up to a `return` or `exit` there; the name it calls is its first
+/// word (no assignment before it). After a top-level `exit`, nothing runs.
+fn shell_program(text: &str) -> Option<(ModuleNames<'_>, Reading<'_>)> {
+    if super::doubt_shell::scan(text).is_err() || text.contains("<<") {
+        return None;
+    }
+    let mut names = ModuleNames {
+        first_bound: HashMap::new(),
+        global_loads: Vec::new(),
+    };
+    let mut r = Reading {
+        places: HashMap::new(),
+        calls: HashSet::new(),
+        functions: HashMap::new(),
+    };
+    // The function whose body is read, its blocks open (its own `{` one),
+    // and whether a `return` or `exit` ended what surely runs there.
+    let mut function: Option<(&str, usize, bool)> = None;
+    // Blocks open at the top level; a top-level `exit` read.
+    let mut depth = 0usize;
+    let mut exited = false;
+    for (i, line) in text.lines().enumerate() {
+        let number = i + 1;
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        let code = line.trim();
+        if code.is_empty() || code.starts_with('#') {
+            continue;
+        }
+        if code.ends_with('\\') {
+            return None;
+        }
+        let words: Vec<&str> = code
+            .split(|c: char| c.is_whitespace() || c == ';')
+            .filter(|w| !w.is_empty())
+            .collect();
+        let first = words.first().copied().unwrap_or("");
+        if matches!(first, "source" | "." | "eval") {
+            return None;
+        }
+        let net = words.iter().map(|w| block_step(w)).sum::<isize>();
+        if let Some((name, open, stopped)) = function.as_mut() {
+            let place = (*open == 1 && !*stopped).then_some(Place::Body(name));
+            *stopped |= *open == 1 && matches!(first, "return" | "exit");
+            *open = open.checked_add_signed(net)?;
+            if let (Some(place), Some(called)) = (place, called_name(first)) {
+                r.record(&mut names, number, place, called);
+            }
+            if *open == 0 {
+                function = None;
+            }
+            continue;
+        }
+        if depth == 0 {
+            if let Some((name, braced)) = function_header(line) {
+                let entry = r.functions.entry(name).or_insert(Function {
+                    line: number,
+                    count: 0,
+                    decorated: false,
+                });
+                entry.count += 1;
+                names.first_bound.entry(name).or_insert(number);
+                function = Some((name, usize::from(braced), false));
+                continue;
+            }
+            if let Some(called) = called_name(first).filter(|_| !exited) {
+                let runs = Place::Runs {
+                    script: true,
+                    block: number,
+                };
+                r.record(&mut names, number, runs, called);
+            }
+            exited |= first == "exit";
+        }
+        depth = depth.checked_add_signed(net)?;
+    }
+    Some((names, r))
+}
+
+/// How a word changes the count of blocks open: `if`, `case`, a loop's
+/// word, `{` or `(` opens one; `fi`, `esac`, `done`, `}` or `)` closes one.
+fn block_step(word: &str) -> isize {
+    match word {
+        "if" | "case" | "for" | "while" | "until" | "select" | "{" | "(" => 1,
+        "fi" | "esac" | "done" | "}" | ")" => -1,
+        _ => 0,
+    }
+}
+
+/// The function a top-level line at column 0 defines (`NAME() {`,
+/// `NAME ()`, `function NAME {`, `function NAME() {`), and whether its `{`
+/// is on that line.
+fn function_header(line: &str) -> Option<(&str, bool)> {
+    let rest = line.strip_prefix("function ").map_or(line, str::trim_start);
+    let end = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | ':')))
+        .unwrap_or(rest.len());
+    let (name, tail) = rest.split_at(end);
+    let keyword = rest.len() != line.len();
+    let tail = tail.trim_start();
+    let tail = match tail.strip_prefix("()") {
+        Some(t) => t.trim_start(),
+        None if keyword => tail,
+        None => return None,
+    };
+    let braced = match tail {
+        "{" => true,
+        "" => false,
+        _ => return None,
+    };
+    called_name(name).map(|name| (name, braced))
+}
+
+/// The command a line's first word names, when it is a name a function
+/// may have ([`super::doubt_twins::shell::function_name`]: not a reserved
+/// word, an assignment, a quote or an expansion).
+fn called_name(first: &str) -> Option<&str> {
+    super::doubt_twins::shell::function_name(first).then_some(first)
 }
 
 #[cfg(test)]

@@ -9,11 +9,19 @@
 //!   and the reserved words at a command's start: `if`/`then`/`elif`/
 //!   `else`/`fi`, `do`/`done`, `case`/`esac` (with its patterns), `{`/`}`,
 //!   and `(`/`)`;
-//! - a fault: a quote or a block still open at the file's end, or a
+//! - a fault: a quote, a `$((` or a block still open at the file's end, a
 //!   closing word (`fi`, `done`, `esac`, `}`, `)`, `then`, `else`, `;;`)
-//!   where its block is not the one open;
-//! - anything the reader is unsure of (a heredoc never ended, an extended
-//!   glob, a `[[` over lines, ...) gives no verdict, for either text;
+//!   where its block is not the one open, a `do` with no loop head before
+//!   it; a block's part left empty (`then` straight to `fi`, `do` to
+//!   `done`, `{` to `}`: round 45, T-08); an `&&`, `||` or `|` with no
+//!   command after it before a closing word, a `;`, a `)` or the file's
+//!   end (T-01); and a heredoc whose delimiter no line holds, so every
+//!   line after it is its text (`bash -n` only warns; T-01);
+//! - `$((` is read as bash 5.2 reads it: to the `)` matching its second
+//!   `(` (quotes and substitutions read through), then a `)` right after,
+//!   or else on to the `)` matching the `$(`, by the text;
+//! - anything the reader is unsure of (an extended glob, a `[[` over
+//!   lines, ...) gives no verdict, for either text;
 //! - doubted: the result has a fault, the script before read clean.
 //!
 //! The verdicts are tested against `bash -n` (tests/fixtures/trust/shell/).
@@ -43,6 +51,44 @@ pub enum ShellFault {
         /// Its line (1-based).
         line: usize,
     },
+    /// A part of a block with no command in it: `then` straight to `fi`,
+    /// `do` to `done`, `{` to `}`, `if` to `then`, `else` to `fi`.
+    Empty {
+        /// The word that began the part: `if`, `elif`, `then`, `else`,
+        /// `do`, `{`.
+        part: &'static str,
+        /// Its line (1-based).
+        opened: usize,
+        /// The word that ends it: `then`, `elif`, `else`, `fi`, `done`,
+        /// `}`.
+        word: &'static str,
+        /// That word's line (1-based).
+        line: usize,
+    },
+    /// `&&`, `||` or `|` with no command after it before a closing word,
+    /// a `;`, a `)` or the file's end.
+    Dangling {
+        /// The operator.
+        op: &'static str,
+        /// Its line (1-based).
+        opened: usize,
+        /// What comes instead of a command (`fi`, `;;`, ...); empty: the
+        /// file's end.
+        word: &'static str,
+        /// Where that is (1-based; the operator's line at the file's end).
+        line: usize,
+    },
+    /// A heredoc whose delimiter no line after it holds: bash reads every
+    /// line after it, to the file's end, as its text (`bash -n` warns
+    /// only).
+    Heredoc {
+        /// The delimiter.
+        delimiter: String,
+        /// The line (1-based) of the redirection.
+        line: usize,
+        /// The file's last line (1-based).
+        last: usize,
+    },
 }
 
 impl ShellFault {
@@ -51,18 +97,21 @@ impl ShellFault {
         match *self {
             ShellFault::Open { line, .. }
             | ShellFault::Unexpected { line, .. }
-            | ShellFault::NotPattern { line } => line,
+            | ShellFault::NotPattern { line }
+            | ShellFault::Empty { line, .. }
+            | ShellFault::Dangling { line, .. }
+            | ShellFault::Heredoc { line, .. } => line,
         }
     }
 
-    /// Whether it is a quote (or a substitution) left open.
+    /// Whether it is a quote, a substitution or a heredoc left open.
     pub fn is_quote(&self) -> bool {
         matches!(
             self,
             ShellFault::Open {
-                opener: "\"" | "'" | "`" | "$(" | "${",
+                opener: "\"" | "'" | "`" | "$(" | "${" | "$((",
                 ..
-            }
+            } | ShellFault::Heredoc { .. }
         )
     }
 
@@ -73,9 +122,11 @@ impl ShellFault {
             "'" => "'",
             "`" => "`",
             "$(" | "(" => ")",
+            "$((" | "((" => "))",
             "${" | "{" => "}",
             "if" => "fi",
             "do" => "done",
+            "while" | "until" | "for" | "select" => "do",
             _ => "esac",
         }
     }
@@ -90,17 +141,31 @@ pub struct ShellBreak {
     pub text: String,
     /// The result's first line the edit changed (1-based).
     pub changed: usize,
+    /// For a block part left empty: the original's first command line the
+    /// edit took out or changed there (1-based), trimmed.
+    pub held: Option<(usize, String)>,
 }
 
 impl ShellBreak {
     /// One sentence, without a final stop, ending with what to send.
     pub fn describe(&self) -> String {
-        let advice = match self.fault {
-            ShellFault::Open { opener, .. } if self.fault.is_quote() => format!(
+        let advice = match &self.fault {
+            ShellFault::Heredoc { delimiter, .. } => {
+                format!("end the heredoc with a line `{delimiter}` in the new text")
+            }
+            ShellFault::Empty { .. } => {
+                "keep a command in it (`:` does nothing) or send the new text without the \
+                 block"
+                    .to_string()
+            }
+            ShellFault::Dangling { op, .. } => {
+                format!("send the command that follows the `{op}`, or the new text without it")
+            }
+            &ShellFault::Open { opener, .. } if self.fault.is_quote() => format!(
                 "close the `{opener}` with `{}` in the new text",
                 ShellFault::closer(opener)
             ),
-            ShellFault::Open { opener, .. } => format!(
+            &ShellFault::Open { opener, .. } => format!(
                 "keep the `{}` that closes the `{opener}` in the new text",
                 ShellFault::closer(opener)
             ),
@@ -114,11 +179,48 @@ impl ShellBreak {
     /// [`Self::describe`] without what to send instead.
     pub fn fault(&self) -> String {
         let line = self.fault.line();
-        let what = match self.fault {
-            ShellFault::Open { opener, .. } => format!(
+        let what = match &self.fault {
+            ShellFault::Heredoc {
+                delimiter, last, ..
+            } => {
+                let lines = if *last == line + 1 {
+                    format!("line {last}")
+                } else {
+                    format!("lines {} to {last}", line + 1)
+                };
+                return format!(
+                    "as the edit (from line {}) leaves it, line {line} (`{}`) opens a heredoc \
+                     that a line `{delimiter}` ends, and no line after it is `{delimiter}`: bash \
+                     reads {lines}, to the file's end, as the heredoc's text and runs none of \
+                     it (`bash -n` only warns), where the script before read clean",
+                    self.changed, self.text,
+                );
+            }
+            ShellFault::Empty {
+                part, opened, word, ..
+            } => {
+                let held = match &self.held {
+                    Some((n, text)) => format!(" (before the edit, line {n} `{text}` stood there)"),
+                    None => String::new(),
+                };
+                format!(
+                    "has `{word}` right after the `{part}` of line {opened} with no command \
+                     between{held}: bash refuses an empty block"
+                )
+            }
+            ShellFault::Dangling { op, word: "", .. } => {
+                format!("ends in `{op}` and no command follows before the file's end")
+            }
+            ShellFault::Dangling {
+                op, opened, word, ..
+            } => format!("has `{word}` where the `{op}` of line {opened} needs a command after it"),
+            &ShellFault::Open { opener, .. } => format!(
                 "opens `{opener}` and nothing closes it with `{}` before the file's end",
                 ShellFault::closer(opener)
             ),
+            ShellFault::Unexpected { word: "do", .. } => {
+                "has `do` with no `for`, `while` or `until` before it to begin its loop".to_string()
+            }
             ShellFault::Unexpected { word, .. } => {
                 format!("has `{word}` where no block it closes is open")
             }
@@ -177,11 +279,31 @@ pub(super) fn shell_syntax(path: &str, original: &str, result: &str) -> Option<S
         .take_while(|(a, b)| a == b)
         .count()
         + 1;
+    let held = match fault {
+        ShellFault::Empty { opened, .. } => held_command(original, result, opened),
+        _ => None,
+    };
     Some(ShellBreak {
         fault,
         text,
         changed,
+        held,
     })
+}
+
+/// The original's first command line (not blank, not a comment) among
+/// those the edit took out or changed, when it stands below line `opened`
+/// (1-based): what a block part left empty held before.
+fn held_command(original: &str, result: &str, opened: usize) -> Option<(usize, String)> {
+    let before: Vec<&str> = original.lines().collect();
+    let after: Vec<&str> = result.lines().collect();
+    let (prefix, suffix) = crate::textdiff::shared_ends(&before, &after);
+    before[prefix..before.len() - suffix]
+        .iter()
+        .enumerate()
+        .map(|(i, l)| (prefix + i + 1, l.trim()))
+        .find(|(n, l)| *n > opened && !l.is_empty() && !l.starts_with('#'))
+        .map(|(n, l)| (n, l.to_string()))
 }
 
 /// Why a scan stopped.
@@ -209,6 +331,8 @@ pub fn scan(text: &str) -> Result<(), Stop> {
 enum Block {
     /// An `if`: its stage.
     If(IfStage),
+    /// A loop's head (`while`, `until`, `for`, `select`), up to its `do`.
+    Head(&'static str),
     Do,
     /// A `case`: its stage.
     Case(CaseStage),
@@ -240,6 +364,7 @@ impl Block {
     fn opener(self) -> &'static str {
         match self {
             Block::If(_) => "if",
+            Block::Head(word) => word,
             Block::Do => "do",
             Block::Case(_) => "case",
             Block::Brace => "{",
@@ -248,6 +373,12 @@ impl Block {
     }
 }
 
+/// An open block: what it is, the line it opens at, and, while no
+/// command stands in its current part, the word that began that part
+/// (`if`, `then`, `elif`, `else`, `do`, `{`) and its line (bash refuses
+/// a part left empty).
+type Frame = (Block, usize, Option<(&'static str, usize)>);
+
 /// The reader's place in a script.
 struct Reader<'a> {
     s: &'a [u8],
@@ -255,7 +386,22 @@ struct Reader<'a> {
     line: usize,
     /// Heredocs whose bodies start after the current line: the delimiter,
     /// and whether leading tabs are stripped (`<<-`).
-    heredocs: Vec<(Vec<u8>, bool)>,
+    heredocs: Vec<(Vec<u8>, bool, usize)>,
+}
+
+/// A command stands in the innermost block's current part.
+fn filled(stack: &mut [Frame]) {
+    if let Some(top) = stack.last_mut() {
+        top.2 = None;
+    }
+}
+
+/// The reserved word `word` is, where it ends a block or a block's part
+/// (no command may stand right before it after `&&`, `||` or `|`).
+fn closing_word(word: &[u8]) -> Option<&'static str> {
+    ["then", "elif", "else", "fi", "do", "done", "esac", "}"]
+        .into_iter()
+        .find(|w| w.as_bytes() == word)
 }
 
 /// A byte that ends a word outside quotes.
@@ -285,6 +431,17 @@ impl Reader<'_> {
         Stop::Fault(ShellFault::Open { opener, line })
     }
 
+    /// `op` (and its line) with `word` where its command belongs, at
+    /// `line` (`word` empty: the file's end).
+    fn dangling(op: (&'static str, usize), word: &'static str, line: usize) -> Stop {
+        Stop::Fault(ShellFault::Dangling {
+            op: op.0,
+            opened: op.1,
+            word,
+            line,
+        })
+    }
+
     fn unexpected(&self, word: &'static str) -> Stop {
         Stop::Fault(ShellFault::Unexpected {
             word,
@@ -309,23 +466,28 @@ impl Reader<'_> {
     /// A list of commands up to the file's end, or (`in_subst`) to the
     /// `)` closing a `$(` (consumed).
     fn commands(&mut self, in_subst: bool) -> Scan {
-        let mut stack: Vec<(Block, usize)> = Vec::new();
+        let mut stack: Vec<Frame> = Vec::new();
         let mut cmd = true;
         // The next word is a redirection's target or a function's name.
         let mut target = false;
         let mut name_then_cmd = false;
         let mut after_for = false;
         let mut for_do = false;
+        // An `&&`, `||` or `|` (and its line) no command follows yet.
+        let mut dangling: Option<(&'static str, usize)> = None;
         loop {
             self.blanks();
             let Some(c) = self.peek(0) else {
+                if let Some((op, line)) = dangling {
+                    return Err(Self::dangling((op, line), "", line));
+                }
                 return match stack.last() {
-                    Some(&(b, line)) => Err(Self::fault_open(b.opener(), line)),
+                    Some(&(b, line, _)) => Err(Self::fault_open(b.opener(), line)),
                     None if in_subst => Err(Stop::Unsure),
                     None => Ok(()),
                 };
             };
-            if let Some((Block::Case(CaseStage::Pattern), _)) = stack.last() {
+            if let Some((Block::Case(CaseStage::Pattern), _, _)) = stack.last() {
                 if self.pattern(&mut stack)? {
                     cmd = true;
                 }
@@ -343,6 +505,14 @@ impl Reader<'_> {
                     target = false;
                 }
                 b';' => {
+                    if let Some(op) = dangling {
+                        let word = if self.peek(1) == Some(b';') {
+                            ";;"
+                        } else {
+                            ";"
+                        };
+                        return Err(Self::dangling(op, word, self.line));
+                    }
                     self.i += 1;
                     if matches!(self.peek(0), Some(b';' | b'&')) {
                         self.i += 1;
@@ -350,7 +520,7 @@ impl Reader<'_> {
                             self.i += 1;
                         }
                         match stack.last_mut() {
-                            Some((Block::Case(stage @ CaseStage::Body), _)) => {
+                            Some((Block::Case(stage @ CaseStage::Body), _, _)) => {
                                 *stage = CaseStage::Pattern;
                             }
                             _ => return Err(self.unexpected(";;")),
@@ -362,27 +532,55 @@ impl Reader<'_> {
                     self.i += 1;
                     if c == b'&' && self.peek(0) == Some(b'>') {
                         target = self.redirect()?;
+                        dangling = None;
+                        filled(&mut stack);
                         continue;
                     }
-                    if matches!(self.peek(0), Some(b'&' | b'|')) {
+                    let op = match (c, self.peek(0)) {
+                        (b'&', Some(b'&')) => "&&",
+                        (b'|', Some(b'|')) => "||",
+                        (b'|', Some(b'&')) => "|&",
+                        (b'|', _) => "|",
+                        _ => "&",
+                    };
+                    if let Some(before) = dangling {
+                        return Err(Self::dangling(before, op, self.line));
+                    }
+                    if op.len() == 2 {
                         self.i += 1;
+                    }
+                    if op != "&" {
+                        dangling = Some((op, self.line));
                     }
                     cmd = true;
                 }
                 b'(' => {
+                    dangling = None;
+                    filled(&mut stack);
+                    let back = (self.i + 1, self.line);
                     if self.peek(1) == Some(b'(') && (cmd || after_for) {
                         self.i += 2;
-                        self.arithmetic(2)?;
-                        cmd = false;
+                        if self.arithmetic("((", back.1)? {
+                            cmd = false;
+                        } else {
+                            // `((a) b)`: bash reads a subshell in a
+                            // subshell.
+                            (self.i, self.line) = back;
+                            stack.push((Block::Paren, self.line, None));
+                            cmd = true;
+                        }
                     } else {
-                        stack.push((Block::Paren, self.line));
+                        stack.push((Block::Paren, self.line, None));
                         self.i += 1;
                         cmd = true;
                     }
                     after_for = false;
                 }
+                b')' if dangling.is_some() => {
+                    return Err(Self::dangling(dangling.unwrap_or(("", 0)), ")", self.line));
+                }
                 b')' => match stack.last() {
-                    Some((Block::Paren, _)) => {
+                    Some((Block::Paren, _, _)) => {
                         stack.pop();
                         self.i += 1;
                         cmd = true;
@@ -394,6 +592,8 @@ impl Reader<'_> {
                     _ => return Err(self.unexpected(")")),
                 },
                 b'<' | b'>' => {
+                    dangling = None;
+                    filled(&mut stack);
                     if self.peek(1) == Some(b'(') {
                         let line = self.line;
                         self.i += 2;
@@ -413,8 +613,8 @@ impl Reader<'_> {
                         continue;
                     }
                     if std::mem::take(&mut for_do) && plain && word == b"do" {
-                        stack.push((Block::Do, self.line));
-                        cmd = true;
+                        cmd =
+                            self.keyword(&word, &mut stack, &mut after_for, &mut name_then_cmd)?;
                         continue;
                     }
                     if target {
@@ -426,7 +626,8 @@ impl Reader<'_> {
                         cmd = true;
                         continue;
                     }
-                    if let Some(entry @ (Block::Case(CaseStage::Head { .. }), _)) = stack.last_mut()
+                    if let Some(entry @ (Block::Case(CaseStage::Head { .. }), _, _)) =
+                        stack.last_mut()
                     {
                         match entry.0 {
                             Block::Case(CaseStage::Head { subject: false }) => {
@@ -440,8 +641,21 @@ impl Reader<'_> {
                         continue;
                     }
                     if !(cmd && plain) {
+                        dangling = None;
+                        filled(&mut stack);
                         cmd = false;
                         continue;
+                    }
+                    let closing = closing_word(&word);
+                    match (dangling, closing) {
+                        (Some(op), Some(word)) => {
+                            return Err(Self::dangling(op, word, self.line));
+                        }
+                        (_, None) => {
+                            dangling = None;
+                            filled(&mut stack);
+                        }
+                        (None, Some(_)) => {}
                     }
                     cmd = self.keyword(&word, &mut stack, &mut after_for, &mut name_then_cmd)?;
                 }
@@ -454,34 +668,45 @@ impl Reader<'_> {
     fn keyword(
         &mut self,
         word: &[u8],
-        stack: &mut Vec<(Block, usize)>,
+        stack: &mut Vec<Frame>,
         after_for: &mut bool,
         name_then_cmd: &mut bool,
     ) -> Result<bool, Stop> {
         let line = self.line;
-        let top = stack.last().map(|&(b, _)| b);
-        let close = |stack: &mut Vec<(Block, usize)>, want: Block, word: &'static str| {
+        let top = stack.last().map(|&(b, _, _)| b);
+        let close = |stack: &mut Vec<Frame>, want: Block, word: &'static str| {
             if top == Some(want) {
-                stack.pop();
+                if let Some((_, _, Some((part, opened)))) = stack.pop() {
+                    return Err(Stop::Fault(ShellFault::Empty {
+                        part,
+                        opened,
+                        word,
+                        line,
+                    }));
+                }
                 Ok(true)
             } else {
                 Err(Stop::Fault(ShellFault::Unexpected { word, line }))
             }
         };
         match word {
-            b"if" => stack.push((Block::If(IfStage::Condition), line)),
+            b"if" => stack.push((Block::If(IfStage::Condition), line, Some(("if", line)))),
             b"then" | b"elif" | b"else" | b"fi" => return self.if_word(word, stack),
-            b"while" | b"until" | b"!" | b"time" => {}
-            b"do" => stack.push((Block::Do, line)),
+            b"while" => stack.push((Block::Head("while"), line, Some(("while", line)))),
+            b"until" => stack.push((Block::Head("until"), line, Some(("until", line)))),
+            b"!" | b"time" => {}
+            b"do" => return Self::loop_do(stack, line),
             b"done" => return close(stack, Block::Do, "done"),
-            b"{" => stack.push((Block::Brace, line)),
+            b"{" => stack.push((Block::Brace, line, Some(("{", line)))),
             b"}" => return close(stack, Block::Brace, "}"),
             b"esac" => return close(stack, Block::Case(CaseStage::Body), "esac"),
             b"case" => {
-                stack.push((Block::Case(CaseStage::Head { subject: false }), line));
+                stack.push((Block::Case(CaseStage::Head { subject: false }), line, None));
                 return Ok(false);
             }
             b"for" | b"select" => {
+                let head = if word == b"for" { "for" } else { "select" };
+                stack.push((Block::Head(head), line, None));
                 *after_for = true;
                 return Ok(false);
             }
@@ -498,18 +723,37 @@ impl Reader<'_> {
         Ok(true)
     }
 
+    /// `do` at a command's start (line `line`): the loop head on the
+    /// stack's top becomes its body; a fault where no head is open, or a
+    /// `while`/`until` has no condition.
+    fn loop_do(stack: &mut [Frame], line: usize) -> Result<bool, Stop> {
+        let Some(top @ (Block::Head(_), _, _)) = stack.last_mut() else {
+            return Err(Stop::Fault(ShellFault::Unexpected { word: "do", line }));
+        };
+        if let Some((part, opened)) = top.2 {
+            return Err(Stop::Fault(ShellFault::Empty {
+                part,
+                opened,
+                word: "do",
+                line,
+            }));
+        }
+        *top = (Block::Do, line, Some(("do", line)));
+        Ok(true)
+    }
+
     /// `then`, `elif`, `else` or `fi` at a command's start: the `if` on
     /// the stack's top moved to its next stage (closed by `fi`), or a
     /// fault where it is not at a stage the word may follow.
-    fn if_word(&mut self, word: &[u8], stack: &mut Vec<(Block, usize)>) -> Result<bool, Stop> {
+    fn if_word(&mut self, word: &[u8], stack: &mut Vec<Frame>) -> Result<bool, Stop> {
         let (name, next) = match word {
             b"then" => ("then", IfStage::Then),
             b"elif" => ("elif", IfStage::Condition),
             b"else" => ("else", IfStage::Else),
             _ => ("fi", IfStage::Else),
         };
-        let stage = match stack.last_mut() {
-            Some((Block::If(stage), _)) => stage,
+        let (stage, part) = match stack.last_mut() {
+            Some((Block::If(stage), _, part)) => (stage, part),
             _ => return Err(self.unexpected(name)),
         };
         let follows = match name {
@@ -520,10 +764,18 @@ impl Reader<'_> {
         if !follows {
             return Err(self.unexpected(name));
         }
+        if let Some((part, opened)) = *part {
+            return Err(Stop::Fault(ShellFault::Empty {
+                part,
+                opened,
+                word: name,
+                line: self.line,
+            }));
+        }
+        *part = Some((name, self.line));
+        *stage = next;
         if name == "fi" {
             stack.pop();
-        } else {
-            *stage = next;
         }
         Ok(true)
     }
@@ -531,7 +783,7 @@ impl Reader<'_> {
     /// Where a `case` pattern is read (on the stack's top): `esac` (its
     /// block closed), or a pattern up to its `)`. Whether a command's start
     /// follows.
-    fn pattern(&mut self, stack: &mut Vec<(Block, usize)>) -> Result<bool, Stop> {
+    fn pattern(&mut self, stack: &mut Vec<Frame>) -> Result<bool, Stop> {
         match self.peek(0) {
             Some(b'\n') => return self.newline().map(|()| false),
             Some(b'#') => {
@@ -541,13 +793,25 @@ impl Reader<'_> {
                 return Ok(false);
             }
             Some(b'(') => self.i += 1,
+            // `;;` where a pattern belongs (its pattern line taken out).
+            Some(b';') => {
+                let word = if self.peek(1) == Some(b';') {
+                    ";;"
+                } else {
+                    ";"
+                };
+                return Err(self.unexpected(word));
+            }
             _ => {}
         }
         loop {
             self.blanks();
             let line = self.line;
+            let start = self.i;
             let (word, plain) = self.word()?;
-            if word.is_empty() && !matches!(self.peek(0), Some(b')' | b'|')) {
+            // A quoted pattern (`" x"`) is a word with no plain bytes.
+            let empty = self.i == start;
+            if empty && !matches!(self.peek(0), Some(b')' | b'|')) {
                 return Err(Stop::Unsure);
             }
             if plain && word == b"esac" {
@@ -559,14 +823,14 @@ impl Reader<'_> {
                 Some(b'|') => self.i += 1,
                 Some(b')') => {
                     self.i += 1;
-                    if let Some((Block::Case(stage), _)) = stack.last_mut() {
+                    if let Some((Block::Case(stage), _, _)) = stack.last_mut() {
                         *stage = CaseStage::Body;
                     }
                     return Ok(true);
                 }
                 // A pattern is one word: a command there is bash's
                 // fault.
-                Some(_) if !word.is_empty() => {
+                Some(_) if !empty => {
                     return Err(Stop::Fault(ShellFault::NotPattern { line }));
                 }
                 _ => return Err(Stop::Unsure),
@@ -595,11 +859,19 @@ impl Reader<'_> {
     /// A newline: the line's heredoc bodies after it are skipped.
     fn newline(&mut self) -> Scan {
         self.bump();
-        for (delim, strip) in std::mem::take(&mut self.heredocs) {
+        for (delim, strip, line) in std::mem::take(&mut self.heredocs) {
             loop {
-                if self.i >= self.s.len() {
-                    // bash reads to the end with a warning: unsure.
+                // No line after it: nothing becomes its text (bash warns).
+                if self.i >= self.s.len() && self.line == line + 1 {
                     return Err(Stop::Unsure);
+                }
+                if self.i >= self.s.len() {
+                    // bash reads to the end with a warning.
+                    return Err(Stop::Fault(ShellFault::Heredoc {
+                        delimiter: String::from_utf8_lossy(&delim).into_owned(),
+                        line,
+                        last: self.line - usize::from(self.s.ends_with(b"\n")),
+                    }));
                 }
                 let end = self.s[self.i..]
                     .iter()
@@ -650,7 +922,7 @@ impl Reader<'_> {
                 .copied()
                 .filter(|&c| !matches!(c, b'\'' | b'"' | b'\\'))
                 .collect();
-            self.heredocs.push((delim, strip));
+            self.heredocs.push((delim, strip, self.line));
             return Ok(false);
         }
         while matches!(self.peek(0), Some(b'<' | b'>' | b'&' | b'|')) {
@@ -729,7 +1001,12 @@ impl Reader<'_> {
             }
             Some(b'(') if self.peek(1) == Some(b'(') => {
                 self.i += 2;
-                self.arithmetic(2)
+                if self.arithmetic("$((", line)? {
+                    return Ok(());
+                }
+                // Not arithmetic: bash reads on to the `)` matching the
+                // `$(`, by the text (bash 5.2, tested).
+                self.matched("$((", line)
             }
             Some(b'(') => {
                 self.i += 1;
@@ -753,6 +1030,24 @@ impl Reader<'_> {
                 other
             }
         }
+    }
+
+    /// Past a `'...'` in a `"${...}"` whose reading cannot differ whether
+    /// bash takes it for a quote or not (on one line, none of `}"\$` and
+    /// backquotes in it); unsure otherwise.
+    fn plain_single(&mut self) -> Scan {
+        let rest = &self.s[self.i + 1..];
+        let Some(end) = rest.iter().position(|&c| c == b'\'') else {
+            return Err(Stop::Unsure);
+        };
+        if rest[..end]
+            .iter()
+            .any(|c| matches!(c, b'}' | b'"' | b'\\' | b'$' | b'`' | b'\n'))
+        {
+            return Err(Stop::Unsure);
+        }
+        self.i += end + 2;
+        Ok(())
     }
 
     /// Past a `'...'` (`ansi`: `$'...'`, where `\` escapes).
@@ -832,8 +1127,10 @@ impl Reader<'_> {
                     depth += 1;
                 }
                 Some(b'\\') => self.escaped(),
+                // A `'...'` holding none of `}"\$` and backquotes ends
+                // where it ends whether it quotes or not.
+                Some(b'\'') if in_double => self.plain_single()?,
                 // bash -n reads past a `${` left open (tested): unsure.
-                Some(b'\'' | b'\n') if in_double => return Err(Stop::Unsure),
                 Some(b'\n') => return Err(Stop::Unsure),
                 Some(b'\'') => {
                     self.i += 1;
@@ -856,13 +1153,43 @@ impl Reader<'_> {
         }
     }
 
-    /// Past an arithmetic `((...))` with `depth` parentheses open.
-    fn arithmetic(&mut self, mut depth: usize) -> Scan {
+    /// After `((` (or `$((`, `opener`, at `line`): as bash reads it, past
+    /// the `)` matching the second `(` and the `)` right after it; `false`
+    /// (that `)` not right after) where bash reads no arithmetic.
+    fn arithmetic(&mut self, opener: &'static str, line: usize) -> Result<bool, Stop> {
+        self.matched(opener, line)?;
+        if self.peek(0) != Some(b')') {
+            return Ok(false);
+        }
+        self.i += 1;
+        Ok(true)
+    }
+
+    /// Past the `)` matching one `(` open (of `opener`, at `line`), as
+    /// bash matches a pair: by the text, quotes and substitutions read
+    /// through; open at the file's end, a fault.
+    fn matched(&mut self, opener: &'static str, line: usize) -> Scan {
+        let mut depth = 1;
         while depth > 0 {
+            let at = self.line;
             match self.peek(0) {
-                None | Some(b'\'' | b'"' | b'`') => return Err(Stop::Unsure),
+                None => return Err(Self::fault_open(opener, line)),
                 Some(b'(') => depth += 1,
                 Some(b')') => depth -= 1,
+                Some(b'\\') => {
+                    self.escaped();
+                    continue;
+                }
+                Some(quote @ (b'\'' | b'"' | b'`' | b'$')) => {
+                    self.i += 1;
+                    match quote {
+                        b'\'' => self.single(at, false)?,
+                        b'"' => self.double(at)?,
+                        b'`' => self.backquote(at)?,
+                        _ => self.dollar(at, false)?,
+                    }
+                    continue;
+                }
                 _ => {}
             }
             self.bump();
@@ -952,6 +1279,101 @@ mod tests {
         let dropped = DEPLOY.replace("fi\n", "");
         assert_eq!(shell_syntax("deploy.zsh", DEPLOY, &dropped), None);
         assert!(shell_syntax("deploy", DEPLOY, &dropped).is_some());
-        assert_eq!(scan("cat <<EOF\nnever ended\n"), Err(Stop::Unsure));
+        assert_eq!(
+            scan("cat <<EOF\nnever ended\n"),
+            Err(Stop::Fault(ShellFault::Heredoc {
+                delimiter: "EOF".to_string(),
+                line: 1,
+                last: 2
+            }))
+        );
+    }
+
+    /// The tester's script (round 45, T-08, dbg.sh).
+    const DBG: &str = "#!/bin/sh\nset -e\nif [ -n \"$DEBUG\" ]; then\n  echo \"debug: \
+                       starting\" >&2\nfi\nfor f in \"$@\"; do\n  echo \"processing \
+                       $f\"\ndone\ncleanup() {\n  rm -f /tmp/x.lock\n}\necho done\n";
+
+    /// Round 45, T-08: a block part left empty (an `if`'s only line
+    /// commented out, a loop's or a function's only line deleted) is said
+    /// with the word that ends it, the part's word, and the line the edit
+    /// took from it.
+    #[test]
+    fn a_block_part_left_empty_is_said_with_the_line_it_held() {
+        let commented = DBG.replace("  echo \"debug", "  # echo \"debug");
+        let got = shell_syntax("dbg.sh", DBG, &commented).expect("a fault");
+        assert_eq!(
+            got.describe(),
+            "as the edit (from line 4) leaves it, `bash -n` refuses the script: line 5 (`fi`) has `fi` right after the `then` of line 3 with no command between (before the edit, line 4 `echo \"debug: starting\" >&2` stood there): bash refuses an empty block, where the script before read clean: keep a command in it (`:` does nothing) or send the new text without the block"
+        );
+        let emptied = DBG.replace("  rm -f /tmp/x.lock\n", "");
+        let got = shell_syntax("dbg.sh", DBG, &emptied).expect("a fault");
+        assert_eq!(
+            got.fault(),
+            "as the edit (from line 10) leaves it, `bash -n` refuses the script: line 10 (`}`) has `}` right after the `{` of line 9 with no command between (before the edit, line 10 `rm -f /tmp/x.lock` stood there): bash refuses an empty block, where the script before read clean"
+        );
+        let headless = DBG.replace("for f in \"$@\"; do\n", "do\n");
+        let got = shell_syntax("dbg.sh", DBG, &headless).expect("a fault");
+        assert_eq!(
+            got.fault(),
+            "as the edit (from line 6) leaves it, `bash -n` refuses the script: line 6 (`do`) has `do` with no `for`, `while` or `until` before it to begin its loop, where the script before read clean"
+        );
+    }
+
+    /// Round 45, T-01: a line left ending in `&&`, `||` or `|`, an
+    /// arithmetic left open, a heredoc's delimiter renamed.
+    #[test]
+    fn an_operator_an_arithmetic_or_a_heredoc_left_open_is_said() {
+        let and = DBG.replace("starting\" >&2\n", "starting\" >&2 &&\n");
+        let got = shell_syntax("dbg.sh", DBG, &and).expect("a fault");
+        assert_eq!(
+            got.describe(),
+            "as the edit (from line 4) leaves it, `bash -n` refuses the script: line 5 (`fi`) has `fi` where the `&&` of line 4 needs a command after it, where the script before read clean: send the command that follows the `&&`, or the new text without it"
+        );
+        let end = format!("{DBG}ls |\n");
+        let got = shell_syntax("dbg.sh", DBG, &end).expect("a fault");
+        assert_eq!(
+            got.fault(),
+            "as the edit (from line 13) leaves it, `bash -n` refuses the script: line 13 (`ls |`) ends in `|` and no command follows before the file's end, where the script before read clean"
+        );
+        let arithmetic = format!("{DBG}n=$(( 1 + 2\n");
+        let got = shell_syntax("dbg.sh", DBG, &arithmetic).expect("a fault");
+        assert_eq!(
+            got.describe(),
+            "as the edit (from line 13) leaves it, `bash -n` refuses the script: line 13 (`n=$(( 1 + 2`) opens `$((` and nothing closes it with `))` before the file's end, where the script before read clean: close the `$((` with `))` in the new text"
+        );
+        let hd = "#!/bin/sh\ncat > conf.txt <<EOF\nname=demo\nEOF\necho written\nexit 0\n";
+        let renamed = hd.replace("<<EOF", "<<END");
+        let got = shell_syntax("hd.sh", hd, &renamed).expect("a fault");
+        assert_eq!(
+            got.describe(),
+            "as the edit (from line 2) leaves it, line 2 (`cat > conf.txt <<END`) opens a heredoc that a line `END` ends, and no line after it is `END`: bash reads lines 3 to 6, to the file's end, as the heredoc's text and runs none of it (`bash -n` only warns), where the script before read clean: end the heredoc with a line `END` in the new text"
+        );
+        // A heredoc on the last line swallows nothing: no verdict.
+        assert_eq!(scan("echo a\ncat <<EOF\n"), Err(Stop::Unsure));
+    }
+
+    /// Round 45, T-08b: an arithmetic holding a quoted command
+    /// substitution, a quoted case pattern, a quote in a `"${x=...}"`, a
+    /// subshell in a subshell: read, not unsure.
+    #[test]
+    fn constructs_that_hid_a_script_are_read() {
+        for text in [
+            "x=$(( $(date \"+%s\") + 30 ))\n",
+            "case $o in\n  (\" x\" | \" y\") :;;\nesac\n",
+            "IFS=\"${SEP=':'}\"\n",
+            "((cd /tmp; ls) | wc -l)\n",
+            "for ((i = 0; i < 2; i++)); do :; done\n",
+        ] {
+            assert_eq!(scan(text), Ok(()), "{text}");
+            let orphan = format!("{text}fi\n");
+            assert!(
+                matches!(
+                    scan(&orphan),
+                    Err(Stop::Fault(ShellFault::Unexpected { word: "fi", .. }))
+                ),
+                "{text}"
+            );
+        }
     }
 }

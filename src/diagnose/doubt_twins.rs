@@ -324,7 +324,7 @@ fn words_of(text: &str) -> Vec<String> {
 }
 
 /// The shell reader.
-mod shell {
+pub(super) mod shell {
     use super::{Def, Reading};
 
     /// A block the reader is inside.
@@ -495,7 +495,7 @@ mod shell {
 
     /// A shell function's name: what bash takes (letters, digits, `_`,
     /// `-`, `.`, `:`; not a keyword, not an assignment).
-    fn function_name(word: &str) -> bool {
+    pub(in crate::diagnose) fn function_name(word: &str) -> bool {
         !word.is_empty()
             && !word.contains('=')
             && !matches!(

@@ -22,7 +22,7 @@ use super::doubt_indent::python_break;
 use super::doubt_ini::{ini_name, ini_twice};
 use super::doubt_json::{json_broken, json_name};
 use super::doubt_keys::literal_key_twice;
-use super::doubt_late::python_defined_late;
+use super::doubt_late::{python_defined_late, shell_defined_late};
 use super::doubt_make::make_break;
 use super::doubt_markup::{markup_left_open, markup_name};
 use super::doubt_names::python_name_gone;
@@ -101,8 +101,8 @@ pub enum BreakKind {
     /// A Python module-level name still used, no longer bound
     /// ([`super::doubt_names`]).
     Undefined,
-    /// A Python name defined after a line that runs and uses it
-    /// ([`super::doubt_late`]).
+    /// A Python name, or a shell function, defined after a line that runs
+    /// and uses it ([`super::doubt_late`]).
     UsedBeforeDefined,
     /// A Python `return`, `yield` or `await` outside a function, a
     /// `break` or `continue` outside a loop ([`super::doubt_pysyntax`]).
@@ -369,6 +369,12 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
             };
             of(kind)(say(s.describe(), s.fault()))
         })
+    });
+    // A shell function defined after the top-level line that runs it
+    // ([`super::doubt_late`]).
+    let found = found.or_else(|| {
+        shell_defined_late(path, original, result)
+            .map(|l| of(BreakKind::UsedBeforeDefined)(say(l.describe(), l.fault())))
     });
     // A Go, Rust or JavaScript import given again
     // ([`super::doubt_imports`]); a Markdown code fence left open

@@ -280,6 +280,14 @@ pub fn joined_lines(
             quoted(&format!("{before}{next}")),
         ));
     }
+    // A fault the file's layout check names (a `//` comment continued
+    // over a `}`) is said by it, more exactly.
+    let result = format!("{}{new}{}", &original[..start], &original[end..]);
+    if let Some(said) = continued(path, original, old, new, before, next, next_number)
+        .filter(|_| crate::diagnose::layout::layout_break(path, original, &result).is_none())
+    {
+        return Some(said);
+    }
     if !old.ends_with('\n') || new.ends_with('\n') || (new.is_empty() && before.trim().is_empty()) {
         return None;
     }
@@ -322,6 +330,85 @@ pub fn joined_lines(
          new text with a newline, as its old text ends",
         quoted(next),
     ))
+}
+
+/// A new text whose last line ends in a `\` where its old text's did not
+/// (both ending with a line end), in a file whose language reads a `\` at
+/// a line's end as joining the next line to it (a sh or bash script, a
+/// Dockerfile, a Makefile, C or C++, Python): the file's next line
+/// `next` (line `next_number`, which the edit does not show) is joined
+/// onto it (round 45, T-01 addendum: `apt-get install -y curl git \`
+/// above `COPY . /app` makes the COPY line apt's packages), unless `next`
+/// is indented deeper than that last line (it reads as meant to continue
+/// it). Said: the line joined and what the joined line reads.
+fn continued(
+    path: &str,
+    original: &str,
+    old: &str,
+    new: &str,
+    before: &str,
+    next: &str,
+    next_number: usize,
+) -> Option<String> {
+    let (Some(old_body), Some(new_body)) = (old.strip_suffix('\n'), new.strip_suffix('\n')) else {
+        return None;
+    };
+    let last_line = |body: &str| {
+        let line = body.rsplit('\n').next().unwrap_or("");
+        line.strip_suffix('\r').unwrap_or(line).to_string()
+    };
+    let ends_continued = |line: &str| (line.len() - line.trim_end_matches('\\').len()) % 2 == 1;
+    let last = if new_body.contains('\n') {
+        last_line(new_body)
+    } else {
+        format!("{before}{new_body}")
+    };
+    let old_last = if old_body.contains('\n') {
+        last_line(old_body)
+    } else {
+        format!("{before}{old_body}")
+    };
+    if !ends_continued(&last) || ends_continued(&old_last) || !joins_at_backslash(path, original) {
+        return None;
+    }
+    // A next line indented deeper reads as the continuation meant (a `\`
+    // added to a line the file's next line was left hanging from).
+    let indent = |line: &str| line.len() - line.trim_start().len();
+    if indent(next) > indent(&last) {
+        return None;
+    }
+    let joined = shorten(&format!(
+        "{} {}",
+        &last[..last.len() - 1].trim_end(),
+        next.trim()
+    ));
+    Some(format!(
+        "its new text's last line ends in `\\`, where its old text's did not, so line \
+         {next_number} (`{}`), which the edit does not show, is joined onto it: the file reads \
+         them as one line, `{joined}`: drop the `\\`, or send the line it should continue with \
+         in the new text",
+        shorten(next),
+    ))
+}
+
+/// Whether the file `path` (content `content`) is one whose language reads
+/// a `\` at a line's end as joining the next line to it: a sh or bash
+/// script, a Dockerfile (or Containerfile), a Makefile, C or C++, Python.
+fn joins_at_backslash(path: &str, content: &str) -> bool {
+    use crate::diagnose::doubt_braces::{Lang, brace_language};
+    use crate::diagnose::file_kind::FileKind;
+    let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
+    let docker = ["Dockerfile", "Containerfile"]
+        .iter()
+        .any(|d| name == *d || name.starts_with(&format!("{d}.")))
+        || name.ends_with(".dockerfile");
+    docker
+        || crate::diagnose::doubt_shell::shell_script(path, content)
+        || matches!(
+            FileKind::of(path, content),
+            FileKind::Python | FileKind::Makefile
+        )
+        || brace_language(path) == Some(Lang::C)
 }
 
 /// The mirror of [`joined_lines`]' trailing case (a tester's find, 44-03:
