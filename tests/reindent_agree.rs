@@ -790,3 +790,42 @@ fn a_brace_languages_small_function_resent_with_a_line_added_is_corrected() {
         }
     }
 }
+
+/// wt-strings' leftover (round 45): `srview fix FILE PATCH` re-indented a
+/// Codex hunk of a string's middle lines (the string's text changed) where
+/// the gate withheld it. Now `fix` asks the gate's question: it prints the
+/// patch as written, exits 1 and says the line lies inside a string.
+#[test]
+fn fix_of_a_patch_never_reindents_a_strings_middle_lines() {
+    for (name, content) in STRING_FILES {
+        let lines: Vec<&str> = content.lines().collect();
+        let middle = lines.iter().position(|l| l.starts_with("    app run"));
+        let middle = middle.expect("a middle line");
+        let hunk: String = [
+            format!(" {}", &lines[middle][2..]),
+            "+  app status".to_string(),
+            format!(" {}", &lines[middle + 1][2..]),
+        ]
+        .iter()
+        .map(|l| format!("{l}\n"))
+        .collect();
+        let patch = format!("*** Begin Patch\n*** Update File: {name}\n@@\n{hunk}*** End Patch\n");
+        let dir = tempfile::tempdir().expect("a folder");
+        support::files::write(dir.path(), name, content.as_bytes());
+        support::files::write(dir.path(), "p.patch", patch.as_bytes());
+        let out = support::runner::srview(["fix", name, "p.patch"])
+            .cwd(dir.path())
+            .output();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(out.status.code(), Some(1), "{name}: {stderr}");
+        assert_eq!(support::runner::stdout(&out), patch, "{name}");
+        assert!(
+            stderr.contains(&format!(
+                "the patch is left as written: in hunk 1 of {name}, file line {} lies inside a \
+                 string literal",
+                middle + 1
+            )),
+            "{name}: {stderr}"
+        );
+    }
+}

@@ -104,6 +104,22 @@ fn correct_patch(text: &str, target: &Target, file: &str) -> Result<Corrected, O
         {
             problems.push(why);
         }
+        // What the gate's repair withholds (a string's content respaced,
+        // new lines whose depth would change, quotes), `fix` withholds too.
+        if let Some(sent) = &sent
+            && problems.is_empty()
+            && let Some(why) = crate::gate::correction_withheld(
+                sent,
+                &patch,
+                &one_file::memory(target),
+                target.cwd,
+            )
+        {
+            // Left as the model wrote it: nothing srview cannot stand
+            // behind is printed as corrected.
+            patch = sent.clone();
+            problems.push(format!("the patch is left as written: {why}"));
+        }
         let text = render(&patch);
         let doubts = doubts(&text, Dialect::ApplyPatch, target)?;
         let (note, complete) = note("patch", done, exact, &problems, &doubts);

@@ -398,7 +398,7 @@ fn retarget(section: &Section, name: &str) -> Result<Section, OneFileError> {
     })
 }
 
-fn memory(target: &Target) -> MemoryFs {
+pub(crate) fn memory(target: &Target) -> MemoryFs {
     MemoryFs::new(
         target
             .content

@@ -44,6 +44,7 @@ mod judge;
 mod moved;
 mod own_files;
 mod patch;
+pub use patch::correction_withheld;
 mod payload;
 mod policy;
 mod quotes;

@@ -233,6 +233,24 @@ fn string_doubt(patch: &Patch, fixed: &Patch, fs: &dyn PatchFs, cwd: &str) -> Op
     None
 }
 
+/// Why srview withholds `fixed`, a correction of the model's `patch` over
+/// the files of `fs` in `cwd`, after its hunks were placed exactly: a
+/// string's content it would respace ([`string_doubt`]), new lines whose
+/// re-indentation would change what they mean ([`reindent_doubt`]), or
+/// quotes it would change ([`quote_doubt`]). The gate's Codex repair and
+/// `srview fix` of a patch ask this one question (a fresh tester's find:
+/// `fix` re-indented a string's middle lines the gate withheld).
+pub fn correction_withheld(
+    patch: &Patch,
+    fixed: &Patch,
+    fs: &dyn PatchFs,
+    cwd: &str,
+) -> Option<String> {
+    string_doubt(patch, fixed, fs, cwd)
+        .or_else(|| reindent_doubt(patch, fixed))
+        .or_else(|| quote_doubt(patch, fixed))
+}
+
 /// The patch as Codex's `updatedInput` carries it: `{"command": patch}`.
 pub(super) fn as_input(call: &Call, text: String) -> serde_json::Value {
     let mut input = call.input.clone();
@@ -526,10 +544,7 @@ pub(super) fn codex(call: &Call, fs: &dyn PatchFs) -> Finding {
         match stands(&tight, fs, cwd).and_then(|()| {
             // The string's own reason first: it names the line that
             // opened a string the hunk starts inside.
-            match string_doubt(&patch, &tight, fs, cwd)
-                .or_else(|| reindent_doubt(&patch, &tight))
-                .or_else(|| quote_doubt(&patch, &tight))
-            {
+            match correction_withheld(&patch, &tight, fs, cwd) {
                 Some(why) => Err(why),
                 None => Ok(()),
             }
@@ -657,15 +672,12 @@ fn failing(
         // A Markdown hard break the corrected lines would lose or add.
         match apply_patch::carry_ends(patch, &mut fixed.patch)
             .and_then(|()| stands(&fixed.patch, fs, cwd))
-            .and_then(|()| {
-                match string_doubt(patch, &fixed.patch, fs, cwd)
-                    .or_else(|| reindent_doubt(patch, &fixed.patch))
-                    .or_else(|| quote_doubt(patch, &fixed.patch))
-                {
+            .and_then(
+                |()| match correction_withheld(patch, &fixed.patch, fs, cwd) {
                     Some(why) => Err(why),
                     None => Ok(()),
-                }
-            }) {
+                },
+            ) {
             Ok(()) => (Some(as_input(call, render(&fixed.patch))), None),
             Err(why) => (None, Some(why)),
         }
