@@ -685,3 +685,28 @@ fn a_hunk_differing_only_in_a_blank_lines_spaces_is_written() {
         content.replace("return mofile\n", "return os.path.abspath(mofile)\n")
     );
 }
+
+/// The `\` join (round 45, T-01 addendum) read in patches too: a hunk
+/// whose new last line ends in a `\` its old one did not, above a line the
+/// hunk does not show, joins that line onto it; with that line shown as
+/// context, nothing is said.
+#[test]
+fn a_hunk_ending_in_a_backslash_joins_the_line_it_does_not_show() {
+    let content = "import os\nA = 1\nB = 2\n";
+    let body = "*** Update File: m.py\n@@\n import os\n-A = 1\n+A = 1 + \\\n";
+    let (_dir, file, _diff, out) = run_on("check", content, body);
+    assert_contains(
+        &text(&out.stdout),
+        &format!(
+            "{file}: warning: hunk #1 of m.py: its new text's last line ends in `\\`, where its \
+             old text's did not, so line 3 (`B = 2`), which the edit does not show, is joined \
+             onto it: the file reads them as one line, `A = 1 + B = 2`: drop the `\\`, or send \
+             the line it should continue with in the new text\n"
+        ),
+    );
+    let shown = "*** Update File: m.py\n@@\n import os\n-A = 1\n+A = 1 + \\\n+    1\n B = 2\n";
+    let (dir, file, diff) = project("m.py", content, &patch(shown));
+    let out = srview(&["check", &file, &diff]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    drop(dir);
+}

@@ -353,6 +353,7 @@ fn of_patch(kind: PatchDoubtKind) -> CallDoubtKind {
         K::AlreadyApplied => CallDoubtKind::Edit(E::AlreadyApplied),
         K::ElidesLines => CallDoubtKind::Edit(E::ElidesLines),
         K::HiddenText => CallDoubtKind::Edit(E::HiddenText),
+        K::JoinsLines => CallDoubtKind::Edit(E::JoinsLines),
     }
 }
 

@@ -289,7 +289,8 @@ fn doubt_steps(patch: &Patch, doubts: Vec<apply_patch::PatchDoubt>) -> Vec<(Next
                 Kind::MovesOntoItself
                 | Kind::RepeatsNeighbours
                 | Kind::Layout(_)
-                | Kind::HiddenText => NextStep::Said,
+                | Kind::HiddenText
+                | Kind::JoinsLines => NextStep::Said,
                 Kind::Repeated | Kind::IndentShift => NextStep::WholeLines,
             };
             (step, d.message)

@@ -195,6 +195,7 @@ impl DoubtKind {
             K::AlreadyApplied => DoubtKind::AppliedAlready,
             K::ElidesLines => DoubtKind::StandsIn,
             K::HiddenText => DoubtKind::HiddenText,
+            K::JoinsLines => DoubtKind::JoinsLines,
         }
     }
 }

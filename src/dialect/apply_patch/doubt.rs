@@ -16,7 +16,7 @@ use serde::Serialize;
 use super::diagnosis::{cursor_before, section_input};
 use super::fs::{Entry, PatchFs, normalize};
 use super::model::{Chunk, LineKind, Patch, Section};
-use super::outcome::{HunkReport, HunkState, PatchOutcome};
+use super::outcome::{HunkReport, HunkState, PatchOutcome, SectionReport};
 use super::seek::{MatchLevel, occurrences};
 use super::update::{line_texts, split_lines};
 use crate::diagnose::effect;
@@ -62,6 +62,9 @@ pub enum PatchDoubtKind {
     /// Its added lines bring bidirectional controls or zero-width
     /// characters the file did not hold ([`crate::diagnose::hidden`]).
     HiddenText,
+    /// Its new last line ends in a `\\` its old one did not, and the file's
+    /// next line, which it does not show, joins onto it.
+    JoinsLines,
 }
 
 impl PatchDoubtKind {
@@ -88,6 +91,7 @@ impl PatchDoubtKind {
             K::AlreadyApplied => "already-applied",
             K::ElidesLines => "elides-lines",
             K::HiddenText => "hidden-text",
+            K::JoinsLines => "joins-lines",
         }
     }
 }
@@ -283,6 +287,7 @@ pub fn patch_doubts(
                 if let Some(doubt) = indent_doubt(&applied, s) {
                     out.push(doubt);
                 }
+                out.extend(backslash_joins(patch, report, fs, cwd, s));
                 if report.hunks.iter().all(|h| !in_doubt(chunks, h)) {
                     continue;
                 }
@@ -303,6 +308,53 @@ pub fn patch_doubts(
                     }
                 }
             }
+        }
+    }
+    out
+}
+
+/// Each hunk of section `s` (an Update, applied) whose new last line ends
+/// in a `\` where its old last line did not, in a language that joins the
+/// next line there (round 45 T-01 addendum, for patches: the `\` join was
+/// read only in string edits): the file line after the hunk, which it does
+/// not show, joins onto it ([`crate::dialect::edit::hunk_joins_next_line`]).
+fn backslash_joins(
+    patch: &Patch,
+    report: &SectionReport,
+    fs: &dyn PatchFs,
+    cwd: &str,
+    s: usize,
+) -> Vec<PatchDoubt> {
+    let Some(Section::Update { path, chunks, .. }) = patch.sections.get(s) else {
+        return Vec::new();
+    };
+    let Some(content) = section_input(patch, fs, cwd, s) else {
+        return Vec::new();
+    };
+    let lines = line_texts(&content);
+    let text = |lines: Vec<&str>| -> String { lines.iter().map(|l| format!("{l}\n")).collect() };
+    let mut out = Vec::new();
+    for (h, (chunk, hunk)) in chunks.iter().zip(&report.hunks).enumerate() {
+        let Some(span) = hunk.matched.filter(|_| hunk.state == HunkState::Applied) else {
+            continue;
+        };
+        let Some(next) = lines.get(span.end_line) else {
+            continue;
+        };
+        let (old, new) = (text(chunk.old_lines()), text(chunk.new_lines()));
+        if let Some(said) = crate::dialect::edit::hunk_joins_next_line(
+            path,
+            &content,
+            (&old, &new),
+            (next, span.end_line + 1),
+        ) {
+            out.push(PatchDoubt {
+                file: path.clone(),
+                section: s,
+                hunk: Some(h),
+                kind: PatchDoubtKind::JoinsLines,
+                message: format!("hunk #{} of {path}: {said}", h + 1),
+            });
         }
     }
     out

@@ -391,6 +391,20 @@ fn continued(
     ))
 }
 
+/// [`continued`] for a patch hunk (Codex's, OpenCode's, Cline's
+/// `apply_patch`): `old` and `new` its old and new lines, each ending with
+/// a line end, matched in `original` just above `next` (line
+/// `next_number`). A hunk whose last line is context shows that line kept
+/// as it was: no join.
+pub fn hunk_joins_next_line(
+    path: &str,
+    original: &str,
+    (old, new): (&str, &str),
+    (next, next_number): (&str, usize),
+) -> Option<String> {
+    continued(path, original, old, new, "", next, next_number)
+}
+
 /// Whether the file `path` (content `content`) is one whose language reads
 /// a `\` at a line's end as joining the next line to it: a sh or bash
 /// script, a Dockerfile (or Containerfile), a Makefile, C or C++, Python.
