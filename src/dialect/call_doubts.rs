@@ -218,11 +218,12 @@ pub fn exact_doubt_kinds(
         // srview reads: its callers read the call's whole result for that.
         let file = matched.path.as_deref().or(judged.file);
         let layout_read = file.filter(|f| crate::diagnose::layout::layout_read(f, &content));
+        // The name kept for every file (a tester's find, round 46 T-08: a
+        // Python line given a `\` joining the next was said for Claude Code
+        // only); the layout faults it brings are the callers' (filtered
+        // below by `of_layout`).
         let as_claude = Edit::ClaudeEdit {
-            file_path: file
-                .filter(|_| layout_read.is_none())
-                .unwrap_or_default()
-                .to_string(),
+            file_path: file.unwrap_or_default().to_string(),
             old_string: found.clone(),
             new_string: written.clone(),
             // An agent's replace-all (Gemini CLI's `allow_multiple`,

@@ -1293,16 +1293,14 @@ fn exact_doubts(
     file: Option<&str>,
     content: Option<&str>,
 ) -> Vec<(NextStep, String)> {
-    // No path for a file whose layout srview reads: the exact case runs
-    // the Python indentation check on the agent's own written result
-    // ([`indent_doubt`]). Another file is named: its kind tells its
-    // comments (a stand-in `% ... rest unchanged ...` in LaTeX).
-    // A brace language's file keeps its name (its comment marks); its
-    // brackets and definitions, as a Python file's layout, are judged on
-    // the whole result only (one edit of several may unbalance what the
-    // next balances).
-    let path = file.filter(|f| !crate::diagnose::layout::layout_read(f, content.unwrap_or("")));
-    exact_doubts_at(row, input, path.unwrap_or(""), content, true)
+    // The file is named, whatever its kind: its kind tells its comments
+    // (a stand-in `% ... rest unchanged ...` in LaTeX), the `\` that joins
+    // a Python line (a tester's find, round 46 T-08: said for Claude Code
+    // only), its words. Its layout (Python's indentation, a brace
+    // language's brackets and definitions) is judged on the agent's whole
+    // written result only ([`indent_doubt`]; `no_layout`): one edit of
+    // several may unbalance what the next balances.
+    exact_doubts_at(row, input, file.unwrap_or(""), content, true)
 }
 
 /// [`exact_doubts`], each pair's edit naming `path` (its kind decides the

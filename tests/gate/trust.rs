@@ -3176,3 +3176,22 @@ fn a_definition_removed_from_under_its_decorators_is_in_doubt() {
         }
     }
 }
+
+/// A tester's find (round 46, T-08): a Python line given a `\` that joins
+/// the next line, which the edit does not show, was denied for Claude
+/// Code only: the other agents' gates judged the edit without the file's
+/// name (a Python file's layout is judged on the whole result), so the
+/// join went unread. Every agent's gate (and Codex's patch) now says it.
+#[test]
+fn a_python_line_given_a_backslash_joining_the_next_is_a_doubt_for_every_agent() {
+    assert_doubts_say(
+        ("jp.py", "x = 1\ny = 2\nprint(x + y)\n"),
+        &[(
+            "x = 1\n",
+            "x = 1 + \\\n",
+            "its new text's last line ends in `\\`, where its old text's did not, so line 2 \
+             (`y = 2`), which the edit does not show, is joined onto it"
+                .to_string(),
+        )],
+    );
+}
