@@ -549,3 +549,35 @@ fn a_backslash_left_at_a_line_end_joins_the_next_line() {
     let md = "Line one\nLine two\n";
     assert_edit("n.md", md, "Line one\n", "Line one\\\n", None);
 }
+
+/// A tester's find (round 46, T-15): a number literal's type suffix is no
+/// part of the number to change (`10u32` -> `20u32` keeps a u32, `10n` a
+/// BigInt): an old text ending before the suffix was doubted as cutting a
+/// word. Allowed now by check and the gate; a digit group cut (`1_0` of
+/// `1_000`) is still a cut.
+#[test]
+fn a_numbers_type_suffix_is_no_part_of_its_value() {
+    let rust = "fn main() {\n    let x = 10u32;\n    let y = 2.5f64;\n}\n";
+    let js = "const big = 10n;\nconst ms = 1_000;\nexport { big, ms };\n";
+    let c = "long x = 10L;\nfloat f = 1.5f;\nunsigned long u = 10UL;\n";
+    for (name, content, old, new) in [
+        ("num.rs", rust, "let x = 10", "let x = 20"),
+        ("num.rs", rust, "let y = 2.5", "let y = 3.5"),
+        ("num.js", js, "const big = 10", "const big = 20"),
+        ("num.c", c, "long x = 10", "long x = 20"),
+        ("num.c", c, "float f = 1.5", "float f = 2.5"),
+        ("num.c", c, "unsigned long u = 10", "unsigned long u = 20"),
+    ] {
+        assert_edit(name, content, old, new, None);
+    }
+    assert_edit(
+        "num.js",
+        js,
+        "const ms = 1_0",
+        "const ms = 5_0",
+        Some(
+            "the edit's old text `const ms = 1_0` ends inside the word `1_000` of line 2 (`const \
+             ms = 1_000;`): it changes part of a word it does not show",
+        ),
+    );
+}

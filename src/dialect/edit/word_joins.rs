@@ -35,6 +35,33 @@ pub struct WordJoins {
     key_end: Option<char>,
     /// A number's unit is no part of it (`10px`).
     units: bool,
+    /// The type suffixes a number literal of the language may carry
+    /// (`u32` of `10u32`, `n` of `10n`, `L` of `10L`), compared without
+    /// case: changing the number keeps its type (a tester's find, round
+    /// 46 T-15: `let x = 10` -> `let x = 20` over `10u32` was doubted).
+    suffixes: &'static [&'static str],
+}
+
+/// Rust's integer and float suffixes.
+const RUST_SUFFIXES: [&str; 14] = [
+    "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize", "f32",
+    "f64",
+];
+/// C's and C++'s (`10UL`, `1.5f`).
+const C_SUFFIXES: [&str; 9] = ["u", "l", "ul", "lu", "ll", "ull", "llu", "f", "z"];
+/// Java's, Kotlin's, Scala's, C#'s (`10L`, `1.5f`, `2d`, `3m`).
+const JVM_SUFFIXES: [&str; 6] = ["l", "f", "d", "m", "u", "ul"];
+
+/// The number suffixes of the extension `ext`.
+fn suffixes_of(ext: &str) -> &'static [&'static str] {
+    match ext {
+        "rs" => &RUST_SUFFIXES,
+        "c" | "h" | "cc" | "cpp" | "cxx" | "hpp" | "hh" | "hxx" | "m" | "mm" => &C_SUFFIXES,
+        "java" | "kt" | "kts" | "scala" | "cs" => &JVM_SUFFIXES,
+        "js" | "mjs" | "cjs" | "jsx" | "ts" | "mts" | "cts" | "tsx" => &["n"],
+        "py" | "pyi" => &["j"],
+        _ => &[],
+    }
 }
 
 /// Extensions whose names join words with `-`.
@@ -99,6 +126,7 @@ impl WordJoins {
                 _ => None,
             },
             units: STYLE_SHEETS.contains(&ext),
+            suffixes: suffixes_of(ext),
         }
     }
 
@@ -125,15 +153,19 @@ impl WordJoins {
     /// `col-10` of `col-10px`, nor a colour's `#10` of `#10ab`), and all
     /// letters from it (`px`, `s`, `em`).
     fn unit_starts(self, text: &str, at: usize, is_word: fn(char) -> bool) -> bool {
-        if !self.units {
+        if !self.units && self.suffixes.is_empty() {
             return false;
         }
         let (start, end) = self.word_bounds(text, at, is_word);
         let digits = &text[start..at];
-        !digits.is_empty()
-            && digits.bytes().all(|b| b.is_ascii_digit())
-            && !text[..start].ends_with('#')
-            && text[at..end].bytes().all(|b| b.is_ascii_alphabetic())
+        let rest = &text[at..end];
+        let number = !digits.is_empty()
+            && digits.bytes().all(|b| b.is_ascii_digit() || b == b'_')
+            && digits.as_bytes()[0].is_ascii_digit()
+            && !text[..start].ends_with('#');
+        let unit = self.units && rest.bytes().all(|b| b.is_ascii_alphabetic());
+        let suffix = rest.strip_prefix('_').unwrap_or(rest);
+        number && (unit || self.suffixes.iter().any(|s| s.eq_ignore_ascii_case(suffix)))
     }
 
     /// The bytes of the word around byte `at` of `text`: its word
