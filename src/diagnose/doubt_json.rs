@@ -141,8 +141,10 @@ const JSONC_EXTENSIONS: [&str; 3] = [".jsonc", ".code-workspace", "/.jshintrc"];
 /// TypeScript's `tsconfig*.json`, `jsconfig*.json` (prefixes, see
 /// [`JSONC_PREFIXES`]), Deno, Biome, API Extractor, TSLint, Turborepo,
 /// TypeDoc, ESLint's and Babel's `.json` configs, Dev Containers,
-/// Angular, Nx, Wrangler, cspell, markdownlint, oxlint, tsdoc, tsfmt.
-const JSONC_NAMES: [&str; 19] = [
+/// Angular, Nx, Wrangler, cspell, markdownlint, oxlint, tsdoc, tsfmt,
+/// Renovate (`renovate.json`, `.renovaterc.json`: "Renovate supports
+/// JSONC for .json files", its docs; a tester's find, round 46 T-07).
+const JSONC_NAMES: [&str; 21] = [
     "deno.json",
     "biome.json",
     "api-extractor.json",
@@ -162,6 +164,8 @@ const JSONC_NAMES: [&str; 19] = [
     ".oxlintrc.json",
     "tsdoc.json",
     "tsfmt.json",
+    "renovate.json",
+    ".renovaterc.json",
 ];
 
 /// Name prefixes (lowercase) of `.json` configs read as JSONC:
@@ -499,6 +503,10 @@ mod tests {
             "deno.json",
             "turbo.json",
             "vscode/settings.json",
+            // Round 46 (T-07): Renovate reads its `.json` configs as JSONC.
+            "renovate.json",
+            ".github/renovate.json",
+            ".renovaterc.json",
         ] {
             assert!(jsonc_by_convention(name), "{name}");
         }
