@@ -350,12 +350,27 @@ fn line_of<'t, 'a>(tokens: &'t [Token<'a>], i: usize) -> &'t [Token<'a>] {
 /// Whether the line above (ending with `tokens[i]`) holds what makes the
 /// join uncertain: a `:` (a type annotation), an `as`/`satisfies` cast.
 fn above_not_read(tokens: &[Token], i: usize) -> bool {
-    line_of(tokens, i).iter().any(|t| {
+    let line = line_of(tokens, i);
+    line.iter().any(|t| {
         matches!(
             (t.kind, t.text),
             (Kind::Punct, ":") | (Kind::Word, "as" | "satisfies")
         )
-    })
+    }) || type_alias(line)
+}
+
+/// Whether `line` (its tokens) is a TypeScript type alias, `type T =
+/// string` (after `export` or `declare`): a type has no call form, and
+/// TypeScript ends the alias at a line break before `(` or `[` (a
+/// tester's find, round 46 T-14: the parser reads two statements).
+fn type_alias(line: &[Token]) -> bool {
+    let mut words = line
+        .iter()
+        .skip_while(|t| t.kind == Kind::Word && matches!(t.text, "export" | "declare"));
+    matches!(
+        (words.next(), words.next()),
+        (Some(t), Some(name)) if t.kind == Kind::Word && t.text == "type" && name.kind == Kind::Word
+    )
 }
 
 /// Whether the statement goes on after the line of `tokens[i]`: the
@@ -453,6 +468,9 @@ mod tests {
             "class A {\n  x = 1\n  [k]() {}\n}\n",
             // A type annotation, a cast, an import's module, a `let`.
             "let x: number\n(f)()\n",
+            // A TypeScript type alias (round 46, T-14).
+            "type T = string\n(globalThis as any).t = 1\n",
+            "export type U = string[]\n[a, b] = [b, a]\n",
             "const y = z as Foo\n(f)()\n",
             "import x from 'y'\n(f)()\n",
             "let a\n[b] = c\n",
