@@ -510,6 +510,17 @@ fn a_backslash_left_at_a_line_end_joins_the_next_line() {
         "total = 1 + 2 + \\\n",
         Some(&said),
     );
+    // A Dockerfile whose escape character is a backquote (`# escape=\``,
+    // the Docker reference's example; round 46 T-05): `c:\` joins nothing.
+    let windows = "# escape=`\n\nFROM mcr.microsoft.com/windows/nanoserver\nCOPY testfile.txt c:\\\nRUN dir c:\\\n";
+    let from = "FROM mcr.microsoft.com/windows/nanoserver\n";
+    assert_edit(
+        "Dockerfile",
+        windows,
+        from,
+        &format!("{from}WORKDIR c:\\\n"),
+        None,
+    );
     // The edit shows the next line; the old line ended in `\` already; an
     // escaped `\`; Markdown: allowed.
     let shown = "    apt-get install -y curl git \\\nCOPY . /app\n";

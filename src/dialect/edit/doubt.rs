@@ -405,6 +405,22 @@ pub fn hunk_joins_next_line(
     continued(path, original, old, new, "", next, next_number)
 }
 
+/// Whether a Dockerfile's parser directives (the `# key=value` comment
+/// lines it starts with) set its escape character to a backquote (`#
+/// escape=\``, Windows images): a `\` there ends no line (a tester's find,
+/// round 46 T-05: `WORKDIR c:\` was said to join the next line).
+fn escapes_with_backtick(content: &str) -> bool {
+    content
+        .lines()
+        .take_while(|l| l.trim_start().starts_with('#'))
+        .filter_map(|l| {
+            let directive = l.trim_start().trim_start_matches('#').trim();
+            let (key, value) = directive.split_once('=')?;
+            Some((key.trim().to_ascii_lowercase(), value.trim().to_string()))
+        })
+        .any(|(key, value)| key == "escape" && value == "`")
+}
+
 /// Whether the file `path` (content `content`) is one whose language reads
 /// a `\` at a line's end as joining the next line to it: a sh or bash
 /// script, a Dockerfile (or Containerfile), a Makefile, C or C++, Python.
@@ -416,7 +432,7 @@ fn joins_at_backslash(path: &str, content: &str) -> bool {
         .iter()
         .any(|d| name == *d || name.starts_with(&format!("{d}.")))
         || name.ends_with(".dockerfile");
-    docker
+    (docker && !escapes_with_backtick(content))
         || crate::diagnose::doubt_shell::shell_script(path, content)
         || matches!(
             FileKind::of(path, content),
