@@ -1246,3 +1246,28 @@ fn a_no_break_space_in_python_code_is_held_back() {
         }
     }
 }
+
+/// A tester's find (round 46, T-09): a REPLACE text ending a line in a `\`
+/// its SEARCH did not joins the file's next line, which the block does not
+/// show (`make build \` over `make install`): `check` said "ok" and
+/// `apply --write` wrote it, while every agent's gate denied the same edit.
+/// Now held back, saying the joined line; a block showing that line is not.
+#[test]
+fn a_replace_ending_in_a_backslash_joining_the_next_line_is_held_back() {
+    let script = "#!/bin/bash\ndeploy() {\n  make build\n  make install\n}\n";
+    let diff = "------- SEARCH\n  make build\n=======\n  make build \\\n+++++++ REPLACE\n";
+    let (_dir, file, d) = files_of(("b.sh", script), ("d.diff", diff));
+    let (code, out) = srview(&["check", &file, &d]);
+    assert_eq!(code, 1, "{out}");
+    assert_contains(
+        &out,
+        "held back: block #1: its new text's last line ends in `\\`, where its old text's did \
+         not, so line 4 (`  make install`), which the edit does not show, is joined onto it: the \
+         file reads them as one line, `  make build make install`: drop the `\\`, or send the \
+         line it should continue with in the new text\n",
+    );
+    let shown = "------- SEARCH\n  make build\n  make install\n=======\n  make build \\\n    -j4\n  make install\n+++++++ REPLACE\n";
+    let (_dir, file, d) = files_of(("b.sh", script), ("d.diff", shown));
+    let (code, out) = srview(&["check", &file, &d]);
+    assert_eq!(code, 0, "{out}");
+}

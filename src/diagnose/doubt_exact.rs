@@ -66,6 +66,21 @@ pub fn block_doubt_kinds(
             ));
             continue;
         }
+        // A REPLACE ending a line in a `\` its SEARCH did not: the file's
+        // next line joins onto it (a tester's find, round 46 T-09: said of
+        // every agent's edit, not of a SEARCH/REPLACE block).
+        if let Some(span) = b.original
+            && let Some(next) = original.lines().nth(span.end_line)
+            && let Some(said) = crate::dialect::edit::hunk_joins_next_line(
+                path,
+                original,
+                (&b.search_text, &b.replace_text),
+                (next, span.end_line + 1),
+            )
+        {
+            out.push((EditDoubtKind::JoinsLines, format!("block #{n}: {said}")));
+            continue;
+        }
         let Some(repeated) = crate::dialect::edit::repeated_around(b, original) else {
             continue;
         };
