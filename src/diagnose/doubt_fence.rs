@@ -150,6 +150,22 @@ enum Role {
 /// (0-based), the fence, the closing line (`None`: open to the end).
 #[allow(clippy::type_complexity)]
 fn read(text: &str) -> (Vec<Role>, Vec<(usize, String, Option<usize>)>) {
+    let (roles, blocks, _) = read_with_comment(text);
+    (roles, blocks)
+}
+
+/// [`read`], and the line (0-based) of an HTML comment `<!--` opening an
+/// HTML block outside code that nothing closes (CommonMark 4.6, type 2:
+/// it runs to the end of the document).
+#[allow(clippy::type_complexity)]
+fn read_with_comment(
+    text: &str,
+) -> (
+    Vec<Role>,
+    Vec<(usize, String, Option<usize>)>,
+    Option<usize>,
+) {
+    let mut comment_at: Option<usize> = None;
     let mut roles = Vec::new();
     let mut blocks: Vec<(usize, String, Option<usize>)> = Vec::new();
     let mut open: Option<(char, usize)> = None;
@@ -176,6 +192,7 @@ fn read(text: &str) -> (Vec<Role>, Vec<(usize, String, Option<usize>)>) {
                 let trimmed = line.trim_start_matches(' ');
                 if line.len() - trimmed.len() <= 3 && trimmed.starts_with("<!--") {
                     comment = !trimmed[4..].contains("-->");
+                    comment_at = Some(at);
                 } else if let Some((c, run, info)) = fence_of(line)
                     && !(c == '`' && info.contains('`'))
                     && !listed.get(at).copied().unwrap_or(false)
@@ -188,7 +205,36 @@ fn read(text: &str) -> (Vec<Role>, Vec<(usize, String, Option<usize>)>) {
         }
         roles.push(role);
     }
-    (roles, blocks)
+    (roles, blocks, comment_at.filter(|_| comment))
+}
+
+/// The HTML comment `<!--` that `result` (the Markdown file `path` after
+/// an edit) leaves open to its end, where `original` had none open (a
+/// tester's find, round 46 T-16: the rest of a README is hidden when
+/// rendered): its line (1-based) and the file's last line. `None` for
+/// another file.
+pub fn comment_left_open(path: &str, original: &str, result: &str) -> Option<(usize, usize)> {
+    if !markdown_name(path) || read_with_comment(original).2.is_some() {
+        return None;
+    }
+    let line = read_with_comment(result).2?;
+    Some((line + 1, result.lines().count()))
+}
+
+/// The sentence of [`comment_left_open`]'s find.
+pub fn comment_open_said(line: usize, last: usize) -> String {
+    let rest = if last > line {
+        format!(
+            "everything after it ({}) is hidden when the file is rendered",
+            crate::words::line_range("line", line + 1, last)
+        )
+    } else {
+        "it runs to the end of the file".to_string()
+    };
+    format!(
+        "as written, the Markdown file's HTML comments were all closed before, and the `<!--` \
+         at line {line} opens one nothing closes: {rest}: close it with `-->` in the new text"
+    )
 }
 
 /// For each line of `text`, whether it is a fence inside a list item: a
@@ -280,7 +326,33 @@ fn open_fence(text: &str) -> Option<(usize, String)> {
 
 #[cfg(test)]
 mod tests {
-    use super::{fence_left_open, open_fence};
+    use super::{comment_left_open, comment_open_said, fence_left_open, open_fence};
+
+    /// A tester's find (round 46, T-16): a `<!--` left open in a README
+    /// hides the rest of it (CommonMark's HTML block type 2 runs to the
+    /// end); one closed, one inside a code block, or one the file already
+    /// held open is not said.
+    #[test]
+    fn an_html_comment_left_open_in_markdown_is_said() {
+        let md = "# Title\n\nIntro text.\n\n## Usage\n\nRun it.\n";
+        let open = md.replace("Intro text.\n", "Intro text.\n\n<!-- TODO: expand\n");
+        assert_eq!(comment_left_open("r.md", md, &open), Some((5, 9)));
+        assert_eq!(
+            comment_open_said(5, 9),
+            "as written, the Markdown file's HTML comments were all closed before, and the \
+             `<!--` at line 5 opens one nothing closes: everything after it (lines 6-9) is \
+             hidden when the file is rendered: close it with `-->` in the new text"
+        );
+        let closed = md.replace("Intro text.\n", "Intro text.\n\n<!-- TODO -->\n");
+        assert_eq!(comment_left_open("r.md", md, &closed), None);
+        let fenced = md.replace("Run it.\n", "```html\n<!-- x\n```\nRun it.\n");
+        assert_eq!(comment_left_open("r.md", md, &fenced), None);
+        assert_eq!(
+            comment_left_open("r.md", &open, &format!("{open}More.\n")),
+            None
+        );
+        assert_eq!(comment_left_open("r.txt", md, &open), None);
+    }
 
     const README: &str = "# Cart\n\n## Usage\n\n```python\ncart = Cart()\nprint(cart.total())\n```\n\n## Options\n\n| name | what |\n|---|---|\n| x | y |\n\n- one\n- two\n";
 

@@ -387,6 +387,15 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
         fence_left_open(path, original, result)
             .map(|f| of(BreakKind::FenceOpen)(say(f.describe(), f.fault())))
     });
+    let found = found.or_else(|| {
+        let (line, last) = super::doubt_fence::comment_left_open(path, original, result)?;
+        let said = super::doubt_fence::comment_open_said(line, last);
+        let fault = said.trim_end_matches(": close it with `-->` in the new text");
+        Some(of(BreakKind::MarkupOpen)(say(
+            said.clone(),
+            fault.to_string(),
+        )))
+    });
     // A stylesheet's `/*` or `{`, a page's `<!--` or `<script>`, a
     // template's `{% block %}` left open to the end ([`super::doubt_markup`]).
     let found = found.or_else(|| {
