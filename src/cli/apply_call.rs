@@ -1225,9 +1225,7 @@ fn fix_aider_udiff(
     let diff: String = hunks
         .iter()
         .filter(|(path, ..)| mine(path))
-        .map(|(_, before, after)| {
-            format!("------- SEARCH\n{before}=======\n{after}+++++++ REPLACE\n")
-        })
+        .map(|(_, before, after)| crate::engine::markers::canonical_block(before, after))
         .collect();
     let options = crate::engine::Options {
         version: crate::engine::Version::V1,
@@ -1250,7 +1248,13 @@ fn fix_aider_udiff(
         if !mine(&Some(path.clone())) {
             corrected.push_str(&reply_of(path, &[(before.clone(), after.clone())]));
         } else if !ours_written {
-            corrected.push_str(&reply_of(path, &search_replace_pairs(&fixed.diff)));
+            // The corrected blocks as the engine reads them.
+            let pairs: Vec<(String, String)> = crate::engine::apply(&fixed.diff, content, options)
+                .blocks
+                .into_iter()
+                .map(|b| (b.search_text, b.replace_text))
+                .collect();
+            corrected.push_str(&reply_of(path, &pairs));
             ours_written = true;
         }
     }
@@ -1277,27 +1281,6 @@ fn fix_aider_udiff(
         .map_err(Error::stdout)?;
     stdout.flush().map_err(Error::stdout)?;
     Ok(0)
-}
-
-/// The `(SEARCH, REPLACE)` texts of a diff in Cline's markers, each line
-/// ending in `\n`.
-fn search_replace_pairs(diff: &str) -> Vec<(String, String)> {
-    let mut pairs = Vec::new();
-    let (mut search, mut replace, mut side) = (String::new(), String::new(), 0);
-    for line in diff.split_inclusive('\n') {
-        match line.trim_end_matches(['\r', '\n']) {
-            "------- SEARCH" => (search, replace, side) = (String::new(), String::new(), 1),
-            "=======" if side == 1 => side = 2,
-            "+++++++ REPLACE" if side == 2 => {
-                pairs.push((std::mem::take(&mut search), std::mem::take(&mut replace)));
-                side = 0;
-            }
-            _ if side == 1 => search.push_str(line),
-            _ if side == 2 => replace.push_str(line),
-            _ => {}
-        }
-    }
-    pairs
 }
 
 /// `fix` of a reply whose blocks for FILE break Aider's `...` rules: each

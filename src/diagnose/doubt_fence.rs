@@ -221,8 +221,16 @@ pub fn comment_left_open(path: &str, original: &str, result: &str) -> Option<(us
     Some((line + 1, result.lines().count()))
 }
 
-/// The sentence of [`comment_left_open`]'s find.
+/// The sentence of [`comment_left_open`]'s find, with what to send.
 pub fn comment_open_said(line: usize, last: usize) -> String {
+    format!(
+        "{}: close it with `-->` in the new text",
+        comment_open_fault(line, last)
+    )
+}
+
+/// [`comment_open_said`] without what to send.
+pub fn comment_open_fault(line: usize, last: usize) -> String {
     let rest = if last > line {
         format!(
             "everything after it ({}) is hidden when the file is rendered",
@@ -233,7 +241,7 @@ pub fn comment_open_said(line: usize, last: usize) -> String {
     };
     format!(
         "as written, the Markdown file's HTML comments were all closed before, and the `<!--` \
-         at line {line} opens one nothing closes: {rest}: close it with `-->` in the new text"
+         at line {line} opens one nothing closes: {rest}"
     )
 }
 

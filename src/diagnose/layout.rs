@@ -389,12 +389,12 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
     });
     let found = found.or_else(|| {
         let (line, last) = super::doubt_fence::comment_left_open(path, original, result)?;
-        let said = super::doubt_fence::comment_open_said(line, last);
-        let fault = said.trim_end_matches(": close it with `-->` in the new text");
-        Some(of(BreakKind::MarkupOpen)(say(
-            said.clone(),
-            fault.to_string(),
-        )))
+        use super::doubt_fence::{comment_open_fault, comment_open_said};
+        let (said, fault) = (
+            comment_open_said(line, last),
+            comment_open_fault(line, last),
+        );
+        Some(of(BreakKind::MarkupOpen)(say(said, fault)))
     });
     // A stylesheet's `/*` or `{`, a page's `<!--` or `<script>`, a
     // template's `{% block %}` left open to the end ([`super::doubt_markup`]).

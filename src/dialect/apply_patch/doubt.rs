@@ -328,14 +328,27 @@ fn backslash_joins(
     let Some(Section::Update { path, chunks, .. }) = patch.sections.get(s) else {
         return Vec::new();
     };
+    // The file is read only for a hunk whose new last line ends in `\`.
+    let ends_continued = |chunk: &Chunk| {
+        chunk
+            .new_lines()
+            .last()
+            .is_some_and(|l| l.trim_end().ends_with('\\'))
+    };
+    if !chunks.iter().any(ends_continued) {
+        return Vec::new();
+    }
     let Some(content) = section_input(patch, fs, cwd, s) else {
         return Vec::new();
     };
     let lines = line_texts(&content);
-    let text = |lines: Vec<&str>| -> String { lines.iter().map(|l| format!("{l}\n")).collect() };
+    let text = crate::engine::markers::whole_lines;
     let mut out = Vec::new();
     for (h, (chunk, hunk)) in chunks.iter().zip(&report.hunks).enumerate() {
-        let Some(span) = hunk.matched.filter(|_| hunk.state == HunkState::Applied) else {
+        let Some(span) = hunk
+            .matched
+            .filter(|_| hunk.state == HunkState::Applied && ends_continued(chunk))
+        else {
             continue;
         };
         let Some(next) = lines.get(span.end_line) else {
