@@ -1340,6 +1340,17 @@ pub(super) struct EditReading<'a> {
     spliced: Option<usize>,
 }
 
+impl EditReading<'_> {
+    /// The lines the edit changes, 1-based and inclusive, of the old text
+    /// and of the new.
+    fn changed_lines(&self) -> ((usize, usize), (usize, usize)) {
+        (
+            (self.old_changed.start + 1, self.old_changed.end),
+            (self.new_changed.start + 1, self.new_changed.end),
+        )
+    }
+}
+
 /// The brackets `result` (the file `path` as an edit leaves it) has
 /// unbalanced where `original` (the file before) read balanced (see the
 /// module).
@@ -1455,18 +1466,7 @@ pub(super) fn changes_jsx_text(path: &str, reading: &EditReading) -> bool {
 
 /// [`unbalanced`] of an edit read.
 fn brackets(path: &str, original: &str, reading: &EditReading) -> Option<Unbalanced> {
-    let EditReading {
-        old,
-        new,
-        old_changed,
-        new_changed,
-        before,
-        after,
-        old_lines,
-        new_lines,
-        spliced,
-        ..
-    } = reading;
+    let (before, after) = (&reading.before, &reading.after);
     if changes_jsx_text(path, reading) {
         return None;
     }
@@ -1478,7 +1478,11 @@ fn brackets(path: &str, original: &str, reading: &EditReading) -> Option<Unbalan
     }
     // An `#if` chain the edit writes or changes whose branches differ in
     // balance: the branch counted may not be the one compiled.
-    if after.uneven.iter().any(|at| new_changed.contains(at)) {
+    if after
+        .uneven
+        .iter()
+        .any(|at| reading.new_changed.contains(at))
+    {
         return None;
     }
     // A construct the edit adds that srview cannot read: no judgment.
@@ -1500,10 +1504,7 @@ fn brackets(path: &str, original: &str, reading: &EditReading) -> Option<Unbalan
             hidden: None,
             crossed: Some(crossed),
             created: original.is_empty(),
-            changed: (
-                (old_changed.start + 1, old_changed.end),
-                (new_changed.start + 1, new_changed.end),
-            ),
+            changed: reading.changed_lines(),
         });
     };
     let excess = after[k] as i64 - after[3 + k] as i64;
@@ -1513,8 +1514,9 @@ fn brackets(path: &str, original: &str, reading: &EditReading) -> Option<Unbalan
     // close, gone (or a closer of the new text no opener of it matches,
     // added) for more closers. The line named: the last such of the old
     // text, the first of the new.
-    let (old_open, old_close) = unmatched(old_lines, k);
-    let (new_open, new_close) = unmatched(new_lines, k);
+    let (old, new) = (&reading.old, &reading.new);
+    let (old_open, old_close) = unmatched(&reading.old_lines, k);
+    let (new_open, new_close) = unmatched(&reading.new_lines, k);
     let (line, of_old) = if excess > 0 {
         if old_close.len() > new_close.len() {
             (old_close.last().map(|&at| (at, old[at])), true)
@@ -1526,7 +1528,8 @@ fn brackets(path: &str, original: &str, reading: &EditReading) -> Option<Unbalan
     } else {
         (new_close.first().map(|&at| (at, new[at])), false)
     };
-    let hidden = spliced
+    let hidden = reading
+        .spliced
         .map(|at| at + 1)
         .and_then(|at| Some((at, *new.get(at)?)))
         .filter(|(_, text)| text.contains([OPEN[k], CLOSE[k]]));
@@ -1536,10 +1539,7 @@ fn brackets(path: &str, original: &str, reading: &EditReading) -> Option<Unbalan
         excess,
         line: line.map(|(at, text)| (at + 1, text.to_string())),
         of_old,
-        changed: (
-            (old_changed.start + 1, old_changed.end),
-            (new_changed.start + 1, new_changed.end),
-        ),
+        changed: reading.changed_lines(),
         crossed: None,
         created: original.is_empty(),
     })

@@ -590,6 +590,26 @@ mod tests {
         import_twice(path, before, after).map(|t| (t.name, t.lines))
     }
 
+    /// A case of a table: `base` at `path`, and `base` with `from` replaced by `to`.
+    fn edited(
+        path: &'static str,
+        base: &str,
+        from: &str,
+        to: &str,
+    ) -> (&'static str, String, String) {
+        (path, base.into(), base.replace(from, to))
+    }
+
+    /// A case of a table: [`GO`] with `spec` imported after `"strings"`.
+    fn go_import(spec: &str) -> (&'static str, String, String) {
+        edited(
+            "a.go",
+            GO,
+            "\t\"strings\"\n",
+            &format!("\t\"strings\"\n{spec}"),
+        )
+    }
+
     /// The tester's three cases (round 42a, 20), with their sentences.
     #[test]
     fn an_import_added_again_is_doubted() {
@@ -692,128 +712,88 @@ mod tests {
     #[test]
     fn ordinary_imports_are_not_doubted() {
         let cases: Vec<(&str, String, String)> = vec![
-            (
-                "a.go",
-                GO.into(),
-                GO.replace("\t\"strings\"\n", "\t\"strings\"\n\t\"os\"\n"),
-            ),
-            (
-                "a.go",
-                GO.into(),
-                GO.replace(
-                    "\t\"strings\"\n",
-                    "\t\"strings\"\n\t_ \"fmt\"\n\t_ \"fmt\"\n",
-                ),
-            ),
-            (
-                "a.go",
-                GO.into(),
-                GO.replace("\t\"strings\"\n", "\t\"strings\"\n\tf \"fmt\"\n"),
-            ),
-            (
-                "a.go",
-                GO.into(),
-                GO.replace("\t\"strings\"\n", "\t\"strings\"\n\t. \"fmt\"\n"),
-            ),
-            (
-                "a.go",
-                GO.into(),
-                GO.replace("\t\"strings\"\n", "\t\"strings\"\n\t// \"fmt\"\n"),
-            ),
-            (
+            go_import("\t\"os\"\n"),
+            go_import("\t_ \"fmt\"\n\t_ \"fmt\"\n"),
+            go_import("\tf \"fmt\"\n"),
+            go_import("\t. \"fmt\"\n"),
+            go_import("\t// \"fmt\"\n"),
+            edited(
                 "a.rs",
-                RUST.into(),
-                RUST.replace(
-                    "pub struct",
-                    "use std::io::*;\nuse std::io::*;\n\npub struct",
-                ),
+                RUST,
+                "pub struct",
+                "use std::io::*;\nuse std::io::*;\n\npub struct",
             ),
-            (
+            edited(
                 "a.rs",
-                RUST.into(),
-                RUST.replace("pub struct", "use std::fmt as _;\n\npub struct"),
+                RUST,
+                "pub struct",
+                "use std::fmt as _;\n\npub struct",
             ),
-            (
+            edited(
                 "a.rs",
-                RUST.into(),
-                RUST.replace(
-                    "pub struct",
-                    "mod inner {\n    use std::fmt;\n}\n\npub struct",
-                ),
+                RUST,
+                "pub struct",
+                "mod inner {\n    use std::fmt;\n}\n\npub struct",
             ),
-            (
+            edited(
                 "a.rs",
-                RUST.into(),
-                RUST.replace("        write!", "        use std::fmt;\n        write!"),
+                RUST,
+                "        write!",
+                "        use std::fmt;\n        write!",
             ),
-            (
+            edited(
                 "a.rs",
-                RUST.into(),
-                RUST.replace(
-                    "use std::fmt;\n",
-                    "#[cfg(unix)]\nuse std::fmt;\n#[cfg(not(unix))]\nuse std::fmt;\n",
-                ),
+                RUST,
+                "use std::fmt;\n",
+                "#[cfg(unix)]\nuse std::fmt;\n#[cfg(not(unix))]\nuse std::fmt;\n",
             ),
-            (
+            edited(
                 "a.rs",
-                RUST.into(),
-                RUST.replace(
-                    "pub struct",
-                    "// use std::fmt;\nconst S: &str = \"\nuse std::fmt;\n\";\n\npub struct",
-                ),
+                RUST,
+                "pub struct",
+                "// use std::fmt;\nconst S: &str = \"\nuse std::fmt;\n\";\n\npub struct",
             ),
-            (
+            edited(
                 "a.rs",
-                RUST.into(),
-                RUST.replace("pub struct", "use core::fmt::Write;\n\npub struct"),
+                RUST,
+                "pub struct",
+                "use core::fmt::Write;\n\npub struct",
             ),
-            (
+            edited(
                 "a.ts",
-                TS.into(),
-                TS.replace(
-                    "import path",
-                    "import \"./polyfill\";\nimport \"./polyfill\";\nimport path",
-                ),
+                TS,
+                "import path",
+                "import \"./polyfill\";\nimport \"./polyfill\";\nimport path",
             ),
-            (
+            edited(
                 "a.ts",
-                TS.into(),
-                TS.replace(
-                    "import path",
-                    "import type { readFileSync } from \"x\";\nimport path",
-                ),
+                TS,
+                "import path",
+                "import type { readFileSync } from \"x\";\nimport path",
             ),
-            (
+            edited(
                 "a.ts",
-                TS.into(),
-                TS.replace(
-                    "import path",
-                    "import { type readFileSync as r2, type path } from \"x\";\nimport path",
-                ),
+                TS,
+                "import path",
+                "import { type readFileSync as r2, type path } from \"x\";\nimport path",
             ),
-            (
+            edited(
                 "a.ts",
-                TS.into(),
-                TS.replace(
-                    "import path",
-                    "import { readFile } from \"node:fs\";\nimport path",
-                ),
+                TS,
+                "import path",
+                "import { readFile } from \"node:fs\";\nimport path",
             ),
-            (
+            edited(
                 "a.ts",
-                TS.into(),
-                TS.replace(
-                    "  return",
-                    "  const s = `\nimport path from \"x\";\n`;\n  return",
-                ),
+                TS,
+                "  return",
+                "  const s = `\nimport path from \"x\";\n`;\n  return",
             ),
-            (
+            edited(
                 "a.ts",
-                TS.into(),
-                TS.replace(
-                    "  return",
-                    "  const m = await import(\"node:path\");\n  return",
-                ),
+                TS,
+                "  return",
+                "  const m = await import(\"node:path\");\n  return",
             ),
             (
                 "a.py",
@@ -921,11 +901,7 @@ mod tests {
                 "use std::fmt::Display;\n\n#[derive(\n    Debug,\n    Display,\n)]\npub struct E;\n".into(),
                 "use std::fmt::Display;\nuse derive_more::Display;\n\n#[derive(\n    Debug,\n    Display,\n)]\npub struct E;\n".into(),
             ),
-            (
-                "a.rs",
-                RUST.into(),
-                RUST.replace("pub struct", "use crate::util::fmt;\n\npub struct"),
-            ),
+            edited("a.rs", RUST, "pub struct", "use crate::util::fmt;\n\npub struct"),
             (
                 "a.rs",
                 "use crate::parse;\n".into(),
@@ -941,26 +917,10 @@ mod tests {
                 "use std::fmt::Write;\n".into(),
                 "use std::fmt::Write;\nuse std::io::Write as _;\n".into(),
             ),
-            (
-                "a.go",
-                GO.into(),
-                GO.replace("\t\"strings\"\n", "\t\"strings\"\n\t\"gopkg.in/fmt-x.v3\"\n"),
-            ),
-            (
-                "a.go",
-                GO.into(),
-                GO.replace("\t\"strings\"\n", "\t\"strings\"\n\t\"github.com/x/go-fmt\"\n"),
-            ),
-            (
-                "a.go",
-                GO.into(),
-                GO.replace("\t\"strings\"\n", "\t\"strings\"\n\t\"k8s.io/api/fmt/v1\"\n"),
-            ),
-            (
-                "a.go",
-                GO.into(),
-                GO.replace("\t\"strings\"\n", "\t\"strings\"\n\t_ \"github.com/x/fmt\"\n"),
-            ),
+            go_import("\t\"gopkg.in/fmt-x.v3\"\n"),
+            go_import("\t\"github.com/x/go-fmt\"\n"),
+            go_import("\t\"k8s.io/api/fmt/v1\"\n"),
+            go_import("\t_ \"github.com/x/fmt\"\n"),
         ];
         for (path, before, after) in &cases {
             assert_eq!(found(path, before, after), None, "{path}: {after}");

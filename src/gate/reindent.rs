@@ -810,15 +810,9 @@ mod tests {
             meaning_changed(StringSyntax::Python, (&old, &new), &file_old, &moved),
             None
         );
-        let scaled = [
-            "    def f():",
-            "        \"\"\"Doc.",
-            "",
-            "            more.",
-            "        last.",
-            "        \"\"\"",
-            "        y()",
-        ];
+        // Its third string line moved 4 columns where the others moved 2.
+        let mut scaled = moved;
+        scaled[3] = "            more.";
         assert_eq!(
             meaning_changed(StringSyntax::Python, (&old, &new), &file_old, &scaled),
             Some(
