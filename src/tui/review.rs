@@ -2427,15 +2427,27 @@ mod tests {
     }
 
     /// A gate call of `call` (session `s1`) waiting 800 ms at the most.
-    fn short_gate(dir: &Path, call: &str) -> std::thread::JoinHandle<Outcome> {
-        spawn_ask(
-            dir,
-            request("s1", call),
-            // Long enough for two more calls to arrive on a loaded
-            // machine (at 0.8 s it left before them once, in CI on 2
-            // cores); the pane's wakes wait up to 10 s for it to leave.
-            Instant::now() + Duration::from_millis(2500),
-        )
+    /// [`gate`] of a call that stops waiting after `wait`, with its deadline.
+    fn short_gate(
+        dir: &Path,
+        call: &str,
+        wait: Duration,
+    ) -> (std::thread::JoinHandle<Outcome>, Instant) {
+        let deadline = Instant::now() + wait;
+        (spawn_ask(dir, request("s1", call), deadline), deadline)
+    }
+
+    /// Runs `scenario` with a short call's wait of 2.5 s, then, while the
+    /// scenario says the machine was too slow for its premise (the keys it
+    /// presses before the short call's deadline came after it), with 8 s and
+    /// 20 s: fast where the machine is, and no failure from a loaded one (at
+    /// 0.8 s a call left before the others arrived once, in CI on 2 cores).
+    fn with_short_waits(scenario: impl Fn(Duration) -> bool) {
+        let waits = [2_500, 8_000, 20_000].map(Duration::from_millis);
+        assert!(
+            waits.into_iter().any(scenario),
+            "even with a 20 s wait the keys came after the short call's deadline"
+        );
     }
 
     /// Looks at the calls until `n` wait.
@@ -2460,50 +2472,56 @@ mod tests {
     /// `no bad approach` rejected the next call, unseen).
     #[test]
     fn a_reason_for_a_call_that_stopped_waiting_goes_to_no_other_call() {
-        let (dir, mut pane) = listening();
-        let short = short_gate(dir.path(), "toolu_C");
-        until_waiting(&mut pane, 1);
-        let long = gate(dir.path(), "s1", "toolu_A");
-        until_waiting(&mut pane, 2);
-        press(&mut pane, KeyCode::Char('r'));
-        type_text(&mut pane, "no");
-        // Call 1 reaches its deadline while the reason is typed.
-        until_left(&mut pane, 1);
-        assert!(matches!(short.join().expect("gate"), Outcome::TimedOut(_)));
-        assert_eq!(
-            notice_text(&pane),
-            Some(
-                "Claude Code Edit a.py (doubt) stopped waiting: its policy decided (deny); your \
-                 reason was not sent (Enter or Esc closes it)"
-            )
-        );
-        let text = screen(&mut pane);
-        assert!(
-            text.contains("\n not sent (its call stopped waiting): no▏  Enter or Esc closes\n"),
-            "{text}"
-        );
-        type_text(&mut pane, " bad approach");
-        press(&mut pane, KeyCode::Enter);
-        assert_eq!(pane.queue.len(), 1, "the next call is not answered");
-        assert!(!long.is_finished());
-        assert!(pane.reason.is_none());
-        assert_eq!(
-            notice_text(&pane),
-            Some("the reason was not sent: its call had stopped waiting")
-        );
-        let log = log_texts(&pane);
-        assert_eq!(
-            log,
-            [
-                "the gate stopped waiting; its policy decided (deny): Claude Code Edit a.py \
-              (doubt); the reason being typed was not sent"
-            ]
-        );
-        // The call shown now is answered by a reason typed for it.
-        press(&mut pane, KeyCode::Char('r'));
-        type_text(&mut pane, "ok");
-        press(&mut pane, KeyCode::Enter);
-        assert_rejected(long, "ok");
+        with_short_waits(|wait| {
+            let (dir, mut pane) = listening();
+            let (short, deadline) = short_gate(dir.path(), "toolu_C", wait);
+            until_waiting(&mut pane, 1);
+            let long = gate(dir.path(), "s1", "toolu_A");
+            until_waiting(&mut pane, 2);
+            press(&mut pane, KeyCode::Char('r'));
+            type_text(&mut pane, "no");
+            if Instant::now() >= deadline {
+                return false;
+            }
+            // Call 1 reaches its deadline while the reason is typed.
+            until_left(&mut pane, 1);
+            assert!(matches!(short.join().expect("gate"), Outcome::TimedOut(_)));
+            assert_eq!(
+                notice_text(&pane),
+                Some(
+                    "Claude Code Edit a.py (doubt) stopped waiting: its policy decided (deny); \
+                     your reason was not sent (Enter or Esc closes it)"
+                )
+            );
+            let text = screen(&mut pane);
+            assert!(
+                text.contains("\n not sent (its call stopped waiting): no▏  Enter or Esc closes\n"),
+                "{text}"
+            );
+            type_text(&mut pane, " bad approach");
+            press(&mut pane, KeyCode::Enter);
+            assert_eq!(pane.queue.len(), 1, "the next call is not answered");
+            assert!(!long.is_finished());
+            assert!(pane.reason.is_none());
+            assert_eq!(
+                notice_text(&pane),
+                Some("the reason was not sent: its call had stopped waiting")
+            );
+            let log = log_texts(&pane);
+            assert_eq!(
+                log,
+                [
+                    "the gate stopped waiting; its policy decided (deny): Claude Code Edit a.py \
+                  (doubt); the reason being typed was not sent"
+                ]
+            );
+            // The call shown now is answered by a reason typed for it.
+            press(&mut pane, KeyCode::Char('r'));
+            type_text(&mut pane, "ok");
+            press(&mut pane, KeyCode::Enter);
+            assert_rejected(long, "ok");
+            true
+        });
     }
 
     /// The call selected stays selected when a call before it stops
@@ -2511,33 +2529,39 @@ mod tests {
     /// (the queue's index pointed at the next call).
     #[test]
     fn a_reason_stays_with_its_call_when_an_earlier_call_leaves() {
-        let (dir, mut pane) = listening();
-        let short = short_gate(dir.path(), "one");
-        until_waiting(&mut pane, 1);
-        let second = gate(dir.path(), "s1", "two");
-        until_waiting(&mut pane, 2);
-        let third = gate(dir.path(), "s1", "three");
-        until_waiting(&mut pane, 3);
-        press(&mut pane, KeyCode::Char(']'));
-        assert_eq!(
-            pane.queue[pane.current].request.call_id.as_deref(),
-            Some("two")
-        );
-        press(&mut pane, KeyCode::Char('r'));
-        type_text(&mut pane, "not this one");
-        until_left(&mut pane, 2);
-        assert!(matches!(short.join().expect("gate"), Outcome::TimedOut(_)));
-        assert_eq!(
-            pane.queue[pane.current].request.call_id.as_deref(),
-            Some("two")
-        );
-        assert_eq!(notice_text(&pane), None);
-        press(&mut pane, KeyCode::Enter);
-        assert_rejected(second, "not this one");
-        assert_eq!(pane.queue.len(), 1);
-        assert_eq!(pane.queue[0].request.call_id.as_deref(), Some("three"));
-        drop(pane);
-        assert!(matches!(third.join().expect("gate"), Outcome::Failed(_)));
+        with_short_waits(|wait| {
+            let (dir, mut pane) = listening();
+            let (short, deadline) = short_gate(dir.path(), "one", wait);
+            until_waiting(&mut pane, 1);
+            let second = gate(dir.path(), "s1", "two");
+            until_waiting(&mut pane, 2);
+            let third = gate(dir.path(), "s1", "three");
+            until_waiting(&mut pane, 3);
+            press(&mut pane, KeyCode::Char(']'));
+            assert_eq!(
+                pane.queue[pane.current].request.call_id.as_deref(),
+                Some("two")
+            );
+            press(&mut pane, KeyCode::Char('r'));
+            type_text(&mut pane, "not this one");
+            if Instant::now() >= deadline {
+                return false;
+            }
+            until_left(&mut pane, 2);
+            assert!(matches!(short.join().expect("gate"), Outcome::TimedOut(_)));
+            assert_eq!(
+                pane.queue[pane.current].request.call_id.as_deref(),
+                Some("two")
+            );
+            assert_eq!(notice_text(&pane), None);
+            press(&mut pane, KeyCode::Enter);
+            assert_rejected(second, "not this one");
+            assert_eq!(pane.queue.len(), 1);
+            assert_eq!(pane.queue[0].request.call_id.as_deref(), Some("three"));
+            drop(pane);
+            assert!(matches!(third.join().expect("gate"), Outcome::Failed(_)));
+            true
+        });
     }
 
     /// `r` pressed when no call waits opens a prompt that sends nothing:
