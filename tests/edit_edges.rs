@@ -436,10 +436,16 @@ fn template_comments_that_stand_in_are_doubted() {
 /// The sentence of a new text whose last line ends in `\` where its old
 /// text's did not, joining the file's line `number` (`next`) onto it.
 fn continued(number: usize, next: &str, joined: &str) -> String {
+    continued_by('\\', number, next, joined)
+}
+
+/// [`continued`] in a file whose lines are joined by `joiner`.
+fn continued_by(joiner: char, number: usize, next: &str, joined: &str) -> String {
     format!(
-        "its new text's last line ends in `\\`, where its old text's did not, so line {number} \
-         (`{next}`), which the edit does not show, is joined onto it: the file reads them as one \
-         line, `{joined}`: drop the `\\`, or send the line it should continue with in the new text"
+        "its new text's last line ends in `{joiner}`, where its old text's did not, so line \
+         {number} (`{next}`), which the edit does not show, is joined onto it: the file reads \
+         them as one line, `{joined}`: drop the `{joiner}`, or send the line it should continue \
+         with in the new text"
     )
 }
 
@@ -520,6 +526,21 @@ fn a_backslash_left_at_a_line_end_joins_the_next_line() {
         from,
         &format!("{from}WORKDIR c:\\\n"),
         None,
+    );
+    // There a backquote ending a line joins the next one (the Docker
+    // reference's `RUN dir c:\ `` over two lines): an added one is said.
+    let said = continued_by(
+        '`',
+        4,
+        "COPY testfile.txt c:\\",
+        "FROM mcr.microsoft.com/windows/nanoserver COPY testfile.txt c:\\",
+    );
+    assert_edit(
+        "Dockerfile",
+        windows,
+        from,
+        "FROM mcr.microsoft.com/windows/nanoserver `\n",
+        Some(&said),
     );
     // The edit shows the next line; the old line ended in `\` already; an
     // escaped `\`; Markdown: allowed.

@@ -333,7 +333,7 @@ fn backslash_joins(
         chunk
             .new_lines()
             .last()
-            .is_some_and(|l| l.trim_end().ends_with('\\'))
+            .is_some_and(|l| crate::dialect::edit::may_join_next_line(l))
     };
     if !chunks.iter().any(ends_continued) {
         return Vec::new();

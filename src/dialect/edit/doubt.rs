@@ -357,7 +357,6 @@ fn continued(
         let line = body.rsplit('\n').next().unwrap_or("");
         line.strip_suffix('\r').unwrap_or(line).to_string()
     };
-    let ends_continued = |line: &str| (line.len() - line.trim_end_matches('\\').len()) % 2 == 1;
     let last = if new_body.contains('\n') {
         last_line(new_body)
     } else {
@@ -368,7 +367,13 @@ fn continued(
     } else {
         format!("{before}{old_body}")
     };
-    if !ends_continued(&last) || ends_continued(&old_last) || !joins_at_backslash(path, original) {
+    // The file's language is read only for a line that may join.
+    if !may_join_next_line(&last) {
+        return None;
+    }
+    let joiner = line_joiner(path, original)?;
+    let ends_continued = |line: &str| (line.len() - line.trim_end_matches(joiner).len()) % 2 == 1;
+    if !ends_continued(&last) || ends_continued(&old_last) {
         return None;
     }
     // A next line indented deeper reads as the continuation meant (a `\`
@@ -383,10 +388,10 @@ fn continued(
         next.trim()
     ));
     Some(format!(
-        "its new text's last line ends in `\\`, where its old text's did not, so line \
+        "its new text's last line ends in `{joiner}`, where its old text's did not, so line \
          {next_number} (`{}`), which the edit does not show, is joined onto it: the file reads \
-         them as one line, `{joined}`: drop the `\\`, or send the line it should continue with \
-         in the new text",
+         them as one line, `{joined}`: drop the `{joiner}`, or send the line it should continue \
+         with in the new text",
         shorten(next),
     ))
 }
@@ -408,7 +413,8 @@ pub fn hunk_joins_next_line(
 /// Whether a Dockerfile's parser directives (the `# key=value` comment
 /// lines it starts with) set its escape character to a backquote (`#
 /// escape=\``, Windows images): a `\` there ends no line (a tester's find,
-/// round 46 T-05: `WORKDIR c:\` was said to join the next line).
+/// round 46 T-05: `WORKDIR c:\` was said to join the next line); a
+/// backquote does.
 fn escapes_with_backtick(content: &str) -> bool {
     content
         .lines()
@@ -421,10 +427,12 @@ fn escapes_with_backtick(content: &str) -> bool {
         .any(|(key, value)| key == "escape" && value == "`")
 }
 
-/// Whether the file `path` (content `content`) is one whose language reads
-/// a `\` at a line's end as joining the next line to it: a sh or bash
-/// script, a Dockerfile (or Containerfile), a Makefile, C or C++, Python.
-fn joins_at_backslash(path: &str, content: &str) -> bool {
+/// The character that, ending a line, joins the next line to it in the
+/// file `path` (content `content`): `\` in a sh or bash script, a
+/// Dockerfile (or Containerfile), a Makefile, C or C++, Python; a backquote
+/// in a Dockerfile whose parser directive sets it as the escape character
+/// (`# escape=\``); none in other files.
+fn line_joiner(path: &str, content: &str) -> Option<char> {
     use crate::diagnose::doubt_braces::{Lang, brace_language};
     use crate::diagnose::file_kind::FileKind;
     let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
@@ -432,13 +440,27 @@ fn joins_at_backslash(path: &str, content: &str) -> bool {
         .iter()
         .any(|d| name == *d || name.starts_with(&format!("{d}.")))
         || name.ends_with(".dockerfile");
-    (docker && !escapes_with_backtick(content))
-        || crate::diagnose::doubt_shell::shell_script(path, content)
+    if docker {
+        return Some(if escapes_with_backtick(content) {
+            '`'
+        } else {
+            '\\'
+        });
+    }
+    (crate::diagnose::doubt_shell::shell_script(path, content)
         || matches!(
             FileKind::of(path, content),
             FileKind::Python | FileKind::Makefile
         )
-        || brace_language(path) == Some(Lang::C)
+        || brace_language(path) == Some(Lang::C))
+    .then_some('\\')
+}
+
+/// Whether `line` ends in a character that may join the next line to it
+/// in some file ([`line_joiner`]'s `\` or backquote): the cheap test that
+/// decides whether a file is read for [`hunk_joins_next_line`].
+pub fn may_join_next_line(line: &str) -> bool {
+    line.trim_end().ends_with(['\\', '`'])
 }
 
 /// The mirror of [`joined_lines`]' trailing case (a tester's find, 44-03:

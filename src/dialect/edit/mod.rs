@@ -41,8 +41,9 @@ mod word_joins;
 
 pub use doubt::{
     EditDoubtKind, deletes_newline_after, edit_doubt_kinds, edit_doubts, endings_doubt,
-    hunk_joins_next_line, joined_lines, joins_lines, layout_kind, repeated_around, shorten,
-    stands_in, whole_write_doubts, word_cut_at, write_doubt, write_endings_doubt,
+    hunk_joins_next_line, joined_lines, joins_lines, layout_kind, may_join_next_line,
+    repeated_around, shorten, stands_in, whole_write_doubts, word_cut_at, write_doubt,
+    write_endings_doubt,
 };
 pub use error::{EditError, Provenance};
 pub use explanation::EditDiagnosis;
