@@ -55,6 +55,9 @@ pub struct MovedDecorator {
     pub now_on: (usize, String),
     /// What became of its former target.
     pub former: Former,
+    /// Whether the file is Python's, where only a `def` or a `class` may
+    /// stand under a decorator (python3 refuses any other line there).
+    pub python: bool,
 }
 
 /// What became of the definition a moved decorator run stood on.
@@ -118,6 +121,14 @@ impl MovedDecorator {
                  {} no definition",
                 self.verb(),
             ),
+            Former::Removed { .. } if self.python && !python_definition(&self.now_on.1) => {
+                format!(
+                    "{stood}, which the edit removes, and now stands on `{}` (line {}), which \
+                     is no definition: Python refuses the file (a decorator stands only on a \
+                     `def` or a `class`)",
+                    self.now_on.1, self.now_on.0,
+                )
+            }
             Former::Removed { .. } if closes_a_block(&self.now_on.1) => format!(
                 "{stood}, which the edit removes, and now stands above `{}` (line {}), which \
                  closes the block: it {} no definition",
@@ -236,12 +247,17 @@ pub fn decorator_moved(path: &str, original: &str, result: &str) -> Option<Moved
         return None;
     }
     let after = decorated(style, result);
-    put_between(&before, &after, original, result).or_else(|| {
-        let [earliest, latest] = kept_lines(original, result);
-        let original_len = original.lines().count();
-        let moved = left_behind(&before, &after, &earliest, original_len)?;
-        left_behind(&before, &after, &latest, original_len).map(|_| moved)
-    })
+    put_between(&before, &after, original, result)
+        .or_else(|| {
+            let [earliest, latest] = kept_lines(original, result);
+            let original_len = original.lines().count();
+            let moved = left_behind(&before, &after, &earliest, original_len)?;
+            left_behind(&before, &after, &latest, original_len).map(|_| moved)
+        })
+        .map(|moved| MovedDecorator {
+            python: style == Style::Python,
+            ..moved
+        })
 }
 
 /// A decorator run of `original` (`before`) that stands in `result`
@@ -278,6 +294,7 @@ fn put_between(
             was_on: (was.target.0 + 1, was.target.1.clone()),
             now_on: (now.target.0 + 1, now.target.1.clone()),
             former: Former::Left(left + 1),
+            python: false,
         })
     })
 }
@@ -340,6 +357,7 @@ fn left_behind(
             was_on: (was.target.0 + 1, was.target.1.clone()),
             now_on: (now.target.0 + 1, now.target.1.clone()),
             former: Former::Removed { beside },
+            python: false,
         })
     })
 }
@@ -446,6 +464,14 @@ const DIFF_EXACT_UP_TO: usize = 20_000;
 
 /// Whether the trimmed line `t` starts by closing a block (`}`, `)`,
 /// `]`): decorators above it stand on no definition.
+/// Whether the trimmed Python line `t` starts a definition a decorator
+/// may stand on.
+fn python_definition(t: &str) -> bool {
+    ["def ", "async def ", "class "]
+        .iter()
+        .any(|k| t.starts_with(k))
+}
+
 fn closes_a_block(t: &str) -> bool {
     t.starts_with(['}', ')', ']'])
 }
@@ -844,6 +870,18 @@ mod tests {
                 "`@HostListener(\"click\")` stood on `onClick() {` (line 3), which the edit \
                  removes, and now stands above `}` (line 3), which closes the block: it \
                  decorates no definition",
+            ),
+            // A class's last method removed from under its decorator: it
+            // stands above the module's next line, no definition (python3:
+            // IndentationError; a tester's find, round 46: "which it now
+            // decorates").
+            (
+                "g.py",
+                "class A:\n    @functools.cache\n    def g(self):\n        return 2\n\nx = 1\n",
+                "    def g(self):\n        return 2\n",
+                "`@functools.cache` stood on `def g(self):` (line 3), which the edit removes, and \
+                 now stands on `x = 1` (line 4), which is no definition: Python refuses the file \
+                 (a decorator stands only on a `def` or a `class`)",
             ),
             // The file's LAST_LISTENER definition: its decorators end the file
             // (python3: SyntaxError).
