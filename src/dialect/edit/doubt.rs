@@ -1399,16 +1399,28 @@ fn cut_words(outcome: &EditOutcome, original: &str) -> Vec<(EditDoubtKind, Strin
             out.extend(splits_character(original, at, starts, &more));
         }
         let new = outcome.block.replace_text.as_str();
+        let cut_at =
+            |at: usize| joins.cuts(original, at, is_word) || number_bounds(original, at).is_some();
+        // A replace-all whose old text stands whole at one place and inside
+        // longer words at others (`TIMEOUT = 30` over `DB_TIMEOUT = 30`):
+        // those are other names, changed even where the new text keeps
+        // their part (a tester's find, round 47 T-04: two other settings'
+        // values rewritten).
+        let whole_somewhere = all
+            && places
+                .iter()
+                .any(|&(start, end)| !cut_at(if starts { start } else { end }));
         let cuts: Vec<usize> = ends
             .into_iter()
             .filter(|&at| {
-                let cut =
-                    joins.cuts(original, at, is_word) || number_bounds(original, at).is_some();
                 let place = places
                     .iter()
                     .find(|&&(start, end)| at == if starts { start } else { end });
-                cut && !cut_meant(original, search, at, starts, all)
-                    && !place.is_some_and(|&place| cut_kept(original, place, starts, new, joins))
+                cut_at(at)
+                    && !cut_meant(original, search, at, starts, all)
+                    && (whole_somewhere
+                        || !place
+                            .is_some_and(|&place| cut_kept(original, place, starts, new, joins)))
             })
             .collect();
         let Some(&at) = cuts.first() else { continue };
@@ -2144,6 +2156,26 @@ mod tests {
         // Whole words at every place: no doubt.
         let whole = "label = \"LOW\"\nprint(\"LOW\")\n";
         assert!(doubts(all, whole).is_empty());
+        // A tester's find (round 47, T-04): the new text keeps the longer
+        // names' parts, yet their values change: other settings.
+        let settings = "TIMEOUT = 30\nDB_TIMEOUT = 30\nCACHE_TIMEOUT = 30\n";
+        let value = r#"{"file_path": "s.py", "old_string": "TIMEOUT = 30", "new_string": "TIMEOUT = 60", "replace_all": true}"#;
+        assert_eq!(
+            doubts(value, settings),
+            [
+                "the edit's old text `TIMEOUT = 30` starts inside the word `DB_TIMEOUT` of line 2 \
+                 (`DB_TIMEOUT = 30`) (also at 1 other place): it changes part of a word it does \
+                 not show: a replace-all changes every such word (`DB_TIMEOUT = 30` becomes \
+                 `DB_TIMEOUT = 60`, `CACHE_TIMEOUT = 30` becomes `CACHE_TIMEOUT = 60`): to change \
+                 whole words only, send one edit per place meant, each with enough context to \
+                 occur once"
+            ]
+        );
+        // Inside longer names at every place, each kept: no whole place to
+        // tell them from (PHP's `$count = 0;` edited as `count = 0;`).
+        let php = "<?php\n$count = 0;\nfunction f() { $count = 0; }\n";
+        let count = r#"{"file_path": "a.php", "old_string": "count = 0;", "new_string": "count = 1;", "replace_all": true}"#;
+        assert!(doubts(count, php).is_empty());
     }
 
     /// A tester's find (42b-05): replace-all edits meant to reach inside
