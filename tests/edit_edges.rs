@@ -582,6 +582,73 @@ fn a_backslash_left_at_a_line_end_joins_the_next_line() {
     assert_edit("n.md", md, "Line one\n", "Line one\\\n", None);
 }
 
+fn split_off(number: usize, next: &str, last: &str) -> String {
+    format!(
+        "its old text's last line ends in `\\`, which continues it onto line {number} (`{next}`), \
+         and its new text's last line (`{last}`) does not, so line {number}, which the edit does \
+         not show, then stands alone: no longer part of the line above, it reads as a line of \
+         its own: keep the `\\`, or send line {number} in the new text as it should read"
+    )
+}
+
+/// A tester's find (round 47, T-01), the mirror of the join above: an old
+/// text whose last line ends in `\` continues it onto the file's next
+/// line; a new text dropping that `\` leaves the next line, which the edit
+/// does not show, standing alone: a Dockerfile's `apt-get install` an
+/// instruction of its own (buildkit: "unknown instruction"), a shell
+/// command's `-e CI=1` a command (run: `-e: command not found`), a C
+/// macro's body file-level code (gcc: "expected identifier"). Not when
+/// both keep it, the edit shows the next line, or the `\` stood in a
+/// Python comment.
+#[test]
+fn a_backslash_dropped_from_a_line_end_splits_off_the_next_line() {
+    let docker = "FROM python:3.12-slim\nWORKDIR /app\nRUN apt-get update && \\\n    apt-get install -y curl && \\\n    rm -rf /var/lib/apt/lists/*\nCOPY . .\n";
+    let said = split_off(4, "apt-get install -y curl && \\", "RUN apt-get update");
+    assert_edit(
+        "Dockerfile",
+        docker,
+        "RUN apt-get update && \\\n",
+        "RUN apt-get update\n",
+        Some(&said),
+    );
+    let deploy = "#!/usr/bin/env bash\nset -euo pipefail\n\ndocker run --rm \\\n  -v \"$PWD:/src\" \\\n  -e CI=1 \\\n  builder:latest make all\necho \"built\"\n";
+    let said = split_off(6, "-e CI=1 \\", "-v \"$PWD:/src\"");
+    assert_edit(
+        "deploy.sh",
+        deploy,
+        "  -v \"$PWD:/src\" \\\n",
+        "  -v \"$PWD:/src\"\n",
+        Some(&said),
+    );
+    let c = "#define CHECK(x) \\\n    do { \\\n        if (!(x)) { abort(); } \\\n    } while (0)\nint main(void) { CHECK(1); return 0; }\n";
+    let said = split_off(2, "do { \\", "#define CHECK(x)");
+    assert_edit(
+        "c.c",
+        c,
+        "#define CHECK(x) \\\n",
+        "#define CHECK(x)\n",
+        Some(&said),
+    );
+    // Allowed: the `\` kept (changed text before it); the edit shows the
+    // next line too; a Python comment's `\` joins nothing.
+    assert_edit(
+        "Dockerfile",
+        docker,
+        "RUN apt-get update && \\\n",
+        "RUN apt-get update -q && \\\n",
+        None,
+    );
+    assert_edit(
+        "Dockerfile",
+        docker,
+        "RUN apt-get update && \\\n    apt-get install -y curl && \\\n",
+        "RUN apt-get update\nRUN apt-get install -y curl && \\\n",
+        None,
+    );
+    let py = "x = 1  # C:\\\ny = 2\n";
+    assert_edit("p.py", py, "x = 1  # C:\\\n", "x = 1  # D:\n", None);
+}
+
 /// A tester's find (round 46, T-15): a number literal's type suffix is no
 /// part of the number to change (`10u32` -> `20u32` keeps a u32, `10n` a
 /// BigInt): an old text ending before the suffix was doubted as cutting a

@@ -69,7 +69,8 @@ pub fn block_doubt_kinds(
         // A REPLACE ending a line in a `\` its SEARCH did not: the file's
         // next line joins onto it (a tester's find, round 46 T-09: said of
         // every agent's edit, not of a SEARCH/REPLACE block).
-        if crate::dialect::edit::may_join_next_line(&b.replace_text)
+        if (crate::dialect::edit::may_join_next_line(&b.replace_text)
+            || crate::dialect::edit::may_join_next_line(&b.search_text))
             && let Some(span) = b.original
             && let Some(next) = original.lines().nth(span.end_line)
             && let Some(said) = crate::dialect::edit::hunk_joins_next_line(

@@ -330,10 +330,11 @@ fn backslash_joins(
     };
     // The file is read only for a hunk whose new last line ends in `\`.
     let ends_continued = |chunk: &Chunk| {
-        chunk
-            .new_lines()
-            .last()
-            .is_some_and(|l| crate::dialect::edit::may_join_next_line(l))
+        [chunk.new_lines(), chunk.old_lines()].iter().any(|lines| {
+            lines
+                .last()
+                .is_some_and(|l| crate::dialect::edit::may_join_next_line(l))
+        })
     };
     if !chunks.iter().any(ends_continued) {
         return Vec::new();

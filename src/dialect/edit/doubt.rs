@@ -368,13 +368,15 @@ fn continued(
         format!("{before}{old_body}")
     };
     // The file's language is read only for a line that may join.
-    if !may_join_next_line(&last) {
+    if !may_join_next_line(&last) && !may_join_next_line(&old_last) {
         return None;
     }
     let joiner = line_joiner(path, original)?;
     let ends_continued = |line: &str| (line.len() - line.trim_end_matches(joiner).len()) % 2 == 1;
-    if !ends_continued(&last) || ends_continued(&old_last) {
-        return None;
+    match (ends_continued(&old_last), ends_continued(&last)) {
+        (false, true) => {}
+        (true, false) => return split_off(path, (&old_last, &last), joiner, next, next_number),
+        _ => return None,
     }
     // A next line indented deeper reads as the continuation meant (a `\`
     // added to a line the file's next line was left hanging from).
@@ -393,6 +395,39 @@ fn continued(
          them as one line, `{joined}`: drop the `{joiner}`, or send the line it should continue \
          with in the new text",
         shorten(next),
+    ))
+}
+
+/// The mirror of [`continued`]'s join (a tester's find, round 47 T-01):
+/// an old text whose last line `old_last` ended in `joiner`, continuing it
+/// onto the file's next line `next` (line `next_number`, which the edit
+/// does not show), and a new text whose last line `last` does not: `next`
+/// then stands alone (a Dockerfile's `apt-get install` an instruction of
+/// its own, a shell command's `-e CI=1` a command, a C macro's body code
+/// outside it). Not judged where the line's `\` may stand in a comment,
+/// which joins nothing in Python, a shell script or a Dockerfile.
+fn split_off(
+    path: &str,
+    (old_last, last): (&str, &str),
+    joiner: char,
+    next: &str,
+    next_number: usize,
+) -> Option<String> {
+    use crate::diagnose::doubt_braces::{Lang, brace_language};
+    let comments_end_lines = brace_language(path) == Some(Lang::C)
+        || crate::diagnose::file_kind::FileKind::of(path, "")
+            == crate::diagnose::file_kind::FileKind::Makefile;
+    if !comments_end_lines && old_last.contains('#') {
+        return None;
+    }
+    Some(format!(
+        "its old text's last line ends in `{joiner}`, which continues it onto line \
+         {next_number} (`{}`), and its new text's last line (`{}`) does not, so line \
+         {next_number}, which the edit does not show, then stands alone: no longer part of the \
+         line above, it reads as a line of its own: keep the `{joiner}`, or send line \
+         {next_number} in the new text as it should read",
+        shorten(next.trim()),
+        shorten(last.trim()),
     ))
 }
 
