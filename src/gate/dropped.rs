@@ -33,12 +33,19 @@ pub(super) fn files_of_text(text: &str) -> Option<String> {
     (!named.is_empty()).then(|| named.join(", "))
 }
 
-/// `text` (a patch) with each of `lines` (1-based) prefixed by `+`; every
-/// other byte as sent.
-fn with_added(text: &str, lines: &[usize]) -> String {
-    let mut out = String::with_capacity(text.len() + lines.len());
+/// `text` (a patch) with each of `plus` (1-based lines) prefixed by `+`
+/// and a line `@@` put above each of `headed`; every other byte as sent.
+fn repaired(text: &str, plus: &[usize], headed: &[usize]) -> String {
+    let mut out = String::with_capacity(text.len() + plus.len() + 3 * headed.len());
     for (i, line) in text.split_inclusive('\n').enumerate() {
-        if lines.contains(&(i + 1)) {
+        if headed.contains(&(i + 1)) {
+            out.push_str(if line.ends_with("\r\n") {
+                "@@\r\n"
+            } else {
+                "@@\n"
+            });
+        }
+        if plus.contains(&(i + 1)) {
             out.push('+');
         }
         out.push_str(line);
@@ -58,7 +65,7 @@ pub(super) fn own(patch: &PatchCall) -> Offer {
     let Ok(parsed) = parse_patch(text) else {
         return (None, None);
     };
-    if parsed.skipped.is_empty() {
+    if parsed.skipped.is_empty() && parsed.headless.is_empty() {
         return (None, None);
     }
     if !parsed.skipped.iter().all(empty_among_added) {
@@ -66,9 +73,18 @@ pub(super) fn own(patch: &PatchCall) -> Offer {
         // what to send.
         return (None, None);
     }
-    let lines: Vec<usize> = parsed.skipped.iter().map(|s| s.line).collect();
-    let fixed = with_added(text, &lines);
-    super::moved::offer_repaired(patch, &fixed, "with its empty lines sent as `+`")
+    let plus: Vec<usize> = parsed.skipped.iter().map(|s| s.line).collect();
+    let headed: Vec<usize> = parsed.headless.iter().map(|h| h.lines.0).collect();
+    let fixed = repaired(text, &plus, &headed);
+    let what = [
+        (!plus.is_empty()).then_some("its empty lines sent as `+`"),
+        (!headed.is_empty()).then_some("an `@@` line above each hunk that had none"),
+    ]
+    .into_iter()
+    .flatten()
+    .collect::<Vec<_>>()
+    .join(" and ");
+    super::moved::offer_repaired(patch, &fixed, &format!("with {what}"))
 }
 
 #[cfg(test)]
@@ -78,8 +94,12 @@ mod tests {
     #[test]
     fn only_the_named_lines_get_a_plus_and_files_are_read_as_opencode_reads_them() {
         assert_eq!(
-            with_added("a\n\n+b\r\n\r\nc", &[2, 4]),
+            repaired("a\n\n+b\r\n\r\nc", &[2, 4], &[]),
             "a\n+\n+b\r\n+\r\nc"
+        );
+        assert_eq!(
+            repaired("x\n a\r\n-b\r\n", &[], &[2]),
+            "x\n@@\r\n a\r\n-b\r\n"
         );
         assert_eq!(
             files_of_text(

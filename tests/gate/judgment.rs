@@ -822,6 +822,47 @@ fn lines_opencodes_patch_parser_drops_are_denied_or_repaired() {
     );
 }
 
+/// A tester's find (round 47, T-09): an OpenCode `apply_patch` update whose
+/// lines stand before any `@@` line (Codex's form, where the first hunk may
+/// go without one): OpenCode's parser skips them, writes the file unchanged
+/// and answers Success (the conformance notes: 8 `no_at_header` cases).
+/// Denied, saying so, with the patch given its `@@` line offered (checked
+/// with OpenCode's own matcher).
+#[test]
+fn an_opencode_patch_hunk_without_its_at_line_is_denied_and_repaired() {
+    let content = "def a():\n    return 1\n\n\ndef b():\n    return 2\n";
+    let patch = "*** Begin Patch\n*** Update File: m.py\n def a():\n-    return 1\n+    return \
+                 10\n*** End Patch";
+    let payload = own_payload("apply_patch", json!({ "patchText": patch }));
+    let fs = MemoryFs::new([("m.py".to_string(), content.to_string())]);
+    let judgment = judge(GateAgent::Opencode, &payload, |_| fs, &Policy::default());
+    assert_case(&judgment, Case::Doubt);
+    let repaired = "*** Begin Patch\n*** Update File: m.py\n@@\n def a():\n-    return 1\n+    \
+                    return 10\n*** End Patch";
+    assert_eq!(
+        deny_reason(&judgment),
+        format!(
+            "srview gate: the edit of m.py matches exactly, but srview cannot stand behind its \
+             result: OpenCode ignores patch lines 3-5 of the update of m.py (1 line removed, 1 \
+             line added): no `@@` line stands above them, and its parser reads a hunk only from \
+             an `@@` line, so it writes none of their change and still answers Success: start \
+             the hunk with a line `@@`.\n(no review pane runs, so srview's policy doubt=review \
+             falls back to deny)\nSend this apply_patch input instead (srview checked that \
+             OpenCode places it exactly):\n{}",
+            json!({ "patchText": repaired })
+        )
+    );
+    let fs = MemoryFs::new([("m.py".to_string(), content.to_string())]);
+    assert_exact_with_opencodes_apply_patch(&json!({ "patchText": repaired }), &fs, "repaired");
+    // Only context before the first `@@`: nothing of the change is lost.
+    let context = "*** Begin Patch\n*** Update File: m.py\n def a():\n@@\n-    return 1\n+    \
+                   return 10\n*** End Patch";
+    let payload = own_payload("apply_patch", json!({ "patchText": context }));
+    let fs = MemoryFs::new([("m.py".to_string(), content.to_string())]);
+    let judgment = judge(GateAgent::Opencode, &payload, |_| fs, &Policy::default());
+    assert_case(&judgment, Case::Exact);
+}
+
 /// Claude Code's `Edit` (or `Write`) of a YAML file in the project,
 /// judged with the default policy over the file `y0.yaml` holding
 /// `content` (none for `None`).

@@ -250,7 +250,26 @@ impl OpencodeApplyPatch {
 /// patch lines it drops, and what the file gets instead; the file named as
 /// the patch names it.
 pub fn dropped_lines(parsed: &Parsed) -> Vec<String> {
-    let mut out = Vec::new();
+    let mut out: Vec<String> = parsed
+        .headless
+        .iter()
+        .filter_map(|h| Some((h, parsed.hunks.get(h.hunk)?.path())))
+        .map(|(h, path)| {
+            let change = [(h.removed, "removed"), (h.added, "added")]
+                .iter()
+                .filter(|(n, _)| *n > 0)
+                .map(|&(n, what)| format!("{} {what}", crate::words::count(n, "line")))
+                .collect::<Vec<_>>()
+                .join(", ");
+            format!(
+                "OpenCode ignores {} of the update of {path} ({change}): no `@@` line stands \
+                 above them, and its parser reads a hunk only from an `@@` line, so it writes \
+                 none of their change and still answers Success: start the hunk with a line \
+                 `@@`",
+                crate::words::line_range("patch line", h.lines.0, h.lines.1),
+            )
+        })
+        .collect();
     let mut rest = &parsed.skipped[..];
     while let Some(first) = rest.first() {
         let same = rest

@@ -72,6 +72,25 @@ pub struct Parsed {
     /// before a chunk's first line or after its last (a blank line between
     /// sections) are not recorded: they change nothing the model meant.
     pub skipped: Vec<Skipped>,
+    /// Each update's lines before its first `@@` that change the file
+    /// (`-` or `+`), which the parser skips: their change is not written.
+    pub headless: Vec<Headless>,
+}
+
+/// An update section's run of lines before its first `@@` line (or before
+/// its end, with none): OpenCode reads a hunk only from an `@@` line, so it
+/// skips them, and writes none of the change they hold.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Headless {
+    /// 0-based index into [`Parsed::hunks`].
+    pub hunk: usize,
+    /// 1-based lines of the patch text as sent: the first of the run and
+    /// its last.
+    pub lines: (usize, usize),
+    /// How many of them start with `-`.
+    pub removed: usize,
+    /// How many of them start with `+`.
+    pub added: usize,
 }
 
 /// A line of the patch that OpenCode's parser skips inside a chunk.
@@ -117,6 +136,7 @@ pub fn parse_patch(text: &str) -> Result<Parsed, &'static str> {
     }
     let mut hunks = Vec::new();
     let mut skips: Vec<(usize, Vec<Gap>)> = Vec::new();
+    let mut headless = Vec::new();
     let mut at = begin + 1;
     while at < end {
         let line = lines[at];
@@ -156,6 +176,14 @@ pub fn parse_patch(text: &str) -> Result<Parsed, &'static str> {
                 continue;
             }
             let (chunks, after, gaps) = update_chunks(&lines, next);
+            headless.extend(
+                headless_lines(&lines, next).map(|(first, last, removed, added)| Headless {
+                    hunk: hunks.len(),
+                    lines: (lines_before + first + 1, lines_before + last + 1),
+                    removed,
+                    added,
+                }),
+            );
             skips.push((hunks.len(), gaps));
             hunks.push(Hunk::Update {
                 path: path.to_string(),
@@ -185,7 +213,34 @@ pub fn parse_patch(text: &str) -> Result<Parsed, &'static str> {
             before_added,
         })
         .collect();
-    Ok(Parsed { hunks, skipped })
+    Ok(Parsed {
+        hunks,
+        skipped,
+        headless,
+    })
+}
+
+/// The lines of an update from `start` (its first line after the header)
+/// to its first `@@` line or its end (a line starting with `***`) that
+/// carry a ` `, `-` or `+` prefix: the first and the last (0-based) and how
+/// many remove and add; `None` when none of them removes or adds.
+fn headless_lines(lines: &[&str], start: usize) -> Option<(usize, usize, usize, usize)> {
+    let run = lines[start.min(lines.len())..]
+        .iter()
+        .take_while(|l| !l.starts_with("@@") && !l.starts_with("***"));
+    let prefixed: Vec<(usize, char)> = run
+        .enumerate()
+        .filter_map(|(i, l)| {
+            l.chars()
+                .next()
+                .filter(|c| matches!(c, ' ' | '-' | '+'))
+                .map(|c| (start + i, c))
+        })
+        .collect();
+    let count = |want: char| prefixed.iter().filter(|(_, c)| *c == want).count();
+    let (removed, added) = (count('-'), count('+'));
+    let (&(first, _), &(last, _)) = (prefixed.first()?, prefixed.last()?);
+    (removed + added > 0).then_some((first, last, removed, added))
 }
 
 /// A run of skipped lines (`first..=last`, indices into the body's lines)
