@@ -1307,3 +1307,46 @@ fn a_docstring_is_reindented_with_its_method() {
          +        return 1\n*** End Patch\n"
     );
 }
+
+/// A tester's find (round 47, T-11): `fix FILE PATCH` corrects FILE's
+/// section only; where another file's section is still loose (c.py sent
+/// with 2-space bodies), the printed patch is not "fully corrected": exit
+/// 1, naming that hunk and how to correct it, never "every hunk now
+/// matches exactly". With the other file corrected first, it is.
+#[test]
+fn a_patch_whose_other_file_is_left_loose_is_not_called_fixed() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("a.py"), "def f():\n    return 1\n").expect("a.py");
+    std::fs::write(
+        dir.path().join("c.py"),
+        "def g():\n    x = 2\n    return x\n",
+    )
+    .expect("c.py");
+    let patch = "*** Begin Patch\n*** Update File: a.py\n@@\n def f():\n-  return 1\n+  return 10\n\
+                 *** Update File: c.py\n@@\n def g():\n   x = 2\n-  return x\n+  return x * 10\n\
+                 *** End Patch\n";
+    let patch_file = dir.path().join("mf.patch");
+    std::fs::write(&patch_file, patch).expect("patch");
+    let a = dir.path().join("a.py");
+    let out = srview(&["fix", p(&a), p(&patch_file)]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        "srview: the patch is not fully corrected: hunk #1 of c.py, another file of the patch, is \
+         left as sent and matches only loosely (level `trimmed`): `srview fix c.py` on the patch \
+         printed corrects it\n"
+    );
+    let once = stdout(&out);
+    assert!(once.contains("-    return 1\n+    return 10\n"), "{once}");
+    std::fs::write(&patch_file, &once).expect("patch");
+    let c = dir.path().join("c.py");
+    let out = srview(&["fix", p(&c), p(&patch_file)]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "srview: 1 loose hunk rewritten as {} has them: every hunk now matches exactly\n",
+            c.display()
+        )
+    );
+}

@@ -93,6 +93,7 @@ fn correct_patch(text: &str, target: &Target, file: &str) -> Result<Corrected, O
     // The model's own patch: a Markdown hard break its hunks mean is kept
     // in the corrected lines, or the correction is not complete, saying why.
     let sent = super::apply_patch::parse(text).ok();
+    let sent_text = text.to_string();
     let finish = |patch: &super::apply_patch::Patch,
                   done: Option<String>,
                   problems: &[String]|
@@ -120,6 +121,8 @@ fn correct_patch(text: &str, target: &Target, file: &str) -> Result<Corrected, O
             patch = sent.clone();
             problems.push(format!("the patch is left as written: {why}"));
         }
+        // The other files' sections, left as sent: a patch applies whole.
+        problems.extend(one_file::other_sections_left(&sent_text, target));
         let text = render(&patch);
         let doubts = doubts(&text, Dialect::ApplyPatch, target)?;
         let (note, complete) = note("patch", done, exact, &problems, &doubts);

@@ -9,7 +9,7 @@ use std::path::Path;
 use super::Dialect;
 use super::apply_patch::fs::normalize;
 use super::apply_patch::{
-    MemoryFs, Patch, PatchOutcome, Section, apply, apply_partial, parse, parse_partial,
+    HunkState, MemoryFs, Patch, PatchOutcome, Section, apply, apply_partial, parse, parse_partial,
 };
 use super::edit::{Edit, PartialEdit, Tool};
 use crate::error::Refusal;
@@ -510,6 +510,61 @@ pub fn fix_for(
         own.clone_from(chunks);
     }
     Ok(Some((patch, fixed)))
+}
+
+/// What the patch `text` leaves loose or failing in its other files'
+/// sections (each applied alone over the file on disk, its path joined to
+/// the target's folder), one sentence a hunk: the one-file commands
+/// correct the target's section only, and a patch is applied whole (a
+/// tester's find, round 47 T-11: `fix a.py` said "every hunk now matches
+/// exactly" of a patch whose c.py hunk still misindented c.py).
+pub fn other_sections_left(text: &str, target: &Target) -> Vec<String> {
+    let Ok(Some(TargetSection { patch, i, .. })) = target_section(text, target) else {
+        return Vec::new();
+    };
+    let disk = super::apply_patch::fs::DirFs {
+        root: target.cwd.into(),
+    };
+    let mut out = Vec::new();
+    for (j, section) in patch.sections.iter().enumerate() {
+        if j == i || !matches!(section, Section::Update { .. }) {
+            continue;
+        }
+        let one = Patch {
+            sections: vec![section.clone()],
+        };
+        let outcome = apply(&one, &disk, target.cwd);
+        let path = section.path();
+        let fix = format!("`srview fix {path}` on the patch printed corrects it");
+        for report in &outcome.sections {
+            for hunk in &report.hunks {
+                let what = match hunk.state {
+                    HunkState::Failed => "fails".to_string(),
+                    _ if hunk.is_loose() => match hunk.level {
+                        Some(level) => {
+                            format!("matches only loosely (level `{}`)", level.name())
+                        }
+                        None => "matches only loosely".to_string(),
+                    },
+                    _ => continue,
+                };
+                out.push(format!(
+                    "hunk #{} of {path}, another file of the patch, is left as sent and {what}: \
+                     {fix}",
+                    hunk.index + 1
+                ));
+            }
+            if report.hunks.is_empty()
+                && let Some(error) = &report.error
+            {
+                out.push(format!(
+                    "the section of {path}, another file of the patch, fails: {}",
+                    error.trim_end()
+                ));
+            }
+        }
+    }
+    out
 }
 
 /// The target's section of `text`, alone as a patch, applied over the
