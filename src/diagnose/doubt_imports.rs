@@ -176,6 +176,46 @@ pub fn import_twice(path: &str, original: &str, result: &str) -> Option<ImportTw
     found.next()
 }
 
+/// A Go import of a file, for [`super::doubt_go_use`].
+pub struct GoImport {
+    /// The name it binds, where that is certain (an alias, a standard
+    /// package's last element); `None` where it is not, and for a `.`
+    /// import (its names are the package's).
+    pub name: Option<String>,
+    /// The path, quoted as Go writes it (`"fmt"`).
+    pub path: String,
+    /// Its line, 0-based.
+    pub line: usize,
+}
+
+/// Every import of `text`, a Go file's (`path`); `None` for another file.
+/// `_` imports bind no name and are left out.
+pub fn go_imports(path: &str, text: &str) -> Option<Vec<GoImport>> {
+    (brace_language(path) == Some(Lang::Go)).then_some(())?;
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out: Vec<GoImport> = imports(Lang::Go, &lines)
+        .into_iter()
+        .map(|b| GoImport {
+            name: b.class.map(|_| b.name),
+            path: b.what,
+            line: b.line,
+        })
+        .collect();
+    // A `.` import (`. "strings"`, `import . "strings"`): go_spec leaves it
+    // out; it puts names in scope that no selector shows.
+    for (line, text) in lines.iter().enumerate() {
+        let code = text.trim_start().trim_start_matches("import").trim_start();
+        if code.starts_with(". \"") || code.starts_with(".\t\"") {
+            out.push(GoImport {
+                name: None,
+                path: code[1..].trim().to_string(),
+                line,
+            });
+        }
+    }
+    Some(out)
+}
+
 /// One import read: the key it binds (one path as one name), the name,
 /// what it imports, its line (0-based), and the class of its name: two
 /// imports of one name and one class bind it twice whatever their paths

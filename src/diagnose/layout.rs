@@ -138,6 +138,9 @@ pub enum BreakKind {
     /// template's block tag left without its end tag
     /// ([`super::doubt_markup`]).
     MarkupOpen,
+    /// A Go import left unused, or a standard package used and not
+    /// imported ([`super::doubt_go_use`]).
+    PackageUse,
 }
 
 impl BreakKind {
@@ -147,7 +150,7 @@ impl BreakKind {
     /// `used-before-defined`, `outside`, `fence-open`, `moves-decorator`,
     /// `invalid-character`, `invalid-syntax`, `argument-twice`,
     /// `late-future`, `joins-statements`, `other-normalisation`,
-    /// `markup-open`.
+    /// `markup-open`, `package-use`.
     pub fn name(self) -> &'static str {
         match self {
             BreakKind::Misindents => "misindents",
@@ -170,6 +173,7 @@ impl BreakKind {
             BreakKind::JoinsStatements => "joins-statements",
             BreakKind::OtherForm => "other-normalisation",
             BreakKind::MarkupOpen => "markup-open",
+            BreakKind::PackageUse => "package-use",
         }
     }
 
@@ -197,6 +201,7 @@ impl BreakKind {
             BreakKind::JoinsStatements => "continues a statement onto a new line",
             BreakKind::OtherForm => "writes a name in another Unicode form",
             BreakKind::MarkupOpen => "leaves a comment, block or tag open",
+            BreakKind::PackageUse => "leaves an import unused, or a package not imported",
         }
     }
 }
@@ -236,6 +241,7 @@ impl LayoutBreak {
             BreakKind::JoinsStatements => "reading two statements as one",
             BreakKind::OtherForm => "writing one name in two Unicode forms",
             BreakKind::MarkupOpen => "with a comment, block or tag left open",
+            BreakKind::PackageUse => "with an import unused, or a package not imported",
         }
     }
 }
@@ -382,6 +388,12 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
     let found = found.or_else(|| {
         import_twice(path, original, result)
             .map(|t| of(BreakKind::DefinesTwice)(say(t.describe(), t.fault())))
+    });
+    // A Go import left unused, a standard package used and not imported
+    // ([`super::doubt_go_use`]).
+    let found = found.or_else(|| {
+        super::doubt_go_use::go_package_use(path, original, result)
+            .map(|u| of(BreakKind::PackageUse)(say(u.describe(), u.fault())))
     });
     let found = found.or_else(|| {
         fence_left_open(path, original, result)
