@@ -42,7 +42,7 @@
 use super::js_tokens::{Context, Kind, Token, tokens};
 
 /// Words that end no expression.
-const NOT_VALUES: [&str; 63] = [
+pub(super) const NOT_VALUES: [&str; 63] = [
     "break",
     "case",
     "catch",
@@ -444,7 +444,10 @@ fn semicolon(tokens: &[Token], i: usize, joined: usize) -> Semicolon {
         .iter()
         .find(|t| t.context == context && t.kind == Kind::Word && BODY_WORDS.contains(&t.text));
     if let Some(t) = body {
-        let word = BODY_WORDS.iter().find(|w| **w == t.text).map_or("if", |w| w);
+        let word = BODY_WORDS
+            .iter()
+            .find(|w| **w == t.text)
+            .map_or("if", |w| w);
         return Semicolon::InBody {
             word,
             line: t.line + 1,
@@ -604,7 +607,13 @@ mod tests {
         let branch = "if (x) b\nelse c\n";
         let join = statement_join("g.js", branch, &branch.replace("\nelse", "\n(f)\nelse"))
             .expect("a join");
-        assert_eq!(join.semicolon, Semicolon::InBody { word: "if", line: 1 });
+        assert_eq!(
+            join.semicolon,
+            Semicolon::InBody {
+                word: "if",
+                line: 1
+            }
+        );
         assert!(join.describe().ends_with(
             "srview offers no semicolon: the statement above is the body of the `if` of line 1, \
              which a semicolon could end early)"
@@ -629,7 +638,10 @@ mod tests {
             .expect("a join");
         assert_eq!(
             join.semicolon,
-            Semicolon::InBody { word: "if", line: 1 },
+            Semicolon::InBody {
+                word: "if",
+                line: 1
+            },
             "the line above is the if's body"
         );
     }
@@ -642,11 +654,20 @@ mod tests {
     #[test]
     fn the_statement_above_is_read_back_over_its_continued_lines() {
         let sound = [
-            ("const a = 1\nconst b = String(a)\n  .trim()\nexport default b\n", "  .trim()\n"),
+            (
+                "const a = 1\nconst b = String(a)\n  .trim()\nexport default b\n",
+                "  .trim()\n",
+            ),
             ("const b = foo(\n  1,\n  2\n)\nexport default b\n", ")\n"),
-            ("const b = [1]\n  .map((x) => {\n    if (x) return x\n  })\nb()\n", "  })\n"),
+            (
+                "const b = [1]\n  .map((x) => {\n    if (x) return x\n  })\nb()\n",
+                "  })\n",
+            ),
             ("function g() {\n  const b = f\n    .g()\n}\n", "    .g()\n"),
-            ("if (x) {\n  y()\n}\nconst b = `a`\nb()\n", "const b = `a`\n"),
+            (
+                "if (x) {\n  y()\n}\nconst b = `a`\nb()\n",
+                "const b = `a`\n",
+            ),
             ("if (x) y()\nconst b = z\n  .w\nb()\n", "  .w\n"),
         ];
         for (file, above) in sound {

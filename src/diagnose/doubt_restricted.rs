@@ -12,7 +12,8 @@
 //! JSX, is not judged, as [`super::doubt_asi`] reads). A break is doubted
 //! when the token after it can only be meant as what the word takes (a
 //! value: a name that is no statement's keyword, a literal, an opening
-//! bracket, a prefix operator; a label after `break`/`continue`), the
+//! bracket (`{` of an object literal too, which JavaScript then reads as
+//! a block), a prefix operator; a label after `break`/`continue`), the
 //! same two lines held no such break before the edit, and the break is
 //! surely a cut, not a `return` ending its function early before the
 //! next statement (code without semicolons writes `if (!a) return` over
@@ -26,19 +27,23 @@
 //! `return` alone over `}`, a blank line or a comment then `}` is no
 //! doubt (nothing is returned either way).
 
-use super::doubt_asi::read_language;
+use super::doubt_asi::{NOT_VALUES, read_language};
 use super::js_tokens::{Kind, Token, tokens};
 
 /// The words a line break after which ends the statement.
 const RESTRICTED_WORDS: [&str; 5] = ["return", "throw", "break", "continue", "yield"];
 
-/// Words that start a statement of their own: after `return` and a line
-/// break, written as the next statement, not as a value.
-const STATEMENT_WORDS: [&str; 27] = [
-    "break", "case", "catch", "class", "const", "continue", "debugger", "default", "do", "else",
-    "export", "finally", "for", "function", "if", "import", "let", "return", "switch", "throw",
-    "try", "var", "while", "with", "type", "interface", "enum",
+/// Words that end no expression ([`super::doubt_asi`]) but start one: a
+/// value after `return` and a line break. (The others, `const`, `if`,
+/// `return`, start the next statement: no value.)
+const PREFIX_WORDS: [&str; 9] = [
+    "new", "typeof", "void", "delete", "await", "yield", "async", "function", "class",
 ];
+
+/// Whether `word` is a name or a word starting a value.
+fn value_word(word: &str) -> bool {
+    !NOT_VALUES.contains(&word) || PREFIX_WORDS.contains(&word)
+}
 
 /// A line break an edit puts where JavaScript ends the statement.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -108,8 +113,12 @@ impl RestrictedBreak {
             _ => "so the file does not parse (an arrow function cut in two)".to_string(),
         };
         let cut = match word {
-            "++" | "--" | "=>" => format!("line {m} (`{below}`) starts with `{word}` below line {n} (`{text}`)"),
-            _ => format!("line {n} (`{text}`) ends in `{word}` and line {m} (`{below}`) holds what it takes"),
+            "++" | "--" | "=>" => {
+                format!("line {m} (`{below}`) starts with `{word}` below line {n} (`{text}`)")
+            }
+            _ => format!(
+                "line {n} (`{text}`) ends in `{word}` and line {m} (`{below}`) holds what it takes"
+            ),
         };
         format!(
             "{cut}: {language} allows no line break {} (a restricted production), {reads}",
@@ -227,7 +236,7 @@ fn cut_at(tokens: &[Token], k: usize) -> Option<(&'static str, bool)> {
     if t.kind == Kind::Word && !property {
         if let Some(word) = RESTRICTED_WORDS.iter().find(|w| **w == t.text) {
             let takes = match *word {
-                "break" | "continue" => n.kind == Kind::Word && !STATEMENT_WORDS.contains(&n.text),
+                "break" | "continue" => n.kind == Kind::Word && !NOT_VALUES.contains(&n.text),
                 _ => starts_value(n),
             };
             return takes.then_some((word, *word == "throw"));
@@ -255,7 +264,7 @@ fn cut_at(tokens: &[Token], k: usize) -> Option<(&'static str, bool)> {
 /// Whether `t` ends an operand a postfix `++` could apply to.
 fn ends_operand(t: &Token) -> bool {
     match t.kind {
-        Kind::Word => !STATEMENT_WORDS.contains(&t.text) && !RESTRICTED_WORDS.contains(&t.text),
+        Kind::Word => !NOT_VALUES.contains(&t.text),
         Kind::Punct => matches!(t.text, ")" | "]"),
         _ => false,
     }
@@ -264,9 +273,13 @@ fn ends_operand(t: &Token) -> bool {
 /// Whether `n` can only start a value (see the module).
 fn starts_value(n: &Token) -> bool {
     match n.kind {
-        Kind::Word => !STATEMENT_WORDS.contains(&n.text),
+        Kind::Word => value_word(n.text),
         Kind::Number | Kind::Str | Kind::TemplateEnd | Kind::TemplateHead | Kind::Regex => true,
-        Kind::Punct => matches!(n.text, "(" | "[" | "!" | "~" | "-" | "+" | "++" | "--"),
+        // A `{` below `return` is an object literal's, read as a block.
+        Kind::Punct => matches!(
+            n.text,
+            "(" | "[" | "{" | "!" | "~" | "-" | "+" | "++" | "--"
+        ),
     }
 }
 
@@ -321,6 +334,11 @@ mod tests {
              (a restricted production), so the file does not parse (node: `SyntaxError: \
              Illegal newline after throw`)"
         );
+        // An object literal below `return` (a sweep's find: npm's
+        // `return { regKey, authKey }` so cut; node reads a block).
+        let obj = "function f(a, b) {\n  return { a, b }\n}\n";
+        let cut = restricted_break("o.js", obj, &obj.replace("return {", "return\n    {"));
+        assert_eq!(cut.map(|c| c.word), Some("return"));
         // Wrapped in a bracket, as the advice says: read as meant.
         let wrapped = TOTAL.replace("return a + b;", "return (\n    a + b\n  );");
         assert_eq!(restricted_break("r.js", TOTAL, &wrapped), None);
@@ -332,11 +350,31 @@ mod tests {
     #[test]
     fn every_restricted_production_is_read() {
         let cases = [
-            ("outer: for (;;) { for (;;) { break outer } }\n", "break outer", "break\n  outer", "break"),
-            ("outer: for (;;) { for (;;) { continue outer } }\n", "continue outer", "continue\n  outer", "continue"),
-            ("function* g() {\n  yield 5\n}\n", "yield 5", "yield\n    5", "yield"),
+            (
+                "outer: for (;;) { for (;;) { break outer } }\n",
+                "break outer",
+                "break\n  outer",
+                "break",
+            ),
+            (
+                "outer: for (;;) { for (;;) { continue outer } }\n",
+                "continue outer",
+                "continue\n  outer",
+                "continue",
+            ),
+            (
+                "function* g() {\n  yield 5\n}\n",
+                "yield 5",
+                "yield\n    5",
+                "yield",
+            ),
             ("let i = 0\nlet f = 0\ni++\nf\n", "i++", "i\n  ++", "++"),
-            ("const f = async (x) => x\n", "async (x)", "async\n  (x)", "async"),
+            (
+                "const f = async (x) => x\n",
+                "async (x)",
+                "async\n  (x)",
+                "async",
+            ),
             ("const f = (x) => x\n", "(x) =>", "(x)\n  =>", "=>"),
         ];
         for (file, old, new, word) in cases {
@@ -353,11 +391,31 @@ mod tests {
     fn an_early_return_or_a_held_break_is_no_doubt() {
         let cases = [
             // New text: `return` over the next statement, at its depth.
-            ("function f(a) {\n  run(a)\n}\n", "  run(a)", "  if (!a) return\n  run(a)"),
-            ("function f(a) {\n  run(a)\n}\n", "  run(a)", "  run(a)\n  return\n"),
-            ("function f(a) {\n  run(a)\n}\n", "  run(a)", "  run(a)\n  return\n  // done\n"),
-            ("function f(a) {\n  run(a)\n}\n", "  run(a)", "  if (!a) return\n  const b = a"),
-            ("function f(a) {\n  run(a)\n}\n", "  run(a)", "  return;\n  run(a)"),
+            (
+                "function f(a) {\n  run(a)\n}\n",
+                "  run(a)",
+                "  if (!a) return\n  run(a)",
+            ),
+            (
+                "function f(a) {\n  run(a)\n}\n",
+                "  run(a)",
+                "  run(a)\n  return\n",
+            ),
+            (
+                "function f(a) {\n  run(a)\n}\n",
+                "  run(a)",
+                "  run(a)\n  return\n  // done\n",
+            ),
+            (
+                "function f(a) {\n  run(a)\n}\n",
+                "  run(a)",
+                "  if (!a) return\n  const b = a",
+            ),
+            (
+                "function f(a) {\n  run(a)\n}\n",
+                "  run(a)",
+                "  return;\n  run(a)",
+            ),
             ("const o = { a: 1 }\n", "a: 1", "a: 1, return:\n    2"),
             ("x.y\n", "x.y", "x.return\n    (1)"),
             ("let i = 0\ni++\nf()\n", "i++\n", "i++\n\n"),
@@ -369,7 +427,10 @@ mod tests {
         }
         // The same cut in the file before: not the edit's.
         let cut = TOTAL.replace("return a + b;", "return\n    a + b;");
-        assert_eq!(restricted_break("r.js", &cut, &cut.replace("a + b", "b + a")), None);
+        assert_eq!(
+            restricted_break("r.js", &cut, &cut.replace("a + b", "b + a")),
+            None
+        );
         // A file not read: JSX, another language.
         assert_eq!(restricted_break("r.jsx", TOTAL, &cut), None);
         assert_eq!(restricted_break("r.py", TOTAL, &cut), None);

@@ -29,10 +29,10 @@ use super::doubt_names::python_name_gone;
 use super::doubt_normal::other_form;
 use super::doubt_not_yaml::yaml_unparsed;
 use super::doubt_pysyntax::{SyntaxFault, python_syntax};
-use super::doubt_restricted::restricted_break;
 use super::doubt_redefine::{
     json_duplicate_key, python_redefinition, yaml_duplicate_key, yaml_template,
 };
+use super::doubt_restricted::restricted_break;
 use super::doubt_shell::shell_syntax;
 use super::doubt_toml::{toml_broken, toml_name};
 use super::doubt_twins::{Script, script_twin};
