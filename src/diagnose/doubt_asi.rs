@@ -298,10 +298,13 @@ fn joins_of(tokens: &[Token]) -> Vec<Join> {
     let mut out = Vec::new();
     for (i, t) in tokens.iter().enumerate().skip(1) {
         let p = &tokens[i - 1];
-        let opens = matches!(
-            (t.kind, t.text),
-            (Kind::Punct, "(" | "[") | (Kind::TemplateEnd | Kind::TemplateHead, _)
-        );
+        // A template's part after a `${..}` (`}/${b}``) starts with the
+        // `}` closing it: the template goes on, none opens.
+        let opens = match t.kind {
+            Kind::Punct => matches!(t.text, "(" | "["),
+            Kind::TemplateEnd | Kind::TemplateHead => t.text.starts_with('`'),
+            _ => false,
+        };
         if !opens || p.end_line >= t.line || !first_on_line(tokens, i) {
             continue;
         }
@@ -567,6 +570,11 @@ mod tests {
             "const y = z as Foo\n(f)()\n",
             "import x from 'y'\n(f)()\n",
             "let a\n[b] = c\n",
+            // A template's `${..}` closed at a line's start (a sweep's
+            // find: npm-registry-fetch's `${\n  registry.trim()..\n}/${`).
+            // (A `[` line below, so the text is read at all.)
+            "const u = `${\n  a.trim()\n}/${b}`;\n[1].map(f)\n",
+            "const v = `${\n  x\n}`;\n[1].map(f)\n",
             // Comments, strings, `+`/`-` lines.
             "const a = b // note (x)\n+ c\n",
             "const s = 'a'\n- 1\n",
