@@ -40,9 +40,17 @@ const PREFIX_WORDS: [&str; 9] = [
     "new", "typeof", "void", "delete", "await", "yield", "async", "function", "class",
 ];
 
+/// Words of [`super::doubt_asi`]'s list that are keywords only in a
+/// place of their own (`get x()`, `for (a of b)`, `import .. from`) and
+/// else names: `return set` returns a variable named `set` (a sweep's
+/// find: tar's and glob's `return set;` so cut were allowed).
+const NAMES_TOO: [&str; 8] = [
+    "get", "set", "of", "from", "out", "is", "global", "accessor",
+];
+
 /// Whether `word` is a name or a word starting a value.
 fn value_word(word: &str) -> bool {
-    !NOT_VALUES.contains(&word) || PREFIX_WORDS.contains(&word)
+    !NOT_VALUES.contains(&word) || PREFIX_WORDS.contains(&word) || NAMES_TOO.contains(&word)
 }
 
 /// A line break an edit puts where JavaScript ends the statement.
@@ -148,12 +156,14 @@ pub fn restricted_break(path: &str, original: &str, result: &str) -> Option<Rest
     if after.is_empty() {
         return None;
     }
-    let mut held: Vec<(&str, &str)> = cuts(&tokens(original)?)
+    let old_tokens = tokens(original)?;
+    let mut held: Vec<(&str, &str)> = cuts(&old_tokens)
         .iter()
         .map(|c| key(c, &old_lines))
         .collect();
     let lines_of = |c: &Cut| (lines_at(&lines, c.line), lines_at(&lines, c.below));
-    let one_line: Vec<String> = tokens(original)?
+    // Each line of the file before, its tokens written together.
+    let one_line: Vec<String> = old_tokens
         .chunk_by(|a, b| a.end_line == b.line)
         .map(|line| line.iter().map(|t| t.text).collect())
         .collect();
@@ -338,6 +348,10 @@ mod tests {
         // `return { regKey, authKey }` so cut; node reads a block).
         let obj = "function f(a, b) {\n  return { a, b }\n}\n";
         let cut = restricted_break("o.js", obj, &obj.replace("return {", "return\n    {"));
+        assert_eq!(cut.map(|c| c.word), Some("return"));
+        // A name that is a keyword elsewhere (tar's `return set;`).
+        let set = "function f(set) {\n  return set;\n}\n";
+        let cut = restricted_break("s.js", set, &set.replace("return set", "return\n    set"));
         assert_eq!(cut.map(|c| c.word), Some("return"));
         // Wrapped in a bracket, as the advice says: read as meant.
         let wrapped = TOTAL.replace("return a + b;", "return (\n    a + b\n  );");
