@@ -28,14 +28,21 @@
 //! Said: the two lines, and what JavaScript reads. A semicolon starting
 //! the line (`;(function ..`, how code without semicolons writes such a
 //! line) is offered where it ends the statement above and nothing else:
-//! the statement above starts its line after a statement's end, and no
-//! `if`, `else`, `do`, `while`, `for` or `with` stands on its line (a
-//! semicolon there could end an `if`'s body before its `else`).
+//! no `if`, `else`, `do`, `while`, `for` or `with` stands in that
+//! statement outside its brackets (a semicolon there could end an `if`'s
+//! body before its `else`), and the line below the joined one does not go
+//! on with it. The statement above is read back from its last line over
+//! the lines that continue it (a `.trim()` line under `const b =
+//! String(a)`, a call's `)` closing lines above: round 46 T-03) to the
+//! line a statement surely starts on: after a `;`, a block's `{` or `}`,
+//! or with a word after an expression's end. Where no semicolon is
+//! offered, the reason said is the one found: the `if` or loop and its
+//! line, or the line that goes on.
 
 use super::js_tokens::{Context, Kind, Token, tokens};
 
 /// Words that end no expression.
-const NOT_VALUES: [&str; 63] = [
+pub(super) const NOT_VALUES: [&str; 63] = [
     "break",
     "case",
     "catch",
@@ -124,24 +131,59 @@ pub struct StatementJoin {
     pub reads: String,
     /// Whether a semicolon starting the line ends the statement above
     /// and nothing else (see the module): offered only then.
-    pub semicolon_sound: bool,
+    pub semicolon: Semicolon,
+}
+
+/// Whether a semicolon starting the joined line ends the statement above
+/// and nothing else, and if not, why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Semicolon {
+    /// It does: offered.
+    Sound,
+    /// The statement above is the body of a statement headed by `word`
+    /// (`if`, `else`, a loop) on `line` (1-based): a semicolon could end
+    /// that body early.
+    InBody {
+        /// The word heading the statement.
+        word: &'static str,
+        /// Its line.
+        line: usize,
+    },
+    /// The line below the joined one (1-based, its text) goes on with
+    /// the statement: a semicolon would cut it.
+    GoesOn {
+        /// The line.
+        line: usize,
+        /// Its text, as its tokens read.
+        text: String,
+    },
 }
 
 impl StatementJoin {
     /// [`Self::fault`] and what to send instead.
     pub fn describe(&self) -> String {
         let (n, text) = &self.line;
-        let send = if self.semicolon_sound {
+        let withheld = |why: String| {
             format!(
+                "if it is meant as a statement of its own, end the statement above where it is \
+                 meant to end (srview offers no semicolon: {why})"
+            )
+        };
+        let send = match &self.semicolon {
+            Semicolon::Sound => format!(
                 "if it is meant as a statement of its own, start line {n} with a semicolon \
                  (`;{}`), as code written without semicolons starts such a line",
                 shorten(text.trim_start())
-            )
-        } else {
-            "if it is meant as a statement of its own, end the statement above where it is \
-             meant to end (srview offers no semicolon: the line above stands in an `if`, \
-             `else` or loop, whose body a semicolon could end early)"
-                .to_string()
+            ),
+            Semicolon::InBody { word, line } => withheld(format!(
+                "the statement above is the body of the `{word}` of line {line}, which a \
+                 semicolon could end early"
+            )),
+            Semicolon::GoesOn { line, text } => withheld(format!(
+                "line {line} (`{}`) goes on with the statement, and a semicolon before line \
+                 {n} would cut it there",
+                shorten(text.trim())
+            )),
         };
         format!("{}: {send}", self.fault())
     }
@@ -179,13 +221,21 @@ fn language(path: &str) -> Option<&'static str> {
     }
 }
 
+/// The language of `path` when its edit from `original` to `result` is
+/// read by tokens: JavaScript or TypeScript, neither text holding JSX (a
+/// `.js` file holding `</` or `/>`: JSX text is no code).
+pub(super) fn read_language(path: &str, original: &str, result: &str) -> Option<&'static str> {
+    let language = language(path)?;
+    let jsx = |text: &str| path.ends_with(".js") && (text.contains("</") || text.contains("/>"));
+    (!jsx(result) && !jsx(original)).then_some(language)
+}
+
 /// The first line `result` (the file `path` after an edit) continues onto
 /// the statement above it where `original` held no such join of the same
 /// two lines; `None` for a file not read (see the module).
 pub fn statement_join(path: &str, original: &str, result: &str) -> Option<StatementJoin> {
-    let language = language(path)?;
-    let jsx = |text: &str| path.ends_with(".js") && (text.contains("</") || text.contains("/>"));
-    if !may_join(result) || jsx(result) || jsx(original) {
+    let language = read_language(path, original, result)?;
+    if !may_join(result) {
         return None;
     }
     let after = joins(result)?;
@@ -208,7 +258,7 @@ pub fn statement_join(path: &str, original: &str, result: &str) -> Option<Statem
             line: (j.line + 1, text(j.line).to_string()),
             above: (j.above + 1, text(j.above).to_string()),
             reads: j.reads,
-            semicolon_sound: j.semicolon_sound,
+            semicolon: j.semicolon,
         })
     })
 }
@@ -228,13 +278,13 @@ fn may_join(text: &str) -> bool {
 }
 
 /// One join read: the lines (0-based), what it reads as, and whether a
-/// semicolon is sound.
+/// semicolon is sound (its lines 1-based, as said).
 #[derive(Debug)]
 struct Join {
     above: usize,
     line: usize,
     reads: String,
-    semicolon_sound: bool,
+    semicolon: Semicolon,
 }
 
 /// The joins of `text` (see the module), or `None` where its reading
@@ -248,10 +298,13 @@ fn joins_of(tokens: &[Token]) -> Vec<Join> {
     let mut out = Vec::new();
     for (i, t) in tokens.iter().enumerate().skip(1) {
         let p = &tokens[i - 1];
-        let opens = matches!(
-            (t.kind, t.text),
-            (Kind::Punct, "(" | "[") | (Kind::TemplateEnd | Kind::TemplateHead, _)
-        );
+        // A template's part after a `${..}` (`}/${b}``) starts with the
+        // `}` closing it: the template goes on, none opens.
+        let opens = match t.kind {
+            Kind::Punct => matches!(t.text, "(" | "["),
+            Kind::TemplateEnd | Kind::TemplateHead => t.text.starts_with('`'),
+            _ => false,
+        };
         if !opens || p.end_line >= t.line || !first_on_line(tokens, i) {
             continue;
         }
@@ -274,7 +327,7 @@ fn joins_of(tokens: &[Token]) -> Vec<Join> {
             above: p.end_line,
             line: t.line,
             reads: format!("{what}{close}"),
-            semicolon_sound: semicolon_sound(tokens, i - 1) && !continues_past(tokens, i),
+            semicolon: semicolon(tokens, i - 1, i),
         });
     }
     out
@@ -373,43 +426,86 @@ fn type_alias(line: &[Token]) -> bool {
     )
 }
 
-/// Whether the statement goes on after the line of `tokens[i]`: the
-/// first token of the next line is an operator (`: dirname(..)` of a
-/// conditional, `.then(..)`, `+ x`): a semicolon before that line would
-/// cut the statement.
-fn continues_past(tokens: &[Token], i: usize) -> bool {
+/// The first token of the line after the line of `tokens[i]` when it
+/// goes on with the statement: an operator (`: dirname(..)` of a
+/// conditional, `.then(..)`, `+ x`), before which a semicolon would cut
+/// the statement.
+fn goes_on_past<'t, 'a>(tokens: &'t [Token<'a>], i: usize) -> Option<&'t Token<'a>> {
     let line = tokens[i].line;
-    let next = tokens[i..]
+    let first = tokens[i..].iter().find(|t| t.line > line)?;
+    (first.kind == Kind::Punct && !matches!(first.text, "(" | "[" | "{" | "}" | ";"))
+        .then_some(first)
+}
+
+/// Whether a semicolon before the joined line `tokens[joined]` ends the
+/// statement `tokens[i]` ends and nothing else (see the module), and if
+/// not, why.
+fn semicolon(tokens: &[Token], i: usize, joined: usize) -> Semicolon {
+    let context = tokens[i].context;
+    let start = statement_start(tokens, i);
+    let body = tokens[start..=i]
         .iter()
-        .find(|t| t.line > line && t.kind == Kind::Punct);
-    let first = tokens[i..].iter().find(|t| t.line > line);
-    match (first, next) {
-        (Some(f), Some(n)) if std::ptr::eq(f, n) => !matches!(n.text, "(" | "[" | "{" | "}" | ";"),
-        _ => false,
+        .find(|t| t.context == context && t.kind == Kind::Word && BODY_WORDS.contains(&t.text));
+    if let Some(t) = body {
+        let word = BODY_WORDS
+            .iter()
+            .find(|w| **w == t.text)
+            .map_or("if", |w| w);
+        return Semicolon::InBody {
+            word,
+            line: t.line + 1,
+        };
+    }
+    match goes_on_past(tokens, joined) {
+        Some(next) => Semicolon::GoesOn {
+            line: next.line + 1,
+            text: line_text(tokens, next),
+        },
+        None => Semicolon::Sound,
     }
 }
 
-/// Whether a semicolon before the line after `tokens[i]` ends the
-/// statement `tokens[i]` ends and nothing else (see the module).
-fn semicolon_sound(tokens: &[Token], i: usize) -> bool {
-    let line = line_of(tokens, i);
-    if line
+/// The text of the line `token` starts, as its tokens read (spaced).
+fn line_text(tokens: &[Token], token: &Token) -> String {
+    let words: Vec<&str> = tokens
         .iter()
-        .any(|t| t.kind == Kind::Word && BODY_WORDS.contains(&t.text))
-    {
-        return false;
+        .filter(|t| t.line == token.line)
+        .map(|t| t.text)
+        .collect();
+    words.join(" ")
+}
+
+/// Words a line may start with that go on with the expression above.
+const GOING_ON_WORDS: [&str; 4] = ["in", "instanceof", "as", "satisfies"];
+
+/// The index of the first token of the statement `tokens[i]` ends: from
+/// the first token of its line, back over the lines that continue the one
+/// before, to one a statement surely starts (see the module). Reading
+/// back too far only reads more words, never fewer.
+fn statement_start(tokens: &[Token], i: usize) -> usize {
+    let context = tokens[i].context;
+    // The first token inside the block the statement stands in.
+    let floor = match context {
+        Context::Brace(head) => head.map_or(1, |h| h + 2),
+        _ => 0,
+    };
+    let mut first = i + 1 - line_of(tokens, i).len();
+    while first > floor && !(tokens[first].context == context && starts_statement(tokens, first)) {
+        first = first - line_of(tokens, first - 1).len();
     }
-    let first = i + 1 - line.len();
-    if first == 0 {
+    first.max(floor)
+}
+
+/// Whether a statement surely starts at `tokens[f]` (`f > 0`): after a
+/// `;` or a block's `{`, or a word (none that goes on with an expression)
+/// after a `}` or an expression's end, which the word cannot continue.
+fn starts_statement(tokens: &[Token], f: usize) -> bool {
+    let (before, first) = (&tokens[f - 1], &tokens[f]);
+    if before.kind == Kind::Punct && matches!(before.text, ";" | "{") {
         return true;
     }
-    // The token before the line's first ends a statement: a `;`, a
-    // block's brackets, or an expression's end the line's first token
-    // cannot continue (a name, a keyword).
-    let before = &tokens[first - 1];
-    let starts_statement = line[0].kind == Kind::Word;
-    matches!((before.kind, before.text), (Kind::Punct, ";" | "{" | "}"))
-        || (starts_statement && ends_expression(tokens, first - 1))
+    let word = first.kind == Kind::Word && !GOING_ON_WORDS.contains(&first.text);
+    word && ((before.kind == Kind::Punct && before.text == "}") || ends_expression(tokens, f - 1))
 }
 
 #[cfg(test)]
@@ -474,6 +570,11 @@ mod tests {
             "const y = z as Foo\n(f)()\n",
             "import x from 'y'\n(f)()\n",
             "let a\n[b] = c\n",
+            // A template's `${..}` closed at a line's start (a sweep's
+            // find: npm-registry-fetch's `${\n  registry.trim()..\n}/${`).
+            // (A `[` line below, so the text is read at all.)
+            "const u = `${\n  a.trim()\n}/${b}`;\n[1].map(f)\n",
+            "const v = `${\n  x\n}`;\n[1].map(f)\n",
             // Comments, strings, `+`/`-` lines.
             "const a = b // note (x)\n+ c\n",
             "const s = 'a'\n- 1\n",
@@ -510,23 +611,101 @@ mod tests {
         let result = body.replace("  return", "  (f)()\n  return");
         let join = statement_join("g.js", body, &result).expect("a join");
         assert_eq!((join.line.0, join.above.0), (3, 2));
-        assert!(join.semicolon_sound);
+        assert_eq!(join.semicolon, Semicolon::Sound);
         let branch = "if (x) b\nelse c\n";
         let join = statement_join("g.js", branch, &branch.replace("\nelse", "\n(f)\nelse"))
             .expect("a join");
-        assert!(!join.semicolon_sound);
+        assert_eq!(
+            join.semicolon,
+            Semicolon::InBody {
+                word: "if",
+                line: 1
+            }
+        );
         assert!(join.describe().ends_with(
-            "srview offers no semicolon: the line above stands in an `if`, `else` or loop, \
-             whose body a semicolon could end early)"
+            "srview offers no semicolon: the statement above is the body of the `if` of line 1, \
+             which a semicolon could end early)"
         ));
         // A conditional going on below the line: a semicolon cuts it.
         let ternary = "const v = x ? b\n  : c\n";
         let join =
             statement_join("g.js", ternary, &ternary.replace("b\n", "b\n(f)\n")).expect("a join");
-        assert!(!join.semicolon_sound, "the conditional goes on");
+        assert_eq!(
+            join.semicolon,
+            Semicolon::GoesOn {
+                line: 3,
+                text: ": c".to_string()
+            }
+        );
+        assert!(join.describe().ends_with(
+            "srview offers no semicolon: line 3 (`: c`) goes on with the statement, and a \
+             semicolon before line 2 would cut it there)"
+        ));
         let after_if = "if (x)\n  b\nc()\n";
         let join = statement_join("g.js", after_if, &after_if.replace("\nc()", "\n(f)\nc()"))
             .expect("a join");
-        assert!(!join.semicolon_sound, "the line above is the if's body");
+        assert_eq!(
+            join.semicolon,
+            Semicolon::InBody {
+                word: "if",
+                line: 1
+            },
+            "the line above is the if's body"
+        );
+    }
+
+    /// A tester's find (round 46, T-03): after a line that continues the
+    /// statement above it (a method chain's `.trim()`, a call's `)` over
+    /// lines, an `if`'s body below it), the statement is read back to its
+    /// start: the semicolon offered where it ends that statement (node
+    /// reads each such file), withheld naming the `if` that governs it.
+    #[test]
+    fn the_statement_above_is_read_back_over_its_continued_lines() {
+        let sound = [
+            (
+                "const a = 1\nconst b = String(a)\n  .trim()\nexport default b\n",
+                "  .trim()\n",
+            ),
+            ("const b = foo(\n  1,\n  2\n)\nexport default b\n", ")\n"),
+            (
+                "const b = [1]\n  .map((x) => {\n    if (x) return x\n  })\nb()\n",
+                "  })\n",
+            ),
+            ("function g() {\n  const b = f\n    .g()\n}\n", "    .g()\n"),
+            (
+                "if (x) {\n  y()\n}\nconst b = `a`\nb()\n",
+                "const b = `a`\n",
+            ),
+            ("if (x) y()\nconst b = z\n  .w\nb()\n", "  .w\n"),
+        ];
+        for (file, above) in sound {
+            let result = file.replacen(above, &format!("{above}(async () => {{}})()\n"), 1);
+            let join = statement_join("d.js", file, &result).expect(file);
+            assert_eq!(join.semicolon, Semicolon::Sound, "{file:?}");
+        }
+        let governed = [
+            ("if (x)\n  b\n    .c()\nd()\n", "    .c()\n", "if", 1),
+            ("while (x) foo(\n  1\n)\nd()\n", ")\n", "while", 1),
+            ("if (x) {\n} else b\n  .c\nd()\n", "  .c\n", "else", 2),
+        ];
+        for (file, above, word, line) in governed {
+            let result = file.replacen(above, &format!("{above}[1].map(f)\n"), 1);
+            let join = statement_join("d.js", file, &result).expect(file);
+            assert_eq!(join.semicolon, Semicolon::InBody { word, line }, "{file:?}");
+        }
+        let file = "const a = 1\nconst b = String(a)\n  .trim()\nexport default b\n";
+        let result = file.replace(".trim()\n", ".trim()\n(async () => {})()\n");
+        assert_eq!(
+            statement_join("d.js", file, &result).map(|j| j.describe()),
+            Some(
+                "line 4 (`(async () => {})()`) continues the statement of line 3 (`.trim()`): \
+                 no semicolon ends line 3, and JavaScript ends a statement at a line break \
+                 only where the next line cannot continue it, so it reads `...)(...)`, one \
+                 statement, not two: if it is meant as a statement of its own, start line 4 \
+                 with a semicolon (`;(async () => {})()`), as code written without semicolons \
+                 starts such a line"
+                    .to_string()
+            )
+        );
     }
 }

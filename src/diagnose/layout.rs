@@ -32,6 +32,7 @@ use super::doubt_pysyntax::{SyntaxFault, python_syntax};
 use super::doubt_redefine::{
     json_duplicate_key, python_redefinition, yaml_duplicate_key, yaml_template,
 };
+use super::doubt_restricted::restricted_break;
 use super::doubt_shell::shell_syntax;
 use super::doubt_toml::{toml_broken, toml_name};
 use super::doubt_twins::{Script, script_twin};
@@ -129,6 +130,10 @@ pub enum BreakKind {
     /// backquote put under a statement no semicolon ends: the language
     /// reads the two as one ([`super::doubt_asi`]).
     JoinsStatements,
+    /// A JavaScript or TypeScript line break put where the language
+    /// allows none (`return` cut from its value: read as `return;`;
+    /// `throw` so cut does not parse: [`super::doubt_restricted`]).
+    SplitsStatement,
     /// A name written in another Unicode normalisation than the file
     /// writes it, in a language that reads the two as two names
     /// ([`super::doubt_normal`]).
@@ -149,8 +154,8 @@ impl BreakKind {
     /// `not-yaml`, `not-toml`, `not-xml`, `unclosed`, `undefined`,
     /// `used-before-defined`, `outside`, `fence-open`, `moves-decorator`,
     /// `invalid-character`, `invalid-syntax`, `argument-twice`,
-    /// `late-future`, `joins-statements`, `other-normalisation`,
-    /// `markup-open`, `package-use`.
+    /// `late-future`, `joins-statements`, `splits-statement`,
+    /// `other-normalisation`, `markup-open`, `package-use`.
     pub fn name(self) -> &'static str {
         match self {
             BreakKind::Misindents => "misindents",
@@ -171,6 +176,7 @@ impl BreakKind {
             BreakKind::ArgumentTwice => "argument-twice",
             BreakKind::LateFuture => "late-future",
             BreakKind::JoinsStatements => "joins-statements",
+            BreakKind::SplitsStatement => "splits-statement",
             BreakKind::OtherForm => "other-normalisation",
             BreakKind::MarkupOpen => "markup-open",
             BreakKind::PackageUse => "package-use",
@@ -199,6 +205,7 @@ impl BreakKind {
             BreakKind::ArgumentTwice => "gives an argument twice",
             BreakKind::LateFuture => "puts a __future__ import below code",
             BreakKind::JoinsStatements => "continues a statement onto a new line",
+            BreakKind::SplitsStatement => "cuts a statement where no line break may stand",
             BreakKind::OtherForm => "writes a name in another Unicode form",
             BreakKind::MarkupOpen => "leaves a comment, block or tag open",
             BreakKind::PackageUse => "leaves an import unused, or a package not imported",
@@ -239,6 +246,7 @@ impl LayoutBreak {
             BreakKind::ArgumentTwice => "with an argument given twice",
             BreakKind::LateFuture => "with a `from __future__` import below its code",
             BreakKind::JoinsStatements => "reading two statements as one",
+            BreakKind::SplitsStatement => "with a statement cut where no line break may stand",
             BreakKind::OtherForm => "writing one name in two Unicode forms",
             BreakKind::MarkupOpen => "with a comment, block or tag left open",
             BreakKind::PackageUse => "with an import unused, or a package not imported",
@@ -436,6 +444,12 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
     let found = found.or_else(|| {
         statement_join(path, original, result)
             .map(|j| of(BreakKind::JoinsStatements)(say(j.describe(), j.fault())))
+    });
+    // A JavaScript line break where the language allows none: `return`
+    // cut from its value ([`super::doubt_restricted`]).
+    let found = found.or_else(|| {
+        restricted_break(path, original, result)
+            .map(|c| of(BreakKind::SplitsStatement)(say(c.describe(), c.fault())))
     });
     // A name written in another Unicode normalisation than the file's
     // ([`super::doubt_normal`]).

@@ -2948,6 +2948,80 @@ fn a_line_continuing_the_statement_above_is_a_doubt() {
     }
 }
 
+/// A tester's find (round 46, T-03): a line starting with `(` put under a
+/// method chain's `.trim()` line was denied saying the line above "stands
+/// in an `if`, `else` or loop" (there is none) and no semicolon was
+/// offered. Denied in every agent's shape with the semicolon (node reads
+/// `;(async () => {})()` there, `b` still the trimmed string); the line
+/// with it passes.
+#[test]
+fn a_line_under_a_method_chain_is_offered_its_semicolon() {
+    let file = (
+        "d.js",
+        "const a = 1\nconst b = String(a)\n  .trim()\nexport default b\n",
+    );
+    let (old, new) = ("  .trim()\n", "  .trim()\n(async () => {})()\n");
+    let said = "line 4 (`(async () => {})()`) continues the statement of line 3 (`.trim()`): \
+                no semicolon ends line 3, and JavaScript ends a statement at a line break only \
+                where the next line cannot continue it, so it reads `...)(...)`, one \
+                statement, not two: if it is meant as a statement of its own, start line 4 \
+                with a semicolon (`;(async () => {})()`), as code written without semicolons \
+                starts such a line";
+    assert_doubts_say(file, &[(old, new, said.to_string())]);
+    for agent in agents() {
+        judged_as(
+            Case::Exact,
+            agent,
+            file,
+            old,
+            "  .trim()\n;(async () => {})()\n",
+        );
+    }
+}
+
+/// A tester's find (round 46, T-06): `return` and `throw` cut from their
+/// values by the edit's new line break were allowed (node: `total(1, 2)`
+/// is `undefined`; `SyntaxError: Illegal newline after throw`). Denied in
+/// every agent's shape, saying what JavaScript reads; the value wrapped in
+/// a bracket opened on the `return` line passes.
+#[test]
+fn a_value_cut_from_its_return_or_throw_is_a_doubt() {
+    let total = (
+        "r.js",
+        "export function total(a, b) {\n  return a + b;\n}\n",
+    );
+    let said = "line 2 (`return`) ends in `return` and line 3 (`a + b;`) holds what it takes: \
+                JavaScript allows no line break between `return` and what it takes (a \
+                restricted production), so it reads `return;`: the function returns \
+                `undefined`, and line 3 is never run: keep the value's start on line 2 with \
+                `return`, or open a bracket there (`return (` .. `)`) and wrap the value inside \
+                it";
+    let old = "  return a + b;\n";
+    assert_doubts_say(total, &[(old, "  return\n    a + b;\n", said.to_string())]);
+    let thrown = (
+        "th.js",
+        "export function f(a) {\n  if (!a) throw new Error(\"no a\");\n  return a;\n}\n",
+    );
+    let said = "line 2 (`if (!a) throw`) ends in `throw` and line 3 (`new Error(\"no a\");`) \
+                holds what it takes: JavaScript allows no line break between `throw` and what \
+                it takes (a restricted production), so the file does not parse (node: \
+                `SyntaxError: Illegal newline after throw`)";
+    let (old_throw, new_throw) = (
+        "  if (!a) throw new Error(\"no a\");\n",
+        "  if (!a) throw\n    new Error(\"no a\");\n",
+    );
+    assert_doubts_say(thrown, &[(old_throw, new_throw, said.to_string())]);
+    for agent in agents() {
+        judged_as(
+            Case::Exact,
+            agent,
+            total,
+            old,
+            "  return (\n    a + b\n  );\n",
+        );
+    }
+}
+
 /// n.js of the round-44 finding 10: `café` written decomposed (`e` and
 /// U+0301).
 const NFD_JS: &str = "const cafe\u{301} = 1;\nconsole.log(cafe\u{301});\n";
