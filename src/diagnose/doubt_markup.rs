@@ -1341,6 +1341,208 @@ mod tests {
         }
     }
 
+    /// Round 46 T-01 and T-02: a Jinja `{{` whose `}}` is lost, or a tag's
+    /// `%}`, is read as Jinja's lexer reads it (jinja2: `unexpected '}'`,
+    /// `unexpected '/'`, `expected token 'end of statement block', got
+    /// '%'`), said where it starts and where the reading stops; a `{% trans
+    /// %}` (Jinja's i18n) left open too.
+    #[test]
+    fn a_jinja_print_or_tag_whose_close_is_lost_is_doubted() {
+        let j2 = "{% extends \"layout.html\" %}\n{% block content %}\n  <p>{{ user }}</p>\n{% endblock %}\n";
+        let tpl =
+            "the template's tags, `{{ }}` expressions and comments were all closed before, and ";
+        let cases = [
+            (
+                "  <p>{{ user }}</p>",
+                "  <p>{{ user }</p>",
+                "the `{{` at line 3, column 6 (`{{ user }</p>`) is not closed by `}}` before the \
+                 `}` at line 3, column 14, a bracket that closes none it opened: Jinja refuses \
+                 the whole template",
+            ),
+            (
+                "  <p>{{ user }}</p>",
+                "  <p>{{ user</p>",
+                "the `{{` at line 3, column 6 (`{{ user</p>`) is not closed by `}}` before the \
+                 `{%` at line 4, column 1, which Jinja reads as part of it: Jinja refuses the \
+                 whole template",
+            ),
+            (
+                "{{ user }}",
+                "{{ user ~ 'x }}",
+                "the `{{` at line 3, column 6 (`{{ user ~ 'x }}</p>`) is not closed by `}}` \
+                 before the `'` at line 3, column 16, a quote nothing closes: Jinja refuses the \
+                 whole template",
+            ),
+            (
+                "{{ user }}",
+                "{{ user ? }}",
+                "the `{{` at line 3, column 6 (`{{ user ? }}</p>`) is not closed by `}}` before \
+                 the `?` at line 3, column 14, a character no Jinja expression holds: Jinja \
+                 refuses the whole template",
+            ),
+            (
+                "{% block content %}",
+                "{% block content %",
+                "the `{%` at line 2, column 1 (`{% block content %`) is not closed by `%}` before \
+                 the `{%` at line 4, column 1, which Jinja reads as part of it: Jinja refuses the \
+                 whole template",
+            ),
+            (
+                "{% endblock %}\n",
+                "{% endblock %}\n{{ user\n",
+                "the `{{` at line 5, column 1 (`{{ user`) is never closed by `}}`: Jinja reads \
+                 the rest of its line as its expression and refuses the whole template",
+            ),
+            (
+                "  <p>{{ user }}</p>\n",
+                "  {% trans %}<p>{{ user }}</p>\n",
+                "`{% endblock %}` at line 4, column 1 closes `{% trans %}` (line 3), which needs \
+                 its own `{% endtrans %}` first: the engine refuses the whole template",
+            ),
+        ];
+        for (old, new, want) in cases {
+            assert_eq!(
+                said("base.html.j2", j2, old, new),
+                Some(format!("{tpl}{want}")),
+                "{new}"
+            );
+        }
+        // A page's engine is not known: Django and Liquid show a `{{`
+        // nothing closes as text, and Django's `{% trans "x" %}` is whole;
+        // a tag running into the next `{%` is still said.
+        let page = j2.replace("{% extends \"layout.html\" %}\n", "");
+        assert_eq!(said("b.html", &page, "{{ user }}", "{{ user }"), None);
+        assert_eq!(
+            said("b.html", &page, "{{ user }}", "{% trans \"Hi\" %}"),
+            None
+        );
+        assert_eq!(
+            said("b.html", &page, "{% block content %}", "{% block content %"),
+            Some(format!(
+                "{tpl}the `{{%` at line 1, column 1 (`{{% block content %`) is not closed by \
+                 `%}}` before the `{{%` at line 3, column 1, which Jinja reads as part of it: \
+                 Jinja refuses the whole template"
+            ))
+        );
+        // What Jinja's lexer reads whole (jinja2 reads each).
+        for new in [
+            "{{ {'a': user}['a']}}",
+            "{{ user ~ \"}\" }}",
+            "{{- user -}}",
+            "{{ user != 'x' }}",
+            "{{ f(\n  user,\n) }}",
+            "{% trans %}Hi {{ user }}{% endtrans %}",
+        ] {
+            assert_eq!(said("t.j2", j2, "{{ user }}", new), None, "{new}");
+        }
+    }
+
+    /// wt-markup's open items: a `/*` or `<!--` the edit opens that only
+    /// an existing comment's end closes, and a tag's quote left open,
+    /// swallow the rules or markup between (tinycss2, html5lib); a comment
+    /// added whole, an attribute added, a `>` in a quoted value do not.
+    #[test]
+    fn a_comment_or_quote_running_past_existing_code_is_doubted() {
+        let notes =
+            ".a { color: red; }\n.b { color: blue; }\n/* footer */\n.c { margin: 0; }\n/* end */\n";
+        let page = "<body>\n  <h1>Title</h1>\n  <p>Hello</p>\n  <!-- footer -->\n  <a href=\"/\">Home</a> <a href=\"/about\">About</a>\n  <p>Bye</p>\n</body>\n";
+        let css = "the stylesheet's comments and blocks were all closed before, and ";
+        let html = "the page's comments, tags and `<script>`, `<style>`, `<textarea>` and \
+                    `<title>` elements were all closed before, and ";
+        let cases = [
+            (
+                "s.css",
+                notes,
+                ".a { color: red; }\n",
+                ".a { color: red; }\n/* was:\n",
+                format!(
+                    "{css}the `/*` at line 2, column 1 is closed only by the `*/` at line 4, \
+                     the end of a comment that was there before: the code of line 3 between is \
+                     read as that comment, its rules lost"
+                ),
+            ),
+            (
+                "s.css",
+                notes,
+                "/* footer */",
+                "/* footer",
+                format!(
+                    "{css}the `/*` at line 3, column 1 is closed only by the `*/` at line 5, \
+                     the end of a comment that was there before: the code of line 4 between is \
+                     read as that comment, its rules lost"
+                ),
+            ),
+            (
+                "i.html",
+                page,
+                "  <p>Hello</p>\n",
+                "  <!-- <p>Hi</p>\n  <p>Hello</p>\n",
+                format!(
+                    "{html}the `<!--` at line 3, column 3 is closed only by the `-->` at line 5, \
+                     the end of a comment that was there before: the markup of line 4 between is \
+                     read as that comment, not shown"
+                ),
+            ),
+            (
+                "i.html",
+                page,
+                "<a href=\"/\">",
+                "<a href=\"/>",
+                format!(
+                    "{html}the tag `<a` at line 5, column 3 is not ended before the `>` at line \
+                     5, column 39 (a quote left open in it runs on): the markup of line 5 is \
+                     read as that tag's attributes, not shown"
+                ),
+            ),
+            (
+                "i.html",
+                page,
+                "<p>Bye</p>",
+                "<p title='x>Bye</p>",
+                format!(
+                    "{html}the quote at line 6, column 12 in the tag `<p` at line 6, column 3 \
+                     is never closed: the rest of the file (line 7) is read as that tag's \
+                     attributes, not shown"
+                ),
+            ),
+        ];
+        for (path, text, old, new, want) in cases {
+            assert_eq!(said(path, text, old, new), Some(want), "{path}: {new}");
+        }
+        let fine: [(&str, &str, &str, &str); 7] = [
+            (
+                "s.css",
+                notes,
+                ".b { color: blue; }",
+                "/* .b { color: blue; } */",
+            ),
+            ("s.css", notes, "/* footer */", "/* /* footer */"),
+            ("s.css", notes, ".b {", "/* note */\n.b {"),
+            (
+                "i.html",
+                page,
+                "  <p>Hello</p>\n",
+                "  <!-- <p>Hello</p> -->\n",
+            ),
+            (
+                "i.html",
+                page,
+                "<a href=\"/\">",
+                "<a class=\"k\" href=\"/\">",
+            ),
+            (
+                "i.html",
+                page,
+                "<a href=\"/\">",
+                "<a href=\"/\" title=\"a > b\">",
+            ),
+            ("i.html", page, "<p>Bye</p>", "<p title=\"it's\">Bye</p>"),
+        ];
+        for (path, text, old, new) in fine {
+            assert_eq!(said(path, text, old, new), None, "{path}: {new}");
+        }
+    }
+
     /// No panic on any prefix of texts mixing every construct with
     /// characters of several bytes, escapes and quotes cut anywhere: each
     /// reading of each file kind, as an edit's result.
