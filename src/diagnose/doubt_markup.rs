@@ -15,14 +15,24 @@
 //! - Jinja, Django, Nunjucks or Liquid templates (`.j2`, `.jinja`,
 //!   `.jinja2`, and `.html`/`.htm` holding `{%`): a block tag left without
 //!   its `{% end... %}` (or closed by another's), a `{#` or a
-//!   `{% raw %}` nothing closes: the engine refuses the whole template.
+//!   `{% raw %}` nothing closes: the engine refuses the whole template; a
+//!   `{%` whose `%}` is lost, running into the next `{%`; in a Jinja file
+//!   (`.j2`) also a `{{` whose `}}` is lost or any `{{ }}`/`{% %}` Jinja's
+//!   lexer stops in (round 46 T-01, T-02), and `{% trans %}` left open.
+//!
+//! Closed too late (wt-markup's open items): a `/*` or `<!--` the edit
+//! opens (or whose end it removes) that only the end of a comment already
+//! there closes, the code between read as the comment; a page's tag whose
+//! quote is left open (`<a href="x>`) ending past tags the file had, or
+//! never. A comment added whole (both ends in the new text) is not one.
 //!
 //! The rule, by evidence only, as for XML ([`super::doubt_xml`]): the file
 //! before reads with every such construct closed, and the file as the edit
-//! leaves it ends inside one. Ordinary HTML nesting (a `<div>` or a `</p>`
-//! left out, which browsers repair) is not judged, nor is anything the
-//! reading is unsure of (a tag whose quote runs to the end, `<plaintext>`,
-//! a `{{` nothing closes): unsure is never a doubt. A file the edit
+//! leaves it ends inside one (or closes one too late, as above). Ordinary
+//! HTML nesting (a `<div>` or a `</p>` left out, which browsers repair) is
+//! not judged, nor is anything the reading is unsure of (a tag without its
+//! `>` at the end, `<plaintext>`, a page's `{{` nothing closes: Django and
+//! Liquid show it as text): unsure is never a doubt. A file the edit
 //! creates is judged against none.
 //!
 //! Read as the standards read them (tests/fixtures/trust/markup/cases.json
@@ -1011,10 +1021,9 @@ fn tag_close(text: &str, from: usize, close: &[u8; 2], strict: bool) -> TagClose
             b'(' => brackets.push(b')'),
             b'[' => brackets.push(b']'),
             b'{' => brackets.push(b'}'),
-            b')' | b']' | b'}' => {
-                if brackets.pop() != Some(bytes[at]) {
-                    return TagClose::Stops(at, "a bracket that closes none it opened");
-                }
+            // The guard pops: a closer that matches ends its bracket.
+            b')' | b']' | b'}' if brackets.pop() != Some(bytes[at]) => {
+                return TagClose::Stops(at, "a bracket that closes none it opened");
             }
             b'#' | b'$' | b'?' | b'@' | b'`' | b'&' | b'^' | b'\\' => {
                 return TagClose::Stops(at, "a character no Jinja expression holds");
