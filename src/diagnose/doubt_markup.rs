@@ -290,7 +290,7 @@ impl<'a> Edited<'a> {
             Markup::Css { .. } => (
                 "/*",
                 "*/",
-                "code of {LINES} between is read as that comment, its rules lost",
+                "code of {LINES} between is read as that comment, its rules and declarations lost",
             ),
             Markup::Html { .. } => (
                 "<!--",
@@ -1467,7 +1467,7 @@ mod tests {
                 format!(
                     "{css}the `/*` at line 2, column 1 is closed only by the `*/` at line 4, \
                      the end of a comment that was there before: the code of line 3 between is \
-                     read as that comment, its rules lost"
+                     read as that comment, its rules and declarations lost"
                 ),
             ),
             (
@@ -1478,7 +1478,7 @@ mod tests {
                 format!(
                     "{css}the `/*` at line 3, column 1 is closed only by the `*/` at line 5, \
                      the end of a comment that was there before: the code of line 4 between is \
-                     read as that comment, its rules lost"
+                     read as that comment, its rules and declarations lost"
                 ),
             ),
             (
