@@ -1455,7 +1455,16 @@ mod tests {
         let notes =
             ".a { color: red; }\n.b { color: blue; }\n/* footer */\n.c { margin: 0; }\n/* end */\n";
         let page = "<body>\n  <h1>Title</h1>\n  <p>Hello</p>\n  <!-- footer -->\n  <a href=\"/\">Home</a> <a href=\"/about\">About</a>\n  <p>Bye</p>\n</body>\n";
-        let css = "the stylesheet's comments and blocks were all closed before, and ";
+        // A stylesheet's `/*` at line `at`, column 1, closed by the `*/`
+        // at line `close`, the code of line `code` between.
+        let css_late = |at: usize, close: usize, code: usize| {
+            format!(
+                "the stylesheet's comments and blocks were all closed before, and the `/*` at \
+                 line {at}, column 1 is closed only by the `*/` at line {close}, the end of a \
+                 comment that was there before: the code of line {code} between is read as that \
+                 comment, its rules and declarations lost"
+            )
+        };
         let html = "the page's comments, tags and `<script>`, `<style>`, `<textarea>` and \
                     `<title>` elements were all closed before, and ";
         let cases = [
@@ -1464,22 +1473,14 @@ mod tests {
                 notes,
                 ".a { color: red; }\n",
                 ".a { color: red; }\n/* was:\n",
-                format!(
-                    "{css}the `/*` at line 2, column 1 is closed only by the `*/` at line 4, \
-                     the end of a comment that was there before: the code of line 3 between is \
-                     read as that comment, its rules and declarations lost"
-                ),
+                css_late(2, 4, 3),
             ),
             (
                 "s.css",
                 notes,
                 "/* footer */",
                 "/* footer",
-                format!(
-                    "{css}the `/*` at line 3, column 1 is closed only by the `*/` at line 5, \
-                     the end of a comment that was there before: the code of line 4 between is \
-                     read as that comment, its rules and declarations lost"
-                ),
+                css_late(3, 5, 4),
             ),
             (
                 "i.html",
