@@ -395,19 +395,11 @@ fn code_between(
     found
 }
 
-/// How many bytes at the end of `a` and `b` are the same, at most the
-/// shorter's length less what their common start holds, and ending on a
+/// How many bytes at the end of `a` and `b` are the same, past what
+/// their start shares ([`crate::textdiff::shared_ends`]), ending on a
 /// character boundary of both.
 fn common_suffix(a: &str, b: &str) -> usize {
-    let prefix = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
-    let most = a.len().min(b.len()) - prefix;
-    let mut n = a
-        .bytes()
-        .rev()
-        .zip(b.bytes().rev())
-        .take(most)
-        .take_while(|(x, y)| x == y)
-        .count();
+    let (_, mut n) = crate::textdiff::shared_ends(a.as_bytes(), b.as_bytes());
     while !a.is_char_boundary(a.len() - n) {
         n -= 1;
     }
