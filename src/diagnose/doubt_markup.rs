@@ -15,14 +15,24 @@
 //! - Jinja, Django, Nunjucks or Liquid templates (`.j2`, `.jinja`,
 //!   `.jinja2`, and `.html`/`.htm` holding `{%`): a block tag left without
 //!   its `{% end... %}` (or closed by another's), a `{#` or a
-//!   `{% raw %}` nothing closes: the engine refuses the whole template.
+//!   `{% raw %}` nothing closes: the engine refuses the whole template; a
+//!   `{%` whose `%}` is lost, running into the next `{%`; in a Jinja file
+//!   (`.j2`) also a `{{` whose `}}` is lost or any `{{ }}`/`{% %}` Jinja's
+//!   lexer stops in (round 46 T-01, T-02), and `{% trans %}` left open.
+//!
+//! Closed too late (wt-markup's open items): a `/*` or `<!--` the edit
+//! opens (or whose end it removes) that only the end of a comment already
+//! there closes, the code between read as the comment; a page's tag whose
+//! quote is left open (`<a href="x>`) ending past tags the file had, or
+//! never. A comment added whole (both ends in the new text) is not one.
 //!
 //! The rule, by evidence only, as for XML ([`super::doubt_xml`]): the file
 //! before reads with every such construct closed, and the file as the edit
-//! leaves it ends inside one. Ordinary HTML nesting (a `<div>` or a `</p>`
-//! left out, which browsers repair) is not judged, nor is anything the
-//! reading is unsure of (a tag whose quote runs to the end, `<plaintext>`,
-//! a `{{` nothing closes): unsure is never a doubt. A file the edit
+//! leaves it ends inside one (or closes one too late, as above). Ordinary
+//! HTML nesting (a `<div>` or a `</p>` left out, which browsers repair) is
+//! not judged, nor is anything the reading is unsure of (a tag without its
+//! `>` at the end, `<plaintext>`, a page's `{{` nothing closes: Django and
+//! Liquid show it as text): unsure is never a doubt. A file the edit
 //! creates is judged against none.
 //!
 //! Read as the standards read them (tests/fixtures/trust/markup/cases.json
@@ -54,8 +64,10 @@ enum Markup {
     /// HTML; `components`: Vue's and Svelte's, whose compilers close a
     /// self-closing `<textarea />` (a browser does not).
     Html { components: bool },
-    /// A Jinja, Django, Nunjucks or Liquid template.
-    Template,
+    /// A Jinja, Django, Nunjucks or Liquid template; `jinja`: a Jinja
+    /// file by its name (`.j2`), whose `{{ }}` and `{% %}` are read as
+    /// Jinja's lexer reads them (a page's engine is not known).
+    Template { jinja: bool },
 }
 
 impl Markup {
@@ -64,10 +76,10 @@ impl Markup {
         match self {
             Markup::Css { .. } => "the stylesheet's comments and blocks",
             Markup::Html { .. } => {
-                "the page's comments and `<script>`, `<style>`, `<textarea>` and `<title>` \
-                 elements"
+                "the page's comments, tags and `<script>`, `<style>`, `<textarea>` and \
+                 `<title>` elements"
             }
-            Markup::Template => "the template's block tags and comments",
+            Markup::Template { .. } => "the template's tags, `{{ }}` expressions and comments",
         }
     }
 
@@ -78,12 +90,12 @@ impl Markup {
                 "send the edit so that each `/*` keeps its `*/` and each `{` its `}`"
             }
             Markup::Html { .. } => {
-                "send the edit so that each `<!--` keeps its `-->` and each `<script>` or \
-                 `<style>` its end tag"
+                "send the edit so that each `<!--` keeps its `-->`, each quote in a tag its \
+                 closing quote and each `<script>` or `<style>` its end tag"
             }
-            Markup::Template => {
-                "send the edit so that each block tag keeps its own `{% end.. %}` and each \
-                 `{#` its `#}`"
+            Markup::Template { .. } => {
+                "send the edit so that each `{{` keeps its `}}`, each `{%` its `%}`, each block \
+                 tag its own `{% end.. %}` and each `{#` its `#}`"
             }
         }
     }
@@ -105,10 +117,13 @@ fn readings(path: &str, original: &str, result: &str) -> Vec<Markup> {
         }],
         "vue" | "svelte" => vec![Markup::Html { components: true }],
         "html" | "htm" if original.contains("{%") || result.contains("{%") => {
-            vec![Markup::Html { components: false }, Markup::Template]
+            vec![
+                Markup::Html { components: false },
+                Markup::Template { jinja: false },
+            ]
         }
         "html" | "htm" => vec![Markup::Html { components: false }],
-        "j2" | "jinja" | "jinja2" => vec![Markup::Template],
+        "j2" | "jinja" | "jinja2" => vec![Markup::Template { jinja: true }],
         _ => Vec::new(),
     }
 }
@@ -178,19 +193,26 @@ pub(super) fn markup_left_open(path: &str, original: &str, result: &str) -> Opti
         .into_iter()
         .find_map(|markup| {
             let ends = match markup {
-                Markup::Template => block_names(original, result),
+                Markup::Template { jinja } => block_names(original, result, jinja),
                 _ => Vec::new(),
             };
-            let read = |text: &str| match markup {
-                Markup::Css { line_comments } => read_css(text, line_comments),
-                Markup::Html { components } => read_html(text, components),
-                Markup::Template => read_template(text, &ends),
+            let read = |text: &str, spans: &mut Spans| match markup {
+                Markup::Css { line_comments } => read_css(text, line_comments, spans),
+                Markup::Html { components } => read_html(text, components, spans),
+                Markup::Template { jinja } => read_template(text, &ends, jinja),
             };
-            if !created && read(original) != Reading::Closed {
+            let (mut before, mut after) = (Spans::default(), Spans::default());
+            if !created && read(original, &mut before) != Reading::Closed {
                 return None;
             }
-            let Reading::Open(at, what) = read(result) else {
-                return None;
+            let (at, what) = match read(result, &mut after) {
+                Reading::Open(at, what) => (at, what),
+                Reading::Closed if !created => {
+                    let edit = Edited::new(original, result, &before);
+                    edit.comment_swallowing(markup, &after.comments)
+                        .or_else(|| edit.tag_swallowing(&after.tags))?
+                }
+                _ => return None,
             };
             let (line, column) = line_column(result, at);
             let last = result.trim_end_matches('\n').lines().count().max(line);
@@ -205,6 +227,183 @@ pub(super) fn markup_left_open(path: &str, original: &str, result: &str) -> Opti
                 markup,
             })
         })
+}
+
+/// What a reading found where, each as its byte and the byte after it,
+/// in the order read: comments (`/* */`, `<!-- -->`) and a page's tags.
+#[derive(Debug, Default)]
+struct Spans {
+    comments: Vec<(usize, usize)>,
+    tags: Vec<(usize, usize)>,
+}
+
+/// A file before an edit and after it, read closed both times, and the
+/// text after the edit that it left unchanged.
+struct Edited<'a> {
+    original: &'a str,
+    result: &'a str,
+    /// The original's reading.
+    before: &'a Spans,
+    /// Where the unchanged text after the edit starts, in the original
+    /// and in the result.
+    kept_before: usize,
+    kept_after: usize,
+}
+
+impl<'a> Edited<'a> {
+    fn new(original: &'a str, result: &'a str, before: &'a Spans) -> Self {
+        let kept = common_suffix(original, result);
+        Edited {
+            original,
+            result,
+            before,
+            kept_before: original.len() - kept,
+            kept_after: result.len() - kept,
+        }
+    }
+
+    /// The original's byte of the result's byte `at`, in the unchanged
+    /// text after the edit.
+    fn before_of(&self, at: usize) -> usize {
+        at - self.kept_after + self.kept_before
+    }
+
+    /// The result's line of the original's byte `at`, in the unchanged
+    /// text after the edit.
+    fn line_of(&self, at: usize) -> usize {
+        line_column(self.result, at - self.kept_before + self.kept_after).0
+    }
+
+    /// A comment the edit opens (or whose end it removes) that now ends at
+    /// the end of one the file had after the edit: the text between, read
+    /// as code before (outside every comment), is read as the comment
+    /// (tinycss2 and html5lib: its rules or markup lost). A comment added
+    /// whole (both its ends in the new text) is not one: the end must lie
+    /// in the text the edit left unchanged. Its byte and what it is, as
+    /// [`Reading::Open`].
+    fn comment_swallowing(
+        &self,
+        markup: Markup,
+        after: &[(usize, usize)],
+    ) -> Option<(usize, String)> {
+        let (opener, closer, lost) = match markup {
+            Markup::Css { .. } => (
+                "/*",
+                "*/",
+                "code of {LINES} between is read as that comment, its rules and declarations lost",
+            ),
+            Markup::Html { .. } => (
+                "<!--",
+                "-->",
+                "markup of {LINES} between is read as that comment, not shown",
+            ),
+            Markup::Template { .. } => return None,
+        };
+        after.iter().find_map(|&(start, end)| {
+            let close_at = end
+                - if self.result[..end].ends_with("--!>") {
+                    4
+                } else {
+                    closer.len()
+                };
+            if start >= self.kept_after || close_at < self.kept_after {
+                return None;
+            }
+            let (first, last) = code_between(
+                self.original,
+                &self.before.comments,
+                self.kept_before,
+                self.before_of(close_at),
+            )?;
+            let (close_line, _) = line_column(self.result, close_at);
+            let lines = crate::words::line_range("line", self.line_of(first), self.line_of(last));
+            Some((
+                start,
+                format!(
+                    "the `{opener}` at {{AT}} is closed only by the `{closer}` at line \
+                     {close_line}, the end of a comment that was there before: the {}",
+                    lost.replace("{LINES}", &lines)
+                ),
+            ))
+        })
+    }
+
+    /// A page's tag the edit opens (or changes) that now ends past tags
+    /// or comments the file had after the edit (a quote left open in it,
+    /// `<a href="x>`, runs to the next quote; html5lib reads what lies
+    /// between as its attributes): the tag's byte and what it is, as
+    /// [`Reading::Open`]. A tag that ends where it ended, or past text
+    /// only (an attribute added), is not one.
+    fn tag_swallowing(&self, after: &[(usize, usize)]) -> Option<(usize, String)> {
+        after.iter().find_map(|&(start, end)| {
+            let close_at = end - 1;
+            if start >= self.kept_after || close_at < self.kept_after {
+                return None;
+            }
+            let to = self.before_of(close_at);
+            let swallowed = self
+                .before
+                .tags
+                .iter()
+                .chain(&self.before.comments)
+                .map(|&(s, _)| s)
+                .filter(|&s| self.kept_before <= s && s < to)
+                .min()?;
+            let (close_line, close_column) = line_column(self.result, close_at);
+            let name = html_tag_name(&self.result[start + 1..]);
+            let lines = crate::words::line_range("line", self.line_of(swallowed), self.line_of(to));
+            Some((
+                start,
+                format!(
+                    "the tag `<{name}` at {{AT}} is not ended before the `>` at line \
+                     {close_line}, column {close_column} (a quote left open in it runs on): the \
+                     markup of {lines} is read as that tag's attributes, not shown"
+                ),
+            ))
+        })
+    }
+}
+
+/// The first and last bytes of `text` in `from..to` that are code: not
+/// white space, outside every comment of `comments` (in the order read).
+fn code_between(
+    text: &str,
+    comments: &[(usize, usize)],
+    from: usize,
+    to: usize,
+) -> Option<(usize, usize)> {
+    let bytes = text.as_bytes();
+    let mut found: Option<(usize, usize)> = None;
+    let mut at = from;
+    let mut next = comments
+        .iter()
+        .skip_while(|&&(_, end)| end <= from)
+        .peekable();
+    while at < to {
+        if let Some(&&(start, end)) = next.peek()
+            && start <= at
+        {
+            at = at.max(end);
+            next.next();
+            continue;
+        }
+        if !bytes[at].is_ascii_whitespace() {
+            found = Some((found.map_or(at, |(first, _)| first), at));
+        }
+        at += 1;
+    }
+    found
+}
+
+/// How many bytes at the end of `a` and `b` are the same, past what
+/// their start shares ([`crate::textdiff::shared_ends`]), ending on a
+/// character boundary of both.
+fn common_suffix(a: &str, b: &str) -> usize {
+    let (_, mut n) = crate::textdiff::shared_ends(a.as_bytes(), b.as_bytes());
+    while !a.is_char_boundary(a.len() - n) {
+        n -= 1;
+    }
+    n
 }
 
 /// The lines after `line` up to `last`, in words.
@@ -239,7 +438,8 @@ fn opener_line(text: &str, at: usize) -> String {
 // ---- CSS ----
 
 /// Reads a stylesheet (CSS Syntax 3, see the module).
-fn read_css(text: &str, line_comments: bool) -> Reading {
+/// Each `/* */` comment read is pushed on `spans`.
+fn read_css(text: &str, line_comments: bool, spans: &mut Spans) -> Reading {
     let bytes = text.as_bytes();
     let mut open: Vec<(u8, usize)> = Vec::new();
     let mut at = 0;
@@ -249,7 +449,10 @@ fn read_css(text: &str, line_comments: bool) -> Reading {
         let rest = &bytes[at..];
         if rest.starts_with(b"/*") {
             match text[at + 2..].find("*/") {
-                Some(n) => at += 2 + n + 2,
+                Some(n) => {
+                    spans.comments.push((at, at + 2 + n + 2));
+                    at += 2 + n + 2;
+                }
                 None => {
                     return Reading::Open(
                         at,
@@ -360,7 +563,8 @@ const RAW_TEXT: [&str; 8] = [
 ];
 
 /// Reads a page (the HTML standard's tokenizer, see the module).
-fn read_html(text: &str, components: bool) -> Reading {
+/// Each `<!-- -->` comment and each tag read is pushed on `spans`.
+fn read_html(text: &str, components: bool, spans: &mut Spans) -> Reading {
     let bytes = text.as_bytes();
     let folded = text.to_ascii_lowercase();
     let mut foreign = 0usize;
@@ -371,7 +575,10 @@ fn read_html(text: &str, components: bool) -> Reading {
         let next = bytes.get(start + 1).copied();
         if rest.starts_with("<!--") {
             match comment_end(text, start + 4) {
-                Some(end) => at = end,
+                Some(end) => {
+                    spans.comments.push((start, end));
+                    at = end;
+                }
                 None => {
                     return Reading::Open(
                         start,
@@ -398,9 +605,22 @@ fn read_html(text: &str, components: bool) -> Reading {
             let end_tag = next == Some(b'/');
             let name_at = start + 1 + usize::from(end_tag);
             let name = html_tag_name(&text[name_at..]);
-            let Some(after) = tag_end(bytes, name_at + name.len()) else {
-                return Reading::Unsure;
+            let after = match tag_end_or_quote(bytes, name_at + name.len()) {
+                Ok(after) => after,
+                Err(Some(quote)) => {
+                    let (line, column) = line_column(text, quote);
+                    return Reading::Open(
+                        start,
+                        format!(
+                            "the quote at line {line}, column {column} in the tag `<{name}` at \
+                             {{AT}} is never closed: {{REST}} is read as that tag's attributes, \
+                             not shown"
+                        ),
+                    );
+                }
+                Err(None) => return Reading::Unsure,
             };
+            spans.tags.push((start, after));
             at = after;
             let self_closing = bytes[..after].ends_with(b"/>");
             let lower = name.to_ascii_lowercase();
@@ -478,14 +698,23 @@ fn html_tag_name(text: &str) -> &str {
 
 /// The byte after the `>` ending a tag whose attributes start at `at`
 /// (quoted values read whole); `None` when the end comes first.
-fn tag_end(bytes: &[u8], mut at: usize) -> Option<usize> {
+fn tag_end(bytes: &[u8], at: usize) -> Option<usize> {
+    tag_end_or_quote(bytes, at).ok()
+}
+
+/// [`tag_end`], or when the end comes first, the byte of the quote of a
+/// value nothing closes (`Err(None)`: no quote left open, a `>` missing).
+fn tag_end_or_quote(bytes: &[u8], mut at: usize) -> Result<usize, Option<usize>> {
     let mut after_equals = false;
     while at < bytes.len() {
         let b = bytes[at];
         match b {
-            b'>' => return Some(at + 1),
+            b'>' => return Ok(at + 1),
             b'"' | b'\'' if after_equals => {
-                let close = bytes[at + 1..].iter().position(|&c| c == b)?;
+                let close = bytes[at + 1..]
+                    .iter()
+                    .position(|&c| c == b)
+                    .ok_or(Some(at))?;
                 at += close + 2;
                 after_equals = false;
                 continue;
@@ -496,7 +725,7 @@ fn tag_end(bytes: &[u8], mut at: usize) -> Option<usize> {
         }
         at += 1;
     }
-    None
+    Err(None)
 }
 
 /// Whether byte `at` of a script's text stands inside a string literal
@@ -653,13 +882,23 @@ const BLOCKS: [&str; 19] = [
     "capture",
 ];
 
-/// The names `x` that open a block in a template: [`BLOCKS`], and those
-/// of which either text has an `endx` tag.
-fn block_names(original: &str, result: &str) -> Vec<String> {
-    let mut names: Vec<String> = BLOCKS.iter().map(|b| b.to_string()).collect();
+/// Tags that open a block in Jinja only (its i18n extension's
+/// `{% trans %}`; Django's `{% trans "x" %}` is a whole tag).
+const JINJA_BLOCKS: [&str; 1] = ["trans"];
+
+/// The names `x` that open a block in a template: [`BLOCKS`] (and
+/// [`JINJA_BLOCKS`] in a Jinja file), and those of which either text has
+/// an `endx` tag.
+fn block_names(original: &str, result: &str, jinja: bool) -> Vec<String> {
+    let jinja_only: &[&str] = if jinja { &JINJA_BLOCKS } else { &[] };
+    let mut names: Vec<String> = BLOCKS
+        .iter()
+        .chain(jinja_only)
+        .map(|b| b.to_string())
+        .collect();
     for text in [original, result] {
         let mut at = 0;
-        while let Some((tag, _)) = next_tag(text, at) {
+        while let Some((tag, _)) = next_tag(text, at, jinja) {
             at = tag.as_ref().map_or(text.len(), |t| t.end);
             if let Some(block) = tag.and_then(|t| t.name.strip_prefix("end"))
                 && !block.is_empty()
@@ -675,7 +914,10 @@ fn block_names(original: &str, result: &str) -> Vec<String> {
 /// The next template tag in `text` from `at`, after any `{{ }}` and
 /// `{# #}` before it: `Some((Some(tag), _))`; `Some((None, fault))` for a
 /// construct nothing closes (`fault` as [`Reading`]); `None` at the end.
-fn next_tag(text: &str, mut at: usize) -> Option<(Option<Tag<'_>>, Reading)> {
+/// `jinja`: `{{ }}` and `{% %}` read as Jinja's lexer reads them
+/// ([`tag_close`]); else a `{{` is read to the first `}}` outside strings
+/// (Django's and Liquid's `{{` nothing closes is shown as text: unsure).
+fn next_tag(text: &str, mut at: usize, jinja: bool) -> Option<(Option<Tag<'_>>, Reading)> {
     loop {
         let n = text[at..].find('{')?;
         let start = at + n;
@@ -689,16 +931,20 @@ fn next_tag(text: &str, mut at: usize) -> Option<(Option<Tag<'_>>, Reading)> {
                     return Some((None, Reading::Open(start, said.into())));
                 }
             }
-        } else if rest.starts_with("{{") {
+        } else if rest.starts_with("{{") && !jinja {
             match quoted_until(text, start + 2, "}}") {
                 Some(end) => at = end,
                 None => return Some((None, Reading::Unsure)),
             }
+        } else if rest.starts_with("{{") {
+            match tag_close(text, start + 2, b"}}", true) {
+                TagClose::Ends(end) => at = end,
+                fault => return Some((None, tag_fault(text, start, "}}", fault))),
+            }
         } else if rest.starts_with("{%") {
-            let Some(end) = quoted_until(text, start + 2, "%}") else {
-                let said = "the `{%` at {AT} is never closed by `%}`: the engine refuses the \
-                            whole template";
-                return Some((None, Reading::Open(start, said.into())));
+            let end = match tag_close(text, start + 2, b"%}", jinja) {
+                TagClose::Ends(end) => end,
+                fault => return Some((None, tag_fault(text, start, "%}", fault))),
             };
             let body = text[start + 2..end - 2]
                 .trim_matches(['-', '+', '~'])
@@ -718,6 +964,130 @@ fn next_tag(text: &str, mut at: usize) -> Option<(Option<Tag<'_>>, Reading)> {
             at = start + 1;
         }
     }
+}
+
+/// Where a `{{` or `{%` tag's reading ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TagClose {
+    /// At its `}}` or `%}`: the byte after it.
+    Ends(usize),
+    /// At the byte of something the reading stops at before any close:
+    /// what it is, in words (`which Jinja reads as part of it`).
+    Stops(usize, &'static str),
+    /// Nowhere: it runs to the file's end.
+    Runs,
+}
+
+/// How the tag whose words start at `from` (after its `{{` or `{%`)
+/// ends, `close` being `}}` or `%}`. Always: strings are read whole
+/// (Jinja's, with `\` escapes), and a `{%` before the close stops it (no
+/// expression holds `{` followed by `%`: Jinja reads the next tag as this
+/// one's words). `strict` (Jinja's lexer, jinja2/lexer.py): the close
+/// counts only where no `(`, `[` or `{` is left open (a `}` of a dict in
+/// `{{ {'a': 1}}}` is the dict's), and the reading stops at a closer
+/// that closes none of those or another's, at a character no Jinja
+/// token starts with (`#`, `$`, `?`, `@`, a backquote, `&`, `^`, `\`, a
+/// `!` not in `!=`) and at a quote nothing closes.
+fn tag_close(text: &str, from: usize, close: &[u8; 2], strict: bool) -> TagClose {
+    let bytes = text.as_bytes();
+    let mut brackets: Vec<u8> = Vec::new();
+    let mut at = from;
+    while at < bytes.len() {
+        let rest = &bytes[at..];
+        if (brackets.is_empty() || !strict) && rest.starts_with(close) {
+            return TagClose::Ends(at + 2);
+        }
+        if rest.starts_with(b"{%") {
+            return TagClose::Stops(at, "which Jinja reads as part of it");
+        }
+        match bytes[at] {
+            b'"' | b'\'' => match jinja_string_end(bytes, at) {
+                Some(end) => {
+                    at = end;
+                    continue;
+                }
+                None if strict => return TagClose::Stops(at, "a quote nothing closes"),
+                None => return TagClose::Runs,
+            },
+            _ if !strict => {}
+            b'(' => brackets.push(b')'),
+            b'[' => brackets.push(b']'),
+            b'{' => brackets.push(b'}'),
+            // The guard pops: a closer that matches ends its bracket.
+            b')' | b']' | b'}' if brackets.pop() != Some(bytes[at]) => {
+                return TagClose::Stops(at, "a bracket that closes none it opened");
+            }
+            b'#' | b'$' | b'?' | b'@' | b'`' | b'&' | b'^' | b'\\' => {
+                return TagClose::Stops(at, "a character no Jinja expression holds");
+            }
+            b'!' if bytes.get(at + 1) != Some(&b'=') => {
+                return TagClose::Stops(at, "a character no Jinja expression holds");
+            }
+            _ => {}
+        }
+        at += 1;
+    }
+    TagClose::Runs
+}
+
+/// The byte after the Jinja string whose quote is at `at` (a backslash
+/// escaping the next byte, newlines read), or `None` if nothing closes it.
+fn jinja_string_end(bytes: &[u8], at: usize) -> Option<usize> {
+    let quote = bytes[at];
+    let mut n = at + 1;
+    while n < bytes.len() {
+        match bytes[n] {
+            b'\\' => n += 2,
+            b if b == quote => return Some(n + 1),
+            _ => n += 1,
+        }
+    }
+    None
+}
+
+/// The fault of the tag opened at `start` (its `{{` or `{%`) whose
+/// reading [`tag_close`] did not end at its `close`.
+fn tag_fault(text: &str, start: usize, close: &str, fault: TagClose) -> Reading {
+    let open = &text[start..start + 2];
+    let written = tag_line(text, start);
+    match fault {
+        TagClose::Stops(at, what) => {
+            let (line, column) = line_column(text, at);
+            let stop = text[at..].chars().next().unwrap_or(' ');
+            let stop = if text[at..].starts_with("{%") {
+                "{%".to_string()
+            } else {
+                stop.to_string()
+            };
+            Reading::Open(
+                start,
+                format!(
+                    "the `{open}` at {{AT}} (`{written}`) is not closed by `{close}` before the \
+                     `{stop}` at line {line}, column {column}, {what}: Jinja refuses the whole \
+                     template"
+                ),
+            )
+        }
+        _ if open == "{{" => Reading::Open(
+            start,
+            format!(
+                "the `{{{{` at {{AT}} (`{written}`) is never closed by `}}}}`: Jinja reads \
+                 {{REST}} as its expression and refuses the whole template"
+            ),
+        ),
+        _ => Reading::Open(
+            start,
+            "the `{%` at {AT} is never closed by `%}`: the engine refuses the whole template"
+                .into(),
+        ),
+    }
+}
+
+/// The 40 characters at most of `text` from byte `start` to its line's
+/// end: a tag as written on its line.
+fn tag_line(text: &str, start: usize) -> String {
+    let line = text[start..].lines().next().unwrap_or("").trim_end();
+    crate::words::clipped(line, 40)
 }
 
 /// The byte after the first `close` (ASCII) in `text` from `at` outside
@@ -743,11 +1113,11 @@ fn quoted_until(text: &str, mut at: usize, close: &str) -> Option<usize> {
 }
 
 /// Reads a template's block tags (Jinja's lexer, see the module); `blocks`
-/// the names that open one.
-fn read_template(text: &str, blocks: &[String]) -> Reading {
+/// the names that open one; `jinja` as [`next_tag`].
+fn read_template(text: &str, blocks: &[String], jinja: bool) -> Reading {
     let mut open: Vec<(usize, &str, usize)> = Vec::new();
     let mut at = 0;
-    while let Some((tag, fault)) = next_tag(text, at) {
+    while let Some((tag, fault)) = next_tag(text, at, jinja) {
         let Some(tag) = tag else {
             return fault;
         };
@@ -847,9 +1217,10 @@ mod tests {
     #[test]
     fn a_construct_left_open_to_the_end_is_doubted() {
         let css = "the stylesheet's comments and blocks were all closed before, and ";
-        let html = "the page's comments and `<script>`, `<style>`, `<textarea>` and `<title>` \
-                    elements were all closed before, and ";
-        let tpl = "the template's block tags and comments were all closed before, and ";
+        let html = "the page's comments, tags and `<script>`, `<style>`, `<textarea>` and \
+                    `<title>` elements were all closed before, and ";
+        let tpl =
+            "the template's tags, `{{ }}` expressions and comments were all closed before, and ";
         let cases = [
             (
                 "s.css",
@@ -934,7 +1305,8 @@ mod tests {
     #[test]
     fn a_template_end_tag_of_another_block_is_doubted() {
         let page = "{% for u in users %}\n  {% if u.admin %}<b>{{ u }}</b>{% endif %}\n{% endfor %}\n{# note #}\n{% raw %}{% x %}{% endraw %}\n";
-        let tpl = "the template's block tags and comments were all closed before, and ";
+        let tpl =
+            "the template's tags, `{{ }}` expressions and comments were all closed before, and ";
         let cases = [
             (
                 "{% endif %}",
@@ -967,6 +1339,209 @@ mod tests {
                 Some(format!("{tpl}{want}")),
                 "{new}"
             );
+        }
+    }
+
+    /// Round 46 T-01 and T-02: a Jinja `{{` whose `}}` is lost, or a tag's
+    /// `%}`, is read as Jinja's lexer reads it (jinja2: `unexpected '}'`,
+    /// `unexpected '/'`, `expected token 'end of statement block', got
+    /// '%'`), said where it starts and where the reading stops; a `{% trans
+    /// %}` (Jinja's i18n) left open too.
+    #[test]
+    fn a_jinja_print_or_tag_whose_close_is_lost_is_doubted() {
+        let j2 = "{% extends \"layout.html\" %}\n{% block content %}\n  <p>{{ user }}</p>\n{% endblock %}\n";
+        let tpl =
+            "the template's tags, `{{ }}` expressions and comments were all closed before, and ";
+        let cases = [
+            (
+                "  <p>{{ user }}</p>",
+                "  <p>{{ user }</p>",
+                "the `{{` at line 3, column 6 (`{{ user }</p>`) is not closed by `}}` before the \
+                 `}` at line 3, column 14, a bracket that closes none it opened: Jinja refuses \
+                 the whole template",
+            ),
+            (
+                "  <p>{{ user }}</p>",
+                "  <p>{{ user</p>",
+                "the `{{` at line 3, column 6 (`{{ user</p>`) is not closed by `}}` before the \
+                 `{%` at line 4, column 1, which Jinja reads as part of it: Jinja refuses the \
+                 whole template",
+            ),
+            (
+                "{{ user }}",
+                "{{ user ~ 'x }}",
+                "the `{{` at line 3, column 6 (`{{ user ~ 'x }}</p>`) is not closed by `}}` \
+                 before the `'` at line 3, column 16, a quote nothing closes: Jinja refuses the \
+                 whole template",
+            ),
+            (
+                "{{ user }}",
+                "{{ user ? }}",
+                "the `{{` at line 3, column 6 (`{{ user ? }}</p>`) is not closed by `}}` before \
+                 the `?` at line 3, column 14, a character no Jinja expression holds: Jinja \
+                 refuses the whole template",
+            ),
+            (
+                "{% block content %}",
+                "{% block content %",
+                "the `{%` at line 2, column 1 (`{% block content %`) is not closed by `%}` before \
+                 the `{%` at line 4, column 1, which Jinja reads as part of it: Jinja refuses the \
+                 whole template",
+            ),
+            (
+                "{% endblock %}\n",
+                "{% endblock %}\n{{ user\n",
+                "the `{{` at line 5, column 1 (`{{ user`) is never closed by `}}`: Jinja reads \
+                 the rest of its line as its expression and refuses the whole template",
+            ),
+            (
+                "  <p>{{ user }}</p>\n",
+                "  {% trans %}<p>{{ user }}</p>\n",
+                "`{% endblock %}` at line 4, column 1 closes `{% trans %}` (line 3), which needs \
+                 its own `{% endtrans %}` first: the engine refuses the whole template",
+            ),
+        ];
+        for (old, new, want) in cases {
+            assert_eq!(
+                said("base.html.j2", j2, old, new),
+                Some(format!("{tpl}{want}")),
+                "{new}"
+            );
+        }
+        // A page's engine is not known: Django and Liquid show a `{{`
+        // nothing closes as text, and Django's `{% trans "x" %}` is whole;
+        // a tag running into the next `{%` is still said.
+        let page = j2.replace("{% extends \"layout.html\" %}\n", "");
+        assert_eq!(said("b.html", &page, "{{ user }}", "{{ user }"), None);
+        assert_eq!(
+            said("b.html", &page, "{{ user }}", "{% trans \"Hi\" %}"),
+            None
+        );
+        assert_eq!(
+            said("b.html", &page, "{% block content %}", "{% block content %"),
+            Some(format!(
+                "{tpl}the `{{%` at line 1, column 1 (`{{% block content %`) is not closed by \
+                 `%}}` before the `{{%` at line 3, column 1, which Jinja reads as part of it: \
+                 Jinja refuses the whole template"
+            ))
+        );
+        // What Jinja's lexer reads whole (jinja2 reads each).
+        for new in [
+            "{{ {'a': user}['a']}}",
+            "{{ user ~ \"}\" }}",
+            "{{- user -}}",
+            "{{ user != 'x' }}",
+            "{{ f(\n  user,\n) }}",
+            "{% trans %}Hi {{ user }}{% endtrans %}",
+        ] {
+            assert_eq!(said("t.j2", j2, "{{ user }}", new), None, "{new}");
+        }
+    }
+
+    /// wt-markup's open items: a `/*` or `<!--` the edit opens that only
+    /// an existing comment's end closes, and a tag's quote left open,
+    /// swallow the rules or markup between (tinycss2, html5lib); a comment
+    /// added whole, an attribute added, a `>` in a quoted value do not.
+    #[test]
+    fn a_comment_or_quote_running_past_existing_code_is_doubted() {
+        let notes =
+            ".a { color: red; }\n.b { color: blue; }\n/* footer */\n.c { margin: 0; }\n/* end */\n";
+        let page = "<body>\n  <h1>Title</h1>\n  <p>Hello</p>\n  <!-- footer -->\n  <a href=\"/\">Home</a> <a href=\"/about\">About</a>\n  <p>Bye</p>\n</body>\n";
+        // A stylesheet's `/*` at line `at`, column 1, closed by the `*/`
+        // at line `close`, the code of line `code` between.
+        let css_late = |at: usize, close: usize, code: usize| {
+            format!(
+                "the stylesheet's comments and blocks were all closed before, and the `/*` at \
+                 line {at}, column 1 is closed only by the `*/` at line {close}, the end of a \
+                 comment that was there before: the code of line {code} between is read as that \
+                 comment, its rules and declarations lost"
+            )
+        };
+        let html = "the page's comments, tags and `<script>`, `<style>`, `<textarea>` and \
+                    `<title>` elements were all closed before, and ";
+        let cases = [
+            (
+                "s.css",
+                notes,
+                ".a { color: red; }\n",
+                ".a { color: red; }\n/* was:\n",
+                css_late(2, 4, 3),
+            ),
+            (
+                "s.css",
+                notes,
+                "/* footer */",
+                "/* footer",
+                css_late(3, 5, 4),
+            ),
+            (
+                "i.html",
+                page,
+                "  <p>Hello</p>\n",
+                "  <!-- <p>Hi</p>\n  <p>Hello</p>\n",
+                format!(
+                    "{html}the `<!--` at line 3, column 3 is closed only by the `-->` at line 5, \
+                     the end of a comment that was there before: the markup of line 4 between is \
+                     read as that comment, not shown"
+                ),
+            ),
+            (
+                "i.html",
+                page,
+                "<a href=\"/\">",
+                "<a href=\"/>",
+                format!(
+                    "{html}the tag `<a` at line 5, column 3 is not ended before the `>` at line \
+                     5, column 39 (a quote left open in it runs on): the markup of line 5 is \
+                     read as that tag's attributes, not shown"
+                ),
+            ),
+            (
+                "i.html",
+                page,
+                "<p>Bye</p>",
+                "<p title='x>Bye</p>",
+                format!(
+                    "{html}the quote at line 6, column 12 in the tag `<p` at line 6, column 3 \
+                     is never closed: the rest of the file (line 7) is read as that tag's \
+                     attributes, not shown"
+                ),
+            ),
+        ];
+        for (path, text, old, new, want) in cases {
+            assert_eq!(said(path, text, old, new), Some(want), "{path}: {new}");
+        }
+        let fine: [(&str, &str, &str, &str); 7] = [
+            (
+                "s.css",
+                notes,
+                ".b { color: blue; }",
+                "/* .b { color: blue; } */",
+            ),
+            ("s.css", notes, "/* footer */", "/* /* footer */"),
+            ("s.css", notes, ".b {", "/* note */\n.b {"),
+            (
+                "i.html",
+                page,
+                "  <p>Hello</p>\n",
+                "  <!-- <p>Hello</p> -->\n",
+            ),
+            (
+                "i.html",
+                page,
+                "<a href=\"/\">",
+                "<a class=\"k\" href=\"/\">",
+            ),
+            (
+                "i.html",
+                page,
+                "<a href=\"/\">",
+                "<a href=\"/\" title=\"a > b\">",
+            ),
+            ("i.html", page, "<p>Bye</p>", "<p title=\"it's\">Bye</p>"),
+        ];
+        for (path, text, old, new) in fine {
+            assert_eq!(said(path, text, old, new), None, "{path}: {new}");
         }
     }
 

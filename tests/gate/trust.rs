@@ -749,6 +749,67 @@ fn an_edit_leaving_a_stylesheet_page_or_template_open_is_a_doubt() {
     }
 }
 
+/// A tester's finds (round 46 T-01, T-02): a Jinja `{{ user }` passed
+/// (jinja2: `unexpected '}'`), and a `{% block content %` whose `%}` was
+/// lost was denied saying its `{% endblock %}` was missing, quoting three
+/// lines as the tag. Each is a doubt for every agent, said where Jinja's
+/// reading stops; a page's `<!--` closed only by an existing comment's
+/// `-->` is one too; the same files edited closed are exact.
+#[test]
+fn a_jinja_close_lost_or_a_comment_closed_too_late_is_a_doubt() {
+    let j2 =
+        "{% extends \"layout.html\" %}\n{% block content %}\n  <p>{{ user }}</p>\n{% endblock %}\n";
+    let page = "<body>\n  <p>Hello</p>\n  <!-- footer -->\n  <p>Bye</p>\n</body>\n";
+    assert_doubts_say(
+        ("base.html.j2", j2),
+        &[
+            (
+                "  <p>{{ user }}</p>\n",
+                "  <p>{{ user }</p>\n",
+                "the `{{` at line 3, column 6 (`{{ user }</p>`) is not closed by `}}` before the \
+                 `}` at line 3, column 14, a bracket that closes none it opened: Jinja refuses \
+                 the whole template"
+                    .to_string(),
+            ),
+            (
+                "{% block content %}\n",
+                "{% block content %\n",
+                "the `{%` at line 2, column 1 (`{% block content %`) is not closed by `%}` before \
+                 the `{%` at line 4, column 1, which Jinja reads as part of it: Jinja refuses the \
+                 whole template"
+                    .to_string(),
+            ),
+        ],
+    );
+    assert_doubts_say(
+        ("i.html", page),
+        &[(
+            "  <p>Hello</p>\n",
+            "  <!-- <p>Hi</p>\n  <p>Hello</p>\n",
+            "the `<!--` at line 2, column 3 is closed only by the `-->` at line 4, the end of a \
+             comment that was there before: the markup of line 3 between is read as that \
+             comment, not shown"
+                .to_string(),
+        )],
+    );
+    for agent in agents() {
+        judged_as(
+            Case::Exact,
+            agent,
+            ("base.html.j2", j2),
+            "  <p>{{ user }}</p>\n",
+            "  <p>{{ user ~ \"}\" }}</p>\n",
+        );
+        judged_as(
+            Case::Exact,
+            agent,
+            ("i.html", page),
+            "  <p>Hello</p>\n",
+            "  <!-- <p>Hello</p> -->\n",
+        );
+    }
+}
+
 /// Re-indents Python reads as meant: a line moved out of an `if` to the
 /// enclosing level (a deliberate dedent), a line moved to an enclosing
 /// level, a new block opened and indented, a line inside brackets at any
