@@ -37,6 +37,7 @@ use super::doubt_toml::{toml_broken, toml_name};
 use super::doubt_twins::{Script, script_twin};
 use super::doubt_xml::{xml_broken, xml_name};
 use super::doubt_yaml::yaml_break;
+use super::doubt_yaml_value::yaml_value_read;
 pub use super::file_kind::FileKind;
 
 /// Whether srview reads the white-space layout of `path`, whose content
@@ -138,6 +139,10 @@ pub enum BreakKind {
     /// template's block tag left without its end tag
     /// ([`super::doubt_markup`]).
     MarkupOpen,
+    /// A YAML value written unquoted that YAML reads as another value
+    /// than its text (`3.10` as 3.1), where a string was meant
+    /// ([`super::doubt_yaml_value`]).
+    ReadsOtherwise,
 }
 
 impl BreakKind {
@@ -147,7 +152,7 @@ impl BreakKind {
     /// `used-before-defined`, `outside`, `fence-open`, `moves-decorator`,
     /// `invalid-character`, `invalid-syntax`, `argument-twice`,
     /// `late-future`, `joins-statements`, `other-normalisation`,
-    /// `markup-open`.
+    /// `markup-open`, `reads-otherwise`.
     pub fn name(self) -> &'static str {
         match self {
             BreakKind::Misindents => "misindents",
@@ -170,6 +175,7 @@ impl BreakKind {
             BreakKind::JoinsStatements => "joins-statements",
             BreakKind::OtherForm => "other-normalisation",
             BreakKind::MarkupOpen => "markup-open",
+            BreakKind::ReadsOtherwise => "reads-otherwise",
         }
     }
 
@@ -197,6 +203,7 @@ impl BreakKind {
             BreakKind::JoinsStatements => "continues a statement onto a new line",
             BreakKind::OtherForm => "writes a name in another Unicode form",
             BreakKind::MarkupOpen => "leaves a comment, block or tag open",
+            BreakKind::ReadsOtherwise => "writes a value YAML reads otherwise",
         }
     }
 }
@@ -236,6 +243,7 @@ impl LayoutBreak {
             BreakKind::JoinsStatements => "reading two statements as one",
             BreakKind::OtherForm => "writing one name in two Unicode forms",
             BreakKind::MarkupOpen => "with a comment, block or tag left open",
+            BreakKind::ReadsOtherwise => "with a value YAML reads otherwise than written",
         }
     }
 }
@@ -316,8 +324,13 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
             None if yaml_template(path, original) || yaml_template(path, result) => None,
             None => match yaml_unparsed(original, result) {
                 Some(n) => Some(of(BreakKind::NotYaml)(say(n.describe(), n.fault()))),
-                None => yaml_duplicate_key(original, result)
-                    .map(|k| of(BreakKind::KeyTwice)(say(k.describe(), k.fault()))),
+                None => match yaml_duplicate_key(original, result) {
+                    Some(k) => Some(of(BreakKind::KeyTwice)(say(k.describe(), k.fault()))),
+                    // A value the edit writes unquoted that YAML reads as
+                    // another ([`super::doubt_yaml_value`]).
+                    None => yaml_value_read(original, result)
+                        .map(|v| of(BreakKind::ReadsOtherwise)(say(v.describe(), v.fault()))),
+                },
             },
         },
         // A string left open first: the brackets it hides are its effect.

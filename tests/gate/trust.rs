@@ -625,6 +625,48 @@ fn a_yaml_key_added_again_to_its_mapping_is_a_doubt() {
     }
 }
 
+/// A tester's find (round 46 T-04): `3.10` written unquoted in a GitHub
+/// workflow was allowed; YAML reads the float 3.1 (PyYAML:
+/// `{'python-version': 3.1}`) and setup-python looks for Python 3.1. A
+/// doubt in every agent's shape offering the quoted value; the quoted
+/// value, and `3.11` (read as written), are exact.
+#[test]
+fn a_yaml_version_written_unquoted_is_a_doubt() {
+    let workflow = "name: ci\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    \
+                    strategy:\n      matrix:\n        python-version: [3.8, 3.9]\n    steps:\n      \
+                    - uses: actions/setup-python@v5\n        with:\n          python-version: \
+                    ${{ matrix.python-version }}\n";
+    let file = (".github/workflows/ci.yml", workflow);
+    let step = "          python-version: ${{ matrix.python-version }}\n";
+    assert_doubts_say(
+        file,
+        &[
+            (
+                step,
+                "          python-version: 3.10\n",
+                "as written, line 12 (`python-version: 3.10`) gives the unquoted value `3.10` \
+                 where the file held the string `${{ matrix.python-version }}`, which YAML reads \
+                 as the number 3.1, not the text `3.10`: write it quoted, `\"3.10\"`, to keep it \
+                 as written"
+                    .to_string(),
+            ),
+            (
+                "        python-version: [3.8, 3.9]\n",
+                "        python-version: [3.8, 3.9, 3.10]\n",
+                "which YAML reads as the number 3.1, not the text `3.10`".to_string(),
+            ),
+        ],
+    );
+    for new in [
+        "          python-version: \"3.10\"\n",
+        "          python-version: 3.11\n",
+    ] {
+        for agent in agents() {
+            judged_as(Case::Exact, agent, file, step, new);
+        }
+    }
+}
+
 /// A tester's find (round 39a, 21): an edit leaving package.json without
 /// a comma between two scripts was allowed (npm then refuses the file). A
 /// doubt in every agent's shape, naming the line and column; the comma
