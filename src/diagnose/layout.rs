@@ -28,6 +28,7 @@ use super::doubt_markup::{markup_left_open, markup_name};
 use super::doubt_names::python_name_gone;
 use super::doubt_normal::other_form;
 use super::doubt_not_yaml::yaml_unparsed;
+use super::doubt_overload::overload_alone;
 use super::doubt_pysyntax::{SyntaxFault, python_syntax};
 use super::doubt_redefine::{
     json_duplicate_key, python_redefinition, yaml_duplicate_key, yaml_template,
@@ -143,6 +144,9 @@ pub enum BreakKind {
     /// than its text (`3.10` as 3.1), where a string was meant
     /// ([`super::doubt_yaml_value`]).
     ReadsOtherwise,
+    /// A Python `@overload` stack left without its implementation
+    /// ([`super::doubt_overload`]).
+    OverloadAlone,
 }
 
 impl BreakKind {
@@ -152,7 +156,7 @@ impl BreakKind {
     /// `used-before-defined`, `outside`, `fence-open`, `moves-decorator`,
     /// `invalid-character`, `invalid-syntax`, `argument-twice`,
     /// `late-future`, `joins-statements`, `other-normalisation`,
-    /// `markup-open`, `reads-otherwise`.
+    /// `markup-open`, `reads-otherwise`, `overload-alone`.
     pub fn name(self) -> &'static str {
         match self {
             BreakKind::Misindents => "misindents",
@@ -176,6 +180,7 @@ impl BreakKind {
             BreakKind::OtherForm => "other-normalisation",
             BreakKind::MarkupOpen => "markup-open",
             BreakKind::ReadsOtherwise => "reads-otherwise",
+            BreakKind::OverloadAlone => "overload-alone",
         }
     }
 
@@ -204,6 +209,7 @@ impl BreakKind {
             BreakKind::OtherForm => "writes a name in another Unicode form",
             BreakKind::MarkupOpen => "leaves a comment, block or tag open",
             BreakKind::ReadsOtherwise => "writes a value YAML reads otherwise",
+            BreakKind::OverloadAlone => "leaves overloads without their implementation",
         }
     }
 }
@@ -244,6 +250,7 @@ impl LayoutBreak {
             BreakKind::OtherForm => "writing one name in two Unicode forms",
             BreakKind::MarkupOpen => "with a comment, block or tag left open",
             BreakKind::ReadsOtherwise => "with a value YAML reads otherwise than written",
+            BreakKind::OverloadAlone => "with overloads and no implementation",
         }
     }
 }
@@ -311,6 +318,12 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
                                 l.describe(),
                                 l.fault(),
                             )))
+                        })
+                        // An `@overload` stack left without its
+                        // implementation ([`super::doubt_overload`]).
+                        .or_else(|| {
+                            let o = overload_alone(path, original, result)?;
+                            Some(of(BreakKind::OverloadAlone)(say(o.describe(), o.fault())))
                         }),
                 },
             },

@@ -667,6 +667,39 @@ fn a_yaml_version_written_unquoted_is_a_doubt() {
     }
 }
 
+/// wt-decor's leftover (round 46): an edit removing the implementation
+/// under an `@overload` stack was allowed; python3 then raises
+/// NotImplementedError at every call. A doubt in every agent's shape; the
+/// implementation's body changed is exact.
+#[test]
+fn overloads_left_without_their_implementation_are_a_doubt() {
+    let module = "from typing import overload\n\n\n@overload\ndef parse(x: int) -> int: ...\n\
+                  @overload\ndef parse(x: str) -> str: ...\ndef parse(x):\n    return x\n";
+    let file = ("parse.py", module);
+    let implementation = "def parse(x):\n    return x\n";
+    assert_doubts_say(
+        file,
+        &[(
+            implementation,
+            "\n",
+            "as written, the `@overload` definitions of `parse` (lines 5-7) have no \
+             implementation: Python replaces each with a stub, and every call of `parse` raises \
+             NotImplementedError: keep its implementation, a `def parse` without `@overload`, \
+             after the overloads"
+                .to_string(),
+        )],
+    );
+    for agent in agents() {
+        judged_as(
+            Case::Exact,
+            agent,
+            file,
+            implementation,
+            "def parse(x):\n    return str(x)\n",
+        );
+    }
+}
+
 /// A tester's find (round 39a, 21): an edit leaving package.json without
 /// a comma between two scripts was allowed (npm then refuses the file). A
 /// doubt in every agent's shape, naming the line and column; the comma
