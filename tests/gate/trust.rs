@@ -3199,6 +3199,79 @@ fn a_yaml_block_scalar_is_reindented_as_a_whole() {
     }
 }
 
+/// wt-yamlstr's leftovers (round 46): two YAML block scalar repairs were
+/// withheld (4-column file, edit sent at 2): a content line changed in a
+/// block whose header and lines the old text sends all shifted alike
+/// (`two` to `TWO`), and new lines added among a block's middle lines, its
+/// header above the old text. The block the model sees is the file's
+/// shifted as a whole: the corrected edits keep the model's content, as
+/// PyYAML reads them (checked on this machine: `{'s': 'one\n  TWO\n'}`
+/// and `{'s': 'keep\n  this\n  that\nand\n'}`, the model's view edited
+/// loading the same). Blocks sent not shifted alike, or a new line
+/// leaving the block, are still withheld; Codex's patch repair offers no
+/// correction of either.
+#[test]
+fn a_yaml_block_shifted_as_a_whole_is_repaired_inside() {
+    let changed = "a:\n    s: |\n        one\n          two\n    t: 1\n";
+    let middle = "x:\n    s: |\n        keep\n          this\n        and\n    t: 1\n";
+    let repaired = [
+        (
+            changed,
+            (
+                "  s: |\n    one\n      two\n",
+                "  s: |\n    one\n      TWO\n",
+            ),
+            "\"    s: |\\n        one\\n          TWO\\n\"",
+        ),
+        (
+            middle,
+            (
+                "    keep\n      this\n",
+                "    keep\n      this\n      that\n",
+            ),
+            "\"        keep\\n          this\\n          that\\n\"",
+        ),
+    ];
+    for (file, (old, new), said) in repaired {
+        for agent in OLD_NEW_AGENTS {
+            let judgment = judged_repairing(agent, ("c.yaml", file), old, new);
+            // Codex's patch repair (gate/patch.rs) offers none yet: it
+            // shifts no block scalar of a hunk.
+            if agent == GateAgent::Codex {
+                assert_eq!(correction_of(&judgment), None);
+                continue;
+            }
+            let corrected = correction_of(&judgment)
+                .unwrap_or_else(|| panic!("{agent:?}: {}", deny_reason(&judgment)));
+            assert!(
+                corrected.to_string().contains(said),
+                "{agent:?}: {corrected}"
+            );
+        }
+    }
+    let withheld = [
+        (
+            changed,
+            ("  s: |\n    one\n    two\n", "  s: |\n    one\n    TWO\n"),
+            "would land misindented",
+        ),
+        (
+            middle,
+            ("    keep\n      this\n", "    keep\n      this\n  that\n"),
+            "lies inside a string literal that runs over several lines from file line 2 (`s: |`)",
+        ),
+    ];
+    for (file, (old, new), why) in withheld {
+        for agent in OLD_NEW_AGENTS {
+            let judgment = judged_repairing(agent, ("c.yaml", file), old, new);
+            match agent {
+                GateAgent::Codex => assert_eq!(correction_of(&judgment), None),
+                _ => assert_withheld(&judgment, why),
+            }
+        }
+    }
+}
+
 /// A tester's find (round 45, T-12, and its Java addendum): every agent's
 /// edit or patch removing a decorated definition's own lines, not its
 /// decorators, is denied saying which decorators now stand on which
