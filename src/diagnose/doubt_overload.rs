@@ -24,7 +24,7 @@
 //! implement), an overload also decorated `@abstractmethod`; a file
 //! Python's tokenizer refuses (the syntax checks speak for it).
 
-use super::doubt_names::python_lines;
+use super::doubt_names::{python_lines, split_at_top};
 use super::pytokens::{Tok, Token};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -221,26 +221,15 @@ fn bound<'a>(tokens: &[Token<'a>]) -> Vec<&'a str> {
             })
             .collect();
     }
-    // Assignment targets: the names before each top-level `=`.
-    let mut names = Vec::new();
-    let mut depth = 0usize;
-    let mut since = 0;
-    for (i, t) in tokens.iter().enumerate() {
-        if t.opens() {
-            depth += 1;
-        } else if t.closes() {
-            depth = depth.saturating_sub(1);
-        } else if depth == 0 && t.is("=") {
-            names.extend(
-                tokens[since..i]
-                    .iter()
-                    .filter(|t| t.kind == Tok::Name)
-                    .map(|t| t.text),
-            );
-            since = i + 1;
-        }
-    }
-    names
+    // Assignment targets: the names before the last top-level `=`.
+    let mut parts = split_at_top(tokens, "=");
+    parts.pop();
+    parts
+        .into_iter()
+        .flatten()
+        .filter(|t| t.kind == Tok::Name)
+        .map(|t| t.text)
+        .collect()
 }
 
 #[cfg(test)]
