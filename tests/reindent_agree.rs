@@ -701,7 +701,10 @@ fn two_short(text: &str) -> String {
 /// re-indented by the gate, `check` and `fix` (the string's text changed)
 /// in every language but Python's, whose new lines were re-indented too.
 /// Now each refuses alike, naming the line that opened the string; an
-/// edit of the code after the string is corrected as before.
+/// edit of the code after the string is corrected as before. A YAML block
+/// scalar's middle lines sent all shifted alike are the exception: the
+/// block reads relative to its own indentation, so they are shifted back
+/// alike (wt-yamlstr's leftover, round 47).
 #[test]
 fn a_strings_middle_lines_are_never_reindented_in_any_language() {
     for (name, content) in STRING_FILES {
@@ -727,6 +730,14 @@ fn a_strings_middle_lines_are_never_reindented_in_any_language() {
         let code = pair(code.expect("a code line"));
         let changed = code.replacen('1', "2", 1);
         for agent in AGENTS {
+            // A YAML block scalar's middle lines, all sent shifted alike, are
+            // shifted back alike: the block's content is what the model's
+            // lines say (`gate::reindent::block_middle_shifted`).
+            if name.ends_with(".yml") {
+                let sent = (two_short(&old), two_short(&new));
+                offered_alike_in(agent, (name, content), (&sent.0, &sent.1), (&old, &new));
+                continue;
+            }
             let (_dir, answer) =
                 agreed_on_file(agent, (name, content), &two_short(&old), &two_short(&new));
             assert_eq!(answer, Answer::Refused(why.clone()), "{agent:?}: {name}");

@@ -28,6 +28,7 @@ use super::doubt_markup::{markup_left_open, markup_name};
 use super::doubt_names::python_name_gone;
 use super::doubt_normal::other_form;
 use super::doubt_not_yaml::yaml_unparsed;
+use super::doubt_overload::overload_alone;
 use super::doubt_pysyntax::{SyntaxFault, python_syntax};
 use super::doubt_redefine::{
     json_duplicate_key, python_redefinition, yaml_duplicate_key, yaml_template,
@@ -38,6 +39,7 @@ use super::doubt_toml::{toml_broken, toml_name};
 use super::doubt_twins::{Script, script_twin};
 use super::doubt_xml::{xml_broken, xml_name};
 use super::doubt_yaml::yaml_break;
+use super::doubt_yaml_value::yaml_value_read;
 pub use super::file_kind::FileKind;
 
 /// Whether srview reads the white-space layout of `path`, whose content
@@ -146,6 +148,13 @@ pub enum BreakKind {
     /// A Go import left unused, or a standard package used and not
     /// imported ([`super::doubt_go_use`]).
     PackageUse,
+    /// A YAML value written unquoted that YAML reads as another value
+    /// than its text (`3.10` as 3.1), where a string was meant
+    /// ([`super::doubt_yaml_value`]).
+    ReadsOtherwise,
+    /// A Python `@overload` stack left without its implementation
+    /// ([`super::doubt_overload`]).
+    OverloadAlone,
 }
 
 impl BreakKind {
@@ -155,7 +164,8 @@ impl BreakKind {
     /// `used-before-defined`, `outside`, `fence-open`, `moves-decorator`,
     /// `invalid-character`, `invalid-syntax`, `argument-twice`,
     /// `late-future`, `joins-statements`, `splits-statement`,
-    /// `other-normalisation`, `markup-open`, `package-use`.
+    /// `other-normalisation`, `markup-open`, `package-use`,
+    /// `reads-otherwise`, `overload-alone`.
     pub fn name(self) -> &'static str {
         match self {
             BreakKind::Misindents => "misindents",
@@ -180,6 +190,8 @@ impl BreakKind {
             BreakKind::OtherForm => "other-normalisation",
             BreakKind::MarkupOpen => "markup-open",
             BreakKind::PackageUse => "package-use",
+            BreakKind::ReadsOtherwise => "reads-otherwise",
+            BreakKind::OverloadAlone => "overload-alone",
         }
     }
 
@@ -209,6 +221,8 @@ impl BreakKind {
             BreakKind::OtherForm => "writes a name in another Unicode form",
             BreakKind::MarkupOpen => "leaves a comment, block or tag open",
             BreakKind::PackageUse => "leaves an import unused, or a package not imported",
+            BreakKind::ReadsOtherwise => "writes a value YAML reads otherwise",
+            BreakKind::OverloadAlone => "leaves overloads without their implementation",
         }
     }
 }
@@ -250,6 +264,8 @@ impl LayoutBreak {
             BreakKind::OtherForm => "writing one name in two Unicode forms",
             BreakKind::MarkupOpen => "with a comment, block or tag left open",
             BreakKind::PackageUse => "with an import unused, or a package not imported",
+            BreakKind::ReadsOtherwise => "with a value YAML reads otherwise than written",
+            BreakKind::OverloadAlone => "with overloads and no implementation",
         }
     }
 }
@@ -317,6 +333,12 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
                                 l.describe(),
                                 l.fault(),
                             )))
+                        })
+                        // An `@overload` stack left without its
+                        // implementation ([`super::doubt_overload`]).
+                        .or_else(|| {
+                            let o = overload_alone(path, original, result)?;
+                            Some(of(BreakKind::OverloadAlone)(say(o.describe(), o.fault())))
                         }),
                 },
             },
@@ -330,8 +352,13 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
             None if yaml_template(path, original) || yaml_template(path, result) => None,
             None => match yaml_unparsed(original, result) {
                 Some(n) => Some(of(BreakKind::NotYaml)(say(n.describe(), n.fault()))),
-                None => yaml_duplicate_key(original, result)
-                    .map(|k| of(BreakKind::KeyTwice)(say(k.describe(), k.fault()))),
+                None => match yaml_duplicate_key(original, result) {
+                    Some(k) => Some(of(BreakKind::KeyTwice)(say(k.describe(), k.fault()))),
+                    // A value the edit writes unquoted that YAML reads as
+                    // another ([`super::doubt_yaml_value`]).
+                    None => yaml_value_read(original, result)
+                        .map(|v| of(BreakKind::ReadsOtherwise)(say(v.describe(), v.fault()))),
+                },
             },
         },
         // A string left open first: the brackets it hides are its effect.

@@ -52,6 +52,15 @@ pub(super) fn reindented(
             let sent = (lines(old), lines(new));
             let syntax = StringSyntax::of(path, content);
             let strings = MultilineStrings::new(syntax, content);
+            if syntax == StringSyntax::Yaml
+                && let Some(mut shifted) =
+                    block_middle_shifted((&sent.0, &sent.1), &old_fixed, content)
+            {
+                if !new.ends_with('\n') {
+                    shifted.pop();
+                }
+                return Ok((old_fixed, shifted));
+            }
             if let Some(why) = inside_a_string_from_above(&sent.0, &old_fixed, content, &strings) {
                 return Err(Some(why));
             }
@@ -175,16 +184,92 @@ fn string_spaced_otherwise(
     strings: &MultilineStrings,
 ) -> Option<String> {
     let first_line = first_line(file_old, content);
+    let file_lines: Vec<&str> = file_old.lines().collect();
+    let whole = blocks_moved_whole(model_old, &file_lines);
     let (i, literal) = crate::diagnose::changed_line_spaced_otherwise(
         model_old,
         model_new,
         file_old.lines(),
-        |i| strings.at(first_line - 1 + i),
+        |i| strings.at(first_line - 1 + i) && !whole.contains(&i),
     )?;
     Some(crate::diagnose::string_spacing_withheld(
         first_line + i,
         &literal,
     ))
+}
+
+/// The model's new text shifted as its old text is, where the old text
+/// is only content lines of one YAML block scalar of the file opened above
+/// it (an edit of a block's middle lines, its `key: |` header not sent),
+/// every one of them sent shifted alike from the file's, and every new
+/// line deep enough to stay in the block in the model's own view (its
+/// content indentation: the file's less that shift): the block the model
+/// sees is the file's shifted as a whole, so its new lines, shifted back,
+/// keep the content the model means (wt-yamlstr's leftover: such an edit
+/// was withheld, and was right only where the shift equalled the file's
+/// scale). `None` otherwise (the string-from-above rule speaks).
+fn block_middle_shifted(
+    (model_old, model_new): (&[&str], &[&str]),
+    file_old: &str,
+    content: &str,
+) -> Option<String> {
+    // Lines rebuilt with `\n` ends: a CRLF file is left to the rule above.
+    if content.contains('\r') {
+        return None;
+    }
+    let first = first_line(file_old, content) - 1;
+    let file: Vec<&str> = content.lines().collect();
+    let old_lines = first..first + model_old.len();
+    let block = crate::diagnose::yaml_block_scalars(&file)
+        .into_iter()
+        .find(|b| b.header < first && b.content.start <= first && old_lines.end <= b.content.end)?;
+    let file_old: Vec<&str> = file_old.lines().collect();
+    let shift = uniform_shift(model_old, &file_old, 0..model_old.len())?;
+    let model_indent = (block.indent? as isize).checked_sub(shift)?;
+    let mut text = String::new();
+    for line in model_new {
+        if !line.trim().is_empty() {
+            let column = lead(line) as isize;
+            if column < model_indent || line[..lead(line)].contains('\t') {
+                return None;
+            }
+            text.push_str(&" ".repeat(usize::try_from(column + shift).ok()?));
+            text.push_str(line.trim_start_matches(' '));
+        }
+        text.push('\n');
+    }
+    Some(text)
+}
+
+/// The lines (0-based, of the old text) of the YAML block scalars whose
+/// header the model's old text holds and whose content lines it sends all
+/// shifted alike from the file's (`file_old`, the same lines as the file
+/// has them): the block's content, read relative to its own indentation,
+/// is the file's, and the repair moves the new text's block as a whole
+/// ([`shift_block_scalars`]), so a line of it the edit changes keeps the
+/// model's spacing within the block (wt-yamlstr's leftover: `two` changed
+/// to `TWO` in a block sent 4 columns short was withheld).
+fn blocks_moved_whole(model_old: &[&str], file_old: &[&str]) -> Vec<usize> {
+    crate::diagnose::yaml_block_scalars(model_old)
+        .into_iter()
+        .filter(|block| uniform_shift(model_old, file_old, block.content.clone()).is_some())
+        .flat_map(|block| block.content)
+        .collect()
+}
+
+/// The shift (file column less model column) every non-blank line of
+/// `range` shares between `model` and `file`; `None` where they differ,
+/// a line is missing, or none is non-blank.
+fn uniform_shift(model: &[&str], file: &[&str], range: std::ops::Range<usize>) -> Option<isize> {
+    let mut shifts = range
+        .filter(|&i| model.get(i).is_some_and(|l| !l.trim().is_empty()))
+        .map(|i| {
+            let file_line = file.get(i)?;
+            (file_line.trim_start() == model[i].trim_start())
+                .then(|| lead(file_line) as isize - lead(model[i]) as isize)
+        });
+    let first = shifts.next()??;
+    shifts.all(|s| s == Some(first)).then_some(first)
 }
 
 /// Whether the model's old text (`model_old`, its lines) ends on the line

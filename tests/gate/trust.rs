@@ -625,6 +625,81 @@ fn a_yaml_key_added_again_to_its_mapping_is_a_doubt() {
     }
 }
 
+/// A tester's find (round 46 T-04): `3.10` written unquoted in a GitHub
+/// workflow was allowed; YAML reads the float 3.1 (PyYAML:
+/// `{'python-version': 3.1}`) and setup-python looks for Python 3.1. A
+/// doubt in every agent's shape offering the quoted value; the quoted
+/// value, and `3.11` (read as written), are exact.
+#[test]
+fn a_yaml_version_written_unquoted_is_a_doubt() {
+    let workflow = "name: ci\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    \
+                    strategy:\n      matrix:\n        python-version: [3.8, 3.9]\n    steps:\n      \
+                    - uses: actions/setup-python@v5\n        with:\n          python-version: \
+                    ${{ matrix.python-version }}\n";
+    let file = (".github/workflows/ci.yml", workflow);
+    let step = "          python-version: ${{ matrix.python-version }}\n";
+    assert_doubts_say(
+        file,
+        &[
+            (
+                step,
+                "          python-version: 3.10\n",
+                "as written, line 12 (`python-version: 3.10`) gives the unquoted value `3.10` \
+                 where the file held the string `${{ matrix.python-version }}`, which YAML reads \
+                 as the number 3.1, not the text `3.10`: write it quoted, `\"3.10\"`, to keep it \
+                 as written"
+                    .to_string(),
+            ),
+            (
+                "        python-version: [3.8, 3.9]\n",
+                "        python-version: [3.8, 3.9, 3.10]\n",
+                "which YAML reads as the number 3.1, not the text `3.10`".to_string(),
+            ),
+        ],
+    );
+    for new in [
+        "          python-version: \"3.10\"\n",
+        "          python-version: 3.11\n",
+    ] {
+        for agent in agents() {
+            judged_as(Case::Exact, agent, file, step, new);
+        }
+    }
+}
+
+/// wt-decor's leftover (round 46): an edit removing the implementation
+/// under an `@overload` stack was allowed; python3 then raises
+/// NotImplementedError at every call. A doubt in every agent's shape; the
+/// implementation's body changed is exact.
+#[test]
+fn overloads_left_without_their_implementation_are_a_doubt() {
+    let module = "from typing import overload\n\n\n@overload\ndef parse(x: int) -> int: ...\n\
+                  @overload\ndef parse(x: str) -> str: ...\ndef parse(x):\n    return x\n";
+    let file = ("parse.py", module);
+    let implementation = "def parse(x):\n    return x\n";
+    assert_doubts_say(
+        file,
+        &[(
+            implementation,
+            "\n",
+            "as written, the `@overload` definitions of `parse` (lines 5-7) have no \
+             implementation: Python replaces each with a stub, and every call of `parse` raises \
+             NotImplementedError: keep its implementation, a `def parse` without `@overload`, \
+             after the overloads"
+                .to_string(),
+        )],
+    );
+    for agent in agents() {
+        judged_as(
+            Case::Exact,
+            agent,
+            file,
+            implementation,
+            "def parse(x):\n    return str(x)\n",
+        );
+    }
+}
+
 /// A tester's find (round 39a, 21): an edit leaving package.json without
 /// a comma between two scripts was allowed (npm then refuses the file). A
 /// doubt in every agent's shape, naming the line and column; the comma
@@ -3256,6 +3331,79 @@ fn a_yaml_block_scalar_is_reindented_as_a_whole() {
                 .contains("config:\\n    script: |\\n        def f():\\n          x = 0\\n\""),
             "{agent:?}: {corrected}"
         );
+    }
+}
+
+/// wt-yamlstr's leftovers (round 46): two YAML block scalar repairs were
+/// withheld (4-column file, edit sent at 2): a content line changed in a
+/// block whose header and lines the old text sends all shifted alike
+/// (`two` to `TWO`), and new lines added among a block's middle lines, its
+/// header above the old text. The block the model sees is the file's
+/// shifted as a whole: the corrected edits keep the model's content, as
+/// PyYAML reads them (checked on this machine: `{'s': 'one\n  TWO\n'}`
+/// and `{'s': 'keep\n  this\n  that\nand\n'}`, the model's view edited
+/// loading the same). Blocks sent not shifted alike, or a new line
+/// leaving the block, are still withheld; Codex's patch repair offers no
+/// correction of either.
+#[test]
+fn a_yaml_block_shifted_as_a_whole_is_repaired_inside() {
+    let changed = "a:\n    s: |\n        one\n          two\n    t: 1\n";
+    let middle = "x:\n    s: |\n        keep\n          this\n        and\n    t: 1\n";
+    let repaired = [
+        (
+            changed,
+            (
+                "  s: |\n    one\n      two\n",
+                "  s: |\n    one\n      TWO\n",
+            ),
+            "\"    s: |\\n        one\\n          TWO\\n\"",
+        ),
+        (
+            middle,
+            (
+                "    keep\n      this\n",
+                "    keep\n      this\n      that\n",
+            ),
+            "\"        keep\\n          this\\n          that\\n\"",
+        ),
+    ];
+    for (file, (old, new), said) in repaired {
+        for agent in OLD_NEW_AGENTS {
+            let judgment = judged_repairing(agent, ("c.yaml", file), old, new);
+            // Codex's patch repair (gate/patch.rs) offers none yet: it
+            // shifts no block scalar of a hunk.
+            if agent == GateAgent::Codex {
+                assert_eq!(correction_of(&judgment), None);
+                continue;
+            }
+            let corrected = correction_of(&judgment)
+                .unwrap_or_else(|| panic!("{agent:?}: {}", deny_reason(&judgment)));
+            assert!(
+                corrected.to_string().contains(said),
+                "{agent:?}: {corrected}"
+            );
+        }
+    }
+    let withheld = [
+        (
+            changed,
+            ("  s: |\n    one\n    two\n", "  s: |\n    one\n    TWO\n"),
+            "would land misindented",
+        ),
+        (
+            middle,
+            ("    keep\n      this\n", "    keep\n      this\n  that\n"),
+            "lies inside a string literal that runs over several lines from file line 2 (`s: |`)",
+        ),
+    ];
+    for (file, (old, new), why) in withheld {
+        for agent in OLD_NEW_AGENTS {
+            let judgment = judged_repairing(agent, ("c.yaml", file), old, new);
+            match agent {
+                GateAgent::Codex => assert_eq!(correction_of(&judgment), None),
+                _ => assert_withheld(&judgment, why),
+            }
+        }
     }
 }
 
