@@ -4258,6 +4258,102 @@ fn shell_functions_defined_after_the_call_that_runs_them_agree_with_bash() {
             format!("#!/bin/bash\nmain() {{\n  greet\n}}\n{greet}\nmain\n"),
             false,
         ),
+        // Tester 46, T-12: the entry point behind a `BASH_SOURCE` guard.
+        (
+            "after an if BASH_SOURCE guard",
+            format!(
+                "{}{greet}",
+                RUN.replace(
+                    "\nmain \"$@\"\n",
+                    "\nif [[ \"${BASH_SOURCE[0]}\" == \"${0}\" ]]; then\n  main \"$@\"\nfi\n"
+                )
+            ),
+            true,
+        ),
+        (
+            "after a one-line if guard",
+            format!(
+                "{}{greet}",
+                RUN.replace(
+                    "\nmain \"$@\"\n",
+                    "\nif [ \"$0\" = \"$BASH_SOURCE\" ]; then main \"$@\"; fi\n"
+                )
+            ),
+            true,
+        ),
+        (
+            "after a && guard",
+            format!(
+                "{}{greet}",
+                RUN.replace(
+                    "\nmain \"$@\"\n",
+                    "\n[[ \"${BASH_SOURCE[0]}\" == \"${0}\" ]] && main \"$@\"\n"
+                )
+            ),
+            true,
+        ),
+        (
+            "after a [ $0 = $BASH_SOURCE ] && main",
+            format!(
+                "{}{greet}",
+                RUN.replace("\nmain \"$@\"\n", "\n[ \"$0\" = \"$BASH_SOURCE\" ] && main\n")
+            ),
+            true,
+        ),
+        (
+            "after a != guard with ||",
+            format!(
+                "{}{greet}",
+                RUN.replace(
+                    "\nmain \"$@\"\n",
+                    "\n[[ \"${BASH_SOURCE[0]}\" != \"$0\" ]] || main \"$@\"\n"
+                )
+            ),
+            true,
+        ),
+        (
+            "after a (return 0) probe",
+            format!(
+                "{}{greet}",
+                RUN.replace("\nmain \"$@\"\n", "\n(return 0 2>/dev/null) || main \"$@\"\n")
+            ),
+            true,
+        ),
+        (
+            "after set -- then main on one line",
+            format!(
+                "{}{greet}",
+                RUN.replace("\nmain \"$@\"\n", "\nset -- \"$@\"; main \"$@\"\n")
+            ),
+            true,
+        ),
+        (
+            "behind a test on the arguments",
+            format!(
+                "{}{greet}",
+                RUN.replace("\nmain \"$@\"\n", "\n[[ $# -gt 0 ]] && main \"$@\"\n")
+            ),
+            false,
+        ),
+        (
+            "in a guard's else branch",
+            format!(
+                "{}{greet}",
+                RUN.replace(
+                    "\nmain \"$@\"\n",
+                    "\nif [[ \"${BASH_SOURCE[0]}\" == \"$0\" ]]; then\n  echo run\nelse\n  main\nfi\n"
+                )
+            ),
+            false,
+        ),
+        (
+            "in a quoted ; inside an echo",
+            format!(
+                "{}{greet}",
+                RUN.replace("\nmain \"$@\"\n", "\necho \"ready; greet now\"\n")
+            ),
+            false,
+        ),
     ];
     for (what, result, doubted) in &cases {
         let stops = bash_command_not_found(result);
