@@ -4049,6 +4049,102 @@ fn shell_verdicts_agree_with_bash_n() {
     assert_eq!(doubted, 35);
 }
 
+/// `text` run by bash as a script (no arguments): what it printed to
+/// stderr.
+fn bash_stderr(text: &str) -> String {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let script = dir.path().join("run.sh");
+    std::fs::write(&script, text).expect("write run.sh");
+    let out = std::process::Command::new("bash")
+        .arg(&script)
+        .current_dir(dir.path())
+        .output()
+        .expect("bash runs");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// An extended glob (`@(a|b)`) put where bash parses it before any
+/// `shopt -s extglob` has run (tester 46, T-13: a `shopt` inside the same
+/// function comes too late: bash parses the whole definition first), each
+/// result run by bash: doubted exactly where bash stops with `syntax error
+/// near unexpected token `('`; one bash runs (a top-level `shopt` above,
+/// a `[[ ... ]]` pattern, `!(cmd)`) is no doubt. `(what, result,
+/// doubted)`; the script before is `RUN`.
+#[test]
+fn shell_extended_globs_agree_with_running_bash() {
+    use srview::diagnose::layout::{BreakKind, layout_break};
+    const RUN: &str =
+        "#!/usr/bin/env bash\nset -euo pipefail\n\nmain() {\n  echo run\n}\n\nmain \"$@\"\n";
+    let body = |new: &str| RUN.replace("  echo run\n", new);
+    let case_ab = "  case x in\n    @(a|x)) echo ab ;;\n  esac\n";
+    let cases: Vec<(&str, String, bool)> = vec![
+        (
+            "shopt inside the same function",
+            body(&format!("  shopt -s extglob\n{case_ab}")),
+            true,
+        ),
+        ("no shopt at all", body(case_ab), true),
+        (
+            "shopt on the same top-level line",
+            RUN.replace("main \"$@\"\n", "shopt -s extglob; ls @(a|b)\n"),
+            true,
+        ),
+        (
+            "in a command substitution",
+            body("  echo \"$(case x in @(a|x)) echo ab ;; esac)\"\n"),
+            true,
+        ),
+        ("as an argument, *( )", body("  ls -d /tmp/*(x)\n"), true),
+        (
+            "top-level shopt above the function",
+            body(case_ab).replace("\nmain() {", "\nshopt -s extglob\nmain() {"),
+            false,
+        ),
+        (
+            "shopt in a function run above",
+            body(case_ab).replace(
+                "\nmain() {",
+                "\nsetup() {\n  shopt -s extglob\n}\nsetup\nmain() {",
+            ),
+            false,
+        ),
+        (
+            "in a [[ ]] test",
+            body("  [[ x == @(a|x) ]] && echo ab\n"),
+            false,
+        ),
+        (
+            "!(cmd) is ! (cmd)",
+            body("  if !(false); then echo no; fi\n"),
+            false,
+        ),
+        ("quoted", body("  echo '@(a|x)' \"*(b)\"\n"), false),
+    ];
+    for (what, result, doubted) in &cases {
+        let stops = bash_stderr(result).contains("syntax error near unexpected token `('");
+        assert_eq!(stops, *doubted, "{what}: bash");
+        let found = layout_break("run.sh", RUN, result);
+        let said = found.as_ref().filter(|b| b.kind == BreakKind::ExtglobOff);
+        assert_eq!(said.is_some(), *doubted, "{what}: {found:?}");
+        if !doubted {
+            assert_eq!(found, None, "{what}");
+        }
+    }
+    let said = layout_break("run.sh", RUN, &cases[0].1).map(|b| b.why);
+    assert_eq!(
+        said.as_deref(),
+        Some(
+            "as the edit (from line 5) leaves it, line 7 (`@(a|x)) echo ab ;;`) holds the \
+             extended glob `@(`, which bash parses only once `shopt -s extglob` has run, and no \
+             top-level line above the command holding it runs that (the command it stands in \
+             starts at line 4: bash parses a whole function, `if` or loop before it runs any line \
+             of it, so a `shopt` inside it comes too late): running the script stops there with \
+             `syntax error near unexpected token `('`, where the script before read clean: put \
+             `shopt -s extglob` on a line of its own above line 4, or send a pattern without `@(`"
+        )
+    );
+}
+
 // --- A Python name defined after the code that runs it (T-06) ---
 
 /// `text` run by python3 as a script: whether it died with NameError.

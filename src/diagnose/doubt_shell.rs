@@ -20,7 +20,10 @@
 //! - `$((` is read as bash 5.2 reads it: to the `)` matching its second
 //!   `(` (quotes and substitutions read through), then a `)` right after,
 //!   or else on to the `)` matching the `$(`, by the text;
-//! - anything the reader is unsure of (an extended glob, a `[[` over
+//! - an extended glob (`@(a|b)`) where bash parses it with `extglob` off
+//!   ([`ShellFault::Extglob`]: tester 46, T-13) is a fault; one the text
+//!   above may have turned on is unsure;
+//! - anything else the reader is unsure of (a `[[` over
 //!   lines, ...) gives no verdict, for either text;
 //! - doubted: the result has a fault, the script before read clean.
 //!
@@ -89,6 +92,19 @@ pub enum ShellFault {
         /// The file's last line (1-based).
         last: usize,
     },
+    /// An extended glob pattern (`@(`, `!(`, `+(`, `*(`, `?(`) outside a
+    /// `[[ ... ]]`, where no top-level line above the command holding it
+    /// turns `extglob` on: bash parses that command whole before it runs
+    /// any of it (a `shopt` inside the same function comes too late) and
+    /// stops at it with a syntax error (tester 46, T-13).
+    Extglob {
+        /// The pattern's opening: `@(`, ...
+        opener: &'static str,
+        /// Its line (1-based).
+        line: usize,
+        /// The line (1-based) the top-level command holding it starts at.
+        command: usize,
+    },
 }
 
 impl ShellFault {
@@ -100,7 +116,8 @@ impl ShellFault {
             | ShellFault::NotPattern { line }
             | ShellFault::Empty { line, .. }
             | ShellFault::Dangling { line, .. }
-            | ShellFault::Heredoc { line, .. } => line,
+            | ShellFault::Heredoc { line, .. }
+            | ShellFault::Extglob { line, .. } => line,
         }
     }
 
@@ -172,6 +189,12 @@ impl ShellBreak {
             ShellFault::Unexpected { .. } | ShellFault::NotPattern { .. } => {
                 "send the new text with each block closed by its own word".to_string()
             }
+            ShellFault::Extglob {
+                opener, command, ..
+            } => format!(
+                "put `shopt -s extglob` on a line of its own above line {command}, or send a \
+                 pattern without `{opener}`"
+            ),
         };
         format!("{}: {advice}", self.fault())
     }
@@ -193,6 +216,27 @@ impl ShellBreak {
                      that a line `{delimiter}` ends, and no line after it is `{delimiter}`: bash \
                      reads {lines}, to the file's end, as the heredoc's text and runs none of \
                      it (`bash -n` only warns), where the script before read clean",
+                    self.changed, self.text,
+                );
+            }
+            ShellFault::Extglob {
+                opener, command, ..
+            } => {
+                let within = if *command == line {
+                    String::new()
+                } else {
+                    format!(
+                        " (the command it stands in starts at line {command}: bash parses a \
+                         whole function, `if` or loop before it runs any line of it, so a \
+                         `shopt` inside it comes too late)"
+                    )
+                };
+                return format!(
+                    "as the edit (from line {}) leaves it, line {line} (`{}`) holds the extended \
+                     glob `{opener}`, which bash parses only once `shopt -s extglob` has run, and \
+                     no top-level line above the command holding it runs that{within}: running \
+                     the script stops there with `syntax error near unexpected token `('`, \
+                     where the script before read clean",
                     self.changed, self.text,
                 );
             }
@@ -322,6 +366,8 @@ pub fn scan(text: &str) -> Result<(), Stop> {
         i: 0,
         line: 1,
         heredocs: Vec::new(),
+        top: (0, 1),
+        in_test: false,
     };
     reader.commands(false)
 }
@@ -387,6 +433,11 @@ struct Reader<'a> {
     /// Heredocs whose bodies start after the current line: the delimiter,
     /// and whether leading tabs are stripped (`<<-`).
     heredocs: Vec<(Vec<u8>, bool, usize)>,
+    /// Where the top-level command being read starts: its byte and line
+    /// (bash parses it whole, then runs it).
+    top: (usize, usize),
+    /// Inside a `[[ ... ]]` (bash reads extended globs there unasked).
+    in_test: bool,
 }
 
 /// A command stands in the innermost block's current part.
@@ -503,6 +554,9 @@ impl Reader<'_> {
                     self.newline()?;
                     cmd = true;
                     target = false;
+                    if !in_subst && stack.is_empty() && dangling.is_none() {
+                        self.top = (self.i, self.line);
+                    }
                 }
                 b';' => {
                     if let Some(op) = dangling {
@@ -841,6 +895,14 @@ impl Reader<'_> {
     /// Past a `[[ ... ]]` on one line (its `<`, `>`, `(`, `)`, `&&` are
     /// its own); unsure over lines.
     fn test_expression(&mut self) -> Scan {
+        self.in_test = true;
+        let read = self.test_words();
+        self.in_test = false;
+        read
+    }
+
+    /// The words of a `[[ ... ]]` ([`Self::test_expression`]).
+    fn test_words(&mut self) -> Scan {
         loop {
             self.blanks();
             match self.peek(0) {
@@ -975,7 +1037,7 @@ impl Reader<'_> {
                     self.array(line)?;
                 }
                 b'(' if matches!(out.last(), Some(b'?' | b'*' | b'+' | b'@' | b'!')) => {
-                    return Err(Stop::Unsure);
+                    return Err(self.extended_glob(&out));
                 }
                 c if separator(c) => break,
                 c => {
@@ -985,6 +1047,43 @@ impl Reader<'_> {
             }
         }
         Ok((out, plain))
+    }
+
+    /// An extended glob's `(` after `word` (at the `(`): a fault where
+    /// bash surely reads it with `extglob` off ([`ShellFault::Extglob`]),
+    /// else unsure: in a `[[ ... ]]`; `!(` starting a word (`if !(cmd)`
+    /// is `! (cmd)`); a function's `NAME()`; a script with no `#!` line
+    /// (a sourced file runs with its shell's options); or where the text
+    /// above the command holding it names `extglob` (a `shopt`, a `#!`
+    /// line's `-O extglob`) or sources another file.
+    fn extended_glob(&self, word: &[u8]) -> Stop {
+        let opener = match word.last() {
+            Some(b'?') => "?(",
+            Some(b'*') => "*(",
+            Some(b'+') => "+(",
+            Some(b'@') => "@(",
+            _ => "!(",
+        };
+        let (at, command) = self.top;
+        let above = String::from_utf8_lossy(&self.s[..at]);
+        let sources = above.lines().any(|l| {
+            let l = l.trim_start();
+            l.starts_with("source ") || l.starts_with(". ") || l.contains(" source ")
+        });
+        let unsure = self.in_test
+            || word == b"!"
+            || self.s[self.i + 1..].trim_ascii_start().starts_with(b")")
+            || !self.s.starts_with(b"#!")
+            || above.contains("extglob")
+            || sources;
+        if unsure {
+            return Stop::Unsure;
+        }
+        Stop::Fault(ShellFault::Extglob {
+            opener,
+            line: self.line,
+            command,
+        })
     }
 
     /// After a `$`: `$'...'`, `$"..."`, `$(...)`, `$((...))`, `${...}`, or

@@ -32,7 +32,7 @@ use super::doubt_pysyntax::{SyntaxFault, python_syntax};
 use super::doubt_redefine::{
     json_duplicate_key, python_redefinition, yaml_duplicate_key, yaml_template,
 };
-use super::doubt_shell::shell_syntax;
+use super::doubt_shell::{ShellFault, shell_syntax};
 use super::doubt_toml::{toml_broken, toml_name};
 use super::doubt_twins::{Script, script_twin};
 use super::doubt_xml::{xml_broken, xml_name};
@@ -138,6 +138,9 @@ pub enum BreakKind {
     /// template's block tag left without its end tag
     /// ([`super::doubt_markup`]).
     MarkupOpen,
+    /// A shell script's extended glob (`@(a|b)`) where bash parses it with
+    /// `extglob` still off ([`super::doubt_shell`]).
+    ExtglobOff,
 }
 
 impl BreakKind {
@@ -147,7 +150,7 @@ impl BreakKind {
     /// `used-before-defined`, `outside`, `fence-open`, `moves-decorator`,
     /// `invalid-character`, `invalid-syntax`, `argument-twice`,
     /// `late-future`, `joins-statements`, `other-normalisation`,
-    /// `markup-open`.
+    /// `markup-open`, `extglob-off`.
     pub fn name(self) -> &'static str {
         match self {
             BreakKind::Misindents => "misindents",
@@ -170,6 +173,7 @@ impl BreakKind {
             BreakKind::JoinsStatements => "joins-statements",
             BreakKind::OtherForm => "other-normalisation",
             BreakKind::MarkupOpen => "markup-open",
+            BreakKind::ExtglobOff => "extglob-off",
         }
     }
 
@@ -197,6 +201,7 @@ impl BreakKind {
             BreakKind::JoinsStatements => "continues a statement onto a new line",
             BreakKind::OtherForm => "writes a name in another Unicode form",
             BreakKind::MarkupOpen => "leaves a comment, block or tag open",
+            BreakKind::ExtglobOff => "uses an extended glob before `shopt -s extglob` runs",
         }
     }
 }
@@ -236,6 +241,7 @@ impl LayoutBreak {
             BreakKind::JoinsStatements => "reading two statements as one",
             BreakKind::OtherForm => "writing one name in two Unicode forms",
             BreakKind::MarkupOpen => "with a comment, block or tag left open",
+            BreakKind::ExtglobOff => "with an extended glob bash parses with extglob off",
         }
     }
 }
@@ -362,10 +368,10 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
     // open, a block closed by another's word ([`super::doubt_shell`]).
     let found = found.or_else(|| {
         shell_syntax(path, original, result).map(|s| {
-            let kind = if s.fault.is_quote() {
-                BreakKind::Unclosed
-            } else {
-                BreakKind::Unbalanced
+            let kind = match s.fault {
+                ShellFault::Extglob { .. } => BreakKind::ExtglobOff,
+                _ if s.fault.is_quote() => BreakKind::Unclosed,
+                _ => BreakKind::Unbalanced,
             };
             of(kind)(say(s.describe(), s.fault()))
         })
