@@ -4145,6 +4145,164 @@ fn shell_extended_globs_agree_with_running_bash() {
     );
 }
 
+/// Whether `tool` (with `args`, the file's path last) refuses `text`
+/// written as `name` in a fresh directory: a non-zero exit; for bash (run
+/// as a script), a command it did not find.
+fn refused_by(tool: &str, args: &[&str], name: &str, text: &str) -> bool {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join(name);
+    std::fs::write(&file, text).expect("write the file");
+    let out = std::process::Command::new(tool)
+        .args(args)
+        .arg(&file)
+        .current_dir(dir.path())
+        .output()
+        .expect("the tool runs");
+    if tool == "bash" {
+        let said = String::from_utf8_lossy(&out.stderr);
+        return said.contains("command not found") || said.contains("No such file or directory");
+    }
+    !out.status.success()
+}
+
+/// A Unicode space (U+00A0, U+2009, U+3000) put in code (tester 46,
+/// T-10), each result given to the reader that judges it: gcc
+/// (`-fsyntax-only`), rustc (`--emit=metadata`), bash (run). Doubted
+/// exactly where the reader refuses (for bash: the command is not found);
+/// one in a string, a comment, a character literal, an `#if 0` branch or
+/// a shell command's argument is content, no doubt. Go has no compiler on
+/// this machine: its reading is the unit test's (doubt_spaces).
+#[test]
+fn special_spaces_in_code_agree_with_gcc_rustc_and_bash() {
+    use srview::diagnose::layout::{BreakKind, layout_break};
+    const C: &str = "int main(void) {\n    int x = 1;\n    return x;\n}\n";
+    const RS: &str = "fn main() {\n    let x = 1;\n    println!(\"{}\", x);\n}\n";
+    const SH: &str = "#!/bin/bash\nset -e\necho start\nls /tmp >/dev/null\necho end\n";
+    let c = |new: &str| C.replace("    int x = 1;\n", new);
+    let rs = |new: &str| RS.replace("    let x = 1;\n", new);
+    let sh = |new: &str| SH.replace("ls /tmp >/dev/null\n", new);
+    let gcc: (&str, &[&str]) = ("gcc", &["-fsyntax-only"]);
+    let rustc: (&str, &[&str]) = (
+        "rustc",
+        &["--edition", "2021", "--emit=metadata", "-o", "m.meta"],
+    );
+    let bash: (&str, &[&str]) = ("bash", &[]);
+    let cases: Vec<(&str, (&str, &[&str]), &str, String, bool)> = vec![
+        ("C no-break space", gcc, C, c("    int\u{a0}x = 1;\n"), true),
+        ("C thin space", gcc, C, c("    int x\u{2009}= 1;\n"), true),
+        (
+            "C string",
+            gcc,
+            C,
+            c("    int x = sizeof \"a\u{a0}b\";\n"),
+            false,
+        ),
+        (
+            "C comment",
+            gcc,
+            C,
+            c("    int x = 1; // a\u{a0}b\n"),
+            false,
+        ),
+        (
+            "C block comment",
+            gcc,
+            C,
+            c("    /* a\u{a0}b */ int x = 1;\n"),
+            false,
+        ),
+        (
+            "C #if 0 branch",
+            gcc,
+            C,
+            c("#if 0\n    int\u{a0}y;\n#endif\n    int x = 1;\n"),
+            false,
+        ),
+        (
+            "Rust no-break space",
+            rustc,
+            RS,
+            rs("    let\u{a0}x = 1;\n"),
+            true,
+        ),
+        (
+            "Rust ideographic space",
+            rustc,
+            RS,
+            rs("    let x =\u{3000}1;\n"),
+            true,
+        ),
+        (
+            "Rust string",
+            rustc,
+            RS,
+            rs("    let x = \"a\u{a0}b\".len();\n"),
+            false,
+        ),
+        (
+            "Rust comment",
+            rustc,
+            RS,
+            rs("    let x = 1; // a\u{a0}b\n"),
+            false,
+        ),
+        (
+            "shell command name",
+            bash,
+            SH,
+            sh("ls\u{a0}/tmp >/dev/null\n"),
+            true,
+        ),
+        ("shell function name", bash, SH, sh("true\u{a0}x\n"), true),
+        (
+            "shell argument",
+            bash,
+            SH,
+            sh("ls /tmp >/dev/null\necho a\u{a0}b\n"),
+            false,
+        ),
+        (
+            "shell quoted",
+            bash,
+            SH,
+            sh("ls \"/tmp\" >/dev/null\necho \"a\u{a0}b\"\n"),
+            false,
+        ),
+        (
+            "shell comment",
+            bash,
+            SH,
+            sh("ls /tmp >/dev/null # a\u{a0}b\n"),
+            false,
+        ),
+    ];
+    for (what, (tool, args), before, result, doubted) in &cases {
+        let name = match *tool {
+            "gcc" => "m.c",
+            "rustc" => "m.rs",
+            _ => "run.sh",
+        };
+        assert!(
+            !refused_by(tool, args, name, before),
+            "{what}: {tool} refuses the file before"
+        );
+        assert_eq!(
+            refused_by(tool, args, name, result),
+            *doubted,
+            "{what}: {tool}"
+        );
+        let found = layout_break(name, before, result);
+        assert_eq!(
+            found.as_ref().map(|b| (b.kind, b.leaves())),
+            doubted.then_some((
+                BreakKind::InvalidCharacter,
+                "with a character its language refuses in its code"
+            )),
+            "{what}: {found:?}"
+        );
+    }
+}
+
 // --- A Python name defined after the code that runs it (T-06) ---
 
 /// `text` run by python3 as a script: whether it died with NameError.

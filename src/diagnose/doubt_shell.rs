@@ -368,8 +368,30 @@ pub fn scan(text: &str) -> Result<(), Stop> {
         heredocs: Vec::new(),
         top: (0, 1),
         in_test: false,
+        command_word: false,
+        odd_spaces: Vec::new(),
     };
     reader.commands(false)
+}
+
+/// Where `text` (a script that reads clean) holds a Unicode space other
+/// than U+0020 ([`super::doubt_spaces::odd_space`]) unquoted in a
+/// command's name, before any `=` (bash splits no word at it: the name
+/// runs as one command, not found): byte offsets, in reading order.
+/// `None` when the script does not read clean.
+pub(super) fn command_spaces(text: &str) -> Option<Vec<usize>> {
+    let mut reader = Reader {
+        s: text.as_bytes(),
+        i: 0,
+        line: 1,
+        heredocs: Vec::new(),
+        top: (0, 1),
+        in_test: false,
+        command_word: false,
+        odd_spaces: Vec::new(),
+    };
+    reader.commands(false).ok()?;
+    Some(reader.odd_spaces)
 }
 
 /// A block open in a list of commands.
@@ -438,6 +460,10 @@ struct Reader<'a> {
     top: (usize, usize),
     /// Inside a `[[ ... ]]` (bash reads extended globs there unasked).
     in_test: bool,
+    /// The word read is a command's name ([`command_spaces`]).
+    command_word: bool,
+    /// The odd spaces met in commands' names ([`command_spaces`]).
+    odd_spaces: Vec<usize>,
 }
 
 /// A command stands in the innermost block's current part.
@@ -658,7 +684,10 @@ impl Reader<'_> {
                     }
                 }
                 _ => {
-                    let (word, plain) = self.word()?;
+                    self.command_word = cmd && !target && !name_then_cmd && !after_for && !for_do;
+                    let read = self.word();
+                    self.command_word = false;
+                    let (word, plain) = read?;
                     // `for NAME do`: a `do` right after the loop's name.
                     let for_name = after_for;
                     after_for = false;
@@ -1041,6 +1070,12 @@ impl Reader<'_> {
                 }
                 c if separator(c) => break,
                 c => {
+                    if self.command_word
+                        && !out.contains(&b'=')
+                        && super::doubt_spaces::odd_space_at(&self.s[self.i..])
+                    {
+                        self.odd_spaces.push(self.i);
+                    }
                     out.push(c);
                     self.i += 1;
                 }

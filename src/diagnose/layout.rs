@@ -111,7 +111,9 @@ pub enum BreakKind {
     /// fence the edit did not touch ([`super::doubt_fence`]).
     FenceOpen,
     /// A character Python refuses in code, outside strings and comments
-    /// (a no-break space, a typographic quote: [`super::doubt_pysyntax`]).
+    /// (a no-break space, a typographic quote: [`super::doubt_pysyntax`]);
+    /// a no-break space in C, Rust or Go code or a shell command's name
+    /// ([`super::doubt_spaces`]).
     InvalidCharacter,
     /// A decorator or attribute moved onto a new definition, off the one
     /// it stood on ([`super::doubt_decorators`]).
@@ -194,7 +196,7 @@ impl BreakKind {
             BreakKind::Outside => "puts a statement outside its block",
             BreakKind::FenceOpen => "leaves a code block open",
             BreakKind::MovesDecorator => "moves a decorator onto another definition",
-            BreakKind::InvalidCharacter => "puts a character Python refuses in its code",
+            BreakKind::InvalidCharacter => "puts a character its language refuses in its code",
             BreakKind::InvalidSyntax => "ends a statement with an operator",
             BreakKind::ArgumentTwice => "gives an argument twice",
             BreakKind::LateFuture => "puts a __future__ import below code",
@@ -234,7 +236,7 @@ impl LayoutBreak {
             BreakKind::UsedBeforeDefined => "using a name before it defines it",
             BreakKind::Outside => "with a statement outside the block it needs",
             BreakKind::MovesDecorator => "with a decorator moved onto another definition",
-            BreakKind::InvalidCharacter => "with a character Python refuses in its code",
+            BreakKind::InvalidCharacter => "with a character its language refuses in its code",
             BreakKind::InvalidSyntax => "with a statement ending in an operator",
             BreakKind::ArgumentTwice => "with an argument given twice",
             BreakKind::LateFuture => "with a `from __future__` import below its code",
@@ -381,6 +383,12 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
     let found = found.or_else(|| {
         shell_defined_late(path, original, result)
             .map(|l| of(BreakKind::UsedBeforeDefined)(say(l.describe(), l.fault())))
+    });
+    // A no-break space put in C, Rust, Go or shell code
+    // ([`super::doubt_spaces`]).
+    let found = found.or_else(|| {
+        super::doubt_spaces::odd_space_in_code(path, original, result)
+            .map(|o| of(BreakKind::InvalidCharacter)(say(o.describe(), o.fault())))
     });
     // A Go, Rust or JavaScript import given again
     // ([`super::doubt_imports`]); a Markdown code fence left open

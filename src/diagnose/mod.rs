@@ -51,6 +51,7 @@ pub mod doubt_pysyntax;
 pub mod doubt_redefine;
 pub mod doubt_repeat;
 pub mod doubt_shell;
+pub mod doubt_spaces;
 pub mod doubt_toml;
 pub mod doubt_twins;
 pub mod doubt_xml;
