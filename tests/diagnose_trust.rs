@@ -4303,6 +4303,102 @@ fn special_spaces_in_code_agree_with_gcc_rustc_and_bash() {
     }
 }
 
+/// `text` given to `bash -n`: whether it refuses it.
+fn bash_n_refuses(text: &str) -> bool {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let script = dir.path().join("run.sh");
+    std::fs::write(&script, text).expect("write run.sh");
+    let out = std::process::Command::new("bash")
+        .arg("-n")
+        .arg(&script)
+        .output()
+        .expect("bash runs");
+    !out.status.success()
+}
+
+/// wt-shell's two leftovers (findings46): a heredoc's `cat <<EOF` line
+/// taken out, its text then read as commands (bash stops at a `(` after a
+/// command's words), and a `case` pattern list left starting with `|`
+/// (the line holding its first pattern taken out); and the look-alikes
+/// bash reads. Doubted exactly where `bash -n` refuses. `(what, result,
+/// doubted)`; the script before is `RUN`.
+#[test]
+fn a_heredoc_read_as_commands_and_a_pattern_list_starting_with_a_bar_agree_with_bash_n() {
+    use srview::diagnose::layout::{BreakKind, layout_break};
+    const RUN: &str = "#!/bin/sh\nusage() {\n  cat <<EOF\nUsage: $0 [OPTION]\n  --libdir  print the \
+                       library path (disabled here)\nEOF\n}\ncase \"$1\" in\n  (-H | --wi \\\n  | \
+                       --with) echo with ;;\n  *) usage ;;\nesac\n";
+    let cases: Vec<(&str, String, bool)> = vec![
+        (
+            "heredoc line taken out",
+            RUN.replace("  cat <<EOF\n", ""),
+            true,
+        ),
+        (
+            "first pattern's line taken out",
+            RUN.replace("  (-H | --wi \\\n", ""),
+            true,
+        ),
+        (
+            "a ( after words",
+            RUN.replace("*) usage ;;", "*) echo a (b) ;;"),
+            true,
+        ),
+        (
+            "a function's NAME ( ) with a blank",
+            RUN.replace("usage() {", "usage ( ) {"),
+            false,
+        ),
+        (
+            "an array, a quoted and an escaped (",
+            RUN.replace("*) usage ;;", "*) x=(1 2); echo \"(\" \\( ;;"),
+            false,
+        ),
+        (
+            "a subshell after !",
+            RUN.replace("*) usage ;;", "*) if ! (usage); then :; fi ;;"),
+            false,
+        ),
+        (
+            "a pattern list continued by a backslash",
+            RUN.replace("  (-H | --wi \\\n", "  (-H | --wi \\\n  | --wit \\\n"),
+            false,
+        ),
+    ];
+    for (what, result, doubted) in &cases {
+        assert!(!bash_n_refuses(RUN), "bash -n refuses the script before");
+        assert_eq!(bash_n_refuses(result), *doubted, "{what}: bash -n");
+        let found = layout_break("run.sh", RUN, result);
+        assert_eq!(
+            found.as_ref().map(|b| b.kind),
+            doubted.then_some(BreakKind::Unbalanced),
+            "{what}: {found:?}"
+        );
+    }
+    let said = layout_break("run.sh", RUN, &cases[0].1).map(|b| b.why);
+    assert_eq!(
+        said.as_deref(),
+        Some(
+            "as the edit (from line 3) leaves it, `bash -n` refuses the script: line 4 \
+             (`--libdir  print the library path (disabled here)`) has a `(` after a command's \
+             words, where bash reads one only at a command's start or in a function's `NAME ()` \
+             (the edit took out line 3, `cat <<EOF`, whose heredoc text these lines were: bash \
+             now reads them as commands), where the script before read clean: keep the line \
+             that opens the heredoc in the new text"
+        )
+    );
+    let said = layout_break("run.sh", RUN, &cases[1].1).map(|b| b.why);
+    assert_eq!(
+        said.as_deref(),
+        Some(
+            "as the edit (from line 9) leaves it, `bash -n` refuses the script: line 9 (`| \
+             --with) echo with ;;`) starts a `case` pattern list with `|`, where bash reads a \
+             pattern first, where the script before read clean: keep the pattern before the \
+             `|` in the new text"
+        )
+    );
+}
+
 // --- A Python name defined after the code that runs it (T-06) ---
 
 /// `text` run by python3 as a script: whether it died with NameError.

@@ -16,7 +16,10 @@
 //!   `done`, `{` to `}`: round 45, T-08); an `&&`, `||` or `|` with no
 //!   command after it before a closing word, a `;`, a `)` or the file's
 //!   end (T-01); and a heredoc whose delimiter no line holds, so every
-//!   line after it is its text (`bash -n` only warns; T-01);
+//!   line after it is its text (`bash -n` only warns; T-01); a `(` after
+//!   a command's words (a heredoc's text read as commands once its
+//!   `cat <<EOF` line is taken out) and a `case` pattern list starting
+//!   with `|` (wt-shell's leftovers, round 46);
 //! - `$((` is read as bash 5.2 reads it: to the `)` matching its second
 //!   `(` (quotes and substitutions read through), then a `)` right after,
 //!   or else on to the `)` matching the `$(`, by the text;
@@ -92,6 +95,19 @@ pub enum ShellFault {
         /// The file's last line (1-based).
         last: usize,
     },
+    /// A `case` pattern list starting with `|` (its first pattern's line
+    /// taken out: wt-shell's leftover).
+    PipeFirst {
+        /// Its line (1-based).
+        line: usize,
+    },
+    /// A `(` after a command's words (`echo a (b)`: a heredoc's text read
+    /// as commands once its `cat <<EOF` line is taken out): bash reads one
+    /// only where a command starts, or in a function's `NAME ()`.
+    ParenAfterWords {
+        /// Its line (1-based).
+        line: usize,
+    },
     /// An extended glob pattern (`@(`, `!(`, `+(`, `*(`, `?(`) outside a
     /// `[[ ... ]]`, where no top-level line above the command holding it
     /// turns `extglob` on: bash parses that command whole before it runs
@@ -117,6 +133,8 @@ impl ShellFault {
             | ShellFault::Empty { line, .. }
             | ShellFault::Dangling { line, .. }
             | ShellFault::Heredoc { line, .. }
+            | ShellFault::PipeFirst { line }
+            | ShellFault::ParenAfterWords { line }
             | ShellFault::Extglob { line, .. } => line,
         }
     }
@@ -188,6 +206,15 @@ impl ShellBreak {
             ),
             ShellFault::Unexpected { .. } | ShellFault::NotPattern { .. } => {
                 "send the new text with each block closed by its own word".to_string()
+            }
+            ShellFault::PipeFirst { .. } => {
+                "keep the pattern before the `|` in the new text".to_string()
+            }
+            ShellFault::ParenAfterWords { .. } if self.held.is_some() => {
+                "keep the line that opens the heredoc in the new text".to_string()
+            }
+            ShellFault::ParenAfterWords { .. } => {
+                "quote the `(` in the new text, or put it where a command starts".to_string()
             }
             ShellFault::Extglob {
                 opener, command, ..
@@ -271,6 +298,23 @@ impl ShellBreak {
             ShellFault::NotPattern { .. } => {
                 "has a command where a `case` pattern (ending in `)`) or `esac` belongs".to_string()
             }
+            ShellFault::PipeFirst { .. } => {
+                "starts a `case` pattern list with `|`, where bash reads a pattern first"
+                    .to_string()
+            }
+            ShellFault::ParenAfterWords { .. } => {
+                let held = match &self.held {
+                    Some((n, text)) => format!(
+                        " (the edit took out line {n}, `{text}`, whose heredoc text these lines \
+                         were: bash now reads them as commands)"
+                    ),
+                    None => String::new(),
+                };
+                format!(
+                    "has a `(` after a command's words, where bash reads one only at a \
+                     command's start or in a function's `NAME ()`{held}"
+                )
+            }
         };
         format!(
             "as the edit (from line {}) leaves it, `bash -n` refuses the script: line {line} \
@@ -325,6 +369,7 @@ pub(super) fn shell_syntax(path: &str, original: &str, result: &str) -> Option<S
         + 1;
     let held = match fault {
         ShellFault::Empty { opened, .. } => held_command(original, result, opened),
+        ShellFault::ParenAfterWords { .. } => heredoc_taken(original, result),
         _ => None,
     };
     Some(ShellBreak {
@@ -348,6 +393,25 @@ fn held_command(original: &str, result: &str, opened: usize) -> Option<(usize, S
         .map(|(i, l)| (prefix + i + 1, l.trim()))
         .find(|(n, l)| *n > opened && !l.is_empty() && !l.starts_with('#'))
         .map(|(n, l)| (n, l.to_string()))
+}
+
+/// The original's first line the edit took out or changed that opens a
+/// heredoc (`<<`, not `<<<`), where the result holds fewer such lines:
+/// its text now read as commands.
+fn heredoc_taken(original: &str, result: &str) -> Option<(usize, String)> {
+    let opens = |l: &str| l.contains("<<") && !l.contains("<<<");
+    if result.lines().filter(|l| opens(l)).count() >= original.lines().filter(|l| opens(l)).count()
+    {
+        return None;
+    }
+    let before: Vec<&str> = original.lines().collect();
+    let after: Vec<&str> = result.lines().collect();
+    let (prefix, suffix) = crate::textdiff::shared_ends(&before, &after);
+    before[prefix..before.len() - suffix]
+        .iter()
+        .enumerate()
+        .find(|(_, l)| opens(l))
+        .map(|(i, l)| (prefix + i + 1, l.trim().to_string()))
 }
 
 /// Why a scan stopped.
@@ -466,6 +530,17 @@ struct Reader<'a> {
     odd_spaces: Vec<usize>,
 }
 
+/// Whether the script's `#!` line names bash or a POSIX sh (a sourced
+/// file, with no `#!` line, runs with its shell's options).
+fn bash_or_sh(text: &[u8]) -> bool {
+    let end = text.iter().position(|&c| c == b'\n').unwrap_or(text.len());
+    let first = String::from_utf8_lossy(&text[..end]);
+    matches!(
+        super::file_kind::interpreter(&first),
+        Some("bash" | "sh" | "dash" | "ash")
+    )
+}
+
 /// A command stands in the innermost block's current part.
 fn filled(stack: &mut [Frame]) {
     if let Some(top) = stack.last_mut() {
@@ -494,6 +569,14 @@ type Scan = Result<(), Stop>;
 impl Reader<'_> {
     fn peek(&self, ahead: usize) -> Option<u8> {
         self.s.get(self.i + ahead).copied()
+    }
+
+    /// Whether the `(` at the reader is a function's `()` (blanks between).
+    fn function_parens(&self) -> bool {
+        self.s[self.i + 1..]
+            .iter()
+            .find(|c| !matches!(c, b' ' | b'\t'))
+            .is_some_and(|&c| c == b')')
     }
 
     /// Steps past one byte, counting lines.
@@ -649,6 +732,11 @@ impl Reader<'_> {
                             stack.push((Block::Paren, self.line, None));
                             cmd = true;
                         }
+                    } else if !cmd && !after_for && !self.function_parens() {
+                        if self.s.windows(6).any(|w| w == b"coproc") {
+                            return Err(Stop::Unsure);
+                        }
+                        return Err(Stop::Fault(ShellFault::ParenAfterWords { line: self.line }));
                     } else {
                         stack.push((Block::Paren, self.line, None));
                         self.i += 1;
@@ -887,6 +975,7 @@ impl Reader<'_> {
             }
             _ => {}
         }
+        let mut first = true;
         loop {
             self.blanks();
             let line = self.line;
@@ -894,6 +983,10 @@ impl Reader<'_> {
             let (word, plain) = self.word()?;
             // A quoted pattern (`" x"`) is a word with no plain bytes.
             let empty = self.i == start;
+            if empty && first && self.peek(0) == Some(b'|') {
+                return Err(Stop::Fault(ShellFault::PipeFirst { line }));
+            }
+            first = false;
             if empty && !matches!(self.peek(0), Some(b')' | b'|')) {
                 return Err(Stop::Unsure);
             }
@@ -1087,8 +1180,8 @@ impl Reader<'_> {
     /// An extended glob's `(` after `word` (at the `(`): a fault where
     /// bash surely reads it with `extglob` off ([`ShellFault::Extglob`]),
     /// else unsure: in a `[[ ... ]]`; `!(` starting a word (`if !(cmd)`
-    /// is `! (cmd)`); a function's `NAME()`; a script with no `#!` line
-    /// (a sourced file runs with its shell's options); or where the text
+    /// is `! (cmd)`); a function's `NAME()`; a script whose `#!` line
+    /// names no bash or sh ([`bash_or_sh`]); or where the text
     /// above the command holding it names `extglob` (a `shopt`, a `#!`
     /// line's `-O extglob`) or sources another file.
     fn extended_glob(&self, word: &[u8]) -> Stop {
@@ -1108,7 +1201,7 @@ impl Reader<'_> {
         let unsure = self.in_test
             || word == b"!"
             || self.s[self.i + 1..].trim_ascii_start().starts_with(b")")
-            || !self.s.starts_with(b"#!")
+            || !bash_or_sh(self.s)
             || above.contains("extglob")
             || sources;
         if unsure {
