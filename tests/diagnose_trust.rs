@@ -4187,7 +4187,9 @@ fn special_spaces_in_code_agree_with_gcc_rustc_and_bash() {
         &["--edition", "2021", "--emit=metadata", "-o", "m.meta"],
     );
     let bash: (&str, &[&str]) = ("bash", &[]);
-    let cases: Vec<(&str, (&str, &[&str]), &str, String, bool)> = vec![
+    // (what, the reader and its arguments, the file before, after, doubted)
+    type Case<'a> = (&'a str, (&'a str, &'a [&'a str]), &'a str, String, bool);
+    let cases: Vec<Case> = vec![
         ("C no-break space", gcc, C, c("    int\u{a0}x = 1;\n"), true),
         ("C thin space", gcc, C, c("    int x\u{2009}= 1;\n"), true),
         (

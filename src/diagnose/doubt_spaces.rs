@@ -184,7 +184,7 @@ fn brace_spaces(lang: Lang, original: &str, result: &str) -> Option<Vec<(usize, 
     if !code_spaces(lang, original)?.is_empty() {
         return None;
     }
-    Some(code_spaces(lang, result)?)
+    code_spaces(lang, result)
 }
 
 /// The spaces [`command_spaces`] reads in `result`'s commands' names
