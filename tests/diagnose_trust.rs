@@ -4049,18 +4049,24 @@ fn shell_verdicts_agree_with_bash_n() {
     assert_eq!(doubted, 35);
 }
 
-/// `text` run by bash as a script (no arguments): what it printed to
-/// stderr.
-fn bash_stderr(text: &str) -> String {
+/// `text` written as run.sh in a fresh directory and given to bash with
+/// `options` before it (no arguments after): what bash did.
+fn bash_run(options: &[&str], text: &str) -> std::process::Output {
     let dir = tempfile::tempdir().expect("temp dir");
     let script = dir.path().join("run.sh");
     std::fs::write(&script, text).expect("write run.sh");
-    let out = std::process::Command::new("bash")
+    std::process::Command::new("bash")
+        .args(options)
         .arg(&script)
         .current_dir(dir.path())
         .output()
-        .expect("bash runs");
-    String::from_utf8_lossy(&out.stderr).into_owned()
+        .expect("bash runs")
+}
+
+/// `text` run by bash as a script (no arguments): what it printed to
+/// stderr.
+fn bash_stderr(text: &str) -> String {
+    String::from_utf8_lossy(&bash_run(&[], text).stderr).into_owned()
 }
 
 /// An extended glob (`@(a|b)`) put where bash parses it before any
@@ -4307,15 +4313,7 @@ fn special_spaces_in_code_agree_with_gcc_rustc_and_bash() {
 
 /// `text` given to `bash -n`: whether it refuses it.
 fn bash_n_refuses(text: &str) -> bool {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let script = dir.path().join("run.sh");
-    std::fs::write(&script, text).expect("write run.sh");
-    let out = std::process::Command::new("bash")
-        .arg("-n")
-        .arg(&script)
-        .output()
-        .expect("bash runs");
-    !out.status.success()
+    !bash_run(&["-n"], text).status.success()
 }
 
 /// wt-shell's two leftovers (findings46): a heredoc's `cat <<EOF` line
@@ -4330,43 +4328,45 @@ fn a_heredoc_read_as_commands_and_a_pattern_list_starting_with_a_bar_agree_with_
     const RUN: &str = "#!/bin/sh\nusage() {\n  cat <<EOF\nUsage: $0 [OPTION]\n  --libdir  print the \
                        library path (disabled here)\nEOF\n}\ncase \"$1\" in\n  (-H | --wi \\\n  | \
                        --with) echo with ;;\n  *) usage ;;\nesac\n";
-    let cases: Vec<(&str, String, bool)> = vec![
-        (
-            "heredoc line taken out",
-            RUN.replace("  cat <<EOF\n", ""),
-            true,
-        ),
+    // (what, the text replaced, its replacement, doubted)
+    let cases = [
+        ("heredoc line taken out", "  cat <<EOF\n", "", true),
         (
             "first pattern's line taken out",
-            RUN.replace("  (-H | --wi \\\n", ""),
+            "  (-H | --wi \\\n",
+            "",
             true,
         ),
-        (
-            "a ( after words",
-            RUN.replace("*) usage ;;", "*) echo a (b) ;;"),
-            true,
-        ),
+        ("a ( after words", "*) usage ;;", "*) echo a (b) ;;", true),
         (
             "a function's NAME ( ) with a blank",
-            RUN.replace("usage() {", "usage ( ) {"),
+            "usage() {",
+            "usage ( ) {",
             false,
         ),
         (
             "an array, a quoted and an escaped (",
-            RUN.replace("*) usage ;;", "*) x=(1 2); echo \"(\" \\( ;;"),
+            "*) usage ;;",
+            "*) x=(1 2); echo \"(\" \\( ;;",
             false,
         ),
         (
             "a subshell after !",
-            RUN.replace("*) usage ;;", "*) if ! (usage); then :; fi ;;"),
+            "*) usage ;;",
+            "*) if ! (usage); then :; fi ;;",
             false,
         ),
         (
             "a pattern list continued by a backslash",
-            RUN.replace("  (-H | --wi \\\n", "  (-H | --wi \\\n  | --wit \\\n"),
+            "  (-H | --wi \\\n",
+            "  (-H | --wi \\\n  | --wit \\\n",
             false,
         ),
     ];
+    let cases: Vec<(&str, String, bool)> = cases
+        .iter()
+        .map(|&(what, from, to, doubted)| (what, RUN.replace(from, to), doubted))
+        .collect();
     for (what, result, doubted) in &cases {
         assert!(!bash_n_refuses(RUN), "bash -n refuses the script before");
         assert_eq!(bash_n_refuses(result), *doubted, "{what}: bash -n");
@@ -4536,15 +4536,7 @@ fn definitions_after_the_code_that_runs_them_agree_with_python3() {
 /// `text` run by bash as a script (no argument): whether it printed
 /// `command not found`.
 fn bash_command_not_found(text: &str) -> bool {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let script = dir.path().join("run.sh");
-    std::fs::write(&script, text).expect("write run.sh");
-    let out = std::process::Command::new("bash")
-        .arg(&script)
-        .current_dir(dir.path())
-        .output()
-        .expect("bash runs");
-    String::from_utf8_lossy(&out.stderr).contains("command not found")
+    bash_stderr(text).contains("command not found")
 }
 
 /// The shell sibling (round 45, T-11): a function appended after the

@@ -384,15 +384,9 @@ pub(super) fn shell_syntax(path: &str, original: &str, result: &str) -> Option<S
 /// those the edit took out or changed, when it stands below line `opened`
 /// (1-based): what a block part left empty held before.
 fn held_command(original: &str, result: &str, opened: usize) -> Option<(usize, String)> {
-    let before: Vec<&str> = original.lines().collect();
-    let after: Vec<&str> = result.lines().collect();
-    let (prefix, suffix) = crate::textdiff::shared_ends(&before, &after);
-    before[prefix..before.len() - suffix]
-        .iter()
-        .enumerate()
-        .map(|(i, l)| (prefix + i + 1, l.trim()))
-        .find(|(n, l)| *n > opened && !l.is_empty() && !l.starts_with('#'))
-        .map(|(n, l)| (n, l.to_string()))
+    first_taken(original, result, |n, l| {
+        n > opened && !l.is_empty() && !l.starts_with('#')
+    })
 }
 
 /// The original's first line the edit took out or changed that opens a
@@ -404,14 +398,25 @@ fn heredoc_taken(original: &str, result: &str) -> Option<(usize, String)> {
     {
         return None;
     }
+    first_taken(original, result, |_, l| opens(l))
+}
+
+/// The original's first line among those the edit took out or changed
+/// (its number, 1-based, and its text, trimmed) that `wanted` accepts.
+fn first_taken(
+    original: &str,
+    result: &str,
+    wanted: impl Fn(usize, &str) -> bool,
+) -> Option<(usize, String)> {
     let before: Vec<&str> = original.lines().collect();
     let after: Vec<&str> = result.lines().collect();
     let (prefix, suffix) = crate::textdiff::shared_ends(&before, &after);
     before[prefix..before.len() - suffix]
         .iter()
         .enumerate()
-        .find(|(_, l)| opens(l))
-        .map(|(i, l)| (prefix + i + 1, l.trim().to_string()))
+        .map(|(i, l)| (prefix + i + 1, l.trim()))
+        .find(|&(n, l)| wanted(n, l))
+        .map(|(n, l)| (n, l.to_string()))
 }
 
 /// Why a scan stopped.
@@ -425,16 +430,7 @@ pub enum Stop {
 
 /// Reads `text` as a script: `Ok` when it reads clean.
 pub fn scan(text: &str) -> Result<(), Stop> {
-    let mut reader = Reader {
-        s: text.as_bytes(),
-        i: 0,
-        line: 1,
-        heredocs: Vec::new(),
-        top: (0, 1),
-        in_test: false,
-        command_word: false,
-        odd_spaces: Vec::new(),
-    };
+    let mut reader = Reader::new(text);
     reader.commands(false)
 }
 
@@ -444,16 +440,7 @@ pub fn scan(text: &str) -> Result<(), Stop> {
 /// runs as one command, not found): byte offsets, in reading order.
 /// `None` when the script does not read clean.
 pub(super) fn command_spaces(text: &str) -> Option<Vec<usize>> {
-    let mut reader = Reader {
-        s: text.as_bytes(),
-        i: 0,
-        line: 1,
-        heredocs: Vec::new(),
-        top: (0, 1),
-        in_test: false,
-        command_word: false,
-        odd_spaces: Vec::new(),
-    };
+    let mut reader = Reader::new(text);
     reader.commands(false).ok()?;
     Some(reader.odd_spaces)
 }
@@ -567,6 +554,20 @@ fn separator(c: u8) -> bool {
 type Scan = Result<(), Stop>;
 
 impl Reader<'_> {
+    /// At the start of `text`.
+    fn new(text: &str) -> Reader<'_> {
+        Reader {
+            s: text.as_bytes(),
+            i: 0,
+            line: 1,
+            heredocs: Vec::new(),
+            top: (0, 1),
+            in_test: false,
+            command_word: false,
+            odd_spaces: Vec::new(),
+        }
+    }
+
     fn peek(&self, ahead: usize) -> Option<u8> {
         self.s.get(self.i + ahead).copied()
     }
