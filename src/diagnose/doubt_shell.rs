@@ -356,6 +356,9 @@ pub(super) fn shell_syntax(path: &str, original: &str, result: &str) -> Option<S
     let Err(Stop::Fault(fault)) = scan(result) else {
         return None;
     };
+    if execs_before(result, fault.line()) {
+        return None;
+    }
     let lines: Vec<&str> = result.lines().collect();
     let text = lines
         .get(fault.line().saturating_sub(1))
@@ -377,6 +380,24 @@ pub(super) fn shell_syntax(path: &str, original: &str, result: &str) -> Option<S
         text,
         changed,
         held,
+    })
+}
+
+/// Whether a line above `line` (1-based) of `text`, at column 0, runs
+/// `exec` with a command (a sh head over a Python file: `'''exec'
+/// python3 "$0" "$@"`): the shell is replaced there and never reads on,
+/// though `bash -n` does. An `exec` of redirections alone is not one.
+fn execs_before(text: &str, line: usize) -> bool {
+    text.lines().take(line.saturating_sub(1)).any(|l| {
+        let rest = ["exec ", "'''exec' ", "\"\"\"exec\" "]
+            .iter()
+            .find_map(|head| l.strip_prefix(head));
+        rest.map(str::trim_start).is_some_and(|r| {
+            !r.is_empty()
+                && !r
+                    .trim_start_matches(|c: char| c.is_ascii_digit())
+                    .starts_with(['<', '>', '&'])
+        })
     })
 }
 
@@ -1579,6 +1600,20 @@ mod tests {
         );
         // A heredoc on the last line swallows nothing: no verdict.
         assert_eq!(scan("echo a\ncat <<EOF\n"), Err(Stop::Unsure));
+    }
+    /// A sh head over a Python file (`'''exec' python3 "$0" "$@"`): the
+    /// shell is replaced before it reads the Python lines, which `bash -n`
+    /// alone refuses: no verdict. An `exec` of redirections alone runs on.
+    #[test]
+    fn a_script_that_execs_another_program_is_not_judged_past_the_exec() {
+        let head = "#!/bin/sh\n'''exec' \"$(dirname -- \"$0\")/python3\" \"$0\" \"$@\"\n' '''\n";
+        let polyglot = format!("{head}import sys\nsys.exit(main(\"x\"))\n");
+        assert_eq!(shell_syntax("2to3", "", &polyglot), None);
+        let redirected = "#!/bin/sh\nexec >/tmp/log 2>&1\necho a (b)\n";
+        assert_eq!(
+            shell_syntax("run.sh", "", redirected).map(|b| b.fault),
+            Some(ShellFault::ParenAfterWords { line: 3 })
+        );
     }
 
     /// Round 45, T-08b: an arithmetic holding a quoted command
