@@ -469,7 +469,7 @@ impl Reader {
         while i < chars.len() {
             let c = chars[i];
             let next = chars.get(i + 1).copied();
-            if counted && self.mode == Mode::Code && super::doubt_spaces::odd_space(c) {
+            if counted && self.mode == Mode::Code && super::odd_spaces::odd_space(c) {
                 self.odd_spaces.push((self.line_no, i));
             }
             match self.mode.clone() {

@@ -456,7 +456,7 @@ pub fn scan(text: &str) -> Result<(), Stop> {
 }
 
 /// Where `text` (a script that reads clean) holds a Unicode space other
-/// than U+0020 ([`super::doubt_spaces::odd_space`]) unquoted in a
+/// than U+0020 ([`super::odd_spaces::odd_space`]) unquoted in a
 /// command's name, before any `=` (bash splits no word at it: the name
 /// runs as one command, not found): byte offsets, in reading order.
 /// `None` when the script does not read clean.
@@ -1187,7 +1187,7 @@ impl Reader<'_> {
                 c => {
                     if self.command_word
                         && !out.contains(&b'=')
-                        && super::doubt_spaces::odd_space_at(&self.s[self.i..])
+                        && super::odd_spaces::odd_space_at(&self.s[self.i..])
                     {
                         self.odd_spaces.push(self.i);
                     }

@@ -26,27 +26,6 @@
 use super::doubt_braces::{Lang, brace_language, code_spaces};
 use super::doubt_shell::{command_spaces, shell_script};
 
-/// Whether `c` is a space other than U+0020 that a model's text carries
-/// and a C, Rust, Go or shell reader does not take for white space: the
-/// no-break space, the Ogham space mark, the en to hair spaces, the
-/// narrow no-break, medium mathematical and ideographic spaces.
-pub(super) fn odd_space(c: char) -> bool {
-    matches!(
-        c,
-        '\u{A0}' | '\u{1680}' | '\u{2000}'..='\u{200A}' | '\u{202F}' | '\u{205F}' | '\u{3000}'
-    )
-}
-
-/// Whether the UTF-8 `bytes` start with an [`odd_space`].
-pub(super) fn odd_space_at(bytes: &[u8]) -> bool {
-    let head = &bytes[..bytes.len().min(4)];
-    let text = match std::str::from_utf8(head) {
-        Ok(t) => t,
-        Err(e) => std::str::from_utf8(&head[..e.valid_up_to()]).unwrap_or(""),
-    };
-    text.chars().next().is_some_and(odd_space)
-}
-
 /// The language an [`OddSpace`] is read in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SpaceLanguage {

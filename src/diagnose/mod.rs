@@ -67,6 +67,7 @@ mod merge;
 mod message;
 mod normalize;
 mod occurrences;
+mod odd_spaces;
 pub(crate) mod pystatements;
 mod pytokens;
 pub mod strings;
