@@ -304,6 +304,10 @@ struct Reader {
     /// The line (0-based) since whose end the reading has stayed in a
     /// block comment or a string over lines; `None` in code.
     pub(super) left_code: Option<usize>,
+    /// The Unicode spaces other than U+0020 read in code, outside strings
+    /// and comments, on a line each `#if` chain around counts: line
+    /// (0-based) and character index ([`code_spaces`]).
+    odd_spaces: Vec<(usize, usize)>,
 }
 
 /// A line that ends inside a string its language ends at the line (a
@@ -354,6 +358,7 @@ impl Reader {
             loose_char: false,
             loose: Vec::new(),
             left_code: None,
+            odd_spaces: Vec::new(),
         }
     }
 
@@ -460,9 +465,13 @@ impl Reader {
         // The last character of code read on this line that is no white
         // space: whether a `/` starts a regular expression.
         let mut last: Option<char> = None;
+        let counted = self.chains.iter().all(|c| c.counted);
         while i < chars.len() {
             let c = chars[i];
             let next = chars.get(i + 1).copied();
+            if counted && self.mode == Mode::Code && super::odd_spaces::odd_space(c) {
+                self.odd_spaces.push((self.line_no, i));
+            }
             match self.mode.clone() {
                 Mode::Block(depth) => {
                     if c == '*' && next == Some('/') {
@@ -1107,6 +1116,19 @@ impl StringLines {
         self.0.line(line);
         (matches!(self.0.mode, Mode::Str(_)), self.0.opened.is_some())
     }
+}
+
+/// Where `text` (in `lang`) holds a Unicode space other than U+0020 in
+/// its code, outside strings, comments and `#if 0` branches: line
+/// (0-based) and character index, in reading order. `None` when the
+/// reading is unsure or ends inside a string or a comment.
+pub(super) fn code_spaces(lang: Lang, text: &str) -> Option<Vec<(usize, usize)>> {
+    let mut reader = Reader::new(lang);
+    for line in text.lines() {
+        reader.line(line.trim_end_matches('\r'));
+    }
+    reader.finish();
+    reader.read_through().then_some(reader.odd_spaces)
 }
 
 /// Per line of `text` (the file `path`, in a brace language): whether it

@@ -523,6 +523,9 @@ fn shell_program(text: &str) -> Option<(ModuleNames<'_>, Reading<'_>)> {
     // Blocks open at the top level; a top-level `exit` read.
     let mut depth = 0usize;
     let mut exited = false;
+    // The header line of a top-level `if` whose `then` branch runs when
+    // the script runs ([`entry_guard`]), while that branch is read.
+    let mut guard: Option<usize> = None;
     for (i, line) in text.lines().enumerate() {
         let number = i + 1;
         let line = line.strip_suffix('\r').unwrap_or(line);
@@ -554,6 +557,21 @@ fn shell_program(text: &str) -> Option<(ModuleNames<'_>, Reading<'_>)> {
             }
             continue;
         }
+        if let (1, Some(header)) = (depth, guard) {
+            if matches!(first, "else" | "elif") {
+                guard = None;
+            } else if !exited {
+                let runs = Place::Runs {
+                    script: true,
+                    block: header,
+                };
+                let surely = surely_run(code);
+                for called in surely.calls {
+                    r.record(&mut names, number, runs, called);
+                }
+                exited |= surely.exits;
+            }
+        }
         if depth == 0 {
             if let Some((name, braced)) = function_header(line) {
                 let entry = r.functions.entry(name).or_insert(Function {
@@ -566,18 +584,224 @@ fn shell_program(text: &str) -> Option<(ModuleNames<'_>, Reading<'_>)> {
                 function = Some((name, usize::from(braced), false));
                 continue;
             }
-            if let Some(called) = called_name(first).filter(|_| !exited) {
+            let surely = surely_run(code);
+            if !exited {
                 let runs = Place::Runs {
                     script: true,
                     block: number,
                 };
-                r.record(&mut names, number, runs, called);
+                for called in surely.calls {
+                    r.record(&mut names, number, runs, called);
+                }
             }
-            exited |= first == "exit";
+            exited |= first == "exit" || surely.exits;
+            guard = (surely.opens_guard && net == 1).then_some(number);
         }
         depth = depth.checked_add_signed(net)?;
+        if depth == 0 {
+            guard = None;
+        }
     }
     Some((names, r))
+}
+
+/// What a line standing where it surely runs runs in turn, when the
+/// script runs ([`surely_run`]).
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Surely<'a> {
+    /// The first word of each command that runs.
+    calls: Vec<&'a str>,
+    /// One of them is `exit`.
+    exits: bool,
+    /// The line ends in the `then` of an `if` whose test holds when the
+    /// script runs: the lines of that branch run too.
+    opens_guard: bool,
+}
+
+/// What a line, where it runs, surely runs (tester 46, T-12: the entry
+/// point behind bash's `if __name__ == "__main__":`): its commands split
+/// where bash splits a list outside quotes ([`list_parts`]); the first
+/// runs; one after `;` runs; one after `&&` (`||`) runs when the test
+/// before it holds (fails) whenever the script runs ([`entry_guard`]);
+/// an `if` whose test so holds runs its `then` branch. Reading stops at
+/// anything else (a `|`, an `&&` after another command, an `else`).
+fn surely_run(code: &str) -> Surely<'_> {
+    let mut surely = Surely::default();
+    // The test before, as [`entry_guard`] reads it; inside an `if` test.
+    let mut test: Option<bool> = None;
+    let mut in_guard_if = false;
+    for (op, part) in list_parts(code) {
+        let runs = match op {
+            ListOp::First | ListOp::Then => true,
+            ListOp::And => test == Some(true),
+            ListOp::Or => test == Some(false),
+        };
+        if !runs {
+            break;
+        }
+        let mut command = part.trim();
+        if let Some(condition) = command.strip_prefix("if ") {
+            if entry_guard(condition) != Some(true) {
+                break;
+            }
+            in_guard_if = true;
+            test = None;
+            continue;
+        }
+        if in_guard_if {
+            match command.strip_prefix("then") {
+                Some(rest) if rest.is_empty() || rest.starts_with(char::is_whitespace) => {
+                    command = rest.trim_start();
+                    in_guard_if = false;
+                    surely.opens_guard = command.is_empty();
+                }
+                _ => break,
+            }
+        }
+        if command == "fi" {
+            surely.opens_guard = false;
+            continue;
+        }
+        test = entry_guard(command);
+        let first = command.split_whitespace().next().unwrap_or("");
+        if test.is_some() || command.is_empty() || matches!(first, "else" | "elif") {
+            if matches!(first, "else" | "elif") {
+                break;
+            }
+            continue;
+        }
+        surely.exits |= first == "exit";
+        surely.calls.extend(called_name(first));
+    }
+    surely
+}
+
+/// The operator before a command of a list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ListOp {
+    /// The line's first command.
+    First,
+    /// `;`.
+    Then,
+    /// `&&`.
+    And,
+    /// `||`.
+    Or,
+}
+
+/// A line's commands where bash splits a list: at `;`, `&&` and `||`
+/// outside quotes and parentheses, up to a comment. A `|` or a lone `&`
+/// ends the reading after the command before it (a pipeline's first
+/// command runs); a `;;`, a `)` with none open or a quote left open ends
+/// it before the part holding it.
+fn list_parts(code: &str) -> Vec<(ListOp, &str)> {
+    let bytes = code.as_bytes();
+    let mut parts = Vec::new();
+    let (mut start, mut op) = (0, ListOp::First);
+    let mut quote: Option<u8> = None;
+    let mut parens = 0usize;
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        let next = bytes.get(i + 1).copied();
+        if let Some(q) = quote {
+            if c == b'\\' && q == b'"' {
+                i += 1;
+            } else if c == q {
+                quote = None;
+            }
+            i += 1;
+            continue;
+        }
+        let word_start = i == 0 || bytes[i - 1].is_ascii_whitespace();
+        let split = match (c, next) {
+            (b'\'' | b'"' | b'`', _) => {
+                quote = Some(c);
+                None
+            }
+            (b'\\', _) => {
+                i += 1;
+                None
+            }
+            (b'#', _) if word_start => break,
+            (b'(', _) => {
+                parens += 1;
+                None
+            }
+            (b')', _) => match parens.checked_sub(1) {
+                Some(p) => {
+                    parens = p;
+                    None
+                }
+                None => return parts,
+            },
+            _ if parens > 0 => None,
+            (b';', Some(b';')) => return parts,
+            (b';', _) => Some((ListOp::Then, 1)),
+            (b'&', Some(b'&')) => Some((ListOp::And, 2)),
+            (b'|', Some(b'|')) => Some((ListOp::Or, 2)),
+            (b'&', Some(b'>')) => None,
+            (b'&', _) if i > 0 && matches!(bytes[i - 1], b'>' | b'<') => None,
+            (b'|' | b'&', _) => {
+                parts.push((op, &code[start..i]));
+                return parts;
+            }
+            _ => None,
+        };
+        match split {
+            Some((after, width)) => {
+                parts.push((op, &code[start..i]));
+                op = after;
+                i += width;
+                start = i;
+            }
+            None => i += 1,
+        }
+    }
+    if quote.is_none() && parens == 0 {
+        parts.push((op, &code[start..i]));
+    }
+    parts
+}
+
+/// Whether a test holds (`Some(true)`) or fails (`Some(false)`) whenever
+/// the script runs (is not sourced): bash's entry-point guard, `[[
+/// "${BASH_SOURCE[0]}" == "$0" ]]` (either side, `[`, `=`, `!=`), and
+/// `(return 0 2>/dev/null)` (a `return` outside a function fails unless
+/// the file is sourced). `None`: any other test or command.
+fn entry_guard(test: &str) -> Option<bool> {
+    let compact: String = test.split_whitespace().collect();
+    if matches!(
+        compact.as_str(),
+        "(return02>/dev/null)" | "(return2>/dev/null)" | "(return0)"
+    ) {
+        return Some(false);
+    }
+    let words: Vec<&str> = test.split_whitespace().collect();
+    let (left, op, right) = match words.as_slice() {
+        ["[[", l, op, r, "]]"] | ["[", l, op, r, "]"] => (*l, *op, *r),
+        _ => return None,
+    };
+    let unquoted = |w: &str| {
+        w.strip_prefix('"')
+            .and_then(|w| w.strip_suffix('"'))
+            .map_or(w.to_string(), str::to_string)
+    };
+    let script = |w: &str| matches!(unquoted(w).as_str(), "$0" | "${0}");
+    let source = |w: &str| {
+        matches!(
+            unquoted(w).as_str(),
+            "$BASH_SOURCE" | "${BASH_SOURCE}" | "${BASH_SOURCE[0]}"
+        )
+    };
+    if !((script(left) && source(right)) || (source(left) && script(right))) {
+        return None;
+    }
+    match op {
+        "==" | "=" => Some(true),
+        "!=" => Some(false),
+        _ => None,
+    }
 }
 
 /// How a word changes the count of blocks open: `if`, `case`, a loop's
@@ -623,7 +847,64 @@ fn called_name(first: &str) -> Option<&str> {
 
 #[cfg(test)]
 mod tests {
-    use super::python_defined_late;
+    use super::{Surely, python_defined_late, surely_run};
+
+    /// What a top-level shell line surely runs (tester 46, T-12): the
+    /// commands of its list bash runs whenever the script runs.
+    #[test]
+    fn a_shell_line_runs_its_list_and_its_entry_guard() {
+        let run = |calls: Vec<&'static str>, exits, opens_guard| Surely {
+            calls,
+            exits,
+            opens_guard,
+        };
+        let cases = [
+            ("main \"$@\"", run(vec!["main"], false, false)),
+            (
+                "set -- \"$@\"; main \"$@\"; exit $?",
+                run(vec!["set", "main", "exit"], true, false),
+            ),
+            (
+                "main \"$@\" 2>&1 | tee log.txt",
+                run(vec!["main"], false, false),
+            ),
+            ("main \"$@\" || exit 1", run(vec!["main"], false, false)),
+            (
+                "[[ \"${BASH_SOURCE[0]}\" == \"${0}\" ]] && main \"$@\"",
+                run(vec!["main"], false, false),
+            ),
+            (
+                "[ \"$0\" != \"$BASH_SOURCE\" ] || main",
+                run(vec!["main"], false, false),
+            ),
+            (
+                "(return 0 2>/dev/null) || main \"$@\"",
+                run(vec!["main"], false, false),
+            ),
+            (
+                "if [[ \"${BASH_SOURCE[0]}\" == \"$0\" ]]; then",
+                run(vec![], false, true),
+            ),
+            (
+                "if [ \"$0\" = \"${BASH_SOURCE}\" ]; then main; fi",
+                run(vec!["main"], false, false),
+            ),
+            (
+                "if [[ $# -gt 0 ]]; then main; fi",
+                run(vec![], false, false),
+            ),
+            ("[[ $# -gt 0 ]] && main", run(vec![], false, false)),
+            ("cd /tmp && main", run(vec!["cd"], false, false)),
+            (
+                "echo \"a; greet\" # ; greet",
+                run(vec!["echo"], false, false),
+            ),
+            ("echo $(true; greet)", run(vec!["echo"], false, false)),
+        ];
+        for (line, expected) in cases {
+            assert_eq!(surely_run(line), expected, "{line}");
+        }
+    }
 
     const APP: &str =
         "def main():\n    print(\"start\")\n\n\nif __name__ == \"__main__\":\n    main()\n";

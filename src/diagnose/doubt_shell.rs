@@ -16,11 +16,17 @@
 //!   `done`, `{` to `}`: round 45, T-08); an `&&`, `||` or `|` with no
 //!   command after it before a closing word, a `;`, a `)` or the file's
 //!   end (T-01); and a heredoc whose delimiter no line holds, so every
-//!   line after it is its text (`bash -n` only warns; T-01);
+//!   line after it is its text (`bash -n` only warns; T-01); a `(` after
+//!   a command's words (a heredoc's text read as commands once its
+//!   `cat <<EOF` line is taken out) and a `case` pattern list starting
+//!   with `|` (wt-shell's leftovers, round 46);
 //! - `$((` is read as bash 5.2 reads it: to the `)` matching its second
 //!   `(` (quotes and substitutions read through), then a `)` right after,
 //!   or else on to the `)` matching the `$(`, by the text;
-//! - anything the reader is unsure of (an extended glob, a `[[` over
+//! - an extended glob (`@(a|b)`) where bash parses it with `extglob` off
+//!   ([`ShellFault::Extglob`]: tester 46, T-13) is a fault; one the text
+//!   above may have turned on is unsure;
+//! - anything else the reader is unsure of (a `[[` over
 //!   lines, ...) gives no verdict, for either text;
 //! - doubted: the result has a fault, the script before read clean.
 //!
@@ -89,6 +95,32 @@ pub enum ShellFault {
         /// The file's last line (1-based).
         last: usize,
     },
+    /// A `case` pattern list starting with `|` (its first pattern's line
+    /// taken out: wt-shell's leftover).
+    PipeFirst {
+        /// Its line (1-based).
+        line: usize,
+    },
+    /// A `(` after a command's words (`echo a (b)`: a heredoc's text read
+    /// as commands once its `cat <<EOF` line is taken out): bash reads one
+    /// only where a command starts, or in a function's `NAME ()`.
+    ParenAfterWords {
+        /// Its line (1-based).
+        line: usize,
+    },
+    /// An extended glob pattern (`@(`, `!(`, `+(`, `*(`, `?(`) outside a
+    /// `[[ ... ]]`, where no top-level line above the command holding it
+    /// turns `extglob` on: bash parses that command whole before it runs
+    /// any of it (a `shopt` inside the same function comes too late) and
+    /// stops at it with a syntax error (tester 46, T-13).
+    Extglob {
+        /// The pattern's opening: `@(`, ...
+        opener: &'static str,
+        /// Its line (1-based).
+        line: usize,
+        /// The line (1-based) the top-level command holding it starts at.
+        command: usize,
+    },
 }
 
 impl ShellFault {
@@ -100,7 +132,10 @@ impl ShellFault {
             | ShellFault::NotPattern { line }
             | ShellFault::Empty { line, .. }
             | ShellFault::Dangling { line, .. }
-            | ShellFault::Heredoc { line, .. } => line,
+            | ShellFault::Heredoc { line, .. }
+            | ShellFault::PipeFirst { line }
+            | ShellFault::ParenAfterWords { line }
+            | ShellFault::Extglob { line, .. } => line,
         }
     }
 
@@ -172,6 +207,21 @@ impl ShellBreak {
             ShellFault::Unexpected { .. } | ShellFault::NotPattern { .. } => {
                 "send the new text with each block closed by its own word".to_string()
             }
+            ShellFault::PipeFirst { .. } => {
+                "keep the pattern before the `|` in the new text".to_string()
+            }
+            ShellFault::ParenAfterWords { .. } if self.held.is_some() => {
+                "keep the line that opens the heredoc in the new text".to_string()
+            }
+            ShellFault::ParenAfterWords { .. } => {
+                "quote the `(` in the new text, or put it where a command starts".to_string()
+            }
+            ShellFault::Extglob {
+                opener, command, ..
+            } => format!(
+                "put `shopt -s extglob` on a line of its own above line {command}, or send a \
+                 pattern without `{opener}`"
+            ),
         };
         format!("{}: {advice}", self.fault())
     }
@@ -193,6 +243,27 @@ impl ShellBreak {
                      that a line `{delimiter}` ends, and no line after it is `{delimiter}`: bash \
                      reads {lines}, to the file's end, as the heredoc's text and runs none of \
                      it (`bash -n` only warns), where the script before read clean",
+                    self.changed, self.text,
+                );
+            }
+            ShellFault::Extglob {
+                opener, command, ..
+            } => {
+                let within = if *command == line {
+                    String::new()
+                } else {
+                    format!(
+                        " (the command it stands in starts at line {command}: bash parses a \
+                         whole function, `if` or loop before it runs any line of it, so a \
+                         `shopt` inside it comes too late)"
+                    )
+                };
+                return format!(
+                    "as the edit (from line {}) leaves it, line {line} (`{}`) holds the extended \
+                     glob `{opener}`, which bash parses only once `shopt -s extglob` has run, and \
+                     no top-level line above the command holding it runs that{within}: running \
+                     the script stops there with `syntax error near unexpected token `('`, \
+                     where the script before read clean",
                     self.changed, self.text,
                 );
             }
@@ -226,6 +297,23 @@ impl ShellBreak {
             }
             ShellFault::NotPattern { .. } => {
                 "has a command where a `case` pattern (ending in `)`) or `esac` belongs".to_string()
+            }
+            ShellFault::PipeFirst { .. } => {
+                "starts a `case` pattern list with `|`, where bash reads a pattern first"
+                    .to_string()
+            }
+            ShellFault::ParenAfterWords { .. } => {
+                let held = match &self.held {
+                    Some((n, text)) => format!(
+                        " (the edit took out line {n}, `{text}`, whose heredoc text these lines \
+                         were: bash now reads them as commands)"
+                    ),
+                    None => String::new(),
+                };
+                format!(
+                    "has a `(` after a command's words, where bash reads one only at a \
+                     command's start or in a function's `NAME ()`{held}"
+                )
             }
         };
         format!(
@@ -268,6 +356,9 @@ pub(super) fn shell_syntax(path: &str, original: &str, result: &str) -> Option<S
     let Err(Stop::Fault(fault)) = scan(result) else {
         return None;
     };
+    if execs_before(result, fault.line()) {
+        return None;
+    }
     let lines: Vec<&str> = result.lines().collect();
     let text = lines
         .get(fault.line().saturating_sub(1))
@@ -281,6 +372,7 @@ pub(super) fn shell_syntax(path: &str, original: &str, result: &str) -> Option<S
         + 1;
     let held = match fault {
         ShellFault::Empty { opened, .. } => held_command(original, result, opened),
+        ShellFault::ParenAfterWords { .. } => heredoc_taken(original, result),
         _ => None,
     };
     Some(ShellBreak {
@@ -291,10 +383,52 @@ pub(super) fn shell_syntax(path: &str, original: &str, result: &str) -> Option<S
     })
 }
 
+/// Whether a line above `line` (1-based) of `text`, at column 0, runs
+/// `exec` with a command (a sh head over a Python file: `'''exec'
+/// python3 "$0" "$@"`): the shell is replaced there and never reads on,
+/// though `bash -n` does. An `exec` of redirections alone is not one.
+fn execs_before(text: &str, line: usize) -> bool {
+    text.lines().take(line.saturating_sub(1)).any(|l| {
+        let rest = ["exec ", "'''exec' ", "\"\"\"exec\" "]
+            .iter()
+            .find_map(|head| l.strip_prefix(head));
+        rest.map(str::trim_start).is_some_and(|r| {
+            !r.is_empty()
+                && !r
+                    .trim_start_matches(|c: char| c.is_ascii_digit())
+                    .starts_with(['<', '>', '&'])
+        })
+    })
+}
+
 /// The original's first command line (not blank, not a comment) among
 /// those the edit took out or changed, when it stands below line `opened`
 /// (1-based): what a block part left empty held before.
 fn held_command(original: &str, result: &str, opened: usize) -> Option<(usize, String)> {
+    first_taken(original, result, |n, l| {
+        n > opened && !l.is_empty() && !l.starts_with('#')
+    })
+}
+
+/// The original's first line the edit took out or changed that opens a
+/// heredoc (`<<`, not `<<<`), where the result holds fewer such lines:
+/// its text now read as commands.
+fn heredoc_taken(original: &str, result: &str) -> Option<(usize, String)> {
+    let opens = |l: &str| l.contains("<<") && !l.contains("<<<");
+    if result.lines().filter(|l| opens(l)).count() >= original.lines().filter(|l| opens(l)).count()
+    {
+        return None;
+    }
+    first_taken(original, result, |_, l| opens(l))
+}
+
+/// The original's first line among those the edit took out or changed
+/// (its number, 1-based, and its text, trimmed) that `wanted` accepts.
+fn first_taken(
+    original: &str,
+    result: &str,
+    wanted: impl Fn(usize, &str) -> bool,
+) -> Option<(usize, String)> {
     let before: Vec<&str> = original.lines().collect();
     let after: Vec<&str> = result.lines().collect();
     let (prefix, suffix) = crate::textdiff::shared_ends(&before, &after);
@@ -302,7 +436,7 @@ fn held_command(original: &str, result: &str, opened: usize) -> Option<(usize, S
         .iter()
         .enumerate()
         .map(|(i, l)| (prefix + i + 1, l.trim()))
-        .find(|(n, l)| *n > opened && !l.is_empty() && !l.starts_with('#'))
+        .find(|&(n, l)| wanted(n, l))
         .map(|(n, l)| (n, l.to_string()))
 }
 
@@ -317,13 +451,19 @@ pub enum Stop {
 
 /// Reads `text` as a script: `Ok` when it reads clean.
 pub fn scan(text: &str) -> Result<(), Stop> {
-    let mut reader = Reader {
-        s: text.as_bytes(),
-        i: 0,
-        line: 1,
-        heredocs: Vec::new(),
-    };
+    let mut reader = Reader::new(text);
     reader.commands(false)
+}
+
+/// Where `text` (a script that reads clean) holds a Unicode space other
+/// than U+0020 ([`super::odd_spaces::odd_space`]) unquoted in a
+/// command's name, before any `=` (bash splits no word at it: the name
+/// runs as one command, not found): byte offsets, in reading order.
+/// `None` when the script does not read clean.
+pub(super) fn command_spaces(text: &str) -> Option<Vec<usize>> {
+    let mut reader = Reader::new(text);
+    reader.commands(false).ok()?;
+    Some(reader.odd_spaces)
 }
 
 /// A block open in a list of commands.
@@ -387,6 +527,26 @@ struct Reader<'a> {
     /// Heredocs whose bodies start after the current line: the delimiter,
     /// and whether leading tabs are stripped (`<<-`).
     heredocs: Vec<(Vec<u8>, bool, usize)>,
+    /// Where the top-level command being read starts: its byte and line
+    /// (bash parses it whole, then runs it).
+    top: (usize, usize),
+    /// Inside a `[[ ... ]]` (bash reads extended globs there unasked).
+    in_test: bool,
+    /// The word read is a command's name ([`command_spaces`]).
+    command_word: bool,
+    /// The odd spaces met in commands' names ([`command_spaces`]).
+    odd_spaces: Vec<usize>,
+}
+
+/// Whether the script's `#!` line names bash or a POSIX sh (a sourced
+/// file, with no `#!` line, runs with its shell's options).
+fn bash_or_sh(text: &[u8]) -> bool {
+    let end = text.iter().position(|&c| c == b'\n').unwrap_or(text.len());
+    let first = String::from_utf8_lossy(&text[..end]);
+    matches!(
+        super::file_kind::interpreter(&first),
+        Some("bash" | "sh" | "dash" | "ash")
+    )
 }
 
 /// A command stands in the innermost block's current part.
@@ -415,8 +575,30 @@ fn separator(c: u8) -> bool {
 type Scan = Result<(), Stop>;
 
 impl Reader<'_> {
+    /// At the start of `text`.
+    fn new(text: &str) -> Reader<'_> {
+        Reader {
+            s: text.as_bytes(),
+            i: 0,
+            line: 1,
+            heredocs: Vec::new(),
+            top: (0, 1),
+            in_test: false,
+            command_word: false,
+            odd_spaces: Vec::new(),
+        }
+    }
+
     fn peek(&self, ahead: usize) -> Option<u8> {
         self.s.get(self.i + ahead).copied()
+    }
+
+    /// Whether the `(` at the reader is a function's `()` (blanks between).
+    fn function_parens(&self) -> bool {
+        self.s[self.i + 1..]
+            .iter()
+            .find(|c| !matches!(c, b' ' | b'\t'))
+            .is_some_and(|&c| c == b')')
     }
 
     /// Steps past one byte, counting lines.
@@ -503,6 +685,9 @@ impl Reader<'_> {
                     self.newline()?;
                     cmd = true;
                     target = false;
+                    if !in_subst && stack.is_empty() && dangling.is_none() {
+                        self.top = (self.i, self.line);
+                    }
                 }
                 b';' => {
                     if let Some(op) = dangling {
@@ -569,6 +754,11 @@ impl Reader<'_> {
                             stack.push((Block::Paren, self.line, None));
                             cmd = true;
                         }
+                    } else if !cmd && !after_for && !self.function_parens() {
+                        if self.s.windows(6).any(|w| w == b"coproc") {
+                            return Err(Stop::Unsure);
+                        }
+                        return Err(Stop::Fault(ShellFault::ParenAfterWords { line: self.line }));
                     } else {
                         stack.push((Block::Paren, self.line, None));
                         self.i += 1;
@@ -604,7 +794,10 @@ impl Reader<'_> {
                     }
                 }
                 _ => {
-                    let (word, plain) = self.word()?;
+                    self.command_word = cmd && !target && !name_then_cmd && !after_for && !for_do;
+                    let read = self.word();
+                    self.command_word = false;
+                    let (word, plain) = read?;
                     // `for NAME do`: a `do` right after the loop's name.
                     let for_name = after_for;
                     after_for = false;
@@ -804,6 +997,7 @@ impl Reader<'_> {
             }
             _ => {}
         }
+        let mut first = true;
         loop {
             self.blanks();
             let line = self.line;
@@ -811,6 +1005,10 @@ impl Reader<'_> {
             let (word, plain) = self.word()?;
             // A quoted pattern (`" x"`) is a word with no plain bytes.
             let empty = self.i == start;
+            if empty && first && self.peek(0) == Some(b'|') {
+                return Err(Stop::Fault(ShellFault::PipeFirst { line }));
+            }
+            first = false;
             if empty && !matches!(self.peek(0), Some(b')' | b'|')) {
                 return Err(Stop::Unsure);
             }
@@ -841,6 +1039,14 @@ impl Reader<'_> {
     /// Past a `[[ ... ]]` on one line (its `<`, `>`, `(`, `)`, `&&` are
     /// its own); unsure over lines.
     fn test_expression(&mut self) -> Scan {
+        self.in_test = true;
+        let read = self.test_words();
+        self.in_test = false;
+        read
+    }
+
+    /// The words of a `[[ ... ]]` ([`Self::test_expression`]).
+    fn test_words(&mut self) -> Scan {
         loop {
             self.blanks();
             match self.peek(0) {
@@ -975,16 +1181,59 @@ impl Reader<'_> {
                     self.array(line)?;
                 }
                 b'(' if matches!(out.last(), Some(b'?' | b'*' | b'+' | b'@' | b'!')) => {
-                    return Err(Stop::Unsure);
+                    return Err(self.extended_glob(&out));
                 }
                 c if separator(c) => break,
                 c => {
+                    if self.command_word
+                        && !out.contains(&b'=')
+                        && super::odd_spaces::odd_space_at(&self.s[self.i..])
+                    {
+                        self.odd_spaces.push(self.i);
+                    }
                     out.push(c);
                     self.i += 1;
                 }
             }
         }
         Ok((out, plain))
+    }
+
+    /// An extended glob's `(` after `word` (at the `(`): a fault where
+    /// bash surely reads it with `extglob` off ([`ShellFault::Extglob`]),
+    /// else unsure: in a `[[ ... ]]`; `!(` starting a word (`if !(cmd)`
+    /// is `! (cmd)`); a function's `NAME()`; a script whose `#!` line
+    /// names no bash or sh ([`bash_or_sh`]); or where the text
+    /// above the command holding it names `extglob` (a `shopt`, a `#!`
+    /// line's `-O extglob`) or sources another file.
+    fn extended_glob(&self, word: &[u8]) -> Stop {
+        let opener = match word.last() {
+            Some(b'?') => "?(",
+            Some(b'*') => "*(",
+            Some(b'+') => "+(",
+            Some(b'@') => "@(",
+            _ => "!(",
+        };
+        let (at, command) = self.top;
+        let above = String::from_utf8_lossy(&self.s[..at]);
+        let sources = above.lines().any(|l| {
+            let l = l.trim_start();
+            l.starts_with("source ") || l.starts_with(". ") || l.contains(" source ")
+        });
+        let unsure = self.in_test
+            || word == b"!"
+            || self.s[self.i + 1..].trim_ascii_start().starts_with(b")")
+            || !bash_or_sh(self.s)
+            || above.contains("extglob")
+            || sources;
+        if unsure {
+            return Stop::Unsure;
+        }
+        Stop::Fault(ShellFault::Extglob {
+            opener,
+            line: self.line,
+            command,
+        })
     }
 
     /// After a `$`: `$'...'`, `$"..."`, `$(...)`, `$((...))`, `${...}`, or
@@ -1351,6 +1600,20 @@ mod tests {
         );
         // A heredoc on the last line swallows nothing: no verdict.
         assert_eq!(scan("echo a\ncat <<EOF\n"), Err(Stop::Unsure));
+    }
+    /// A sh head over a Python file (`'''exec' python3 "$0" "$@"`): the
+    /// shell is replaced before it reads the Python lines, which `bash -n`
+    /// alone refuses: no verdict. An `exec` of redirections alone runs on.
+    #[test]
+    fn a_script_that_execs_another_program_is_not_judged_past_the_exec() {
+        let head = "#!/bin/sh\n'''exec' \"$(dirname -- \"$0\")/python3\" \"$0\" \"$@\"\n' '''\n";
+        let polyglot = format!("{head}import sys\nsys.exit(main(\"x\"))\n");
+        assert_eq!(shell_syntax("2to3", "", &polyglot), None);
+        let redirected = "#!/bin/sh\nexec >/tmp/log 2>&1\necho a (b)\n";
+        assert_eq!(
+            shell_syntax("run.sh", "", redirected).map(|b| b.fault),
+            Some(ShellFault::ParenAfterWords { line: 3 })
+        );
     }
 
     /// Round 45, T-08b: an arithmetic holding a quoted command

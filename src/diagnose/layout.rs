@@ -34,7 +34,7 @@ use super::doubt_redefine::{
     json_duplicate_key, python_redefinition, yaml_duplicate_key, yaml_template,
 };
 use super::doubt_restricted::restricted_break;
-use super::doubt_shell::shell_syntax;
+use super::doubt_shell::{ShellFault, shell_syntax};
 use super::doubt_toml::{toml_broken, toml_name};
 use super::doubt_twins::{Script, script_twin};
 use super::doubt_xml::{xml_broken, xml_name};
@@ -114,7 +114,9 @@ pub enum BreakKind {
     /// fence the edit did not touch ([`super::doubt_fence`]).
     FenceOpen,
     /// A character Python refuses in code, outside strings and comments
-    /// (a no-break space, a typographic quote: [`super::doubt_pysyntax`]).
+    /// (a no-break space, a typographic quote: [`super::doubt_pysyntax`]);
+    /// a no-break space in C, Rust or Go code or a shell command's name
+    /// ([`super::doubt_spaces`]).
     InvalidCharacter,
     /// A decorator or attribute moved onto a new definition, off the one
     /// it stood on ([`super::doubt_decorators`]).
@@ -155,6 +157,9 @@ pub enum BreakKind {
     /// A Python `@overload` stack left without its implementation
     /// ([`super::doubt_overload`]).
     OverloadAlone,
+    /// A shell script's extended glob (`@(a|b)`) where bash parses it with
+    /// `extglob` still off ([`super::doubt_shell`]).
+    ExtglobOff,
 }
 
 impl BreakKind {
@@ -165,7 +170,7 @@ impl BreakKind {
     /// `invalid-character`, `invalid-syntax`, `argument-twice`,
     /// `late-future`, `joins-statements`, `splits-statement`,
     /// `other-normalisation`, `markup-open`, `package-use`,
-    /// `reads-otherwise`, `overload-alone`.
+    /// `reads-otherwise`, `overload-alone`, `extglob-off`.
     pub fn name(self) -> &'static str {
         match self {
             BreakKind::Misindents => "misindents",
@@ -192,6 +197,7 @@ impl BreakKind {
             BreakKind::PackageUse => "package-use",
             BreakKind::ReadsOtherwise => "reads-otherwise",
             BreakKind::OverloadAlone => "overload-alone",
+            BreakKind::ExtglobOff => "extglob-off",
         }
     }
 
@@ -212,7 +218,7 @@ impl BreakKind {
             BreakKind::Outside => "puts a statement outside its block",
             BreakKind::FenceOpen => "leaves a code block open",
             BreakKind::MovesDecorator => "moves a decorator onto another definition",
-            BreakKind::InvalidCharacter => "puts a character Python refuses in its code",
+            BreakKind::InvalidCharacter => "puts a character its language refuses in its code",
             BreakKind::InvalidSyntax => "ends a statement with an operator",
             BreakKind::ArgumentTwice => "gives an argument twice",
             BreakKind::LateFuture => "puts a __future__ import below code",
@@ -223,6 +229,7 @@ impl BreakKind {
             BreakKind::PackageUse => "leaves an import unused, or a package not imported",
             BreakKind::ReadsOtherwise => "writes a value YAML reads otherwise",
             BreakKind::OverloadAlone => "leaves overloads without their implementation",
+            BreakKind::ExtglobOff => "uses an extended glob before `shopt -s extglob` runs",
         }
     }
 }
@@ -255,7 +262,7 @@ impl LayoutBreak {
             BreakKind::UsedBeforeDefined => "using a name before it defines it",
             BreakKind::Outside => "with a statement outside the block it needs",
             BreakKind::MovesDecorator => "with a decorator moved onto another definition",
-            BreakKind::InvalidCharacter => "with a character Python refuses in its code",
+            BreakKind::InvalidCharacter => "with a character its language refuses in its code",
             BreakKind::InvalidSyntax => "with a statement ending in an operator",
             BreakKind::ArgumentTwice => "with an argument given twice",
             BreakKind::LateFuture => "with a `from __future__` import below its code",
@@ -266,6 +273,7 @@ impl LayoutBreak {
             BreakKind::PackageUse => "with an import unused, or a package not imported",
             BreakKind::ReadsOtherwise => "with a value YAML reads otherwise than written",
             BreakKind::OverloadAlone => "with overloads and no implementation",
+            BreakKind::ExtglobOff => "with an extended glob bash parses with extglob off",
         }
     }
 }
@@ -403,10 +411,10 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
     // open, a block closed by another's word ([`super::doubt_shell`]).
     let found = found.or_else(|| {
         shell_syntax(path, original, result).map(|s| {
-            let kind = if s.fault.is_quote() {
-                BreakKind::Unclosed
-            } else {
-                BreakKind::Unbalanced
+            let kind = match s.fault {
+                ShellFault::Extglob { .. } => BreakKind::ExtglobOff,
+                _ if s.fault.is_quote() => BreakKind::Unclosed,
+                _ => BreakKind::Unbalanced,
             };
             of(kind)(say(s.describe(), s.fault()))
         })
@@ -416,6 +424,12 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
     let found = found.or_else(|| {
         shell_defined_late(path, original, result)
             .map(|l| of(BreakKind::UsedBeforeDefined)(say(l.describe(), l.fault())))
+    });
+    // A no-break space put in C, Rust, Go or shell code
+    // ([`super::doubt_spaces`]).
+    let found = found.or_else(|| {
+        super::doubt_spaces::odd_space_in_code(path, original, result)
+            .map(|o| of(BreakKind::InvalidCharacter)(say(o.describe(), o.fault())))
     });
     // A Go, Rust or JavaScript import given again
     // ([`super::doubt_imports`]); a Markdown code fence left open
