@@ -62,12 +62,16 @@
 //!   (Zig has no block comments).
 //! - JSON (`.json`, no comments) and JSON with comments (`.jsonc`).
 //!
+//! - Terraform and HCL, CMake, Nix, SQL ([`bracket_language`], counted
+//!   by this check only): see [`Lang`] for what is read of each.
+//!
 //! Not read in any language: an interpolation left open over the end of a
-//! one-line string (`"${f(` then a line break). Left out: CSS and its kin
+//! one-line string (`"${f(` then a line break): its brackets are not
+//! judged, but a one-line string it leaves open at the line's end is
+//! ([`quotes`]; tester 47 T-02: `"Hi ${n!"`). Left out: CSS and its kin
 //! (`url(//host/a.png)` unquoted reads as a comment), PHP (HTML around
-//! `<?php`, heredocs, `#` comments), shell, Terraform and HCL (`.tf .hcl`:
-//! heredocs `<<EOF`, `#` comments), JSON5 (unquoted keys, `'..'`), Vue
-//! and Svelte files (script blocks inside HTML).
+//! `<?php`, heredocs, `#` comments), shell, JSON5 (unquoted keys,
+//! `'..'`), Vue and Svelte files (script blocks inside HTML).
 //!
 //! Cheap on a long file: the file before is read once; the file after only
 //! when the edit's changed lines hold a bracket, a quote or a comment mark
@@ -76,6 +80,9 @@
 use crate::textdiff::changed_lines;
 
 pub mod quotes;
+
+#[cfg(test)]
+mod config_tests;
 
 /// The string and comment forms a brace language has.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -763,9 +770,10 @@ impl Reader {
             End::Doubled(q) if c == *q && at(i + 1) == Some(*q) => return i + 1,
             End::Doubled(q) => (c == *q).then_some(i),
             End::Heredoc(_) => None,
-            End::Bracket(n) => (c == ']' && (1..=*n).all(|k| at(i + k) == Some('='))
-                && at(i + n + 1) == Some(']'))
-            .then_some(i + n + 1),
+            End::Bracket(n) => {
+                (c == ']' && (1..=*n).all(|k| at(i + k) == Some('=')) && at(i + n + 1) == Some(']'))
+                    .then_some(i + n + 1)
+            }
             End::Tag(tag) => chars[i..].starts_with(tag).then(|| i + tag.len() - 1),
             End::NixIndented if c == '\'' && at(i + 1) == Some('\'') => {
                 if matches!(at(i + 2), Some('$' | '\'' | '\\')) {
@@ -800,7 +808,9 @@ impl Reader {
             (Lang::Cmake, '[') if let Some(n) = cmake_bracket(chars, i) => {
                 self.enter(str(End::Bracket(n), false, Interp::No), i + n + 1)
             }
-            (Lang::Hcl | Lang::Cmake | Lang::Nix, '#') | (Lang::Sql, '-') if c == '#' || at(i + 1) == Some('-') => {
+            (Lang::Hcl | Lang::Cmake | Lang::Nix, '#') | (Lang::Sql, '-')
+                if c == '#' || at(i + 1) == Some('-') =>
+            {
                 self.line_comment = true;
                 chars.len() - 1
             }
@@ -808,20 +818,26 @@ impl Reader {
             (Lang::Cmake, '\\') => i + 1,
             (Lang::Cmake, '{' | '}' | '[' | ']' | '\'') => i,
             (Lang::Cmake, '"') => self.enter(str(End::Quote('"'), true, Interp::No), i),
-            (Lang::Hcl, '"') => {
-                self.enter(Str::new(End::Quote('"'), true, Interp::DollarScala, true), i)
-            }
+            (Lang::Hcl, '"') => self.enter(
+                Str::new(End::Quote('"'), true, Interp::DollarScala, true),
+                i,
+            ),
             (Lang::Hcl, '<') if at(i + 1) == Some('<') => {
                 let from = i + 2 + usize::from(at(i + 2) == Some('-'));
                 let word: String = chars[from..]
                     .iter()
                     .take_while(|c| c.is_alphanumeric() || matches!(c, '_' | '-'))
                     .collect();
-                let rest = chars[from + word.chars().count()..].iter().all(|c| c.is_whitespace());
+                let rest = chars[from + word.chars().count()..]
+                    .iter()
+                    .all(|c| c.is_whitespace());
                 if word.is_empty() || !rest {
                     return None;
                 }
-                self.enter(str(End::Heredoc(word), false, Interp::Dollar), chars.len() - 1)
+                self.enter(
+                    str(End::Heredoc(word), false, Interp::Dollar),
+                    chars.len() - 1,
+                )
             }
             (Lang::Hcl, '\'') => i,
             (Lang::Nix, '"') => self.enter(str(End::Quote('"'), true, Interp::Dollar), i),
@@ -832,9 +848,8 @@ impl Reader {
             (Lang::Nix, '\'') => i,
             (Lang::Sql, '\'') => {
                 // PostgreSQL's `E'..'` escapes with `\`.
-                let escapes = i > 0
-                    && matches!(chars[i - 1], 'E' | 'e')
-                    && !word_before(chars, i - 1);
+                let escapes =
+                    i > 0 && matches!(chars[i - 1], 'E' | 'e') && !word_before(chars, i - 1);
                 self.enter(str(End::Doubled('\''), escapes, Interp::No), i)
             }
             (Lang::Sql, '"') => self.enter(str(End::Doubled('"'), false, Interp::No), i),
@@ -998,9 +1013,11 @@ impl Reader {
                     self.enter(one('"', Interp::Brace), q)
                 }
             }
-            '@' if lang == Lang::CSharp && next == Some('$') && at(i + 2) == Some('"') => {
-                self.enter(Str::new(End::Doubled('"'), false, Interp::Brace, false), i + 2)
-            }
+            '@' if lang == Lang::CSharp && next == Some('$') && at(i + 2) == Some('"') => self
+                .enter(
+                    Str::new(End::Doubled('"'), false, Interp::Brace, false),
+                    i + 2,
+                ),
             '"' if triple('"') => {
                 let (escapes, interp) = match lang {
                     Lang::Java => (true, Interp::No),
