@@ -15,23 +15,43 @@ fn doubt(path: &str, before: &str, old: &str, new: &str) -> Option<String> {
     }
 }
 
+/// The doubt `before` edited gets, in words; fails where none.
+fn said(path: &str, before: &str, old: &str, new: &str) -> String {
+    doubt(path, before, old, new).unwrap_or_else(|| panic!("{path}: no doubt for {new:?}"))
+}
+
+/// Asserts that no text of `added`, each put right after `at` in
+/// `before`, gets a doubt.
+fn no_doubt_adding(path: &str, before: &str, at: &str, added: &[&str]) {
+    for text in added {
+        let after = before.replacen(at, &format!("{at}{text}"), 1);
+        assert_eq!(
+            doubt(path, before, before, &after),
+            None,
+            "{path}: {text:?}"
+        );
+    }
+}
+
 const KOTLIN: &str = "package demo\ndata class User(val name: String, val age: Int)\nfun greet(u: User): String {\n    return \"Hi ${u.name}, you are ${u.age}\"\n}\nfun main() { println(greet(User(\"a\", 3))) }\n";
+const TERRAFORM: &str = "resource \"aws_s3_bucket\" \"b\" {\n  bucket = \"my-bucket\"\n  tags = {\n    Name = \"b\"\n  }\n}\n\nvariable \"region\" {\n  default = \"us-east-1\"\n}\n";
+const CMAKE: &str = "cmake_minimum_required(VERSION 3.16)\nproject(demo C)\nadd_executable(app\n  main.c\n  util.c\n)\ntarget_link_libraries(app m)\n";
+const NIX: &str = "{ pkgs ? import <nixpkgs> {} }:\npkgs.mkShell {\n  buildInputs = with pkgs; [\n    python3\n    git\n  ];\n  shellHook = ''\n    echo \"ready\"\n  '';\n}\n";
+const SQL: &str = "CREATE TABLE users (\n  id INTEGER PRIMARY KEY,\n  name TEXT NOT NULL\n);\n\nCREATE INDEX users_name ON users (name);\n";
 
 #[test]
 fn an_interpolation_the_edit_leaves_open_in_a_one_line_string_is_doubted() {
     assert_eq!(
-        doubt("Main.kt", KOTLIN, "${u.age}\"", "${u.age\"").as_deref(),
-        Some(
-            "line 4 opens a `${` in a string and does not close it with its `}` (`return \"Hi \
+        said("Main.kt", KOTLIN, "${u.age}\"", "${u.age\""),
+        "line 4 opens a `${` in a string and does not close it with its `}` (`return \"Hi \
              ${u.name}, you are ${u.age\"`): the string's closing `\"` is read inside the `${` \
              and opens a string left open at the line's end, and a `\"` string ends at its line \
              in Kotlin (the file before has no such line): close the `${` with its `}` before \
              the string's closing `\"`"
-        )
     );
     assert!(
-        doubt("Main.kt", KOTLIN, "${u.name}", "${u.name")
-            .is_some_and(|d| d.starts_with("line 4 opens a `${` in a string"))
+        said("Main.kt", KOTLIN, "${u.name}", "${u.name")
+            .starts_with("line 4 opens a `${` in a string")
     );
     let cases = [
         (
@@ -98,53 +118,44 @@ fn an_interpolation_over_lines_that_closes_is_no_doubt() {
     );
 }
 
-const TERRAFORM: &str = "resource \"aws_s3_bucket\" \"b\" {\n  bucket = \"my-bucket\"\n  tags = {\n    Name = \"b\"\n  }\n}\n\nvariable \"region\" {\n  default = \"us-east-1\"\n}\n";
-
 #[test]
 fn terraform_a_dropped_brace_or_a_quote_left_open_is_doubted() {
     assert_eq!(
-        doubt(
+        said(
             "main.tf",
             TERRAFORM,
             "    Name = \"b\"\n  }\n",
             "    Name = \"b\"\n"
-        )
-        .as_deref(),
-        Some(
-            "as written, the file has one `}` fewer than `{` (srview counts them outside \
+        ),
+        "as written, the file has one `}` fewer than `{` (srview counts them outside \
              strings and comments; the file before has as many of each): the edit's old text \
              closes a block its new text does not close (line 5 `}`): send the new text with \
              its closing `}`"
-        )
     );
     assert_eq!(
-        doubt("main.tf", TERRAFORM, "\"my-bucket\"", "\"my-bucket").as_deref(),
-        Some(
-            "line 2 opens a string it does not close (`bucket = \"my-bucket`): a `\"` string \
+        said("main.tf", TERRAFORM, "\"my-bucket\"", "\"my-bucket"),
+        "line 2 opens a string it does not close (`bucket = \"my-bucket`): a `\"` string \
              ends at its line in Terraform (the file before has no such line): close it with \
              its `\"`, or escape the quote (`\\\"`) if it is text"
-        )
     );
     assert!(doubt("a.hcl", TERRAFORM, "  tags = {\n", "  tags = \n").is_some());
 }
 
 #[test]
 fn terraform_comments_strings_and_heredocs_hold_no_brackets() {
-    for added in [
-        "  # a } in a comment\n",
-        "  // a ( in a comment\n",
-        "  /* a [\n  over lines */\n",
-        "  note = \"a { in ${var.region} and $${literal}\"\n",
-        "  policy = <<EOF\n{\n  \"a\": [\nEOF\n",
-        "  policy = <<-JSON\n    { \"b\": \"${var.region}\" \n    JSON\n",
-    ] {
-        let after = format!("  bucket = \"my-bucket\"\n{added}");
-        assert_eq!(
-            doubt("main.tf", TERRAFORM, "  bucket = \"my-bucket\"\n", &after),
-            None,
-            "{added:?}"
-        );
-    }
+    no_doubt_adding(
+        "main.tf",
+        TERRAFORM,
+        "  bucket = \"my-bucket\"\n",
+        &[
+            "  # a } in a comment\n",
+            "  // a ( in a comment\n",
+            "  /* a [\n  over lines */\n",
+            "  note = \"a { in ${var.region} and $${literal}\"\n",
+            "  policy = <<EOF\n{\n  \"a\": [\nEOF\n",
+            "  policy = <<-JSON\n    { \"b\": \"${var.region}\" \n    JSON\n",
+        ],
+    );
     // The heredoc's word ends it: a `}` dropped after it is seen.
     let heredoc = TERRAFORM.replace(
         "  bucket = \"my-bucket\"\n",
@@ -153,91 +164,83 @@ fn terraform_comments_strings_and_heredocs_hold_no_brackets() {
     assert!(doubt("main.tf", &heredoc, "  }\n}\n", "  }\n").is_some());
 }
 
-const CMAKE: &str = "cmake_minimum_required(VERSION 3.16)\nproject(demo C)\nadd_executable(app\n  main.c\n  util.c\n)\ntarget_link_libraries(app m)\n";
-
 #[test]
 fn cmake_a_dropped_paren_is_doubted_its_text_forms_are_not_counted() {
     assert_eq!(
-        doubt("CMakeLists.txt", CMAKE, "  util.c\n)\n", "  util.c\n").as_deref(),
-        Some(
-            "as written, the file has one `)` fewer than `(` (srview counts them outside \
+        said("CMakeLists.txt", CMAKE, "  util.c\n)\n", "  util.c\n"),
+        "as written, the file has one `)` fewer than `(` (srview counts them outside \
              strings and comments; the file before has as many of each): the edit's old text \
              closes a block its new text does not close (line 6 `)`): send the new text with \
              its closing `)`"
-        )
     );
-    for added in [
-        "# a ( in a comment\n",
-        "#[[ a ( in a\nbracket comment ]]\n",
-        "message([=[ a ( and ]] in ]=])\n",
-        "message(\"a ( over\nlines\")\n",
-        "set(V ${A}{ [x\\( )\n",
-        "set(URL https://example.com/a//b)\n",
-    ] {
-        let after = format!("{CMAKE}{added}");
-        assert_eq!(
-            doubt("cmake/deps.cmake", CMAKE, CMAKE, &after),
-            None,
-            "{added:?}"
-        );
-    }
+    no_doubt_adding(
+        "cmake/deps.cmake",
+        CMAKE,
+        "util.c\n)\n",
+        &[
+            "# a ( in a comment\n",
+            "#[[ a ( in a\nbracket comment ]]\n",
+            "message([=[ a ( and ]] in ]=])\n",
+            "message(\"a ( over\nlines\")\n",
+            "set(V ${A}{ [x\\( )\n",
+            "set(URL https://example.com/a//b)\n",
+        ],
+    );
 }
-
-const NIX: &str = "{ pkgs ? import <nixpkgs> {} }:\npkgs.mkShell {\n  buildInputs = with pkgs; [\n    python3\n    git\n  ];\n  shellHook = ''\n    echo \"ready\"\n  '';\n}\n";
 
 #[test]
 fn nix_a_dropped_bracket_or_indented_string_end_is_doubted() {
     assert!(
-        doubt("default.nix", NIX, "  ];\n", "  ;\n")
-            .is_some_and(|d| d.starts_with("as written, the file has one `]` fewer than `[`"))
+        said("default.nix", NIX, "  ];\n", "  ;\n")
+            .starts_with("as written, the file has one `]` fewer than `[`")
     );
     assert_eq!(
-        doubt("default.nix", NIX, "  '';\n", "  ';\n").as_deref(),
-        Some(
-            "from line 7 (`shellHook = ''`) a string runs to the file's end and nothing \
+        said("default.nix", NIX, "  '';\n", "  ';\n"),
+        "from line 7 (`shellHook = ''`) a string runs to the file's end and nothing \
              closes it: Nix refuses the file, and reads the code after as text (the file \
              before ends in code): close the string with its quote"
-        )
     );
-    for added in [
-        "  # a { in a comment\n",
-        "  /* a [ */\n",
-        "  s = \"a ( ${pkgs.lib.version} over\n  lines\";\n",
-        "  t = ''\n    a ''${not} '''( ''\\n ${pkgs.hello}\n  '';\n",
-        "  u = a // { b = 1; };\n",
-        "  f' = x: x;\n",
-    ] {
-        let after = NIX.replace("  ];\n", &format!("  ];\n{added}"));
-        assert_eq!(doubt("default.nix", NIX, NIX, &after), None, "{added:?}");
-    }
+    no_doubt_adding(
+        "default.nix",
+        NIX,
+        "  ];\n",
+        &[
+            "  # a { in a comment\n",
+            "  /* a [ */\n",
+            "  s = \"a ( ${pkgs.lib.version} over\n  lines\";\n",
+            "  t = ''\n    a ''${not} '''( ''\\n ${pkgs.hello}\n  '';\n",
+            "  u = a // { b = 1; };\n",
+            "  f' = x: x;\n",
+        ],
+    );
 }
-
-const SQL: &str = "CREATE TABLE users (\n  id INTEGER PRIMARY KEY,\n  name TEXT NOT NULL\n);\n\nCREATE INDEX users_name ON users (name);\n";
 
 #[test]
 fn sql_a_dropped_paren_is_doubted_its_strings_and_comments_are_not_counted() {
     assert!(
-        doubt(
+        said(
             "schema.sql",
             SQL,
             "  name TEXT NOT NULL\n);",
             "  name TEXT NOT NULL\n;"
         )
-        .is_some_and(|d| d.starts_with("as written, the file has one `)` fewer than `(`"))
+        .starts_with("as written, the file has one `)` fewer than `(`")
     );
-    for added in [
-        "-- a ( in a comment\n",
-        "/* a ( over\nlines */\n",
-        "INSERT INTO users (name) VALUES ('it''s (');\n",
-        "INSERT INTO users (name) VALUES ('a ( over\nlines');\n",
-        "SELECT \"odd (\"\"name\" FROM users;\n",
-        "CREATE FUNCTION f() RETURNS int AS $$ SELECT ( $$ LANGUAGE sql;\n",
-        "CREATE FUNCTION g() RETURNS int AS $body$ ( $$ ) $body$ LANGUAGE sql;\n",
-        "SELECT E'\\'(' , $1;\n",
-    ] {
-        let after = format!("{SQL}{added}");
-        assert_eq!(doubt("schema.sql", SQL, SQL, &after), None, "{added:?}");
-    }
+    no_doubt_adding(
+        "schema.sql",
+        SQL,
+        "users (name);\n",
+        &[
+            "-- a ( in a comment\n",
+            "/* a ( over\nlines */\n",
+            "INSERT INTO users (name) VALUES ('it''s (');\n",
+            "INSERT INTO users (name) VALUES ('a ( over\nlines');\n",
+            "SELECT \"odd (\"\"name\" FROM users;\n",
+            "CREATE FUNCTION f() RETURNS int AS $$ SELECT ( $$ LANGUAGE sql;\n",
+            "CREATE FUNCTION g() RETURNS int AS $body$ ( $$ ) $body$ LANGUAGE sql;\n",
+            "SELECT E'\\'(' , $1;\n",
+        ],
+    );
 }
 
 #[test]
