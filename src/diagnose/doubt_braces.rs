@@ -735,6 +735,11 @@ impl Reader {
             self.escaped_end = i + 1 >= chars.len();
             return i + 1;
         }
+        // MySQL's `'it\'s'` escapes the quote, standard SQL's `'C:\'` ends
+        // the string: not read.
+        if self.lang == Lang::Sql && !s.escapes && c == '\\' && at(i + 1) == Some('\'') {
+            self.unsure = true;
+        }
         let closes = match &s.end {
             End::Quote(q) => (c == *q).then_some(i),
             End::Triple(q) => {
