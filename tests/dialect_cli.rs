@@ -3204,9 +3204,10 @@ fn line_splicing_and_preprocessor_branches_are_read_as_the_compiler_reads_them()
 
 /// A tester's find (round 38e, 06): the same dropped `}` was doubted in
 /// `f.cpp` and called fine in Dart, Gradle, Groovy, Solidity, Objective-C,
-/// CUDA, JSONC, Zig and Protobuf files. Now each is doubted; Terraform and
-/// HCL (heredocs) are still not read, nor a `.m` file with no Objective-C
-/// line (`#import`, `@interface`, ...: else it may be MATLAB).
+/// CUDA, JSONC, Zig and Protobuf files. Now each is doubted, and Terraform
+/// and HCL too since tester 47 T-05 (their heredocs and comments read); a
+/// `.m` file with no Objective-C line (`#import`, `@interface`, ...: else
+/// it may be MATLAB) is still not read.
 #[test]
 fn a_dropped_brace_is_doubted_in_the_brace_languages_added() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -3227,8 +3228,8 @@ fn a_dropped_brace_is_doubted_in_the_brace_languages_added() {
         ("f.zig", content, 1),
         ("f.proto", content, 1),
         ("matlab.m", content, 0),
-        ("f.tf", content, 0),
-        ("f.hcl", content, 0),
+        ("f.tf", content, 1),
+        ("f.hcl", content, 1),
     ];
     for (name, content, code) in codes {
         support::files::write(root, name, content.as_bytes());

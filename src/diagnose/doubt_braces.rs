@@ -62,12 +62,16 @@
 //!   (Zig has no block comments).
 //! - JSON (`.json`, no comments) and JSON with comments (`.jsonc`).
 //!
+//! - Terraform and HCL, CMake, Nix, SQL ([`bracket_language`], counted
+//!   by this check only): see [`Lang`] for what is read of each.
+//!
 //! Not read in any language: an interpolation left open over the end of a
-//! one-line string (`"${f(` then a line break). Left out: CSS and its kin
+//! one-line string (`"${f(` then a line break): its brackets are not
+//! judged, but a one-line string it leaves open at the line's end is
+//! ([`quotes`]; tester 47 T-02: `"Hi ${n!"`). Left out: CSS and its kin
 //! (`url(//host/a.png)` unquoted reads as a comment), PHP (HTML around
-//! `<?php`, heredocs, `#` comments), shell, Terraform and HCL (`.tf .hcl`:
-//! heredocs `<<EOF`, `#` comments), JSON5 (unquoted keys, `'..'`), Vue
-//! and Svelte files (script blocks inside HTML).
+//! `<?php`, heredocs, `#` comments), shell, JSON5 (unquoted keys,
+//! `'..'`), Vue and Svelte files (script blocks inside HTML).
 //!
 //! Cheap on a long file: the file before is read once; the file after only
 //! when the edit's changed lines hold a bracket, a quote or a comment mark
@@ -76,6 +80,9 @@
 use crate::textdiff::changed_lines;
 
 pub mod quotes;
+
+#[cfg(test)]
+mod config_tests;
 
 /// The string and comment forms a brace language has.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -111,6 +118,18 @@ pub enum Lang {
     Json,
     /// JSON with comments.
     Jsonc,
+    /// Terraform and HCL: `#`, `//`, `/* */` comments, `".."` with
+    /// `${..}` (one line), heredocs `<<EOF` and `<<-EOF`.
+    Hcl,
+    /// CMake: `#` and `#[[ ]]` comments, bracket arguments `[[ ]]`,
+    /// `".."` over lines; only `()` counted.
+    Cmake,
+    /// Nix: `#` and `/* */` comments, `".."` and `''..''` over lines with
+    /// `${..}`.
+    Nix,
+    /// SQL: `--` and `/* */` comments, `'..'` and `".."` with the quote
+    /// doubled, PostgreSQL's `$$..$$` and `$tag$..$tag$`.
+    Sql,
 }
 
 /// The brace language `path`'s extension names (see the module).
@@ -137,6 +156,29 @@ pub fn brace_language(path: &str) -> Option<Lang> {
     })
 }
 
+/// The language `path` names whose brackets are counted: a brace
+/// language ([`brace_language`]), or Terraform and HCL (`.tf .tfvars
+/// .hcl`), CMake (`CMakeLists.txt`, `.cmake`), Nix (`.nix`) or SQL
+/// (`.sql`). Kept apart from [`brace_language`], whose other readers
+/// (strings over lines, comments) do not read these.
+pub fn bracket_language(path: &str) -> Option<Lang> {
+    if let Some(lang) = brace_language(path) {
+        return Some(lang);
+    }
+    let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
+    if name == "CMakeLists.txt" {
+        return Some(Lang::Cmake);
+    }
+    let (_, ext) = name.rsplit_once('.')?;
+    Some(match ext {
+        "tf" | "tfvars" | "hcl" => Lang::Hcl,
+        "cmake" => Lang::Cmake,
+        "nix" => Lang::Nix,
+        "sql" => Lang::Sql,
+        _ => return None,
+    })
+}
+
 /// The brackets counted, openers and closers.
 const OPEN: [char; 3] = ['{', '(', '['];
 const CLOSE: [char; 3] = ['}', ')', ']'];
@@ -157,15 +199,23 @@ enum End {
     RawTriple(usize),
     /// At `)`, this delimiter, `"` (C++'s `R"d( .. )d"`).
     CppRaw(Vec<char>),
-    /// C#'s `@".."`: `""` is a quote.
-    Verbatim,
     /// At `/` and this many `#` (Swift's regular expression `#/../#`).
     Slash(usize),
+    /// At this quote, two of it being one (C#'s `@".."`, SQL's `'..'`).
+    Doubled(char),
+    /// At a line holding only this word (HCL's heredoc `<<EOF`).
+    Heredoc(String),
+    /// At `]`, this many `=`, `]` (CMake's `[[ ]]`, `[=[ ]=]`).
+    Bracket(usize),
+    /// At this text (PostgreSQL's `$$`, `$tag$`).
+    Tag(Vec<char>),
+    /// At `''` not followed by `$`, `'` or `\\` (Nix's `''..''`).
+    NixIndented,
 }
 
 /// What a string interpolates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Interp {
+pub(super) enum Interp {
     No,
     /// `${..}`.
     Dollar,
@@ -178,6 +228,20 @@ enum Interp {
     /// C#'s raw `$""".."""` after this many `$`: a run of as many `{`
     /// opens `{..}`, a shorter run is text.
     RawBrace(usize),
+}
+
+impl Interp {
+    /// How an interpolation opens and closes, as written (`${`, `}`);
+    /// `None` for a string that interpolates nothing.
+    fn marks(self) -> Option<(String, char)> {
+        match self {
+            Interp::No => None,
+            Interp::Dollar | Interp::DollarScala => Some(("${".to_string(), '}')),
+            Interp::Paren(n) => Some((format!("\\{}(", "#".repeat(n)), ')')),
+            Interp::Brace => Some(("{".to_string(), '}')),
+            Interp::RawBrace(n) => Some(("{".repeat(n), '}')),
+        }
+    }
 }
 
 /// A string being read.
@@ -270,6 +334,11 @@ struct Reader {
     /// delimiter it cannot find, an interpolation over a line's end in a
     /// one-line string, Groovy's `$/ .. /$`): no judgment on the text.
     unsure: bool,
+    /// An interpolation of a one-line string was open over a line's end
+    /// (C# 11 allows it; elsewhere the edit likely left one open): not
+    /// read for brackets, but the lines it leaves inside a one-line
+    /// string are still counted ([`quotes`]).
+    hole_over_line: bool,
     counts: Counts,
     /// The line read last: each pair's balance so far on it, and how far
     /// below 0 it went (its closers of blocks opened on earlier lines).
@@ -326,6 +395,9 @@ pub(super) struct Loose {
     pub(super) after_word: bool,
     /// Where its quote is on the line (a character index).
     pub(super) at: usize,
+    /// The interpolation of a one-line string open around it, if one is
+    /// (`"Hi ${n!"`: the closing quote read inside the `${`).
+    pub(super) hole: Option<Interp>,
 }
 
 /// A closer that closes an opener of another pair: the brackets cross.
@@ -344,6 +416,7 @@ impl Reader {
             mode: Mode::Code,
             templates: Vec::new(),
             unsure: false,
+            hole_over_line: false,
             counts: [0; 6],
             running: [0; 3],
             dips: [0; 3],
@@ -426,7 +499,18 @@ impl Reader {
 
     /// Whether the reading ended in code, every construct read.
     fn read_through(&self) -> bool {
-        self.mode == Mode::Code && self.templates.is_empty() && !self.unsure
+        self.mode == Mode::Code && self.templates.is_empty() && !self.unsure && !self.hole_over_line
+    }
+
+    /// Whether the reading met a construct srview does not read, other
+    /// than an interpolation open over a line's end.
+    fn unread(&self) -> bool {
+        self.unsure
+    }
+
+    /// Whether the reading is unsure of anything (see [`Self::unread`]).
+    fn any_unsure(&self) -> bool {
+        self.unsure || self.hole_over_line
     }
 
     /// Whether the language's block comments nest.
@@ -456,6 +540,16 @@ impl Reader {
             }
             self.line_no += 1;
             return [0; 6];
+        }
+        // An HCL heredoc ends at a line holding only its word.
+        if let Mode::Str(Str {
+            end: End::Heredoc(word),
+            ..
+        }) = &self.mode
+            && self.templates.is_empty()
+            && line.trim() == word
+        {
+            self.mode = Mode::Code;
         }
         let opens = self.directive(line);
         // A line of a branch not counted gives its openers back, too.
@@ -517,7 +611,7 @@ impl Reader {
             self.mode = Mode::LineComment;
         }
         if self.templates.iter().any(|(_, _, s)| s.line) {
-            self.unsure = true;
+            self.hole_over_line = true;
         }
         let mut counts = [0; 6];
         for (k, n) in counts.iter_mut().enumerate() {
@@ -592,6 +686,11 @@ impl Reader {
                 char_literal: false,
                 after_word,
                 at: self.opened.unwrap_or_default(),
+                hole: self
+                    .templates
+                    .last()
+                    .filter(|(_, _, s)| s.line)
+                    .map(|(_, _, s)| s.interp),
             }),
             _ => self.loose_char.then_some(Loose {
                 line: self.line_no,
@@ -599,6 +698,7 @@ impl Reader {
                 char_literal: true,
                 after_word: false,
                 at: 0,
+                hole: None,
             }),
         }
     }
@@ -644,6 +744,11 @@ impl Reader {
             self.escaped_end = i + 1 >= chars.len();
             return i + 1;
         }
+        // MySQL's `'it\'s'` escapes the quote, standard SQL's `'C:\'` ends
+        // the string: not read.
+        if self.lang == Lang::Sql && !s.escapes && c == '\\' && at(i + 1) == Some('\'') {
+            self.unsure = true;
+        }
         let closes = match &s.end {
             End::Quote(q) => (c == *q).then_some(i),
             End::Triple(q) => {
@@ -676,8 +781,22 @@ impl Reader {
                     .all(|(k, d)| at(i + 1 + k) == Some(*d))
                 && at(i + 1 + delim.len()) == Some('"'))
             .then_some(i + 1 + delim.len()),
-            End::Verbatim if c == '"' && at(i + 1) == Some('"') => return i + 1,
-            End::Verbatim => (c == '"').then_some(i),
+            End::Doubled(q) if c == *q && at(i + 1) == Some(*q) => return i + 1,
+            End::Doubled(q) => (c == *q).then_some(i),
+            End::Heredoc(_) => None,
+            End::Bracket(n) => {
+                (c == ']' && (1..=*n).all(|k| at(i + k) == Some('=')) && at(i + n + 1) == Some(']'))
+                    .then_some(i + n + 1)
+            }
+            End::Tag(tag) => chars[i..].starts_with(tag).then(|| i + tag.len() - 1),
+            End::NixIndented if c == '\'' && at(i + 1) == Some('\'') => {
+                if matches!(at(i + 2), Some('$' | '\'' | '\\')) {
+                    // `''$`, `'''`, `''\x`: escapes.
+                    return i + 2;
+                }
+                Some(i + 1)
+            }
+            End::NixIndented => None,
             End::Slash(n) => (c == '/' && hashes(i + 1, *n)).then_some(i + n),
         };
         if let Some(end) = closes {
@@ -685,6 +804,90 @@ impl Reader {
             return end;
         }
         i
+    }
+
+    /// Reads code at `chars[i]` in Terraform and HCL, CMake, Nix or SQL:
+    /// their comments and strings (see [`Lang`]); CMake's `{}` and `[]`
+    /// as text. `None` where the reading is the brace languages' (a
+    /// bracket counted, a `/* */` comment).
+    fn config_code(&mut self, chars: &[char], i: usize) -> Option<usize> {
+        let c = chars[i];
+        let at = |k: usize| chars.get(k).copied();
+        let lang = self.lang;
+        let str = |end: End, escapes: bool, interp: Interp| Str::new(end, escapes, interp, false);
+        let end = match (lang, c) {
+            (Lang::Cmake, '#') if let Some(n) = cmake_bracket(chars, i + 1) => {
+                self.enter(str(End::Bracket(n), false, Interp::No), i + n + 2)
+            }
+            (Lang::Cmake, '[') if let Some(n) = cmake_bracket(chars, i) => {
+                self.enter(str(End::Bracket(n), false, Interp::No), i + n + 1)
+            }
+            (Lang::Hcl | Lang::Cmake | Lang::Nix, '#') | (Lang::Sql, '-')
+                if c == '#' || at(i + 1) == Some('-') =>
+            {
+                self.line_comment = true;
+                chars.len() - 1
+            }
+            // An unquoted argument's `\(` is text.
+            (Lang::Cmake, '\\') => i + 1,
+            (Lang::Cmake, '{' | '}' | '[' | ']' | '\'') => i,
+            (Lang::Cmake, '"') => self.enter(str(End::Quote('"'), true, Interp::No), i),
+            (Lang::Hcl, '"') => self.enter(
+                Str::new(End::Quote('"'), true, Interp::DollarScala, true),
+                i,
+            ),
+            (Lang::Hcl, '<') if at(i + 1) == Some('<') => {
+                let from = i + 2 + usize::from(at(i + 2) == Some('-'));
+                let word: String = chars[from..]
+                    .iter()
+                    .take_while(|c| c.is_alphanumeric() || matches!(c, '_' | '-'))
+                    .collect();
+                let rest = chars[from + word.chars().count()..]
+                    .iter()
+                    .all(|c| c.is_whitespace());
+                if word.is_empty() || !rest {
+                    return None;
+                }
+                self.enter(
+                    str(End::Heredoc(word), false, Interp::Dollar),
+                    chars.len() - 1,
+                )
+            }
+            (Lang::Hcl, '\'') => i,
+            (Lang::Nix, '"') => self.enter(str(End::Quote('"'), true, Interp::Dollar), i),
+            (Lang::Nix, '\'') if at(i + 1) == Some('\'') && !word_before(chars, i) => {
+                self.enter(str(End::NixIndented, false, Interp::Dollar), i + 1)
+            }
+            // A name's `'` (`f'`).
+            (Lang::Nix, '\'') => i,
+            (Lang::Sql, '\'') => {
+                // PostgreSQL's `E'..'` escapes with `\`.
+                let escapes =
+                    i > 0 && matches!(chars[i - 1], 'E' | 'e') && !word_before(chars, i - 1);
+                self.enter(str(End::Doubled('\''), escapes, Interp::No), i)
+            }
+            (Lang::Sql, '"') => self.enter(str(End::Doubled('"'), false, Interp::No), i),
+            (Lang::Sql, '`') => self.enter(str(End::Doubled('`'), false, Interp::No), i),
+            (Lang::Sql, '$') if !word_before(chars, i) => {
+                let tag: Vec<char> = chars[i + 1..]
+                    .iter()
+                    .take_while(|c| c.is_alphanumeric() || **c == '_')
+                    .copied()
+                    .collect();
+                let closed = at(i + 1 + tag.len()) == Some('$')
+                    && !tag.first().is_some_and(|c| c.is_ascii_digit());
+                if !closed {
+                    return Some(i);
+                }
+                let mut whole = vec!['$'];
+                whole.extend(&tag);
+                whole.push('$');
+                let to = i + whole.len() - 1;
+                self.enter(str(End::Tag(whole), false, Interp::No), to)
+            }
+            _ => return None,
+        };
+        Some(end)
     }
 
     /// Enters string `s` at `chars[at]`, its opening's last character.
@@ -701,6 +904,9 @@ impl Reader {
         let next = chars.get(i + 1).copied();
         let at = |k: usize| chars.get(k).copied();
         let lang = self.lang;
+        if let Some(end) = self.config_code(chars, i) {
+            return end;
+        }
         if let Some(k) = OPEN.iter().position(|&o| o == c) {
             self.counts[k] += 1;
             self.running[k] += 1;
@@ -741,14 +947,17 @@ impl Reader {
             return i;
         }
         let comments = lang != Lang::Json;
+        // `//` is Nix's update operator, a path or URL in CMake; SQL's
+        // comment is `--`.
+        let slash_lines = comments && !matches!(lang, Lang::Cmake | Lang::Nix | Lang::Sql);
         let triple = |q: char| at(i + 1) == Some(q) && at(i + 2) == Some(q);
         let one = |q: char, interp: Interp| Str::new(End::Quote(q), true, interp, true);
         match c {
-            '/' if comments && next == Some('/') => {
+            '/' if slash_lines && next == Some('/') => {
                 self.line_comment = true;
                 chars.len() - 1
             }
-            '/' if comments && lang != Lang::Zig && next == Some('*') => {
+            '/' if comments && !matches!(lang, Lang::Zig | Lang::Cmake) && next == Some('*') => {
                 self.mode = Mode::Block(1);
                 i + 1
             }
@@ -810,7 +1019,7 @@ impl Reader {
                 }
                 let run = chars[q..].iter().take_while(|&&d| d == '"').count();
                 if verbatim {
-                    self.enter(Str::new(End::Verbatim, false, Interp::Brace, false), q)
+                    self.enter(Str::new(End::Doubled('"'), false, Interp::Brace, false), q)
                 } else if run >= 3 {
                     let s = Str::new(End::Run(run), false, Interp::RawBrace(n), false);
                     self.enter(s, q + run - 1)
@@ -818,9 +1027,11 @@ impl Reader {
                     self.enter(one('"', Interp::Brace), q)
                 }
             }
-            '@' if lang == Lang::CSharp && next == Some('$') && at(i + 2) == Some('"') => {
-                self.enter(Str::new(End::Verbatim, false, Interp::Brace, false), i + 2)
-            }
+            '@' if lang == Lang::CSharp && next == Some('$') && at(i + 2) == Some('"') => self
+                .enter(
+                    Str::new(End::Doubled('"'), false, Interp::Brace, false),
+                    i + 2,
+                ),
             '"' if triple('"') => {
                 let (escapes, interp) = match lang {
                     Lang::Java => (true, Interp::No),
@@ -854,7 +1065,7 @@ impl Reader {
                 self.enter(Str::new(End::Triple('\''), true, interp, false), i + 2)
             }
             '@' if lang == Lang::CSharp && next == Some('"') => {
-                self.enter(Str::new(End::Verbatim, false, Interp::No, false), i + 1)
+                self.enter(Str::new(End::Doubled('"'), false, Interp::No, false), i + 1)
             }
             '#' if lang == Lang::Swift => {
                 // `#"..."#`, `##"..."##`, `#"""` .. `"""#`.
@@ -982,6 +1193,16 @@ fn cpp_raw_prefix(chars: &[char], i: usize) -> bool {
 /// not `r"`).
 fn word_before(chars: &[char], i: usize) -> bool {
     i > 0 && (chars[i - 1].is_alphanumeric() || chars[i - 1] == '_')
+}
+
+/// The number of `=` of a CMake bracket opening `[[`, `[=[` at
+/// `chars[i]`, if one opens there.
+fn cmake_bracket(chars: &[char], i: usize) -> Option<usize> {
+    if chars.get(i) != Some(&'[') {
+        return None;
+    }
+    let n = chars[i + 1..].iter().take_while(|&&c| c == '=').count();
+    (chars.get(i + 1 + n) == Some(&'[')).then_some(n)
 }
 
 /// Whether a `/` after `last` (the code before it on its line) starts a
@@ -1191,7 +1412,7 @@ fn jsx_text_unread(line: &str) -> bool {
 /// Whether `line` holds a character that can change a reading's brackets.
 fn may_count(line: &str) -> bool {
     line.contains([
-        '{', '}', '(', ')', '[', ']', '"', '\'', '`', '/', '*', '#', '@', '\\',
+        '{', '}', '(', ')', '[', ']', '"', '\'', '`', '/', '*', '#', '@', '\\', '$', '<', '-',
     ])
 }
 
@@ -1416,7 +1637,7 @@ pub(super) fn read_edit<'a>(
     original: &'a str,
     result: &'a str,
 ) -> Option<EditReading<'a>> {
-    let lang = brace_language(path)?;
+    let lang = bracket_language(path)?;
     // A file the edit creates is judged against the empty file (balanced).
     let told_by = if original.is_empty() {
         result
@@ -1508,7 +1729,7 @@ fn brackets(path: &str, original: &str, reading: &EditReading) -> Option<Unbalan
         return None;
     }
     // A construct the edit adds that srview cannot read: no judgment.
-    if after.unsure {
+    if after.any_unsure() {
         return None;
     }
     let crossed = after.crossed;

@@ -13,7 +13,7 @@
 //! all.
 
 use super::doubt_asi::statement_join;
-use super::doubt_braces::{BraceFault, brace_fault, brace_language};
+use super::doubt_braces::{BraceFault, brace_fault, bracket_language};
 use super::doubt_decorators::decorator_moved;
 use super::doubt_defines::redefined;
 use super::doubt_fence::{fence_left_open, markdown_name};
@@ -59,7 +59,7 @@ pub fn layout_read(path: &str, content: &str) -> bool {
 /// it asks this first.
 pub fn result_read(path: &str, content: &str) -> bool {
     layout_read(path, content)
-        || brace_language(path).is_some()
+        || bracket_language(path).is_some()
         || Script::of(path, content).is_some()
         || json_name(path)
         || toml_name(path)

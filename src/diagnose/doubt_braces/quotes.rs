@@ -30,7 +30,7 @@
 //! nesting their own quotes since 3.12).
 
 use super::{
-    EditReading, Lang, Loose, Mode, brace_language, changes_jsx_text, jsx_text_unread, read_edit,
+    EditReading, Lang, Loose, Mode, bracket_language, changes_jsx_text, jsx_text_unread, read_edit,
 };
 
 /// A line an edit leaves ending inside a string (or a character literal)
@@ -49,12 +49,22 @@ pub struct Unclosed {
     pub counts: (usize, usize),
     /// The edit creates the file (judged against no file).
     pub created: bool,
+    /// The interpolation left open around the string (its opening and
+    /// closing marks: `${`, `}`): the string's own closing quote, read
+    /// inside it, opens the string left open.
+    pub hole: Option<(String, char)>,
 }
 
 impl Unclosed {
     /// One sentence without a final stop, with what to send instead.
     pub fn describe(&self) -> String {
         let q = self.quote;
+        if let Some((open, close)) = &self.hole {
+            return format!(
+                "{}: close the `{open}` with its `{close}` before the string's closing `{q}`",
+                self.fault()
+            );
+        }
         let advice = if self.char_literal {
             format!("close it with its `{q}`")
         } else {
@@ -77,6 +87,16 @@ impl Unclosed {
             (1, a) => format!("the file before has one such line, the result {a}"),
             (b, a) => format!("the file before has {b} such lines, the result {a}"),
         };
+        if let Some((open, close)) = &self.hole {
+            return format!(
+                "line {at} opens a `{open}` in a string and does not close it with its `{close}` \
+                 (`{}`): the string's closing `{q}` is read inside the `{open}` and opens a string \
+                 left open at the line's end, and a `{q}` string ends at its line in {} ({before})",
+                text.trim(),
+                self.language,
+                q = self.quote
+            );
+        }
         format!(
             "line {at} opens a {what} it does not close (`{}`): a `{}` {what} ends at its line \
              in {} ({before})",
@@ -143,14 +163,14 @@ impl OpenAtEnd {
 /// code, every construct read; not for JSON nor for a JSX file whose
 /// changed lines may hold text srview does not tell from code.
 pub(super) fn open_at_end(path: &str, original: &str, reading: &EditReading) -> Option<OpenAtEnd> {
-    let lang = brace_language(path)?;
+    let lang = bracket_language(path)?;
     if matches!(lang, Lang::Json | Lang::Jsonc) {
         return None;
     }
     let EditReading {
         new, before, after, ..
     } = reading;
-    if !before.read_through() || after.unsure || !after.templates.is_empty() {
+    if !before.read_through() || after.any_unsure() || !after.templates.is_empty() {
         return None;
     }
     let comment = match &after.mode {
@@ -196,6 +216,11 @@ fn language(path: &str, lang: Lang) -> &'static str {
         Lang::Zig => "Zig",
         Lang::Rust => "Rust",
         Lang::Json | Lang::Jsonc => "JSON",
+        Lang::Hcl if ext == "hcl" => "HCL",
+        Lang::Hcl => "Terraform",
+        Lang::Cmake => "CMake",
+        Lang::Nix => "Nix",
+        Lang::Sql => "SQL",
     }
 }
 
@@ -212,12 +237,12 @@ pub fn unclosed_string(path: &str, original: &str, result: &str) -> Option<Unclo
 /// Whether the check reads `path`: a brace language's file, not Rust nor
 /// JSON.
 fn read(path: &str) -> bool {
-    brace_language(path).is_some_and(|l| !matches!(l, Lang::Rust | Lang::Json | Lang::Jsonc))
+    bracket_language(path).is_some_and(|l| !matches!(l, Lang::Rust | Lang::Json | Lang::Jsonc))
 }
 
 /// [`unclosed_string`] of an edit read (`original`: the file before).
 pub(super) fn unclosed_in(path: &str, original: &str, reading: &EditReading) -> Option<Unclosed> {
-    let lang = brace_language(path)?;
+    let lang = bracket_language(path)?;
     if !read(path) {
         return None;
     }
@@ -231,7 +256,10 @@ pub(super) fn unclosed_in(path: &str, original: &str, reading: &EditReading) -> 
         ..
     } = reading;
     let prefix = *prefix;
-    if !before.read_through() || after.unsure {
+    // An interpolation left open over a line's end is read on: the line
+    // it leaves inside a string is counted (tester 47 T-02: the edit
+    // itself made the file unreadable).
+    if !before.read_through() || after.unread() {
         return None;
     }
     // JSX text holding a quote is characters to JSX: an apostrophe after
@@ -275,6 +303,7 @@ pub(super) fn unclosed_in(path: &str, original: &str, reading: &EditReading) -> 
         language: language(path, lang),
         counts: (had.len(), has.len()),
         created: original.is_empty(),
+        hole: named.hole.and_then(|h| h.marks()),
     })
 }
 
