@@ -55,6 +55,8 @@ pub struct MovedDecorator {
     pub now_on: (usize, String),
     /// What became of its former target.
     pub former: Former,
+    /// The line (1-based) of the file before its first decorator stood at.
+    pub first_line: usize,
     /// Whether the file is Python's, where only a `def` or a `class` may
     /// stand under a decorator (python3 refuses any other line there).
     pub python: bool,
@@ -96,6 +98,25 @@ impl MovedDecorator {
                 self.joined(),
                 self.joined()
             ),
+        }
+    }
+
+    /// [`Self::describe`] for an edit that inserts its new text at a line
+    /// (Cline's `insert_line`: before that one-based line) and has no old
+    /// text: where to insert instead (a tester's find, round 47 T-08: told
+    /// to "start the old text at" a line).
+    pub fn describe_insertion(&self) -> String {
+        match self.former {
+            Former::Left(_) => format!(
+                "{}: insert the new lines at line {} instead, above `{}`, so `{}` stays right \
+                 above `{}`",
+                self.fault(),
+                self.first_line,
+                self.decorators.first().map_or("", String::as_str),
+                self.joined(),
+                self.was_on.1
+            ),
+            Former::Removed { .. } => self.describe(),
         }
     }
 
@@ -294,6 +315,7 @@ fn put_between(
             was_on: (was.target.0 + 1, was.target.1.clone()),
             now_on: (now.target.0 + 1, now.target.1.clone()),
             former: Former::Left(left + 1),
+            first_line: was.lines.first().map_or(was.target.0, |&l| l) + 1,
             python: false,
         })
     })
@@ -357,6 +379,7 @@ fn left_behind(
             was_on: (was.target.0 + 1, was.target.1.clone()),
             now_on: (now.target.0 + 1, now.target.1.clone()),
             former: Former::Removed { beside },
+            first_line: was.lines.first().map_or(was.target.0, |&l| l) + 1,
             python: false,
         })
     })

@@ -87,6 +87,30 @@ impl EditDoubtKind {
     }
 }
 
+/// `b` for an edit inserting at a line (Cline's `insert_line`, no old
+/// text): a decorator's advice says where to insert, not where to start an
+/// old text the call does not have.
+fn inserted_layout(
+    outcome: &EditOutcome,
+    original: &str,
+    result: &str,
+    b: crate::diagnose::layout::LayoutBreak,
+) -> crate::diagnose::layout::LayoutBreak {
+    // Cline's editor with no old text on a file that exists: `insert_line`.
+    let inserts = outcome.tool == super::Tool::Editor
+        && outcome.block.search_text.is_empty()
+        && !original.is_empty();
+    match crate::diagnose::doubt_decorators::decorator_moved(&outcome.path, original, result) {
+        Some(moved) if inserts && b.kind == BreakKind::MovesDecorator => {
+            crate::diagnose::layout::LayoutBreak {
+                why: moved.describe_insertion(),
+                ..b
+            }
+        }
+        _ => b,
+    }
+}
+
 /// A layout fault as a doubt, with its kind.
 pub fn layout_kind(b: crate::diagnose::layout::LayoutBreak) -> (EditDoubtKind, String) {
     (EditDoubtKind::Layout(b.kind), b.why)
@@ -134,6 +158,7 @@ pub fn edit_doubt_kinds(outcome: &EditOutcome, original: &str) -> Vec<(EditDoubt
         if out.is_empty() {
             out.extend(
                 crate::diagnose::layout::layout_break(&outcome.path, original, &done.new_content)
+                    .map(|b| inserted_layout(outcome, original, &done.new_content, b))
                     .map(layout_kind),
             );
         }
@@ -1869,6 +1894,31 @@ mod tests {
         let first = "def total(items):\n    s = sum(items)\n    return s\n";
         assert_eq!(said(first, 3, "    s += 5"), Vec::new());
         assert_eq!(said("a {\n}\n}\n", 3, "}"), Vec::new());
+    }
+
+    /// A tester's find (round 47, T-08): Cline's `insert_line` putting a
+    /// definition between a decorator and its own is told where to insert
+    /// (the decorator's line), not to "start the old text" it has none of;
+    /// inserted there, it is no doubt.
+    #[test]
+    fn an_insert_line_between_a_decorator_and_its_own_is_told_where_to_insert() {
+        let app = "from flask import Flask\n\napp = Flask(__name__)\n\n\n@app.route(\"/admin\")\ndef admin():\n    return \"admin\"\n";
+        let said = |line: i64| {
+            let json = serde_json::json!({"path": "app.py", "insert_line": line, "new_text": "def audit():\n    return \"audit\"\n\n\n"});
+            let edit = Edit::from_tool_input("editor", &json.to_string()).expect("an edit");
+            edit_doubts(&apply(&edit, Some(app)), app)
+        };
+        assert_eq!(
+            said(7),
+            [
+                "`@app.route(\"/admin\")` stood on `def admin():` (line 7) and now stands on `def \
+                 audit():` (line 7), which it decorates instead; `def admin():` (line 12) is left \
+                 without it: insert the new lines at line 6 instead, above \
+                 `@app.route(\"/admin\")`, so `@app.route(\"/admin\")` stays right above `def \
+                 admin():`"
+            ]
+        );
+        assert_eq!(said(6), Vec::<String>::new());
     }
 
     /// An old text matching only inside a comment, while a code line
