@@ -879,8 +879,13 @@ fn parsed_edit_blocks(
         return FileBlocks::noted(body, format!("the edit fails: {error}"), true);
     }
     let Some(content) = &shown.new_content else {
+        // The old text so far as it arrived: a last line still arriving
+        // is no whole line (a tester's find, round 47 T-07: `    return t`
+        // closed by a newline read as a line the file does not have,
+        // "different content — risky"), as a SEARCH/REPLACE stream cut
+        // mid-line is read.
         let mut body = String::from(SEARCH);
-        push_text(&mut body, &shown.block.search_text);
+        body.push_str(&shown.block.search_text);
         return FileBlocks { body, ..waiting };
     };
     let streaming = !ended;
@@ -1513,6 +1518,32 @@ mod tests {
         let more = "*** Begin Patch\n*** Update File: calc.py\n@@\n b\n-c\n+C\n";
         let blocks = file_blocks(more, Dialect::ApplyPatch, &target, false).expect("reads");
         assert!(blocks.body.contains("SEARCH"), "{}", blocks.body);
+    }
+
+    /// A tester's find (round 47, T-07): an edit's old text cut mid-line
+    /// while it streams is shown as it arrived, its last line unfinished,
+    /// so the diagnosis reads it as part of a longer line (a SEARCH/REPLACE
+    /// stream cut mid-line reads so), not as a whole line the file lacks
+    /// ("different content — risky: ... replaced unseen").
+    #[test]
+    fn an_old_text_cut_mid_line_is_shown_unfinished() {
+        let file = "def total(items):\n    s = 0\n    return s\n";
+        let target = target_in_w("calc.py", file);
+        let cut =
+            r#"{"file_path": "calc.py", "old_string": "def total(items):\n    s = 0\n    ret"#;
+        let blocks = file_blocks(cut, Dialect::EditJson, &target, false).expect("reads");
+        assert_eq!(
+            blocks.body,
+            format!("{SEARCH}def total(items):\n    s = 0\n    ret")
+        );
+        let options = crate::engine::Options {
+            version: crate::engine::Version::V1,
+            is_final: false,
+        };
+        let said = crate::diagnose::diagnose(&blocks.body, file, options);
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert_eq!(said[0].reason, Some(crate::diagnose::Reason::PartialLine));
+        assert!(!said[0].risky, "{:?}", said[0]);
     }
 
     /// `msgs.py` of a tester's find: a CRLF file (with `crlf`) of 37 lines.
