@@ -1027,9 +1027,15 @@ impl AgentEdits {
     /// not apply it, srview applies it, and the file still holds the
     /// content it was applied to.
     fn accept(&mut self) {
-        let Some(row) = self.list.current().cloned() else {
+        let Some(mut row) = self.list.current().cloned() else {
             return self.say_of_shown("no edit to accept", true);
         };
+        // What the output says now, not what the row had when it was last
+        // built: the row is rebuilt when the review answers, which may come
+        // after the output ended (seen once under load in CI: "has not
+        // finished this edit" said of an edit whose verdict the output had
+        // already lost).
+        row.verdict_missing |= self.output.verdict_missing().contains(&row.seq);
         let agent = self.agent_name();
         if let Some(why) = accept_refusal(&row, agent) {
             return self.say_of_shown(&format!("not accepted: {why}"), true);
