@@ -1350,3 +1350,24 @@ fn a_patch_whose_other_file_is_left_loose_is_not_called_fixed() {
         )
     );
 }
+
+/// A section of another file the folder does not hold fails before any
+/// hunk runs: the patch is not fully corrected either (found in review:
+/// it was passed over, as its hunks never ran).
+#[test]
+fn a_patch_naming_a_missing_other_file_is_not_called_fixed() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("a.py"), "def f():\n    return 1\n").expect("a.py");
+    let patch = "*** Begin Patch\n*** Update File: a.py\n@@\n def f():\n-  return 1\n+  return 10\n\
+                 *** Update File: gone.py\n@@\n-x\n+y\n*** End Patch\n";
+    let patch_file = dir.path().join("p.patch");
+    std::fs::write(&patch_file, patch).expect("patch");
+    let a = dir.path().join("a.py");
+    let out = srview(&["fix", p(&a), p(&patch_file)]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_contains(
+        &stderr(&out),
+        "srview: the patch is not fully corrected: the section of gone.py, another file of the \
+         patch, fails: Failed to read file to update",
+    );
+}

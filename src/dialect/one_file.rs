@@ -554,7 +554,11 @@ pub fn other_sections_left(text: &str, target: &Target) -> Vec<String> {
                     hunk.index + 1
                 ));
             }
-            if report.hunks.is_empty()
+            // A section that fails before any hunk runs (its file is not
+            // there to update): no hunk says it.
+            let hunk_failed = report.hunks.iter().any(|h| h.state == HunkState::Failed);
+            if report.state == HunkState::Failed
+                && !hunk_failed
                 && let Some(error) = &report.error
             {
                 out.push(format!(
