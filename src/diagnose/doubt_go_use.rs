@@ -127,21 +127,25 @@ pub fn go_package_use(path: &str, original: &str, result: &str) -> Option<GoPack
     }
     let (_, new, prefix, suffix) = changed_lines(original, result);
     let changed = prefix..new.len() - suffix;
+    let line_of = |at: usize| after[..at].matches('\n').count();
     STANDARD.iter().find_map(|&(name, import)| {
         if uses(&before, name).next().is_some()
             || imports.iter().any(|i| i.name.as_deref() == Some(name))
-            || mentions(&after, name) > uses(&after, name).count()
         {
             return None;
         }
-        let at = uses(&after, name).find(|&at| {
-            let line = after[..at].matches('\n').count();
-            changed.contains(&line)
-        })?;
+        let used: Vec<usize> = uses(&after, name).collect();
+        if mentions(&after, name) > used.len() {
+            return None;
+        }
+        let line = used
+            .into_iter()
+            .map(line_of)
+            .find(|l| changed.contains(l))?;
         Some(GoPackageUse::NotImported {
             name: name.to_string(),
             path: import,
-            line: after[..at].matches('\n').count() + 1,
+            line: line + 1,
         })
     })
 }
