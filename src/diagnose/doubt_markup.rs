@@ -199,7 +199,7 @@ pub(super) fn markup_left_open(path: &str, original: &str, result: &str) -> Opti
             let read = |text: &str, spans: &mut Spans| match markup {
                 Markup::Css { line_comments } => read_css(text, line_comments, spans),
                 Markup::Html { components } => read_html(text, components, spans),
-                Markup::Template { jinja } => read_template(text, &ends, jinja),
+                Markup::Template { jinja } => read_template(text, &ends, jinja, spans),
             };
             let (mut before, mut after) = (Spans::default(), Spans::default());
             if !created && read(original, &mut before) != Reading::Closed {
@@ -210,6 +210,7 @@ pub(super) fn markup_left_open(path: &str, original: &str, result: &str) -> Opti
                 Reading::Closed if !created => {
                     let edit = Edited::new(original, result, &before);
                     edit.comment_swallowing(markup, &after.comments)
+                        .or_else(|| edit.comment_cut_short(markup, &after.comments))
                         .or_else(|| edit.tag_swallowing(&after.tags))?
                 }
                 _ => return None,
@@ -248,17 +249,20 @@ struct Edited<'a> {
     /// and in the result.
     kept_before: usize,
     kept_after: usize,
+    /// How many bytes before the edit both share.
+    kept_start: usize,
 }
 
 impl<'a> Edited<'a> {
     fn new(original: &'a str, result: &'a str, before: &'a Spans) -> Self {
-        let kept = common_suffix(original, result);
+        let (kept_start, kept) = shared_ends(original, result);
         Edited {
             original,
             result,
             before,
             kept_before: original.len() - kept,
             kept_after: result.len() - kept,
+            kept_start,
         }
     }
 
@@ -297,7 +301,11 @@ impl<'a> Edited<'a> {
                 "-->",
                 "markup of {LINES} between is read as that comment, not shown",
             ),
-            Markup::Template { .. } => return None,
+            Markup::Template { .. } => (
+                "{#",
+                "#}",
+                "text of {LINES} between is read as that comment, not rendered",
+            ),
         };
         after.iter().find_map(|&(start, end)| {
             let close_at = end
@@ -326,6 +334,60 @@ impl<'a> Edited<'a> {
                 ),
             ))
         })
+    }
+
+    /// A comment that starts before the edit and ran on past it, now
+    /// ended inside the edit by a closer the edit adds (a whole comment
+    /// put inside it: comments do not nest in CSS, HTML or a template):
+    /// the rest of the old comment after the edit, its closer with it, is
+    /// read as code (tinycss2, html5lib, Jinja: a rule's prelude broken,
+    /// text shown on the page). Its closer's byte and what it is, as
+    /// [`Reading::Open`].
+    fn comment_cut_short(
+        &self,
+        markup: Markup,
+        after: &[(usize, usize)],
+    ) -> Option<(usize, String)> {
+        let (opener, closer, read) = match markup {
+            Markup::Css { .. } => ("/*", "*/", "read as code, not as that comment"),
+            Markup::Html { .. } => ("<!--", "-->", "shown as text on the page"),
+            Markup::Template { .. } => ("{#", "#}", "rendered as text"),
+        };
+        let &(start, old_end) = self
+            .before
+            .comments
+            .iter()
+            .find(|&&(s, e)| s < self.kept_start && e > self.kept_before)?;
+        let &(_, new_end) = after
+            .iter()
+            .find(|&&(s, e)| s == start && e <= self.kept_after)?;
+        let old_end = old_end - self.kept_before + self.kept_after;
+        let (first, last) = code_between(self.result, after, self.kept_after, old_end)?;
+        let close_at = new_end
+            - if self.result[..new_end].ends_with("--!>") {
+                4
+            } else {
+                closer.len()
+            };
+        let (open_line, _) = line_column(self.result, start);
+        let nested = if self.result[self.kept_start..close_at].contains(opener) {
+            format!(" (a `{opener}` inside a comment opens nothing: comments do not nest)")
+        } else {
+            String::new()
+        };
+        let lines = crate::words::line_range(
+            "line",
+            line_column(self.result, first).0,
+            line_column(self.result, last).0,
+        );
+        Some((
+            close_at,
+            format!(
+                "the `{closer}` at {{AT}} ends the comment opened at line {open_line}, which \
+                 went on past it before{nested}: the rest of that comment, {lines}, its old \
+                 `{closer}` with it, is {read}"
+            ),
+        ))
     }
 
     /// A page's tag the edit opens (or changes) that now ends past tags
@@ -395,15 +457,18 @@ fn code_between(
     found
 }
 
-/// How many bytes at the end of `a` and `b` are the same, past what
-/// their start shares ([`crate::textdiff::shared_ends`]), ending on a
+/// How many bytes at the start of `a` and `b` are the same, and then at
+/// their end ([`crate::textdiff::shared_ends`]), each ending on a
 /// character boundary of both.
-fn common_suffix(a: &str, b: &str) -> usize {
-    let (_, mut n) = crate::textdiff::shared_ends(a.as_bytes(), b.as_bytes());
-    while !a.is_char_boundary(a.len() - n) {
-        n -= 1;
+fn shared_ends(a: &str, b: &str) -> (usize, usize) {
+    let (mut start, mut end) = crate::textdiff::shared_ends(a.as_bytes(), b.as_bytes());
+    while !a.is_char_boundary(start) {
+        start -= 1;
     }
-    n
+    while !a.is_char_boundary(a.len() - end) {
+        end -= 1;
+    }
+    (start, end)
 }
 
 /// The lines after `line` up to `last`, in words.
@@ -898,7 +963,7 @@ fn block_names(original: &str, result: &str, jinja: bool) -> Vec<String> {
         .collect();
     for text in [original, result] {
         let mut at = 0;
-        while let Some((tag, _)) = next_tag(text, at, jinja) {
+        while let Some((tag, _)) = next_tag(text, at, jinja, &mut Vec::new()) {
             at = tag.as_ref().map_or(text.len(), |t| t.end);
             if let Some(block) = tag.and_then(|t| t.name.strip_prefix("end"))
                 && !block.is_empty()
@@ -914,17 +979,27 @@ fn block_names(original: &str, result: &str, jinja: bool) -> Vec<String> {
 /// The next template tag in `text` from `at`, after any `{{ }}` and
 /// `{# #}` before it: `Some((Some(tag), _))`; `Some((None, fault))` for a
 /// construct nothing closes (`fault` as [`Reading`]); `None` at the end.
+/// Each `{# #}` passed is pushed to `comments` (its byte and the byte
+/// after it).
 /// `jinja`: `{{ }}` and `{% %}` read as Jinja's lexer reads them
 /// ([`tag_close`]); else a `{{` is read to the first `}}` outside strings
 /// (Django's and Liquid's `{{` nothing closes is shown as text: unsure).
-fn next_tag(text: &str, mut at: usize, jinja: bool) -> Option<(Option<Tag<'_>>, Reading)> {
+fn next_tag<'t>(
+    text: &'t str,
+    mut at: usize,
+    jinja: bool,
+    comments: &mut Vec<(usize, usize)>,
+) -> Option<(Option<Tag<'t>>, Reading)> {
     loop {
         let n = text[at..].find('{')?;
         let start = at + n;
         let rest = &text[start..];
         if rest.starts_with("{#") {
             match rest.find("#}") {
-                Some(end) => at = start + end + 2,
+                Some(end) => {
+                    at = start + end + 2;
+                    comments.push((start, at));
+                }
                 None => {
                     let said = "the `{#` at {AT} opens a comment nothing closes: the engine \
                                 refuses the whole template";
@@ -1113,11 +1188,12 @@ fn quoted_until(text: &str, mut at: usize, close: &str) -> Option<usize> {
 }
 
 /// Reads a template's block tags (Jinja's lexer, see the module); `blocks`
-/// the names that open one; `jinja` as [`next_tag`].
-fn read_template(text: &str, blocks: &[String], jinja: bool) -> Reading {
+/// the names that open one; `jinja` as [`next_tag`]; its `{# #}` comments
+/// pushed to `spans`.
+fn read_template(text: &str, blocks: &[String], jinja: bool, spans: &mut Spans) -> Reading {
     let mut open: Vec<(usize, &str, usize)> = Vec::new();
     let mut at = 0;
-    while let Some((tag, fault)) = next_tag(text, at, jinja) {
+    while let Some((tag, fault)) = next_tag(text, at, jinja, &mut spans.comments) {
         let Some(tag) = tag else {
             return fault;
         };
@@ -1539,6 +1615,111 @@ mod tests {
                 "<a href=\"/\" title=\"a > b\">",
             ),
             ("i.html", page, "<p>Bye</p>", "<p title=\"it's\">Bye</p>"),
+        ];
+        for (path, text, old, new) in fine {
+            assert_eq!(said(path, text, old, new), None, "{path}: {new}");
+        }
+    }
+
+    /// A comment put whole inside an existing one ends it at its own
+    /// closer (comments do not nest: tinycss2, html5lib and jinja2 read
+    /// the rest of the old comment as code or text), and a `{#` the edit
+    /// opens that only an existing `#}` closes swallows the template
+    /// between (jinja2); a comment's text changed, a comment added beside
+    /// one or replaced whole are not.
+    #[test]
+    fn a_comment_nested_in_a_comment_or_a_template_comment_run_on_is_doubted() {
+        let sheet = "/* outer\n   note\n*/\na { color: red; }\n";
+        let page = "<!-- outer\n  note\n-->\n<p>hi</p>\n";
+        let tpl = "{# outer\n  note\n#}\n{{ x }}\n";
+        let ends = "<p>{{ a }}</p>\n{{ x }}\n{# end #}\n";
+        let cut = |at: &str, closer: &str, opener: &str, read: &str| {
+            format!(
+                "the `{closer}` at {at} ends the comment opened at line 1, which went on past it \
+                 before (a `{opener}` inside a comment opens nothing: comments do not nest): the \
+                 rest of that comment, lines 2-3, its old `{closer}` with it, is {read}"
+            )
+        };
+        let template = "the template's tags, `{{ }}` expressions and comments were all closed \
+                        before, and ";
+        let cases = [
+            (
+                "s.css",
+                sheet,
+                "   note",
+                "   /* inner */ note",
+                format!(
+                    "the stylesheet's comments and blocks were all closed before, and {}",
+                    cut(
+                        "line 2, column 13",
+                        "*/",
+                        "/*",
+                        "read as code, not as that comment"
+                    )
+                ),
+            ),
+            (
+                "p.html",
+                page,
+                "  note",
+                "  <!-- inner --> note",
+                format!(
+                    "the page's comments, tags and `<script>`, `<style>`, `<textarea>` and \
+                     `<title>` elements were all closed before, and {}",
+                    cut(
+                        "line 2, column 14",
+                        "-->",
+                        "<!--",
+                        "shown as text on the page"
+                    )
+                ),
+            ),
+            (
+                "t.j2",
+                tpl,
+                "  note",
+                "  {# inner #} note",
+                format!(
+                    "{template}{}",
+                    cut("line 2, column 12", "#}", "{#", "rendered as text")
+                ),
+            ),
+            (
+                "t.j2",
+                ends,
+                "<p>{{ a }}</p>\n",
+                "{# was:\n<p>{{ a }}</p>\n",
+                format!(
+                    "{template}the `{{#` at line 1, column 1 is closed only by the `#}}` at line \
+                     4, the end of a comment that was there before: the text of lines 2-3 \
+                     between is read as that comment, not rendered"
+                ),
+            ),
+            // A closer alone, no comment nested: the old comment's tail
+            // (its `*/`) is code all the same.
+            (
+                "s.css",
+                sheet,
+                "   note",
+                "   note */",
+                "the stylesheet's comments and blocks were all closed before, and the `*/` at \
+                 line 2, column 9 ends the comment opened at line 1, which went on past it \
+                 before: the rest of that comment, line 3, its old `*/` with it, is read as \
+                 code, not as that comment"
+                    .to_string(),
+            ),
+        ];
+        for (path, text, old, new, want) in cases {
+            assert_eq!(said(path, text, old, new), Some(want), "{path}: {new}");
+        }
+        let fine = [
+            ("s.css", sheet, "   note", "   a longer note"),
+            ("s.css", sheet, "*/\n", "*/\n/* another */\n"),
+            ("s.css", sheet, "/* outer\n   note\n*/", "/* replaced */"),
+            ("s.css", sheet, "   note", "   /* note"),
+            ("p.html", page, "  note", "  a <b>note</b>"),
+            ("t.j2", tpl, "  note", "  {{ note }}"),
+            ("t.j2", ends, "{{ x }}\n", "{{ x }}\n{# new #}\n"),
         ];
         for (path, text, old, new) in fine {
             assert_eq!(said(path, text, old, new), None, "{path}: {new}");

@@ -885,6 +885,57 @@ fn a_jinja_close_lost_or_a_comment_closed_too_late_is_a_doubt() {
     }
 }
 
+/// Comments do not nest: a whole comment put inside an existing one ends
+/// it at its own closer, and the rest of the old comment is code (CSS:
+/// tinycss2 reads `note */ a` as the next rule's prelude), text on the
+/// page (html5lib) or rendered text (jinja2); a `{#` the edit opens that
+/// only an existing `#}` closes swallows the template between. Each is a
+/// doubt for every agent; the comment's text changed is exact.
+#[test]
+fn a_comment_nested_in_a_comment_or_run_on_to_an_existing_end_is_a_doubt() {
+    let sheet = "/* outer\n   note\n*/\na { color: red; }\n";
+    let tpl = "<p>{{ a }}</p>\n{{ x }}\n{# end #}\n";
+    assert_doubts_say(
+        ("s.css", sheet),
+        &[(
+            "   note\n",
+            "   /* inner */ note\n",
+            "the `*/` at line 2, column 13 ends the comment opened at line 1, which went on past \
+             it before (a `/*` inside a comment opens nothing: comments do not nest): the rest \
+             of that comment, lines 2-3, its old `*/` with it, is read as code, not as that \
+             comment"
+                .to_string(),
+        )],
+    );
+    assert_doubts_say(
+        ("t.j2", tpl),
+        &[(
+            "<p>{{ a }}</p>\n",
+            "{# was:\n<p>{{ a }}</p>\n",
+            "the `{#` at line 1, column 1 is closed only by the `#}` at line 4, the end of a \
+             comment that was there before: the text of lines 2-3 between is read as that \
+             comment, not rendered"
+                .to_string(),
+        )],
+    );
+    for agent in agents() {
+        judged_as(
+            Case::Exact,
+            agent,
+            ("s.css", sheet),
+            "   note\n",
+            "   a longer note\n",
+        );
+        judged_as(
+            Case::Exact,
+            agent,
+            ("t.j2", tpl),
+            "{{ x }}\n",
+            "{# was: #}\n{{ x }}\n",
+        );
+    }
+}
+
 /// Re-indents Python reads as meant: a line moved out of an `if` to the
 /// enclosing level (a deliberate dedent), a line moved to an enclosing
 /// level, a new block opened and indented, a line inside brackets at any
