@@ -12,8 +12,10 @@
 //! judged): a line whose first token is `(`, `[` or a template literal,
 //! whose token before (on an earlier line, comments read past) ends an
 //! expression: a name (not a keyword), a number, a string, a template's
-//! end, a `]`, or a `)` that closes no `if`/`for`/`while`/`with`/`switch`/
-//! `catch`/`function` head; standing at the file's top level or in a
+//! end, a `]`, a `)` that closes no `if`/`for`/`while`/`with`/`switch`/
+//! `catch`/`function` head, or a `}` that closes a value (an object
+//! literal where a value stands, a function or class expression: not a
+//! block, a declaration or an arrow function's body); standing at the file's top level or in a
 //! block (a `{` after `)`, `=>`, `else`, `do`, `try`, `finally`, `;`, a
 //! `{` or a `}`; not an object literal, a class or an interface body,
 //! nor inside brackets). Not read: a line above holding a `:` (a type
@@ -384,9 +386,68 @@ fn ends_expression(tokens: &[Token], i: usize) -> bool {
             ")" => p.head.is_none_or(|h| {
                 !(tokens[h].kind == Kind::Word && CONTROL_HEADS.contains(&tokens[h].text))
             }),
+            "}" => p.head.is_some_and(|h| closes_a_value(tokens, h)),
             _ => false,
         },
         Kind::Regex | Kind::TemplateHead => false,
+    }
+}
+
+/// Whether the `{` after `tokens[h]` opens a value, so that its `}` ends
+/// an expression a `(` or `[` on the next line calls or indexes: an object
+/// literal where a value stands (after `=`, `(`, `,`, an operator,
+/// `return`, `throw`, `export default`), a function expression (`=
+/// function (..) {`, named or `async`), a class expression (`= class {`).
+/// Not a block, a declaration, an arrow function's body (`=> {}` takes no
+/// call), a `case`'s or a label's block (after `:`), nor a TypeScript
+/// type alias's object type (`type T = {`: TypeScript ends it there).
+fn closes_a_value(tokens: &[Token], h: usize) -> bool {
+    let head = &tokens[h];
+    let value_before = |k: Option<usize>| {
+        k.is_some_and(|k| {
+            let t = &tokens[k];
+            match t.kind {
+                Kind::Punct => !matches!(t.text, ")" | "]" | "}" | "{" | ";" | "=>" | ":"),
+                Kind::Word => {
+                    matches!(t.text, "return" | "throw" | "yield" | "await" | "typeof")
+                        || (t.text == "default"
+                            && k.checked_sub(1).is_some_and(|e| tokens[e].text == "export"))
+                }
+                _ => false,
+            }
+        })
+    };
+    // The word `function`/`class` at `k`, after `async` at most: whether
+    // it stands where a value does.
+    let expression_at = |k: usize| {
+        let before = k.checked_sub(1);
+        let before = match before {
+            Some(b) if tokens[b].text == "async" => b.checked_sub(1),
+            b => b,
+        };
+        let default = before.is_some_and(|b| tokens[b].text == "default");
+        value_before(before) && !default
+    };
+    if type_alias(line_of(tokens, h)) {
+        return false;
+    }
+    match (head.kind, head.text) {
+        (Kind::Punct, ")") => head.head.is_some_and(|f| {
+            let word = |k: usize, w: &str| tokens[k].kind == Kind::Word && tokens[k].text == w;
+            if word(f, "function") {
+                expression_at(f)
+            } else {
+                let named = f.checked_sub(1).filter(|&k| word(k, "function"));
+                let named = named.or_else(|| {
+                    // `function* g(..)`
+                    f.checked_sub(2)
+                        .filter(|&k| tokens[k + 1].text == "*" && word(k, "function"))
+                });
+                tokens[f].kind == Kind::Word && named.is_some_and(expression_at)
+            }
+        }),
+        (Kind::Word, "class") => expression_at(h),
+        _ => value_before(Some(h)),
     }
 }
 
@@ -545,6 +606,32 @@ mod tests {
         assert_eq!(statement_join("m.js", FILE, &inserted(";(init)()")), None);
     }
 
+    /// A `}` that closes a value: an object literal, a function or class
+    /// expression (a sweep of 500 npm files, `(f)()` put under 1,341 `}`
+    /// lines: acorn read 200 joined, none of them said before; 105 said
+    /// after, none of the 1,141 acorn read alone).
+    #[test]
+    fn a_line_under_an_object_or_function_expression_continues_it() {
+        let cases = [
+            ("const o = {\n  a: 1\n}\n(g)()\n", 4, 3),
+            ("const f = function () {\n  return 1\n}\n(g)()\n", 4, 3),
+            ("const f = async function named() {\n}\n[1].map(g)\n", 3, 2),
+            ("x = class {\n}\n(g)()\n", 3, 2),
+            ("export default {\n  a: 1\n}\n(g)()\n", 4, 3),
+            (
+                "function w() {\n  return {\n    a: 1\n  }\n  (g)()\n}\n",
+                5,
+                4,
+            ),
+            ("run(a, b)\nconst p = { a }\n`x`.length\n", 3, 2),
+        ];
+        for (text, line, above) in cases {
+            let join = statement_join("a.js", "", text).expect(text);
+            assert_eq!((join.line.0, join.above.0), (line, above), "{text:?}");
+            assert!(join.reads.starts_with("...}"), "{text:?}: {}", join.reads);
+        }
+    }
+
     /// What is not a join, or not a certain one, or not the edit's.
     #[test]
     fn no_join_is_said_where_javascript_ends_the_statement() {
@@ -578,6 +665,19 @@ mod tests {
             // Comments, strings, `+`/`-` lines.
             "const a = b // note (x)\n+ c\n",
             "const s = 'a'\n- 1\n",
+            // Blocks and bodies no call takes: an arrow function's body, a
+            // declaration's, a label's or a case's block, a class or an
+            // interface declared, a type alias's object type, `export
+            // default function`.
+            "const f = () => {\n  return 1\n}\n(g)()\n",
+            "async function h() {\n}\n(g)()\n",
+            "function* k() {\n}\n(g)()\n",
+            "out: {\n  x()\n}\n(g)()\n",
+            "switch (v) {\n  case 1: {\n    x()\n  }\n  (g)()\n}\n",
+            "class C {\n}\n(g)()\n",
+            "export default function () {\n}\n(g)()\n",
+            "type T = {\n  a: string\n}\n(g)()\n",
+            "try {\n  x()\n} finally {\n}\n(g)()\n",
         ];
         for text in cases {
             assert_eq!(statement_join("a.js", "", text), None, "{text:?}");

@@ -54,7 +54,7 @@ pub struct Token<'a> {
     pub end_line: usize,
     /// The bracket it stands in (a closer: the one around its pair).
     pub context: Context,
-    /// For a `)`: the index of the token before its `(`.
+    /// For a `)` or a `}`: the index of the token before its `(` or `{`.
     pub head: Option<usize>,
 }
 
@@ -329,7 +329,7 @@ impl<'a> Scanner<'a> {
                 if pair != c {
                     return None;
                 }
-                let head = (c == ')').then(|| opener.checked_sub(1)).flatten();
+                let head = (c != ']').then(|| opener.checked_sub(1)).flatten();
                 self.push(Kind::Punct, start, line, head);
             }
             _ => self.push(Kind::Punct, start, line, None),
