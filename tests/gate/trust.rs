@@ -99,6 +99,16 @@ fn assert_doubts_say(file: (&str, &str), cases: &[(&str, &str, String)]) {
     }
 }
 
+/// Asserts that each edit `(old, new)` of `file` is judged exact, for
+/// every agent.
+fn assert_exact_for_every_agent(file: (&str, &str), edits: &[(&str, &str)]) {
+    for agent in agents() {
+        for (old, new) in edits {
+            judged_as(Case::Exact, agent, file, old, new);
+        }
+    }
+}
+
 /// Asserts that `judgment` neither rewrites the edit nor offers a
 /// corrected one, and that its deny says `why`.
 fn assert_withheld(judgment: &Judgment, why: &str) {
@@ -918,22 +928,8 @@ fn a_comment_nested_in_a_comment_or_run_on_to_an_existing_end_is_a_doubt() {
                 .to_string(),
         )],
     );
-    for agent in agents() {
-        judged_as(
-            Case::Exact,
-            agent,
-            ("s.css", sheet),
-            "   note\n",
-            "   a longer note\n",
-        );
-        judged_as(
-            Case::Exact,
-            agent,
-            ("t.j2", tpl),
-            "{{ x }}\n",
-            "{# was: #}\n{{ x }}\n",
-        );
-    }
+    assert_exact_for_every_agent(("s.css", sheet), &[("   note\n", "   a longer note\n")]);
+    assert_exact_for_every_agent(("t.j2", tpl), &[("{{ x }}\n", "{# was: #}\n{{ x }}\n")]);
 }
 
 /// Re-indents Python reads as meant: a line moved out of an `if` to the
