@@ -715,13 +715,11 @@ mod tests {
         let branch = "if (x) b\nelse c\n";
         let join = statement_join("g.js", branch, &branch.replace("\nelse", "\n(f)\nelse"))
             .expect("a join");
-        assert_eq!(
-            join.semicolon,
-            Semicolon::InBody {
-                word: "if",
-                line: 1
-            }
-        );
+        let in_if_of_line_1 = Semicolon::InBody {
+            word: "if",
+            line: 1,
+        };
+        assert_eq!(join.semicolon, in_if_of_line_1);
         assert!(join.describe().ends_with(
             "srview offers no semicolon: the statement above is the body of the `if` of line 1, \
              which a semicolon could end early)"
@@ -745,11 +743,7 @@ mod tests {
         let join = statement_join("g.js", after_if, &after_if.replace("\nc()", "\n(f)\nc()"))
             .expect("a join");
         assert_eq!(
-            join.semicolon,
-            Semicolon::InBody {
-                word: "if",
-                line: 1
-            },
+            join.semicolon, in_if_of_line_1,
             "the line above is the if's body"
         );
     }
