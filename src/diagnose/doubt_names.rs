@@ -35,10 +35,12 @@
 //! can only make srview say less. The verdicts are tested against
 //! CPython's own `symtable` (tests/fixtures/trust/names/).
 //!
-//! Other languages: not read. A JavaScript or TypeScript module may take a
-//! name from a global (`window`), a script loaded before it, or a
+//! Other languages: not read here. A JavaScript or TypeScript script may
+//! take a name from a global (`window`), a script loaded before it, or a
 //! declaration file; Go's package spans files; Rust's `use` and macros
 //! bind names srview does not see: a name gone from one file is not proof.
+//! A JavaScript or TypeScript *module*'s function still called is read by
+//! [`super::doubt_js_gone`], calls only.
 //!
 //! The same lexer tells where a file's strings and comments are
 //! ([`python_pieces`]), for a replace-all's doubt about the roles of the

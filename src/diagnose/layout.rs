@@ -102,7 +102,8 @@ pub enum BreakKind {
     /// ([`super::doubt_braces::quotes`]).
     Unclosed,
     /// A Python module-level name still used, no longer bound
-    /// ([`super::doubt_names`]).
+    /// ([`super::doubt_names`]); a JavaScript or TypeScript module's
+    /// top-level name still called ([`super::doubt_js_gone`]).
     Undefined,
     /// A Python name, or a shell function, defined after a line that runs
     /// and uses it ([`super::doubt_late`]).
@@ -479,6 +480,12 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
             BreakKind::KeyTwice
         };
         Some(of(kind)(say(k.describe(), k.fault())))
+    });
+    // A JavaScript or TypeScript module's top-level name removed while
+    // the file still calls it ([`super::doubt_js_gone`]).
+    let found = found.or_else(|| {
+        super::doubt_js_gone::js_name_gone(path, original, result)
+            .map(|g| of(BreakKind::Undefined)(say(g.describe(), g.fault())))
     });
     // A JavaScript line that continues the statement above it
     // ([`super::doubt_asi`]).

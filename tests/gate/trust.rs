@@ -932,6 +932,31 @@ fn a_comment_nested_in_a_comment_or_run_on_to_an_existing_end_is_a_doubt() {
     assert_exact_for_every_agent(("t.j2", tpl), &[("{{ x }}\n", "{# was: #}\n{{ x }}\n")]);
 }
 
+/// A JavaScript module's function removed while the file still calls it
+/// (node: `ReferenceError: helper is not defined` when the call runs) is
+/// a doubt for every agent; removed with an import of it put in, exact.
+#[test]
+fn a_javascript_function_removed_and_still_called_is_a_doubt() {
+    let file = "import fs from 'fs'\n\nfunction helper(x) {\n  return x * 2\n}\n\nexport function main() {\n  console.log(helper(2))\n}\n";
+    let helper = "function helper(x) {\n  return x * 2\n}\n\n";
+    assert_doubts_say(
+        ("app.js", file),
+        &[(
+            helper,
+            "",
+            "the module declared `helper` at its top level before (line 3: `function helper(x) \
+             {`) and no longer declares or imports it, but line 4 still calls it \
+             (`console.log(helper(2))`): running that line throws ReferenceError: helper is not \
+             defined"
+                .to_string(),
+        )],
+    );
+    assert_exact_for_every_agent(
+        ("app.js", file),
+        &[(helper, "import { helper } from './helper.js'\n\n")],
+    );
+}
+
 /// Re-indents Python reads as meant: a line moved out of an `if` to the
 /// enclosing level (a deliberate dedent), a line moved to an enclosing
 /// level, a new block opened and indented, a line inside brackets at any
