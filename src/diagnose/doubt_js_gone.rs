@@ -9,7 +9,9 @@
 //! file the reading cannot follow, or holding JSX, is not judged):
 //! - the file as the edit leaves it is a module: it imports, exports or
 //!   `require`s at its top level, so its top-level names are its own (a
-//!   plain script's may come from a script loaded before it);
+//!   plain script's may come from a script loaded before it); or the edit
+//!   renames the declaration (a new name declared on its line), which no
+//!   other script's declaration of the old name explains;
 //! - the file before declared the name at its top level: `function name`
 //!   (`async`, `function*`, after `export` or `export default`), `class
 //!   name`, `const`/`let`/`var name =`, each starting its statement;
@@ -39,6 +41,9 @@ pub struct JsNameGone {
     pub called: (usize, String),
     /// `JavaScript` or `TypeScript`.
     pub language: &'static str,
+    /// The name the edit declares on the same line instead (a rename),
+    /// read in a plain script too.
+    pub renamed_to: Option<String>,
 }
 
 impl JsNameGone {
@@ -64,11 +69,18 @@ impl JsNameGone {
             ),
             _ => format!("running that line throws ReferenceError: {name} is not defined"),
         };
-        format!(
-            "the module declared `{name}` at its top level before (line {declared_line}: \
-             `{declared_text}`) and no longer declares or imports it, but line {called_line} \
-             still calls it (`{called_text}`): {effect}"
-        )
+        match &self.renamed_to {
+            Some(new) => format!(
+                "the file declared `{name}` at its top level before (line {declared_line}: \
+                 `{declared_text}`) and the edit renames it `{new}`, but line {called_line} \
+                 still calls `{name}` (`{called_text}`): {effect}"
+            ),
+            None => format!(
+                "the module declared `{name}` at its top level before (line {declared_line}: \
+                 `{declared_text}`) and no longer declares or imports it, but line \
+                 {called_line} still calls it (`{called_text}`): {effect}"
+            ),
+        }
     }
 }
 
@@ -127,18 +139,27 @@ const GLOBALS: [&str; 44] = [
 pub(super) fn js_name_gone(path: &str, original: &str, result: &str) -> Option<JsNameGone> {
     let language = read_language(path, original, result)?;
     let after = tokens(result)?;
-    if !module(&after) {
-        return None;
-    }
     let before = tokens(original)?;
+    let is_module = module(&after);
+    let declared_before = top_level_declarations(&before);
+    let declared_after = top_level_declarations(&after);
+    // A new name declared on the line a gone one was (a rename).
+    let renamed = |line: usize| {
+        declared_after
+            .iter()
+            .find(|(n, l)| *l == line && !declared_before.iter().any(|(b, _)| b == n))
+            .map(|(n, _)| n.to_string())
+    };
     let line_text = |text: &str, line: usize| {
         text.lines()
             .nth(line)
             .map_or(String::new(), |l| l.trim().to_string())
     };
-    top_level_declarations(&before)
-        .into_iter()
+    declared_before
+        .iter()
+        .copied()
         .filter(|(name, _)| !GLOBALS.contains(name))
+        .filter(|&(_, line)| is_module || renamed(line).is_some())
         .filter_map(|(name, declared)| {
             let mut places = after
                 .iter()
@@ -158,6 +179,7 @@ pub(super) fn js_name_gone(path: &str, original: &str, result: &str) -> Option<J
             declared: (declared + 1, line_text(original, declared)),
             called: (called + 1, line_text(result, called)),
             language,
+            renamed_to: renamed(declared),
         })
 }
 
@@ -324,6 +346,16 @@ mod tests {
             .replace("import fs from 'fs'\n", "")
             .replace("export ", "");
         assert_eq!(said("s.js", &script, helper, ""), None);
+        // Renamed in a plain script (tester 49 T-04): said.
+        assert_eq!(
+            said("s.js", &script, "function helper(", "function double(").as_deref(),
+            Some(
+                "the file declared `helper` at its top level before (line 2: `function \
+                 helper(x) {`) and the edit renames it `double`, but line 7 still calls \
+                 `helper` (`console.log(helper(2))`): running that line throws ReferenceError: \
+                 helper is not defined"
+            )
+        );
         // A global of that name: the call goes to it.
         let fetch =
             "export function fetch(u) {\n  return 1\n}\nexport const g = () => fetch('x')\n";
