@@ -177,7 +177,8 @@ pub fn go_package_use(path: &str, original: &str, result: &str) -> Option<GoPack
     if imports.iter().any(|i| i.name.is_none()) {
         return GoPackageUses::of(found);
     }
-    let line_of = |at: usize| after[..at].matches('\n').count();
+    let ends: Vec<usize> = memchr::memchr_iter(b'\n', after.as_bytes()).collect();
+    let line_of = |at: usize| ends.partition_point(|&e| e < at);
     let imported = |name: &str| imports.iter().any(|i| i.name.as_deref() == Some(name));
     // An import of the file before the result no longer has, its name
     // still used (and named nothing else: a variable of that name would be

@@ -21,6 +21,8 @@
 //! removed its last use).
 
 use super::doubt_go_use::{blanked, is_ident, words};
+use crate::textdiff::changed_lines;
+use std::collections::HashMap;
 
 /// A local variable an edit leaves declared and not used.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -75,11 +77,15 @@ pub fn go_unused_variable(path: &str, original: &str, result: &str) -> Option<Un
     if !path.ends_with(".go") || generated(original) || generated(result) {
         return None;
     }
-    let after = locals(&blanked(result));
+    // Only a function the edit changes can gain an unused variable: a
+    // variable's uses are its function's text.
+    let (_, new, prefix, suffix) = changed_lines(original, result);
+    let changed = prefix.saturating_sub(1)..new.len() - suffix + 1;
+    let after = locals(&blanked(result), &changed);
     if after.iter().all(|l| l.used) {
         return None;
     }
-    let before = locals(&blanked(original));
+    let before = locals(&blanked(original), &(0..usize::MAX));
     let same = |l: &Local, v: &Local| l.function == v.function && l.name == v.name;
     let unused = after
         .iter()
@@ -110,9 +116,12 @@ struct Local {
 }
 
 /// Every local variable of `code`'s (blanked) top-level functions the
-/// reading judges (see the module).
-fn locals(code: &str) -> Vec<Local> {
+/// reading judges (see the module), in the functions spanning a line of
+/// `lines` (0-based).
+fn locals(code: &str, lines: &std::ops::Range<usize>) -> Vec<Local> {
     let bytes = code.as_bytes();
+    let ends: Vec<usize> = memchr::memchr_iter(b'\n', bytes).collect();
+    let line_of = |at: usize| ends.partition_point(|&e| e < at);
     let mut out = Vec::new();
     let mut start = 0;
     while start < bytes.len() {
@@ -121,9 +130,17 @@ fn locals(code: &str) -> Vec<Local> {
             && matches!(bytes.get(start + 4), Some(b' ' | b'\t' | b'('))
             && let Some((function, body)) = function_at(code, start)
         {
-            let next = body.end;
-            read_body(code, start, body, &function, &mut out);
-            start = next;
+            if line_of(start) < lines.end && lines.start <= line_of(body.end) {
+                for (name, at, used) in read_body(code, start, body.clone()) {
+                    out.push(Local {
+                        function: function.clone(),
+                        name,
+                        line: line_of(at),
+                        used,
+                    });
+                }
+            }
+            start = body.end;
             continue;
         }
         start = end + 1;
@@ -202,15 +219,12 @@ fn closing(bytes: &[u8], open: usize) -> Option<usize> {
     None
 }
 
-/// Reads the variables `body` (of the function declared at `func`)
-/// declares into `out`.
-fn read_body(
-    code: &str,
-    func: usize,
-    body: std::ops::Range<usize>,
-    function: &str,
-    out: &mut Vec<Local>,
-) {
+/// The variables `body` (of the function declared at `func`) declares:
+/// each one's name, offset and whether it is used. One pass reads every
+/// name of the function (not after a `.`) with the end of its innermost
+/// block, so a large function costs its length, not its length a variable.
+fn read_body(code: &str, func: usize, body: std::ops::Range<usize>) -> Vec<(String, usize, bool)> {
+    let bytes = code.as_bytes();
     let mut declared: Vec<(usize, usize)> = Vec::new();
     let text = &code[body.clone()];
     for (at, _) in text.match_indices(":=") {
@@ -221,30 +235,73 @@ fn read_body(
     for at in words(text, "var") {
         declared.extend(var_declared(code, body.start + at));
     }
-    declared.sort_unstable();
-    for (at, len) in declared {
-        let name = &code[at..at + len];
-        if name == "_" || named(&code[func..at], name) {
+    if declared.is_empty() {
+        return Vec::new();
+    }
+    // Each `{`'s `}` (the body's own: its end).
+    let mut ends: HashMap<usize, usize> = HashMap::new();
+    let mut open: Vec<usize> = Vec::new();
+    for (i, &b) in bytes[body.clone()].iter().enumerate() {
+        match b {
+            b'{' => open.push(body.start + i),
+            b'}' => {
+                if let Some(o) = open.pop() {
+                    ends.insert(o, body.start + i);
+                }
+            }
+            _ => {}
+        }
+    }
+    // Each name's places (offset, end of its innermost block), in order.
+    let mut places: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
+    let mut open: Vec<usize> = Vec::new();
+    let mut i = func;
+    while i < body.end {
+        let b = bytes[i];
+        if is_ident(b) {
+            let len = bytes[i..body.end]
+                .iter()
+                .take_while(|&&c| is_ident(c))
+                .count();
+            if !b.is_ascii_digit() && !after_dot(code, i) {
+                let end = open
+                    .last()
+                    .and_then(|o| ends.get(o).copied())
+                    .unwrap_or(body.end);
+                places.entry(&code[i..i + len]).or_default().push((i, end));
+            }
+            i += len;
             continue;
         }
-        let end = block_end(code.as_bytes(), at, body.end);
-        let scope = &code[at + len..end];
-        let used = words(scope, name).any(|o| {
-            let o = at + len + o;
-            !after_dot(code, o) && !assigned(code, o, len)
-        });
-        out.push(Local {
-            function: function.to_string(),
-            name: name.to_string(),
-            line: code[..at].matches('\n').count(),
-            used,
-        });
+        if i >= body.start {
+            match b {
+                b'{' => open.push(i),
+                b'}' => {
+                    open.pop();
+                }
+                _ => {}
+            }
+        }
+        i += 1;
     }
-}
-
-/// Whether `code` names `name` as a word not after a `.`.
-fn named(code: &str, name: &str) -> bool {
-    words(code, name).any(|o| !after_dot(code, o))
+    declared.sort_unstable();
+    declared
+        .into_iter()
+        .filter_map(|(at, len)| {
+            let name = &code[at..at + len];
+            let places = places.get(name)?;
+            // A name standing above its declaration: not read.
+            if name == "_" || places.first().is_none_or(|&(first, _)| first < at) {
+                return None;
+            }
+            let end = places.iter().find(|&&(o, _)| o == at)?.1;
+            let used = places
+                .iter()
+                .filter(|&&(o, _)| o > at && o < end)
+                .any(|&(o, _)| !assigned(code, o, len));
+            Some((name.to_string(), at, used))
+        })
+        .collect()
 }
 
 /// Whether the word at `at` follows a `.` (a field or a method).
@@ -252,20 +309,6 @@ fn after_dot(code: &str, at: usize) -> bool {
     code[..at]
         .trim_end_matches([' ', '\t', '\n'])
         .ends_with('.')
-}
-
-/// The end of the innermost block holding `at` (its `}`), or `end`.
-fn block_end(bytes: &[u8], at: usize, end: usize) -> usize {
-    let mut depth = 0usize;
-    for (i, &b) in bytes.iter().enumerate().take(end).skip(at) {
-        match b {
-            b'{' => depth += 1,
-            b'}' if depth == 0 => return i,
-            b'}' => depth -= 1,
-            _ => {}
-        }
-    }
-    end
 }
 
 /// The identifier ending at `end` (exclusive): its start.
@@ -536,6 +579,15 @@ mod tests {
                 "main.go",
                 &unused_before,
                 &unused_before.replace("fmt.Println(x)", "fmt.Println(x, 1)")
+            ),
+            None
+        );
+        // Another function changed: main's unused `y` is not the edit's.
+        assert_eq!(
+            go_unused_variable(
+                "main.go",
+                &unused_before,
+                &unused_before.replace("\treturn a + b\n", "\treturn b + a\n")
             ),
             None
         );
