@@ -475,8 +475,9 @@ mod tests {
     }
 
     /// The tester's cases (round 48, T-07a): a variable declared and read
-    /// nowhere (`:=`, `var`, one only assigned after), and the last use of
-    /// one removed, each said with its name, line and function.
+    /// nowhere (`:=`, `var`, one only assigned after, a type switch's, a
+    /// `select` case's, a `range`'s), and the last use of one removed,
+    /// each said with its name, line and function.
     #[test]
     fn a_variable_declared_and_not_used_is_said() {
         assert_eq!(
@@ -511,6 +512,10 @@ mod tests {
             "\tif n := f(); true {\n\t\tfmt.Println(x)\n\t}\n",
             "\tn := 1\n\tgo func() {\n\t\tn = 2\n\t}()\n\tfmt.Println(x)\n",
             "\tn := 1\n\tfmt.Println(x, s.n, t.\n\t\tn)\n",
+            "\tswitch n := v.(type) {\n\tcase int:\n\t\tfmt.Println(x)\n\t}\n",
+            "\tselect {\n\tcase n := <-ch:\n\t\tfmt.Println(x)\n\t}\n",
+            "\tfor i := range 10 {\n\t\tfmt.Println(x)\n\t}\n",
+            "\tvar n int\n\tn =\n\t\tf()\n\tfmt.Println(x)\n",
         ];
         for new in doubted {
             let result = MAIN.replace("\tfmt.Println(x)\n", new);
@@ -536,7 +541,9 @@ mod tests {
     }
 
     /// Not said: uses of every form (a closure, `x++`, `x += 1`, `&x`, a
-    /// field of it assigned, an index, a method call, `_ = x`), a new used
+    /// field of it assigned, an index, a method call, `_ = x`, `switch x`,
+    /// a channel send, `x = x + 1`), a field key or a closure parameter of
+    /// its name (unsure: Go would refuse these two), a new used
     /// variable, a comment or blank line, `_`, a name standing above its
     /// declaration (a parameter, a shadowed variable), a package-level
     /// variable, a function holding `goto`, a generated file, a variable
@@ -560,6 +567,16 @@ mod tests {
             "\tn := \"x\"\n\tfmt.Println(x, n)\n",
             "\tn := 1\n\tif true {\n\t\tfmt.Println(n)\n\t}\n\tfmt.Println(x)\n",
             "\tn := 1\n\tgoto end\nend:\n\tfmt.Println(x)\n",
+            "\tn := 1\n\tswitch n {\n\tcase 1:\n\t\tfmt.Println(x)\n\t}\n",
+            "\tn := make(chan int)\n\tn <- 1\n\tfmt.Println(x)\n",
+            "\tvar wg sync.WaitGroup\n\twg.Add(1)\n\tfmt.Println(x)\n",
+            "\tn := 1\n\tn = n + 1\n\tfmt.Println(x)\n",
+            "\tswitch n := v.(type) {\n\tcase int:\n\t\tfmt.Println(x, n)\n\t}\n",
+            "\tvar fib func(int) int\n\tfib = func(k int) int { return fib(k - 1) }\n\tfmt.Println(x)\n",
+            // Unsure, so not said (Go would refuse both): a field key
+            // named as the variable, a closure parameter shadowing it.
+            "\tn := 1\n\tp := T{\n\t\tn: 2,\n\t}\n\tfmt.Println(x, p)\n",
+            "\tn := 1\n\tf := func(n int) { _ = n }\n\tf(x)\n",
         ];
         for new in fine {
             let result = MAIN.replace("\tfmt.Println(x)\n", new);
