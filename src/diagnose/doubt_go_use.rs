@@ -45,7 +45,8 @@ const STANDARD: &[(&str, &str)] = &[
     ("unicode", "unicode"),
 ];
 
-/// A package an edit leaves imported and unused, or used and not imported.
+/// A package an edit leaves imported and unused, used and not imported, or
+/// used with its import removed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum GoPackageUse {
     /// An import used nowhere.
@@ -66,72 +67,151 @@ pub enum GoPackageUse {
         /// The line using it, 1-based.
         line: usize,
     },
+    /// A package whose import the edit removes, still used.
+    ImportGone {
+        /// The name the import bound.
+        name: String,
+        /// Its path, quoted (`"fmt"`).
+        path: String,
+        /// The first line still using it, 1-based.
+        line: usize,
+        /// How many lines use it.
+        lines: usize,
+    },
 }
 
 impl GoPackageUse {
-    /// [`Self::describe`] without what to send instead.
-    pub fn fault(&self) -> String {
+    /// The fault, after "as the edit leaves it, ".
+    fn fault_words(&self) -> String {
         match self {
             GoPackageUse::Unused { name, path, line } => format!(
-                "as the edit leaves it, the file imports `{name}` ({path}, line {line}) and uses \
-                 it nowhere, where it used it before: Go refuses to compile an unused import \
-                 ({path} imported and not used)"
+                "the file imports `{name}` ({path}, line {line}) and uses it nowhere, where it \
+                 used it before: Go refuses to compile an unused import ({path} imported and not \
+                 used)"
             ),
             GoPackageUse::NotImported { name, line, .. } => format!(
-                "as the edit leaves it, line {line} uses the package `{name}`, which the file \
-                 does not import: Go refuses to compile it (undefined: {name})"
+                "line {line} uses the package `{name}`, which the file does not import: Go \
+                 refuses to compile it (undefined: {name})"
             ),
+            GoPackageUse::ImportGone {
+                name,
+                path,
+                line,
+                lines,
+            } => {
+                let more = match lines - 1 {
+                    0 => String::new(),
+                    1 => " (and 1 line more)".to_string(),
+                    n => format!(" (and {n} lines more)"),
+                };
+                format!(
+                    "line {line}{more} still uses the package `{name}`, whose import ({path}) \
+                     the edit removes: Go refuses to compile it (undefined: {name})"
+                )
+            }
         }
     }
 
-    /// One sentence without a final stop, ending with what to send.
-    pub fn describe(&self) -> String {
-        let send = match self {
+    /// What to send instead.
+    fn send(&self) -> String {
+        match self {
             GoPackageUse::Unused { path, .. } => {
-                format!("remove the import of {path} too, or keep a use of it")
+                format!(
+                    "remove the import of {path} in this same call (one edit spanning the import \
+                     and this change, or a write of the file), or keep a use of it"
+                )
             }
             GoPackageUse::NotImported { path, .. } => {
                 format!("add \"{path}\" to the import block too")
             }
-        };
-        format!("{}: {send}", self.fault())
+            GoPackageUse::ImportGone { name, path, .. } => {
+                format!(
+                    "keep the import of {path}, or remove every use of `{name}` in the same call"
+                )
+            }
+        }
     }
 }
 
-/// The package use [`GoPackageUse`] says of `result` (the Go file `path`
+/// Every [`GoPackageUse`] one edit leaves (never empty): Go names each,
+/// so the sentence does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GoPackageUses(pub Vec<GoPackageUse>);
+
+impl GoPackageUses {
+    /// [`Self::describe`] without what to send instead.
+    pub fn fault(&self) -> String {
+        let faults: Vec<String> = self.0.iter().map(GoPackageUse::fault_words).collect();
+        format!("as the edit leaves it, {}", faults.join("; and "))
+    }
+
+    /// One sentence without a final stop, ending with what to send.
+    pub fn describe(&self) -> String {
+        let sends: Vec<String> = self.0.iter().map(GoPackageUse::send).collect();
+        format!("{}: {}", self.fault(), sends.join("; and "))
+    }
+}
+
+/// Each package use [`GoPackageUse`] says of `result` (the Go file `path`
 /// as an edit leaves `original`); `None` for other files and where all is
 /// as the file before had it.
-pub fn go_package_use(path: &str, original: &str, result: &str) -> Option<GoPackageUse> {
+pub fn go_package_use(path: &str, original: &str, result: &str) -> Option<GoPackageUses> {
     if !path.ends_with(".go") {
         return None;
     }
     let before = blanked(original);
     let after = blanked(result);
     let imports = go_imports(path, result)?;
-    if let Some(unused) = imports.iter().find_map(|import| {
-        let name = import.name.as_deref()?;
-        (uses(&before, name).next().is_some() && uses(&after, name).next().is_none()).then(|| {
-            GoPackageUse::Unused {
-                name: name.to_string(),
-                path: import.path.clone(),
-                line: import.line + 1,
-            }
+    let mut found: Vec<GoPackageUse> = imports
+        .iter()
+        .filter_map(|import| {
+            let name = import.name.as_deref()?;
+            (uses(&before, name).next().is_some() && uses(&after, name).next().is_none()).then(
+                || GoPackageUse::Unused {
+                    name: name.to_string(),
+                    path: import.path.clone(),
+                    line: import.line + 1,
+                },
+            )
         })
-    }) {
-        return Some(unused);
-    }
+        .collect();
     // A name the file cannot be sure of (an import whose package name is
     // not certain, a `.` import) may be the one used: not judged.
     if imports.iter().any(|i| i.name.is_none()) {
-        return None;
+        return GoPackageUses::of(found);
+    }
+    let ends: Vec<usize> = memchr::memchr_iter(b'\n', after.as_bytes()).collect();
+    let line_of = |at: usize| ends.partition_point(|&e| e < at);
+    let imported = |name: &str| imports.iter().any(|i| i.name.as_deref() == Some(name));
+    // An import of the file before the result no longer has, its name
+    // still used (and named nothing else: a variable of that name would be
+    // the file's own).
+    let gone = go_imports(path, original).unwrap_or_default();
+    let mut gone_names: Vec<&str> = Vec::new();
+    for import in &gone {
+        let Some(name) = import.name.as_deref() else {
+            continue;
+        };
+        if imported(name) || gone_names.contains(&name) {
+            continue;
+        }
+        gone_names.push(name);
+        let mut used: Vec<usize> = uses(&after, name).map(line_of).collect();
+        if used.is_empty() || mentions(&after, name) > used.len() {
+            continue;
+        }
+        used.dedup();
+        found.push(GoPackageUse::ImportGone {
+            name: name.to_string(),
+            path: import.path.clone(),
+            line: used[0] + 1,
+            lines: used.len(),
+        });
     }
     let (_, new, prefix, suffix) = changed_lines(original, result);
     let changed = prefix..new.len() - suffix;
-    let line_of = |at: usize| after[..at].matches('\n').count();
-    STANDARD.iter().find_map(|&(name, import)| {
-        if uses(&before, name).next().is_some()
-            || imports.iter().any(|i| i.name.as_deref() == Some(name))
-        {
+    found.extend(STANDARD.iter().filter_map(|&(name, import)| {
+        if uses(&before, name).next().is_some() || imported(name) {
             return None;
         }
         let used: Vec<usize> = uses(&after, name).collect();
@@ -147,12 +227,19 @@ pub fn go_package_use(path: &str, original: &str, result: &str) -> Option<GoPack
             path: import,
             line: line + 1,
         })
-    })
+    }));
+    GoPackageUses::of(found)
+}
+
+impl GoPackageUses {
+    fn of(found: Vec<GoPackageUse>) -> Option<Self> {
+        (!found.is_empty()).then_some(GoPackageUses(found))
+    }
 }
 
 /// Go's text with every string, rune and comment's content made spaces
 /// (line ends kept, so byte offsets and lines stay the text's).
-fn blanked(text: &str) -> String {
+pub(super) fn blanked(text: &str) -> String {
     let bytes = text.as_bytes();
     let mut out = bytes.to_vec();
     let mut i = 0;
@@ -190,12 +277,12 @@ fn blanked(text: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-fn is_ident(b: u8) -> bool {
+pub(super) fn is_ident(b: u8) -> bool {
     b == b'_' || b.is_ascii_alphanumeric()
 }
 
 /// Each byte offset where `code` names `name` as a whole word.
-fn words<'a>(code: &'a str, name: &'a str) -> impl Iterator<Item = usize> + 'a {
+pub(super) fn words<'a>(code: &'a str, name: &'a str) -> impl Iterator<Item = usize> + 'a {
     let bytes = code.as_bytes();
     code.match_indices(name)
         .map(|(at, _)| at)
@@ -240,7 +327,9 @@ mod tests {
             Some(
                 "as the edit leaves it, the file imports `fmt` (\"fmt\", line 3) and uses it \
                  nowhere, where it used it before: Go refuses to compile an unused import \
-                 (\"fmt\" imported and not used): remove the import of \"fmt\" too, or keep a \
+                 (\"fmt\" imported and not used): remove the import of \"fmt\" in this same call \
+                 (one edit spanning the import and this change, or a write of the file), or \
+                 keep a \
                  use of it"
                     .to_string()
             )
@@ -258,6 +347,65 @@ mod tests {
                     .to_string()
             )
         );
+    }
+
+    /// One edit leaving two faults (round 48 T-07b: the last `fmt` use
+    /// replaced by `strings.Repeat`, `"strings"` not imported): Go names
+    /// both, so the sentence does, each with Go's words and what to send.
+    #[test]
+    fn an_import_left_unused_and_a_package_not_imported_are_both_said() {
+        let swapped = MAIN.replace(
+            "\tif x > 2 {\n\t\tfmt.Println(\"big\")\n\t}\n\tfmt.Println(x)\n",
+            "\tprintln(strings.Repeat(\"*\", x))\n",
+        );
+        assert_eq!(
+            go_package_use("main.go", MAIN, &swapped).map(|u| u.describe()),
+            Some(
+                "as the edit leaves it, the file imports `fmt` (\"fmt\", line 3) and uses it \
+                 nowhere, where it used it before: Go refuses to compile an unused import \
+                 (\"fmt\" imported and not used); and line 11 uses the package `strings`, which \
+                 the file does not import: Go refuses to compile it (undefined: strings): remove \
+                 the import of \"fmt\" in this same call (one edit spanning the import and this \
+                 change, or a write of the file), or keep a use of it; and add \"strings\" to \
+                 the import block too"
+                    .to_string()
+            )
+        );
+    }
+
+    /// An import removed while lines still use its package (round 48,
+    /// leftover of T-10): Go refuses `undefined: fmt`. Said with the first
+    /// line using it and how many more; an alias binding another name is
+    /// the same fault; not said where another import binds the name, the
+    /// file names it otherwise (a variable `fmt`), or an import of
+    /// uncertain name may bind it.
+    #[test]
+    fn an_import_removed_while_its_package_is_used_is_said() {
+        let gone = MAIN.replace("import \"fmt\"\n", "");
+        assert_eq!(
+            go_package_use("main.go", MAIN, &gone).map(|u| u.describe()),
+            Some(
+                "as the edit leaves it, line 11 (and 1 line more) still uses the package `fmt`, \
+                 whose import (\"fmt\") the edit removes: Go refuses to compile it (undefined: \
+                 fmt): keep the import of \"fmt\", or remove every use of `fmt` in the same call"
+                    .to_string()
+            )
+        );
+        let aliased = MAIN.replace("import \"fmt\"", "import f \"fmt\"");
+        assert!(matches!(
+            go_package_use("main.go", MAIN, &aliased).map(|u| u.0),
+            Some(v) if matches!(&v[..], [GoPackageUse::ImportGone { name, line: 12, lines: 2, .. }] if name == "fmt")
+        ));
+        let cases = [
+            MAIN.replace("import \"fmt\"", "import fmt \"github.com/x/myfmt\""),
+            MAIN.replace("import \"fmt\"", "import \"github.com/x/go-fmt\""),
+            gone.replace("func main() {", "func main() {\n\tfmt := printer{}"),
+            MAIN.replace("import \"fmt\"\n", "import \"fmt\"\nimport \"os\"\n")
+                .replace("\tfmt.Println(x)\n", "\tfmt.Println(x, os.Args)\n"),
+        ];
+        for after in &cases {
+            assert_eq!(go_package_use("main.go", MAIN, after), None, "{after}");
+        }
     }
 
     /// Not said: a use left in a string or a comment is none (so its

@@ -148,9 +148,13 @@ pub enum BreakKind {
     /// template's block tag left without its end tag
     /// ([`super::doubt_markup`]).
     MarkupOpen,
-    /// A Go import left unused, or a standard package used and not
-    /// imported ([`super::doubt_go_use`]).
+    /// A Go import left unused, a standard package used and not
+    /// imported, or an import removed whose package is still used
+    /// ([`super::doubt_go_use`]).
     PackageUse,
+    /// A Go local variable declared and not used
+    /// ([`super::doubt_go_vars`]).
+    UnusedVariable,
     /// A YAML value written unquoted that YAML reads as another value
     /// than its text (`3.10` as 3.1), where a string was meant
     /// ([`super::doubt_yaml_value`]).
@@ -171,7 +175,7 @@ impl BreakKind {
     /// `invalid-character`, `invalid-syntax`, `argument-twice`,
     /// `late-future`, `joins-statements`, `splits-statement`,
     /// `other-normalisation`, `markup-open`, `package-use`,
-    /// `reads-otherwise`, `overload-alone`, `extglob-off`.
+    /// `unused-variable`, `reads-otherwise`, `overload-alone`, `extglob-off`.
     pub fn name(self) -> &'static str {
         match self {
             BreakKind::Misindents => "misindents",
@@ -196,6 +200,7 @@ impl BreakKind {
             BreakKind::OtherForm => "other-normalisation",
             BreakKind::MarkupOpen => "markup-open",
             BreakKind::PackageUse => "package-use",
+            BreakKind::UnusedVariable => "unused-variable",
             BreakKind::ReadsOtherwise => "reads-otherwise",
             BreakKind::OverloadAlone => "overload-alone",
             BreakKind::ExtglobOff => "extglob-off",
@@ -228,6 +233,7 @@ impl BreakKind {
             BreakKind::OtherForm => "writes a name in another Unicode form",
             BreakKind::MarkupOpen => "leaves a comment, block or tag open",
             BreakKind::PackageUse => "leaves an import unused, or a package not imported",
+            BreakKind::UnusedVariable => "leaves a variable declared and not used",
             BreakKind::ReadsOtherwise => "writes a value YAML reads otherwise",
             BreakKind::OverloadAlone => "leaves overloads without their implementation",
             BreakKind::ExtglobOff => "uses an extended glob before `shopt -s extglob` runs",
@@ -272,6 +278,7 @@ impl LayoutBreak {
             BreakKind::OtherForm => "writing one name in two Unicode forms",
             BreakKind::MarkupOpen => "with a comment, block or tag left open",
             BreakKind::PackageUse => "with an import unused, or a package not imported",
+            BreakKind::UnusedVariable => "with a variable declared and not used",
             BreakKind::ReadsOtherwise => "with a value YAML reads otherwise than written",
             BreakKind::OverloadAlone => "with overloads and no implementation",
             BreakKind::ExtglobOff => "with an extended glob bash parses with extglob off",
@@ -444,6 +451,11 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
     let found = found.or_else(|| {
         super::doubt_go_use::go_package_use(path, original, result)
             .map(|u| of(BreakKind::PackageUse)(say(u.describe(), u.fault())))
+    });
+    // A Go local variable declared and not used ([`super::doubt_go_vars`]).
+    let found = found.or_else(|| {
+        super::doubt_go_vars::go_unused_variable(path, original, result)
+            .map(|u| of(BreakKind::UnusedVariable)(say(u.describe(), u.fault())))
     });
     let found = found.or_else(|| {
         fence_left_open(path, original, result)

@@ -3550,3 +3550,55 @@ fn a_python_line_given_a_backslash_joining_the_next_is_a_doubt_for_every_agent()
         )],
     );
 }
+
+/// main.go of round 48's Go finds (T-07).
+const MAIN_GO: &str = "package main\n\nimport \"fmt\"\n\nfunc add(a, b int) int {\n\treturn a + b\n}\n\nfunc main() {\n\tx := add(1, 2)\n\tif x > 2 {\n\t\tfmt.Println(\"big\")\n\t}\n\tfmt.Println(x)\n}\n";
+
+/// Round 48's Go finds (T-07), in every agent's shape: a local variable
+/// declared and read nowhere (`declared and not used: y`), an edit
+/// leaving `fmt` unused and `strings` not imported (both said), an import
+/// removed while its package is still used (`undefined: fmt`): denied with
+/// Go's words. A new variable the edit uses, a comment naming a variable,
+/// pass.
+#[test]
+fn go_compile_refusals_are_doubts() {
+    let doubts = [
+        (
+            "\tfmt.Println(x)\n",
+            "\ty := add(x, 1)\n\tfmt.Println(x)\n",
+            "the variable `y` declared at line 14 (in `func main`) is read nowhere (assigning \
+             it is no use): Go refuses to compile it (declared and not used: y)",
+        ),
+        (
+            "\tif x > 2 {\n\t\tfmt.Println(\"big\")\n\t}\n\tfmt.Println(x)\n",
+            "\tprintln(strings.Repeat(\"*\", x))\n",
+            "(\"fmt\" imported and not used); and line 11 uses the package `strings`, which the \
+             file does not import: Go refuses to compile it (undefined: strings)",
+        ),
+        (
+            "import \"fmt\"\n",
+            "",
+            "line 11 (and 1 line more) still uses the package `fmt`, whose import (\"fmt\") the \
+             edit removes: Go refuses to compile it (undefined: fmt)",
+        ),
+    ];
+    let doubts: Vec<(&str, &str, String)> = doubts
+        .iter()
+        .map(|&(old, new, said)| (old, new, said.to_string()))
+        .collect();
+    assert_doubts_say(("main.go", MAIN_GO), &doubts);
+    for fine in [
+        "\ty := add(x, 1)\n\tfmt.Println(x, y)\n",
+        "\t// y := add(x, 1) was here\n\tfmt.Println(x)\n",
+    ] {
+        for agent in agents() {
+            judged_as(
+                Case::Exact,
+                agent,
+                ("main.go", MAIN_GO),
+                "\tfmt.Println(x)\n",
+                fine,
+            );
+        }
+    }
+}
