@@ -330,7 +330,7 @@ fn continued(lines: &[&str], at: usize) -> bool {
 /// comments, continuations, conditionals and lines indented with spaces
 /// make reads as no directive nor assignment (other recipe lines in
 /// spaces); `None` where another line is met first.
-fn recipe_above(lines: &[&str], at: usize) -> Option<usize> {
+pub(super) fn recipe_above(lines: &[&str], at: usize) -> Option<usize> {
     (0..at).rev().find_map(|up| {
         let line = lines[up];
         let text = line.trim();

@@ -165,6 +165,9 @@ pub enum BreakKind {
     /// A shell script's extended glob (`@(a|b)`) where bash parses it with
     /// `extglob` still off ([`super::doubt_shell`]).
     ExtglobOff,
+    /// A Makefile recipe's shell variable written with one `$`, which
+    /// make expands as its own ([`super::doubt_make_dollar`]).
+    MakeExpands,
 }
 
 impl BreakKind {
@@ -175,7 +178,8 @@ impl BreakKind {
     /// `invalid-character`, `invalid-syntax`, `argument-twice`,
     /// `late-future`, `joins-statements`, `splits-statement`,
     /// `other-normalisation`, `markup-open`, `package-use`,
-    /// `unused-variable`, `reads-otherwise`, `overload-alone`, `extglob-off`.
+    /// `unused-variable`, `reads-otherwise`, `overload-alone`, `extglob-off`,
+    /// `make-expands`.
     pub fn name(self) -> &'static str {
         match self {
             BreakKind::Misindents => "misindents",
@@ -204,6 +208,7 @@ impl BreakKind {
             BreakKind::ReadsOtherwise => "reads-otherwise",
             BreakKind::OverloadAlone => "overload-alone",
             BreakKind::ExtglobOff => "extglob-off",
+            BreakKind::MakeExpands => "make-expands",
         }
     }
 
@@ -237,6 +242,7 @@ impl BreakKind {
             BreakKind::ReadsOtherwise => "writes a value YAML reads otherwise",
             BreakKind::OverloadAlone => "leaves overloads without their implementation",
             BreakKind::ExtglobOff => "uses an extended glob before `shopt -s extglob` runs",
+            BreakKind::MakeExpands => "writes a shell variable make expands",
         }
     }
 }
@@ -282,6 +288,7 @@ impl LayoutBreak {
             BreakKind::ReadsOtherwise => "with a value YAML reads otherwise than written",
             BreakKind::OverloadAlone => "with overloads and no implementation",
             BreakKind::ExtglobOff => "with an extended glob bash parses with extglob off",
+            BreakKind::MakeExpands => "with a shell variable make expands first",
         }
     }
 }
@@ -360,7 +367,11 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
             },
         },
         FileKind::Makefile => make_break(original, result)
-            .map(|b| of(BreakKind::Misindents)(say(b.describe(), b.fault()))),
+            .map(|b| of(BreakKind::Misindents)(say(b.describe(), b.fault())))
+            .or_else(|| {
+                super::doubt_make_dollar::recipe_dollar(original, result)
+                    .map(|d| of(BreakKind::MakeExpands)(say(d.describe(), d.fault())))
+            }),
         FileKind::Yaml => match yaml_break(original, result) {
             Some(b) => Some(of(BreakKind::Misindents)(say(b.describe(), b.fault()))),
             // A template's branches may each set one key, and its

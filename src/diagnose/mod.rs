@@ -46,6 +46,7 @@ pub mod doubt_json;
 pub mod doubt_keys;
 pub mod doubt_late;
 pub mod doubt_make;
+pub mod doubt_make_dollar;
 pub mod doubt_markup;
 pub mod doubt_names;
 pub mod doubt_normal;
