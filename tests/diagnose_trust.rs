@@ -4073,8 +4073,9 @@ fn bash_stderr(text: &str) -> String {
 /// `shopt -s extglob` has run (tester 46, T-13: a `shopt` inside the same
 /// function comes too late: bash parses the whole definition first), each
 /// result run by bash: doubted exactly where bash stops with `syntax error
-/// near unexpected token `('`; one bash runs (a top-level `shopt` above,
-/// a `[[ ... ]]` pattern, `!(cmd)`) is no doubt. `(what, result,
+/// near unexpected token `('`, an argument's `!(` too (tester 48, T-01);
+/// one bash runs (a top-level `shopt` above, a `[[ ... ]]` pattern,
+/// `!(cmd)` at a command's start, `$!`) is no doubt. `(what, result,
 /// doubted)`; the script before is `RUN`.
 #[test]
 fn shell_extended_globs_agree_with_running_bash() {
@@ -4101,6 +4102,23 @@ fn shell_extended_globs_agree_with_running_bash() {
             true,
         ),
         ("as an argument, *( )", body("  ls -d /tmp/*(x)\n"), true),
+        // Tester 48, T-01: an argument's `!(` is a glob, as `@(` is.
+        (
+            "as an argument, !( )",
+            body("  rm -rf !(keep|data)\n"),
+            true,
+        ),
+        ("as an argument, +( )", body("  ls +(a|b)\n"), true),
+        (
+            "a case pattern, !( )",
+            body("  case x in\n    !(a)) echo not-a ;;\n  esac\n"),
+            true,
+        ),
+        (
+            "! (cmd) and $!",
+            body("  ! (false) && echo \"$!\" '!(a)'\n"),
+            false,
+        ),
         (
             "top-level shopt above the function",
             body(case_ab).replace("\nmain() {", "\nshopt -s extglob\nmain() {"),

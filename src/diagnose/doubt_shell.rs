@@ -1201,8 +1201,10 @@ impl Reader<'_> {
 
     /// An extended glob's `(` after `word` (at the `(`): a fault where
     /// bash surely reads it with `extglob` off ([`ShellFault::Extglob`]),
-    /// else unsure: in a `[[ ... ]]`; `!(` starting a word (`if !(cmd)`
-    /// is `! (cmd)`); a function's `NAME()`; a script whose `#!` line
+    /// else unsure: in a `[[ ... ]]`; `!(` starting a command's first
+    /// word (`if !(cmd)` is `! (cmd)`: bash reads the `!` there as the
+    /// pipeline's negation; an argument's `!(`, `ls !(*.txt)`, is a glob
+    /// as `@(` is); a function's `NAME()`; a script whose `#!` line
     /// names no bash or sh ([`bash_or_sh`]); or where the text
     /// above the command holding it names `extglob` (a `shopt`, a `#!`
     /// line's `-O extglob`) or sources another file.
@@ -1221,7 +1223,7 @@ impl Reader<'_> {
             l.starts_with("source ") || l.starts_with(". ") || l.contains(" source ")
         });
         let unsure = self.in_test
-            || word == b"!"
+            || (word == b"!" && self.command_word)
             || self.s[self.i + 1..].trim_ascii_start().starts_with(b")")
             || !bash_or_sh(self.s)
             || above.contains("extglob")
@@ -1446,8 +1448,17 @@ impl Reader<'_> {
         Ok(())
     }
 
-    /// Past an array's `(...)` after `=`: words, comments and newlines.
+    /// Past an array's `(...)` after `=`: words, comments and newlines
+    /// (none of them a command's name).
     fn array(&mut self, line: usize) -> Scan {
+        let name = std::mem::replace(&mut self.command_word, false);
+        let read = self.array_words(line);
+        self.command_word = name;
+        read
+    }
+
+    /// The words of an array's `(...)` ([`Self::array`]).
+    fn array_words(&mut self, line: usize) -> Scan {
         loop {
             self.blanks();
             match self.peek(0) {
@@ -1614,6 +1625,51 @@ mod tests {
             shell_syntax("run.sh", "", redirected).map(|b| b.fault),
             Some(ShellFault::ParenAfterWords { line: 3 })
         );
+    }
+
+    /// Tester 48, T-01: an extended glob starting an argument (`rm -rf
+    /// !(keep|data)`, `ls +(a|b)`), a `case` pattern or an array's word is
+    /// parsed as `@(` is: a fault with `extglob` off; a `!(` starting a
+    /// command is `! (cmd)`, and `$!`, a quoted `!(`, a `[[ ]]` pattern and
+    /// an arithmetic `!(1)` are no glob (each checked with `bash -n`).
+    #[test]
+    fn an_extended_glob_starting_an_argument_is_a_fault() {
+        let head = "#!/bin/bash\nset -e\n";
+        for (body, opener) in [
+            ("rm -rf !(keep|data)\n", "!("),
+            ("ls !(*.txt)\n", "!("),
+            ("ls +(a|b)\n", "+("),
+            ("ls ?(a|b) *(c)\n", "?("),
+            ("cat > !(a)\n", "!("),
+            ("x=1 !(true)\n", "!("),
+            ("echo $(ls !(a))\n", "!("),
+            ("for f in !(a); do :; done\n", "!("),
+            ("case $1 in\n  !(a)) :;;\nesac\n", "!("),
+            ("arr=( !(a) )\n", "!("),
+        ] {
+            let text = format!("{head}{body}");
+            match scan(&text) {
+                Err(Stop::Fault(ShellFault::Extglob { opener: o, line, .. })) => {
+                    let at = text.lines().position(|l| l.contains(opener));
+                    assert_eq!((o, Some(line)), (opener, at.map(|i| i + 1)), "{body}");
+                }
+                other => panic!("{body}: {other:?}"),
+            }
+        }
+        for body in [
+            "if !(false); then :; fi\n",
+            "if ! (false); then :; fi\n",
+            "!(cd /tmp)\n",
+            "true && !(false)\n",
+            "{ !(false); }\n",
+            "echo $! \"!(a)\" '!(b)'\n",
+            "[[ x == !(a) ]]\n",
+            "(( !(1) )) || echo $(( !(0) ))\n",
+        ] {
+            let text = format!("{head}{body}");
+            let read = scan(&text);
+            assert!(!matches!(read, Err(Stop::Fault(_))), "{body}: {read:?}");
+        }
     }
 
     /// Round 45, T-08b: an arithmetic holding a quoted command
