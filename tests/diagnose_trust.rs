@@ -4284,7 +4284,14 @@ fn special_spaces_in_code_agree_with_gcc_rustc_and_bash() {
             "shell argument",
             bash,
             SH,
-            sh("ls /tmp >/dev/null\necho a\u{a0}b\n"),
+            sh("ls /tmp\u{a0}/var >/dev/null\n"),
+            true,
+        ),
+        (
+            "shell assignment",
+            bash,
+            SH,
+            sh("ls /tmp >/dev/null\nNAME=a\u{a0}b\n"),
             false,
         ),
         (
@@ -4326,6 +4333,62 @@ fn special_spaces_in_code_agree_with_gcc_rustc_and_bash() {
             )),
             "{what}: {found:?}"
         );
+    }
+}
+
+/// Tester 48, T-04: a Unicode space put between a shell command's
+/// arguments (`rm -rf\u{a0}/tmp/x`), unquoted, is doubted, and the line
+/// with ASCII spaces offered; bash, given each line's words (`set --
+/// WORDS; echo $#`), counts one word fewer in the line as written than in
+/// the line offered. Quoted, in a comment, in a heredoc's text or in an
+/// assignment's value (`NAME=a b` would run `b`) it is not doubted.
+#[test]
+fn a_special_space_between_shell_arguments_is_one_word_to_bash() {
+    use srview::diagnose::layout::{BreakKind, layout_break};
+    const SH: &str = "#!/bin/bash\nset -e\nrm -rf /tmp/srview-t04\necho done\n";
+    let words = |line: &str| {
+        let out = bash_run(&[], &format!("set -- {line}\necho $#\n"));
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    };
+    for (line, fixed) in [
+        ("rm -rf\u{a0}/tmp/srview-t04", "rm -rf /tmp/srview-t04"),
+        (
+            "rm -rf /tmp/srview-t04\u{2009}/tmp/srview-u",
+            "rm -rf /tmp/srview-t04 /tmp/srview-u",
+        ),
+        ("echo done\u{a0}now", "echo done now"),
+        ("printf '%s\\n' a\u{3000}b", "printf '%s\\n' a b"),
+    ] {
+        let result = SH.replace("rm -rf /tmp/srview-t04", line);
+        let said = layout_break("run.sh", SH, &result);
+        assert_eq!(
+            said.as_ref().map(|b| b.kind),
+            Some(BreakKind::InvalidCharacter),
+            "{line}"
+        );
+        let why = said.map(|b| b.why).unwrap_or_default();
+        assert!(why.contains("reaches its command as one argument"), "{why}");
+        assert!(
+            why.contains(&format!(
+                "send the line with an ASCII space there, `{fixed}`"
+            )),
+            "{why}"
+        );
+        let (a, b) = (words(line), words(fixed));
+        let (a, b): (usize, usize) = (a.parse().expect("a count"), b.parse().expect("a count"));
+        assert_eq!(
+            a + 1,
+            b,
+            "{line}: bash reads {a} words, {b} in the line offered"
+        );
+    }
+    for result in [
+        "#!/bin/bash\nset -e\nrm -rf \"/tmp/srview\u{a0}t04\"\necho done\n",
+        "#!/bin/bash\nset -e\nrm -rf /tmp/srview-t04 # a\u{a0}b\necho done\n",
+        "#!/bin/bash\nset -e\ncat <<EOF\na\u{a0}b\nEOF\necho done\n",
+        "#!/bin/bash\nset -e\nlocal_dir=a\u{a0}b\necho done\n",
+    ] {
+        assert_eq!(layout_break("run.sh", SH, result), None, "{result}");
     }
 }
 

@@ -456,11 +456,16 @@ pub fn scan(text: &str) -> Result<(), Stop> {
 }
 
 /// Where `text` (a script that reads clean) holds a Unicode space other
-/// than U+0020 ([`super::odd_spaces::odd_space`]) unquoted in a
-/// command's name, before any `=` (bash splits no word at it: the name
-/// runs as one command, not found): byte offsets, in reading order.
-/// `None` when the script does not read clean.
-pub(super) fn command_spaces(text: &str) -> Option<Vec<usize>> {
+/// than U+0020 ([`super::odd_spaces::odd_space`]) unquoted in a word
+/// (bash splits no word at it): in a command's name, before any `=` (the
+/// name runs as one command, not found), or in another word, an argument,
+/// a redirection's target, a `case` pattern, a `[[ ]]` operand, not an
+/// assignment's (`NAME=a b`, `local NAME=...`: two words or one value,
+/// either may be meant; tester 48, T-04): byte offsets, in reading order,
+/// each with whether it is in a command's name. Quotes, comments and
+/// heredoc bodies are not read for it. `None` when the script does not
+/// read clean.
+pub(super) fn command_spaces(text: &str) -> Option<Vec<(usize, bool)>> {
     let mut reader = Reader::new(text);
     reader.commands(false).ok()?;
     Some(reader.odd_spaces)
@@ -534,8 +539,9 @@ struct Reader<'a> {
     in_test: bool,
     /// The word read is a command's name ([`command_spaces`]).
     command_word: bool,
-    /// The odd spaces met in commands' names ([`command_spaces`]).
-    odd_spaces: Vec<usize>,
+    /// The odd spaces met unquoted in words, each with whether it is in a
+    /// command's name ([`command_spaces`]).
+    odd_spaces: Vec<(usize, bool)>,
 }
 
 /// Whether the script's `#!` line names bash or a POSIX sh (a sourced
@@ -562,6 +568,22 @@ fn closing_word(word: &[u8]) -> Option<&'static str> {
     ["then", "elif", "else", "fi", "do", "done", "esac", "}"]
         .into_iter()
         .find(|w| w.as_bytes() == word)
+}
+
+/// Whether a word that starts `head` is an assignment (`NAME=`,
+/// `NAME+=`, `NAME[i]=`), as `local`, `export` and `declare` take one.
+fn assigns(head: &[u8]) -> bool {
+    let Some(eq) = head.iter().position(|&c| c == b'=') else {
+        return false;
+    };
+    let name = head[..eq].strip_suffix(b"+").unwrap_or(&head[..eq]);
+    let name = match name.iter().position(|&c| c == b'[') {
+        Some(open) if name.ends_with(b"]") => &name[..open],
+        _ => name,
+    };
+    name.first()
+        .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_')
+        && name.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_')
 }
 
 /// A byte that ends a word outside quotes.
@@ -1185,11 +1207,16 @@ impl Reader<'_> {
                 }
                 c if separator(c) => break,
                 c => {
-                    if self.command_word
-                        && !out.contains(&b'=')
-                        && super::odd_spaces::odd_space_at(&self.s[self.i..])
-                    {
-                        self.odd_spaces.push(self.i);
+                    if super::odd_spaces::odd_space_at(&self.s[self.i..]) {
+                        let name = self.command_word;
+                        let read = if name {
+                            !out.contains(&b'=')
+                        } else {
+                            !assigns(&out)
+                        };
+                        if read {
+                            self.odd_spaces.push((self.i, name));
+                        }
                     }
                     out.push(c);
                     self.i += 1;
@@ -1649,7 +1676,9 @@ mod tests {
         ] {
             let text = format!("{head}{body}");
             match scan(&text) {
-                Err(Stop::Fault(ShellFault::Extglob { opener: o, line, .. })) => {
+                Err(Stop::Fault(ShellFault::Extglob {
+                    opener: o, line, ..
+                })) => {
                     let at = text.lines().position(|l| l.contains(opener));
                     assert_eq!((o, Some(line)), (opener, at.map(|i| i + 1)), "{body}");
                 }
