@@ -4392,6 +4392,83 @@ fn a_special_space_between_shell_arguments_is_one_word_to_bash() {
     }
 }
 
+/// Bash's own reading of a script's commands: the script's lines (its
+/// `#!` line dropped) as a function's body, printed back by `declare -f`,
+/// one command a line.
+fn bash_reading(script: &str) -> String {
+    let body = script.split_once('\n').map_or(script, |(_, rest)| rest);
+    let out = bash_run(&[], &format!("f() {{\n{body}\n}}\ndeclare -f f\n"));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Tester 48, T-03: an edit that leaves `--rm \ ` (a blank after the
+/// `\`), puts a `# comment` before the `\`, or a comment line inside a
+/// continued command: bash ends the command there and runs the next line
+/// as a command of its own (`bash -n` reads it clean). Doubted exactly
+/// where bash's reading (`declare -f`) holds more commands than the
+/// script's before, and the line offered reads as the script before.
+#[test]
+fn a_command_cut_before_its_continued_line_agrees_with_bash() {
+    use srview::diagnose::layout::{BreakKind, layout_break};
+    const RUN: &str =
+        "#!/bin/bash\nset -e\ndocker run \\\n  --rm \\\n  -e CI=1 \\\n  img\necho done\n";
+    let commands = |script: &str| bash_reading(script).lines().count();
+    let cases = [
+        (RUN.replace("--rm \\\n", "--rm \\ \n"), true),
+        (RUN.replace("--rm \\\n", "--rm \\\t\n"), true),
+        (RUN.replace("--rm \\\n", "--rm # keep nothing \\\n"), true),
+        (RUN.replace("  -e CI=1", "  # the CI flag\n  -e CI=1"), true),
+        (
+            RUN.replace("  img\n", "  --net host # \\\n  --pull always \\\n  img\n"),
+            true,
+        ),
+        (RUN.replace("docker run", "# run it\ndocker run"), false),
+        (RUN.replace("--rm \\\n", "--rm \\\n  --init \\\n"), false),
+        (
+            RUN.replace("echo done", "true && \\\n  # then say so\n  echo done"),
+            false,
+        ),
+        (RUN.replace("img\n", "img # the image \\\n"), false),
+    ];
+    for (result, doubted) in &cases {
+        assert_eq!(commands(result) > commands(RUN), *doubted, "bash: {result}");
+        let found = layout_break("run.sh", RUN, result);
+        assert_eq!(
+            found.as_ref().map(|b| b.kind),
+            doubted.then_some(BreakKind::CutsCommand),
+            "{result}: {found:?}"
+        );
+        let Some(why) = found.map(|b| b.why) else {
+            continue;
+        };
+        // The line offered, put in its place, reads as the script before.
+        let Some((_, offered)) = why.split_once("alone at its end, `") else {
+            continue;
+        };
+        let offered = offered.trim_end_matches('`');
+        let line: usize = why
+            .split_once("send line ")
+            .map_or("", |(_, n)| n)
+            .split(|c: char| !c.is_ascii_digit())
+            .next()
+            .and_then(|n| n.parse().ok())
+            .expect("a line");
+        let fixed: Vec<String> = result
+            .lines()
+            .enumerate()
+            .map(|(i, l)| {
+                if i + 1 == line {
+                    format!("  {offered}")
+                } else {
+                    l.to_string()
+                }
+            })
+            .collect();
+        let fixed = format!("{}\n", fixed.join("\n"));
+        assert_eq!(commands(&fixed), commands(RUN), "{fixed}");
+    }
+}
+
 /// `text` given to `bash -n`: whether it refuses it.
 fn bash_n_refuses(text: &str) -> bool {
     !bash_run(&["-n"], text).status.success()

@@ -471,6 +471,43 @@ pub(super) fn command_spaces(text: &str) -> Option<Vec<(usize, bool)>> {
     Some(reader.odd_spaces)
 }
 
+/// How an edit may end a command at a line's end that a `\` was meant to
+/// continue ([`joins`]; tester 48, T-03).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cut {
+    /// The line ends in `\` and blanks after it: bash reads `\ ` as an
+    /// escaped space, a word, and the line's end ends the command.
+    EscapedBlank,
+    /// A `#` comment inside a command's words (after its words on the
+    /// line, or on a line a `\` continued onto): it runs to the line's
+    /// end, and a `\` in it continues nothing. `backslash`: the comment
+    /// ends in `\`.
+    Comment {
+        /// The comment ends in `\`.
+        backslash: bool,
+        /// Where its `#` stands in its line (a byte offset).
+        column: usize,
+    },
+}
+
+/// A script's line ends as bash reads them: the lines (1-based) a `\`
+/// continues onto the next (outside quotes, comments and heredocs), and
+/// the lines where a [`Cut`] ends a command.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Joins {
+    /// The lines a `\` continues.
+    pub continued: Vec<usize>,
+    /// The lines where a command ends at a cut, with how.
+    pub cuts: Vec<(usize, Cut)>,
+}
+
+/// [`Joins`] of `text`; `None` when it does not read clean.
+pub fn joins(text: &str) -> Option<Joins> {
+    let mut reader = Reader::new(text);
+    reader.commands(false).ok()?;
+    Some(reader.joins)
+}
+
 /// A block open in a list of commands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Block {
@@ -542,6 +579,8 @@ struct Reader<'a> {
     /// The odd spaces met unquoted in words, each with whether it is in a
     /// command's name ([`command_spaces`]).
     odd_spaces: Vec<(usize, bool)>,
+    /// The line ends read ([`joins`]).
+    joins: Joins,
 }
 
 /// Whether the script's `#!` line names bash or a POSIX sh (a sourced
@@ -608,6 +647,7 @@ impl Reader<'_> {
             in_test: false,
             command_word: false,
             odd_spaces: Vec::new(),
+            joins: Joins::default(),
         }
     }
 
@@ -659,6 +699,7 @@ impl Reader<'_> {
             match (self.peek(0), self.peek(1)) {
                 (Some(b' ' | b'\t' | b'\r'), _) => self.i += 1,
                 (Some(b'\\'), Some(b'\n')) => {
+                    self.joins.continued.push(self.line);
                     self.i += 1;
                     self.bump();
                 }
@@ -699,8 +740,25 @@ impl Reader<'_> {
             }
             match c {
                 b'#' => {
+                    let start = self.i;
                     while self.peek(0).is_some_and(|c| c != b'\n') {
                         self.i += 1;
+                    }
+                    // A comment inside a command's words: after words on
+                    // its line, or on a line a `\` continued onto.
+                    let line_start = self.s[..start]
+                        .iter()
+                        .rposition(|&c| c == b'\n')
+                        .map_or(0, |p| p + 1);
+                    let continued = self.joins.continued.last() == Some(&(self.line - 1))
+                        && self.s[line_start..start].trim_ascii().is_empty();
+                    if dangling.is_none() && (!cmd || continued) {
+                        let backslash = self.s[start..self.i].trim_ascii_end().ends_with(b"\\");
+                        if backslash || continued {
+                            let column = start - line_start;
+                            let cut = Cut::Comment { backslash, column };
+                            self.joins.cuts.push((self.line, cut));
+                        }
                     }
                 }
                 b'\n' => {
@@ -1173,9 +1231,7 @@ impl Reader<'_> {
                 b'\\' => {
                     plain = false;
                     self.i += 1;
-                    if self.peek(0).is_some() {
-                        self.bump();
-                    }
+                    self.escape_in_word();
                 }
                 b'\'' => {
                     plain = false;
@@ -1224,6 +1280,26 @@ impl Reader<'_> {
             }
         }
         Ok((out, plain))
+    }
+
+    /// Past the byte a `\` in a word escapes (the reader after the `\`):
+    /// a newline continues the line; a blank with only blanks after it to
+    /// the line's end is a [`Cut::EscapedBlank`].
+    fn escape_in_word(&mut self) {
+        match self.peek(0) {
+            Some(b'\n') => self.joins.continued.push(self.line),
+            Some(b' ' | b'\t') => {
+                let rest = &self.s[self.i..];
+                let end = rest.iter().position(|&c| c == b'\n').unwrap_or(rest.len());
+                if rest[..end].iter().all(|c| matches!(c, b' ' | b'\t')) {
+                    self.joins.cuts.push((self.line, Cut::EscapedBlank));
+                }
+            }
+            _ => {}
+        }
+        if self.peek(0).is_some() {
+            self.bump();
+        }
     }
 
     /// An extended glob's `(` after `word` (at the `(`): a fault where

@@ -160,6 +160,10 @@ pub enum BreakKind {
     /// A shell script's extended glob (`@(a|b)`) where bash parses it with
     /// `extglob` still off ([`super::doubt_shell`]).
     ExtglobOff,
+    /// A shell command ended at a line's end a `\` was meant to continue
+    /// (`\ ` with a blank after it, a `#` comment before the `\`): the
+    /// next line runs alone ([`super::doubt_continued`]).
+    CutsCommand,
 }
 
 impl BreakKind {
@@ -170,7 +174,7 @@ impl BreakKind {
     /// `invalid-character`, `invalid-syntax`, `argument-twice`,
     /// `late-future`, `joins-statements`, `splits-statement`,
     /// `other-normalisation`, `markup-open`, `package-use`,
-    /// `reads-otherwise`, `overload-alone`, `extglob-off`.
+    /// `reads-otherwise`, `overload-alone`, `extglob-off`, `cuts-command`.
     pub fn name(self) -> &'static str {
         match self {
             BreakKind::Misindents => "misindents",
@@ -198,6 +202,7 @@ impl BreakKind {
             BreakKind::ReadsOtherwise => "reads-otherwise",
             BreakKind::OverloadAlone => "overload-alone",
             BreakKind::ExtglobOff => "extglob-off",
+            BreakKind::CutsCommand => "cuts-command",
         }
     }
 
@@ -230,6 +235,7 @@ impl BreakKind {
             BreakKind::ReadsOtherwise => "writes a value YAML reads otherwise",
             BreakKind::OverloadAlone => "leaves overloads without their implementation",
             BreakKind::ExtglobOff => "uses an extended glob before `shopt -s extglob` runs",
+            BreakKind::CutsCommand => "ends a command before the line it continued",
         }
     }
 }
@@ -274,6 +280,7 @@ impl LayoutBreak {
             BreakKind::ReadsOtherwise => "with a value YAML reads otherwise than written",
             BreakKind::OverloadAlone => "with overloads and no implementation",
             BreakKind::ExtglobOff => "with an extended glob bash parses with extglob off",
+            BreakKind::CutsCommand => "with a command ended before the line that continued it",
         }
     }
 }
@@ -418,6 +425,12 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
             };
             of(kind)(say(s.describe(), s.fault()))
         })
+    });
+    // A shell command ended where a `\` was meant to continue it
+    // ([`super::doubt_continued`]).
+    let found = found.or_else(|| {
+        super::doubt_continued::command_cut(path, original, result)
+            .map(|c| of(BreakKind::CutsCommand)(say(c.describe(), c.fault())))
     });
     // A shell function defined after the top-level line that runs it
     // ([`super::doubt_late`]).
