@@ -4772,6 +4772,40 @@ fn shell_functions_defined_after_the_call_that_runs_them_agree_with_bash() {
             ),
             true,
         ),
+        // wt-sh47's leftover: the guard's `then` on a line of its own.
+        (
+            "after an if guard whose then stands alone",
+            format!(
+                "{}{greet}",
+                RUN.replace(
+                    "\nmain \"$@\"\n",
+                    "\nif [[ \"${BASH_SOURCE[0]}\" == \"$0\" ]]\nthen\n  main \"$@\"\nfi\n"
+                )
+            ),
+            true,
+        ),
+        (
+            "after an if guard whose then line runs main",
+            format!(
+                "{}{greet}",
+                RUN.replace(
+                    "\nmain \"$@\"\n",
+                    "\nif [ \"$0\" = \"$BASH_SOURCE\" ]\nthen main \"$@\"\nfi\n"
+                )
+            ),
+            true,
+        ),
+        (
+            "behind an if on the arguments whose then stands alone",
+            format!(
+                "{}{greet}",
+                RUN.replace(
+                    "\nmain \"$@\"\n",
+                    "\nif [[ $# -gt 0 ]]\nthen\n  main \"$@\"\nfi\n"
+                )
+            ),
+            false,
+        ),
         (
             "after a one-line if guard",
             format!(
