@@ -5,8 +5,9 @@
 //! or puts a `# comment` before the `\` (`--a # note \`: the `\` is in the
 //! comment and continues nothing), or a comment line inside the continued
 //! command. Either way the next line (`--b value`) runs as a command of
-//! its own (`--b: command not found`), and `bash -n` reads the script
-//! clean.
+//! its own (`--b: command not found`; one starting with `|` or `&&` is
+//! a syntax error), and `bash -n` reads the script clean in the first
+//! case.
 //!
 //! The rule, by evidence only, for a sh or bash script
 //! ([`super::doubt_shell::shell_script`]) both of whose texts read clean
@@ -95,10 +96,20 @@ impl CutCommand {
             Some(m) => format!("where before the edit line {m} continued onto it"),
             None => "where it reads as the command's continuation".to_string(),
         };
+        // A line starting with an operator is no command: bash refuses it.
+        let op = ["&&", "||", "|", ";", "&"]
+            .into_iter()
+            .find(|op| next_text.starts_with(op));
+        let runs = match op {
+            Some(op) => format!(
+                "reads line {next} (`{next_text}`) as a command of its own, where its leading \
+                 `{op}` is a syntax error that stops the script"
+            ),
+            None => format!("runs line {next} (`{next_text}`) as a command of its own, `{name}`"),
+        };
         format!(
             "as the edit (from line {}) leaves it, {how}, so bash ends the command at the \
-             line's end and runs line {next} (`{next_text}`) as a command of its own, `{name}` \
-             ({why}; `bash -n` reads both clean)",
+             line's end and {runs} ({why})",
             self.changed
         )
     }
@@ -184,8 +195,8 @@ mod tests {
                 "as the edit (from line 4) leaves it, line 4 (`--rm \\`) ends in `\\` with a \
                  blank after it: bash reads `\\ ` as an escaped space, a word of its own, so \
                  bash ends the command at the line's end and runs line 5 (`-e CI=1 \\`) as a \
-                 command of its own, `-e` (where before the edit line 4 continued onto it; \
-                 `bash -n` reads both clean): send line 4 with the `\\` alone at its end, \
+                 command of its own, `-e` (where before the edit line 4 continued onto it): \
+                 send line 4 with the `\\` alone at its end, \
                  `--rm \\`"
             )
         );
@@ -195,8 +206,8 @@ mod tests {
                 "as the edit (from line 4) leaves it, line 4 (`--rm # keep nothing \\`) has its \
                  `\\` inside a `#` comment, which runs to the line's end and continues nothing, \
                  so bash ends the command at the line's end and runs line 5 (`-e CI=1 \\`) as a \
-                 command of its own, `-e` (where before the edit line 4 continued onto it; \
-                 `bash -n` reads both clean): send line 4 with the `\\` alone at its end, \
+                 command of its own, `-e` (where before the edit line 4 continued onto it): \
+                 send line 4 with the `\\` alone at its end, \
                  `--rm \\`"
             )
         );
@@ -221,9 +232,14 @@ mod tests {
             RUN.replace("echo done", "echo 'a \\ ' \"# b \\\\\"\necho done"),
             RUN.replace("--rm \\\n", "--rm \\\n  --init \\\n"),
             RUN.replace("img\n", "img # the image \\\n"),
+            // Inside an array's `( )` a line's end ends no command.
+            RUN.replace("set -e\n", "set -e\nA=(\n  a \\\n  b\n)\n"),
         ] {
             assert_eq!(command_cut("run.sh", RUN, &result), None, "{result}");
         }
+        let array = RUN.replace("set -e\n", "set -e\nA=(\n  a \\\n  b\n)\n");
+        let spaced = array.replace("  a \\\n", "  a \\ \n");
+        assert_eq!(command_cut("run.sh", &array, &spaced), None);
         let cut = RUN.replace("--rm \\\n", "--rm \\ \n");
         let again = cut.replace("set -e\n", "set -eu\n");
         assert_eq!(command_cut("run.sh", &cut, &again), None);

@@ -1552,10 +1552,13 @@ impl Reader<'_> {
     }
 
     /// Past an array's `(...)` after `=`: words, comments and newlines
-    /// (none of them a command's name).
+    /// (none of them a command's name; a line's end there ends no
+    /// command, so no [`Cut`] either).
     fn array(&mut self, line: usize) -> Scan {
         let name = std::mem::replace(&mut self.command_word, false);
+        let cuts = self.joins.cuts.len();
         let read = self.array_words(line);
+        self.joins.cuts.truncate(cuts);
         self.command_word = name;
         read
     }
