@@ -4469,6 +4469,45 @@ fn a_command_cut_before_its_continued_line_agrees_with_bash() {
     }
 }
 
+/// The same cut in a Makefile's recipe (tester 48, T-03): make hands a
+/// recipe line ending in `\` to the shell with the next one, and one
+/// ending in `\ ` alone; a comment before the `\` ends the shell's
+/// command either way. Each result run by GNU make: doubted exactly where
+/// the recipe fails (its last line run as a command of its own, `end: not
+/// found`); a line added in the continuation, a variable's value, none.
+#[test]
+fn a_recipe_cut_before_its_continued_line_agrees_with_make() {
+    use srview::diagnose::layout::{BreakKind, layout_break};
+    const MAKE: &str = "SRCS = a.c \\\n  b.c\n\nall:\n\techo start \\\n\t  middle \\\n\t  end\n";
+    let fails = |text: &str| {
+        let dir = tempfile::tempdir().expect("temp dir");
+        std::fs::write(dir.path().join("Makefile"), text).expect("write the Makefile");
+        let out = std::process::Command::new("make")
+            .arg("-s")
+            .current_dir(dir.path())
+            .output()
+            .expect("make runs");
+        !out.status.success()
+    };
+    assert!(!fails(MAKE));
+    for (result, doubted) in [
+        (MAKE.replace("middle \\\n", "middle \\ \n"), true),
+        (MAKE.replace("middle \\\n", "middle # the rest \\\n"), true),
+        (
+            MAKE.replace("middle \\\n", "middle \\\n\t  more \\\n"),
+            false,
+        ),
+    ] {
+        assert_eq!(fails(&result), doubted, "make: {result}");
+        let found = layout_break("Makefile", MAKE, &result);
+        assert_eq!(
+            found.as_ref().map(|b| b.kind),
+            doubted.then_some(BreakKind::CutsCommand),
+            "{result}: {found:?}"
+        );
+    }
+}
+
 /// `text` given to `bash -n`: whether it refuses it.
 fn bash_n_refuses(text: &str) -> bool {
     !bash_run(&["-n"], text).status.success()

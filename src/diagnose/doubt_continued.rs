@@ -20,11 +20,16 @@
 //!   too: it reads as a continuation, starting with `-` (an option), or
 //!   the line above the cut one is itself continued.
 //!
+//! A Makefile's recipe lines are read alike, as its shell reads them (the
+//! `\` of a recipe line hands the next line to the shell with it; a `\ `
+//! does not: GNU make 4.3, `make -n`).
+//!
 //! Said: the line, how bash reads it, the line that then runs alone, and
 //! the line to send (the `\` alone at its end; checked with bash in
 //! tests/diagnose_trust.rs).
 
 use super::doubt_shell::{Cut, joins, shell_script};
+use super::file_kind::FileKind;
 
 /// A command an edit ends at a line's end that a `\` was meant to
 /// continue.
@@ -42,6 +47,9 @@ pub struct CutCommand {
     pub before: Option<usize>,
     /// The result's first line the edit changed (1-based).
     pub changed: usize,
+    /// Who reads the command: `bash`, or `the shell` (a Makefile's
+    /// recipe).
+    pub shell: &'static str,
 }
 
 impl CutCommand {
@@ -74,10 +82,11 @@ impl CutCommand {
     /// [`Self::describe`] without what to send instead.
     pub fn fault(&self) -> String {
         let (n, text) = (&self.line.0, self.line.1.trim());
+        let shell = self.shell;
         let (next, next_text) = (&self.next.0, &self.next.1);
         let how = match self.cut {
             Cut::EscapedBlank => format!(
-                "line {n} (`{text}`) ends in `\\` with a blank after it: bash reads `\\ ` as an \
+                "line {n} (`{text}`) ends in `\\` with a blank after it: {shell} reads `\\ ` as an \
                  escaped space, a word of its own"
             ),
             Cut::Comment {
@@ -108,7 +117,7 @@ impl CutCommand {
             None => format!("runs line {next} (`{next_text}`) as a command of its own, `{name}`"),
         };
         format!(
-            "as the edit (from line {}) leaves it, {how}, so bash ends the command at the \
+            "as the edit (from line {}) leaves it, {how}, so {shell} ends the command at the \
              line's end and {runs} ({why})",
             self.changed
         )
@@ -125,14 +134,23 @@ pub(super) fn command_cut(path: &str, original: &str, result: &str) -> Option<Cu
     } else {
         original
     };
-    if !shell_script(path, base) || original.is_empty() {
+    if original.is_empty() {
         return None;
     }
-    let after_joins = joins(result)?;
+    let (after_joins, shell) = if shell_script(path, base) {
+        (joins(result)?, "bash")
+    } else if FileKind::of(path, base) == FileKind::Makefile {
+        (joins(&recipes(result))?, "the shell")
+    } else {
+        return None;
+    };
     if after_joins.cuts.is_empty() {
         return None;
     }
-    let before_joins = joins(original)?;
+    let before_joins = match shell {
+        "bash" => joins(original)?,
+        _ => joins(&recipes(original))?,
+    };
     let before: Vec<&str> = original.lines().collect();
     let after: Vec<&str> = result.lines().collect();
     let (prefix, suffix) = crate::textdiff::shared_ends(&before, &after);
@@ -169,8 +187,52 @@ pub(super) fn command_cut(path: &str, original: &str, result: &str) -> Option<Cu
             next: (line + 1, next.to_string()),
             before: before_line,
             changed: prefix + 1,
+            shell,
         })
     })
+}
+
+/// A Makefile's recipe lines as the shell reads them, each in its place:
+/// a line starting with a tab under a rule's line (`target: ...`) without
+/// its tab, any other line blank (a variable's value continued on lines
+/// starting with a tab is no recipe: a `#` there is make's comment, which a
+/// `\` continues). make hands a recipe line ending in `\` to the shell with
+/// the next one (its tab taken off); one ending in `\ ` alone (checked with
+/// GNU make 4.3).
+fn recipes(text: &str) -> String {
+    let mut in_rule = false;
+    // The line above, not a recipe's, ends in `\`: this one continues it.
+    let mut continues = false;
+    let mut out = Vec::new();
+    for line in text.split('\n') {
+        let code = line.trim_end_matches('\r');
+        if let Some(recipe) = code.strip_prefix('\t').filter(|_| in_rule && !continues) {
+            out.push(recipe);
+            continue;
+        }
+        out.push("");
+        let trimmed = code.trim_start();
+        if !continues && !code.starts_with('\t') && !trimmed.is_empty() && !trimmed.starts_with('#')
+        {
+            let word = trimmed.split_whitespace().next().unwrap_or("");
+            let conditional = matches!(
+                word,
+                "ifeq" | "ifneq" | "ifdef" | "ifndef" | "else" | "endif"
+            );
+            if !conditional {
+                in_rule = match trimmed.find(':') {
+                    Some(colon) => {
+                        !trimmed[..colon].contains('=')
+                            && !trimmed[colon..].starts_with(":=")
+                            && !trimmed[colon..].starts_with("::=")
+                    }
+                    None => false,
+                };
+            }
+        }
+        continues = code.ends_with('\\');
+    }
+    out.join("\n")
 }
 
 #[cfg(test)]
@@ -218,6 +280,31 @@ mod tests {
         // An edit that adds both lines, the next an option.
         let both = RUN.replace("  img\n", "  --net host # \\\n  --pull always \\\n  img\n");
         assert_eq!(command_cut("run.sh", RUN, &both).map(|c| c.line.0), Some(6));
+    }
+
+    /// A Makefile's recipe is read as its shell reads it: a `\ ` or a
+    /// comment before the `\` ends the command there; a variable's
+    /// continued value is no recipe.
+    #[test]
+    fn a_recipe_cut_before_its_continued_line_is_said() {
+        let make = "SRCS = a.c \\\n  b.c\n\nall:\n\techo start \\\n\t  middle \\\n\t  end\n";
+        let cut = make.replace("middle \\\n", "middle \\ \n");
+        let got = command_cut("Makefile", make, &cut).expect("said");
+        assert_eq!((got.line.0, got.next.0, got.before), (6, 7, Some(6)));
+        assert!(got.describe().contains(
+            "the shell reads `\\ ` as an escaped space, a word of its own, so the shell ends the \
+             command at the line's end and runs line 7 (`end`) as a command of its own, `end`"
+        ));
+        let comment = make.replace("middle \\\n", "middle # the rest \\\n");
+        assert!(command_cut("Makefile", make, &comment).is_some());
+        let value = make.replace("a.c \\\n", "a.c \\ \n");
+        assert_eq!(command_cut("Makefile", make, &value), None);
+        // A variable's value continued on tab-indented lines: no recipe.
+        let arches = "ARCHES = \\\n\t\tamd64 \\\n\t\tarm64 \\\n\t\ti386\n";
+        let noted = arches.replace("amd64 \\", "amd64 # note \\");
+        assert_eq!(command_cut("arch.mk", arches, &noted), None);
+        let more = make.replace("middle \\\n", "middle \\\n\t  more \\\n");
+        assert_eq!(command_cut("Makefile", make, &more), None);
     }
 
     /// Edits that cut nothing: a comment above the command or after an
