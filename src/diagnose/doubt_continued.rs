@@ -127,19 +127,15 @@ impl CutCommand {
 /// The command `result` (the script `path` as an edit leaves it) ends at
 /// a line's end where a `\` was meant to continue it, by the module's
 /// rule; `None` when there is none, either text does not read clean, or
-/// `path` is no sh or bash script.
+/// `path` is no sh or bash script or Makefile.
 pub(super) fn command_cut(path: &str, original: &str, result: &str) -> Option<CutCommand> {
-    let base = if original.is_empty() {
-        result
-    } else {
-        original
-    };
+    // A new file continued nothing before.
     if original.is_empty() {
         return None;
     }
-    let (after_joins, shell) = if shell_script(path, base) {
+    let (after_joins, shell) = if shell_script(path, original) {
         (joins(result)?, "bash")
-    } else if FileKind::of(path, base) == FileKind::Makefile {
+    } else if FileKind::of(path, original) == FileKind::Makefile {
         (joins(&recipes(result))?, "the shell")
     } else {
         return None;
