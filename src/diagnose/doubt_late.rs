@@ -563,11 +563,11 @@ fn shell_program(text: &str) -> Option<(ModuleNames<'_>, Reading<'_>)> {
         // `then` on a line of its own below a guard's test: the branch
         // opens there, and what follows it on that line runs.
         let mut code = code;
-        if let (1, Some(header)) = (depth, awaits_then.take()) {
-            if first == "then" {
-                guard = Some(header);
-                code = code["then".len()..].trim_start();
-            }
+        if let (1, Some(header)) = (depth, awaits_then.take())
+            && first == "then"
+        {
+            guard = Some(header);
+            code = code["then".len()..].trim_start();
         }
         if let (1, Some(header)) = (depth, guard) {
             if matches!(first, "else" | "elif") {
