@@ -4073,8 +4073,9 @@ fn bash_stderr(text: &str) -> String {
 /// `shopt -s extglob` has run (tester 46, T-13: a `shopt` inside the same
 /// function comes too late: bash parses the whole definition first), each
 /// result run by bash: doubted exactly where bash stops with `syntax error
-/// near unexpected token `('`; one bash runs (a top-level `shopt` above,
-/// a `[[ ... ]]` pattern, `!(cmd)`) is no doubt. `(what, result,
+/// near unexpected token `('`, an argument's `!(` too (tester 48, T-01);
+/// one bash runs (a top-level `shopt` above, a `[[ ... ]]` pattern,
+/// `!(cmd)` at a command's start, `$!`) is no doubt. `(what, result,
 /// doubted)`; the script before is `RUN`.
 #[test]
 fn shell_extended_globs_agree_with_running_bash() {
@@ -4101,6 +4102,23 @@ fn shell_extended_globs_agree_with_running_bash() {
             true,
         ),
         ("as an argument, *( )", body("  ls -d /tmp/*(x)\n"), true),
+        // Tester 48, T-01: an argument's `!(` is a glob, as `@(` is.
+        (
+            "as an argument, !( )",
+            body("  rm -rf !(keep|data)\n"),
+            true,
+        ),
+        ("as an argument, +( )", body("  ls +(a|b)\n"), true),
+        (
+            "a case pattern, !( )",
+            body("  case x in\n    !(a)) echo not-a ;;\n  esac\n"),
+            true,
+        ),
+        (
+            "! (cmd) and $!",
+            body("  ! (false) && echo \"$!\" '!(a)'\n"),
+            false,
+        ),
         (
             "top-level shopt above the function",
             body(case_ab).replace("\nmain() {", "\nshopt -s extglob\nmain() {"),
@@ -4266,7 +4284,14 @@ fn special_spaces_in_code_agree_with_gcc_rustc_and_bash() {
             "shell argument",
             bash,
             SH,
-            sh("ls /tmp >/dev/null\necho a\u{a0}b\n"),
+            sh("ls /tmp\u{a0}/var >/dev/null\n"),
+            true,
+        ),
+        (
+            "shell assignment",
+            bash,
+            SH,
+            sh("ls /tmp >/dev/null\nNAME=a\u{a0}b\n"),
             false,
         ),
         (
@@ -4307,6 +4332,178 @@ fn special_spaces_in_code_agree_with_gcc_rustc_and_bash() {
                 "with a character its language refuses in its code"
             )),
             "{what}: {found:?}"
+        );
+    }
+}
+
+/// Tester 48, T-04: a Unicode space put between a shell command's
+/// arguments (`rm -rf\u{a0}/tmp/x`), unquoted, is doubted, and the line
+/// with ASCII spaces offered; bash, given each line's words (`set --
+/// WORDS; echo $#`), counts one word fewer in the line as written than in
+/// the line offered. Quoted, in a comment, in a heredoc's text or in an
+/// assignment's value (`NAME=a b` would run `b`) it is not doubted.
+#[test]
+fn a_special_space_between_shell_arguments_is_one_word_to_bash() {
+    use srview::diagnose::layout::{BreakKind, layout_break};
+    const SH: &str = "#!/bin/bash\nset -e\nrm -rf /tmp/srview-t04\necho done\n";
+    let words = |line: &str| {
+        let out = bash_run(&[], &format!("set -- {line}\necho $#\n"));
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    };
+    for (line, fixed) in [
+        ("rm -rf\u{a0}/tmp/srview-t04", "rm -rf /tmp/srview-t04"),
+        (
+            "rm -rf /tmp/srview-t04\u{2009}/tmp/srview-u",
+            "rm -rf /tmp/srview-t04 /tmp/srview-u",
+        ),
+        ("echo done\u{a0}now", "echo done now"),
+        ("printf '%s\\n' a\u{3000}b", "printf '%s\\n' a b"),
+    ] {
+        let result = SH.replace("rm -rf /tmp/srview-t04", line);
+        let said = layout_break("run.sh", SH, &result);
+        assert_eq!(
+            said.as_ref().map(|b| b.kind),
+            Some(BreakKind::InvalidCharacter),
+            "{line}"
+        );
+        let why = said.map(|b| b.why).unwrap_or_default();
+        assert!(why.contains("reaches its command as one argument"), "{why}");
+        assert!(
+            why.contains(&format!(
+                "send the line with an ASCII space there, `{fixed}`"
+            )),
+            "{why}"
+        );
+        let (a, b) = (words(line), words(fixed));
+        let (a, b): (usize, usize) = (a.parse().expect("a count"), b.parse().expect("a count"));
+        assert_eq!(
+            a + 1,
+            b,
+            "{line}: bash reads {a} words, {b} in the line offered"
+        );
+    }
+    for result in [
+        "#!/bin/bash\nset -e\nrm -rf \"/tmp/srview\u{a0}t04\"\necho done\n",
+        "#!/bin/bash\nset -e\nrm -rf /tmp/srview-t04 # a\u{a0}b\necho done\n",
+        "#!/bin/bash\nset -e\ncat <<EOF\na\u{a0}b\nEOF\necho done\n",
+        "#!/bin/bash\nset -e\nlocal_dir=a\u{a0}b\necho done\n",
+    ] {
+        assert_eq!(layout_break("run.sh", SH, result), None, "{result}");
+    }
+}
+
+/// Bash's own reading of a script's commands: the script's lines (its
+/// `#!` line dropped) as a function's body, printed back by `declare -f`,
+/// one command a line.
+fn bash_reading(script: &str) -> String {
+    let body = script.split_once('\n').map_or(script, |(_, rest)| rest);
+    let out = bash_run(&[], &format!("f() {{\n{body}\n}}\ndeclare -f f\n"));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Tester 48, T-03: an edit that leaves `--rm \ ` (a blank after the
+/// `\`), puts a `# comment` before the `\`, or a comment line inside a
+/// continued command: bash ends the command there and runs the next line
+/// as a command of its own (`bash -n` reads it clean). Doubted exactly
+/// where bash's reading (`declare -f`) holds more commands than the
+/// script's before, and the line offered reads as the script before.
+#[test]
+fn a_command_cut_before_its_continued_line_agrees_with_bash() {
+    use srview::diagnose::layout::{BreakKind, layout_break};
+    const RUN: &str =
+        "#!/bin/bash\nset -e\ndocker run \\\n  --rm \\\n  -e CI=1 \\\n  img\necho done\n";
+    let commands = |script: &str| bash_reading(script).lines().count();
+    let cases = [
+        (RUN.replace("--rm \\\n", "--rm \\ \n"), true),
+        (RUN.replace("--rm \\\n", "--rm \\\t\n"), true),
+        (RUN.replace("--rm \\\n", "--rm # keep nothing \\\n"), true),
+        (RUN.replace("  -e CI=1", "  # the CI flag\n  -e CI=1"), true),
+        (
+            RUN.replace("  img\n", "  --net host # \\\n  --pull always \\\n  img\n"),
+            true,
+        ),
+        (RUN.replace("docker run", "# run it\ndocker run"), false),
+        (RUN.replace("--rm \\\n", "--rm \\\n  --init \\\n"), false),
+        (
+            RUN.replace("echo done", "true && \\\n  # then say so\n  echo done"),
+            false,
+        ),
+        (RUN.replace("img\n", "img # the image \\\n"), false),
+    ];
+    for (result, doubted) in &cases {
+        assert_eq!(commands(result) > commands(RUN), *doubted, "bash: {result}");
+        let found = layout_break("run.sh", RUN, result);
+        assert_eq!(
+            found.as_ref().map(|b| b.kind),
+            doubted.then_some(BreakKind::CutsCommand),
+            "{result}: {found:?}"
+        );
+        let Some(why) = found.map(|b| b.why) else {
+            continue;
+        };
+        // The line offered, put in its place, reads as the script before.
+        let Some((_, offered)) = why.split_once("alone at its end, `") else {
+            continue;
+        };
+        let offered = offered.trim_end_matches('`');
+        let line: usize = why
+            .split_once("send line ")
+            .map_or("", |(_, n)| n)
+            .split(|c: char| !c.is_ascii_digit())
+            .next()
+            .and_then(|n| n.parse().ok())
+            .expect("a line");
+        let fixed: Vec<String> = result
+            .lines()
+            .enumerate()
+            .map(|(i, l)| {
+                if i + 1 == line {
+                    format!("  {offered}")
+                } else {
+                    l.to_string()
+                }
+            })
+            .collect();
+        let fixed = format!("{}\n", fixed.join("\n"));
+        assert_eq!(commands(&fixed), commands(RUN), "{fixed}");
+    }
+}
+
+/// The same cut in a Makefile's recipe (tester 48, T-03): make hands a
+/// recipe line ending in `\` to the shell with the next one, and one
+/// ending in `\ ` alone; a comment before the `\` ends the shell's
+/// command either way. Each result run by GNU make: doubted exactly where
+/// the recipe fails (its last line run as a command of its own, `end: not
+/// found`); a line added in the continuation, a variable's value, none.
+#[test]
+fn a_recipe_cut_before_its_continued_line_agrees_with_make() {
+    use srview::diagnose::layout::{BreakKind, layout_break};
+    const MAKE: &str = "SRCS = a.c \\\n  b.c\n\nall:\n\techo start \\\n\t  middle \\\n\t  end\n";
+    let fails = |text: &str| {
+        let dir = tempfile::tempdir().expect("temp dir");
+        std::fs::write(dir.path().join("Makefile"), text).expect("write the Makefile");
+        let out = std::process::Command::new("make")
+            .arg("-s")
+            .current_dir(dir.path())
+            .output()
+            .expect("make runs");
+        !out.status.success()
+    };
+    assert!(!fails(MAKE));
+    for (result, doubted) in [
+        (MAKE.replace("middle \\\n", "middle \\ \n"), true),
+        (MAKE.replace("middle \\\n", "middle # the rest \\\n"), true),
+        (
+            MAKE.replace("middle \\\n", "middle \\\n\t  more \\\n"),
+            false,
+        ),
+    ] {
+        assert_eq!(fails(&result), doubted, "make: {result}");
+        let found = layout_break("Makefile", MAKE, &result);
+        assert_eq!(
+            found.as_ref().map(|b| b.kind),
+            doubted.then_some(BreakKind::CutsCommand),
+            "{result}: {found:?}"
         );
     }
 }
@@ -4613,6 +4810,40 @@ fn shell_functions_defined_after_the_call_that_runs_them_agree_with_bash() {
                 )
             ),
             true,
+        ),
+        // wt-sh47's leftover: the guard's `then` on a line of its own.
+        (
+            "after an if guard whose then stands alone",
+            format!(
+                "{}{greet}",
+                RUN.replace(
+                    "\nmain \"$@\"\n",
+                    "\nif [[ \"${BASH_SOURCE[0]}\" == \"$0\" ]]\nthen\n  main \"$@\"\nfi\n"
+                )
+            ),
+            true,
+        ),
+        (
+            "after an if guard whose then line runs main",
+            format!(
+                "{}{greet}",
+                RUN.replace(
+                    "\nmain \"$@\"\n",
+                    "\nif [ \"$0\" = \"$BASH_SOURCE\" ]\nthen main \"$@\"\nfi\n"
+                )
+            ),
+            true,
+        ),
+        (
+            "behind an if on the arguments whose then stands alone",
+            format!(
+                "{}{greet}",
+                RUN.replace(
+                    "\nmain \"$@\"\n",
+                    "\nif [[ $# -gt 0 ]]\nthen\n  main \"$@\"\nfi\n"
+                )
+            ),
+            false,
         ),
         (
             "after a one-line if guard",

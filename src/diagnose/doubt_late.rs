@@ -526,6 +526,9 @@ fn shell_program(text: &str) -> Option<(ModuleNames<'_>, Reading<'_>)> {
     // The header line of a top-level `if` whose `then` branch runs when
     // the script runs ([`entry_guard`]), while that branch is read.
     let mut guard: Option<usize> = None;
+    // The header line of such an `if` whose `then` is on a line of its
+    // own, up to that line.
+    let mut awaits_then: Option<usize> = None;
     for (i, line) in text.lines().enumerate() {
         let number = i + 1;
         let line = line.strip_suffix('\r').unwrap_or(line);
@@ -556,6 +559,15 @@ fn shell_program(text: &str) -> Option<(ModuleNames<'_>, Reading<'_>)> {
                 function = None;
             }
             continue;
+        }
+        // `then` on a line of its own below a guard's test: the branch
+        // opens there, and what follows it on that line runs.
+        let mut code = code;
+        if let (1, Some(header)) = (depth, awaits_then.take())
+            && first == "then"
+        {
+            guard = Some(header);
+            code = code["then".len()..].trim_start();
         }
         if let (1, Some(header)) = (depth, guard) {
             if matches!(first, "else" | "elif") {
@@ -596,6 +608,7 @@ fn shell_program(text: &str) -> Option<(ModuleNames<'_>, Reading<'_>)> {
             }
             exited |= first == "exit" || surely.exits;
             guard = (surely.opens_guard && net == 1).then_some(number);
+            awaits_then = (surely.awaits_then && net == 1).then_some(number);
         }
         depth = depth.checked_add_signed(net)?;
         if depth == 0 {
@@ -616,6 +629,9 @@ struct Surely<'a> {
     /// The line ends in the `then` of an `if` whose test holds when the
     /// script runs: the lines of that branch run too.
     opens_guard: bool,
+    /// The line ends in such an `if`'s test, its `then` on a line of its
+    /// own below (wt-sh47's leftover).
+    awaits_then: bool,
 }
 
 /// What a line, where it runs, surely runs (tester 46, T-12: the entry
@@ -673,6 +689,7 @@ fn surely_run(code: &str) -> Surely<'_> {
         surely.exits |= first == "exit";
         surely.calls.extend(called_name(first));
     }
+    surely.awaits_then = in_guard_if;
     surely
 }
 
@@ -857,6 +874,7 @@ mod tests {
             calls,
             exits,
             opens_guard,
+            awaits_then: false,
         };
         let cases = [
             ("main \"$@\"", run(vec!["main"], false, false)),
@@ -884,6 +902,13 @@ mod tests {
             (
                 "if [[ \"${BASH_SOURCE[0]}\" == \"$0\" ]]; then",
                 run(vec![], false, true),
+            ),
+            (
+                "if [[ \"${BASH_SOURCE[0]}\" == \"$0\" ]]",
+                Surely {
+                    awaits_then: true,
+                    ..run(vec![], false, false)
+                },
             ),
             (
                 "if [ \"$0\" = \"${BASH_SOURCE}\" ]; then main; fi",

@@ -456,14 +456,56 @@ pub fn scan(text: &str) -> Result<(), Stop> {
 }
 
 /// Where `text` (a script that reads clean) holds a Unicode space other
-/// than U+0020 ([`super::odd_spaces::odd_space`]) unquoted in a
-/// command's name, before any `=` (bash splits no word at it: the name
-/// runs as one command, not found): byte offsets, in reading order.
-/// `None` when the script does not read clean.
-pub(super) fn command_spaces(text: &str) -> Option<Vec<usize>> {
+/// than U+0020 ([`super::odd_spaces::odd_space`]) unquoted in a word
+/// (bash splits no word at it): in a command's name, before any `=` (the
+/// name runs as one command, not found), or in another word, an argument,
+/// a redirection's target, a `case` pattern, a `[[ ]]` operand, not an
+/// assignment's (`NAME=a b`, `local NAME=...`: two words or one value,
+/// either may be meant; tester 48, T-04): byte offsets, in reading order,
+/// each with whether it is in a command's name. Quotes, comments and
+/// heredoc bodies are not read for it. `None` when the script does not
+/// read clean.
+pub(super) fn command_spaces(text: &str) -> Option<Vec<(usize, bool)>> {
     let mut reader = Reader::new(text);
     reader.commands(false).ok()?;
     Some(reader.odd_spaces)
+}
+
+/// How an edit may end a command at a line's end that a `\` was meant to
+/// continue ([`joins`]; tester 48, T-03).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cut {
+    /// The line ends in `\` and blanks after it: bash reads `\ ` as an
+    /// escaped space, a word, and the line's end ends the command.
+    EscapedBlank,
+    /// A `#` comment inside a command's words (after its words on the
+    /// line, or on a line a `\` continued onto): it runs to the line's
+    /// end, and a `\` in it continues nothing. `backslash`: the comment
+    /// ends in `\`.
+    Comment {
+        /// The comment ends in `\`.
+        backslash: bool,
+        /// Where its `#` stands in its line (a byte offset).
+        column: usize,
+    },
+}
+
+/// A script's line ends as bash reads them: the lines (1-based) a `\`
+/// continues onto the next (outside quotes, comments and heredocs), and
+/// the lines where a [`Cut`] ends a command.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Joins {
+    /// The lines a `\` continues.
+    pub continued: Vec<usize>,
+    /// The lines where a command ends at a cut, with how.
+    pub cuts: Vec<(usize, Cut)>,
+}
+
+/// [`Joins`] of `text`; `None` when it does not read clean.
+pub fn joins(text: &str) -> Option<Joins> {
+    let mut reader = Reader::new(text);
+    reader.commands(false).ok()?;
+    Some(reader.joins)
 }
 
 /// A block open in a list of commands.
@@ -534,8 +576,11 @@ struct Reader<'a> {
     in_test: bool,
     /// The word read is a command's name ([`command_spaces`]).
     command_word: bool,
-    /// The odd spaces met in commands' names ([`command_spaces`]).
-    odd_spaces: Vec<usize>,
+    /// The odd spaces met unquoted in words, each with whether it is in a
+    /// command's name ([`command_spaces`]).
+    odd_spaces: Vec<(usize, bool)>,
+    /// The line ends read ([`joins`]).
+    joins: Joins,
 }
 
 /// Whether the script's `#!` line names bash or a POSIX sh (a sourced
@@ -564,6 +609,22 @@ fn closing_word(word: &[u8]) -> Option<&'static str> {
         .find(|w| w.as_bytes() == word)
 }
 
+/// Whether a word that starts `head` is an assignment (`NAME=`,
+/// `NAME+=`, `NAME[i]=`), as `local`, `export` and `declare` take one.
+fn assigns(head: &[u8]) -> bool {
+    let Some(eq) = head.iter().position(|&c| c == b'=') else {
+        return false;
+    };
+    let name = head[..eq].strip_suffix(b"+").unwrap_or(&head[..eq]);
+    let name = match name.iter().position(|&c| c == b'[') {
+        Some(open) if name.ends_with(b"]") => &name[..open],
+        _ => name,
+    };
+    name.first()
+        .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_')
+        && name.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_')
+}
+
 /// A byte that ends a word outside quotes.
 fn separator(c: u8) -> bool {
     matches!(
@@ -586,6 +647,7 @@ impl Reader<'_> {
             in_test: false,
             command_word: false,
             odd_spaces: Vec::new(),
+            joins: Joins::default(),
         }
     }
 
@@ -637,6 +699,7 @@ impl Reader<'_> {
             match (self.peek(0), self.peek(1)) {
                 (Some(b' ' | b'\t' | b'\r'), _) => self.i += 1,
                 (Some(b'\\'), Some(b'\n')) => {
+                    self.joins.continued.push(self.line);
                     self.i += 1;
                     self.bump();
                 }
@@ -677,8 +740,25 @@ impl Reader<'_> {
             }
             match c {
                 b'#' => {
+                    let start = self.i;
                     while self.peek(0).is_some_and(|c| c != b'\n') {
                         self.i += 1;
+                    }
+                    // A comment inside a command's words: after words on
+                    // its line, or on a line a `\` continued onto.
+                    let line_start = self.s[..start]
+                        .iter()
+                        .rposition(|&c| c == b'\n')
+                        .map_or(0, |p| p + 1);
+                    let continued = self.joins.continued.last() == Some(&(self.line - 1))
+                        && self.s[line_start..start].trim_ascii().is_empty();
+                    if dangling.is_none() && (!cmd || continued) {
+                        let backslash = self.s[start..self.i].trim_ascii_end().ends_with(b"\\");
+                        if backslash || continued {
+                            let column = start - line_start;
+                            let cut = Cut::Comment { backslash, column };
+                            self.joins.cuts.push((self.line, cut));
+                        }
                     }
                 }
                 b'\n' => {
@@ -1151,9 +1231,7 @@ impl Reader<'_> {
                 b'\\' => {
                     plain = false;
                     self.i += 1;
-                    if self.peek(0).is_some() {
-                        self.bump();
-                    }
+                    self.escape_in_word();
                 }
                 b'\'' => {
                     plain = false;
@@ -1185,11 +1263,16 @@ impl Reader<'_> {
                 }
                 c if separator(c) => break,
                 c => {
-                    if self.command_word
-                        && !out.contains(&b'=')
-                        && super::odd_spaces::odd_space_at(&self.s[self.i..])
-                    {
-                        self.odd_spaces.push(self.i);
+                    if super::odd_spaces::odd_space_at(&self.s[self.i..]) {
+                        let name = self.command_word;
+                        let read = if name {
+                            !out.contains(&b'=')
+                        } else {
+                            !assigns(&out)
+                        };
+                        if read {
+                            self.odd_spaces.push((self.i, name));
+                        }
                     }
                     out.push(c);
                     self.i += 1;
@@ -1199,10 +1282,32 @@ impl Reader<'_> {
         Ok((out, plain))
     }
 
+    /// Past the byte a `\` in a word escapes (the reader after the `\`):
+    /// a newline continues the line; a blank with only blanks after it to
+    /// the line's end is a [`Cut::EscapedBlank`].
+    fn escape_in_word(&mut self) {
+        match self.peek(0) {
+            Some(b'\n') => self.joins.continued.push(self.line),
+            Some(b' ' | b'\t') => {
+                let rest = &self.s[self.i..];
+                let end = rest.iter().position(|&c| c == b'\n').unwrap_or(rest.len());
+                if rest[..end].iter().all(|c| matches!(c, b' ' | b'\t')) {
+                    self.joins.cuts.push((self.line, Cut::EscapedBlank));
+                }
+            }
+            _ => {}
+        }
+        if self.peek(0).is_some() {
+            self.bump();
+        }
+    }
+
     /// An extended glob's `(` after `word` (at the `(`): a fault where
     /// bash surely reads it with `extglob` off ([`ShellFault::Extglob`]),
-    /// else unsure: in a `[[ ... ]]`; `!(` starting a word (`if !(cmd)`
-    /// is `! (cmd)`); a function's `NAME()`; a script whose `#!` line
+    /// else unsure: in a `[[ ... ]]`; `!(` starting a command's first
+    /// word (`if !(cmd)` is `! (cmd)`: bash reads the `!` there as the
+    /// pipeline's negation; an argument's `!(`, `ls !(*.txt)`, is a glob
+    /// as `@(` is); a function's `NAME()`; a script whose `#!` line
     /// names no bash or sh ([`bash_or_sh`]); or where the text
     /// above the command holding it names `extglob` (a `shopt`, a `#!`
     /// line's `-O extglob`) or sources another file.
@@ -1221,7 +1326,7 @@ impl Reader<'_> {
             l.starts_with("source ") || l.starts_with(". ") || l.contains(" source ")
         });
         let unsure = self.in_test
-            || word == b"!"
+            || (word == b"!" && self.command_word)
             || self.s[self.i + 1..].trim_ascii_start().starts_with(b")")
             || !bash_or_sh(self.s)
             || above.contains("extglob")
@@ -1446,8 +1551,20 @@ impl Reader<'_> {
         Ok(())
     }
 
-    /// Past an array's `(...)` after `=`: words, comments and newlines.
+    /// Past an array's `(...)` after `=`: words, comments and newlines
+    /// (none of them a command's name; a line's end there ends no
+    /// command, so no [`Cut`] either).
     fn array(&mut self, line: usize) -> Scan {
+        let name = std::mem::replace(&mut self.command_word, false);
+        let cuts = self.joins.cuts.len();
+        let read = self.array_words(line);
+        self.joins.cuts.truncate(cuts);
+        self.command_word = name;
+        read
+    }
+
+    /// The words of an array's `(...)` ([`Self::array`]).
+    fn array_words(&mut self, line: usize) -> Scan {
         loop {
             self.blanks();
             match self.peek(0) {
@@ -1614,6 +1731,53 @@ mod tests {
             shell_syntax("run.sh", "", redirected).map(|b| b.fault),
             Some(ShellFault::ParenAfterWords { line: 3 })
         );
+    }
+
+    /// Tester 48, T-01: an extended glob starting an argument (`rm -rf
+    /// !(keep|data)`, `ls +(a|b)`), a `case` pattern or an array's word is
+    /// parsed as `@(` is: a fault with `extglob` off; a `!(` starting a
+    /// command is `! (cmd)`, and `$!`, a quoted `!(`, a `[[ ]]` pattern and
+    /// an arithmetic `!(1)` are no glob (each checked with `bash -n`).
+    #[test]
+    fn an_extended_glob_starting_an_argument_is_a_fault() {
+        let head = "#!/bin/bash\nset -e\n";
+        for (body, opener) in [
+            ("rm -rf !(keep|data)\n", "!("),
+            ("ls !(*.txt)\n", "!("),
+            ("ls +(a|b)\n", "+("),
+            ("ls ?(a|b) *(c)\n", "?("),
+            ("cat > !(a)\n", "!("),
+            ("x=1 !(true)\n", "!("),
+            ("echo $(ls !(a))\n", "!("),
+            ("for f in !(a); do :; done\n", "!("),
+            ("case $1 in\n  !(a)) :;;\nesac\n", "!("),
+            ("arr=( !(a) )\n", "!("),
+        ] {
+            let text = format!("{head}{body}");
+            match scan(&text) {
+                Err(Stop::Fault(ShellFault::Extglob {
+                    opener: o, line, ..
+                })) => {
+                    let at = text.lines().position(|l| l.contains(opener));
+                    assert_eq!((o, Some(line)), (opener, at.map(|i| i + 1)), "{body}");
+                }
+                other => panic!("{body}: {other:?}"),
+            }
+        }
+        for body in [
+            "if !(false); then :; fi\n",
+            "if ! (false); then :; fi\n",
+            "!(cd /tmp)\n",
+            "true && !(false)\n",
+            "{ !(false); }\n",
+            "echo $! \"!(a)\" '!(b)'\n",
+            "[[ x == !(a) ]]\n",
+            "(( !(1) )) || echo $(( !(0) ))\n",
+        ] {
+            let text = format!("{head}{body}");
+            let read = scan(&text);
+            assert!(!matches!(read, Err(Stop::Fault(_))), "{body}: {read:?}");
+        }
     }
 
     /// Round 45, T-08b: an arithmetic holding a quoted command

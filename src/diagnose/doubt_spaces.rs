@@ -12,8 +12,13 @@
 //!   start of token`; Go's scanner: an invalid character);
 //! - sh and bash ([`super::doubt_shell::shell_script`]): such a space
 //!   unquoted in a command's name (before any `=`): bash splits no word at
-//!   it, and running the line fails with `command not found`. Elsewhere
-//!   in a line (an `echo`'s text) it is the word's content: not said;
+//!   it, and running the line fails with `command not found`; or unquoted
+//!   in another word, an argument (`rm -rf\u{a0}/tmp/x`: `rm` gets one
+//!   argument, `-rf\u{a0}/tmp/x`, and refuses the option; tester 48,
+//!   T-04), where the file before held no such space anywhere, quoted or
+//!   not (a file that writes them, French text's `\u{a0}:`, may mean
+//!   one). An assignment's value (`NAME=a\u{a0}b`) is not said: `a b`
+//!   there would run `b`, and which was meant is not known;
 //! - doubted: the result holds one, the file before none (read the same
 //!   way: a file that never compiled is not judged). JavaScript reads the
 //!   no-break space as white space: not judged. Inside a string or a
@@ -51,8 +56,12 @@ pub struct OddSpace {
     /// The line with an ASCII space for each such space in its code,
     /// trimmed.
     pub fixed: String,
-    /// For a shell script: the command name the space is in.
+    /// For a shell script: the word the space is in (a command's name or
+    /// an argument).
     pub word: String,
+    /// For a shell script: the word is an argument (or another word than
+    /// a command's name).
+    pub argument: bool,
     /// The language.
     pub language: SpaceLanguage,
 }
@@ -91,6 +100,23 @@ impl OddSpace {
                  (its compiler stops at an invalid character)"
                     .to_string()
             }
+            SpaceLanguage::Shell if self.argument => {
+                let parts: Vec<String> = self
+                    .word
+                    .split(super::odd_spaces::odd_space)
+                    .filter(|p| !p.is_empty())
+                    .map(|p| format!("`{p}`"))
+                    .collect();
+                let shown = match parts.len() {
+                    0 | 1 => "where the line shows a space ending it".to_string(),
+                    n => format!("where the line shows {n} ({})", parts.join(" and ")),
+                };
+                format!(
+                    "bash splits no word at it, so `{}` reaches its command as one argument, \
+                     {shown}",
+                    self.word
+                )
+            }
             SpaceLanguage::Shell => format!(
                 "bash splits no word at it, so `{}` runs as one command's name: running the line \
                  fails (`command not found`, or `No such file or directory` for a name holding \
@@ -116,6 +142,7 @@ pub(super) fn odd_space_in_code(path: &str, original: &str, result: &str) -> Opt
     } else {
         original
     };
+    let mut argument = false;
     let (language, found) = match brace_language(path) {
         Some(Lang::C) => (SpaceLanguage::C, brace_spaces(Lang::C, original, result)?),
         Some(Lang::Rust) => (
@@ -124,7 +151,12 @@ pub(super) fn odd_space_in_code(path: &str, original: &str, result: &str) -> Opt
         ),
         Some(Lang::Go) => (SpaceLanguage::Go, brace_spaces(Lang::Go, original, result)?),
         Some(_) => return None,
-        None if shell_script(path, base) => (SpaceLanguage::Shell, shell_spaces(original, result)?),
+        None if shell_script(path, base) => {
+            let found = shell_spaces(original, result)?;
+            argument = found.first().is_some_and(|&(_, _, name)| !name);
+            let found = found.into_iter().map(|(l, i, _)| (l, i)).collect();
+            (SpaceLanguage::Shell, found)
+        }
         None => return None,
     };
     let &(line, index) = found.first()?;
@@ -153,6 +185,7 @@ pub(super) fn odd_space_in_code(path: &str, original: &str, result: &str) -> Opt
         text: text.trim().to_string(),
         fixed: fixed.trim().to_string(),
         word: chars[start..end].iter().collect(),
+        argument,
         language,
     })
 }
@@ -166,19 +199,26 @@ fn brace_spaces(lang: Lang, original: &str, result: &str) -> Option<Vec<(usize, 
     code_spaces(lang, result)
 }
 
-/// The spaces [`command_spaces`] reads in `result`'s commands' names
-/// (line, character index), where `original` (read, too) has none.
-fn shell_spaces(original: &str, result: &str) -> Option<Vec<(usize, usize)>> {
+/// The spaces [`command_spaces`] reads in `result`'s words (line,
+/// character index, whether in a command's name), where `original` (read,
+/// too) has none; those in other words than a command's name only where
+/// `original` holds no such space at all.
+fn shell_spaces(original: &str, result: &str) -> Option<Vec<(usize, usize, bool)>> {
     if !command_spaces(original)?.is_empty() {
         return None;
     }
-    let at = |offset: usize| {
+    let writes_them = original.chars().any(super::odd_spaces::odd_space);
+    let at = |(offset, name): (usize, bool)| {
         let before = result.get(..offset)?;
         let line = before.matches('\n').count();
         let start = before.rfind('\n').map_or(0, |p| p + 1);
-        Some((line, before[start..].chars().count()))
+        Some((line, before[start..].chars().count(), name))
     };
-    command_spaces(result)?.into_iter().map(at).collect()
+    command_spaces(result)?
+        .into_iter()
+        .filter(|&(_, name)| name || !writes_them)
+        .map(at)
+        .collect()
 }
 
 #[cfg(test)]
@@ -223,8 +263,44 @@ mod tests {
         );
     }
 
-    /// Content, not code: a string, a comment, a character literal, a
-    /// shell argument; a file that held one before; JavaScript.
+    /// Tester 48, T-04: a shell command's argument split by a no-break
+    /// space is one argument to bash: said, with its parts; not where the
+    /// file held such a space before (quoted: French text may mean one).
+    #[test]
+    fn a_no_break_space_between_shell_arguments_is_said_with_its_parts() {
+        let sh = "#!/bin/bash\nset -e\nrm -rf /tmp/x\necho done\n";
+        assert_eq!(
+            said("rm.sh", sh, &sh.replace("-rf /tmp", "-rf\u{a0}/tmp")).as_deref(),
+            Some(
+                "line 3, column 7 (`rm -rf\u{a0}/tmp/x`) has a no-break space (U+00A0) in its \
+                 code, outside any string or comment, where the file before had none: bash \
+                 splits no word at it, so `-rf\u{a0}/tmp/x` reaches its command as one argument, \
+                 where the line shows 2 (`-rf` and `/tmp/x`): send the line with an ASCII space \
+                 there, `rm -rf /tmp/x` (a space in a string or a comment kept)"
+            )
+        );
+        let got = said("rm.sh", sh, &sh.replace("echo done", "echo done\u{a0}"));
+        assert!(
+            got.is_some_and(|g| g.contains("where the line shows a space ending it")),
+            "a space ending the word"
+        );
+        let french = sh.replace("echo done", "echo \"fini\u{a0}!\"");
+        let edited = french.replace("-rf /tmp", "-rf\u{a0}/tmp");
+        assert_eq!(said("rm.sh", &french, &edited), None);
+        // A command's name is said whatever the file held in its strings.
+        let named = french.replace("rm -rf", "rm\u{a0}-rf");
+        assert!(said("rm.sh", &french, &named).is_some());
+        for result in [
+            sh.replace("rm -rf", "X=a\u{a0}b rm -rf"),
+            sh.replace("rm -rf", "export X=a\u{a0}b; rm -rf"),
+            sh.replace("rm -rf /tmp/x", "arr[1]=a\u{a0}b"),
+        ] {
+            assert_eq!(said("rm.sh", sh, &result), None, "{result}");
+        }
+    }
+
+    /// Content, not code: a string, a comment, a character literal, an
+    /// assignment's value; a file that held one before; JavaScript.
     #[test]
     fn a_special_space_that_is_content_is_none() {
         let c = "int main(void) {\n    int x = 1;\n    return x;\n}\n";
@@ -246,7 +322,6 @@ mod tests {
         assert_eq!(said("a.js", js, "const\u{a0}x = 1;\n"), None);
         let sh = "#!/bin/bash\necho start\n";
         for result in [
-            "#!/bin/bash\necho a\u{a0}b\n",
             "#!/bin/bash\necho \"start\u{a0}now\"\n",
             "#!/bin/bash\n# a\u{a0}b\necho start\n",
             "#!/bin/bash\nNAME=a\u{a0}b\necho start\n",

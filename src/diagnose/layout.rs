@@ -168,6 +168,10 @@ pub enum BreakKind {
     /// A Makefile recipe's shell variable written with one `$`, which
     /// make expands as its own ([`super::doubt_make_dollar`]).
     MakeExpands,
+    /// A shell command ended at a line's end a `\` was meant to continue
+    /// (`\ ` with a blank after it, a `#` comment before the `\`): the
+    /// next line runs alone ([`super::doubt_continued`]).
+    CutsCommand,
 }
 
 impl BreakKind {
@@ -179,7 +183,7 @@ impl BreakKind {
     /// `late-future`, `joins-statements`, `splits-statement`,
     /// `other-normalisation`, `markup-open`, `package-use`,
     /// `unused-variable`, `reads-otherwise`, `overload-alone`, `extglob-off`,
-    /// `make-expands`.
+    /// `make-expands`, `cuts-command`.
     pub fn name(self) -> &'static str {
         match self {
             BreakKind::Misindents => "misindents",
@@ -209,6 +213,7 @@ impl BreakKind {
             BreakKind::OverloadAlone => "overload-alone",
             BreakKind::ExtglobOff => "extglob-off",
             BreakKind::MakeExpands => "make-expands",
+            BreakKind::CutsCommand => "cuts-command",
         }
     }
 
@@ -243,6 +248,7 @@ impl BreakKind {
             BreakKind::OverloadAlone => "leaves overloads without their implementation",
             BreakKind::ExtglobOff => "uses an extended glob before `shopt -s extglob` runs",
             BreakKind::MakeExpands => "writes a shell variable make expands",
+            BreakKind::CutsCommand => "ends a command before the line it continued",
         }
     }
 }
@@ -289,6 +295,7 @@ impl LayoutBreak {
             BreakKind::OverloadAlone => "with overloads and no implementation",
             BreakKind::ExtglobOff => "with an extended glob bash parses with extglob off",
             BreakKind::MakeExpands => "with a shell variable make expands first",
+            BreakKind::CutsCommand => "with a command ended before the line that continued it",
         }
     }
 }
@@ -437,6 +444,12 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
             };
             of(kind)(say(s.describe(), s.fault()))
         })
+    });
+    // A shell command ended where a `\` was meant to continue it
+    // ([`super::doubt_continued`]).
+    let found = found.or_else(|| {
+        super::doubt_continued::command_cut(path, original, result)
+            .map(|c| of(BreakKind::CutsCommand)(say(c.describe(), c.fault())))
     });
     // A shell function defined after the top-level line that runs it
     // ([`super::doubt_late`]).

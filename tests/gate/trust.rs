@@ -677,6 +677,53 @@ fn a_yaml_version_written_unquoted_is_a_doubt() {
     }
 }
 
+/// Tester 48, T-01, T-03, T-04: shell edits bash reads otherwise than
+/// written, each allowed before: an argument's `!(` with `extglob` off, a
+/// `\` moved into a comment or followed by a blank (the next line runs as
+/// a command of its own), a no-break space between a command's
+/// arguments. A doubt in every agent's shape; the same lines written
+/// plainly are exact.
+#[test]
+fn a_shell_line_bash_reads_otherwise_is_a_doubt() {
+    let script = "#!/bin/bash\nset -e\ncd /srv\nrm -rf old\ndocker run \\\n  --rm \\\n  -e CI=1 \\\n  img\necho done\n";
+    let file = ("deploy.sh", script);
+    assert_doubts_say(
+        file,
+        &[
+            (
+                "rm -rf old\n",
+                "rm -rf !(keep|data)\n",
+                "holds the extended glob `!(`, which bash parses only once `shopt -s extglob` has \
+                 run"
+                .to_string(),
+            ),
+            (
+                "  --rm \\\n",
+                "  --rm # no leftovers \\\n",
+                "line 6 (`--rm # no leftovers \\`) has its `\\` inside a `#` comment, which runs \
+                 to the line's end and continues nothing, so bash ends the command at the line's \
+                 end and runs line 7 (`-e CI=1 \\`) as a command of its own, `-e`"
+                    .to_string(),
+            ),
+            (
+                "rm -rf old\n",
+                "rm -rf\u{a0}old\n",
+                "so `-rf\u{a0}old` reaches its command as one argument, where the line shows 2 \
+                 (`-rf` and `old`): send the line with an ASCII space there, `rm -rf old`"
+                    .to_string(),
+            ),
+        ],
+    );
+    for (old, new) in [
+        ("rm -rf old\n", "rm -rf old new\n"),
+        ("  --rm \\\n", "  --rm \\\n  --init \\\n"),
+    ] {
+        for agent in agents() {
+            judged_as(Case::Exact, agent, file, old, new);
+        }
+    }
+}
+
 /// wt-decor's leftover (round 46): an edit removing the implementation
 /// under an `@overload` stack was allowed; python3 then raises
 /// NotImplementedError at every call. A doubt in every agent's shape; the
