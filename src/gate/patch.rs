@@ -290,7 +290,8 @@ fn doubt_steps(patch: &Patch, doubts: Vec<apply_patch::PatchDoubt>) -> Vec<(Next
                 | Kind::RepeatsNeighbours
                 | Kind::Layout(_)
                 | Kind::HiddenText
-                | Kind::JoinsLines => NextStep::Said,
+                | Kind::JoinsLines
+                | Kind::SplitSections => NextStep::Said,
                 Kind::Repeated | Kind::IndentShift => NextStep::WholeLines,
             };
             (step, d.message)
