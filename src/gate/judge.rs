@@ -650,6 +650,14 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
             {
                 (found.corrected, found.withheld) = super::dropped::own(&patch);
             }
+            let split = |d: &crate::dialect::apply_patch::PatchDoubt| {
+                d.kind == crate::dialect::apply_patch::PatchDoubtKind::SplitSections
+            };
+            if (found.corrected.is_none() && found.withheld.is_none())
+                && outcome.patch_doubts.iter().flatten().any(split)
+            {
+                (found.corrected, found.withheld) = super::joined::own(&patch);
+            }
         }
         return found;
     }

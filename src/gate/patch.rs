@@ -479,9 +479,13 @@ pub(super) fn codex(call: &Call, fs: &dyn PatchFs) -> Finding {
         let moved = doubts
             .iter()
             .any(|d| d.kind == apply_patch::PatchDoubtKind::MovesOntoItself);
-        let (corrected, withheld) = match moved {
-            true => without_self_moves(call, text, fs),
-            false => (None, None),
+        let split = doubts
+            .iter()
+            .any(|d| d.kind == apply_patch::PatchDoubtKind::SplitSections);
+        let (corrected, withheld) = match (moved, split) {
+            (true, _) => without_self_moves(call, text, fs),
+            (false, true) => super::joined::codex(call, text, fs),
+            (false, false) => (None, None),
         };
         let steps = doubt_steps(&patch, doubts);
         let next_step = NextStep::first(steps.iter().map(|(step, _)| *step), NextStep::WholeLines);
