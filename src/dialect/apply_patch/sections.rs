@@ -175,6 +175,53 @@ pub fn split_doubts(
     out
 }
 
+/// `fix FILE PATCH` of a patch whose sections for FILE (named `name`, its
+/// `content`, in `cwd`) are several Updates one after the other: the
+/// patch with them joined into one ([`joined`]), which the one-file
+/// commands take, when the joined patch applies and gives what was meant:
+/// the sections' own result, or the one section's where a later section's
+/// hunk landed above it ([`split_doubts`]). `None` when no file has two
+/// sections; `Err` says why they are not joined (a later section reaching
+/// back above the earlier one's hunks: only the sections as sent place
+/// it).
+pub fn joined_for_file(
+    text: &str,
+    name: &str,
+    content: &str,
+    cwd: &str,
+) -> Option<Result<String, String>> {
+    let patch = super::parse(text).ok()?;
+    let joined = joined(&patch)?;
+    let key = repeated_updates(&patch)
+        .iter()
+        .map(|&(i, _)| normalize(patch.sections[i].path()))
+        .find(|key| key == name || key.ends_with(&format!("/{name}")))?;
+    let fs = super::MemoryFs::new([(key.clone(), content.to_string())]);
+    let together = apply(&joined.patch, &fs, cwd);
+    if together.exit_code != 0 {
+        return Some(Err(format!(
+            "its sections for {name} cannot be joined into one in patch order: a later \
+             section's hunk stands above an earlier one's, and as one section the reference \
+             fails ({}); the sections as sent are applied one after the other by `srview \
+             apply --transcript PATCH --cwd DIR`",
+            together.stderr.trim_end().replace('\n', " ")
+        )));
+    }
+    let split = apply(&patch, &fs, cwd);
+    let meant = split.exit_code != 0
+        || split.files.get(&key) == together.files.get(&key)
+        || split_doubts(&patch, &split, &fs, cwd)
+            .iter()
+            .any(|d| normalize(&d.file) == key);
+    if !meant {
+        return Some(Err(format!(
+            "its sections for {name} joined into one give another file than the sections \
+             one after the other"
+        )));
+    }
+    Some(Ok(super::render(&joined.patch)))
+}
+
 /// The first section of the file section `i` updates: `i`'s earliest
 /// predecessor in [`repeated_updates`].
 fn first_of(patch: &Patch, i: usize) -> usize {
