@@ -160,6 +160,23 @@ fn lost_sections(
         if codex.exit_code == 0 && written == in_turn {
             continue;
         }
+        // The earlier section alone (from the file before, as the agent
+        // derives it): nothing lost where it changes nothing, or where
+        // what is written already holds its result (the section sent
+        // twice).
+        let alone = apply_patch::Patch {
+            sections: vec![patch.sections[i].clone()],
+        };
+        let alone = apply_patch::apply(&alone, call.fs, call.cwd);
+        let key = apply_patch::fs::normalize(path);
+        let own = alone.files.get(&key).and_then(|c| c.as_deref());
+        let before = match call.fs.read(&at) {
+            Entry::File(text) => Some(text),
+            _ => None,
+        };
+        if alone.exit_code == 0 && (own == before.as_deref() || own == written) {
+            continue;
+        }
         let [first, _] = patch_lines(&patch.sections[i]);
         let [_, last] = patch_lines(&patch.sections[j]);
         out.push(PatchDoubt {
@@ -537,6 +554,33 @@ mod tests {
 
     fn wrap(body: &str) -> String {
         format!("*** Begin Patch\n{body}*** End Patch\n")
+    }
+
+    /// Two sections for one file (tester 48 T-06): OpenCode derives both
+    /// from the file before the patch, so the first section's change is
+    /// lost: a doubt naming both. Not when the first changes nothing or
+    /// is sent twice (what is written holds its change).
+    #[test]
+    fn an_earlier_section_opencode_loses_is_doubted() {
+        let files = [("a.py", "x = 1\ny = 2\nz = 3\n")];
+        let section = |hunk: &str| format!("*** Update File: a.py\n{hunk}");
+        let two = wrap(&(section("@@\n-x = 1\n+x = 10\n") + &section("@@\n-z = 3\n+z = 30\n")));
+        let doubts = judged(&OPENCODE, &files, &two);
+        assert_eq!(
+            doubts,
+            [(
+                PatchDoubtKind::SplitSections,
+                "sections 1 and 2 both update a.py (patch lines 2-9): OpenCode's apply_patch \
+                 reads each section from a.py as it was before the patch and writes them in \
+                 turn, so section 2's result replaces section 1's, and the change of section 1 \
+                 is lost: send the hunks of a.py as one section, in file order"
+                    .to_string()
+            )]
+        );
+        let same = section("@@\n-x = 1\n+x = 10\n");
+        assert!(judged(&OPENCODE, &files, &wrap(&same.repeat(2))).is_empty());
+        let nothing = section("@@\n x = 1\n") + &section("@@\n-z = 3\n+z = 30\n");
+        assert!(judged(&OPENCODE, &files, &wrap(&nothing)).is_empty());
     }
 
     const SHAPES: &str = "class Circle:\n    def __init__(self, r):\n        self.r = r\n\n    def area(self):\n        return 3.14159 * self.r ** 2\n\n\nclass Square:\n    def __init__(self, s):\n        self.s = s\n\n    def area(self):\n        return self.s ** 2\n";
