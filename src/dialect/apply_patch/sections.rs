@@ -141,10 +141,16 @@ pub fn split_doubts(
             continue;
         };
         for (h, hunk) in split.hunks.iter().enumerate() {
-            let (Some(landed), Some(meant)) = (
-                hunk.matched,
-                one.hunks.get(offset + h).and_then(|m| m.matched),
-            ) else {
+            let Some(other) = one.hunks.get(offset + h) else {
+                continue;
+            };
+            // A place its lines fit only more loosely than where they
+            // landed is no place they stand at (a sweep's find: a line
+            // standing once, and again with another indentation below).
+            if other.level > hunk.level || other.is_loose() && !hunk.is_loose() {
+                continue;
+            }
+            let (Some(landed), Some(meant)) = (hunk.matched, other.matched) else {
                 continue;
             };
             let meant = meant.start_line as isize + shift;
@@ -329,6 +335,30 @@ mod tests {
             "+    if x <= 0:",
         ]);
         assert!(doubts_of(&back).is_empty());
+        // Reaching back onto a line that stands once, and again below the
+        // earlier section's hunk only with another indentation: one
+        // section would take that loose place, not a place its lines
+        // stand at.
+        let once = patch_of(&[
+            "*** Update File: m.py",
+            "@@ def third(z):",
+            "-    return z[0]",
+            "+    return z[-1]",
+            "*** Update File: m.py",
+            "@@",
+            "     if x < 0:",
+            "+        x = 0",
+        ]);
+        let fs = MemoryFs::new([(
+            "m.py".to_string(),
+            format!("{M_PY}\n\ndef fourth(x):\n  if x < 0:\n    return 1\n"),
+        )]);
+        let parsed = parse(&once).expect("a patch");
+        let outcome = apply(&parsed, &fs, "/w");
+        assert_eq!(outcome.exit_code, 0, "{}", outcome.stderr);
+        let one = joined(&parsed).expect("joined");
+        assert_eq!(apply(&one.patch, &fs, "/w").exit_code, 0);
+        assert!(split_doubts(&parsed, &outcome, &fs, "/w").is_empty());
         // Moved in between: nothing to join.
         let moved = patch_of(&[
             "*** Update File: m.py",
