@@ -706,10 +706,16 @@ fn two_sections_for_one_file_are_a_doubt_with_the_sections_joined() {
         let judgment = judged_over(agent, &payload_of(agent, &fixed), RETURNS_PY);
         assert_eq!(judgment.case, Case::Exact, "{agent:?}: {:?}", judgment.answer);
     }
-    // Cline refuses the patch itself: no write to doubt.
+    // Cline refuses the patch itself (no write to doubt): its error, and
+    // the sections joined offered, which Cline places exactly.
     let judgment = judged_over(GateAgent::ClineCli, &cline_patch(&patch), RETURNS_PY);
     assert_eq!(judgment.case, Case::Failing, "{:?}", judgment.answer);
-    assert_contains(&deny_reason(&judgment), "Duplicate update for file: inventory.py");
+    let reason = deny_reason(&judgment);
+    assert_contains(&reason, "Duplicate update for file: inventory.py");
+    let offered = super::offered_input(GateAgent::ClineCli, &reason).expect("an offered patch");
+    assert_eq!(offered["input"].as_str().map(str::trim_end), Some(fixed.as_str()));
+    let judgment = judged_over(GateAgent::ClineCli, &cline_patch(&fixed), RETURNS_PY);
+    assert_eq!(judgment.case, Case::Exact, "{:?}", judgment.answer);
     // Sections whose hunks land as one section's would: Codex writes what
     // was meant (OpenCode still loses the first section's change).
     let unique = patch_of(
