@@ -1421,8 +1421,14 @@ fn a_patch_with_two_sections_for_the_file_is_fixed_as_one_section() {
         .output();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let result = stdout(&out);
-    assert!(result.contains("    if y is None:\n        return 0\n"), "{result}");
-    assert!(result.contains("    if not z:\n        return []\n"), "{result}");
+    assert!(
+        result.contains("    if y is None:\n        return 0\n"),
+        "{result}"
+    );
+    assert!(
+        result.contains("    if not z:\n        return []\n"),
+        "{result}"
+    );
     // A later section above the earlier one's hunk: not joined.
     let back = patch_of(
         &(section("@@ def third(z):\n-    return z[0]\n+    return z[-1]\n")

@@ -1044,7 +1044,11 @@ fn joined_sections(
     }
     let text = serde_json::to_string(&input).map_err(|e| Error::stdout(e.into()))?;
     let check = run_matcher(row, &text, cwd, Some(&args.file))?;
-    let doubted = check.outcome.patch_doubts.as_ref().is_some_and(|d| !d.is_empty());
+    let doubted = check
+        .outcome
+        .patch_doubts
+        .as_ref()
+        .is_some_and(|d| !d.is_empty());
     if !check.outcome.exact() || check.outcome.hangs || doubted {
         for doubt in loose_notes(row, run) {
             eprintln!("srview: warning: {doubt}");

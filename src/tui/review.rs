@@ -727,7 +727,10 @@ impl ReviewPane {
         // A renamed file: the move said first, its view showing only the
         // content change (a tester's find: the move was not shown at all).
         if let (Some(to), Some(note)) = (moved_to(input, &name), app.notice().as_ref()) {
-            let note = format!("the patch moves {name} -> {to} (`*** Move to:`); {}", note.text);
+            let note = format!(
+                "the patch moves {name} -> {to} (`*** Move to:`); {}",
+                note.text
+            );
             app.note_state(note);
         }
         if let (Some(which), Some(note)) = (which_file, app.notice().as_ref()) {
@@ -1204,7 +1207,10 @@ fn deletes(patch: &str, name: &str) -> bool {
 /// when no section moves it.
 fn moved_to(input: &serde_json::Value, name: &str) -> Option<String> {
     use crate::dialect::apply_patch::{Section, fs::normalize, parse};
-    let texts = input.as_object()?.values().filter_map(serde_json::Value::as_str);
+    let texts = input
+        .as_object()?
+        .values()
+        .filter_map(serde_json::Value::as_str);
     texts
         .filter_map(|text| parse(text).ok())
         .flat_map(|patch| patch.sections)

@@ -697,14 +697,28 @@ fn two_sections_for_one_file_are_a_doubt_with_the_sections_joined() {
         ),
     ] {
         let judgment = judged_over(agent, &payload_of(agent, &patch), RETURNS_PY);
-        assert_eq!(judgment.case, Case::Doubt, "{agent:?}: {:?}", judgment.answer);
+        assert_eq!(
+            judgment.case,
+            Case::Doubt,
+            "{agent:?}: {:?}",
+            judgment.answer
+        );
         let reason = deny_reason(&judgment);
         assert_contains(&reason, said);
         let offered = super::offered_input(agent, &reason).expect("an offered patch");
-        assert_eq!(offered[key].as_str().map(str::trim_end), Some(fixed.as_str()), "{agent:?}");
+        assert_eq!(
+            offered[key].as_str().map(str::trim_end),
+            Some(fixed.as_str()),
+            "{agent:?}"
+        );
         // The offered patch: exact with the agent's matcher, no doubt.
         let judgment = judged_over(agent, &payload_of(agent, &fixed), RETURNS_PY);
-        assert_eq!(judgment.case, Case::Exact, "{agent:?}: {:?}", judgment.answer);
+        assert_eq!(
+            judgment.case,
+            Case::Exact,
+            "{agent:?}: {:?}",
+            judgment.answer
+        );
     }
     // Cline refuses the patch itself (no write to doubt): its error, and
     // the sections joined offered, which Cline places exactly.
@@ -713,7 +727,10 @@ fn two_sections_for_one_file_are_a_doubt_with_the_sections_joined() {
     let reason = deny_reason(&judgment);
     assert_contains(&reason, "Duplicate update for file: inventory.py");
     let offered = super::offered_input(GateAgent::ClineCli, &reason).expect("an offered patch");
-    assert_eq!(offered["input"].as_str().map(str::trim_end), Some(fixed.as_str()));
+    assert_eq!(
+        offered["input"].as_str().map(str::trim_end),
+        Some(fixed.as_str())
+    );
     let judgment = judged_over(GateAgent::ClineCli, &cline_patch(&fixed), RETURNS_PY);
     assert_eq!(judgment.case, Case::Exact, "{:?}", judgment.answer);
     // Sections whose hunks land as one section's would: Codex writes what
@@ -722,7 +739,11 @@ fn two_sections_for_one_file_are_a_doubt_with_the_sections_joined() {
         &(section("@@ def second(y):\n-    return y + 1\n+    return y + 2\n")
             + &section("@@\n     if not z:\n-        return None\n+        raise ValueError\n")),
     );
-    let judgment = judged_over(GateAgent::Codex, &payload_of(GateAgent::Codex, &unique), RETURNS_PY);
+    let judgment = judged_over(
+        GateAgent::Codex,
+        &payload_of(GateAgent::Codex, &unique),
+        RETURNS_PY,
+    );
     assert_eq!(judgment.case, Case::Exact, "{:?}", judgment.answer);
     let judgment = judged_over(
         GateAgent::Opencode,

@@ -301,7 +301,10 @@ mod tests {
         let fs = MemoryFs::new([("m.py".to_string(), M_PY.to_string())]);
         let outcome = apply(&one.patch, &fs, "/w");
         let result = outcome.files["m.py"].as_deref().unwrap_or_default();
-        assert!(result.contains("    if not z:\n        return []\n"), "{result}");
+        assert!(
+            result.contains("    if not z:\n        return []\n"),
+            "{result}"
+        );
         assert!(patch_doubts(&one.patch, &outcome, &fs, "/w").is_empty());
         assert_eq!(render(&one.patch).matches("*** Update File:").count(), 1);
     }
