@@ -1066,11 +1066,16 @@ fn joined_sections(
         args.file.display(),
         row.title
     );
-    let mut stdout = std::io::stdout().lock();
-    serde_json::to_writer(&mut stdout, &input).map_err(|e| Error::stdout(e.into()))?;
-    writeln!(stdout).map_err(Error::stdout)?;
-    stdout.flush().map_err(Error::stdout)?;
+    print_input(&input)?;
     Ok(Some(0))
+}
+
+/// `input` as one JSON line on stdout (`fix`'s corrected input).
+fn print_input(input: &serde_json::Value) -> Result<(), Error> {
+    let mut stdout = std::io::stdout().lock();
+    serde_json::to_writer(&mut stdout, input).map_err(|e| Error::stdout(e.into()))?;
+    writeln!(stdout).map_err(Error::stdout)?;
+    stdout.flush().map_err(Error::stdout)
 }
 
 fn fix_patch(args: &super::FixArgs, row: &DialectRow, text: &str) -> CmdResult {
@@ -1086,9 +1091,7 @@ fn fix_patch(args: &super::FixArgs, row: &DialectRow, text: &str) -> CmdResult {
             return Ok(code);
         }
         eprintln!("srview: nothing to fix: every hunk is placed exactly");
-        let mut stdout = std::io::stdout().lock();
-        serde_json::to_writer(&mut stdout, &run.input).map_err(|e| Error::stdout(e.into()))?;
-        writeln!(stdout).map_err(Error::stdout)?;
+        print_input(&run.input)?;
         return Ok(0);
     }
     let field = row.text_field.unwrap_or("patchText");
@@ -1149,10 +1152,7 @@ fn fix_patch(args: &super::FixArgs, row: &DialectRow, text: &str) -> CmdResult {
         args.file.display(),
         row.title
     );
-    let mut stdout = std::io::stdout().lock();
-    serde_json::to_writer(&mut stdout, &input).map_err(|e| Error::stdout(e.into()))?;
-    writeln!(stdout).map_err(Error::stdout)?;
-    stdout.flush().map_err(Error::stdout)?;
+    print_input(&input)?;
     Ok(0)
 }
 

@@ -9,8 +9,6 @@
 //!
 //! [`PatchDoubtKind::SplitSections`]: crate::dialect::apply_patch::PatchDoubtKind::SplitSections
 
-use serde_json::Value;
-
 use super::Call;
 use super::moved::{Offer, PatchCall};
 use crate::dialect::apply_patch::{PatchFs, parse, render, sections};
@@ -29,16 +27,7 @@ fn joined_text(text: &str) -> Option<String> {
 /// `key`) with each file's sections joined, checked with the agent's own
 /// matcher.
 pub(super) fn own(patch: &PatchCall) -> Offer {
-    let &PatchCall { key, call, .. } = patch;
-    let Some(fixed) = call
-        .input
-        .get(key)
-        .and_then(Value::as_str)
-        .and_then(joined_text)
-    else {
-        return (None, None);
-    };
-    super::moved::offer_repaired(patch, &fixed, WHAT)
+    super::moved::offer_text(patch, |text, _| joined_text(text), WHAT)
 }
 
 /// Codex's patch `text` with each file's sections joined, as the corrected

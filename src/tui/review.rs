@@ -2773,19 +2773,29 @@ mod tests {
         assert!(took[2] <= Duration::from_millis(100), "{took:?}");
     }
 
+    /// A Codex `apply_patch` of `patch` naming `files`, put to the pane by
+    /// `exact=review` (its first file holding `a`).
+    fn codex_patch(files: &str, patch: &str) -> Request {
+        let mut r = request("s", "patch");
+        r.agent = "codex".into();
+        r.tool = "apply_patch".into();
+        r.file = Some(files.into());
+        r.case = "exact".into();
+        r.stage = Some("exact".into());
+        r.input = serde_json::json!({ "command": patch });
+        r
+    }
+
     /// A Codex patch whose second section deletes a file, put to the pane
     /// by `exact=review`: both files are shown, the deleted one with every
     /// line going (a tester's find: the deletion was not shown at all).
     #[test]
     fn a_patch_deleting_a_file_shows_its_lines_going() {
         let (dir, mut pane) = listening();
-        let mut r = request("s", "patch");
-        r.agent = "codex".into();
-        r.tool = "apply_patch".into();
-        r.file = Some("a.py, old.py".into());
-        r.case = "exact".into();
-        r.stage = Some("exact".into());
-        r.input = serde_json::json!({"command": "*** Begin Patch\n*** Update File: a.py\n@@\n-a\n+b\n*** Delete File: old.py\n*** End Patch"});
+        let mut r = codex_patch(
+            "a.py, old.py",
+            "*** Begin Patch\n*** Update File: a.py\n@@\n-a\n+b\n*** Delete File: old.py\n*** End Patch",
+        );
         r.others = vec![("old.py".into(), Some("x = 1\ny = 2\n".into()))];
         let workspace = dir.path().to_path_buf();
         let gate = std::thread::spawn(move || {
@@ -2823,14 +2833,10 @@ mod tests {
     #[test]
     fn a_patch_moving_a_file_shows_the_move() {
         let (dir, mut pane) = listening();
-        let mut r = request("s", "patch");
-        r.agent = "codex".into();
-        r.tool = "apply_patch".into();
-        r.file = Some("a.py".into());
-        r.case = "exact".into();
-        r.stage = Some("exact".into());
-        r.before = Some("a\n".into());
-        r.input = serde_json::json!({"command": "*** Begin Patch\n*** Update File: a.py\n*** Move to: lib/b.py\n@@\n-a\n+b\n*** End Patch"});
+        let r = codex_patch(
+            "a.py",
+            "*** Begin Patch\n*** Update File: a.py\n*** Move to: lib/b.py\n@@\n-a\n+b\n*** End Patch",
+        );
         let mut two = r.clone();
         two.file = Some("c.py, a.py".into());
         two.before = Some("c = 1\n".into());

@@ -254,7 +254,12 @@ mod tests {
     }
 
     fn doubts_of(patch: &str) -> Vec<PatchDoubt> {
-        let fs = MemoryFs::new([("m.py".to_string(), M_PY.to_string())]);
+        doubts_over(M_PY, patch)
+    }
+
+    /// `patch`'s doubts over `m.py` holding `content` (the patch applies).
+    fn doubts_over(content: &str, patch: &str) -> Vec<PatchDoubt> {
+        let fs = MemoryFs::new([("m.py".to_string(), content.to_string())]);
         let patch = parse(patch).expect("a patch");
         let outcome = apply(&patch, &fs, "/w");
         assert_eq!(outcome.exit_code, 0, "{}", outcome.stderr);
@@ -352,16 +357,8 @@ mod tests {
             "     if x < 0:",
             "+        x = 0",
         ]);
-        let fs = MemoryFs::new([(
-            "m.py".to_string(),
-            format!("{M_PY}\n\ndef fourth(x):\n  if x < 0:\n    return 1\n"),
-        )]);
-        let parsed = parse(&once).expect("a patch");
-        let outcome = apply(&parsed, &fs, "/w");
-        assert_eq!(outcome.exit_code, 0, "{}", outcome.stderr);
-        let one = joined(&parsed).expect("joined");
-        assert_eq!(apply(&one.patch, &fs, "/w").exit_code, 0);
-        assert!(split_doubts(&parsed, &outcome, &fs, "/w").is_empty());
+        let below = format!("{M_PY}\n\ndef fourth(x):\n  if x < 0:\n    return 1\n");
+        assert!(doubts_over(&below, &once).is_empty());
         // Moved in between: nothing to join.
         let moved = patch_of(&[
             "*** Update File: m.py",
