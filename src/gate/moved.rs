@@ -34,7 +34,7 @@ pub(super) type Offer = (Option<Value>, Option<String>);
 pub(super) fn own(patch: &PatchCall) -> Offer {
     offer_text(
         patch,
-        |text, cwd| without_moves_onto_themselves(text, cwd),
+        without_moves_onto_themselves,
         "without its Move line",
     )
 }

@@ -697,12 +697,7 @@ fn two_sections_for_one_file_are_a_doubt_with_the_sections_joined() {
         ),
     ] {
         let judgment = judged_over(agent, &payload_of(agent, &patch), RETURNS_PY);
-        assert_eq!(
-            judgment.case,
-            Case::Doubt,
-            "{agent:?}: {:?}",
-            judgment.answer
-        );
+        assert_case(&judgment, Case::Doubt);
         let reason = deny_reason(&judgment);
         assert_contains(&reason, said);
         let offered = super::offered_input(agent, &reason).expect("an offered patch");

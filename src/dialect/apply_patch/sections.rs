@@ -253,6 +253,13 @@ mod tests {
         format!("*** Begin Patch\n{}\n*** End Patch", lines.join("\n"))
     }
 
+    /// A patch of two sections for `m.py`, of `first`'s and `second`'s
+    /// hunk lines.
+    fn two_sections(first: &[&str], second: &[&str]) -> String {
+        let section = |lines: &[&str]| format!("*** Update File: m.py\n{}", lines.join("\n"));
+        patch_of(&[&section(first), &section(second)])
+    }
+
     fn doubts_of(patch: &str) -> Vec<PatchDoubt> {
         doubts_over(M_PY, patch)
     }
@@ -268,17 +275,15 @@ mod tests {
 
     #[test]
     fn a_later_sections_hunk_landing_above_where_one_section_would_is_doubted() {
-        let patch = patch_of(&[
-            "*** Update File: m.py",
-            "@@ def second(y):",
-            "     if y is None:",
-            "-        return None",
-            "+        return 0",
-            "*** Update File: m.py",
-            "@@",
-            "-        return None",
-            "+        return []",
-        ]);
+        let patch = two_sections(
+            &[
+                "@@ def second(y):",
+                "     if y is None:",
+                "-        return None",
+                "+        return 0",
+            ],
+            &["@@", "-        return None", "+        return []"],
+        );
         let doubts = doubts_of(&patch);
         let split: Vec<&PatchDoubt> = doubts
             .iter()
@@ -317,46 +322,35 @@ mod tests {
     #[test]
     fn sections_agreeing_with_one_section_or_reaching_back_above_are_not_doubted() {
         // Lines standing once: the same place either way.
-        let unique = patch_of(&[
-            "*** Update File: m.py",
-            "@@ def second(y):",
-            "-    return y + 1",
-            "+    return y + 2",
-            "*** Update File: m.py",
-            "@@",
-            "     if not z:",
-            "-        return None",
-            "+        raise ValueError",
-        ]);
+        let unique = two_sections(
+            &[
+                "@@ def second(y):",
+                "-    return y + 1",
+                "+    return y + 2",
+            ],
+            &[
+                "@@",
+                "     if not z:",
+                "-        return None",
+                "+        raise ValueError",
+            ],
+        );
         assert!(doubts_of(&unique).is_empty());
         // A later section reaching back above the earlier one's hunk (one
         // section could not place it): only the sections as sent place it.
-        let back = patch_of(&[
-            "*** Update File: m.py",
-            "@@ def third(z):",
-            "-    return z[0]",
-            "+    return z[-1]",
-            "*** Update File: m.py",
-            "@@",
-            " def first(x):",
-            "-    if x < 0:",
-            "+    if x <= 0:",
-        ]);
+        let back = two_sections(
+            &["@@ def third(z):", "-    return z[0]", "+    return z[-1]"],
+            &["@@", " def first(x):", "-    if x < 0:", "+    if x <= 0:"],
+        );
         assert!(doubts_of(&back).is_empty());
         // Reaching back onto a line that stands once, and again below the
         // earlier section's hunk only with another indentation: one
         // section would take that loose place, not a place its lines
         // stand at.
-        let once = patch_of(&[
-            "*** Update File: m.py",
-            "@@ def third(z):",
-            "-    return z[0]",
-            "+    return z[-1]",
-            "*** Update File: m.py",
-            "@@",
-            "     if x < 0:",
-            "+        x = 0",
-        ]);
+        let once = two_sections(
+            &["@@ def third(z):", "-    return z[0]", "+    return z[-1]"],
+            &["@@", "     if x < 0:", "+        x = 0"],
+        );
         let below = format!("{M_PY}\n\ndef fourth(x):\n  if x < 0:\n    return 1\n");
         assert!(doubts_over(&below, &once).is_empty());
         // Moved in between: nothing to join.
