@@ -1371,3 +1371,78 @@ fn a_patch_naming_a_missing_other_file_is_not_called_fixed() {
          patch, fails: Failed to read file to update",
     );
 }
+
+/// Functions each ending in `return None`.
+const RETURNS_PY: &str = "def first(x):\n    if x < 0:\n        return None\n    return x * 2\n\n\n\
+                          def second(y):\n    if y is None:\n        return None\n    return y + 1\n\n\n\
+                          def third(z):\n    if not z:\n        return None\n    return z[0]\n";
+
+/// A tester's find (round 48, T-06): a patch with two `*** Update File:`
+/// sections for FILE. `fix` prints it with the sections joined into one
+/// (Codex: the later section's `return None` lands after `second` then,
+/// as meant, not in `first`; OpenCode: the first section's change is kept
+/// instead of lost), checked with the agent's matcher; a later section
+/// reaching back above the earlier one cannot be joined in patch order
+/// and is said so (it was "a command on one file takes one section").
+#[test]
+fn a_patch_with_two_sections_for_the_file_is_fixed_as_one_section() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("m.py");
+    std::fs::write(&file, RETURNS_PY).expect("m.py");
+    let section = |hunk: &str| format!("*** Update File: m.py\n{hunk}");
+    let patch_of = |body: &str| format!("*** Begin Patch\n{body}*** End Patch\n");
+    let first = "@@ def second(y):\n     if y is None:\n-        return None\n+        return 0\n";
+    let second = "@@\n-        return None\n+        return []\n";
+    let joined = patch_of(&(section(first) + second));
+    let patch_file = dir.path().join("two.patch");
+    std::fs::write(&patch_file, patch_of(&(section(first) + &section(second)))).expect("patch");
+    let out = runner::srview(["fix", p(&file), p(&patch_file)])
+        .cwd(dir.path())
+        .output();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out), joined);
+    assert_contains(&stderr(&out), "sections for");
+    let out = runner::srview([
+        "fix",
+        "--dialect",
+        "opencode-apply-patch",
+        p(&file),
+        p(&patch_file),
+    ])
+    .cwd(dir.path())
+    .output();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let printed: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+    assert_eq!(printed["patchText"], joined.as_str());
+    // The joined patch applied: both changes, the second in `third`.
+    std::fs::write(&patch_file, &joined).expect("patch");
+    let out = runner::srview(["apply", p(&file), p(&patch_file)])
+        .cwd(dir.path())
+        .output();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let result = stdout(&out);
+    assert!(
+        result.contains("    if y is None:\n        return 0\n"),
+        "{result}"
+    );
+    assert!(
+        result.contains("    if not z:\n        return []\n"),
+        "{result}"
+    );
+    // A later section above the earlier one's hunk: not joined.
+    let back = patch_of(
+        &(section("@@ def third(z):\n-    return z[0]\n+    return z[-1]\n")
+            + &section("@@\n def first(x):\n-    if x < 0:\n+    if x <= 0:\n")),
+    );
+    std::fs::write(&patch_file, back).expect("patch");
+    let out = runner::srview(["fix", p(&file), p(&patch_file)])
+        .cwd(dir.path())
+        .output();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "");
+    assert_contains(
+        &stderr(&out),
+        "srview: no corrected patch: its sections for m.py cannot be joined into one in patch \
+         order: a later section's hunk stands above an earlier one's",
+    );
+}

@@ -1008,19 +1008,90 @@ fn exact_but_in_doubt(row: &DialectRow, run: &Run, what: &str) -> Option<u8> {
     Some(1)
 }
 
+/// `fix FILE INPUT` of a patch tool's call placed exactly whose sections
+/// for one file are in doubt ([`PatchDoubtKind::SplitSections`]: OpenCode
+/// loses the earlier section's change): the input with each file's
+/// sections joined into one, printed (exit 0) when the agent's own matcher
+/// places it exactly with nothing in doubt; else why not (exit 1). `None`
+/// when no such doubt is there.
+///
+/// [`PatchDoubtKind::SplitSections`]: crate::dialect::apply_patch::PatchDoubtKind::SplitSections
+fn joined_sections(
+    args: &super::FixArgs,
+    row: &DialectRow,
+    run: &Run,
+    cwd: &Path,
+) -> Result<Option<u8>, Error> {
+    use crate::dialect::apply_patch::{PatchDoubtKind, parse, render, sections};
+    let split = run
+        .outcome
+        .patch_doubts
+        .iter()
+        .flatten()
+        .any(|d| d.kind == PatchDoubtKind::SplitSections);
+    let field = row.text_field.unwrap_or("patchText");
+    let text = run.input.get(field).and_then(serde_json::Value::as_str);
+    let joined = text
+        .and_then(|t| parse(t).ok())
+        .and_then(|p| sections::joined(&p))
+        .map(|j| render(&j.patch));
+    let (true, Some(joined)) = (split, joined) else {
+        return Ok(None);
+    };
+    let mut input = run.input.clone();
+    if let Some(object) = input.as_object_mut() {
+        object.insert(field.to_string(), joined.into());
+    }
+    let text = serde_json::to_string(&input).map_err(|e| Error::stdout(e.into()))?;
+    let check = run_matcher(row, &text, cwd, Some(&args.file))?;
+    let doubted = check
+        .outcome
+        .patch_doubts
+        .as_ref()
+        .is_some_and(|d| !d.is_empty());
+    if !check.outcome.exact() || check.outcome.hangs || doubted {
+        for doubt in loose_notes(row, run) {
+            eprintln!("srview: warning: {doubt}");
+        }
+        eprintln!(
+            "srview: no corrected patch: {} does not place the patch with its sections for \
+             one file joined into one exactly, or it is in doubt too",
+            row.title
+        );
+        return Ok(Some(1));
+    }
+    eprintln!(
+        "srview: corrected the patch for {} (its sections for one file joined into one; \
+         placed exactly by {})",
+        args.file.display(),
+        row.title
+    );
+    print_input(&input)?;
+    Ok(Some(0))
+}
+
+/// `input` as one JSON line on stdout (`fix`'s corrected input).
+fn print_input(input: &serde_json::Value) -> Result<(), Error> {
+    let mut stdout = std::io::stdout().lock();
+    serde_json::to_writer(&mut stdout, input).map_err(|e| Error::stdout(e.into()))?;
+    writeln!(stdout).map_err(Error::stdout)?;
+    stdout.flush().map_err(Error::stdout)
+}
+
 fn fix_patch(args: &super::FixArgs, row: &DialectRow, text: &str) -> CmdResult {
     let cwd = std::env::current_dir().map_err(|e| Error::read("the current folder", e))?;
     let (run, target, content) = run_on_file(args, row, text, &cwd, "input")?;
     let content = &content;
     let exact = run.outcome.exact();
     if exact {
+        if let Some(code) = joined_sections(args, row, &run, &cwd)? {
+            return Ok(code);
+        }
         if let Some(code) = exact_but_in_doubt(row, &run, "patch") {
             return Ok(code);
         }
         eprintln!("srview: nothing to fix: every hunk is placed exactly");
-        let mut stdout = std::io::stdout().lock();
-        serde_json::to_writer(&mut stdout, &run.input).map_err(|e| Error::stdout(e.into()))?;
-        writeln!(stdout).map_err(Error::stdout)?;
+        print_input(&run.input)?;
         return Ok(0);
     }
     let field = row.text_field.unwrap_or("patchText");
@@ -1081,10 +1152,7 @@ fn fix_patch(args: &super::FixArgs, row: &DialectRow, text: &str) -> CmdResult {
         args.file.display(),
         row.title
     );
-    let mut stdout = std::io::stdout().lock();
-    serde_json::to_writer(&mut stdout, &input).map_err(|e| Error::stdout(e.into()))?;
-    writeln!(stdout).map_err(Error::stdout)?;
-    stdout.flush().map_err(Error::stdout)?;
+    print_input(&input)?;
     Ok(0)
 }
 

@@ -249,6 +249,31 @@ pub fn fix(args: &FixArgs, input: OtherDialect) -> CmdResult {
     refuse_another_file(file, diff, dialect)?;
     let place = place(file)?;
     let target = place.target(content.as_deref());
+    // Several sections for FILE (the one-file commands take one): joined
+    // into one where that gives what was meant, then corrected as one.
+    let joined = match dialect {
+        Dialect::ApplyPatch => crate::dialect::apply_patch::sections::joined_for_file(
+            diff,
+            &place.name,
+            content.as_deref().unwrap_or_default(),
+            &place.cwd,
+        ),
+        _ => None,
+    };
+    let diff = match &joined {
+        Some(Ok(text)) => {
+            eprintln!(
+                "srview: the patch's sections for {} are joined into one section",
+                file.display()
+            );
+            text.as_str()
+        }
+        Some(Err(why)) => {
+            eprintln!("srview: no corrected patch: {why}");
+            return Ok(1);
+        }
+        None => diff,
+    };
     let corrected =
         crate::dialect::corrected::correct(diff, dialect, &target, &file.display().to_string())
             .map_err(|e| Error::usage(e.to_string()))?;

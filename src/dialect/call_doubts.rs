@@ -348,7 +348,9 @@ fn of_patch(kind: PatchDoubtKind) -> CallDoubtKind {
     match kind {
         K::Repeated => CallDoubtKind::FirstOfSeveral,
         K::AddedAtEnd => CallDoubtKind::AddedAtEnd,
-        K::ReplacesFile | K::MovesOntoItself | K::IndentShift => CallDoubtKind::Rewritten,
+        K::ReplacesFile | K::MovesOntoItself | K::IndentShift | K::SplitSections => {
+            CallDoubtKind::Rewritten
+        }
         K::RepeatsNeighbours => CallDoubtKind::Edit(E::RepeatsNeighbours),
         K::Layout(kind) => CallDoubtKind::Edit(E::Layout(kind)),
         K::AlreadyApplied => CallDoubtKind::Edit(E::AlreadyApplied),

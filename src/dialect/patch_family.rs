@@ -31,6 +31,11 @@ pub struct PatchAgent {
     /// A hunk of added lines only goes to the agent's cursor (right after
     /// its `@@` line), not to the end of the file as Codex's does.
     pub adds_at_cursor: bool,
+    /// Every section is read from the files as they were before the patch
+    /// (OpenCode's), not as the sections before it left them (Codex's):
+    /// two sections for one file each start from the file before, and the
+    /// later one's write replaces the earlier one's.
+    pub reads_files_before: bool,
 }
 
 /// OpenCode 1.18.33's `apply_patch`.
@@ -38,6 +43,7 @@ pub const OPENCODE: PatchAgent = PatchAgent {
     dialect: "opencode-apply-patch",
     name: "OpenCode",
     adds_at_cursor: false,
+    reads_files_before: true,
 };
 
 /// Cline 3.0.65's `apply_patch`.
@@ -45,6 +51,7 @@ pub const CLINE: PatchAgent = PatchAgent {
     dialect: "cline-apply-patch",
     name: "Cline",
     adds_at_cursor: true,
+    reads_files_before: false,
 };
 
 /// Every agent whose patch calls are judged here.
@@ -103,6 +110,11 @@ pub fn doubts(
             );
         }
     }
+    if agent.reads_files_before
+        && let Some(patch) = codex_patch(text)
+    {
+        out.extend(lost_sections(agent, &patch, call, outcome));
+    }
     if agent.adds_at_cursor {
         out.extend(cursor_doubts(agent, call, outcome));
     }
@@ -110,6 +122,95 @@ pub fn doubts(
         out.extend(layout_doubts(call, outcome));
     }
     out
+}
+
+/// Each section of `patch` whose change `agent`, reading every section
+/// from the files as they were before the patch, loses: a later section
+/// for its file ([`apply_patch::sections::repeated_updates`]) starts from
+/// the file before too, and its write replaces the earlier one's (tester
+/// 48 T-06: OpenCode's tool derives every update from the file on disk,
+/// then writes them in patch order). Nothing where what the agent writes
+/// is what the sections applied one after the other give (Codex's
+/// reading: the earlier section changes nothing, or the later one
+/// carries its change).
+fn lost_sections(
+    agent: &PatchAgent,
+    patch: &apply_patch::Patch,
+    call: &ToolCall,
+    outcome: &CallOutcome,
+) -> Vec<PatchDoubt> {
+    let pairs = apply_patch::sections::repeated_updates(patch);
+    if pairs.is_empty() {
+        return Vec::new();
+    }
+    let codex = apply_patch::apply(patch, call.fs, call.cwd);
+    let mut out = Vec::new();
+    for (i, j) in pairs {
+        let path = patch.sections[i].path();
+        let at = fs_path(call.cwd, path);
+        let written = outcome
+            .writes
+            .iter()
+            .find(|w| w.path == at)
+            .and_then(|w| w.content.as_deref());
+        let in_turn = codex
+            .files
+            .get(&apply_patch::fs::normalize(path))
+            .and_then(|c| c.as_deref());
+        if codex.exit_code == 0 && written == in_turn {
+            continue;
+        }
+        // The earlier section alone (from the file before, as the agent
+        // derives it): nothing lost where it changes nothing, or where
+        // what is written already holds its result (the section sent
+        // twice).
+        let alone = apply_patch::Patch {
+            sections: vec![patch.sections[i].clone()],
+        };
+        let alone = apply_patch::apply(&alone, call.fs, call.cwd);
+        let key = apply_patch::fs::normalize(path);
+        let own = alone.files.get(&key).and_then(|c| c.as_deref());
+        let before = match call.fs.read(&at) {
+            Entry::File(text) => Some(text),
+            _ => None,
+        };
+        if alone.exit_code == 0 && (own == before.as_deref() || own == written) {
+            continue;
+        }
+        let [first, _] = patch_lines(&patch.sections[i]);
+        let [_, last] = patch_lines(&patch.sections[j]);
+        out.push(PatchDoubt {
+            file: path.to_string(),
+            section: i,
+            hunk: None,
+            kind: PatchDoubtKind::SplitSections,
+            message: format!(
+                "sections {} and {} both update {path} (patch lines {first}-{last}): {}'s \
+                 apply_patch reads each section from {path} as it was before the patch and \
+                 writes them in turn, so section {}'s result replaces section {}'s, and the \
+                 change of section {} is lost: send the hunks of {path} as one section, in \
+                 file order",
+                i + 1,
+                j + 1,
+                agent.name,
+                j + 1,
+                i + 1,
+                i + 1,
+            ),
+        });
+    }
+    out
+}
+
+/// The 1-based first and last patch lines of `section` (its header line
+/// to its last hunk's last line).
+fn patch_lines(section: &Section) -> [usize; 2] {
+    let first = section.header_line();
+    let last = match section {
+        Section::Update { chunks, .. } => chunks.last().map_or(first, |c| c.patch_lines()[1]),
+        _ => first,
+    };
+    [first, last]
 }
 
 /// Whether Codex's doubt `d` of `patch` holds for `agent`'s placement: not
@@ -122,7 +223,9 @@ pub fn doubts(
 /// or that the file already ends with its lines.
 fn agents_own(agent: &PatchAgent, patch: &apply_patch::Patch, d: &PatchDoubt) -> bool {
     use PatchDoubtKind as K;
-    if d.kind.is_layout() || d.kind == K::Repeated {
+    // Two sections for one file: the agents' own reading is judged
+    // ([`lost_sections`]; Cline refuses such a patch).
+    if d.kind.is_layout() || d.kind == K::Repeated || d.kind == K::SplitSections {
         return false;
     }
     if !agent.adds_at_cursor {
@@ -451,6 +554,33 @@ mod tests {
 
     fn wrap(body: &str) -> String {
         format!("*** Begin Patch\n{body}*** End Patch\n")
+    }
+
+    /// Two sections for one file (tester 48 T-06): OpenCode derives both
+    /// from the file before the patch, so the first section's change is
+    /// lost: a doubt naming both. Not when the first changes nothing or
+    /// is sent twice (what is written holds its change).
+    #[test]
+    fn an_earlier_section_opencode_loses_is_doubted() {
+        let files = [("a.py", "x = 1\ny = 2\nz = 3\n")];
+        let section = |hunk: &str| format!("*** Update File: a.py\n{hunk}");
+        let two = wrap(&(section("@@\n-x = 1\n+x = 10\n") + &section("@@\n-z = 3\n+z = 30\n")));
+        let doubts = judged(&OPENCODE, &files, &two);
+        assert_eq!(
+            doubts,
+            [(
+                PatchDoubtKind::SplitSections,
+                "sections 1 and 2 both update a.py (patch lines 2-9): OpenCode's apply_patch \
+                 reads each section from a.py as it was before the patch and writes them in \
+                 turn, so section 2's result replaces section 1's, and the change of section 1 \
+                 is lost: send the hunks of a.py as one section, in file order"
+                    .to_string()
+            )]
+        );
+        let same = section("@@\n-x = 1\n+x = 10\n");
+        assert!(judged(&OPENCODE, &files, &wrap(&same.repeat(2))).is_empty());
+        let nothing = section("@@\n x = 1\n") + &section("@@\n-z = 3\n+z = 30\n");
+        assert!(judged(&OPENCODE, &files, &wrap(&nothing)).is_empty());
     }
 
     const SHAPES: &str = "class Circle:\n    def __init__(self, r):\n        self.r = r\n\n    def area(self):\n        return 3.14159 * self.r ** 2\n\n\nclass Square:\n    def __init__(self, s):\n        self.s = s\n\n    def area(self):\n        return self.s ** 2\n";

@@ -650,6 +650,14 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
             {
                 (found.corrected, found.withheld) = super::dropped::own(&patch);
             }
+            let split = |d: &crate::dialect::apply_patch::PatchDoubt| {
+                d.kind == crate::dialect::apply_patch::PatchDoubtKind::SplitSections
+            };
+            if (found.corrected.is_none() && found.withheld.is_none())
+                && outcome.patch_doubts.iter().flatten().any(split)
+            {
+                (found.corrected, found.withheld) = super::joined::own(&patch);
+            }
         }
         return found;
     }
@@ -1184,6 +1192,10 @@ fn corrected_patch(
             Some("srview cannot read this patch as Codex's apply_patch to correct it".into()),
         );
     };
+    // Two sections for one file (Cline refuses them, `Duplicate update
+    // for file`; OpenCode loses the earlier one's change): corrected as
+    // one section per file (tester 48 T-06).
+    let patch = apply_patch::sections::joined(&patch).map_or(patch, |joined| joined.patch);
     let cwd = call.cwd.as_str();
     let outcome = apply_patch::apply(&patch, fs, cwd);
     for d in apply_patch::diagnose_hunks(&patch, &outcome, fs, cwd) {

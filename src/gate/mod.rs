@@ -39,6 +39,7 @@ mod dollars;
 mod dropped;
 pub mod exact_correct;
 pub mod install;
+mod joined;
 pub(crate) mod jsonc;
 mod judge;
 mod moved;

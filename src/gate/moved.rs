@@ -32,16 +32,31 @@ pub(super) type Offer = (Option<Value>, Option<String>);
 /// `key`) without its moves onto the files themselves, checked with the
 /// agent's own matcher (Codex's: `patch::without_self_moves`).
 pub(super) fn own(patch: &PatchCall) -> Offer {
+    offer_text(
+        patch,
+        without_moves_onto_themselves,
+        "without its Move line",
+    )
+}
+
+/// The agent's patch (in the input's `key`) as `repair` rewrites it (the
+/// patch text and the call's folder; `None`: no repair applies), offered
+/// by [`offer_repaired`]; `(None, None)` when no repair applies.
+pub(super) fn offer_text(
+    patch: &PatchCall,
+    repair: impl Fn(&str, &str) -> Option<String>,
+    what: &str,
+) -> Offer {
     let &PatchCall { key, call, .. } = patch;
     let Some(fixed) = call
         .input
         .get(key)
         .and_then(Value::as_str)
-        .and_then(|text| without_moves_onto_themselves(text, &call.cwd))
+        .and_then(|text| repair(text, &call.cwd))
     else {
         return (None, None);
     };
-    offer_repaired(patch, &fixed, "without its Move line")
+    offer_repaired(patch, &fixed, what)
 }
 
 /// The agent's patch (`row`, in the input's `key`) repaired into `fixed`,

@@ -290,7 +290,8 @@ fn doubt_steps(patch: &Patch, doubts: Vec<apply_patch::PatchDoubt>) -> Vec<(Next
                 | Kind::RepeatsNeighbours
                 | Kind::Layout(_)
                 | Kind::HiddenText
-                | Kind::JoinsLines => NextStep::Said,
+                | Kind::JoinsLines
+                | Kind::SplitSections => NextStep::Said,
                 Kind::Repeated | Kind::IndentShift => NextStep::WholeLines,
             };
             (step, d.message)
@@ -478,9 +479,13 @@ pub(super) fn codex(call: &Call, fs: &dyn PatchFs) -> Finding {
         let moved = doubts
             .iter()
             .any(|d| d.kind == apply_patch::PatchDoubtKind::MovesOntoItself);
-        let (corrected, withheld) = match moved {
-            true => without_self_moves(call, text, fs),
-            false => (None, None),
+        let split = doubts
+            .iter()
+            .any(|d| d.kind == apply_patch::PatchDoubtKind::SplitSections);
+        let (corrected, withheld) = match (moved, split) {
+            (true, _) => without_self_moves(call, text, fs),
+            (false, true) => super::joined::codex(call, text, fs),
+            (false, false) => (None, None),
         };
         let steps = doubt_steps(&patch, doubts);
         let next_step = NextStep::first(steps.iter().map(|(step, _)| *step), NextStep::WholeLines);

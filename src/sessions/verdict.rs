@@ -107,6 +107,10 @@ pub enum DoubtKind {
     /// does not show joined (a new text without its old text's final
     /// newline, an empty one whose agent also deleted the newline after).
     JoinsLines,
+    /// A patch updates one file in two sections: a later section's hunk
+    /// lands elsewhere than in one section, or (OpenCode) a section's
+    /// change is lost.
+    SplitSections,
 }
 
 impl DoubtKind {
@@ -129,6 +133,7 @@ impl DoubtKind {
             DoubtKind::MovesOntoItself => "moves-onto-itself",
             DoubtKind::HiddenText => "hidden-text",
             DoubtKind::JoinsLines => "joins-lines",
+            DoubtKind::SplitSections => "split-sections",
         }
     }
 
@@ -152,6 +157,7 @@ impl DoubtKind {
             DoubtKind::MovesOntoItself => "moves the file onto itself",
             DoubtKind::HiddenText => "adds invisible characters",
             DoubtKind::JoinsLines => "joins two lines",
+            DoubtKind::SplitSections => "two sections for one file",
         }
     }
 
@@ -196,6 +202,7 @@ impl DoubtKind {
             K::ElidesLines => DoubtKind::StandsIn,
             K::HiddenText => DoubtKind::HiddenText,
             K::JoinsLines => DoubtKind::JoinsLines,
+            K::SplitSections => DoubtKind::SplitSections,
         }
     }
 }

@@ -724,6 +724,15 @@ impl ReviewPane {
                 }
             },
         }
+        // A renamed file: the move said first, its view showing only the
+        // content change (a tester's find: the move was not shown at all).
+        if let (Some(to), Some(note)) = (moved_to(input, &name), app.notice().as_ref()) {
+            let note = format!(
+                "the patch moves {name} -> {to} (`*** Move to:`); {}",
+                note.text
+            );
+            app.note_state(note);
+        }
         if let (Some(which), Some(note)) = (which_file, app.notice().as_ref()) {
             let note = format!("{which}; {}", note.text);
             app.note_state(note);
@@ -1191,6 +1200,28 @@ fn deletes(patch: &str, name: &str) -> bool {
                 && section.path() == name
         })
     })
+}
+
+/// Where the patch text among `input`'s strings moves the file `name` (its
+/// `*** Update File:` section's `*** Move to:` path, as written); `None`
+/// when no section moves it.
+fn moved_to(input: &serde_json::Value, name: &str) -> Option<String> {
+    use crate::dialect::apply_patch::{Section, fs::normalize, parse};
+    let texts = input
+        .as_object()?
+        .values()
+        .filter_map(serde_json::Value::as_str);
+    texts
+        .filter_map(|text| parse(text).ok())
+        .flat_map(|patch| patch.sections)
+        .find_map(|section| match section {
+            Section::Update {
+                path,
+                move_to: Some(to),
+                ..
+            } if normalize(&path) == normalize(name) => Some(to),
+            _ => None,
+        })
 }
 
 /// One file of a call's edit as the pane shows it.
@@ -2742,19 +2773,29 @@ mod tests {
         assert!(took[2] <= Duration::from_millis(100), "{took:?}");
     }
 
+    /// A Codex `apply_patch` of `patch` naming `files`, put to the pane by
+    /// `exact=review` (its first file holding `a`).
+    fn codex_patch(files: &str, patch: &str) -> Request {
+        let mut r = request("s", "patch");
+        r.agent = "codex".into();
+        r.tool = "apply_patch".into();
+        r.file = Some(files.into());
+        r.case = "exact".into();
+        r.stage = Some("exact".into());
+        r.input = serde_json::json!({ "command": patch });
+        r
+    }
+
     /// A Codex patch whose second section deletes a file, put to the pane
     /// by `exact=review`: both files are shown, the deleted one with every
     /// line going (a tester's find: the deletion was not shown at all).
     #[test]
     fn a_patch_deleting_a_file_shows_its_lines_going() {
         let (dir, mut pane) = listening();
-        let mut r = request("s", "patch");
-        r.agent = "codex".into();
-        r.tool = "apply_patch".into();
-        r.file = Some("a.py, old.py".into());
-        r.case = "exact".into();
-        r.stage = Some("exact".into());
-        r.input = serde_json::json!({"command": "*** Begin Patch\n*** Update File: a.py\n@@\n-a\n+b\n*** Delete File: old.py\n*** End Patch"});
+        let mut r = codex_patch(
+            "a.py, old.py",
+            "*** Begin Patch\n*** Update File: a.py\n@@\n-a\n+b\n*** Delete File: old.py\n*** End Patch",
+        );
         r.others = vec![("old.py".into(), Some("x = 1\ny = 2\n".into()))];
         let workspace = dir.path().to_path_buf();
         let gate = std::thread::spawn(move || {
@@ -2783,6 +2824,46 @@ mod tests {
         );
         press(&mut pane, KeyCode::Char('a'));
         assert_answered(gate, Verdict::Allow);
+    }
+
+    /// A tester's find (round 47, T-03): a patch's `*** Move to:` was not
+    /// shown: a renamed file read as its content change alone. The note
+    /// says the move (from -> to), for a patch of one file and, in the
+    /// per-file view, for the moved file of a patch of two (not the other).
+    #[test]
+    fn a_patch_moving_a_file_shows_the_move() {
+        let (dir, mut pane) = listening();
+        let r = codex_patch(
+            "a.py",
+            "*** Begin Patch\n*** Update File: a.py\n*** Move to: lib/b.py\n@@\n-a\n+b\n*** End Patch",
+        );
+        let mut two = r.clone();
+        two.file = Some("c.py, a.py".into());
+        two.before = Some("c = 1\n".into());
+        two.others = vec![("a.py".into(), Some("a\n".into()))];
+        two.input = serde_json::json!({"command": "*** Begin Patch\n*** Update File: c.py\n@@\n-c = 1\n+c = 2\n*** Update File: a.py\n*** Move to: lib/b.py\n@@\n-a\n+b\n*** End Patch"});
+        for (r, answered) in [(r, 1), (two, 2)] {
+            let workspace = dir.path().to_path_buf();
+            let gate = std::thread::spawn(move || {
+                ask(&workspace, &r, Instant::now() + Duration::from_secs(20))
+            });
+            until_waiting(&mut pane, 1);
+            let mut note = note_of(&pane);
+            if answered == 2 {
+                assert!(!note.contains("moved"), "{note}");
+                press(&mut pane, KeyCode::Char('f'));
+                note = note_of(&pane);
+                assert!(note.starts_with("file 2/2 of the patch: a.py"), "{note}");
+            }
+            assert!(
+                note.contains("the patch moves a.py -> lib/b.py (`*** Move to:`)"),
+                "{note}"
+            );
+            let text = screen(&mut pane);
+            assert!(text.contains("a.py -> lib/b.py"), "{text}");
+            press(&mut pane, KeyCode::Char('a'));
+            assert_answered(gate, Verdict::Allow);
+        }
     }
 
     /// The `?` help at 80x24: a key's text carried over to a second row

@@ -648,6 +648,106 @@ fn a_patch_moving_a_file_onto_itself_is_a_doubt_with_the_move_dropped() {
     assert_eq!(judgment.case, Case::Exact, "{:?}", judgment.answer);
 }
 
+/// Functions each ending in `return None`, for the patches of two
+/// sections below.
+const RETURNS_PY: &str = "def first(x):\n    if x < 0:\n        return None\n    return x * 2\n\n\n\
+                          def second(y):\n    if y is None:\n        return None\n    return y + 1\n\n\n\
+                          def third(z):\n    if not z:\n        return None\n    return z[0]\n";
+
+/// A tester's find (round 48, T-06): a patch with two `*** Update File:`
+/// sections for one file. Codex applies them in turn and searches the
+/// later section's hunks from the file's top again: its `return None`
+/// lands in `first`, not after `second` as one section would place it.
+/// OpenCode derives both sections from the file before the patch and
+/// writes them in turn: the first section's change is lost. Each a doubt
+/// naming both sections, with the patch as one section offered (checked
+/// with the agent's matcher); Cline refuses such a patch itself. Sections
+/// whose result is the one section's are no doubt with Codex.
+#[test]
+fn two_sections_for_one_file_are_a_doubt_with_the_sections_joined() {
+    let section = |hunk: &str| format!("*** Update File: inventory.py\n{hunk}");
+    let patch_of = |body: &str| format!("*** Begin Patch\n{body}*** End Patch");
+    let first = "@@ def second(y):\n     if y is None:\n-        return None\n+        return 0\n";
+    let second = "@@\n-        return None\n+        return []\n";
+    let patch = patch_of(&(section(first) + &section(second)));
+    let fixed = patch_of(&(section(first) + second));
+    let payload_of = |agent: GateAgent, patch: &str| match agent {
+        GateAgent::Codex => edit_payload(agent, json!({ "command": patch })),
+        GateAgent::Opencode => own_payload("apply_patch", json!({ "patchText": patch })),
+        _ => cline_patch(patch),
+    };
+    for (agent, key, said) in [
+        (
+            GateAgent::Codex,
+            "command",
+            "hunk #1 of section 2 updates inventory.py again after section 1: Codex's \
+             apply_patch searches a section's hunks from the top of the file (as section 1 \
+             left it), so it lands at line 3, and its lines stand again at line 15, past \
+             section 1's hunks, where the same hunks sent as one section would land: send the \
+             hunks of inventory.py as one section, in file order.",
+        ),
+        (
+            GateAgent::Opencode,
+            "patchText",
+            "sections 1 and 2 both update inventory.py (patch lines 2-10): OpenCode's \
+             apply_patch reads each section from inventory.py as it was before the patch and \
+             writes them in turn, so section 2's result replaces section 1's, and the change \
+             of section 1 is lost: send the hunks of inventory.py as one section, in file \
+             order",
+        ),
+    ] {
+        let judgment = judged_over(agent, &payload_of(agent, &patch), RETURNS_PY);
+        assert_case(&judgment, Case::Doubt);
+        let reason = deny_reason(&judgment);
+        assert_contains(&reason, said);
+        let offered = super::offered_input(agent, &reason).expect("an offered patch");
+        assert_eq!(
+            offered[key].as_str().map(str::trim_end),
+            Some(fixed.as_str()),
+            "{agent:?}"
+        );
+        // The offered patch: exact with the agent's matcher, no doubt.
+        let judgment = judged_over(agent, &payload_of(agent, &fixed), RETURNS_PY);
+        assert_eq!(
+            judgment.case,
+            Case::Exact,
+            "{agent:?}: {:?}",
+            judgment.answer
+        );
+    }
+    // Cline refuses the patch itself (no write to doubt): its error, and
+    // the sections joined offered, which Cline places exactly.
+    let judgment = judged_over(GateAgent::ClineCli, &cline_patch(&patch), RETURNS_PY);
+    assert_eq!(judgment.case, Case::Failing, "{:?}", judgment.answer);
+    let reason = deny_reason(&judgment);
+    assert_contains(&reason, "Duplicate update for file: inventory.py");
+    let offered = super::offered_input(GateAgent::ClineCli, &reason).expect("an offered patch");
+    assert_eq!(
+        offered["input"].as_str().map(str::trim_end),
+        Some(fixed.as_str())
+    );
+    let judgment = judged_over(GateAgent::ClineCli, &cline_patch(&fixed), RETURNS_PY);
+    assert_eq!(judgment.case, Case::Exact, "{:?}", judgment.answer);
+    // Sections whose hunks land as one section's would: Codex writes what
+    // was meant (OpenCode still loses the first section's change).
+    let unique = patch_of(
+        &(section("@@ def second(y):\n-    return y + 1\n+    return y + 2\n")
+            + &section("@@\n     if not z:\n-        return None\n+        raise ValueError\n")),
+    );
+    let judgment = judged_over(
+        GateAgent::Codex,
+        &payload_of(GateAgent::Codex, &unique),
+        RETURNS_PY,
+    );
+    assert_eq!(judgment.case, Case::Exact, "{:?}", judgment.answer);
+    let judgment = judged_over(
+        GateAgent::Opencode,
+        &payload_of(GateAgent::Opencode, &unique),
+        RETURNS_PY,
+    );
+    assert_eq!(judgment.case, Case::Doubt, "{:?}", judgment.answer);
+}
+
 /// The gate's own files reached other than by their path: a symbolic link
 /// to Claude Code's settings (`notes.json`), to their folder (`cfg ->
 /// .claude`, a file edited or created there), to `.srview/`, and a Codex

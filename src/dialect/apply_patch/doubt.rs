@@ -65,6 +65,12 @@ pub enum PatchDoubtKind {
     /// Its new last line ends in a `\\` its old one did not, and the file's
     /// next line, which it does not show, joins onto it.
     JoinsLines,
+    /// A hunk of a later `*** Update File:` section of a file an earlier
+    /// section updated: searched from the file's top again, it lands at an
+    /// earlier place its lines also stand at than the same hunks sent as
+    /// one section would ([`super::sections`]); with OpenCode, a section
+    /// whose change the later section's write replaces.
+    SplitSections,
 }
 
 impl PatchDoubtKind {
@@ -92,6 +98,7 @@ impl PatchDoubtKind {
             K::ElidesLines => "elides-lines",
             K::HiddenText => "hidden-text",
             K::JoinsLines => "joins-lines",
+            K::SplitSections => "split-sections",
         }
     }
 }
@@ -310,6 +317,16 @@ pub fn patch_doubts(
             }
         }
     }
+    // A later section's hunk placed above where one section would place
+    // it: said as that, not also as lines standing at several places.
+    let split = super::sections::split_doubts(patch, outcome, fs, cwd);
+    out.retain(|d| {
+        d.kind != PatchDoubtKind::Repeated
+            || !split
+                .iter()
+                .any(|s| (s.section, s.hunk) == (d.section, d.hunk))
+    });
+    out.extend(split);
     out
 }
 

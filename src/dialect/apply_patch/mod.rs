@@ -14,6 +14,7 @@ pub mod outcome;
 pub mod parse;
 pub mod reindent;
 pub mod render;
+pub mod sections;
 pub mod seek;
 mod update;
 
