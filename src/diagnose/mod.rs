@@ -34,6 +34,8 @@ pub mod doubt_braces;
 pub mod doubt_decorators;
 pub mod doubt_defines;
 pub mod doubt_doubled;
+pub mod doubt_ends;
+pub mod doubt_format;
 pub mod doubt_exact;
 pub mod doubt_fence;
 pub mod doubt_go_use;
