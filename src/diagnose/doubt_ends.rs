@@ -494,8 +494,10 @@ mod ruby {
                     continue;
                 }
                 if !continued {
+                    // A line ending in an operator (`until a or`) goes on:
+                    // its loop's `do` may come.
+                    r.loop_do &= r.ctx == Ctx::Start;
                     r.ctx = Ctx::Start;
-                    r.loop_do = false;
                 }
             }
             let chars: Vec<char> = line.chars().collect();
@@ -652,6 +654,13 @@ mod ruby {
                     self.enter(next.unwrap_or('"'), next == Some('"'), false);
                     Some(i + 2)
                 }
+                ':' if !(i > 0 && word_char(chars[i - 1]))
+                    && let Some(n) = operator_symbol(&chars[i + 1..]) =>
+                {
+                    // An operator's symbol (`:/`, `:<<`, `:%`, `:[]=`).
+                    self.ctx = Ctx::Value;
+                    Some(i + 1 + n)
+                }
                 ':' if next == Some(':') => {
                     self.member = true;
                     start(self, i + 2)
@@ -805,15 +814,47 @@ mod ruby {
                 .iter()
                 .take_while(|c| !matches!(c, '(' | ';') && !c.is_whitespace())
                 .count();
-            match ruby_method(&rest) {
-                Some((_, true)) => {}
-                Some((_, false)) => self.blocks.opens(at, "def"),
-                // `def obj.name`: a singleton method, a block all the same.
-                None => self.blocks.opens(at, "def"),
+            if !matches!(ruby_method(&rest), Some((_, true))) {
+                // `def obj.name` (no name read): a block all the same.
+                self.blocks.opens(at, "def");
             }
             self.ctx = Ctx::Value;
+            // The parameters' `)` ends the header: the body starts an
+            // expression (`def re(s) /x/ end`).
+            let spaces = chars[end..].iter().take_while(|c| **c == ' ').count();
+            if chars.get(end + spaces) == Some(&'(') {
+                let mut depth = 0usize;
+                for (k, c) in chars.iter().enumerate().skip(end + spaces) {
+                    match c {
+                        '(' => depth += 1,
+                        ')' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                self.ctx = Ctx::Start;
+                                return k + 1;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
             end
         }
+    }
+
+    /// The length of the operator a symbol names at the start of `rest`
+    /// (after its `:`), if it names one.
+    fn operator_symbol(rest: &[char]) -> Option<usize> {
+        const OPERATORS: [&str; 25] = [
+            "[]=", "[]", "<=>", "===", "==", "=~", "!=", "!~", "**", "<<", ">>", "<=", ">=", "+@",
+            "-@", "+", "-", "*", "/", "%", "<", ">", "!", "&", "|",
+        ];
+        let text: String = rest.iter().take(3).collect();
+        let op = OPERATORS.iter().find(|o| text.starts_with(*o))?;
+        // `:/` before a word or a space ends there; `a ? b :-1` is no symbol
+        // where a digit follows.
+        let after = rest.get(op.len()).copied();
+        (!after.is_some_and(|c| c.is_ascii_digit())).then_some(op.len())
     }
 
     /// A percent literal opening at `chars[i]` (a `%`): its delimiter,
@@ -848,18 +889,19 @@ mod ruby {
         if quote.is_some() {
             j += 1;
         }
+        if let Some(q) = quote {
+            // A quoted word may hold any character but its quote
+            // (`<<-'end;'`).
+            let close = (j..chars.len()).find(|&k| chars[k] == q)?;
+            let word: String = chars[j..close].iter().collect();
+            return Some((word, indented, close + 1));
+        }
         let first = chars.get(j).copied()?;
         let bare = !indented && quote.is_none();
         if !(first.is_alphabetic() || first == '_') || (bare && first.is_lowercase()) {
             return None;
         }
-        let (word, mut end) = word_at(chars, j);
-        if let Some(q) = quote {
-            if chars.get(end) != Some(&q) {
-                return None;
-            }
-            end += 1;
-        }
+        let (word, end) = word_at(chars, j);
         Some((word, indented, end))
     }
 }

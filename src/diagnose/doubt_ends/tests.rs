@@ -98,6 +98,14 @@ fn ruby_text_holding_block_words_is_read_past() {
         "z = 10 % 3\nw = \"%d\" % [1]\n",
         "puts %(end)\n",
         "arr << Foo\nn = 1 << 2\n",
+        // Found by the sweep over Ruby 3.1's own files: operators'
+        // symbols, a quoted heredoc word, a body after `def`'s `)`, a
+        // loop's condition over lines.
+        "OPS = { :/ => 1, :<< => 2, :% => 3, :[]= => 4 }\n",
+        "def /(x); memberwise(:/, x) end\n",
+        "X.class_eval <<-'end;', __FILE__\n  end\nend;\n",
+        "def _re!(str) /([^#{str}])/n end\n",
+        "until v.empty? or\n      v.first > 1 do\n  v.shift\nend\n",
     ] {
         assert!(balanced(EndLang::Ruby, text), "{text:?}");
     }
