@@ -38,6 +38,7 @@
 //! Lua string, left open at the file's end; a heredoc or `=begin` whose
 //! closing line never comes.
 
+use super::doubt_braces::{count_word, edit_place};
 use super::doubt_twins::Script;
 use crate::textdiff::changed_lines;
 
@@ -178,11 +179,7 @@ impl EndsUnbalanced {
             );
         }
         let n = self.excess.unsigned_abs();
-        let count = match n {
-            1 => "one".to_string(),
-            2 => "two".to_string(),
-            n => n.to_string(),
-        };
+        let count = count_word(n);
         let head = if self.excess > 0 {
             let blocks = if n == 1 { "block" } else { "blocks" };
             format!(
@@ -194,26 +191,9 @@ impl EndsUnbalanced {
         } else {
             format!("as written, the file has {count} `end` more than the blocks it opens")
         };
-        let quoted = |(line, text): &(usize, String)| format!("line {line} `{}`", text.trim());
-        let place = match (&self.line, self.excess > 0, self.of_old) {
-            (Some(l), true, true) => format!(
-                ": the edit's old text closes a block its new text does not close ({})",
-                quoted(l)
-            ),
-            (Some(l), true, false) => format!(
-                ": the edit's new text opens a block it does not close ({})",
-                quoted(l)
-            ),
-            (Some(l), false, true) => format!(
-                ": the edit's old text opens a block its new text does not open ({}), and \
-                 leaves its `end`",
-                quoted(l)
-            ),
-            (Some(l), false, false) => format!(
-                ": the edit's new text closes a block it does not open ({})",
-                quoted(l)
-            ),
-            (None, ..) => String::new(),
+        let place = match &self.line {
+            Some(l) => edit_place(l, self.excess > 0, self.of_old, "`end`"),
+            None => String::new(),
         };
         format!(
             "{head} (srview reads {lang}'s blocks outside strings and comments; the file \
@@ -230,7 +210,11 @@ pub fn ends_unbalanced(path: &str, original: &str, result: &str) -> Option<EndsU
         return None;
     }
     // A file the edit creates is judged against the empty file.
-    let told_by = if original.is_empty() { result } else { original };
+    let told_by = if original.is_empty() {
+        result
+    } else {
+        original
+    };
     let lang = EndLang::of(path, told_by)?;
     let (old, new, prefix, suffix) = changed_lines(original, result);
     let before = read(lang, &old);
@@ -273,7 +257,7 @@ pub fn ends_unbalanced(path: &str, original: &str, result: &str) -> Option<EndsU
                 .get(at)
                 .is_some_and(|&(o, c)| if closer { c > 0 } else { o > 0 })
         });
-        if last { lines.last() } else { lines.next() }
+        if last { lines.next_back() } else { lines.next() }
     };
     let (line, of_old) = if excess > 0 {
         if old_closes > new_closes {
@@ -769,8 +753,12 @@ mod ruby {
                 "class" => {
                     self.blocks.opens(at, "class");
                     // `class << self`: no heredoc.
-                    let rest = chars[end..].iter().take_while(|c| c.is_whitespace()).count();
-                    if chars.get(end + rest) == Some(&'<') && chars.get(end + rest + 1) == Some(&'<')
+                    let rest = chars[end..]
+                        .iter()
+                        .take_while(|c| c.is_whitespace())
+                        .count();
+                    if chars.get(end + rest) == Some(&'<')
+                        && chars.get(end + rest + 1) == Some(&'<')
                     {
                         end += rest + 2;
                     }
@@ -805,7 +793,10 @@ mod ruby {
         /// name.
         fn def(&mut self, at: usize, chars: &[char], from: usize) -> usize {
             let rest: String = chars[from..].iter().collect();
-            let spaces = chars[from..].iter().take_while(|c| c.is_whitespace()).count();
+            let spaces = chars[from..]
+                .iter()
+                .take_while(|c| c.is_whitespace())
+                .count();
             let mut end = from + spaces;
             if rest.trim_start().starts_with("self.") {
                 end += 5;
@@ -885,7 +876,10 @@ mod ruby {
         if indented {
             j += 1;
         }
-        let quote = chars.get(j).filter(|q| matches!(q, '\'' | '"' | '`')).copied();
+        let quote = chars
+            .get(j)
+            .filter(|q| matches!(q, '\'' | '"' | '`'))
+            .copied();
         if quote.is_some() {
             j += 1;
         }

@@ -109,8 +109,8 @@ fn tokens(text: &str) -> Option<Vec<Tok>> {
                     i += 1;
                 }
                 let word: String = chars[start..i].iter().collect();
-                let raw = matches!(word.as_str(), "r" | "br" | "cr")
-                    && matches!(at(i), Some('"' | '#'));
+                let raw =
+                    matches!(word.as_str(), "r" | "br" | "cr") && matches!(at(i), Some('"' | '#'));
                 if raw {
                     let hashes = chars[i..].iter().take_while(|&&h| h == '#').count();
                     if at(i + hashes) != Some('"') {
@@ -325,8 +325,10 @@ impl FormatBrace {
             Brace::Open => {
                 "leaves a `{` open (rustc refuses it: invalid format string: expected `}`)"
             }
-            Brace::Lone => "has a `}` that closes nothing (rustc refuses it: invalid format \
-                 string: unmatched `}` found)",
+            Brace::Lone => {
+                "has a `}` that closes nothing (rustc refuses it: invalid format \
+                 string: unmatched `}` found)"
+            }
         };
         let source: String = self.source.lines().next().unwrap_or_default().to_string();
         format!(
@@ -369,8 +371,7 @@ fn faults(text: &str) -> Option<Vec<FormatBrace>> {
                 last.push(tok);
             }
         }
-        let Some([Tok::Str(Some(value), line, source)]) = args.get(index).map(Vec::as_slice)
-        else {
+        let Some([Tok::Str(Some(value), line, source)]) = args.get(index).map(Vec::as_slice) else {
             continue;
         };
         let more = args[index + 1..].iter().any(|a| !a.is_empty());
@@ -400,7 +401,8 @@ pub fn format_brace(path: &str, original: &str, result: &str) -> Option<FormatBr
     let changed = prefix..new.len() - suffix;
     // An edit whose lines hold no brace, quote or escape makes none.
     let marks = |l: &&str| l.contains(['{', '}', '"', '\\']);
-    if !new[changed.clone()].iter().any(marks) && !old[prefix..old.len() - suffix].iter().any(marks) {
+    if !new[changed.clone()].iter().any(marks) && !old[prefix..old.len() - suffix].iter().any(marks)
+    {
         return None;
     }
     if !faults(original)?.is_empty() {

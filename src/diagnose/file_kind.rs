@@ -34,8 +34,7 @@ pub enum FileKind {
 /// Ruby class that reads make's dependency files).
 const NOT_MAKE: [&str; 26] = [
     "toml", "json", "yaml", "yml", "md", "markdown", "txt", "rst", "adoc", "py", "sh", "bash",
-    "bat", "cmd", "ps1", "html", "xml", "cfg", "ini", "lock", "rb", "lua", "rs", "js", "ts",
-    "go",
+    "bat", "cmd", "ps1", "html", "xml", "cfg", "ini", "lock", "rb", "lua", "rs", "js", "ts", "go",
 ];
 
 impl FileKind {

@@ -26,7 +26,10 @@ fn a_ruby_methods_end_lost_or_doubled_is_doubted() {
          comments; the file before closed each): the edit's old text closes a block its new \
          text does not close (line 14 `end`): send the new text with its closing `end`"
     );
-    let extra = CART.replace("    @items << item\n  end\n", "    @items << item\n  end\n  end\n");
+    let extra = CART.replace(
+        "    @items << item\n  end\n",
+        "    @items << item\n  end\n  end\n",
+    );
     let found = ends_unbalanced("cart.rb", CART, &extra).expect("doubted");
     assert_eq!((found.excess, found.of_old), (-1, false));
     assert!(
@@ -138,11 +141,16 @@ const LUA: &str = "local M = {}\n\n-- end of nothing\nfunction M.greet(name)\n  
 #[test]
 fn a_lua_end_lost_or_doubled_is_doubted() {
     assert!(balanced(EndLang::Lua, LUA));
-    let lost = LUA.replace("    return \"hi \" .. name\n  end\n", "    return \"hi \" .. name\n");
+    let lost = LUA.replace(
+        "    return \"hi \" .. name\n  end\n",
+        "    return \"hi \" .. name\n",
+    );
     let found = ends_unbalanced("m.lua", LUA, &lost).expect("doubted");
     assert_eq!((found.excess, found.of_old), (1, true));
     assert!(
-        found.fault().contains("(Lua refuses the file: 'end' expected)")
+        found
+            .fault()
+            .contains("(Lua refuses the file: 'end' expected)")
             && found.fault().contains("(line 7 `end`)"),
         "{}",
         found.fault()

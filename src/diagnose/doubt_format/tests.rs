@@ -18,10 +18,16 @@ fn a_format_strings_brace_left_open_or_lone_is_doubted() {
     );
     let lone = MAIN.replace("\"{:>4}\"", "\"{:>4} }\"");
     let found = format_brace("src/main.rs", MAIN, &lone).expect("doubted");
-    assert_eq!((found.name.as_str(), found.line, found.brace), ("write", 7, Brace::Lone));
+    assert_eq!(
+        (found.name.as_str(), found.line, found.brace),
+        ("write", 7, Brace::Lone)
+    );
     let message = MAIN.replace("\"x was {}\"", "\"x was {\"");
     let found = format_brace("src/main.rs", MAIN, &message).expect("doubted");
-    assert_eq!((found.name.as_str(), found.brace), ("assert_eq", Brace::Open));
+    assert_eq!(
+        (found.name.as_str(), found.brace),
+        ("assert_eq", Brace::Open)
+    );
     // A raw string and a format over lines.
     let raw = MAIN.replace("println!(\"{x} and {{}}\");", "println!(r#\"{x} \"{\"#);");
     assert!(format_brace("a.rs", MAIN, &raw).is_some());
