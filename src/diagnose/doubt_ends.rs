@@ -257,7 +257,11 @@ pub fn ends_unbalanced(path: &str, original: &str, result: &str) -> Option<EndsU
                 .get(at)
                 .is_some_and(|&(o, c)| if closer { c > 0 } else { o > 0 })
         });
-        if last { lines.next_back() } else { lines.next() }
+        if last {
+            lines.next_back()
+        } else {
+            lines.next()
+        }
     };
     let (line, of_old) = if excess > 0 {
         if old_closes > new_closes {
