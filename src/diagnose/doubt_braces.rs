@@ -1484,18 +1484,12 @@ impl Unbalanced {
                  strings and comments; the file before matched each)"
             );
         }
-        let n = self.excess.unsigned_abs();
-        let count = match n {
-            1 => "one".to_string(),
-            2 => "two".to_string(),
-            n => n.to_string(),
-        };
+        let count = count_word(self.excess.unsigned_abs());
         let head = if self.excess > 0 {
             format!("as written, the file has {count} `{close}` fewer than `{open}`")
         } else {
             format!("as written, the file has {count} `{close}` more than `{open}`")
         };
-        let quoted = |(line, text): &(usize, String)| format!("line {line} `{}`", text.trim());
         let place = match (&self.line, self.excess > 0, self.of_old) {
             _ if let Some((at, text)) = &self.hidden => format!(
                 ": the `\\` ending line {} continues its `//` comment onto line {at} `{}`, \
@@ -1503,23 +1497,7 @@ impl Unbalanced {
                 at - 1,
                 text.trim()
             ),
-            (Some(l), true, true) => format!(
-                ": the edit's old text closes a block its new text does not close ({})",
-                quoted(l)
-            ),
-            (Some(l), true, false) => format!(
-                ": the edit's new text opens a block it does not close ({})",
-                quoted(l)
-            ),
-            (Some(l), false, true) => format!(
-                ": the edit's old text opens a block its new text does not open ({}), \
-                 and leaves its closing `{close}`",
-                quoted(l)
-            ),
-            (Some(l), false, false) => format!(
-                ": the edit's new text closes a block it does not open ({})",
-                quoted(l)
-            ),
+            (Some(l), more, of_old) => edit_place(l, more, of_old, &format!("closing `{close}`")),
             (None, ..) => {
                 let ((a, b), (c, d)) = self.changed;
                 let lines = |a: usize, b: usize| crate::words::line_range("line", a, b);
@@ -1537,6 +1515,43 @@ impl Unbalanced {
             "the file before has as many of each"
         };
         format!("{head} (srview counts them outside strings and comments; {before}){place}")
+    }
+}
+
+/// `n` in words for a fault's count: "one", "two", then digits.
+pub(super) fn count_word(n: u64) -> String {
+    match n {
+        1 => "one".to_string(),
+        2 => "two".to_string(),
+        n => n.to_string(),
+    }
+}
+
+/// Where an edit unbalances a file's blocks, after the fault's head:
+/// `line` (1-based, and its text) of the old text (`of_old`) or of the
+/// result, for a block left open (`more_openers`) or a closer too many;
+/// `closer`: what the old text's opener leaves behind ("closing `}`").
+pub(super) fn edit_place(
+    (line, text): &(usize, String),
+    more_openers: bool,
+    of_old: bool,
+    closer: &str,
+) -> String {
+    let quoted = format!("line {line} `{}`", text.trim());
+    match (more_openers, of_old) {
+        (true, true) => {
+            format!(": the edit's old text closes a block its new text does not close ({quoted})")
+        }
+        (true, false) => {
+            format!(": the edit's new text opens a block it does not close ({quoted})")
+        }
+        (false, true) => format!(
+            ": the edit's old text opens a block its new text does not open ({quoted}), and \
+             leaves its {closer}"
+        ),
+        (false, false) => {
+            format!(": the edit's new text closes a block it does not open ({quoted})")
+        }
     }
 }
 

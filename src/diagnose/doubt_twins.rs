@@ -686,7 +686,7 @@ fn blank_quoted(chars: &[char], start: usize, out: &mut String) -> usize {
 }
 
 /// The Ruby reader.
-mod ruby {
+pub(super) mod ruby {
     use super::{Def, Reading, words_of};
 
     /// A block the reader is inside.
@@ -799,7 +799,7 @@ mod ruby {
     /// The method a `def` at `rest` (after `def `) names, with `self.`
     /// for a class method, and whether it is an endless one (`def a = 1`,
     /// no `end`).
-    fn method(rest: &str) -> Option<(String, bool)> {
+    pub(in crate::diagnose) fn method(rest: &str) -> Option<(String, bool)> {
         let rest = rest.trim_start();
         let (own, rest) = match rest.strip_prefix("self.") {
             Some(r) => ("self.", r),

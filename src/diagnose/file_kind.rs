@@ -30,9 +30,11 @@ pub enum FileKind {
 }
 
 /// Suffixes after `Makefile.` that name another format than make's.
-const NOT_MAKE: [&str; 20] = [
+/// Source files of other languages too (rake's `loaders/makefile.rb`, a
+/// Ruby class that reads make's dependency files).
+const NOT_MAKE: [&str; 26] = [
     "toml", "json", "yaml", "yml", "md", "markdown", "txt", "rst", "adoc", "py", "sh", "bash",
-    "bat", "cmd", "ps1", "html", "xml", "cfg", "ini", "lock",
+    "bat", "cmd", "ps1", "html", "xml", "cfg", "ini", "lock", "rb", "lua", "rs", "js", "ts", "go",
 ];
 
 impl FileKind {
@@ -172,6 +174,8 @@ mod tests {
             // Other formats, other interpreters, no `#!`; NMAKE's `.mak`
             // takes commands indented with spaces.
             ("Makefile.toml", "", Other),
+            ("lib/rake/loaders/makefile.rb", "", Other),
+            ("src/makefile.rs", "", Other),
             ("build.mak", "", Other),
             ("config.yaml", "", Yaml),
             (".github/workflows/ci.yml", "#!/usr/bin/env python3\n", Yaml),

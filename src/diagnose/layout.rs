@@ -16,7 +16,9 @@ use super::doubt_asi::statement_join;
 use super::doubt_braces::{BraceFault, brace_fault, bracket_language};
 use super::doubt_decorators::decorator_moved;
 use super::doubt_defines::redefined;
+use super::doubt_ends::ends_unbalanced;
 use super::doubt_fence::{fence_left_open, markdown_name};
+use super::doubt_format::format_brace;
 use super::doubt_imports::import_twice;
 use super::doubt_indent::python_break;
 use super::doubt_ini::{ini_name, ini_twice};
@@ -84,7 +86,10 @@ pub enum BreakKind {
     /// ([`super::doubt_ini`]).
     KeyTwice,
     /// A brace language's brackets left unbalanced
-    /// ([`super::doubt_braces`]).
+    /// ([`super::doubt_braces`]), a Ruby or Lua block left without its
+    /// `end` ([`super::doubt_ends`]), a shell block without its `fi` or
+    /// `done` ([`super::doubt_shell`]), a Rust format string's `{` or `}`
+    /// unmatched ([`super::doubt_format`]).
     Unbalanced,
     /// A JSON file that read before and does not after
     /// ([`super::doubt_json`]).
@@ -427,6 +432,18 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
             },
         },
     };
+    // A Ruby or Lua block left without its `end`, or an `end` closing
+    // none ([`super::doubt_ends`]).
+    let found = found.or_else(|| {
+        ends_unbalanced(path, original, result)
+            .map(|e| of(BreakKind::Unbalanced)(say(e.describe(), e.fault())))
+    });
+    // A Rust format string left with a `{` or `}` unmatched
+    // ([`super::doubt_format`]).
+    let found = found.or_else(|| {
+        format_brace(path, original, result)
+            .map(|f| of(BreakKind::Unbalanced)(say(f.describe(), f.fault())))
+    });
     // A shell function, a Ruby method, a Make target's recipe or a Lua
     // function twice ([`super::doubt_twins`]).
     let found = found.or_else(|| {

@@ -292,7 +292,7 @@ enum LuaState {
 }
 
 /// The level of a long bracket opening at `chars[i]` (`[[`: 0, `[=[`: 1).
-fn long_bracket(chars: &[char], i: usize) -> Option<usize> {
+pub(in crate::diagnose) fn long_bracket(chars: &[char], i: usize) -> Option<usize> {
     if chars.get(i) != Some(&'[') {
         return None;
     }

@@ -881,6 +881,73 @@ fn an_edit_leaving_a_stylesheet_page_or_template_open_is_a_doubt() {
     }
 }
 
+/// Tester 47's T-05 and T-02 remainders: a Ruby method's `end` or a Lua
+/// block's `end` dropped, and a Rust format string left with a `{` open,
+/// were allowed (`ruby -c`: "syntax error, unexpected end-of-input";
+/// `luac -p`: "'end' expected"; rustc: "invalid format string"). Each is
+/// a doubt for every agent, naming the line; the same files edited whole
+/// are exact.
+#[test]
+fn a_lost_end_or_a_format_strings_open_brace_is_a_doubt() {
+    let ruby = "class Cart\n  def total\n    items.sum do |i|\n      i.price\n    end\n  end\n\n  def size\n    items.size\n  end\nend\n";
+    let lua = "local M = {}\n\nfunction M.greet(name)\n  if name then\n    print(name)\n  end\nend\n\nreturn M\n";
+    let rust = "fn main() {\n    let x = 1;\n    println!(\"{x}\");\n}\n";
+    assert_doubts_say(
+        ("cart.rb", ruby),
+        &[(
+            "      i.price\n    end\n  end\n",
+            "      i.price\n    end\n",
+            "as written, one block of the file is left without its `end` (Ruby refuses the \
+             file: syntax error, unexpected end-of-input) (srview reads Ruby's blocks outside \
+             strings and comments; the file before closed each): the edit's old text closes a \
+             block its new text does not close (line 6 `end`): send the new text with its \
+             closing `end`"
+                .to_string(),
+        )],
+    );
+    assert_doubts_say(
+        ("greet.lua", lua),
+        &[(
+            "    print(name)\n  end\n",
+            "    print(name)\n",
+            "(Lua refuses the file: 'end' expected)".to_string(),
+        )],
+    );
+    assert_doubts_say(
+        ("src/main.rs", rust),
+        &[(
+            "    println!(\"{x}\");\n",
+            "    println!(\"{x\");\n",
+            "as written, the format string of `println!` on line 3 (`\"{x\"`) leaves a `{` open \
+             (rustc refuses it: invalid format string: expected `}`)"
+                .to_string(),
+        )],
+    );
+    for agent in agents() {
+        judged_as(
+            Case::Exact,
+            agent,
+            ("cart.rb", ruby),
+            "    items.size\n",
+            "    return 0 if items.nil?\n    items.size\n",
+        );
+        judged_as(
+            Case::Exact,
+            agent,
+            ("greet.lua", lua),
+            "    print(name)\n",
+            "    for i = 1, 2 do print(name) end\n",
+        );
+        judged_as(
+            Case::Exact,
+            agent,
+            ("src/main.rs", rust),
+            "    println!(\"{x}\");\n",
+            "    println!(\"{{{x}}}\");\n",
+        );
+    }
+}
+
 /// A tester's finds (round 46 T-01, T-02): a Jinja `{{ user }` passed
 /// (jinja2: `unexpected '}'`), and a `{% block content %` whose `%}` was
 /// lost was denied saying its `{% endblock %}` was missing, quoting three
