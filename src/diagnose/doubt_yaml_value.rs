@@ -144,11 +144,41 @@ struct Scalar {
     line: usize,
 }
 
+/// What a mapping's key holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Holds {
+    /// Nothing written (`with:` and no value): YAML reads null.
+    Nothing,
+    /// A scalar written (a null written as `~` or `null` too).
+    Scalar,
+    Mapping,
+    Sequence,
+    /// An alias, or a key whose value was not read.
+    Other,
+}
+
+/// A plain scalar key of a block or flow mapping.
+#[derive(Debug, Clone)]
+pub(super) struct Key {
+    /// The key's text.
+    pub name: String,
+    /// 1-based line and 0-based column (in characters) of the key.
+    pub line: usize,
+    pub column: usize,
+    /// Which mapping holds it (numbered in the order they open).
+    pub mapping: usize,
+    pub holds: Holds,
+}
+
 /// An open collection while the events are read.
 enum Open {
-    /// The next scalar is a key when `key` is `None`.
+    /// The next scalar is a key when `key` is `None`; `id` numbers the
+    /// mapping, `last` is the index in [`Values::keys`] of its key read
+    /// last.
     Mapping {
         key: Option<String>,
+        id: usize,
+        last: Option<usize>,
     },
     Sequence {
         next: usize,
@@ -161,6 +191,8 @@ struct Values<'t> {
     document: usize,
     stack: Vec<(Option<Step>, Open)>,
     found: Vec<Scalar>,
+    keys: Vec<Key>,
+    mappings: usize,
 }
 
 impl Values<'_> {
@@ -169,7 +201,7 @@ impl Values<'_> {
     fn place(&mut self, key_text: Option<&str>) -> (Option<Step>, bool) {
         match self.stack.last_mut() {
             None => (None, false),
-            Some((_, Open::Mapping { key })) => match key.take() {
+            Some((_, Open::Mapping { key, .. })) => match key.take() {
                 None => {
                     *key = Some(key_text.unwrap_or("?").to_string());
                     (None, true)
@@ -188,6 +220,38 @@ impl Values<'_> {
             .chain(self.stack.iter().filter_map(|(s, _)| s.clone()))
             .chain(last)
             .collect()
+    }
+
+    /// A key read: recorded as its mapping's last.
+    fn key_read(&mut self, name: &str, span: &Span) {
+        let Some((_, Open::Mapping { id, last, .. })) = self.stack.last_mut() else {
+            return;
+        };
+        *last = Some(self.keys.len());
+        self.keys.push(Key {
+            name: name.to_string(),
+            line: span.start.line(),
+            column: span.start.col(),
+            mapping: *id,
+            holds: Holds::Other,
+        });
+    }
+
+    /// A node read where the innermost open collection is a mapping whose
+    /// key was just read (called after [`Self::place`]): what that key
+    /// holds. A key's own collection is read before it opens.
+    fn value_read(&mut self, holds: Holds) {
+        if let Some((
+            _,
+            Open::Mapping {
+                key: None, last, ..
+            },
+        )) = self.stack.last_mut()
+            && let Some(at) = last.take()
+            && let Some(key) = self.keys.get_mut(at)
+        {
+            key.holds = holds;
+        }
     }
 
     fn source(&self, span: &Span) -> String {
@@ -210,8 +274,13 @@ impl<'input> SpannedEventReceiver<'input> for Values<'_> {
             Event::Scalar(value, style, _, tag) => {
                 let (step, is_key) = self.place(Some(&value));
                 if is_key {
+                    self.key_read(&value, &span);
                     return;
                 }
+                let empty = style == ScalarStyle::Plain
+                    && tag.is_none()
+                    && span.start.index() == span.end.index();
+                self.value_read(if empty { Holds::Nothing } else { Holds::Scalar });
                 let scalar = Scalar {
                     path: self.path(step),
                     plain: style == ScalarStyle::Plain && tag.is_none(),
@@ -222,7 +291,9 @@ impl<'input> SpannedEventReceiver<'input> for Values<'_> {
                 self.found.push(scalar);
             }
             Event::Alias(_) => {
-                self.place(None);
+                if !self.place(None).1 {
+                    self.value_read(Holds::Other);
+                }
             }
             Event::MappingStart(..) | Event::SequenceStart(..) => {
                 // A collection used as a key: its steps read as `?`.
@@ -233,8 +304,19 @@ impl<'input> SpannedEventReceiver<'input> for Values<'_> {
                     step
                 };
                 let open = match event {
-                    Event::MappingStart(..) => Open::Mapping { key: None },
-                    _ => Open::Sequence { next: 0 },
+                    Event::MappingStart(..) => {
+                        self.value_read(Holds::Mapping);
+                        self.mappings += 1;
+                        Open::Mapping {
+                            key: None,
+                            id: self.mappings,
+                            last: None,
+                        }
+                    }
+                    _ => {
+                        self.value_read(Holds::Sequence);
+                        Open::Sequence { next: 0 }
+                    }
                 };
                 self.stack.push((step, open));
             }
@@ -249,14 +331,27 @@ impl<'input> SpannedEventReceiver<'input> for Values<'_> {
 /// Every scalar value of `text` with its path, or `None` where it does
 /// not parse.
 fn values(text: &str) -> Option<Vec<Scalar>> {
+    read(text).map(|r| r.0)
+}
+
+/// Every plain scalar key of `text`, in the order written, or `None`
+/// where it does not parse.
+pub(super) fn keys(text: &str) -> Option<Vec<Key>> {
+    read(text).map(|r| r.1)
+}
+
+/// [`values`] and [`keys`].
+fn read(text: &str) -> Option<(Vec<Scalar>, Vec<Key>)> {
     let mut reader = Values {
         text,
         document: 0,
         stack: Vec::new(),
         found: Vec::new(),
+        keys: Vec::new(),
+        mappings: 0,
     };
     Parser::new_from_str(text).load(&mut reader, true).ok()?;
-    Some(reader.found)
+    Some((reader.found, reader.keys))
 }
 
 /// The first plain value of `result` (a YAML file as an edit leaves it) on
@@ -687,5 +782,38 @@ mod tests {
         // The same text re-sent on an edited line of a flow list.
         let had = CI.replace("[3.8, 3.9]", "[3.10, 3.11]");
         assert_eq!(said(&had, &had.replace("3.11]", "3.11, 3.12]")), None);
+    }
+}
+
+#[cfg(test)]
+mod keys_tests {
+    use super::{Holds, keys};
+
+    #[test]
+    fn keys_are_read_with_what_they_hold() {
+        let text =
+            "a:\n  - uses: x\n    with:\n    v: '3'\n  - b: ~\nc: {d: 1}\ne: &x [1]\nf: *x\ng:\n";
+        let got: Vec<(String, usize, usize, usize, Holds)> = keys(text)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|k| (k.name, k.line, k.column, k.mapping, k.holds))
+            .collect();
+        let want = [
+            ("a", 1, 0, 1, Holds::Sequence),
+            ("uses", 2, 4, 2, Holds::Scalar),
+            ("with", 3, 4, 2, Holds::Nothing),
+            ("v", 4, 4, 2, Holds::Scalar),
+            ("b", 5, 4, 3, Holds::Scalar),
+            ("c", 6, 0, 1, Holds::Mapping),
+            ("d", 6, 4, 4, Holds::Scalar),
+            ("e", 7, 0, 1, Holds::Sequence),
+            ("f", 8, 0, 1, Holds::Other),
+            ("g", 9, 0, 1, Holds::Nothing),
+        ];
+        let want: Vec<_> = want
+            .into_iter()
+            .map(|(n, l, c, m, h)| (n.to_string(), l, c, m, h))
+            .collect();
+        assert_eq!(got, want);
     }
 }

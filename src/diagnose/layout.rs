@@ -39,6 +39,7 @@ use super::doubt_toml::{toml_broken, toml_name};
 use super::doubt_twins::{Script, script_twin};
 use super::doubt_xml::{xml_broken, xml_name};
 use super::doubt_yaml::yaml_break;
+use super::doubt_yaml_empty::yaml_empty_key;
 use super::doubt_yaml_value::yaml_value_read;
 pub use super::file_kind::FileKind;
 
@@ -160,6 +161,10 @@ pub enum BreakKind {
     /// A shell script's extended glob (`@(a|b)`) where bash parses it with
     /// `extglob` still off ([`super::doubt_shell`]).
     ExtglobOff,
+    /// A YAML key added with no value above the lines meant as its
+    /// content, written at its own column: read as its siblings
+    /// ([`super::doubt_yaml_empty`]).
+    EmptyKey,
 }
 
 impl BreakKind {
@@ -170,7 +175,7 @@ impl BreakKind {
     /// `invalid-character`, `invalid-syntax`, `argument-twice`,
     /// `late-future`, `joins-statements`, `splits-statement`,
     /// `other-normalisation`, `markup-open`, `package-use`,
-    /// `reads-otherwise`, `overload-alone`, `extglob-off`.
+    /// `reads-otherwise`, `overload-alone`, `extglob-off`, `empty-key`.
     pub fn name(self) -> &'static str {
         match self {
             BreakKind::Misindents => "misindents",
@@ -198,6 +203,7 @@ impl BreakKind {
             BreakKind::ReadsOtherwise => "reads-otherwise",
             BreakKind::OverloadAlone => "overload-alone",
             BreakKind::ExtglobOff => "extglob-off",
+            BreakKind::EmptyKey => "empty-key",
         }
     }
 
@@ -230,6 +236,7 @@ impl BreakKind {
             BreakKind::ReadsOtherwise => "writes a value YAML reads otherwise",
             BreakKind::OverloadAlone => "leaves overloads without their implementation",
             BreakKind::ExtglobOff => "uses an extended glob before `shopt -s extglob` runs",
+            BreakKind::EmptyKey => "leaves a key empty above its content",
         }
     }
 }
@@ -274,6 +281,7 @@ impl LayoutBreak {
             BreakKind::ReadsOtherwise => "with a value YAML reads otherwise than written",
             BreakKind::OverloadAlone => "with overloads and no implementation",
             BreakKind::ExtglobOff => "with an extended glob bash parses with extglob off",
+            BreakKind::EmptyKey => "with a key left empty above its content",
         }
     }
 }
@@ -362,10 +370,15 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
                 Some(n) => Some(of(BreakKind::NotYaml)(say(n.describe(), n.fault()))),
                 None => match yaml_duplicate_key(original, result) {
                     Some(k) => Some(of(BreakKind::KeyTwice)(say(k.describe(), k.fault()))),
-                    // A value the edit writes unquoted that YAML reads as
-                    // another ([`super::doubt_yaml_value`]).
-                    None => yaml_value_read(original, result)
-                        .map(|v| of(BreakKind::ReadsOtherwise)(say(v.describe(), v.fault()))),
+                    // A key left empty above its content at its own
+                    // column ([`super::doubt_yaml_empty`]), a value the
+                    // edit writes unquoted that YAML reads as another
+                    // ([`super::doubt_yaml_value`]).
+                    None => match yaml_empty_key(original, result) {
+                        Some(e) => Some(of(BreakKind::EmptyKey)(say(e.describe(), e.fault()))),
+                        None => yaml_value_read(original, result)
+                            .map(|v| of(BreakKind::ReadsOtherwise)(say(v.describe(), v.fault()))),
+                    },
                 },
             },
         },
