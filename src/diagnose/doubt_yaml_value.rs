@@ -14,15 +14,36 @@
 //! - the file before held a string at the same place (the same keys and
 //!   list indexes from the document's root): a quoted value (`"3.9"`) or
 //!   a plain one PyYAML reads as text (`${{ matrix.python-version }}`);
-//! - the value is a new item of a list whose items were all quoted
-//!   strings before (`["3.8", "3.9"]` given `3.10`);
+//! - the value is a new item of a list whose items were all strings
+//!   before, quoted or plain (`["3.8", "3.9"]` given `3.10`, `[SE, DK]`
+//!   given `NO`);
 //! - the key holding it (for a list item, the key holding the list) names
 //!   a version (`version`, `python-version`, `node-version`, `go-version`:
-//!   any key holding the word, case aside), where a number is read as a
-//!   version string.
+//!   any key holding the word, case aside; or a key one of whose words,
+//!   split at `-`, `_` and camelCase, names a language, a tool or a system
+//!   whose version it holds: `python`, `ruby`, `go`, `node`, `ubuntu`...,
+//!   [`VERSION_WORDS`]), or a name or a code (`name`, `country`, `lang`,
+//!   `locale`, `region`, `tag`, `image`: `country: NO` is Norway);
+//! - for a value at a place the file before held none (a new key, a new
+//!   item): the same key beside it held only strings (the values whose
+//!   path differs at one step before the key: another item of a list of
+//!   mappings, another service: `enum_value: NO` below `enum_value:
+//!   EVERYSEC`); or the value is a base-60 number (`22:22`, a port pair or
+//!   a time, read 1342) or a number with a leading zero (`02134`, read
+//!   1116) under a key naming no file mode (`mode`, `umask`, `perm`:
+//!   Ansible's `mode: 0644` is octal meant).
+//!
+//! A new key's value alone is no evidence otherwise: of the plain values
+//! the machine's 4,460 YAML files hold that PyYAML reads otherwise than
+//! written, the booleans `yes`/`on` were meant as booleans 8 times in 10
+//! (`threadsafe: yes`, `require_changes: yes`, `mapreduce: on`; the other
+//! two, `enum_value: NO` beside strings, are caught by the rule beside),
+//! and the floats losing digits were numbers (`price: 450.00`).
 //!
 //! Not doubted: a value that reads back as written (`3.9`, `10`, `1.0`,
-//! `true`), whatever it replaced; a value the file before held at the same
+//! `true`), whatever it replaced; a new boolean, a float losing a trailing
+//! zero, a hexadecimal or `1_000` number under a key naming nothing of the
+//! above; a value the file before held at the same
 //! place with the same text (not the edit's); a key (GitHub's `on:` is
 //! read by its own reader); a float PyYAML would print with an exponent
 //! (outside 1e-4..1e16), `.inf`, `.nan` and base-60 floats (not read); a
@@ -73,10 +94,19 @@ pub enum Meant {
     /// The file before held this string at the same place (as written,
     /// quotes included).
     Replaced(String),
-    /// The list it joins held only quoted strings.
+    /// The list it joins held only strings.
     StringList,
     /// The key holding it names a version.
     VersionKey(String),
+    /// The key holding it names a name or a code.
+    NameKey(String),
+    /// The same key beside it held only strings (the key, the first
+    /// string as written).
+    Beside(String, String),
+    /// A base-60 number (`22:22`), for no one writes one.
+    Base60,
+    /// A number with a leading zero (`010`) under no file mode's key.
+    Octal,
 }
 
 impl ValueRead {
@@ -101,8 +131,14 @@ impl ValueRead {
         };
         let why = match &self.meant {
             Meant::Replaced(old) => format!("where the file held the string `{old}`"),
-            Meant::StringList => "in a list of quoted strings".to_string(),
+            Meant::StringList => "in a list of strings".to_string(),
             Meant::VersionKey(key) => format!("under `{key}`, a version"),
+            Meant::NameKey(key) => format!("under `{key}`, a name or a code"),
+            Meant::Beside(key, string) => {
+                format!("where `{key}` beside it holds the string `{string}`")
+            }
+            Meant::Base60 => "in YAML 1.1's base-60 form".to_string(),
+            Meant::Octal => "with a leading zero, YAML 1.1's octal form".to_string(),
         };
         format!(
             "as written, line {} (`{}`) gives the unquoted value `{}` {why}, which {reader} as \
@@ -387,7 +423,9 @@ pub(super) fn yaml_value_read(original: &str, result: &str) -> Option<ValueRead>
             Some(_) => version_key(&scalar.path)?,
             None => list_of_strings(&before, &scalar.path)
                 .then_some(Meant::StringList)
-                .or_else(|| version_key(&scalar.path))?,
+                .or_else(|| version_key(&scalar.path))
+                .or_else(|| sibling_string(&before, &scalar.path))
+                .or_else(|| unmeant_form(&scalar.value, &read, &scalar.path))?,
         };
         Some(ValueRead {
             line: scalar.line,
@@ -407,20 +445,91 @@ fn reads_as_text(scalar: &Scalar) -> bool {
     !scalar.plain || (resolves(&scalar.value).is_none() && !scalar.source.is_empty())
 }
 
-/// A version key holding the value at `path` (the key of the value, or of
-/// the list holding it).
-fn version_key(path: &[Step]) -> Option<Meant> {
-    let key = path.iter().rev().find_map(|s| match s {
+/// Words of a key naming a version of a language, tool or system (the key
+/// holds a version): `python`, `node-version`, `go`, `ubuntu`.
+const VERSION_WORDS: [&str; 30] = [
+    "version",
+    "python",
+    "py",
+    "node",
+    "nodejs",
+    "ruby",
+    "go",
+    "golang",
+    "java",
+    "jdk",
+    "php",
+    "perl",
+    "rust",
+    "toolchain",
+    "elixir",
+    "otp",
+    "erlang",
+    "dotnet",
+    "deno",
+    "bun",
+    "scala",
+    "kotlin",
+    "gradle",
+    "terraform",
+    "kubernetes",
+    "k8s",
+    "helm",
+    "ubuntu",
+    "debian",
+    "release",
+];
+
+/// Words of a key naming a name or a code (`country: NO` is Norway).
+const NAME_WORDS: [&str; 8] = [
+    "name", "country", "lang", "language", "locale", "region", "tag", "image",
+];
+
+/// A key's words, lower case: split at characters other than letters and
+/// digits and where a lower-case letter meets an upper-case one
+/// (`nodeVersion`: `node`, `version`).
+fn key_words(key: &str) -> Vec<String> {
+    let mut words = vec![String::new()];
+    let mut lower = false;
+    for c in key.chars() {
+        if !c.is_alphanumeric() || (lower && c.is_uppercase()) {
+            words.push(String::new());
+        }
+        if c.is_alphanumeric()
+            && let Some(word) = words.last_mut()
+        {
+            word.extend(c.to_lowercase());
+        }
+        lower = c.is_lowercase();
+    }
+    words.retain(|w| !w.is_empty());
+    words
+}
+
+/// The key of the value at `path`, or of the list holding it.
+fn holding_key(path: &[Step]) -> Option<&String> {
+    path.iter().rev().find_map(|s| match s {
         Step::Key(k) => Some(k),
         _ => None,
-    })?;
-    key.to_lowercase()
-        .contains("version")
-        .then(|| Meant::VersionKey(key.clone()))
+    })
+}
+
+/// A version or a name key holding the value at `path` (the key of the
+/// value, or of the list holding it): a key containing `version`, or one
+/// of whose words is one of [`VERSION_WORDS`] or [`NAME_WORDS`].
+fn version_key(path: &[Step]) -> Option<Meant> {
+    let key = holding_key(path)?;
+    let words = key_words(key);
+    let has = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
+    if key.to_lowercase().contains("version") || has(&VERSION_WORDS) {
+        Some(Meant::VersionKey(key.clone()))
+    } else {
+        has(&NAME_WORDS).then(|| Meant::NameKey(key.clone()))
+    }
 }
 
 /// Whether the value at `path` is a list item whose list, in `before`,
-/// held items that were all quoted scalars (at least one).
+/// held items that were all strings, quoted or plain (at least one).
 fn list_of_strings(before: &[Scalar], path: &[Step]) -> bool {
     let Some((Step::Item(_), list)) = path.split_last() else {
         return false;
@@ -429,7 +538,55 @@ fn list_of_strings(before: &[Scalar], path: &[Step]) -> bool {
         .iter()
         .filter(|b| b.path.len() == path.len() && b.path.starts_with(list))
         .collect();
-    !items.is_empty() && items.iter().all(|b| !b.plain)
+    !items.is_empty() && items.iter().all(|b| reads_as_text(b))
+}
+
+/// The same key beside the value at `path` holding only strings in
+/// `before`: the values whose path differs from `path` at one step before
+/// the last (another item of the list of mappings, another service), the
+/// last step the same key (at least one, all read as strings).
+fn sibling_string(before: &[Scalar], path: &[Step]) -> Option<Meant> {
+    let (Step::Key(key), above) = path.split_last()? else {
+        return None;
+    };
+    let beside: Vec<&Scalar> = before
+        .iter()
+        .filter(|b| {
+            b.path.len() == path.len()
+                && b.path.last() == path.last()
+                && b.path.iter().zip(above).filter(|(x, y)| x != y).count() == 1
+        })
+        .collect();
+    let first = beside.first()?;
+    beside
+        .iter()
+        .all(|b| reads_as_text(b))
+        .then(|| Meant::Beside(key.clone(), first.source.clone()))
+}
+
+/// Words of a key holding a file mode, where a leading zero is octal meant
+/// (Ansible's `mode: 0644`, Compose's secrets' `mode: 0440`).
+const MODE_WORDS: [&str; 5] = ["mode", "umask", "perm", "permissions", "chmod"];
+
+/// A form PyYAML reads that a writer of a new value almost never means: a
+/// base-60 number (`22:22`, a port pair or a time of day, read 1342), or a
+/// number with a leading zero (`010`, read 8) outside a key holding a file
+/// mode.
+fn unmeant_form(value: &str, read: &Read, path: &[Step]) -> Option<Meant> {
+    if matches!(read.kind, ReadKind::Integer11 | ReadKind::Float) && value.contains(':') {
+        return Some(Meant::Base60);
+    }
+    let (body, _) = unsigned(value);
+    let octal = read.kind == ReadKind::Integer11
+        && body.len() > 1
+        && body.starts_with('0')
+        && body[1..].starts_with(|c: char| c.is_ascii_digit());
+    let mode = holding_key(path).is_some_and(|k| {
+        key_words(k)
+            .iter()
+            .any(|w| MODE_WORDS.contains(&w.as_str()))
+    });
+    (octal && !mode).then_some(Meant::Octal)
 }
 
 /// What a plain scalar reads as, printed back.
@@ -748,6 +905,88 @@ mod tests {
         for (old, new, reads) in cases {
             let got = said(compose, &compose.replace(old, new));
             assert!(got.as_deref().is_some_and(|g| g.contains(reads)), "{got:?}");
+        }
+    }
+
+    /// A value at a place the file held none (a new key, a new item)
+    /// where the data says a string was meant (tester 48 T-02): a version
+    /// or a name key, a list of strings, the same key beside it holding
+    /// strings, a base-60 or leading-zero number. PyYAML reads each as the
+    /// number or boolean named (python3 -c 'import yaml').
+    #[test]
+    fn a_new_value_read_otherwise_is_doubted_where_a_string_is_meant() {
+        use super::Meant;
+        let meant =
+            |original: &str, result: &str| yaml_value_read(original, result).map(|v| v.meant);
+        let step = "steps:\n  - uses: ruby/setup-ruby@v1\n";
+        assert_eq!(
+            meant(step, &format!("{step}    with:\n      ruby: 3.10\n")),
+            Some(Meant::VersionKey("ruby".into()))
+        );
+        let people = "people:\n  - name: Ola\n";
+        assert_eq!(
+            meant(people, &format!("{people}    homeCountry: NO\n")),
+            Some(Meant::NameKey("homeCountry".into()))
+        );
+        let nordic = "countries: [SE, DK]\n";
+        assert_eq!(
+            meant(nordic, "countries: [SE, DK, NO]\n"),
+            Some(Meant::StringList)
+        );
+        let choices =
+            "choices:\n- enum_value: EVERYSEC\n  arg_value: everysec\n- enum_value: ALWAYS\n";
+        let no = format!("{choices}- enum_value: NO\n");
+        assert_eq!(
+            said(choices, &no).as_deref(),
+            Some(
+                "as written, line 5 (`- enum_value: NO`) gives the unquoted value `NO` where \
+                 `enum_value` beside it holds the string `EVERYSEC`, which YAML 1.1 readers \
+                 (PyYAML) read as the boolean false, not the text `NO`: write it quoted, \
+                 `\"NO\"`, to keep it as written"
+            )
+        );
+        let web = "services:\n  web:\n    image: nginx\n";
+        assert_eq!(
+            said(web, &format!("{web}    ports:\n      - 22:22\n")).as_deref(),
+            Some(
+                "as written, line 5 (`- 22:22`) gives the unquoted value `22:22` in YAML 1.1's \
+                 base-60 form, which YAML 1.1 readers (PyYAML) read as the number 1342, not the \
+                 text `22:22`: write it quoted, `\"22:22\"`, to keep it as written"
+            )
+        );
+        assert_eq!(
+            meant(
+                "office:\n  city: Boston\n",
+                "office:\n  city: Boston\n  zip: 02134\n"
+            ),
+            Some(Meant::Octal)
+        );
+    }
+
+    /// No doubt for a new value where the data says it may be meant as
+    /// read: the machine's YAML files write `threadsafe: yes`,
+    /// `require_changes: yes`, `mapreduce: on` as booleans, `price: 450.00`
+    /// as a number; Ansible's `mode: 0644` is octal meant; a boolean beside
+    /// the same key holding booleans.
+    #[test]
+    fn new_values_meant_as_read_are_not_doubted() {
+        let task = "- name: copy\n  copy:\n    src: a\n";
+        let flags = "a:\n  enabled: true\nb:\n  x: 1\n";
+        let cases = [
+            (task, format!("{task}  become: yes\n")),
+            (task, format!("{task}    mode: 0644\n")),
+            ("app: x\n", "app: x\nthreadsafe: yes\n".to_string()),
+            ("app: x\n", "app: x\nmapreduce: on\n".to_string()),
+            ("item: x\n", "item: x\nprice: 450.00\n".to_string()),
+            (
+                "svc: x\n",
+                "svc: x\ncpus: 0.50\ntimeout: 1.50\n".to_string(),
+            ),
+            ("svc: x\n", "svc: x\ncolor: 0xFF\nsize: 1_000\n".to_string()),
+            (flags, flags.replace("  x: 1\n", "  x: 1\n  enabled: off\n")),
+        ];
+        for (original, result) in cases {
+            assert_eq!(said(original, &result), None, "{result}");
         }
     }
 
