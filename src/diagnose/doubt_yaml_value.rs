@@ -229,6 +229,8 @@ struct Values<'t> {
     found: Vec<Scalar>,
     keys: Vec<Key>,
     mappings: usize,
+    /// The byte offset of each character of `text`.
+    bytes: Vec<usize>,
 }
 
 impl Values<'_> {
@@ -290,13 +292,16 @@ impl Values<'_> {
         }
     }
 
+    /// The text between a span's ends (character indexes), read through
+    /// [`Values::bytes`] (a scan of the text from its start for each value
+    /// made a large file's reading quadratic).
     fn source(&self, span: &Span) -> String {
-        let (start, end) = (span.start.index(), span.end.index());
+        let at = |i: usize| self.bytes.get(i).copied().unwrap_or(self.text.len());
+        let (start, end) = (at(span.start.index()), at(span.end.index()));
         self.text
-            .chars()
-            .skip(start)
-            .take(end.saturating_sub(start))
-            .collect()
+            .get(start..end.max(start))
+            .unwrap_or_default()
+            .to_string()
     }
 }
 
@@ -385,6 +390,7 @@ fn read(text: &str) -> Option<(Vec<Scalar>, Vec<Key>)> {
         found: Vec::new(),
         keys: Vec::new(),
         mappings: 0,
+        bytes: text.char_indices().map(|(at, _)| at).collect(),
     };
     Parser::new_from_str(text).load(&mut reader, true).ok()?;
     Some((reader.found, reader.keys))
