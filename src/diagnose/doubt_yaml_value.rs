@@ -408,8 +408,10 @@ pub(super) fn yaml_value_read(original: &str, result: &str) -> Option<ValueRead>
     if changed.is_empty() {
         return None;
     }
-    let candidates: Vec<(Scalar, Read)> = values(result)?
-        .into_iter()
+    let after = values(result)?;
+    let candidates: Vec<(Scalar, Read)> = after
+        .iter()
+        .cloned()
         .filter(|s| s.plain && changed.contains(&s.line))
         .filter_map(|s| Some((read_plain(&s.value)?, s)))
         .filter(|(r, s)| r.printed != s.value)
@@ -420,7 +422,10 @@ pub(super) fn yaml_value_read(original: &str, result: &str) -> Option<ValueRead>
     }
     let before = values(original)?;
     candidates.into_iter().find_map(|(scalar, read)| {
-        let was = before.iter().find(|b| b.path == scalar.path);
+        let was = before
+            .iter()
+            .find(|b| b.path == scalar.path)
+            .filter(|b| !displaced(b, &after));
         if was.is_some_and(|b| b.plain && b.value == scalar.value) {
             return None;
         }
@@ -443,6 +448,19 @@ pub(super) fn yaml_value_read(original: &str, result: &str) -> Option<ValueRead>
             kind: read.kind,
             meant,
         })
+    })
+}
+
+/// Whether the list item `old` (of the file before) stands further down
+/// its list in `after`, with its text as written: an item inserted above
+/// it took its index, and it is not the value the new item replaced.
+fn displaced(old: &Scalar, after: &[Scalar]) -> bool {
+    let Some((Step::Item(at), list)) = old.path.split_last() else {
+        return false;
+    };
+    after.iter().any(|a| {
+        a.source == old.source
+            && matches!(a.path.split_last(), Some((Step::Item(i), l)) if l == list && i > at)
     })
 }
 
@@ -967,6 +985,29 @@ mod tests {
             ),
             Some(Meant::Octal)
         );
+    }
+
+    /// A new item inserted at a list's head is read as new, not as the
+    /// item it pushed down (wt-yaml47's leftover: the message named the
+    /// displaced `"3.8"` as the string the file held there).
+    #[test]
+    fn an_item_inserted_first_names_no_displaced_item() {
+        let list = "python: [\"3.8\", \"3.9\"]\n";
+        let got = said(list, "python: [3.10, \"3.8\", \"3.9\"]\n");
+        assert_eq!(
+            got.as_deref(),
+            Some(
+                "as written, line 1 (`python: [3.10, \"3.8\", \"3.9\"]`) gives the unquoted value \
+                 `3.10` in a list of strings, which YAML reads as the number 3.1, not the text \
+                 `3.10`: write it quoted, `\"3.10\"`, to keep it as written"
+            )
+        );
+        let block = "v:\n  - \"3.8\"\n";
+        let got = yaml_value_read(block, "v:\n  - \"3.8\"\n  - 3.10\n").map(|v| v.meant);
+        assert_eq!(got, Some(super::Meant::StringList));
+        // A value replaced in place still names what it replaced.
+        let got = yaml_value_read(block, "v:\n  - 3.10\n").map(|v| v.meant);
+        assert_eq!(got, Some(super::Meant::Replaced("\"3.8\"".into())));
     }
 
     /// No doubt for a new value where the data says it may be meant as
