@@ -331,11 +331,8 @@ impl<'input> SpannedEventReceiver<'input> for Values<'_> {
                 };
                 self.found.push(scalar);
             }
-            Event::Alias(_) => {
-                if !self.place(None).1 {
-                    self.value_read(Holds::Other);
-                }
-            }
+            // An alias takes its place (in the guard) whether key or value.
+            Event::Alias(_) if !self.place(None).1 => self.value_read(Holds::Other),
             Event::MappingStart(..) | Event::SequenceStart(..) => {
                 // A collection used as a key: its steps read as `?`.
                 let (step, is_key) = self.place(None);
@@ -411,8 +408,8 @@ pub(super) fn yaml_value_read(original: &str, result: &str) -> Option<ValueRead>
     let after = values(result)?;
     let candidates: Vec<(Scalar, Read)> = after
         .iter()
-        .cloned()
         .filter(|s| s.plain && changed.contains(&s.line))
+        .cloned()
         .filter_map(|s| Some((read_plain(&s.value)?, s)))
         .filter(|(r, s)| r.printed != s.value)
         .map(|(r, s)| (s, r))
