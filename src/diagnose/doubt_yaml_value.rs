@@ -14,15 +14,36 @@
 //! - the file before held a string at the same place (the same keys and
 //!   list indexes from the document's root): a quoted value (`"3.9"`) or
 //!   a plain one PyYAML reads as text (`${{ matrix.python-version }}`);
-//! - the value is a new item of a list whose items were all quoted
-//!   strings before (`["3.8", "3.9"]` given `3.10`);
+//! - the value is a new item of a list whose items were all strings
+//!   before, quoted or plain (`["3.8", "3.9"]` given `3.10`, `[SE, DK]`
+//!   given `NO`);
 //! - the key holding it (for a list item, the key holding the list) names
 //!   a version (`version`, `python-version`, `node-version`, `go-version`:
-//!   any key holding the word, case aside), where a number is read as a
-//!   version string.
+//!   any key holding the word, case aside; or a key one of whose words,
+//!   split at `-`, `_` and camelCase, names a language, a tool or a system
+//!   whose version it holds: `python`, `ruby`, `go`, `node`, `ubuntu`...,
+//!   [`VERSION_WORDS`]), or a name or a code (`name`, `country`, `lang`,
+//!   `locale`, `region`, `tag`, `image`: `country: NO` is Norway);
+//! - for a value at a place the file before held none (a new key, a new
+//!   item): the same key beside it held only strings (the values whose
+//!   path differs at one step before the key: another item of a list of
+//!   mappings, another service: `enum_value: NO` below `enum_value:
+//!   EVERYSEC`); or the value is a base-60 number (`22:22`, a port pair or
+//!   a time, read 1342) or a number with a leading zero (`02134`, read
+//!   1116) under a key naming no file mode (`mode`, `umask`, `perm`:
+//!   Ansible's `mode: 0644` is octal meant).
+//!
+//! A new key's value alone is no evidence otherwise: of the plain values
+//! the machine's 4,460 YAML files hold that PyYAML reads otherwise than
+//! written, the booleans `yes`/`on` were meant as booleans 8 times in 10
+//! (`threadsafe: yes`, `require_changes: yes`, `mapreduce: on`; the other
+//! two, `enum_value: NO` beside strings, are caught by the rule beside),
+//! and the floats losing digits were numbers (`price: 450.00`).
 //!
 //! Not doubted: a value that reads back as written (`3.9`, `10`, `1.0`,
-//! `true`), whatever it replaced; a value the file before held at the same
+//! `true`), whatever it replaced; a new boolean, a float losing a trailing
+//! zero, a hexadecimal or `1_000` number under a key naming nothing of the
+//! above; a value the file before held at the same
 //! place with the same text (not the edit's); a key (GitHub's `on:` is
 //! read by its own reader); a float PyYAML would print with an exponent
 //! (outside 1e-4..1e16), `.inf`, `.nan` and base-60 floats (not read); a
@@ -73,10 +94,19 @@ pub enum Meant {
     /// The file before held this string at the same place (as written,
     /// quotes included).
     Replaced(String),
-    /// The list it joins held only quoted strings.
+    /// The list it joins held only strings.
     StringList,
     /// The key holding it names a version.
     VersionKey(String),
+    /// The key holding it names a name or a code.
+    NameKey(String),
+    /// The same key beside it held only strings (the key, the first
+    /// string as written).
+    Beside(String, String),
+    /// A base-60 number (`22:22`), for no one writes one.
+    Base60,
+    /// A number with a leading zero (`010`) under no file mode's key.
+    Octal,
 }
 
 impl ValueRead {
@@ -101,8 +131,14 @@ impl ValueRead {
         };
         let why = match &self.meant {
             Meant::Replaced(old) => format!("where the file held the string `{old}`"),
-            Meant::StringList => "in a list of quoted strings".to_string(),
+            Meant::StringList => "in a list of strings".to_string(),
             Meant::VersionKey(key) => format!("under `{key}`, a version"),
+            Meant::NameKey(key) => format!("under `{key}`, a name or a code"),
+            Meant::Beside(key, string) => {
+                format!("where `{key}` beside it holds the string `{string}`")
+            }
+            Meant::Base60 => "in YAML 1.1's base-60 form".to_string(),
+            Meant::Octal => "with a leading zero, YAML 1.1's octal form".to_string(),
         };
         format!(
             "as written, line {} (`{}`) gives the unquoted value `{}` {why}, which {reader} as \
@@ -144,11 +180,41 @@ struct Scalar {
     line: usize,
 }
 
+/// What a mapping's key holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Holds {
+    /// Nothing written (`with:` and no value): YAML reads null.
+    Nothing,
+    /// A scalar written (a null written as `~` or `null` too).
+    Scalar,
+    Mapping,
+    Sequence,
+    /// An alias, or a key whose value was not read.
+    Other,
+}
+
+/// A plain scalar key of a block or flow mapping.
+#[derive(Debug, Clone)]
+pub(super) struct Key {
+    /// The key's text.
+    pub name: String,
+    /// 1-based line and 0-based column (in characters) of the key.
+    pub line: usize,
+    pub column: usize,
+    /// Which mapping holds it (numbered in the order they open).
+    pub mapping: usize,
+    pub holds: Holds,
+}
+
 /// An open collection while the events are read.
 enum Open {
-    /// The next scalar is a key when `key` is `None`.
+    /// The next scalar is a key when `key` is `None`; `id` numbers the
+    /// mapping, `last` is the index in [`Values::keys`] of its key read
+    /// last.
     Mapping {
         key: Option<String>,
+        id: usize,
+        last: Option<usize>,
     },
     Sequence {
         next: usize,
@@ -161,6 +227,10 @@ struct Values<'t> {
     document: usize,
     stack: Vec<(Option<Step>, Open)>,
     found: Vec<Scalar>,
+    keys: Vec<Key>,
+    mappings: usize,
+    /// The byte offset of each character of `text`.
+    bytes: Vec<usize>,
 }
 
 impl Values<'_> {
@@ -169,7 +239,7 @@ impl Values<'_> {
     fn place(&mut self, key_text: Option<&str>) -> (Option<Step>, bool) {
         match self.stack.last_mut() {
             None => (None, false),
-            Some((_, Open::Mapping { key })) => match key.take() {
+            Some((_, Open::Mapping { key, .. })) => match key.take() {
                 None => {
                     *key = Some(key_text.unwrap_or("?").to_string());
                     (None, true)
@@ -190,13 +260,48 @@ impl Values<'_> {
             .collect()
     }
 
+    /// A key read: recorded as its mapping's last.
+    fn key_read(&mut self, name: &str, span: &Span) {
+        let Some((_, Open::Mapping { id, last, .. })) = self.stack.last_mut() else {
+            return;
+        };
+        *last = Some(self.keys.len());
+        self.keys.push(Key {
+            name: name.to_string(),
+            line: span.start.line(),
+            column: span.start.col(),
+            mapping: *id,
+            holds: Holds::Other,
+        });
+    }
+
+    /// A node read where the innermost open collection is a mapping whose
+    /// key was just read (called after [`Self::place`]): what that key
+    /// holds. A key's own collection is read before it opens.
+    fn value_read(&mut self, holds: Holds) {
+        if let Some((
+            _,
+            Open::Mapping {
+                key: None, last, ..
+            },
+        )) = self.stack.last_mut()
+            && let Some(at) = last.take()
+            && let Some(key) = self.keys.get_mut(at)
+        {
+            key.holds = holds;
+        }
+    }
+
+    /// The text between a span's ends (character indexes), read through
+    /// [`Values::bytes`] (a scan of the text from its start for each value
+    /// made a large file's reading quadratic).
     fn source(&self, span: &Span) -> String {
-        let (start, end) = (span.start.index(), span.end.index());
+        let at = |i: usize| self.bytes.get(i).copied().unwrap_or(self.text.len());
+        let (start, end) = (at(span.start.index()), at(span.end.index()));
         self.text
-            .chars()
-            .skip(start)
-            .take(end.saturating_sub(start))
-            .collect()
+            .get(start..end.max(start))
+            .unwrap_or_default()
+            .to_string()
     }
 }
 
@@ -210,8 +315,13 @@ impl<'input> SpannedEventReceiver<'input> for Values<'_> {
             Event::Scalar(value, style, _, tag) => {
                 let (step, is_key) = self.place(Some(&value));
                 if is_key {
+                    self.key_read(&value, &span);
                     return;
                 }
+                let empty = style == ScalarStyle::Plain
+                    && tag.is_none()
+                    && span.start.index() == span.end.index();
+                self.value_read(if empty { Holds::Nothing } else { Holds::Scalar });
                 let scalar = Scalar {
                     path: self.path(step),
                     plain: style == ScalarStyle::Plain && tag.is_none(),
@@ -221,9 +331,8 @@ impl<'input> SpannedEventReceiver<'input> for Values<'_> {
                 };
                 self.found.push(scalar);
             }
-            Event::Alias(_) => {
-                self.place(None);
-            }
+            // An alias takes its place (in the guard) whether key or value.
+            Event::Alias(_) if !self.place(None).1 => self.value_read(Holds::Other),
             Event::MappingStart(..) | Event::SequenceStart(..) => {
                 // A collection used as a key: its steps read as `?`.
                 let (step, is_key) = self.place(None);
@@ -233,8 +342,19 @@ impl<'input> SpannedEventReceiver<'input> for Values<'_> {
                     step
                 };
                 let open = match event {
-                    Event::MappingStart(..) => Open::Mapping { key: None },
-                    _ => Open::Sequence { next: 0 },
+                    Event::MappingStart(..) => {
+                        self.value_read(Holds::Mapping);
+                        self.mappings += 1;
+                        Open::Mapping {
+                            key: None,
+                            id: self.mappings,
+                            last: None,
+                        }
+                    }
+                    _ => {
+                        self.value_read(Holds::Sequence);
+                        Open::Sequence { next: 0 }
+                    }
                 };
                 self.stack.push((step, open));
             }
@@ -249,14 +369,28 @@ impl<'input> SpannedEventReceiver<'input> for Values<'_> {
 /// Every scalar value of `text` with its path, or `None` where it does
 /// not parse.
 fn values(text: &str) -> Option<Vec<Scalar>> {
+    read(text).map(|r| r.0)
+}
+
+/// Every plain scalar key of `text`, in the order written, or `None`
+/// where it does not parse.
+pub(super) fn keys(text: &str) -> Option<Vec<Key>> {
+    read(text).map(|r| r.1)
+}
+
+/// [`values`] and [`keys`].
+fn read(text: &str) -> Option<(Vec<Scalar>, Vec<Key>)> {
     let mut reader = Values {
         text,
         document: 0,
         stack: Vec::new(),
         found: Vec::new(),
+        keys: Vec::new(),
+        mappings: 0,
+        bytes: text.char_indices().map(|(at, _)| at).collect(),
     };
     Parser::new_from_str(text).load(&mut reader, true).ok()?;
-    Some(reader.found)
+    Some((reader.found, reader.keys))
 }
 
 /// The first plain value of `result` (a YAML file as an edit leaves it) on
@@ -271,9 +405,11 @@ pub(super) fn yaml_value_read(original: &str, result: &str) -> Option<ValueRead>
     if changed.is_empty() {
         return None;
     }
-    let candidates: Vec<(Scalar, Read)> = values(result)?
-        .into_iter()
+    let after = values(result)?;
+    let candidates: Vec<(Scalar, Read)> = after
+        .iter()
         .filter(|s| s.plain && changed.contains(&s.line))
+        .cloned()
         .filter_map(|s| Some((read_plain(&s.value)?, s)))
         .filter(|(r, s)| r.printed != s.value)
         .map(|(r, s)| (s, r))
@@ -283,7 +419,10 @@ pub(super) fn yaml_value_read(original: &str, result: &str) -> Option<ValueRead>
     }
     let before = values(original)?;
     candidates.into_iter().find_map(|(scalar, read)| {
-        let was = before.iter().find(|b| b.path == scalar.path);
+        let was = before
+            .iter()
+            .find(|b| b.path == scalar.path)
+            .filter(|b| !displaced(b, &after));
         if was.is_some_and(|b| b.plain && b.value == scalar.value) {
             return None;
         }
@@ -292,7 +431,9 @@ pub(super) fn yaml_value_read(original: &str, result: &str) -> Option<ValueRead>
             Some(_) => version_key(&scalar.path)?,
             None => list_of_strings(&before, &scalar.path)
                 .then_some(Meant::StringList)
-                .or_else(|| version_key(&scalar.path))?,
+                .or_else(|| version_key(&scalar.path))
+                .or_else(|| sibling_string(&before, &scalar.path))
+                .or_else(|| unmeant_form(&scalar.value, &read, &scalar.path))?,
         };
         Some(ValueRead {
             line: scalar.line,
@@ -307,25 +448,109 @@ pub(super) fn yaml_value_read(original: &str, result: &str) -> Option<ValueRead>
     })
 }
 
+/// Whether the list item `old` (of the file before) stands further down
+/// its list in `after`, with its text as written: an item inserted above
+/// it took its index, and it is not the value the new item replaced.
+fn displaced(old: &Scalar, after: &[Scalar]) -> bool {
+    let Some((Step::Item(at), list)) = old.path.split_last() else {
+        return false;
+    };
+    after.iter().any(|a| {
+        a.source == old.source
+            && matches!(a.path.split_last(), Some((Step::Item(i), l)) if l == list && i > at)
+    })
+}
+
 /// Whether PyYAML reads `scalar` as a string.
 fn reads_as_text(scalar: &Scalar) -> bool {
     !scalar.plain || (resolves(&scalar.value).is_none() && !scalar.source.is_empty())
 }
 
-/// A version key holding the value at `path` (the key of the value, or of
-/// the list holding it).
-fn version_key(path: &[Step]) -> Option<Meant> {
-    let key = path.iter().rev().find_map(|s| match s {
+/// Words of a key naming a version of a language, tool or system (the key
+/// holds a version): `python`, `node-version`, `go`, `ubuntu`.
+const VERSION_WORDS: [&str; 30] = [
+    "version",
+    "python",
+    "py",
+    "node",
+    "nodejs",
+    "ruby",
+    "go",
+    "golang",
+    "java",
+    "jdk",
+    "php",
+    "perl",
+    "rust",
+    "toolchain",
+    "elixir",
+    "otp",
+    "erlang",
+    "dotnet",
+    "deno",
+    "bun",
+    "scala",
+    "kotlin",
+    "gradle",
+    "terraform",
+    "kubernetes",
+    "k8s",
+    "helm",
+    "ubuntu",
+    "debian",
+    "release",
+];
+
+/// Words of a key naming a name or a code (`country: NO` is Norway).
+const NAME_WORDS: [&str; 8] = [
+    "name", "country", "lang", "language", "locale", "region", "tag", "image",
+];
+
+/// A key's words, lower case: split at characters other than letters and
+/// digits and where a lower-case letter meets an upper-case one
+/// (`nodeVersion`: `node`, `version`).
+fn key_words(key: &str) -> Vec<String> {
+    let mut words = vec![String::new()];
+    let mut lower = false;
+    for c in key.chars() {
+        if !c.is_alphanumeric() || (lower && c.is_uppercase()) {
+            words.push(String::new());
+        }
+        if c.is_alphanumeric()
+            && let Some(word) = words.last_mut()
+        {
+            word.extend(c.to_lowercase());
+        }
+        lower = c.is_lowercase();
+    }
+    words.retain(|w| !w.is_empty());
+    words
+}
+
+/// The key of the value at `path`, or of the list holding it.
+fn holding_key(path: &[Step]) -> Option<&String> {
+    path.iter().rev().find_map(|s| match s {
         Step::Key(k) => Some(k),
         _ => None,
-    })?;
-    key.to_lowercase()
-        .contains("version")
-        .then(|| Meant::VersionKey(key.clone()))
+    })
+}
+
+/// A version or a name key holding the value at `path` (the key of the
+/// value, or of the list holding it): a key containing `version`, or one
+/// of whose words is one of [`VERSION_WORDS`] or [`NAME_WORDS`].
+fn version_key(path: &[Step]) -> Option<Meant> {
+    let key = holding_key(path)?;
+    let words = key_words(key);
+    let has = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
+    if key.to_lowercase().contains("version") || has(&VERSION_WORDS) {
+        Some(Meant::VersionKey(key.clone()))
+    } else {
+        has(&NAME_WORDS).then(|| Meant::NameKey(key.clone()))
+    }
 }
 
 /// Whether the value at `path` is a list item whose list, in `before`,
-/// held items that were all quoted scalars (at least one).
+/// held items that were all strings, quoted or plain (at least one).
 fn list_of_strings(before: &[Scalar], path: &[Step]) -> bool {
     let Some((Step::Item(_), list)) = path.split_last() else {
         return false;
@@ -334,7 +559,55 @@ fn list_of_strings(before: &[Scalar], path: &[Step]) -> bool {
         .iter()
         .filter(|b| b.path.len() == path.len() && b.path.starts_with(list))
         .collect();
-    !items.is_empty() && items.iter().all(|b| !b.plain)
+    !items.is_empty() && items.iter().all(|b| reads_as_text(b))
+}
+
+/// The same key beside the value at `path` holding only strings in
+/// `before`: the values whose path differs from `path` at one step before
+/// the last (another item of the list of mappings, another service), the
+/// last step the same key (at least one, all read as strings).
+fn sibling_string(before: &[Scalar], path: &[Step]) -> Option<Meant> {
+    let (Step::Key(key), above) = path.split_last()? else {
+        return None;
+    };
+    let beside: Vec<&Scalar> = before
+        .iter()
+        .filter(|b| {
+            b.path.len() == path.len()
+                && b.path.last() == path.last()
+                && b.path.iter().zip(above).filter(|(x, y)| x != y).count() == 1
+        })
+        .collect();
+    let first = beside.first()?;
+    beside
+        .iter()
+        .all(|b| reads_as_text(b))
+        .then(|| Meant::Beside(key.clone(), first.source.clone()))
+}
+
+/// Words of a key holding a file mode, where a leading zero is octal meant
+/// (Ansible's `mode: 0644`, Compose's secrets' `mode: 0440`).
+const MODE_WORDS: [&str; 5] = ["mode", "umask", "perm", "permissions", "chmod"];
+
+/// A form PyYAML reads that a writer of a new value almost never means: a
+/// base-60 number (`22:22`, a port pair or a time of day, read 1342), or a
+/// number with a leading zero (`010`, read 8) outside a key holding a file
+/// mode.
+fn unmeant_form(value: &str, read: &Read, path: &[Step]) -> Option<Meant> {
+    if matches!(read.kind, ReadKind::Integer11 | ReadKind::Float) && value.contains(':') {
+        return Some(Meant::Base60);
+    }
+    let (body, _) = unsigned(value);
+    let octal = read.kind == ReadKind::Integer11
+        && body.len() > 1
+        && body.starts_with('0')
+        && body[1..].starts_with(|c: char| c.is_ascii_digit());
+    let mode = holding_key(path).is_some_and(|k| {
+        key_words(k)
+            .iter()
+            .any(|w| MODE_WORDS.contains(&w.as_str()))
+    });
+    (octal && !mode).then_some(Meant::Octal)
 }
 
 /// What a plain scalar reads as, printed back.
@@ -656,6 +929,111 @@ mod tests {
         }
     }
 
+    /// A value at a place the file held none (a new key, a new item)
+    /// where the data says a string was meant (tester 48 T-02): a version
+    /// or a name key, a list of strings, the same key beside it holding
+    /// strings, a base-60 or leading-zero number. PyYAML reads each as the
+    /// number or boolean named (python3 -c 'import yaml').
+    #[test]
+    fn a_new_value_read_otherwise_is_doubted_where_a_string_is_meant() {
+        use super::Meant;
+        let meant =
+            |original: &str, result: &str| yaml_value_read(original, result).map(|v| v.meant);
+        let step = "steps:\n  - uses: ruby/setup-ruby@v1\n";
+        assert_eq!(
+            meant(step, &format!("{step}    with:\n      ruby: 3.10\n")),
+            Some(Meant::VersionKey("ruby".into()))
+        );
+        let people = "people:\n  - name: Ola\n";
+        assert_eq!(
+            meant(people, &format!("{people}    homeCountry: NO\n")),
+            Some(Meant::NameKey("homeCountry".into()))
+        );
+        let nordic = "countries: [SE, DK]\n";
+        assert_eq!(
+            meant(nordic, "countries: [SE, DK, NO]\n"),
+            Some(Meant::StringList)
+        );
+        let choices =
+            "choices:\n- enum_value: EVERYSEC\n  arg_value: everysec\n- enum_value: ALWAYS\n";
+        let no = format!("{choices}- enum_value: NO\n");
+        assert_eq!(
+            said(choices, &no).as_deref(),
+            Some(
+                "as written, line 5 (`- enum_value: NO`) gives the unquoted value `NO` where \
+                 `enum_value` beside it holds the string `EVERYSEC`, which YAML 1.1 readers \
+                 (PyYAML) read as the boolean false, not the text `NO`: write it quoted, \
+                 `\"NO\"`, to keep it as written"
+            )
+        );
+        let web = "services:\n  web:\n    image: nginx\n";
+        assert_eq!(
+            said(web, &format!("{web}    ports:\n      - 22:22\n")).as_deref(),
+            Some(
+                "as written, line 5 (`- 22:22`) gives the unquoted value `22:22` in YAML 1.1's \
+                 base-60 form, which YAML 1.1 readers (PyYAML) read as the number 1342, not the \
+                 text `22:22`: write it quoted, `\"22:22\"`, to keep it as written"
+            )
+        );
+        assert_eq!(
+            meant(
+                "office:\n  city: Boston\n",
+                "office:\n  city: Boston\n  zip: 02134\n"
+            ),
+            Some(Meant::Octal)
+        );
+    }
+
+    /// A new item inserted at a list's head is read as new, not as the
+    /// item it pushed down (wt-yaml47's leftover: the message named the
+    /// displaced `"3.8"` as the string the file held there).
+    #[test]
+    fn an_item_inserted_first_names_no_displaced_item() {
+        let list = "python: [\"3.8\", \"3.9\"]\n";
+        let got = said(list, "python: [3.10, \"3.8\", \"3.9\"]\n");
+        assert_eq!(
+            got.as_deref(),
+            Some(
+                "as written, line 1 (`python: [3.10, \"3.8\", \"3.9\"]`) gives the unquoted value \
+                 `3.10` in a list of strings, which YAML reads as the number 3.1, not the text \
+                 `3.10`: write it quoted, `\"3.10\"`, to keep it as written"
+            )
+        );
+        let block = "v:\n  - \"3.8\"\n";
+        let got = yaml_value_read(block, "v:\n  - \"3.8\"\n  - 3.10\n").map(|v| v.meant);
+        assert_eq!(got, Some(super::Meant::StringList));
+        // A value replaced in place still names what it replaced.
+        let got = yaml_value_read(block, "v:\n  - 3.10\n").map(|v| v.meant);
+        assert_eq!(got, Some(super::Meant::Replaced("\"3.8\"".into())));
+    }
+
+    /// No doubt for a new value where the data says it may be meant as
+    /// read: the machine's YAML files write `threadsafe: yes`,
+    /// `require_changes: yes`, `mapreduce: on` as booleans, `price: 450.00`
+    /// as a number; Ansible's `mode: 0644` is octal meant; a boolean beside
+    /// the same key holding booleans.
+    #[test]
+    fn new_values_meant_as_read_are_not_doubted() {
+        let task = "- name: copy\n  copy:\n    src: a\n";
+        let flags = "a:\n  enabled: true\nb:\n  x: 1\n";
+        let cases = [
+            (task, format!("{task}  become: yes\n")),
+            (task, format!("{task}    mode: 0644\n")),
+            ("app: x\n", "app: x\nthreadsafe: yes\n".to_string()),
+            ("app: x\n", "app: x\nmapreduce: on\n".to_string()),
+            ("item: x\n", "item: x\nprice: 450.00\n".to_string()),
+            (
+                "svc: x\n",
+                "svc: x\ncpus: 0.50\ntimeout: 1.50\n".to_string(),
+            ),
+            ("svc: x\n", "svc: x\ncolor: 0xFF\nsize: 1_000\n".to_string()),
+            (flags, flags.replace("  x: 1\n", "  x: 1\n  enabled: off\n")),
+        ];
+        for (original, result) in cases {
+            assert_eq!(said(original, &result), None, "{result}");
+        }
+    }
+
     /// No doubt where the value reads back as written, where the old value
     /// was no string and the key names no version, where the file held the
     /// same text before, or where only lines around it changed.
@@ -687,5 +1065,38 @@ mod tests {
         // The same text re-sent on an edited line of a flow list.
         let had = CI.replace("[3.8, 3.9]", "[3.10, 3.11]");
         assert_eq!(said(&had, &had.replace("3.11]", "3.11, 3.12]")), None);
+    }
+}
+
+#[cfg(test)]
+mod keys_tests {
+    use super::{Holds, keys};
+
+    #[test]
+    fn keys_are_read_with_what_they_hold() {
+        let text =
+            "a:\n  - uses: x\n    with:\n    v: '3'\n  - b: ~\nc: {d: 1}\ne: &x [1]\nf: *x\ng:\n";
+        let got: Vec<(String, usize, usize, usize, Holds)> = keys(text)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|k| (k.name, k.line, k.column, k.mapping, k.holds))
+            .collect();
+        let want = [
+            ("a", 1, 0, 1, Holds::Sequence),
+            ("uses", 2, 4, 2, Holds::Scalar),
+            ("with", 3, 4, 2, Holds::Nothing),
+            ("v", 4, 4, 2, Holds::Scalar),
+            ("b", 5, 4, 3, Holds::Scalar),
+            ("c", 6, 0, 1, Holds::Mapping),
+            ("d", 6, 4, 4, Holds::Scalar),
+            ("e", 7, 0, 1, Holds::Sequence),
+            ("f", 8, 0, 1, Holds::Other),
+            ("g", 9, 0, 1, Holds::Nothing),
+        ];
+        let want: Vec<_> = want
+            .into_iter()
+            .map(|(n, l, c, m, h)| (n.to_string(), l, c, m, h))
+            .collect();
+        assert_eq!(got, want);
     }
 }

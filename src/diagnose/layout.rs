@@ -41,6 +41,7 @@ use super::doubt_toml::{toml_broken, toml_name};
 use super::doubt_twins::{Script, script_twin};
 use super::doubt_xml::{xml_broken, xml_name};
 use super::doubt_yaml::yaml_break;
+use super::doubt_yaml_empty::yaml_empty_key;
 use super::doubt_yaml_value::yaml_value_read;
 pub use super::file_kind::FileKind;
 
@@ -177,6 +178,10 @@ pub enum BreakKind {
     /// (`\ ` with a blank after it, a `#` comment before the `\`): the
     /// next line runs alone ([`super::doubt_continued`]).
     CutsCommand,
+    /// A YAML key added with no value above the lines meant as its
+    /// content, written at its own column: read as its siblings
+    /// ([`super::doubt_yaml_empty`]).
+    EmptyKey,
 }
 
 impl BreakKind {
@@ -188,7 +193,7 @@ impl BreakKind {
     /// `late-future`, `joins-statements`, `splits-statement`,
     /// `other-normalisation`, `markup-open`, `package-use`,
     /// `unused-variable`, `reads-otherwise`, `overload-alone`, `extglob-off`,
-    /// `make-expands`, `cuts-command`.
+    /// `make-expands`, `cuts-command`, `empty-key`.
     pub fn name(self) -> &'static str {
         match self {
             BreakKind::Misindents => "misindents",
@@ -219,6 +224,7 @@ impl BreakKind {
             BreakKind::ExtglobOff => "extglob-off",
             BreakKind::MakeExpands => "make-expands",
             BreakKind::CutsCommand => "cuts-command",
+            BreakKind::EmptyKey => "empty-key",
         }
     }
 
@@ -254,6 +260,7 @@ impl BreakKind {
             BreakKind::ExtglobOff => "uses an extended glob before `shopt -s extglob` runs",
             BreakKind::MakeExpands => "writes a shell variable make expands",
             BreakKind::CutsCommand => "ends a command before the line it continued",
+            BreakKind::EmptyKey => "leaves a key empty above its content",
         }
     }
 }
@@ -301,6 +308,7 @@ impl LayoutBreak {
             BreakKind::ExtglobOff => "with an extended glob bash parses with extglob off",
             BreakKind::MakeExpands => "with a shell variable make expands first",
             BreakKind::CutsCommand => "with a command ended before the line that continued it",
+            BreakKind::EmptyKey => "with a key left empty above its content",
         }
     }
 }
@@ -393,10 +401,15 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
                 Some(n) => Some(of(BreakKind::NotYaml)(say(n.describe(), n.fault()))),
                 None => match yaml_duplicate_key(original, result) {
                     Some(k) => Some(of(BreakKind::KeyTwice)(say(k.describe(), k.fault()))),
-                    // A value the edit writes unquoted that YAML reads as
-                    // another ([`super::doubt_yaml_value`]).
-                    None => yaml_value_read(original, result)
-                        .map(|v| of(BreakKind::ReadsOtherwise)(say(v.describe(), v.fault()))),
+                    // A key left empty above its content at its own
+                    // column ([`super::doubt_yaml_empty`]), a value the
+                    // edit writes unquoted that YAML reads as another
+                    // ([`super::doubt_yaml_value`]).
+                    None => match yaml_empty_key(original, result) {
+                        Some(e) => Some(of(BreakKind::EmptyKey)(say(e.describe(), e.fault()))),
+                        None => yaml_value_read(original, result)
+                            .map(|v| of(BreakKind::ReadsOtherwise)(say(v.describe(), v.fault()))),
+                    },
                 },
             },
         },

@@ -65,6 +65,7 @@ pub mod doubt_toml;
 pub mod doubt_twins;
 pub mod doubt_xml;
 pub mod doubt_yaml;
+pub mod doubt_yaml_empty;
 pub mod doubt_yaml_value;
 pub mod effect;
 pub mod file_kind;

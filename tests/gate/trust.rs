@@ -757,6 +757,58 @@ fn overloads_left_without_their_implementation_are_a_doubt() {
     }
 }
 
+/// A tester's find (round 48 T-05): a new step's `with:` and its input at
+/// one column was allowed; PyYAML reads `{'uses': 'actions/setup-node@v4',
+/// 'with': None, 'node-version': '20'}`. A doubt in every agent's shape
+/// offering the input indented under `with` (PyYAML reads the offer as
+/// `'with': {'node-version': '20'}`); the input indented, and Compose's
+/// named volumes left empty on purpose, are exact.
+#[test]
+fn a_yaml_key_left_empty_above_its_content_is_a_doubt() {
+    let workflow = "name: ci\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    \
+                    steps:\n      - uses: actions/checkout@v4\n      - uses: \
+                    actions/setup-python@v5\n        with:\n          python-version: \
+                    '3.11'\n      - run: pytest\n";
+    let file = (".github/workflows/ci.yml", workflow);
+    let step = "      - uses: actions/checkout@v4\n";
+    let node =
+        |input: &str| format!("{step}      - uses: actions/setup-node@v4\n        with:\n{input}");
+    assert_doubts_say(
+        file,
+        &[(
+            step,
+            &node("        node-version: '20'\n"),
+            "as written, line 9 (`with:`) leaves `with` empty, which YAML reads as null, and \
+             line 10 (`node-version: '20'`), at the column of `with` itself, as its sibling, \
+             not its content (line 12 gives `with` a mapping): indent the line below it by 2 \
+             columns (`          node-version: '20'`) to put it under `with`"
+                .to_string(),
+        )],
+    );
+    for agent in agents() {
+        judged_as(
+            Case::Exact,
+            agent,
+            file,
+            step,
+            &node("          node-version: '20'\n"),
+        );
+    }
+    let compose = (
+        "compose.yaml",
+        "services:\n  db:\n    image: postgres\nvolumes:\n  data:\n",
+    );
+    for agent in agents() {
+        judged_as(
+            Case::Exact,
+            agent,
+            compose,
+            "  data:\n",
+            "  data:\n  logs:\n",
+        );
+    }
+}
+
 /// A tester's find (round 39a, 21): an edit leaving package.json without
 /// a comma between two scripts was allowed (npm then refuses the file). A
 /// doubt in every agent's shape, naming the line and column; the comma
