@@ -321,7 +321,8 @@ fn run_twice(lines: &[&str], k: usize) -> Option<usize> {
             continue;
         }
         let run = &lines[from..from + k];
-        let shorter = (1..k).any(|p| k % p == 0 && (0..k - p).all(|j| run[j] == run[j + p]));
+        let shorter =
+            (1..k).any(|p| k.is_multiple_of(p) && (0..k - p).all(|j| run[j] == run[j + p]));
         let told = run
             .iter()
             .filter(|l| telling(l) && !keyword_closer(l))

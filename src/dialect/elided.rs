@@ -544,7 +544,11 @@ impl Evidence<'_> {
         self.old[start..end.max(start)]
             .iter()
             .filter(|line| !self.in_new.contains(*line))
-            .find(|line| !(line.starts_with('@') || line.starts_with("#[") || is_comment(line, self.comments)))
+            .find(|line| {
+                !(line.starts_with('@')
+                    || line.starts_with("#[")
+                    || is_comment(line, self.comments))
+            })
             .and_then(|line| crate::dialect::placed::defined_name(line))
             .is_some_and(|name| !self.new_defined.contains(name))
     }
@@ -1851,7 +1855,10 @@ mod tests {
         let note = "# old_api moved to legacy.py\n";
         assert_eq!(elided("app.py", &decorated, note), None);
         let js = "export function parseCsv(text) {\n  const rows = text.split(\"\\n\");\n  const cells = rows.map((r) => r.split(\",\"));\n  return cells;\n}\n";
-        assert_eq!(elided("util.js", js, "// parseCsv moved to ./csv.js\n"), None);
+        assert_eq!(
+            elided("util.js", js, "// parseCsv moved to ./csv.js\n"),
+            None
+        );
         // Still stand-ins: the body goes and the header stays (the name
         // still defined), a note naming nothing elsewhere, a note saying
         // the lines are kept, a version number that is no file.

@@ -581,7 +581,8 @@ fn an_edit_writing_two_or_more_lines_twice_is_a_doubt_for_every_agent() {
 /// old text already held twice.
 #[test]
 fn lines_repeated_by_design_are_not_doubted_for_every_agent() {
-    let file = "def a(x):\n    y = x + 1\n    return y\n\n\ndef b(x):\n    y = x * 2\n    return y\n";
+    let file =
+        "def a(x):\n    y = x + 1\n    return y\n\n\ndef b(x):\n    y = x * 2\n    return y\n";
     let step = "    i += 1\n    total += i\n";
     let pair = "    t.push(1)\n    t.push(2)\n";
     assert_exact_for_every_agent(
@@ -591,7 +592,10 @@ fn lines_repeated_by_design_are_not_doubted_for_every_agent() {
                 "def b(x):\n",
                 "def c(x):\n    y = x - 1\n    return y\n\n\ndef b(x):\n",
             ),
-            ("    y = x + 1\n", "    y = x + 1\n    print()\n    print()\n"),
+            (
+                "    y = x + 1\n",
+                "    y = x + 1\n    print()\n    print()\n",
+            ),
             (
                 "    y = x * 2\n",
                 &format!("    y = x * 2\n{step}{step}{step}"),
