@@ -628,6 +628,20 @@ fn search_replace_blocks_get_the_exact_trust_checks() {
              `apply --write` holds it back\n",
         ),
         (
+            "------- SEARCH\n        x = x + 1\n=======\n        x = x + 2\n        log(x)\n    return x\n+++++++ REPLACE\n",
+            "held back: block #1's REPLACE text ends with 2 lines (`log(x)` to `return x`) that \
+             the file already has right after the text it replaces (lines 4-5): written, they \
+             appear twice: send the edit without them, or with them in the old text too\n1 \
+             block, the diff applies, but `apply --write` holds it back\n",
+        ),
+        (
+            "------- SEARCH\n        log(x)\n=======\n        log(x)\n        x = x * 2\n        log(x)\n        x = x * 2\n+++++++ REPLACE\n",
+            "held back: block #1's REPLACE text holds 2 lines twice, back to back (`log(x)` to \
+             `x = x * 2`, its lines 1-2 and 3-4), which its old text does not hold twice: \
+             written, they run twice: send it with them once\n1 block, the diff applies, but \
+             `apply --write` holds it back\n",
+        ),
+        (
             "------- SEARCH\n    if x > 0:\n        x = x + 1\n=======\n    if x > 0:\n       x = x + 2\n+++++++ REPLACE\n",
             "held back: the diff leaves a.py misindented: as written, line 4 (`log(x)`) is at \
              column 8, deeper than the line before it, which opens no block: Python refuses \

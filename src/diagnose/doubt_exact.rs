@@ -88,12 +88,13 @@ pub fn block_doubt_kinds(
         };
         // Another block editing the repeated lines decides what stands
         // there: not judged.
-        let (first, last) = repeated.file_lines;
-        let touched = blocks.iter().any(|other| {
-            other.index != b.index
-                && other
-                    .original
-                    .is_some_and(|s| s.start_line <= last && s.end_line.max(s.start_line) >= first)
+        let touched = repeated.file_lines().is_some_and(|(first, last)| {
+            blocks.iter().any(|other| {
+                other.index != b.index
+                    && other.original.is_some_and(|s| {
+                        s.start_line <= last && s.end_line.max(s.start_line) >= first
+                    })
+            })
         });
         if !touched {
             out.push((

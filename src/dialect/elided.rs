@@ -297,13 +297,7 @@ fn says_kept(line: &str) -> bool {
 /// they were (`// removed the check; rest unchanged`, `# ... removed ...`)
 /// still stands in ([`is_placeholder`], [`says_left_out`]).
 fn notes_removal(line: &str, comments: Comments) -> bool {
-    if !is_comment(line, comments)
-        || is_placeholder(line, comments)
-        || says_left_out(line)
-        || says_kept(line)
-        || line.contains("...")
-        || line.contains('\u{2026}')
-    {
+    if !plain_note(line, comments) {
         return false;
     }
     let lower = line.to_lowercase();
@@ -311,6 +305,58 @@ fn notes_removal(line: &str, comments: Comments) -> bool {
         .split(|c: char| !c.is_alphanumeric())
         .any(|w| ["removed", "deleted", "dropped", "retired"].contains(&w))
         || lower.contains("no longer")
+}
+
+/// Whether `line` is a comment-only line that says nothing of lines left
+/// out or kept as they were ([`is_placeholder`], [`says_left_out`],
+/// [`says_kept`], no ellipsis): a note, which may say lines went.
+fn plain_note(line: &str, comments: Comments) -> bool {
+    is_comment(line, comments)
+        && !is_placeholder(line, comments)
+        && !says_left_out(line)
+        && !says_kept(line)
+        && !line.contains("...")
+        && !line.contains('\u{2026}')
+}
+
+/// Whether `line`, a [`plain_note`], points away from the text: it names
+/// another file (`legacy.py`, `./csv.js`, `lib/io`: a word holding a `/`,
+/// or a name and an extension of letters) or opens as a task to do (`#
+/// TODO: bring back a CSV parser`, `FIXME`, `XXX`). Standing where whole
+/// definitions go ([`Evidence::deletes_definitions`]), it says where they
+/// went or that they are to come back: they are not kept there (a
+/// tester's find, T-06: `# old_api moved to legacy.py` after the function
+/// was deleted on purpose was denied as a stand-in, while `# old_api was
+/// removed` passed).
+fn points_away(line: &str, comments: Comments) -> bool {
+    if !plain_note(line, comments) {
+        return false;
+    }
+    let line = line.trim();
+    let body = &line[comments.opening(line, false).unwrap_or(0)..];
+    let words: Vec<&str> = body
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| "()[]{}<>'\"`,;:!?*".contains(c)))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let task = words.first().is_some_and(|w| {
+        ["todo", "fixme", "xxx"].contains(&w.trim_end_matches('.').to_lowercase().as_str())
+    });
+    let file = |word: &str| {
+        let word = word.trim_end_matches('.');
+        let named = |name: &str| name.chars().any(char::is_alphabetic);
+        if word.contains('/') {
+            return !word.contains("://") && word.split('/').any(named);
+        }
+        word.rsplit_once('.').is_some_and(|(stem, ext)| {
+            stem.chars().filter(|c| c.is_alphanumeric()).count() >= 2
+                && named(stem)
+                && (1..=5).contains(&ext.len())
+                && ext.chars().all(|c| c.is_ascii_alphanumeric())
+                && named(ext)
+        })
+    };
+    task || words.iter().any(|w| file(w))
 }
 
 /// The lines of `new` between the whole lines it shares with `old` at
@@ -356,6 +402,8 @@ struct Evidence<'a> {
     new: Vec<(usize, &'a str, bool, usize)>,
     /// Every line `new` holds.
     in_new: HashSet<&'a str>,
+    /// The names `new` defines ([`crate::dialect::placed::defined_name`]).
+    new_defined: HashSet<&'a str>,
     /// The file's comment marks.
     comments: Comments,
 }
@@ -394,6 +442,10 @@ impl<'a> Evidence<'a> {
             old,
             at_old,
             in_new: new_lines.iter().map(|l| l.1).collect(),
+            new_defined: new_lines
+                .iter()
+                .filter_map(|l| crate::dialect::placed::defined_name(l.1))
+                .collect(),
             new: new_lines,
             comments,
         }
@@ -412,7 +464,11 @@ impl<'a> Evidence<'a> {
                 continue;
             };
             let statement = beside.get(self.new[at].0).copied().unwrap_or(false);
-            if run.code && (run.lost >= MIN_RUN || (statement && run.lost > 0)) {
+            if run.code
+                && (run.lost >= MIN_RUN || (statement && run.lost > 0))
+                && !(points_away(self.new[at].1, self.comments)
+                    && self.deletes_definitions(run.span))
+            {
                 return Some(self.new[at].0);
             }
             // Two ellipses side by side stand in one place: counted once.
@@ -479,6 +535,24 @@ impl<'a> Evidence<'a> {
 }
 
 impl Evidence<'_> {
+    /// Whether the old text's lines `span` that the new text holds nowhere
+    /// open with a definition (decorators, attributes and comments before
+    /// it aside: `def old_api(path):`, `export function parseCsv(text) {`)
+    /// whose name the new text no longer defines: whole definitions go
+    /// there, not some of their lines.
+    fn deletes_definitions(&self, (start, end): (usize, usize)) -> bool {
+        self.old[start..end.max(start)]
+            .iter()
+            .filter(|line| !self.in_new.contains(*line))
+            .find(|line| {
+                !(line.starts_with('@')
+                    || line.starts_with("#[")
+                    || is_comment(line, self.comments))
+            })
+            .and_then(|line| crate::dialect::placed::defined_name(line))
+            .is_some_and(|name| !self.new_defined.contains(name))
+    }
+
     /// The old line (its index, from `from` on) that the new text's line
     /// `changed`, which the old text does not hold, is a change of: the
     /// most similar of the old lines the new text holds nowhere, when
@@ -1757,6 +1831,46 @@ mod tests {
                 "{note}"
             );
         }
+    }
+
+    /// The tester's find (T-06): a whole function deleted on purpose and a
+    /// note left pointing elsewhere (to the file it moved to, as a task to
+    /// bring it back) is no stand-in, as a note saying it was removed is
+    /// not; the same notes where only some of a function's lines go, a
+    /// note naming nothing elsewhere, and one saying the lines are kept
+    /// still stand in.
+    #[test]
+    fn a_note_pointing_elsewhere_for_a_deleted_definition_is_no_stand_in() {
+        let py = "def old_api(path):\n    data = load(path)\n    data = data.strip()\n    parts = data.split(\",\")\n    return [p.strip() for p in parts]\n";
+        for note in [
+            "# old_api moved to legacy.py (import it from there)",
+            "# TODO: bring back a CSV parser once the format settles",
+            "# NOTE: old_api now lives in legacy.py",
+            "# old_api: see legacy.py",
+            "# FIXME restore once lib/csv lands",
+        ] {
+            assert_eq!(elided("app.py", py, &format!("{note}\n")), None, "{note}");
+        }
+        let decorated = format!("@cache\n{py}");
+        let note = "# old_api moved to legacy.py\n";
+        assert_eq!(elided("app.py", &decorated, note), None);
+        let js = "export function parseCsv(text) {\n  const rows = text.split(\"\\n\");\n  const cells = rows.map((r) => r.split(\",\"));\n  return cells;\n}\n";
+        assert_eq!(
+            elided("util.js", js, "// parseCsv moved to ./csv.js\n"),
+            None
+        );
+        // Still stand-ins: the body goes and the header stays (the name
+        // still defined), a note naming nothing elsewhere, a note saying
+        // the lines are kept, a version number that is no file.
+        for new in [
+            "def old_api(path):\n    # TODO: see legacy.py\n",
+            "# old_api helpers\n",
+            "# old_api: rest as in legacy.py, unchanged\n",
+            "# old_api is v2.0 now\n",
+        ] {
+            assert!(elided("app.py", py, new).is_some(), "{new}");
+        }
+        assert!(elided("util.js", js, "// parseCsv: see ./csv.js ...\n").is_some());
     }
 
     /// Outside its fenced code, a Markdown file's `#` line is a heading

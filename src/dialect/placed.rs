@@ -115,7 +115,7 @@ pub fn another_definition(
 /// a Go method's receiver), as far as it runs in letters, digits and `_`;
 /// `None` for a line that opens no definition. Two lines defining the same
 /// name are one definition, whatever else differs (its parameters).
-fn defined_name(line: &str) -> Option<&str> {
+pub fn defined_name(line: &str) -> Option<&str> {
     if !opens_definition(line) {
         return None;
     }

@@ -528,6 +528,90 @@ fn an_edit_ending_like_the_next_line_by_design_is_not_doubted() {
     }
 }
 
+/// `shop.js` of the tester's find (T-07): the charge lines follow the
+/// total.
+const SHOP: &str = "function checkout(cart, account) {\n  const total = cart.reduce((s, i) => s + i.price, 0);\n  account.balance -= total;\n  account.orders += 1;\n  log(`charged ${total}`);\n  return total;\n}\n";
+
+/// The tester's find (T-07): an edit whose new text ends with the two
+/// lines the file has right after its old text (the charge written twice:
+/// node charged 20 for one item of 10), begins with the two right before
+/// it, or holds its own three lines twice back to back, was allowed for
+/// every agent while the one-line overlap was denied. A doubt naming the
+/// lines, in every agent's shape.
+#[test]
+fn an_edit_writing_two_or_more_lines_twice_is_a_doubt_for_every_agent() {
+    let total = "  const total = cart.reduce((s, i) => s + i.price, 0);\n";
+    let charge = "  account.balance -= total;\n  account.orders += 1;\n";
+    let last = "  account.lastOrder = Date.now();\n";
+    let cases = [
+        (
+            total.to_string(),
+            format!("  const total = cart.reduce((s, i) => s + i.price * i.qty, 0);\n{charge}"),
+            "2 lines (`account.balance -= total;` to `account.orders += 1;`) that the file \
+             already has right after the text it replaces (lines 3-4): written, they appear \
+             twice"
+                .to_string(),
+        ),
+        (
+            "  log(`charged ${total}`);\n".to_string(),
+            format!("{charge}  log(`charged ${{total}} to ${{account.id}}`);\n"),
+            "2 lines (`account.balance -= total;` to `account.orders += 1;`) that the file \
+             already has right before the text it replaces (lines 3-4): written, they appear \
+             twice"
+                .to_string(),
+        ),
+        (
+            charge.to_string(),
+            format!("{charge}{last}{charge}{last}"),
+            "twice, back to back (`account.balance -= total;` to `account.lastOrder = \
+             Date.now();`, "
+                .to_string(),
+        ),
+    ];
+    let cases: Vec<(&str, &str, String)> = cases
+        .iter()
+        .map(|(old, new, said)| (old.as_str(), new.as_str(), said.clone()))
+        .collect();
+    assert_doubts_say(("shop.js", SHOP), &cases);
+}
+
+/// Look-alikes of lines written twice, exact for every agent: a function
+/// added before another that ends with the same lines, a test that calls
+/// `print()` twice, an unrolled loop of three copies, a pair of lines the
+/// old text already held twice.
+#[test]
+fn lines_repeated_by_design_are_not_doubted_for_every_agent() {
+    let file =
+        "def a(x):\n    y = x + 1\n    return y\n\n\ndef b(x):\n    y = x * 2\n    return y\n";
+    let step = "    i += 1\n    total += i\n";
+    let pair = "    t.push(1)\n    t.push(2)\n";
+    assert_exact_for_every_agent(
+        ("m.py", file),
+        &[
+            (
+                "def b(x):\n",
+                "def c(x):\n    y = x - 1\n    return y\n\n\ndef b(x):\n",
+            ),
+            (
+                "    y = x + 1\n",
+                "    y = x + 1\n    print()\n    print()\n",
+            ),
+            (
+                "    y = x * 2\n",
+                &format!("    y = x * 2\n{step}{step}{step}"),
+            ),
+        ],
+    );
+    let twice = format!("def t(x):\n{pair}{pair}    return x\n");
+    assert_exact_for_every_agent(
+        ("t.py", &twice),
+        &[(
+            &format!("{pair}{pair}"),
+            &format!("{pair}{pair}    t.push(3)\n"),
+        )],
+    );
+}
+
 /// `cart.py` of the tester's find.
 const CART: &str = "class Cart:\n    def __init__(self):\n        self.items = []\n        self.count = 0\n\n    def add(self, item):\n        self.items.append(item)\n        self.count += 1\n        return self.count\n";
 

@@ -756,12 +756,24 @@ fn cut_short(old: &str, new: &str) -> Option<String> {
     const LEAST: usize = 10;
     let solid = |text: &str| text.lines().filter(|l| !l.trim().is_empty()).count();
     let (before, after) = (solid(old), solid(new));
-    if before < LEAST || after * 3 > before || after == 0 {
+    if after == 0 {
         return None;
     }
     let old_lines: Vec<&str> = old.lines().collect();
     let diff = similar::TextDiff::from_lines(old, new);
     let ops = diff.ops();
+    if let Some(at) = head_changed_once(ops, old_lines.len()) {
+        let lost = old_lines[at..]
+            .iter()
+            .filter(|l| !l.trim().is_empty())
+            .count();
+        if lost >= 3 && lost * 3 >= before {
+            return cut_short_said(&old_lines, at, lost, new);
+        }
+    }
+    if before < LEAST || after * 3 > before {
+        return None;
+    }
     // The old lines past the last one the new content keeps or replaces
     // (a replacement's lines beyond its new ones are deleted ones).
     // A line added at the end (a closing line, a new entry) does not make
@@ -804,7 +816,50 @@ fn cut_short(old: &str, new: &str) -> Option<String> {
     if kept == 0 || lost < LEAST || lost * 3 < before * 2 {
         return None;
     }
+    cut_short_said(&old_lines, old_index, lost, new)
+}
+
+/// Where a content that is the file's first lines exactly, one of them
+/// changed, stops (the index of the first old line it leaves out), when
+/// it adds no line and leaves out every line after: the cut-off
+/// signature whatever the file's length (a tester's find, T-20: a Write of
+/// a settings module's first 6 lines, `DEBUG = True` changed, its 6 last
+/// settings gone, passed the 10-line threshold). A content changing no
+/// line is left to [`cut_short`]'s thresholds (a tail deleted may be
+/// meant).
+fn head_changed_once(ops: &[similar::DiffOp], old_len: usize) -> Option<usize> {
+    use similar::DiffOp;
+    let (last, head) = ops.split_last()?;
+    let DiffOp::Delete {
+        old_index,
+        old_len: cut,
+        ..
+    } = *last
+    else {
+        return None;
+    };
+    let mut changed = 0;
+    for op in head {
+        match *op {
+            DiffOp::Equal { .. } => {}
+            DiffOp::Replace {
+                old_len: 1,
+                new_len: 1,
+                ..
+            } => changed += 1,
+            _ => return None,
+        }
+    }
+    let kept = head.iter().any(|op| matches!(op, DiffOp::Equal { .. }));
+    (changed == 1 && kept && old_index + cut == old_len).then_some(old_index)
+}
+
+/// [`cut_short`]'s sentence: the content stops before `old_lines[at]`,
+/// leaving out `lost` non-blank lines.
+fn cut_short_said(old_lines: &[&str], at: usize, lost: usize, new: &str) -> Option<String> {
+    let tail = &old_lines[at..];
     let first = tail.iter().position(|l| !l.trim().is_empty())?;
+    let old_index = at;
     Some(format!(
         "its content covers only the file's first {} and stops there: writing it deletes the {} after \
          (lines {}-{}, from `{}`), {} become {}: a content cut short, or written for the lines \
@@ -1985,6 +2040,36 @@ mod tests {
         assert!(write_doubt("cart.py", &module, &first).is_some());
         // The first lines and one line added after them (tester 42c, 09).
         assert!(write_doubt("cart.py", &module, &format!("{first}__all__ = []\n")).is_some());
+    }
+
+    /// The tester's find (T-20): a small settings module's first 6 lines,
+    /// one changed, its last 6 settings gone, is cut short; the same
+    /// lines unchanged (a tail deleted, maybe meant), the file with one
+    /// line changed whole, and one with a line changed and another added
+    /// are not.
+    #[test]
+    fn a_small_files_head_with_a_line_changed_is_cut_short() {
+        let cfg = "import os\n\nDEBUG = False\nHOST = \"0.0.0.0\"\nPORT = 8080\nDB_URL = os.environ[\"DB_URL\"]\nCACHE_TTL = 300\nMAX_UPLOAD = 10\nALLOWED_HOSTS = [\"example.com\"]\nSECRET_KEY = os.environ[\"SECRET_KEY\"]\nLOG_LEVEL = \"INFO\"\nTIMEZONE = \"UTC\"\n";
+        let head: String = cfg.lines().take(6).map(|l| format!("{l}\n")).collect();
+        let cut = head.replace("DEBUG = False", "DEBUG = True");
+        let (kind, message) = write_doubt("cfg.py", cfg, &cut).expect("a doubt");
+        assert_eq!(kind, EditDoubtKind::ElidesLines);
+        assert!(
+            message.starts_with(
+                "its content covers only the file's first 6 lines and stops there: writing it \
+                 deletes the 6 non-blank lines after (lines 7-12, from `CACHE_TTL = 300`)"
+            ),
+            "{message}"
+        );
+        assert_eq!(write_doubt("cfg.py", cfg, &head), None);
+        let whole = cfg.replace("DEBUG = False", "DEBUG = True");
+        assert_eq!(write_doubt("cfg.py", cfg, &whole), None);
+        let added = cut.replace("PORT = 8080\n", "PORT = 8080\nWORKERS = 4\n");
+        assert_eq!(write_doubt("cfg.py", cfg, &added), None);
+        // Two lines left out: too few to tell.
+        let short: String = cfg.lines().take(10).map(|l| format!("{l}\n")).collect();
+        let short = short.replace("DEBUG = False", "DEBUG = True");
+        assert_eq!(write_doubt("cfg.py", cfg, &short), None);
     }
 
     /// An old text matching only inside a trailing comment, a `/* */`
