@@ -518,8 +518,12 @@ pub(super) fn codex(call: &Call, fs: &dyn PatchFs) -> Finding {
             explanation.push_str(line_diff_text(&d.line_diff).trim_end());
         }
     }
+    // What allowing it as sent does to the file (a tester's find, round
+    // 49 T-13: a trimmed hunk misindenting Python was said as "spacing
+    // differs" only).
     let damage: Vec<String> = apply_patch::patch_doubts(&patch, &outcome, fs, cwd)
         .into_iter()
+        .chain(apply_patch::loose_layout_doubts(&patch, &outcome, fs, cwd))
         .map(|d| d.message)
         .collect();
     if !damage.is_empty() {
