@@ -526,6 +526,10 @@ pub(super) fn codex(call: &Call, fs: &dyn PatchFs) -> Finding {
         .chain(apply_patch::loose_layout_doubts(&patch, &outcome, fs, cwd))
         .map(|d| d.message)
         .collect();
+    // The step is the loose case's own (the exact patch offered, or why
+    // none is): a trust check's "send the new lines ..." said of the patch
+    // as written is not it.
+    let next_step = NextStep::after_refusal(&explanation, Case::Loose, false);
     if !damage.is_empty() {
         explanation.push_str(&format!("\nAs written: {}.", damage.join("; ")));
     }
@@ -562,7 +566,7 @@ pub(super) fn codex(call: &Call, fs: &dyn PatchFs) -> Finding {
         case: Case::Loose,
         file,
         stage: Some(loosest(&outcome).name().to_string()),
-        next_step: NextStep::after_refusal(&explanation, Case::Loose, false),
+        next_step,
         explanation,
         corrected,
         withheld: why_not,
