@@ -1976,7 +1976,9 @@ mod tests {
         assert!(
             notice.error
                 && notice.text.starts_with("in doubt: ")
-                && notice.text.contains("Python refuses the file (IndentationError")
+                && notice
+                    .text
+                    .contains("Python refuses the file (IndentationError")
                 && notice.text.contains("press a again to write edit 1 to ")
                 && notice.text.contains(" anyway (any other key leaves it)"),
             "{}",

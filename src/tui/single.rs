@@ -1248,7 +1248,8 @@ mod tests {
     /// only its level (round 49 T-05: it was written at once).
     #[test]
     fn a_trimmed_patch_hunk_misindenting_python_says_what_python_does() {
-        let original = "def f(path):\n    data = load(path)\n    data = data.strip()\n    return data\n";
+        let original =
+            "def f(path):\n    data = load(path)\n    data = data.strip()\n    return data\n";
         let patch = "*** Begin Patch\n*** Update File: app.py\n@@\n def f(path):\n\
                      -      data = load(path)\n+      data = load(path) or \"\"\n*** End Patch\n";
         let (_dir, path, mut s) = screen_showing("app.py", original, patch, true);

@@ -532,7 +532,10 @@ mod tests {
         );
         assert!(asked.ends_with("press A again to write anyway, Esc to cancel"));
         let read = |name: &str| std::fs::read_to_string(dir.path().join(name)).expect("read");
-        assert_eq!((read("calc.py"), read("other.py")), (calc.into(), "x = 1\n".into()));
+        assert_eq!(
+            (read("calc.py"), read("other.py")),
+            (calc.into(), "x = 1\n".into())
+        );
         assert_eq!(press(&mut files, 'A'), Flow::Exit(Exit::Quit(0)));
         assert_eq!(read("other.py"), "x = 2\n");
         assert!(read("calc.py").contains("{hi}!"));
