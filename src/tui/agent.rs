@@ -900,6 +900,15 @@ impl AgentEdits {
             };
             match recorded {
                 Some((body, what)) => {
+                    // How the model's patch matched is not known: each block
+                    // badged so, not with the engine's exact stage of the
+                    // diff it shows (a tester's find, round 49 T-17).
+                    let blocks = body.lines().filter(|l| *l == "------- SEARCH").count();
+                    shown.app.place_blocks(
+                        vec![Some(crate::tui::app::UNKNOWN_MATCH.to_string()); blocks],
+                        Vec::new(),
+                        crate::source::patch_preview::BlockNumbers::Unnumbered,
+                    );
                     shown.app.set_diff(body);
                     shown
                         .app
