@@ -1,6 +1,6 @@
 //! The real binary in a pseudo-terminal on an apply_patch: the single-file
-//! previewer and the transcript previewer show the loose hunk, and
-//! accepting writes the reference's result.
+//! previewer and the transcript previewer show the loose hunk, ask about
+//! it, and accepting again writes the reference's result.
 
 mod support;
 
@@ -24,9 +24,18 @@ fn final_transcript(dir: &std::path::Path, name: &str) -> Session {
     Session::srview(dir, &["--transcript", "--final", "--cwd", cwd, name])
 }
 
-/// `key` accepts: the previewer leaves with 0 and calc.py holds the
-/// reference's result.
+/// `key` asks first about the hunk matched at level unicode, as `apply
+/// --write` holds it back (round 49 T-05: one key wrote it), calc.py left
+/// as it is; `key` again accepts: the previewer leaves with 0 and calc.py
+/// holds the reference's result.
 fn accept_writes_result(s: &mut Session, key: &[u8], dir: &tempfile::TempDir) {
+    let before = support::files::read(dir.path(), "calc.py");
+    s.press(key);
+    let again = format!("press {} again", String::from_utf8_lossy(key));
+    s.wait_for("the question", |c| {
+        c.contains("matched the file only at level unicode") && c.contains(&again)
+    });
+    assert_eq!(support::files::read(dir.path(), "calc.py"), before);
     s.press(key);
     assert_eq!(s.exit_code(), 0);
     assert_eq!(support::files::read(dir.path(), "calc.py"), RESULT);

@@ -621,7 +621,7 @@ fn loose_edits_are_repaired_or_denied_with_the_exact_edit() {
 
 /// A Codex patch whose context is indented two columns in: repaired; with
 /// `loose=deny`, the damage it would do as written is said (the new lines
-/// shifted out of the class body).
+/// shifted out of the class body, and Python's refusal of the file).
 #[test]
 fn a_loose_patch_denied_says_the_indentation_it_would_break() {
     let agent = GateAgent::Codex;
@@ -637,8 +637,13 @@ fn a_loose_patch_denied_says_the_indentation_it_would_break() {
             "As written: hunk #1 of inventory.py matched only with white space ignored (trimmed) \
              at lines 12-13, and the new lines are 2 columns left of the lines they replace: in \
              code whose indentation has a meaning (Python, YAML, ...) this moves them out of the \
-             enclosing block."
+             enclosing block; the patch leaves inventory.py misindented: as written, line 14"
         ),
+        "{reason}"
+    );
+    // What Python does with the file as sent (round 49 T-13).
+    assert!(
+        reason.contains("Python refuses the file (IndentationError"),
         "{reason}"
     );
     let offered = offered_input(agent, &reason).expect("the exact patch");

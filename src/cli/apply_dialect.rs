@@ -125,8 +125,15 @@ pub(super) fn patch_doubts(
 ) -> Result<Vec<String>, Error> {
     let place = place(file)?;
     let target = place.target(content);
-    let doubts = one_file::doubts_for(diff, &target).map_err(|e| Error::usage(e.to_string()))?;
+    let usage = |e: one_file::OneFileError| Error::usage(e.to_string());
+    let doubts = one_file::doubts_for(diff, &target).map_err(usage)?;
     let mut out: Vec<String> = doubts.into_iter().map(|d| d.message).collect();
+    // What a loose hunk's result does to the file: said with `--force` too.
+    out.extend(
+        (one_file::loose_doubts_for(diff, &target).map_err(usage)?)
+            .into_iter()
+            .map(|d| d.message),
+    );
     out.extend(
         one_file::elsewhere(diff, &place.name)
             .named

@@ -625,6 +625,24 @@ pub fn doubts_for(
     ))
 }
 
+/// The faults of the target's section as Codex writes it where a hunk of
+/// it matched only loosely (see
+/// [`loose_layout_doubts`](super::apply_patch::loose_layout_doubts)):
+/// what writing it anyway does, said with the loose level's hold.
+pub fn loose_doubts_for(
+    text: &str,
+    target: &Target,
+) -> Result<Vec<super::apply_patch::PatchDoubt>, OneFileError> {
+    let Some(TargetSection { one, .. }) = target_section(text, target)? else {
+        return Ok(Vec::new());
+    };
+    let fs = memory(target);
+    let outcome = apply(&one, &fs, target.cwd);
+    Ok(super::apply_patch::loose_layout_doubts(
+        &one, &outcome, &fs, target.cwd,
+    ))
+}
+
 /// Whether `section`'s `*** Move to:` names the file it updates.
 fn self_move(section: &Section, cwd: &str) -> bool {
     matches!(

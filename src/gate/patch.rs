@@ -523,10 +523,18 @@ pub(super) fn codex(call: &Call, fs: &dyn PatchFs) -> Finding {
             explanation.push_str(line_diff_text(&d.line_diff).trim_end());
         }
     }
+    // What allowing it as sent does to the file (a tester's find, round
+    // 49 T-13: a trimmed hunk misindenting Python was said as "spacing
+    // differs" only).
     let damage: Vec<String> = apply_patch::patch_doubts(&patch, &outcome, fs, cwd)
         .into_iter()
+        .chain(apply_patch::loose_layout_doubts(&patch, &outcome, fs, cwd))
         .map(|d| d.message)
         .collect();
+    // The step is the loose case's own (the exact patch offered, or why
+    // none is): a trust check's "send the new lines ..." said of the patch
+    // as written is not it.
+    let next_step = NextStep::after_refusal(&explanation, Case::Loose, false);
     if !damage.is_empty() {
         explanation.push_str(&format!("\nAs written: {}.", damage.join("; ")));
     }
@@ -563,7 +571,7 @@ pub(super) fn codex(call: &Call, fs: &dyn PatchFs) -> Finding {
         case: Case::Loose,
         file,
         stage: Some(loosest(&outcome).name().to_string()),
-        next_step: NextStep::after_refusal(&explanation, Case::Loose, false),
+        next_step,
         explanation,
         corrected,
         withheld: why_not,

@@ -275,9 +275,21 @@ fn arriving_edits(row: &DialectRow, text: &str, content: Option<&str>) -> Vec<Ar
 /// `apply --write` holds back): one sentence each.
 fn dialect_doubts(text: &str, dialect: Dialect, target: &Target) -> Vec<String> {
     match dialect {
-        Dialect::ApplyPatch => crate::dialect::one_file::doubts_for(text, target)
-            .map(|doubts| doubts.into_iter().map(|d| d.message).collect())
-            .unwrap_or_default(),
+        // What `apply --write` holds back (a tester's find, round 49 T-05:
+        // `a` wrote a hunk matched at level unicode at once): each loose
+        // hunk, then the trust checks, then what a loose result does.
+        Dialect::ApplyPatch => {
+            use crate::dialect::one_file;
+            let holds = one_file::apply_patch_to(text, target)
+                .map(|outcome| crate::source::patch::loose_holds(&outcome))
+                .unwrap_or_default();
+            let checks = one_file::doubts_for(text, target).unwrap_or_default();
+            let faults = one_file::loose_doubts_for(text, target).unwrap_or_default();
+            holds
+                .into_iter()
+                .chain(checks.into_iter().chain(faults).map(|d| d.message))
+                .collect()
+        }
         Dialect::EditJson | Dialect::SearchReplace => {
             match crate::dialect::one_file::parse_edit(text) {
                 Ok(edit) => {

@@ -97,8 +97,11 @@ pub fn doubts(text: &str, run: &PatchRun) -> Vec<String> {
         root: run.cwd.clone(),
     };
     let cwd = run.cwd.to_string_lossy();
-    crate::dialect::apply_patch::patch_doubts(&patch, &run.outcome, &fs, &cwd)
+    use crate::dialect::apply_patch::{loose_layout_doubts, patch_doubts};
+    // What a loose hunk's result does to its file: said with `--force` too.
+    patch_doubts(&patch, &run.outcome, &fs, &cwd)
         .into_iter()
+        .chain(loose_layout_doubts(&patch, &run.outcome, &fs, &cwd))
         // Said by [`write_doubts`], with the workspace's path rules.
         .filter(|d| d.kind != crate::dialect::apply_patch::PatchDoubtKind::MovesOntoItself)
         .map(|d| d.message)

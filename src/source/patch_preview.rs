@@ -288,11 +288,18 @@ pub fn preview(text: &str, fs: &dyn PatchFs, cwd: &str, ended: bool) -> PatchPre
     // What accepting would write is the reference's run of the whole text.
     let whole = crate::dialect::apply_patch::apply_text(text, fs, cwd);
     let refusal = (whole.exit_code != 0).then(|| whole.stderr.trim_end().to_string());
+    // What `apply --transcript --write` holds back (a tester's find, round
+    // 49 T-05: `A` wrote a hunk matched at level unicode at once): each
+    // loose hunk, the trust checks, what a loose result does.
     let doubts = match crate::dialect::apply_patch::parse(text) {
         Ok(patch) if whole.exit_code == 0 => {
-            crate::dialect::apply_patch::patch_doubts(&patch, &whole, fs, cwd)
+            use crate::dialect::apply_patch::{loose_layout_doubts, patch_doubts};
+            let checks = patch_doubts(&patch, &whole, fs, cwd)
                 .into_iter()
-                .map(|d| d.message)
+                .chain(loose_layout_doubts(&patch, &whole, fs, cwd));
+            super::patch::loose_holds(&whole)
+                .into_iter()
+                .chain(checks.map(|d| d.message))
                 .collect()
         }
         _ => Vec::new(),

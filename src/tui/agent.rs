@@ -900,6 +900,15 @@ impl AgentEdits {
             };
             match recorded {
                 Some((body, what)) => {
+                    // How the model's patch matched is not known: each block
+                    // badged so, not with the engine's exact stage of the
+                    // diff it shows (a tester's find, round 49 T-17).
+                    let blocks = body.lines().filter(|l| *l == "------- SEARCH").count();
+                    shown.app.place_blocks(
+                        vec![Some(crate::tui::app::UNKNOWN_MATCH.to_string()); blocks],
+                        Vec::new(),
+                        crate::source::patch_preview::BlockNumbers::Unnumbered,
+                    );
                     shown.app.set_diff(body);
                     shown
                         .app
@@ -1112,12 +1121,30 @@ impl AgentEdits {
             Verdict::NotRun => "never ran",
             _ => "failed",
         };
-        let question = format!(
-            "press a again to write edit {} to {} (any other key leaves it). Checked: {agent} \
-             {not} it; {how}; the file still holds the content it ran against ({against})",
-            row.seq,
-            path.display()
-        );
+        // srview's trust checks of its result, as `apply --write` holds
+        // it back for them: said first, so that the question never reads
+        // as an all-clear (a tester's find, round 49 T-15: a misindented
+        // Python edit pi never ran was written on "Checked: ...").
+        let doubts: Vec<String> = applied
+            .map(|a| a.doubts.iter().map(|d| d.message.clone()).collect())
+            .unwrap_or_default();
+        let question = if doubts.is_empty() {
+            format!(
+                "press a again to write edit {} to {} (any other key leaves it). Checked: \
+                 {agent} {not} it; {how}; the file still holds the content it ran against ({against})",
+                row.seq,
+                path.display()
+            )
+        } else {
+            format!(
+                "in doubt: {}: press a again to write edit {} to {} anyway (any other key \
+                 leaves it). Checked: {agent} {not} it; {how}; the file still holds the \
+                 content it ran against ({against})",
+                doubts.join("; "),
+                row.seq,
+                path.display()
+            )
+        };
         let new = match &result {
             Ok(Some(new)) => new.to_string(),
             _ => String::new(),
@@ -1138,7 +1165,8 @@ impl AgentEdits {
             Decision::Write => {}
             Decision::Ask(question) => {
                 self.confirming = Some(row.seq);
-                return self.say_of_shown(&question.join("; "), !loose.is_empty());
+                let warn = !loose.is_empty() || !doubts.is_empty();
+                return self.say_of_shown(&question.join("; "), warn);
             }
             Decision::Refuse(Why::Deletes) => {
                 return self.say_of_shown("not accepted: srview does not delete files", true);
@@ -1936,6 +1964,41 @@ mod tests {
         screen.accept();
         assert_eq!(std::fs::read_to_string(&file).expect("read"), "x = 2\n");
         assert_eq!(screen.written(), std::slice::from_ref(&file));
+    }
+
+    /// `a` on an edit the agent failed whose result srview's trust checks
+    /// doubt (Python left misindented) says the doubt first, in the trust
+    /// check's words, never reading as an all-clear (a tester's find, round
+    /// 49 T-15); `a` again writes it.
+    #[test]
+    fn accept_says_the_trust_checks_doubt_before_writing() {
+        let (dir, mut screen) = over_a_py();
+        let file = dir.path().join("a.py");
+        let before = "def f():\n    x = 1\n    return x\n";
+        std::fs::write(&file, before).expect("write");
+        let misindent = FAILED_EDIT.replace(r#""new_text":"x = 2""#, r#""new_text":"  x = 2""#);
+        let (start, end) = misindent.split_at(misindent.find('\n').expect("a line") + 1);
+        screen.on_text(text(start, false));
+        screen.on_text(text(end, true));
+        screen.accept();
+        let notice = screen.list().notice().clone().expect("a question");
+        assert!(
+            notice.error
+                && notice.text.starts_with("in doubt: ")
+                && notice
+                    .text
+                    .contains("Python refuses the file (IndentationError")
+                && notice.text.contains("press a again to write edit 1 to ")
+                && notice.text.contains(" anyway (any other key leaves it)"),
+            "{}",
+            notice.text
+        );
+        assert_eq!(std::fs::read_to_string(&file).expect("read"), before);
+        screen.accept();
+        assert_eq!(
+            std::fs::read_to_string(&file).expect("read"),
+            "def f():\n      x = 2\n    return x\n"
+        );
     }
 
     /// A failed edit judged against the file on disk (no later edit wrote

@@ -1221,6 +1221,50 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "may = 20\n");
     }
 
+    /// A Codex hunk matched only at a loose level is asked about as
+    /// `apply --write` holds it back (a tester's find, round 49 T-05: one
+    /// `a` wrote a hunk matched at level unicode, the file's en dash
+    /// rewritten as a hyphen); the `a` that answers writes.
+    #[test]
+    fn a_patch_hunk_matched_at_level_unicode_is_asked_about_first() {
+        let original = "def label(lo, hi):\n    return f\"{lo} \u{2013} {hi}\"\n";
+        let patch = "*** Begin Patch\n*** Update File: calc.py\n@@\n def label(lo, hi):\n\
+                     -    return f\"{lo} - {hi}\"\n+    return f\"{lo} - {hi}!\"\n*** End Patch\n";
+        let (_dir, path, mut s) = screen_showing("calc.py", original, patch, true);
+        assert_eq!(accept_now(&mut s, false), None);
+        let asked = notice_text(&s);
+        assert!(
+            asked.starts_with("hunk 1 of calc.py matched the file only at level unicode")
+                && asked.ends_with("press a again to write anyway, Esc to cancel"),
+            "{asked}"
+        );
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), original);
+        assert_eq!(accept_now(&mut s, true), Some(Exit::Wrote(path.clone())));
+        assert!(std::fs::read_to_string(&path).unwrap().contains("{hi}!"));
+    }
+
+    /// A trimmed-level Codex hunk leaving Python misindented is asked
+    /// about with what the trust check says Python does with the file, not
+    /// only its level (round 49 T-05: it was written at once).
+    #[test]
+    fn a_trimmed_patch_hunk_misindenting_python_says_what_python_does() {
+        let original =
+            "def f(path):\n    data = load(path)\n    data = data.strip()\n    return data\n";
+        let patch = "*** Begin Patch\n*** Update File: app.py\n@@\n def f(path):\n\
+                     -      data = load(path)\n+      data = load(path) or \"\"\n*** End Patch\n";
+        let (_dir, path, mut s) = screen_showing("app.py", original, patch, true);
+        assert_eq!(accept_now(&mut s, false), None);
+        let asked = notice_text(&s);
+        assert!(
+            asked.starts_with("hunk 1 of app.py matched the file only at level trimmed")
+                && asked.contains("the patch leaves app.py misindented")
+                && asked.contains("Python refuses the file (IndentationError"),
+            "{asked}"
+        );
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), original);
+        assert_eq!(accept_now(&mut s, true), Some(Exit::Wrote(path.clone())));
+    }
+
     /// A doubtful result over a file that changed on disk is not asked
     /// about: nothing could be written, and `r` is offered at once.
     #[test]

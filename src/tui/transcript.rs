@@ -505,6 +505,42 @@ mod tests {
         );
     }
 
+    /// A Codex hunk matched only at a loose level holds `A` back as
+    /// `apply --transcript --write` holds it (a tester's find, round 49
+    /// T-05: `A` wrote both files at once, the unicode-level one's en dash
+    /// rewritten); the `A` that answers writes the whole patch.
+    #[test]
+    fn a_loose_patch_hunk_is_asked_about_before_a_writes() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut files = files(dir.path());
+        let calc = "def label(lo, hi):\n    return f\"{lo} \u{2013} {hi}\"\n";
+        std::fs::write(dir.path().join("calc.py"), calc).expect("write");
+        std::fs::write(dir.path().join("other.py"), "x = 1\n").expect("write");
+        let patch = "*** Begin Patch\n*** Update File: other.py\n@@\n-x = 1\n+x = 2\n\
+                     *** Update File: calc.py\n@@\n def label(lo, hi):\n\
+                     -    return f\"{lo} - {hi}\"\n+    return f\"{lo} - {hi}!\"\n*** End Patch\n";
+        files.on_text(Folded {
+            appended: patch.into(),
+            ended: true,
+            ..Folded::default()
+        });
+        assert_eq!(press(&mut files, 'A'), Flow::Continue);
+        let asked = notice(&files);
+        assert!(
+            asked.starts_with("hunk 1 of calc.py matched the file only at level unicode"),
+            "{asked}"
+        );
+        assert!(asked.ends_with("press A again to write anyway, Esc to cancel"));
+        let read = |name: &str| std::fs::read_to_string(dir.path().join(name)).expect("read");
+        assert_eq!(
+            (read("calc.py"), read("other.py")),
+            (calc.into(), "x = 1\n".into())
+        );
+        assert_eq!(press(&mut files, 'A'), Flow::Exit(Exit::Quit(0)));
+        assert_eq!(read("other.py"), "x = 2\n");
+        assert!(read("calc.py").contains("{hi}!"));
+    }
+
     /// A transcript that has ended with a call still open: that call never
     /// ran, so its file fails (as the headless command says), it does not
     /// stream forever.

@@ -84,6 +84,18 @@ fn a_loose_hunk_is_shown_applied_and_marked_on_its_tab() {
         "the patch's line: {}",
         notice.text
     );
+    // Asked about first, as `apply --transcript --write` holds it back
+    // (round 49 T-05: one `A` wrote it); `A` again writes.
+    assert!(matches!(key(&mut ws, 'A'), Effect::None));
+    let asked = ws
+        .notice()
+        .as_ref()
+        .map(|n| n.text.clone())
+        .unwrap_or_default();
+    assert_contains(
+        &asked,
+        "hunk 1 of calc.py matched the file only at level unicode",
+    );
     assert!(
         matches!(key(&mut ws, 'A'), Effect::Write { files: ref i, file_endings: false } if i == &[0])
     );

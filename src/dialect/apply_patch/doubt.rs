@@ -520,20 +520,56 @@ pub fn without_moves_onto_themselves(text: &str, cwd: &str) -> Option<String> {
     dropped.then_some(out)
 }
 
+/// Each applied update of `patch` with a hunk matched only loosely whose
+/// result, as Codex writes it, has a fault of its layout the file did not
+/// have (Python misindented, brackets unbalanced: [`indent_doubt`]'s
+/// faults, which [`patch_doubts`] judges for exact updates only, a loose
+/// hunk being held back for its level). What allowing the loose patch as
+/// sent does (`a` again, `--force`, the gate's review): a tester's find,
+/// round 49 T-05/T-13, a trimmed hunk misindenting Python was written, or
+/// said as "spacing differs" only.
+pub fn loose_layout_doubts(
+    patch: &Patch,
+    outcome: &PatchOutcome,
+    fs: &dyn PatchFs,
+    cwd: &str,
+) -> Vec<PatchDoubt> {
+    let applied = Applied {
+        patch,
+        outcome,
+        fs,
+        cwd,
+    };
+    (0..patch.sections.len().min(outcome.sections.len()))
+        .filter(|&s| outcome.sections[s].state == HunkState::Applied)
+        .filter_map(|s| layout_fault(&applied, s, true))
+        .collect()
+}
+
+/// Whether a hunk of `report` matched its lines only loosely.
+fn any_loose(report: &SectionReport) -> bool {
+    report
+        .hunks
+        .iter()
+        .any(|h| h.level.is_some_and(|l| l != MatchLevel::Exact))
+}
+
 /// Section `s` leaving its file with a fault of its layout
 /// ([`crate::diagnose::layout::layout_break`]: Python misindented, brackets
 /// unbalanced, a name or key twice, JSON unreadable): an update whose
 /// hunks all matched exactly (a move: the file it writes), or an added
 /// file that did not exist, judged against no file.
 fn indent_doubt(applied: &Applied, s: usize) -> Option<PatchDoubt> {
+    layout_fault(applied, s, false)
+}
+
+/// [`indent_doubt`] (`loose` false), or the same fault of an update with a
+/// loosely matched hunk (`loose` true; see [`loose_layout_doubts`]).
+fn layout_fault(applied: &Applied, s: usize, loose: bool) -> Option<PatchDoubt> {
     let (path, written, original, result) = match applied.patch.sections.get(s)? {
         Section::Update { path, move_to, .. } => {
             let report = applied.outcome.sections.get(s)?;
-            let exact = report
-                .hunks
-                .iter()
-                .all(|h| h.level.is_none_or(|l| l == MatchLevel::Exact));
-            if !exact {
+            if any_loose(report) != loose {
                 return None;
             }
             let written = move_to.as_deref().unwrap_or(path);
@@ -557,7 +593,8 @@ fn indent_doubt(applied: &Applied, s: usize) -> Option<PatchDoubt> {
         }
         // An Add over a file that exists is a doubt of its own.
         Section::Add { path, content, .. } => {
-            if !crate::diagnose::layout::result_read(path, content)
+            if loose
+                || !crate::diagnose::layout::result_read(path, content)
                 || section_input(applied.patch, applied.fs, applied.cwd, s).is_some()
             {
                 return None;

@@ -21,7 +21,8 @@ mod update;
 pub use apply::{apply, apply_partial, apply_text};
 pub use diagnosis::{ClosestLine, HeaderDiagnosis, HunkDiagnosis, diagnose_hunks};
 pub use doubt::{
-    PatchDoubt, PatchDoubtKind, moves_onto_itself, patch_doubts, without_moves_onto_themselves,
+    PatchDoubt, PatchDoubtKind, loose_layout_doubts, moves_onto_itself, patch_doubts,
+    without_moves_onto_themselves,
 };
 pub use fix::{FixNote, FixResult, fix_patch};
 pub use fs::{DirFs, Entry, MemoryFs, PatchFs, SharedText};

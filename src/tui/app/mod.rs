@@ -33,6 +33,10 @@ macro_rules! copies {
     };
 }
 
+/// The level of a block whose match is not known (a diff the agent
+/// recorded as applied, not the model's patch): badged `?`, not exact.
+pub const UNKNOWN_MATCH: &str = "unknown";
+
 pub mod agent;
 pub mod calls;
 pub mod keymap;

@@ -581,7 +581,9 @@ fn line_ranges(rows: &[Row]) -> (Range<usize>, Range<usize>) {
 /// stage (a tester's find: a block-anchor placement wore `T`).
 fn loose_tint(level: &str) -> Tint {
     let lower = level.to_ascii_lowercase();
-    if level == "unicode" {
+    if level == crate::tui::app::UNKNOWN_MATCH {
+        Tint::Unattributed
+    } else if level == "unicode" {
         Tint::Unicode
     } else if lower.contains("anchor") || lower.contains("contextaware") {
         Tint::Stage(crate::engine::Stage::BlockAnchor)
@@ -682,5 +684,9 @@ mod tests {
         assert_eq!(Tint::Fuzzy.symbol(), "F");
         assert_eq!(tint_at("LineTrimmedReplacer"), trimmed);
         assert_eq!(tint_at("flexible"), trimmed);
+        // A match nobody knows (a diff the agent recorded as applied,
+        // round 49 T-17): `?`, never exact.
+        assert_eq!(tint_at(crate::tui::app::UNKNOWN_MATCH), Tint::Unattributed);
+        assert_eq!(Tint::Unattributed.symbol(), "?");
     }
 }

@@ -392,6 +392,10 @@ pub fn block_line(
         Span::styled(format!("{state:<10} "), style),
     ];
     match (loose, b.stage) {
+        (Some(crate::tui::app::UNKNOWN_MATCH), Some(_)) => spans.push(Span::styled(
+            format!("? {:<12} ", crate::tui::app::UNKNOWN_MATCH),
+            theme.stage_word(Tint::Unattributed),
+        )),
         (Some(level), Some(_)) => spans.push(Span::styled(format!("≈ {level:<12} "), theme.warn())),
         (None, Some(stage)) => spans.push(Span::styled(
             format!("{} {:<12} ", tint.symbol(), stage.name()),
@@ -941,7 +945,10 @@ fn detail(
         return format!("#{} {prefix}: {last}", b.index + 1);
     }
     let loosely = loose.map(|level| {
-        if agents {
+        if level == crate::tui::app::UNKNOWN_MATCH {
+            "how the model's patch matched is not known (shown: the diff the agent recorded)"
+                .to_string()
+        } else if agents {
             format!("placed by the agent's loose stage {level}")
         } else {
             format!("the hunk matched only loosely (level {level}; the reference is silent)")
