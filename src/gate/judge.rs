@@ -656,7 +656,7 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
             if (found.corrected.is_none() && found.withheld.is_none())
                 && outcome.patch_doubts.iter().flatten().any(split)
             {
-                (found.corrected, found.withheld) = super::joined::own(&patch);
+                (found.corrected, found.withheld) = super::moved::own_joined(&patch);
             }
         }
         return found;

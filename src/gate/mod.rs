@@ -39,7 +39,6 @@ mod dollars;
 mod dropped;
 pub mod exact_correct;
 pub mod install;
-mod joined;
 pub(crate) mod jsonc;
 mod judge;
 mod moved;

@@ -111,3 +111,14 @@ pub(super) fn offer_repaired(patch: &PatchCall, fixed: &str, what: &str) -> Offe
         ),
     }
 }
+
+/// OpenCode's and Cline's `apply_patch` (`row`, the patch in the input's
+/// `key`) with each file's sections joined into one
+/// ([`super::patch::joined_text`]), checked with the agent's own matcher.
+pub(super) fn own_joined(patch: &PatchCall) -> Offer {
+    offer_text(
+        patch,
+        |text, _| super::patch::joined_text(text),
+        "with the sections of each file joined into one",
+    )
+}

@@ -484,7 +484,7 @@ pub(super) fn codex(call: &Call, fs: &dyn PatchFs) -> Finding {
             .any(|d| d.kind == apply_patch::PatchDoubtKind::SplitSections);
         let (corrected, withheld) = match (moved, split) {
             (true, _) => without_self_moves(call, text, fs),
-            (false, true) => super::joined::codex(call, text, fs),
+            (false, true) => joined_codex(call, text, fs),
             (false, false) => (None, None),
         };
         let steps = doubt_steps(&patch, doubts);
@@ -835,5 +835,35 @@ mod tests {
                     .to_string()
             )
         );
+    }
+}
+
+/// What the repair of split sections is called in the answer.
+const JOINED: &str = "with the sections of each file joined into one";
+
+/// The patch `text` with each file's sections joined into one, rendered
+/// (tester 48 T-06: Codex searches a later section's hunks from the
+/// file's top again, OpenCode derives both from the file before the patch
+/// and keeps the later write); `None` when no file has two (or Codex's
+/// parser cannot read it).
+pub(super) fn joined_text(text: &str) -> Option<String> {
+    let patch = apply_patch::parse(text).ok()?;
+    apply_patch::sections::joined(&patch).map(|joined| apply_patch::render(&joined.patch))
+}
+
+/// Codex's patch `text` with each file's sections joined, as the corrected
+/// input when srview's port of Codex places it exactly and nothing is in
+/// doubt ([`stands`]); else why not.
+fn joined_codex(call: &Call, text: &str, fs: &dyn PatchFs) -> super::moved::Offer {
+    let Some(fixed) = joined_text(text) else {
+        return (None, None);
+    };
+    let stood = match apply_patch::parse(&fixed) {
+        Ok(patch) => stands(&patch, fs, &call.cwd),
+        Err(e) => Err(format!("the patch {JOINED} cannot be read: {e}")),
+    };
+    match stood {
+        Ok(()) => (Some(as_input(call, fixed)), None),
+        Err(why) => (None, Some(format!("the patch {JOINED}: {why}"))),
     }
 }

@@ -7,6 +7,7 @@
 pub mod apply;
 pub mod diagnosis;
 pub mod doubt;
+pub mod doubt_kind;
 pub mod fix;
 pub mod fs;
 pub mod model;

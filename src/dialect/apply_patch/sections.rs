@@ -14,7 +14,7 @@
 
 use super::apply::apply;
 use super::diagnosis::section_input;
-use super::doubt::{PatchDoubt, PatchDoubtKind};
+use super::doubt_kind::{PatchDoubt, PatchDoubtKind};
 use super::fs::{PatchFs, normalize};
 use super::model::{Patch, Section};
 use super::outcome::PatchOutcome;
