@@ -161,6 +161,10 @@ struct Values<'t> {
     document: usize,
     stack: Vec<(Option<Step>, Open)>,
     found: Vec<Scalar>,
+    /// The last span start read: (character index, byte offset), so that
+    /// each scalar's source is found from there, not from the file's start
+    /// (the parser's marks count characters; its scalars come in order).
+    at: (usize, usize),
 }
 
 impl Values<'_> {
@@ -190,13 +194,18 @@ impl Values<'_> {
             .collect()
     }
 
-    fn source(&self, span: &Span) -> String {
+    fn source(&mut self, span: &Span) -> String {
         let (start, end) = (span.start.index(), span.end.index());
-        self.text
-            .chars()
-            .skip(start)
-            .take(end.saturating_sub(start))
-            .collect()
+        if start < self.at.0 {
+            self.at = (0, 0);
+        }
+        let from = self.text.get(self.at.1..).unwrap_or_default();
+        let byte = self.at.1 + byte_of_char(from, start - self.at.0);
+        self.at = (start, byte);
+        let rest = self.text.get(byte..).unwrap_or_default();
+        rest.get(..byte_of_char(rest, end.saturating_sub(start)))
+            .unwrap_or_default()
+            .to_string()
     }
 }
 
@@ -246,6 +255,11 @@ impl<'input> SpannedEventReceiver<'input> for Values<'_> {
     }
 }
 
+/// The byte offset of `text`'s character `n` (its length past the end).
+fn byte_of_char(text: &str, n: usize) -> usize {
+    text.char_indices().nth(n).map_or(text.len(), |(i, _)| i)
+}
+
 /// Every scalar value of `text` with its path, or `None` where it does
 /// not parse.
 fn values(text: &str) -> Option<Vec<Scalar>> {
@@ -254,6 +268,7 @@ fn values(text: &str) -> Option<Vec<Scalar>> {
         document: 0,
         stack: Vec::new(),
         found: Vec::new(),
+        at: (0, 0),
     };
     Parser::new_from_str(text).load(&mut reader, true).ok()?;
     Some(reader.found)
