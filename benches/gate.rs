@@ -111,11 +111,41 @@ fn large_files() -> Vec<(&'static str, &'static str, String, String, String)> {
         "    return label, item.price * 17001\n",
     );
     vec![
-        ("large yaml, 10,000 lines", "ten.yaml", yaml(10_000), y_old.clone(), y_new.clone()),
-        ("large yaml, 20,000 lines", "twenty.yaml", yaml(20_000), y_old, y_new),
-        ("large yaml lock, 21,001 lines", "pnpm-lock.yaml", pnpm_lock(7_000), l_old, l_new),
-        ("large markdown, 24,000 lines", "fences.md", fenced_markdown(4_000), m_old, m_new),
-        ("large python, 100,000 lines", "big.py", python(100_000), p_old, p_new),
+        (
+            "large yaml, 10,000 lines",
+            "ten.yaml",
+            yaml(10_000),
+            y_old.clone(),
+            y_new.clone(),
+        ),
+        (
+            "large yaml, 20,000 lines",
+            "twenty.yaml",
+            yaml(20_000),
+            y_old,
+            y_new,
+        ),
+        (
+            "large yaml lock, 21,001 lines",
+            "pnpm-lock.yaml",
+            pnpm_lock(7_000),
+            l_old,
+            l_new,
+        ),
+        (
+            "large markdown, 24,000 lines",
+            "fences.md",
+            fenced_markdown(4_000),
+            m_old,
+            m_new,
+        ),
+        (
+            "large python, 100,000 lines",
+            "big.py",
+            python(100_000),
+            p_old,
+            p_new,
+        ),
     ]
 }
 
