@@ -23,7 +23,17 @@
 //! rewrite, or Qwen Code's deny with the exact edit), so that the figures
 //! are of the path they name.
 //!
-//! Run: `cargo bench --bench gate`. The figures are medians of `RUNS` runs:
+//! And large files of the kinds whose trust checks read the whole file
+//! (tester 49 T-16: YAML and many-fenced Markdown were quadratic), one
+//! exact edit each through Claude Code's payload, `LARGE_RUNS` runs: YAML
+//! of 10,000 and 20,000 lines, a 21,001-line pnpm-lock-like file, Markdown
+//! of 24,000 lines with 4,000 code fences, Python of 100,000 lines; the
+//! target is 50 ms for each 10,000 lines (a 10,000-line file ≤ 50 ms,
+//! 100,000 lines ≤ 0.5 s).
+//!
+//! Run: `cargo bench --bench gate`, or only the cases whose name holds a
+//! word: `cargo bench --bench gate -- yaml` (`large`, `markdown`, `lock`,
+//! `python`, `exact`...). The figures are medians of `RUNS` runs:
 //! the wall clock (what the agent waits; the target is of it) and the
 //! process's CPU time (user + system, from `wait4`: on a machine shared
 //! with builds, the wall clock says more about them than about the gate).
@@ -40,6 +50,7 @@ use serde_json::{Value, json};
 mod measure;
 
 const RUNS: usize = 41;
+const LARGE_RUNS: usize = 11;
 const EXACT_TARGET: Duration = Duration::from_millis(5);
 const FUZZY_TARGET: Duration = Duration::from_millis(50);
 
@@ -54,6 +65,88 @@ fn python(lines: usize) -> String {
             )
         })
         .collect()
+}
+
+/// A YAML file of `lines` lines (a multiple of 4): mappings of a quoted
+/// name, a number and a flow list (the tester's `ten.yaml`).
+fn yaml(lines: usize) -> String {
+    (0..lines / 4)
+        .map(|i| format!("key{i}:\n  name: \"n{i}\"\n  value: {i}\n  list: [a, b]\n"))
+        .collect()
+}
+
+/// A pnpm-lock-like file of `packages` packages (3 lines each, under
+/// `packages:`): flow mappings of an integrity string.
+fn pnpm_lock(packages: usize) -> String {
+    let body: String = (0..packages)
+        .map(|i| {
+            format!(
+                "  /pkg{i}@1.0.{i}:\n    resolution: {{integrity: sha512-{i:08}}}\n    dev: false\n"
+            )
+        })
+        .collect();
+    format!("packages:\n{body}")
+}
+
+/// Markdown of `sections` 6-line sections, each a heading and a fenced
+/// Python block.
+fn fenced_markdown(sections: usize) -> String {
+    (0..sections)
+        .map(|i| format!("## S{i}\n\n```python\nx = {i}\n```\n\n"))
+        .collect()
+}
+
+/// The large-file cases: name, file, its text, the exact edit's old and
+/// new text.
+fn large_files() -> Vec<(&'static str, &'static str, String, String, String)> {
+    let line = |old: &str, new: &str| (old.to_string(), new.to_string());
+    let (y_old, y_new) = line("  value: 1234\n", "  value: 1235\n");
+    let (l_old, l_new) = line(
+        "    resolution: {integrity: sha512-00000100}\n",
+        "    resolution: {integrity: sha512-00000101}\n",
+    );
+    let (m_old, m_new) = line("x = 100\n", "x = 101\n");
+    let (p_old, p_new) = line(
+        "    return label, item.price * 17000\n",
+        "    return label, item.price * 17001\n",
+    );
+    vec![
+        (
+            "large yaml, 10,000 lines",
+            "ten.yaml",
+            yaml(10_000),
+            y_old.clone(),
+            y_new.clone(),
+        ),
+        (
+            "large yaml, 20,000 lines",
+            "twenty.yaml",
+            yaml(20_000),
+            y_old,
+            y_new,
+        ),
+        (
+            "large yaml lock, 21,001 lines",
+            "pnpm-lock.yaml",
+            pnpm_lock(7_000),
+            l_old,
+            l_new,
+        ),
+        (
+            "large markdown, 24,000 lines",
+            "fences.md",
+            fenced_markdown(4_000),
+            m_old,
+            m_new,
+        ),
+        (
+            "large python, 100,000 lines",
+            "big.py",
+            python(100_000),
+            p_old,
+            p_new,
+        ),
+    ]
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -232,8 +325,59 @@ fn check_fuzzy(agent: Agent, stdout: &[u8]) {
     assert!(ok, "{}: not the answer to a loose edit: {text}", agent.id());
 }
 
+/// The large-file cases whose name holds `filter` (all with none): each
+/// judged once (no opinion: the edit is exact and harmless), then timed;
+/// returns the cases missed and the calls made.
+fn large(bin: &Path, cwd: &Path, filter: Option<&str>) -> (Vec<String>, usize) {
+    let (mut missed, mut calls) = (Vec::new(), 0);
+    for (what, name, text, old, new) in large_files() {
+        if filter.is_some_and(|f| !what.contains(f)) {
+            continue;
+        }
+        std::fs::write(cwd.join(name), &text).expect("the large file");
+        let lines = text.lines().count();
+        let target = Duration::from_micros(5 * lines as u64);
+        let payload = payload(Agent::ClaudeCode, cwd, name, &old, &new, "");
+        let file = cwd.join(format!("{name}.json"));
+        std::fs::write(&file, payload.to_string()).expect("the payload");
+        let args = ["gate", "--agent", Agent::ClaudeCode.id()];
+        let (stdout, _, _) = run(bin, &args, &file);
+        assert!(
+            stdout.is_empty(),
+            "{what}: an exact harmless edit gets no opinion: {}",
+            String::from_utf8_lossy(&stdout)
+        );
+        let runs: Vec<(Duration, Duration)> = (0..LARGE_RUNS)
+            .map(|_| {
+                let (_, wall, cpu) = run(bin, &args, &file);
+                (wall, cpu)
+            })
+            .collect();
+        calls += LARGE_RUNS + 1;
+        let wall = median(runs.iter().map(|r| r.0).collect());
+        let cpu = median(runs.iter().map(|r| r.1).collect());
+        let verdict = if wall <= target { "ok" } else { "MISSED" };
+        if wall > target {
+            missed.push(what.to_string());
+        }
+        println!(
+            "{:<34} {:>10} {:>10} {:>10} {:>8}",
+            format!("claude-code, {what}"),
+            ms(wall),
+            ms(cpu),
+            format!("≤ {} ms", target.as_millis()),
+            verdict
+        );
+    }
+    (missed, calls)
+}
+
 fn main() {
     let bin = PathBuf::from(env!("CARGO_BIN_EXE_srview"));
+    // `cargo bench --bench gate -- WORD`: only the cases naming WORD (cargo
+    // adds `--bench`).
+    let filter = std::env::args().skip(1).find(|a| !a.starts_with("--"));
+    let filter = filter.as_deref();
     let dir = tempfile::tempdir().expect("a project folder");
     let cwd = dir.path();
     let ten = python(10_000);
@@ -282,6 +426,9 @@ fn main() {
             write_payload(agent, cwd, "ten.py", &written)
                 .map(|payload| ("write, 10,000 lines", payload, EXACT_TARGET)),
         );
+        cases.retain(|(what, ..)| {
+            filter.is_none_or(|f| what.contains(f) || agent.id().contains(f) || f == "python")
+        });
         for (n, (what, payload, target)) in cases.into_iter().enumerate() {
             let file = cwd.join(format!("{}-{n}.json", agent.id()));
             std::fs::write(&file, payload.to_string()).expect("the payload");
@@ -320,6 +467,9 @@ fn main() {
             );
         }
     }
+    let (large_missed, large_calls) = large(&bin, cwd, filter);
+    missed.extend(large_missed);
+    calls += large_calls;
     let records = std::fs::read_to_string(cwd.join(".srview/gate.jsonl")).unwrap_or_default();
     assert_eq!(records.lines().count(), calls, "every call is recorded");
     if !missed.is_empty() {

@@ -257,8 +257,11 @@ fn list_item_fences(text: &str) -> Vec<bool> {
         let rest = rest.trim_start_matches([' ', '\t']);
         ["```", "~~~"].iter().any(|f| rest.starts_with(f))
     };
-    // Each non-blank line read: its indentation, and a list item's content
-    // column.
+    // The non-blank lines read that a later line may still find as the
+    // nearest one indented less than itself: their indentation (rising
+    // from the bottom) and a list item's content column. A line drops
+    // those indented as much or more than itself: any later line indented
+    // more than one of them is indented more than it, and it is nearer.
     let mut lines: Vec<(usize, Option<usize>)> = Vec::new();
     for line in text.lines() {
         let line = line.strip_suffix('\r').unwrap_or(line);
@@ -283,6 +286,9 @@ fn list_item_fences(text: &str) -> Vec<bool> {
                 let spaces = if (1..=4).contains(&spaces) { spaces } else { 1 };
                 indent + body.len() - after.len() + spaces
             });
+            while lines.last().is_some_and(|(i, _)| *i >= indent) {
+                lines.pop();
+            }
             lines.push((indent, content));
         }
     }

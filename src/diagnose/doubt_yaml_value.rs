@@ -808,7 +808,22 @@ fn read_int(text: &str) -> Option<Read> {
 
 #[cfg(test)]
 mod tests {
-    use super::{ReadKind, read_plain, yaml_value_read};
+    use super::{ReadKind, read_plain, values, yaml_value_read};
+
+    /// Each scalar's source as written, found from the previous one's
+    /// place (the parser's marks count characters, not bytes): after
+    /// characters of two, three and four bytes, quoted and plain, in two
+    /// documents.
+    #[test]
+    fn each_scalar_source_is_its_own_text_after_wide_characters() {
+        let text = "é: \"ü ñ\"\n名前: 値 3.10\n---\n🎉: '🎉 x'\nn: 010\n";
+        let sources: Vec<String> = values(text)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|s| s.source)
+            .collect();
+        assert_eq!(sources, ["\"ü ñ\"", "値 3.10", "'🎉 x'", "010"]);
+    }
 
     /// What PyYAML 6.0.3 loads each scalar to, printed back by
     /// `yaml.safe_dump` (recorded with python3 on this machine:

@@ -184,18 +184,30 @@ pub(super) fn keyword(name: &str) -> bool {
 /// Whether a string begins at byte `at` of `text`: its opening quote's
 /// byte, after a prefix (`rb"..."`) if any, and whether it is an f-string
 /// (or a t-string).
+///
+/// A prefix is one or two letters of `rbuft` (either case), so only the
+/// two bytes after a letter of them are looked at (this runs at every
+/// token: reading the whole name, and lowering it, took most of a large
+/// file's reading).
 fn string_start(text: &str, at: usize) -> Option<(usize, bool)> {
     let rest = text.get(at..)?;
-    if rest.starts_with(['\'', '"']) {
+    let b = rest.as_bytes();
+    let quote = |i: usize| matches!(b.get(i), Some(b'\'' | b'"'));
+    if quote(0) {
         return Some((at, false));
     }
-    let len = rest
-        .find(|ch: char| !(ch == '_' || ch.is_alphanumeric()))
-        .unwrap_or(rest.len());
-    let fmt = string_prefix(&rest[..len])?;
-    rest[len..]
-        .starts_with(['\'', '"'])
-        .then_some((at + len, fmt))
+    if !b"rRbBuUfFtT".contains(b.first()?) {
+        return None;
+    }
+    let len = if quote(1) {
+        1
+    } else if quote(2) {
+        2
+    } else {
+        return None;
+    };
+    let fmt = string_prefix(rest.get(..len)?)?;
+    Some((at + len, fmt))
 }
 
 /// The closing bracket of the opening one `open`.
@@ -526,7 +538,39 @@ impl<'a> Iterator for Tokens<'a> {
 
 #[cfg(test)]
 mod tests {
-    use super::{FieldFault, Item, Piece, Stop, Tok, Tokens};
+    use super::{FieldFault, Item, Piece, Stop, Tok, Tokens, string_start};
+
+    /// A string's start after every prefix Python takes (either case),
+    /// and none after a longer name, a name that is no prefix, or a prefix
+    /// parted from its quote.
+    #[test]
+    fn string_starts_after_prefixes_only() {
+        let cases = [
+            ("\"x\"", Some((0, false))),
+            ("'x'", Some((0, false))),
+            ("r'x'", Some((1, false))),
+            ("B\"x\"", Some((1, false))),
+            ("f'{x}'", Some((1, true))),
+            ("rb'x'", Some((2, false))),
+            ("Rb'x'", Some((2, false))),
+            ("fR'x'", Some((2, true))),
+            ("tr'x'", Some((2, true))),
+            ("t'x'", Some((1, true))),
+            ("bu'x'", None),
+            ("rbx'x'", None),
+            ("fr_'x'", None),
+            ("r 'x'", None),
+            ("x'x'", None),
+            ("é'x'", None),
+            ("rf", None),
+            ("r", None),
+            ("", None),
+        ];
+        for (text, start) in cases {
+            assert_eq!(string_start(text, 0), start, "{text}");
+        }
+        assert_eq!(string_start("x = rb'1'", 4), Some((6, false)));
+    }
 
     /// The tokens of `text` as (kind, text, line), to the first stop.
     fn tokens(text: &str) -> (Vec<(Tok, &str, usize)>, Option<Stop>) {
