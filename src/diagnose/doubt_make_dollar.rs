@@ -104,9 +104,7 @@ fn one_letter_reference(line: &str) -> Option<(String, char)> {
         if c != '$' {
             continue;
         }
-        let Some(&(_, next)) = chars.peek() else {
-            return None;
-        };
+        let &(_, next) = chars.peek()?;
         if next.is_ascii_alphabetic() || next == '_' {
             let name_end = line[at + 1..]
                 .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))

@@ -812,32 +812,6 @@ fn without_self_moves(
     }
 }
 
-#[cfg(test)]
-mod tests {
-    /// A corrected patch that still matches loosely is withheld saying
-    /// which hunk of which file, at which level (it said "still matches
-    /// loosely", naming neither).
-    #[test]
-    fn a_loose_corrected_patch_names_its_hunk_and_level() {
-        let fs = crate::dialect::apply_patch::MemoryFs::new([
-            ("a.py".to_string(), "a = 1\nb = 2\n".to_string()),
-            ("c.py".to_string(), "def f():\n    return 1\n".to_string()),
-        ]);
-        let text = "*** Begin Patch\n*** Update File: a.py\n@@\n a = 1\n-b = 2\n+b = 3\n\
-                    *** Update File: c.py\n@@\n def f():\n-  return 1\n+  return 2\n\
-                    *** End Patch";
-        let patch = super::parse(text).expect("a patch");
-        assert_eq!(
-            super::stands(&patch, &fs, "/w"),
-            Err(
-                "the corrected patch still matches loosely: hunk 1 of c.py only at level \
-                 trimmed"
-                    .to_string()
-            )
-        );
-    }
-}
-
 /// What the repair of split sections is called in the answer.
 const JOINED: &str = "with the sections of each file joined into one";
 
@@ -865,5 +839,31 @@ fn joined_codex(call: &Call, text: &str, fs: &dyn PatchFs) -> super::moved::Offe
     match stood {
         Ok(()) => (Some(as_input(call, fixed)), None),
         Err(why) => (None, Some(format!("the patch {JOINED}: {why}"))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// A corrected patch that still matches loosely is withheld saying
+    /// which hunk of which file, at which level (it said "still matches
+    /// loosely", naming neither).
+    #[test]
+    fn a_loose_corrected_patch_names_its_hunk_and_level() {
+        let fs = crate::dialect::apply_patch::MemoryFs::new([
+            ("a.py".to_string(), "a = 1\nb = 2\n".to_string()),
+            ("c.py".to_string(), "def f():\n    return 1\n".to_string()),
+        ]);
+        let text = "*** Begin Patch\n*** Update File: a.py\n@@\n a = 1\n-b = 2\n+b = 3\n\
+                    *** Update File: c.py\n@@\n def f():\n-  return 1\n+  return 2\n\
+                    *** End Patch";
+        let patch = super::parse(text).expect("a patch");
+        assert_eq!(
+            super::stands(&patch, &fs, "/w"),
+            Err(
+                "the corrected patch still matches loosely: hunk 1 of c.py only at level \
+                 trimmed"
+                    .to_string()
+            )
+        );
     }
 }
