@@ -828,7 +828,7 @@ pub(super) fn joined_text(text: &str) -> Option<String> {
 /// Codex's patch `text` with each file's sections joined, as the corrected
 /// input when srview's port of Codex places it exactly and nothing is in
 /// doubt ([`stands`]); else why not.
-fn joined_codex(call: &Call, text: &str, fs: &dyn PatchFs) -> super::moved::Offer {
+fn joined_codex(call: &Call, text: &str, fs: &dyn PatchFs) -> (Option<Value>, Option<String>) {
     let Some(fixed) = joined_text(text) else {
         return (None, None);
     };
