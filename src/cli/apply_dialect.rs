@@ -126,14 +126,14 @@ pub(super) fn patch_doubts(
     let place = place(file)?;
     let target = place.target(content);
     let usage = |e: one_file::OneFileError| Error::usage(e.to_string());
-    let doubts = one_file::doubts_for(diff, &target).map_err(usage)?;
-    let mut out: Vec<String> = doubts.into_iter().map(|d| d.message).collect();
-    // What a loose hunk's result does to the file: said with `--force` too.
-    out.extend(
-        (one_file::loose_doubts_for(diff, &target).map_err(usage)?)
-            .into_iter()
-            .map(|d| d.message),
-    );
+    // The trust checks, then what a loose hunk's result does to the file:
+    // said with `--force` too.
+    let doubts = one_file::doubts_with_loose_for(diff, &target).map_err(usage)?;
+    let mut out: Vec<String> = doubts
+        .map_or_else(Vec::new, |(_, doubts)| doubts)
+        .into_iter()
+        .map(|d| d.message)
+        .collect();
     out.extend(
         one_file::elsewhere(diff, &place.name)
             .named

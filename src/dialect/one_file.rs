@@ -608,11 +608,39 @@ pub fn doubts_for(
     text: &str,
     target: &Target,
 ) -> Result<Vec<super::apply_patch::PatchDoubt>, OneFileError> {
+    Ok(section_doubts(text, target, false)?.map_or_else(Vec::new, |(_, doubts)| doubts))
+}
+
+/// [`doubts_for`] and, after them, the faults of the target's section as
+/// Codex writes it where a hunk of it matched only loosely (see
+/// [`loose_layout_doubts`](super::apply_patch::loose_layout_doubts)):
+/// what writing it anyway does. With the section's outcome (its loose
+/// hunks), from one run of it; `None` for a patch the reference cannot
+/// parse or with no section for the target.
+pub fn doubts_with_loose_for(
+    text: &str,
+    target: &Target,
+) -> Result<Option<(PatchOutcome, Vec<super::apply_patch::PatchDoubt>)>, OneFileError> {
+    section_doubts(text, target, true)
+}
+
+/// The target's section run once: its outcome and its doubts (with
+/// `loose`, the loose hunks' faults after them).
+fn section_doubts(
+    text: &str,
+    target: &Target,
+    loose: bool,
+) -> Result<Option<(PatchOutcome, Vec<super::apply_patch::PatchDoubt>)>, OneFileError> {
     let Some(TargetSection { patch, i, mut one }) = target_section(text, target)? else {
-        return Ok(Vec::new());
+        return Ok(None);
     };
     let fs = memory(target);
     let outcome = apply(&one, &fs, target.cwd);
+    let faults = if loose {
+        super::apply_patch::loose_layout_doubts(&one, &outcome, &fs, target.cwd)
+    } else {
+        Vec::new()
+    };
     // Said as the agent runs it: the move put back on the section applied
     // in place, named as that section names the file (the target's name).
     if self_move(&patch.sections[i], target.cwd)
@@ -620,27 +648,9 @@ pub fn doubts_for(
     {
         *move_to = Some(target.name.to_string());
     }
-    Ok(super::apply_patch::patch_doubts(
-        &one, &outcome, &fs, target.cwd,
-    ))
-}
-
-/// The faults of the target's section as Codex writes it where a hunk of
-/// it matched only loosely (see
-/// [`loose_layout_doubts`](super::apply_patch::loose_layout_doubts)):
-/// what writing it anyway does, said with the loose level's hold.
-pub fn loose_doubts_for(
-    text: &str,
-    target: &Target,
-) -> Result<Vec<super::apply_patch::PatchDoubt>, OneFileError> {
-    let Some(TargetSection { one, .. }) = target_section(text, target)? else {
-        return Ok(Vec::new());
-    };
-    let fs = memory(target);
-    let outcome = apply(&one, &fs, target.cwd);
-    Ok(super::apply_patch::loose_layout_doubts(
-        &one, &outcome, &fs, target.cwd,
-    ))
+    let mut doubts = super::apply_patch::patch_doubts(&one, &outcome, &fs, target.cwd);
+    doubts.extend(faults);
+    Ok(Some((outcome, doubts)))
 }
 
 /// Whether `section`'s `*** Move to:` names the file it updates.

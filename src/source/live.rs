@@ -279,15 +279,14 @@ fn dialect_doubts(text: &str, dialect: Dialect, target: &Target) -> Vec<String> 
         // `a` wrote a hunk matched at level unicode at once): each loose
         // hunk, then the trust checks, then what a loose result does.
         Dialect::ApplyPatch => {
-            use crate::dialect::one_file;
-            let holds = one_file::apply_patch_to(text, target)
-                .map(|outcome| crate::source::patch::loose_holds(&outcome))
-                .unwrap_or_default();
-            let checks = one_file::doubts_for(text, target).unwrap_or_default();
-            let faults = one_file::loose_doubts_for(text, target).unwrap_or_default();
-            holds
+            let Ok(Some((outcome, doubts))) =
+                crate::dialect::one_file::doubts_with_loose_for(text, target)
+            else {
+                return Vec::new();
+            };
+            crate::source::patch::loose_holds(&outcome)
                 .into_iter()
-                .chain(checks.into_iter().chain(faults).map(|d| d.message))
+                .chain(doubts.into_iter().map(|d| d.message))
                 .collect()
         }
         Dialect::EditJson | Dialect::SearchReplace => {
