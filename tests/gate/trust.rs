@@ -869,28 +869,12 @@ fn a_yaml_key_left_empty_above_its_content_is_a_doubt() {
                 .to_string(),
         )],
     );
-    for agent in agents() {
-        judged_as(
-            Case::Exact,
-            agent,
-            file,
-            step,
-            &node("          node-version: '20'\n"),
-        );
-    }
+    assert_exact_for_every_agent(file, &[(step, &node("          node-version: '20'\n"))]);
     let compose = (
         "compose.yaml",
         "services:\n  db:\n    image: postgres\nvolumes:\n  data:\n",
     );
-    for agent in agents() {
-        judged_as(
-            Case::Exact,
-            agent,
-            compose,
-            "  data:\n",
-            "  data:\n  logs:\n",
-        );
-    }
+    assert_exact_for_every_agent(compose, &[("  data:\n", "  data:\n  logs:\n")]);
 }
 
 /// A tester's find (round 39a, 21): an edit leaving package.json without
@@ -1059,29 +1043,21 @@ fn a_lost_end_or_a_format_strings_open_brace_is_a_doubt() {
                 .to_string(),
         )],
     );
-    for agent in agents() {
-        judged_as(
-            Case::Exact,
-            agent,
-            ("cart.rb", ruby),
+    assert_exact_for_every_agent(
+        ("cart.rb", ruby),
+        &[(
             "    items.size\n",
             "    return 0 if items.nil?\n    items.size\n",
-        );
-        judged_as(
-            Case::Exact,
-            agent,
-            ("greet.lua", lua),
-            "    print(name)\n",
-            "    for i = 1, 2 do print(name) end\n",
-        );
-        judged_as(
-            Case::Exact,
-            agent,
-            ("src/main.rs", rust),
-            "    println!(\"{x}\");\n",
-            "    println!(\"{{{x}}}\");\n",
-        );
-    }
+        )],
+    );
+    assert_exact_for_every_agent(
+        ("greet.lua", lua),
+        &[("    print(name)\n", "    for i = 1, 2 do print(name) end\n")],
+    );
+    assert_exact_for_every_agent(
+        ("src/main.rs", rust),
+        &[("    println!(\"{x}\");\n", "    println!(\"{{{x}}}\");\n")],
+    );
 }
 
 /// A tester's finds (round 46 T-01, T-02): a Jinja `{{ user }` passed
@@ -3837,18 +3813,12 @@ fn go_compile_refusals_are_doubts() {
         .map(|&(old, new, said)| (old, new, said.to_string()))
         .collect();
     assert_doubts_say(("main.go", MAIN_GO), &doubts);
-    for fine in [
-        "\ty := add(x, 1)\n\tfmt.Println(x, y)\n",
-        "\t// y := add(x, 1) was here\n\tfmt.Println(x)\n",
-    ] {
-        for agent in agents() {
-            judged_as(
-                Case::Exact,
-                agent,
-                ("main.go", MAIN_GO),
-                "\tfmt.Println(x)\n",
-                fine,
-            );
-        }
-    }
+    let old = "\tfmt.Println(x)\n";
+    assert_exact_for_every_agent(
+        ("main.go", MAIN_GO),
+        &[
+            (old, "\ty := add(x, 1)\n\tfmt.Println(x, y)\n"),
+            (old, "\t// y := add(x, 1) was here\n\tfmt.Println(x)\n"),
+        ],
+    );
 }
