@@ -25,6 +25,8 @@
 //!   that declared `fetch` for itself and no longer does calls the
 //!   global one.
 
+use std::collections::{HashMap, HashSet};
+
 use super::doubt_asi::read_language;
 use super::js_tokens::{Context, Kind, Token, tokens};
 
@@ -143,35 +145,43 @@ pub(super) fn js_name_gone(path: &str, original: &str, result: &str) -> Option<J
     let is_module = module(&after);
     let declared_before = top_level_declarations(&before);
     let declared_after = top_level_declarations(&after);
+    let names_before: HashSet<&str> = declared_before.iter().map(|&(n, _)| n).collect();
     // A new name declared on the line a gone one was (a rename).
-    let renamed = |line: usize| {
-        declared_after
-            .iter()
-            .find(|(n, l)| *l == line && !declared_before.iter().any(|(b, _)| b == n))
-            .map(|(n, _)| n.to_string())
-    };
+    let new_on_line: HashMap<usize, &str> = declared_after
+        .iter()
+        .rev()
+        .filter(|(n, _)| !names_before.contains(n))
+        .map(|&(n, l)| (l, n))
+        .collect();
+    // Every place of each name, and each call's `)` by the token before
+    // its `(`: one pass each (a large file has thousands of names).
+    let mut places: HashMap<&str, Vec<usize>> = HashMap::new();
+    let mut closes: HashMap<usize, usize> = HashMap::new();
+    for (i, t) in after.iter().enumerate() {
+        if t.kind == Kind::Word {
+            places.entry(t.text).or_default().push(i);
+        } else if t.text == ")"
+            && let Some(h) = t.head
+        {
+            closes.insert(h, i);
+        }
+    }
     let line_text = |text: &str, line: usize| {
         text.lines()
             .nth(line)
             .map_or(String::new(), |l| l.trim().to_string())
     };
+    let typescript = language == "TypeScript";
     declared_before
         .iter()
         .copied()
         .filter(|(name, _)| !GLOBALS.contains(name))
-        .filter(|&(_, line)| is_module || renamed(line).is_some())
+        .filter(|(_, line)| is_module || new_on_line.contains_key(line))
         .filter_map(|(name, declared)| {
-            let mut places = after
-                .iter()
-                .enumerate()
-                .filter(|(_, t)| t.kind == Kind::Word && t.text == name)
-                .map(|(i, _)| i)
-                .peekable();
-            let first = *places.peek()?;
-            let typescript = language == "TypeScript";
-            places
-                .all(|i| plain_call(&after, i, typescript))
-                .then(|| (after[first].line, name, declared))
+            let at = places.get(name)?;
+            at.iter()
+                .all(|&i| plain_call(&after, i, closes.get(&i).copied(), typescript))
+                .then(|| (after[at[0]].line, name, declared))
         })
         .min()
         .map(|(called, name, declared)| JsNameGone {
@@ -179,7 +189,7 @@ pub(super) fn js_name_gone(path: &str, original: &str, result: &str) -> Option<J
             declared: (declared + 1, line_text(original, declared)),
             called: (called + 1, line_text(result, called)),
             language,
-            renamed_to: renamed(declared),
+            renamed_to: new_on_line.get(&declared).map(|n| n.to_string()),
         })
 }
 
@@ -243,9 +253,9 @@ fn statement_start(tokens: &[Token], i: usize) -> bool {
 }
 
 /// Whether the name `tokens[i]` is a plain call: not after `.` or `?.`
-/// (nor a word that declares it), `(` after it, and its `)` followed by
-/// no `{` (nor, in TypeScript, `:`).
-fn plain_call(tokens: &[Token], i: usize, typescript: bool) -> bool {
+/// (nor a word that declares it), `(` after it, and its `)` (`close`)
+/// followed by no `{` (nor, in TypeScript, `:`).
+fn plain_call(tokens: &[Token], i: usize, close: Option<usize>, typescript: bool) -> bool {
     let before = i.checked_sub(1).map(|k| tokens[k].text);
     if matches!(
         before,
@@ -256,12 +266,7 @@ fn plain_call(tokens: &[Token], i: usize, typescript: bool) -> bool {
     if tokens.get(i + 1).map(|t| t.text) != Some("(") {
         return false;
     }
-    let Some(close) = tokens
-        .iter()
-        .skip(i + 2)
-        .position(|t| t.text == ")" && t.head == Some(i))
-        .map(|k| k + i + 2)
-    else {
+    let Some(close) = close else {
         return false;
     };
     match tokens.get(close + 1).map(|t| t.text) {
