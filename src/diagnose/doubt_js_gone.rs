@@ -140,6 +140,16 @@ const GLOBALS: [&str; 44] = [
 /// module's rule). `None` when there is none, or either text is not read.
 pub(super) fn js_name_gone(path: &str, original: &str, result: &str) -> Option<JsNameGone> {
     let language = read_language(path, original, result)?;
+    // Cheap first: a declaration is gone or renamed only where a line the
+    // edit replaces holds its word (most edits: no tokenizing at all).
+    let (old, _, prefix, suffix) = crate::textdiff::changed_lines(original, result);
+    let declares = |line: &&str| {
+        line.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+            .any(|w| matches!(w, "function" | "class" | "const" | "let" | "var"))
+    };
+    if !old[prefix..old.len() - suffix].iter().any(declares) {
+        return None;
+    }
     let after = tokens(result)?;
     let before = tokens(original)?;
     let is_module = module(&after);
