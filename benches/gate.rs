@@ -25,9 +25,10 @@
 //!
 //! And large files of the kinds whose trust checks read the whole file
 //! (tester 49 T-16: YAML and many-fenced Markdown were quadratic), one
-//! exact edit each through Claude Code's payload, `LARGE_RUNS` runs: YAML
+//! edit each through Claude Code's payload, `LARGE_RUNS` runs: YAML
 //! of 10,000 and 20,000 lines, a 21,001-line pnpm-lock-like file, Markdown
-//! of 24,000 lines with 4,000 code fences, Python of 100,000 lines; the
+//! of 24,000 lines with 4,000 code fences, Python of 100,000 lines,
+//! JavaScript of 80,000 lines with an old text `}` in 20,000 places; the
 //! target is 50 ms for each 10,000 lines (a 10,000-line file ≤ 50 ms,
 //! 100,000 lines ≤ 0.5 s).
 //!
@@ -96,9 +97,21 @@ fn fenced_markdown(sections: usize) -> String {
         .collect()
 }
 
-/// The large-file cases: name, file, its text, the exact edit's old and
-/// new text.
-fn large_files() -> Vec<(&'static str, &'static str, String, String, String)> {
+/// A JavaScript file of `lines` lines (a multiple of 4): functions of
+/// three lines and a `}` each.
+fn javascript(lines: usize) -> String {
+    (0..lines / 4)
+        .map(|i| format!("function f{i}(a, b) {{\n  const x = a + b * {i};\n  return x;\n}}\n"))
+        .collect()
+}
+
+/// The large-file cases: name, file, its text, the edit's old and new
+/// text, and whether the gate denies it (an exact edit gets no opinion;
+/// a lone `}` standing in 20,000 places is denied as ambiguous, each place
+/// named: once quadratic, 200 s of CPU in a debug build).
+type LargeCase = (&'static str, &'static str, String, String, String, bool);
+
+fn large_files() -> Vec<LargeCase> {
     let line = |old: &str, new: &str| (old.to_string(), new.to_string());
     let (y_old, y_new) = line("  value: 1234\n", "  value: 1235\n");
     let (l_old, l_new) = line(
@@ -117,6 +130,7 @@ fn large_files() -> Vec<(&'static str, &'static str, String, String, String)> {
             yaml(10_000),
             y_old.clone(),
             y_new.clone(),
+            false,
         ),
         (
             "large yaml, 20,000 lines",
@@ -124,6 +138,7 @@ fn large_files() -> Vec<(&'static str, &'static str, String, String, String)> {
             yaml(20_000),
             y_old,
             y_new,
+            false,
         ),
         (
             "large yaml lock, 21,001 lines",
@@ -131,6 +146,7 @@ fn large_files() -> Vec<(&'static str, &'static str, String, String, String)> {
             pnpm_lock(7_000),
             l_old,
             l_new,
+            false,
         ),
         (
             "large markdown, 24,000 lines",
@@ -138,6 +154,7 @@ fn large_files() -> Vec<(&'static str, &'static str, String, String, String)> {
             fenced_markdown(4_000),
             m_old,
             m_new,
+            false,
         ),
         (
             "large python, 100,000 lines",
@@ -145,6 +162,15 @@ fn large_files() -> Vec<(&'static str, &'static str, String, String, String)> {
             python(100_000),
             p_old,
             p_new,
+            false,
+        ),
+        (
+            "large js, 80,000 lines, `}` in 20,000 places",
+            "big.js",
+            javascript(80_000),
+            "}".to_string(),
+            "};".to_string(),
+            true,
         ),
     ]
 }
@@ -330,7 +356,7 @@ fn check_fuzzy(agent: Agent, stdout: &[u8]) {
 /// returns the cases missed and the calls made.
 fn large(bin: &Path, cwd: &Path, filter: Option<&str>) -> (Vec<String>, usize) {
     let (mut missed, mut calls) = (Vec::new(), 0);
-    for (what, name, text, old, new) in large_files() {
+    for (what, name, text, old, new, denied) in large_files() {
         if filter.is_some_and(|f| !what.contains(f)) {
             continue;
         }
@@ -342,11 +368,18 @@ fn large(bin: &Path, cwd: &Path, filter: Option<&str>) -> (Vec<String>, usize) {
         std::fs::write(&file, payload.to_string()).expect("the payload");
         let args = ["gate", "--agent", Agent::ClaudeCode.id()];
         let (stdout, _, _) = run(bin, &args, &file);
-        assert!(
-            stdout.is_empty(),
-            "{what}: an exact harmless edit gets no opinion: {}",
-            String::from_utf8_lossy(&stdout)
-        );
+        let said = String::from_utf8_lossy(&stdout);
+        if denied {
+            assert!(
+                said.contains("\"deny\"") && said.contains("occurs 20000 times"),
+                "{what}: denied as ambiguous: {said}"
+            );
+        } else {
+            assert!(
+                stdout.is_empty(),
+                "{what}: an exact harmless edit gets no opinion: {said}"
+            );
+        }
         let runs: Vec<(Duration, Duration)> = (0..LARGE_RUNS)
             .map(|_| {
                 let (_, wall, cpu) = run(bin, &args, &file);

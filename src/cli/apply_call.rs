@@ -1469,13 +1469,26 @@ fn file_path(cwd: &Path, file: &Path) -> String {
 
 /// ` at line N` / ` at lines A-B`, then every further place `also` (a
 /// replace-all's other places: ` and lines C-D`), or nothing.
+/// The places after the first are listed up to [`PLACES_LISTED`] in all,
+/// the rest counted (a `}` replaced in 20,000 places was a line of 20,000
+/// numbers).
 fn places(lines: Option<(usize, usize)>, also: &[(usize, usize)]) -> String {
     let mut out = place(lines);
-    for &range in also {
+    let listed = PLACES_LISTED.saturating_sub(1);
+    for &range in also.iter().take(listed) {
         out.push_str(&format!(" and {}", lines_text(range)));
+    }
+    if also.len() > listed {
+        out.push_str(&format!(
+            " and {}",
+            crate::words::count(also.len() - listed, "more place")
+        ));
     }
     out
 }
+
+/// How many places of a replace-all edit `check` lists.
+const PLACES_LISTED: usize = 12;
 
 /// What a replace-all edit changed beyond its first place, said whether or
 /// not it was placed loosely (the edit named where the call has several):

@@ -424,13 +424,17 @@ pub fn later_occurrences(content: &str, found: &str) -> Vec<(usize, usize)> {
     }
     let body = found.strip_suffix('\n').unwrap_or(found);
     let extra = body.matches('\n').count();
+    // Each place's line counted on from the one before (a `}` replaced in
+    // tens of thousands of places: counting from the start was quadratic).
+    let (mut counted_to, mut newlines) = (0, 0);
     content
         .match_indices(found)
-        .skip(1)
         .map(|(at, _)| {
-            let first = super::quick::count_newlines(&content[..at]) + 1;
-            (first, first + extra)
+            newlines += super::quick::count_newlines(&content[counted_to..at]);
+            counted_to = at;
+            (newlines + 1, newlines + 1 + extra)
         })
+        .skip(1)
         .collect()
 }
 

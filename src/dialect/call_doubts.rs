@@ -617,11 +617,21 @@ pub fn every_place_changes(title: &str, outcome: &CallOutcome) -> Vec<(usize, St
     (outcome.edits.iter().enumerate())
         .filter(|(_, edit)| !edit.also_replaced.is_empty())
         .map(|(i, edit)| {
-            let ranges: Vec<String> = edit
+            // Up to a dozen places named, the rest counted (a `}` replaced
+            // in 20,000 places was a sentence of 20,000 numbers).
+            let listed = PLACES_NAMED.saturating_sub(1);
+            let mut ranges: Vec<String> = edit
                 .also_replaced
                 .iter()
+                .take(listed)
                 .map(|&range| lines_text(range))
                 .collect();
+            if edit.also_replaced.len() > listed {
+                ranges.push(crate::words::count(
+                    edit.also_replaced.len() - listed,
+                    "more place",
+                ));
+            }
             let first = edit
                 .lines
                 .map(|range| format!("{} and ", lines_text(range)))
@@ -637,6 +647,9 @@ pub fn every_place_changes(title: &str, outcome: &CallOutcome) -> Vec<(usize, St
         })
         .collect()
 }
+
+/// How many places of a replace-all edit a sentence names.
+const PLACES_NAMED: usize = 12;
 
 /// `line N` / `lines A-B`.
 pub fn lines_text((first, last): (usize, usize)) -> String {
@@ -682,6 +695,31 @@ mod tests {
             .and_then(|r| r.matcher())
             .expect("row");
         run_in_memory(matcher, "/p", &[("a.py", file)], &input)
+    }
+
+    /// A replace-all of a `}` standing in 15 places: the sentence names
+    /// the first place and 11 more, and counts the other 3.
+    #[test]
+    fn a_replace_all_of_many_places_names_a_dozen_and_counts_the_rest() {
+        let file = "fn a() {\n}\n".repeat(15);
+        let input = serde_json::json!({
+            "filePath": "/p/a.rs", "oldString": "}", "newString": "};", "replaceAll": true,
+        });
+        let matcher = find("opencode-edit")
+            .and_then(|r| r.matcher())
+            .expect("row");
+        let outcome = run_in_memory(matcher, "/p", &[("a.rs", &file)], &input);
+        assert_eq!(outcome.edits[0].also_replaced.len(), 14, "{outcome:?}");
+        assert_eq!(
+            every_place_changes("OpenCode's edit", &outcome),
+            vec![(
+                0,
+                "OpenCode's edit replaces every occurrence: it changes line 2 and also line 4, \
+                 line 6, line 8, line 10, line 12, line 14, line 16, line 18, line 20, line 22, \
+                 line 24, 3 more places"
+                    .to_string()
+            )]
+        );
     }
 
     /// An OpenCode edit sent again after it applied: its old text still

@@ -72,32 +72,41 @@ fn find_texts(edit: &Edit) -> Option<(&'static str, &str, &str)> {
     }
 }
 
+/// How many places an ambiguous edit's message lists; the rest are
+/// counted ("and 990 more"), and every place stays in `occurrences`.
+const PLACES_SAID: usize = 12;
+
 fn ambiguous(field: &str, content: &str, old: &str, edit: &Edit) -> EditDiagnosis {
-    let occurrences: Vec<[usize; 2]> = content
-        .match_indices(old)
-        .map(|(at, m)| {
-            let lines = super::text::line_span(content, at, at + m.len());
-            [lines.start_line, lines.end_line.max(lines.start_line)]
-        })
-        .collect();
-    let places = occurrences
+    let occurrences: Vec<[usize; 2]> = super::text::line_spans(
+        content,
+        content.match_indices(old).map(|(at, m)| (at, at + m.len())),
+    )
+    .into_iter()
+    .map(|lines| [lines.start_line, lines.end_line.max(lines.start_line)])
+    .collect();
+    let mut places = occurrences
         .iter()
+        .take(PLACES_SAID)
         .map(|[a, b]| words::line_range("line", *a, *b))
         .collect::<Vec<_>>()
         .join(", ");
+    if occurrences.len() > PLACES_SAID {
+        places.push_str(&format!(" and {} more", occurrences.len() - PLACES_SAID));
+    }
     let hint = match edit {
         Edit::ClaudeEdit { .. } => {
             " Add context that occurs only at the intended place, or set replace_all to change every one."
         }
         _ => " Add context that occurs only at the intended place.",
     };
+    let message = format!(
+        "{field} occurs {} times ({places}): the edit cannot tell which is meant, so no corrected edit is offered.{hint}",
+        occurrences.len()
+    );
     EditDiagnosis {
         reason: Some(Reason::Ambiguous),
         occurrences,
-        message: format!(
-            "{field} occurs {} times ({places}): the edit cannot tell which is meant, so no corrected edit is offered.{hint}",
-            content.matches(old).count()
-        ),
+        message,
         ..EditDiagnosis::only(String::new())
     }
 }
@@ -545,6 +554,34 @@ fn with_texts(edit: &Edit, old: &str, new: &str) -> Edit {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An old text standing in many places: every place is kept with its
+    /// lines (counted in one pass), the message lists the first twelve and
+    /// counts the rest, with the true total.
+    #[test]
+    fn an_old_text_in_many_places_lists_twelve_and_counts_the_rest() {
+        let content = "fn a() {\n}\n".repeat(15);
+        let edit = Edit::ClaudeEdit {
+            file_path: "a.rs".to_string(),
+            old_string: "}".to_string(),
+            new_string: "};".to_string(),
+            replace_all: false,
+        };
+        let found = ambiguous("old_string", &content, "}", &edit);
+        let lines: Vec<[usize; 2]> = (1..=15).map(|n| [2 * n, 2 * n]).collect();
+        assert_eq!(found.occurrences, lines);
+        assert!(
+            found.message.starts_with(
+                "old_string occurs 15 times (line 2, line 4, line 6, line 8, line 10, line 12, \
+                 line 14, line 16, line 18, line 20, line 22, line 24 and 3 more): the edit \
+                 cannot tell which is meant"
+            ),
+            "{}",
+            found.message
+        );
+        let spanning = ambiguous("old_string", &"a\nb\n".repeat(3), "a\nb", &edit);
+        assert_eq!(spanning.occurrences, vec![[1, 2], [3, 4], [5, 6]]);
+    }
 
     /// A line much shorter or longer than the file's: part of it, holding
     /// it, or another line than the file's, which shares only its

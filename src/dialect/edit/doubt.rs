@@ -1497,16 +1497,19 @@ fn cut_words(outcome: &EditOutcome, original: &str) -> Vec<(EditDoubtKind, Strin
             .map(|m| (EditDoubtKind::RenamesOthers, m))
             .collect();
     for which in ["starts", "ends"] {
-        let ends: Vec<usize> = places
-            .iter()
-            .map(|&(start, end)| if which == "starts" { start } else { end })
-            .collect();
         let starts = which == "starts";
+        // Each place's end here, with its place (found by index, not by a
+        // search of `places` per end: quadratic for a `}` replaced in
+        // tens of thousands of places).
+        let ends: Vec<(usize, (usize, usize))> = places
+            .iter()
+            .map(|&(start, end)| (if starts { start } else { end }, (start, end)))
+            .collect();
         // A character split in two (a letter and its accent): said as such.
-        let (splits, ends): (Vec<usize>, Vec<usize>) = ends
+        let (splits, ends): (Vec<_>, Vec<_>) = ends
             .into_iter()
-            .partition(|&at| splits_character(original, at, starts, "").is_some());
-        if let Some(&at) = splits.first() {
+            .partition(|&(at, _)| splits_character(original, at, starts, "").is_some());
+        if let Some(&(at, _)) = splits.first() {
             let more = match splits.len() - 1 {
                 0 => String::new(),
                 n => format!(" (also at {})", words::count(n, "other place")),
@@ -1525,30 +1528,22 @@ fn cut_words(outcome: &EditOutcome, original: &str) -> Vec<(EditDoubtKind, Strin
             && places
                 .iter()
                 .any(|&(start, end)| !cut_at(if starts { start } else { end }));
-        let cuts: Vec<usize> = ends
+        let (cuts, cut_places): (Vec<usize>, Vec<(usize, usize)>) = ends
             .into_iter()
-            .filter(|&at| {
-                let place = places
-                    .iter()
-                    .find(|&&(start, end)| at == if starts { start } else { end });
+            .filter(|&(at, place)| {
                 cut_at(at)
                     && !cut_meant(original, search, at, starts, all)
-                    && (whole_somewhere
-                        || !place
-                            .is_some_and(|&place| cut_kept(original, place, starts, new, joins)))
+                    && (whole_somewhere || !cut_kept(original, place, starts, new, joins))
             })
-            .collect();
-        let Some(&at) = cuts.first() else { continue };
+            .unzip();
+        let (Some(&at), Some(&place)) = (cuts.first(), cut_places.first()) else {
+            continue;
+        };
         let more = match cuts.len() - 1 {
             0 => String::new(),
             n => format!(" (also at {})", words::count(n, "other place")),
         };
         let (noun, (from, to)) = cut_whole(original, at, joins);
-        let place = places
-            .iter()
-            .copied()
-            .find(|&(start, end)| at == if starts { start } else { end })
-            .unwrap_or((span.start, span.end));
         let cut = format!(
             "the edit's old text {} {which} inside the {noun} `{}` of line {} (`{}`){more}: it \
              changes part of a {noun} it does not show",

@@ -60,6 +60,35 @@ pub(super) fn line_span(text: &str, start: usize, end: usize) -> LineSpan {
     }
 }
 
+/// The 1-based lines each of `ranges` (byte ranges of `text`, not
+/// overlapping, in ascending order) touches, counted in one pass over
+/// `text` (a lone `}` may stand in tens of thousands of places: counting
+/// from the start for each was quadratic).
+pub(super) fn line_spans(
+    text: &str,
+    ranges: impl IntoIterator<Item = (usize, usize)>,
+) -> Vec<LineSpan> {
+    let bytes = text.as_bytes();
+    let (mut counted_to, mut newlines) = (0, 0);
+    ranges
+        .into_iter()
+        .map(|(start, end)| {
+            newlines += bytecount::count(&bytes[counted_to..start], b'\n');
+            counted_to = start;
+            let start_line = newlines + 1;
+            let end_line = if end > start {
+                start_line + bytecount::count(&bytes[start..end - 1], b'\n')
+            } else {
+                start_line - 1
+            };
+            LineSpan {
+                start_line,
+                end_line,
+            }
+        })
+        .collect()
+}
+
 /// Maps offsets of a text whose `\r\n` pairs became `\n` back to the text
 /// before: `crlf_at` holds, in order, the normalised offsets of the `\n`s
 /// that were `\r\n`.

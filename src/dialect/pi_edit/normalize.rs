@@ -197,8 +197,17 @@ pub fn counted_places(content: &str, old: &str) -> Vec<((usize, usize), Vec<&'st
     if wanted.is_empty() {
         return Vec::new();
     }
-    let starts: Vec<usize> = memchr::memmem::find_iter(normalized.as_bytes(), wanted.as_bytes())
-        .map(|at| memchr::memchr_iter(b'\n', &normalized.as_bytes()[..at]).count())
+    // Each place's line counted on from the one before (a lone `}` may
+    // stand in tens of thousands of places: counting from the start for
+    // each was quadratic).
+    let bytes = normalized.as_bytes();
+    let (mut counted_to, mut line) = (0, 0);
+    let starts: Vec<usize> = memchr::memmem::find_iter(bytes, wanted.as_bytes())
+        .map(|at| {
+            line += memchr::memchr_iter(b'\n', &bytes[counted_to..at]).count();
+            counted_to = at;
+            line
+        })
         .collect();
     if starts.len() < 2 {
         return Vec::new();
