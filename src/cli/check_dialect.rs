@@ -279,6 +279,7 @@ pub fn fix(args: &FixArgs, input: OtherDialect) -> CmdResult {
             .map_err(|e| Error::usage(e.to_string()))?;
     let (fixed, note) = (corrected.text, corrected.note);
     let code = if corrected.complete { 0 } else { 1 };
+    let printed = fixed.is_some();
     if let Some(text) = fixed {
         let mut stdout = std::io::stdout().lock();
         stdout
@@ -289,5 +290,43 @@ pub fn fix(args: &FixArgs, input: OtherDialect) -> CmdResult {
     if let Some(note) = note {
         eprintln!("srview: {note}");
     }
+    if printed && !corrected.others.is_empty() {
+        eprintln!("srview: {}", others_command(args, &corrected.others));
+    }
     Ok(code)
+}
+
+/// The command line that corrects the other files' sections too (`others`:
+/// absolute paths, each corrected by `srview fix` of it), runnable as
+/// printed: each `fix` corrects its own file's section of the patch it
+/// reads, so the patch goes through one `fix` per file (a tester's find,
+/// round 49 T-18: "`srview fix b.py` on the patch printed" named no patch).
+fn others_command(args: &FixArgs, others: &[String]) -> String {
+    let here = std::env::current_dir()
+        .ok()
+        .and_then(|dir| dir.canonicalize().ok());
+    let shown = |file: &str| -> String {
+        let path = Path::new(file);
+        let relative = here
+            .as_deref()
+            .and_then(|here| path.strip_prefix(here).ok())
+            .filter(|rest| !rest.as_os_str().is_empty());
+        crate::gate::install::shell_quote(&relative.unwrap_or(path).display().to_string())
+    };
+    let rest: Vec<String> = others
+        .iter()
+        .map(|file| format!("srview fix {} -", shown(file)))
+        .collect();
+    match args.diff.as_deref().filter(|d| *d != Path::new("-")) {
+        Some(diff) => format!(
+            "to correct every file's section: `srview fix {} {} | {}`",
+            crate::gate::install::shell_quote(&args.file.display().to_string()),
+            crate::gate::install::shell_quote(&diff.display().to_string()),
+            rest.join(" | ")
+        ),
+        None => format!(
+            "to correct every file's section, pipe the patch printed into `{}`",
+            rest.join(" | ")
+        ),
+    }
 }
