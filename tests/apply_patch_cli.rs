@@ -791,16 +791,29 @@ fn two_sections_for_the_checked_file_are_named_as_such() {
     let file = support::files::write(dir.path(), "a.py", "A = 1\nB = 1\n".as_bytes());
     let patch = support::files::write(dir.path(), "two.patch", "*** Begin Patch\n*** Update File: a.py\n@@\n-A = 1\n+A = 2\n*** Update File: a.py\n@@\n-A = 2\n+A = 3\n*** End Patch\n".as_bytes());
     let (file, patch) = (file.to_string_lossy(), patch.to_string_lossy());
-    for command in ["check", "apply"] {
-        let out = srview(&[command, &file, &patch], None);
-        assert_eq!(out.status.code(), Some(2), "{command}");
-        assert_eq!(
-            String::from_utf8_lossy(&out.stderr),
-            "srview: the patch has 2 sections for a.py, applied one after the other; a command \
-             on one file takes one section per file: use `srview apply --transcript PATCH --cwd DIR`\n",
-            "{command}"
-        );
-    }
+    let out = srview(&["apply", &file, &patch], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "srview: the patch has 2 sections for a.py, applied one after the other; a command on \
+         one file takes one section per file: use `srview apply --transcript PATCH --cwd DIR`\n",
+    );
+    // `check` judges them joined into one section where it can (session
+    // 50); the second section edits what the first writes, so they cannot
+    // be, and it says why.
+    let out = srview(&["check", &file, &patch], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!(
+            "srview: the patch's sections for {file} are not checked: its sections for a.py cannot \
+             be joined into one in patch order: a later section's hunk edits lines an earlier \
+             section writes, and as one section the reference fails (Failed to find expected \
+             lines in {file}: A = 2); the sections as sent are applied one after the other by \
+             `srview apply --transcript PATCH --cwd DIR`\n",
+        )
+    );
 }
 
 /// Delete then Add of one path (round 35, #09): a whole-file replacement,

@@ -12,7 +12,7 @@ use std::path::Path;
 use super::apply_dialect::{place, refuse_another_file, run_edit, run_patch};
 use super::{CheckArgs, CmdResult, FixArgs};
 use crate::dialect::Dialect;
-use crate::dialect::apply_patch::{HunkReport, HunkState, PatchOutcome, render};
+use crate::dialect::apply_patch::{HunkReport, HunkState, PatchDoubt, PatchOutcome, render};
 use crate::dialect::edit::{Edit, EditOutcome};
 use crate::dialect::one_file;
 use crate::error::Error;
@@ -107,6 +107,19 @@ pub fn check(args: &CheckArgs, input: OtherDialect) -> CmdResult {
     let name = file.display().to_string();
     let (text, ok) = match dialect {
         Dialect::ApplyPatch => {
+            // Several sections for FILE (the one-file commands take one):
+            // judged joined into one, as `fix` prints it and the gate
+            // offers it, with what the sections as sent do (session 49's
+            // split-sections; it exited 2, pointing to `apply --transcript`).
+            let joined = split_sections(file, content.as_deref(), diff)?;
+            let (diff, split) = match &joined {
+                Some(Ok((text, split))) => (text.as_str(), split.as_slice()),
+                Some(Err(why)) => {
+                    eprintln!("srview: the patch's sections for {name} are not checked: {why}");
+                    return Ok(1);
+                }
+                None => (diff, &[][..]),
+            };
             let outcome = run_patch(file, content.as_deref(), diff)?;
             // As `apply --write`: a loose hunk or a doubt holds back.
             let ok = outcome.exit_code == 0 && outcome.loose_hunks().next().is_none();
@@ -114,15 +127,24 @@ pub fn check(args: &CheckArgs, input: OtherDialect) -> CmdResult {
             let target = place.target(content.as_deref());
             let diagnoses =
                 one_file::diagnose_for(diff, &target).map_err(|e| Error::usage(e.to_string()))?;
-            let doubts =
+            let mut doubts =
                 one_file::doubts_for(diff, &target).map_err(|e| Error::usage(e.to_string()))?;
+            doubts.extend(split.iter().cloned());
             let ok = ok && doubts.is_empty();
             let text = if args.json {
                 json(&crate::report::PatchCheckReport::new(
                     &outcome, &diagnoses, &doubts,
                 ))?
             } else {
-                let mut s = hunk_lines(&name, &outcome);
+                let mut s = String::new();
+                if joined.is_some() {
+                    s.push_str(&format!(
+                        "{name}: note: the patch has several sections for {name}: checked \
+                         joined into one section, its hunks in patch order (hunks and patch lines \
+                         below are that patch's, as `srview fix` prints it)\n"
+                    ));
+                }
+                s.push_str(&hunk_lines(&name, &outcome));
                 for doubt in &doubts {
                     s.push_str(&format!("{name}: warning: {}\n", doubt.message));
                 }
@@ -193,6 +215,49 @@ pub fn check(args: &CheckArgs, input: OtherDialect) -> CmdResult {
         .and_then(|()| stdout.flush())
         .map_err(Error::stdout)?;
     Ok(if ok { 0 } else { 1 })
+}
+
+/// The patch `diff` with its several sections for FILE joined into one
+/// ([`joined_for_file`](crate::dialect::apply_patch::sections::joined_for_file)),
+/// with the doubts of the sections as sent (a later section's hunk that
+/// lands elsewhere than it would in one section,
+/// [`split_doubts`](crate::dialect::apply_patch::sections::split_doubts)):
+/// `None` when FILE has one section; `Err` says why they are not joined.
+#[allow(clippy::type_complexity)]
+fn split_sections(
+    file: &Path,
+    content: Option<&str>,
+    diff: &str,
+) -> Result<Option<Result<(String, Vec<PatchDoubt>), String>>, Error> {
+    use crate::dialect::apply_patch::{self, MemoryFs, fs::normalize, sections};
+    let place = place(file)?;
+    let content = content.unwrap_or_default();
+    let Some(joined) = sections::joined_for_file(diff, &place.name, content, &place.cwd) else {
+        return Ok(None);
+    };
+    let joined = match joined {
+        Ok(joined) => joined,
+        Err(why) => return Ok(Some(Err(why))),
+    };
+    let Ok(patch) = apply_patch::parse(diff) else {
+        return Ok(Some(Ok((joined, Vec::new()))));
+    };
+    let names_file =
+        |key: &str| key == place.name || key.ends_with(&format!("/{}", place.name));
+    let Some(key) = sections::repeated_updates(&patch)
+        .iter()
+        .map(|&(i, _)| normalize(patch.sections[i].path()))
+        .find(|key| names_file(key))
+    else {
+        return Ok(Some(Ok((joined, Vec::new()))));
+    };
+    let fs = MemoryFs::new([(key.clone(), content.to_string())]);
+    let outcome = apply_patch::apply(&patch, &fs, &place.cwd);
+    let split = sections::split_doubts(&patch, &outcome, &fs, &place.cwd)
+        .into_iter()
+        .filter(|d| normalize(&d.file) == key)
+        .collect();
+    Ok(Some(Ok((joined, split))))
 }
 
 /// A chunk as patch text (its `@@` line and its lines).
