@@ -3822,3 +3822,58 @@ fn go_compile_refusals_are_doubts() {
         ],
     );
 }
+
+/// Four functions each ending in `return None`.
+const FOUR_RETURNS_PY: &str = "def first(x):\n    if x < 0:\n        return None\n    return 1\n\n\n\
+                               def second(y):\n    if y is None:\n        return None\n    return 2\n\n\n\
+                               def third(z):\n    if not z:\n        return None\n    return 3\n\n\n\
+                               def fourth(w):\n    if not w:\n        return None\n    return 4\n";
+
+/// Session 49's leftover: where the gate withholds the patch with each
+/// file's sections joined into one, its deny says what the joined patch
+/// would do and which check refused it. Codex: a second section (a bare
+/// `@@`) Codex searches from the file's top again lands in `first`, where
+/// as one section it lands in `third`; joined, its lines stand again in
+/// `fourth` (it said "the patch ... joined into one: the corrected patch is
+/// in doubt"). OpenCode: a second section reaching above the first one's
+/// hunk, which OpenCode refuses joined (it said only "would not apply the
+/// patch ... exactly").
+#[test]
+fn a_withheld_joined_patch_says_why() {
+    let section = |hunk: &str| format!("*** Update File: m.py\n{hunk}");
+    let patch_of = |a: &str, b: &str| {
+        format!(
+            "*** Begin Patch\n{}{}*** End Patch",
+            section(a),
+            section(b)
+        )
+    };
+    let second = "@@ def second(y):\n     if y is None:\n-        return None\n+        return 0\n";
+    let bare = "@@\n-        return None\n+        return []\n";
+    let first = "@@ def first(x):\n     if x < 0:\n-        return None\n+        return -1\n";
+    let cases = [
+        (
+            GateAgent::Codex,
+            patch_of(second, bare),
+            "No corrected edit: the patch with the sections of each file joined into one is in \
+             doubt: hunk #2 of m.py matched at line 15, and its lines occur again at line 21",
+        ),
+        (
+            GateAgent::Opencode,
+            patch_of(second, first),
+            "No corrected edit: OpenCode 1.18.33's apply_patch tool refuses the patch with the \
+             sections of each file joined into one: apply_patch verification failed: Error: \
+             Failed to find context 'def first(x):'",
+        ),
+    ];
+    for (agent, text, said) in cases {
+        let payload = match agent {
+            GateAgent::Codex => edit_payload(agent, json!({ "command": text })),
+            _ => own_payload("apply_patch", json!({ "patchText": text })),
+        };
+        let fs = MemoryFs::new([("m.py".to_string(), FOUR_RETURNS_PY.to_string())]);
+        let judgment = judge(agent, &payload, |_| fs, &Policy::default());
+        assert_eq!(judgment.case, Case::Doubt, "{agent:?}: {:?}", judgment.answer);
+        assert_withheld(&judgment, said);
+    }
+}
