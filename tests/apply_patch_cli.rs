@@ -423,8 +423,9 @@ fn a_loose_hunk_is_warned_about_in_every_output() {
     assert!(
         String::from_utf8_lossy(&held.stderr).ends_with(
             "srview: nothing written: hunk 1 of calc.py matched the file only at level unicode: \
-             Codex would replace lines of the file that are not the patch's (the warning says \
-             which) (--force writes it)\n"
+             Codex would replace lines of the file that are not the patch's (line 2 is \
+             \"    return b – a  # b – a\" where the patch has \"    return b - a  # b - a\") \
+             (--force writes it)\n"
         ),
         "{}",
         String::from_utf8_lossy(&held.stderr)
