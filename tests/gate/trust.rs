@@ -3877,3 +3877,49 @@ fn a_withheld_joined_patch_says_why() {
         assert_withheld(&judgment, said);
     }
 }
+
+/// Session 49's leftover: values PyYAML reads otherwise than written, in
+/// every agent's shape (PyYAML 6 here: `version: 1.10` loads as the float
+/// 1.1, `country: NO` as false). A `version` changed to `1.10`, a new
+/// `country: NO`, and `NO` added to a list of codes are doubts naming the
+/// value; the same values quoted, and `1.11` (read as written), are exact.
+#[test]
+fn a_yaml_value_pyyaml_reads_otherwise_is_a_doubt_for_every_agent() {
+    let config = "name: shop\nversion: \"1.9\"\nshipping:\n  currency: NOK\n  to: [SE, DK]\n";
+    let file = ("config.yaml", config);
+    let version = "version: \"1.9\"\n";
+    let currency = "  currency: NOK\n";
+    let to = "  to: [SE, DK]\n";
+    assert_doubts_say(
+        file,
+        &[
+            (
+                version,
+                "version: 1.10\n",
+                "which YAML reads as the number 1.1, not the text `1.10`".to_string(),
+            ),
+            (
+                currency,
+                "  currency: NOK\n  country: NO\n",
+                "as written, line 5 (`country: NO`) gives the unquoted value `NO` under \
+                 `country`, a name or a code, which YAML 1.1 readers (PyYAML) read as the boolean \
+                 false, not the text `NO`: write it quoted, `\"NO\"`, to keep it as written"
+                    .to_string(),
+            ),
+            (
+                to,
+                "  to: [SE, DK, NO]\n",
+                "read as the boolean false, not the text `NO`".to_string(),
+            ),
+        ],
+    );
+    assert_exact_for_every_agent(
+        file,
+        &[
+            (version, "version: \"1.10\"\n"),
+            (version, "version: 1.11\n"),
+            (currency, "  currency: NOK\n  country: \"NO\"\n"),
+            (to, "  to: [SE, DK, \"NO\"]\n"),
+        ],
+    );
+}
