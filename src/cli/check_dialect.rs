@@ -115,8 +115,7 @@ pub fn check(args: &CheckArgs, input: OtherDialect) -> CmdResult {
             let (diff, split) = match &joined {
                 Some(Ok((text, split))) => (text.as_str(), split.as_slice()),
                 Some(Err(why)) => {
-                    eprintln!("srview: the patch's sections for {name} are not checked: {why}");
-                    return Ok(1);
+                    return check_in_turn(args, content.as_deref(), diff, why);
                 }
                 None => (diff, &[][..]),
             };
@@ -258,6 +257,69 @@ fn split_sections(
         .filter(|d| normalize(&d.file) == key)
         .collect();
     Ok(Some(Ok((joined, split))))
+}
+
+/// `check FILE PATCH` of a patch whose several sections for FILE cannot
+/// be joined into one (`why`: a later one reaches above an earlier one's
+/// hunks, or edits what it writes): FILE's sections checked one after the
+/// other, as Codex applies them (the gate judges them so too), each hunk's
+/// line, srview's patch doubts, and the failed hunks' diagnoses; exit 0
+/// when they apply, every hunk exact, nothing in doubt.
+fn check_in_turn(args: &CheckArgs, content: Option<&str>, diff: &str, why: &str) -> CmdResult {
+    use crate::dialect::apply_patch::{
+        self, MemoryFs, Patch, diagnose_hunks, fs::normalize, patch_doubts,
+    };
+    let file = &args.file;
+    let name = file.display().to_string();
+    let place = place(file)?;
+    let parsed = apply_patch::parse(diff).map_err(|e| Error::usage(e.to_string()))?;
+    let names_file = |path: &str| {
+        let key = normalize(path);
+        key == place.name || key.ends_with(&format!("/{}", place.name))
+    };
+    let sections: Vec<_> = parsed
+        .sections
+        .into_iter()
+        .filter(|section| names_file(section.path()))
+        .collect();
+    let Some(key) = sections.first().map(|section| normalize(section.path())) else {
+        return Err(Error::usage(format!("the patch has no section for {name}")));
+    };
+    let patch = Patch { sections };
+    let fs = MemoryFs::new([(key, content.unwrap_or_default().to_string())]);
+    let outcome = apply_patch::apply(&patch, &fs, &place.cwd);
+    let doubts = if outcome.exit_code == 0 {
+        patch_doubts(&patch, &outcome, &fs, &place.cwd)
+    } else {
+        Vec::new()
+    };
+    let diagnoses = diagnose_hunks(&patch, &outcome, &fs, &place.cwd);
+    let ok = outcome.exit_code == 0 && outcome.loose_hunks().next().is_none() && doubts.is_empty();
+    let text = if args.json {
+        json(&crate::report::PatchCheckReport::new(
+            &outcome, &diagnoses, &doubts,
+        ))?
+    } else {
+        let why = why.split("; the sections as sent").next().unwrap_or(why);
+        let mut s = format!(
+            "{name}: note: the patch has several sections for {name}, checked one after the \
+             other as Codex applies them ({why})\n"
+        );
+        s.push_str(&hunk_lines(&name, &outcome));
+        for doubt in &doubts {
+            s.push_str(&format!("{name}: warning: {}\n", doubt.message));
+        }
+        for d in diagnoses.iter().filter(|d| d.state == HunkState::Failed) {
+            s.push_str(&format!("hunk #{}: {}\n", d.index + 1, d.message));
+        }
+        s
+    };
+    let mut stdout = std::io::stdout().lock();
+    stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+        .map_err(Error::stdout)?;
+    Ok(if ok { 0 } else { 1 })
 }
 
 /// A chunk as patch text (its `@@` line and its lines).
