@@ -1334,7 +1334,7 @@ fn a_patch_whose_other_file_is_left_loose_is_not_called_fixed() {
         &stderr(&out),
         "srview: the patch is not fully corrected: hunk #1 of c.py, another file of the patch, is \
          left as sent and matches only loosely (level `trimmed`): `srview fix` of c.py corrects \
-         it\n"
+         it\n",
     );
     let once = stdout(&out);
     assert!(once.contains("-    return 1\n+    return 10\n"), "{once}");

@@ -241,8 +241,7 @@ fn split_sections(
     let Ok(patch) = apply_patch::parse(diff) else {
         return Ok(Some(Ok((joined, Vec::new()))));
     };
-    let names_file =
-        |key: &str| key == place.name || key.ends_with(&format!("/{}", place.name));
+    let names_file = |key: &str| key == place.name || key.ends_with(&format!("/{}", place.name));
     let Some(key) = sections::repeated_updates(&patch)
         .iter()
         .map(|&(i, _)| normalize(patch.sections[i].path()))

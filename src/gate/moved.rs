@@ -102,7 +102,10 @@ pub(super) fn offer_repaired(patch: &PatchCall, fixed: &str, what: &str) -> Offe
                     .join("; ")
             )),
         ),
-        _ => (None, Some(not_exact(row.title, &ran, deleted_after_write, what))),
+        _ => (
+            None,
+            Some(not_exact(row.title, &ran, deleted_after_write, what)),
+        ),
     }
 }
 

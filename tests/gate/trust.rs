@@ -3841,13 +3841,8 @@ const FOUR_RETURNS_PY: &str = "def first(x):\n    if x < 0:\n        return None
 #[test]
 fn a_withheld_joined_patch_says_why() {
     let section = |hunk: &str| format!("*** Update File: m.py\n{hunk}");
-    let patch_of = |a: &str, b: &str| {
-        format!(
-            "*** Begin Patch\n{}{}*** End Patch",
-            section(a),
-            section(b)
-        )
-    };
+    let patch_of =
+        |a: &str, b: &str| format!("*** Begin Patch\n{}{}*** End Patch", section(a), section(b));
     let second = "@@ def second(y):\n     if y is None:\n-        return None\n+        return 0\n";
     let bare = "@@\n-        return None\n+        return []\n";
     let first = "@@ def first(x):\n     if x < 0:\n-        return None\n+        return -1\n";
@@ -3873,7 +3868,12 @@ fn a_withheld_joined_patch_says_why() {
         };
         let fs = MemoryFs::new([("m.py".to_string(), FOUR_RETURNS_PY.to_string())]);
         let judgment = judge(agent, &payload, |_| fs, &Policy::default());
-        assert_eq!(judgment.case, Case::Doubt, "{agent:?}: {:?}", judgment.answer);
+        assert_eq!(
+            judgment.case,
+            Case::Doubt,
+            "{agent:?}: {:?}",
+            judgment.answer
+        );
         assert_withheld(&judgment, said);
     }
 }

@@ -208,13 +208,15 @@ pub fn joined_for_file(
         // A later section's hunk whose old lines the file before the patch
         // does not hold edits what an earlier section wrote (session 50:
         // it was said to stand above the earlier one's hunks).
-        let rewrites = repeated_updates(&patch).iter().any(|&(_, j)| match &patch.sections[j] {
-            Section::Update { chunks, .. } => chunks.iter().any(|chunk| {
-                let old: String = chunk.old_lines().iter().map(|l| format!("{l}\n")).collect();
-                !old.is_empty() && !content.contains(&old)
-            }),
-            _ => false,
-        });
+        let rewrites = repeated_updates(&patch)
+            .iter()
+            .any(|&(_, j)| match &patch.sections[j] {
+                Section::Update { chunks, .. } => chunks.iter().any(|chunk| {
+                    let old: String = chunk.old_lines().iter().map(|l| format!("{l}\n")).collect();
+                    !old.is_empty() && !content.contains(&old)
+                }),
+                _ => false,
+            });
         let why = if rewrites {
             "a later section's hunk edits lines an earlier section writes"
         } else {
