@@ -423,8 +423,9 @@ fn a_loose_hunk_is_warned_about_in_every_output() {
     assert!(
         String::from_utf8_lossy(&held.stderr).ends_with(
             "srview: nothing written: hunk 1 of calc.py matched the file only at level unicode: \
-             Codex would replace lines of the file that are not the patch's (the warning says \
-             which) (--force writes it)\n"
+             Codex would replace lines of the file that are not the patch's (line 2 is \
+             \"    return b – a  # b – a\" where the patch has \"    return b - a  # b - a\") \
+             (--force writes it)\n"
         ),
         "{}",
         String::from_utf8_lossy(&held.stderr)
@@ -791,16 +792,35 @@ fn two_sections_for_the_checked_file_are_named_as_such() {
     let file = support::files::write(dir.path(), "a.py", "A = 1\nB = 1\n".as_bytes());
     let patch = support::files::write(dir.path(), "two.patch", "*** Begin Patch\n*** Update File: a.py\n@@\n-A = 1\n+A = 2\n*** Update File: a.py\n@@\n-A = 2\n+A = 3\n*** End Patch\n".as_bytes());
     let (file, patch) = (file.to_string_lossy(), patch.to_string_lossy());
-    for command in ["check", "apply"] {
-        let out = srview(&[command, &file, &patch], None);
-        assert_eq!(out.status.code(), Some(2), "{command}");
-        assert_eq!(
-            String::from_utf8_lossy(&out.stderr),
-            "srview: the patch has 2 sections for a.py, applied one after the other; a command \
-             on one file takes one section per file: use `srview apply --transcript PATCH --cwd DIR`\n",
-            "{command}"
-        );
-    }
+    let out = srview(&["apply", &file, &patch], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "srview: the patch has 2 sections for a.py, applied one after the other; a command on \
+         one file takes one section per file: use `srview apply --transcript PATCH --cwd DIR`\n",
+    );
+    // `check` judges them (session 50): joined into one section where
+    // that gives what was meant; here the second section edits what the
+    // first writes, so they are checked one after the other, as Codex
+    // applies them, saying why.
+    let out = srview(&["check", &file, &patch], None);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        format!(
+            "{file}: note: the patch has several sections for {file}, checked one after the other \
+             as Codex applies them (its sections for a.py cannot be joined into one in patch \
+             order: a later section's hunk edits lines an earlier section writes, and as one \
+             section the reference fails (Failed to find expected lines in {file}: A = 2))\n\
+             {file}: hunk #1 (patch lines 3-5): applies at lines 1-1, level exact\n\
+             {file}: hunk #1 (patch lines 7-9): applies at lines 1-1, level exact\n"
+        )
+    );
 }
 
 /// Delete then Add of one path (round 35, #09): a whole-file replacement,

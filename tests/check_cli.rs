@@ -1285,3 +1285,85 @@ fn a_replace_ending_in_a_backslash_joining_the_next_line_is_held_back() {
     let (code, out) = srview(&["check", &file, &d]);
     assert_eq!(code, 0, "{out}");
 }
+
+/// Functions each ending in `return None`.
+const RETURNS_PY: &str = "def first(x):\n    if x < 0:\n        return None\n    return x * 2\n\n\n\
+                          def second(y):\n    if y is None:\n        return None\n    return y + 1\n\n\n\
+                          def third(z):\n    if not z:\n        return None\n    return z[0]\n";
+
+/// Session 49's leftover: `check FILE PATCH` of a Codex patch with two
+/// `*** Update File:` sections for FILE exited 2 ("a command on one file
+/// takes one section per file: use `srview apply --transcript`") where
+/// `fix` and the gate judge it. It is checked joined into one section, as
+/// `fix` prints it, saying so; a later section Codex would search from the
+/// file's top again, landing above where it was meant, is the gate's
+/// split-sections doubt (exit 1); sections that land as one section would
+/// exit 0; sections that cannot be joined are checked one after the
+/// other, as Codex applies them, saying why.
+#[test]
+fn a_patch_with_two_sections_for_the_file_is_checked_as_one_section() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let section = |hunk: &str| format!("*** Update File: m.py\n{hunk}");
+    let patch_of = |a: &str, b: &str| {
+        format!(
+            "*** Begin Patch\n{}{}*** End Patch\n",
+            section(a),
+            section(b)
+        )
+    };
+    let second = "@@ def second(y):\n     if y is None:\n-        return None\n+        return 0\n";
+    let bare = "@@\n-        return None\n+        return []\n";
+    let first = "@@ def first(x):\n     if x < 0:\n-        return None\n+        return []\n";
+    let note = "m.py: note: the patch has several sections for m.py: checked joined into one \
+                section, its hunks in patch order (hunks and patch lines below are that patch's, \
+                as `srview fix` prints it)\n";
+    let check = |patch: &str| {
+        file_and_diff(dir.path(), ("m.py", RETURNS_PY), ("two.patch", patch));
+        let out = runner::srview(["check", "m.py", "two.patch"])
+            .cwd(dir.path())
+            .env("NO_COLOR", "1")
+            .output();
+        (
+            out.status.code().unwrap_or(-1),
+            runner::stdout(&out),
+            runner::stderr(&out),
+        )
+    };
+    let (code, out, err) = check(&patch_of(second, bare));
+    assert_eq!((code, err.as_str()), (1, ""), "{out}");
+    assert_eq!(
+        out,
+        format!(
+            "{note}m.py: hunk #1 (patch lines 3-6): applies at lines 8-9, level exact\n\
+             m.py: hunk #2 (patch lines 7-9): applies at lines 15-15, level exact\n\
+             m.py: warning: hunk #1 of section 2 updates m.py again after section 1: the \
+             reference searches a section's hunks from the top of the file (as section 1 left \
+             it), so it lands at line 3, and its lines stand again at line 15, past section 1's \
+             hunks, where the same hunks sent as one section would land: send the hunks of m.py \
+             as one section, in file order\n"
+        )
+    );
+    let (code, out, err) = check(&patch_of(first, second));
+    assert_eq!((code, err.as_str()), (0, ""), "{out}");
+    assert_eq!(
+        out,
+        format!(
+            "{note}m.py: hunk #1 (patch lines 3-6): applies at lines 2-3, level exact\n\
+             m.py: hunk #2 (patch lines 7-10): applies at lines 8-9, level exact\n"
+        )
+    );
+    let (code, out, err) = check(&patch_of(second, first));
+    assert_eq!((code, err.as_str()), (0, ""), "{out}");
+    assert_eq!(
+        out,
+        format!(
+            "m.py: note: the patch has several sections for m.py, checked one after the other as \
+             Codex applies them (its sections for m.py cannot be joined into one in patch order: \
+             a later section's hunk stands above an earlier one's, and as one section the \
+             reference fails (Failed to find context 'def first(x):' in {}/m.py))\n\
+             m.py: hunk #1 (patch lines 3-6): applies at lines 8-9, level exact\n\
+             m.py: hunk #1 (patch lines 8-11): applies at lines 2-3, level exact\n",
+            dir.path().canonicalize().expect("real path").display()
+        )
+    );
+}

@@ -103,7 +103,8 @@ fn a_patch_written_and_a_failing_one_refused() {
     assert_eq!(
         report["write"]["reasons"][0],
         "hunk 1 of calc.py matched the file only at level unicode: Codex would replace lines \
-         of the file that are not the patch's (the warning says which)"
+         of the file that are not the patch's (line 2 is \"    return b – a\" where the patch has \
+         \"    return b - a\")"
     );
     assert_eq!(read(&file), CALC);
     let out = srview(

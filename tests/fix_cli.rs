@@ -1330,11 +1330,11 @@ fn a_patch_whose_other_file_is_left_loose_is_not_called_fixed() {
     let a = dir.path().join("a.py");
     let out = srview(&["fix", p(&a), p(&patch_file)]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    assert_eq!(
-        stderr(&out),
+    assert_contains(
+        &stderr(&out),
         "srview: the patch is not fully corrected: hunk #1 of c.py, another file of the patch, is \
-         left as sent and matches only loosely (level `trimmed`): `srview fix c.py` on the patch \
-         printed corrects it\n"
+         left as sent and matches only loosely (level `trimmed`): `srview fix` of c.py corrects \
+         it\n",
     );
     let once = stdout(&out);
     assert!(once.contains("-    return 1\n+    return 10\n"), "{once}");
@@ -1349,6 +1349,81 @@ fn a_patch_whose_other_file_is_left_loose_is_not_called_fixed() {
             c.display()
         )
     );
+}
+
+/// A tester's find (round 49 T-18): of a patch whose other file's hunk
+/// fails, `fix a.py` promised "`srview fix b.py` on the patch printed
+/// corrects it": no patch named to run it on, said of hunks `fix b.py`
+/// then refused, and (found in session 50) with the patch's other paths
+/// taken from FILE's folder again (`src/a.py` ran `src/b.py` as
+/// `src/src/b.py`). The command printed now runs as printed (in a shell,
+/// from the folder `fix` ran in, a folder name with a space) and prints
+/// the patch with every file corrected; a hunk `fix` of its file cannot
+/// correct is said so, with why, and gets no command.
+#[test]
+fn the_command_printed_for_another_files_section_runs_as_printed() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let src = dir.path().join("my src");
+    std::fs::create_dir(&src).expect("my src");
+    std::fs::write(src.join("a.py"), "def a():\n    return 1\n").expect("a.py");
+    std::fs::write(src.join("b.py"), "def b():\n    x = 1\n    return 2\n").expect("b.py");
+    std::fs::write(src.join("c.py"), "def c():\n    return 3\n").expect("c.py");
+    let patch = "*** Begin Patch\n*** Update File: my src/a.py\n@@\n def a():\n-    return 1\n\
+                 +    return 10\n*** Update File: my src/b.py\n@@\n def b():\n     x = 1\n\
+                 -    return  2\n+    return 20\n*** End Patch\n";
+    std::fs::write(dir.path().join("p.patch"), patch).expect("patch");
+    let out = runner::srview(["fix", "my src/a.py", "p.patch"])
+        .cwd(dir.path())
+        .output();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let said = stderr(&out);
+    assert_contains(
+        &said,
+        "hunk #1 of my src/b.py, another file of the patch, is left as sent and fails: `srview \
+         fix` of my src/b.py corrects it\n",
+    );
+    let command = said
+        .split_once("srview: to correct every file's section: `")
+        .and_then(|(_, rest)| rest.split_once("`\n"))
+        .map(|(command, _)| command)
+        .unwrap_or_else(|| panic!("no command printed: {said}"));
+    assert_eq!(
+        command,
+        "srview fix 'my src/a.py' p.patch | srview fix 'my src/b.py' -"
+    );
+    let bin = std::path::Path::new(runner::BIN)
+        .parent()
+        .expect("the binary's folder");
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let ran = std::process::Command::new("sh")
+        .args(["-c", command])
+        .current_dir(dir.path())
+        .env("PATH", path)
+        .output()
+        .expect("sh runs");
+    assert_eq!(ran.status.code(), Some(0), "{}", stderr(&ran));
+    assert_eq!(
+        stdout(&ran),
+        patch.replace("-    return  2\n", "-    return 2\n")
+    );
+    // b.py's hunk changed so that no correction can be told: no command.
+    let unfixable = patch.replace("return  2", "return 5");
+    std::fs::write(dir.path().join("p.patch"), &unfixable).expect("patch");
+    let out = runner::srview(["fix", "my src/a.py", "p.patch"])
+        .cwd(dir.path())
+        .output();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let said = stderr(&out);
+    assert_contains(
+        &said,
+        "hunk #1 of my src/b.py, another file of the patch, is left as sent and fails, and \
+         `srview fix` of my src/b.py cannot correct it: ",
+    );
+    assert!(!said.contains("to correct every file"), "{said}");
 }
 
 /// A section of another file the folder does not hold fails before any

@@ -12,7 +12,7 @@ use std::path::Path;
 use super::apply_dialect::{place, refuse_another_file, run_edit, run_patch};
 use super::{CheckArgs, CmdResult, FixArgs};
 use crate::dialect::Dialect;
-use crate::dialect::apply_patch::{HunkReport, HunkState, PatchOutcome, render};
+use crate::dialect::apply_patch::{HunkReport, HunkState, PatchDoubt, PatchOutcome, render};
 use crate::dialect::edit::{Edit, EditOutcome};
 use crate::dialect::one_file;
 use crate::error::Error;
@@ -107,6 +107,18 @@ pub fn check(args: &CheckArgs, input: OtherDialect) -> CmdResult {
     let name = file.display().to_string();
     let (text, ok) = match dialect {
         Dialect::ApplyPatch => {
+            // Several sections for FILE (the one-file commands take one):
+            // judged joined into one, as `fix` prints it and the gate
+            // offers it, with what the sections as sent do (session 49's
+            // split-sections; it exited 2, pointing to `apply --transcript`).
+            let joined = split_sections(file, content.as_deref(), diff)?;
+            let (diff, split) = match &joined {
+                Some(Ok((text, split))) => (text.as_str(), split.as_slice()),
+                Some(Err(why)) => {
+                    return check_in_turn(args, content.as_deref(), diff, why);
+                }
+                None => (diff, &[][..]),
+            };
             let outcome = run_patch(file, content.as_deref(), diff)?;
             // As `apply --write`: a loose hunk or a doubt holds back.
             let ok = outcome.exit_code == 0 && outcome.loose_hunks().next().is_none();
@@ -114,15 +126,24 @@ pub fn check(args: &CheckArgs, input: OtherDialect) -> CmdResult {
             let target = place.target(content.as_deref());
             let diagnoses =
                 one_file::diagnose_for(diff, &target).map_err(|e| Error::usage(e.to_string()))?;
-            let doubts =
+            let mut doubts =
                 one_file::doubts_for(diff, &target).map_err(|e| Error::usage(e.to_string()))?;
+            doubts.extend(split.iter().cloned());
             let ok = ok && doubts.is_empty();
             let text = if args.json {
                 json(&crate::report::PatchCheckReport::new(
                     &outcome, &diagnoses, &doubts,
                 ))?
             } else {
-                let mut s = hunk_lines(&name, &outcome);
+                let mut s = String::new();
+                if joined.is_some() {
+                    s.push_str(&format!(
+                        "{name}: note: the patch has several sections for {name}: checked \
+                         joined into one section, its hunks in patch order (hunks and patch lines \
+                         below are that patch's, as `srview fix` prints it)\n"
+                    ));
+                }
+                s.push_str(&hunk_lines(&name, &outcome));
                 for doubt in &doubts {
                     s.push_str(&format!("{name}: warning: {}\n", doubt.message));
                 }
@@ -186,6 +207,111 @@ pub fn check(args: &CheckArgs, input: OtherDialect) -> CmdResult {
             };
             (text, ok)
         }
+    };
+    let mut stdout = std::io::stdout().lock();
+    stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+        .map_err(Error::stdout)?;
+    Ok(if ok { 0 } else { 1 })
+}
+
+/// The patch `diff` with its several sections for FILE joined into one
+/// ([`joined_for_file`](crate::dialect::apply_patch::sections::joined_for_file)),
+/// with the doubts of the sections as sent (a later section's hunk that
+/// lands elsewhere than it would in one section,
+/// [`split_doubts`](crate::dialect::apply_patch::sections::split_doubts)):
+/// `None` when FILE has one section; `Err` says why they are not joined.
+#[allow(clippy::type_complexity)]
+fn split_sections(
+    file: &Path,
+    content: Option<&str>,
+    diff: &str,
+) -> Result<Option<Result<(String, Vec<PatchDoubt>), String>>, Error> {
+    use crate::dialect::apply_patch::{self, MemoryFs, fs::normalize, sections};
+    let place = place(file)?;
+    let content = content.unwrap_or_default();
+    let Some(joined) = sections::joined_for_file(diff, &place.name, content, &place.cwd) else {
+        return Ok(None);
+    };
+    let joined = match joined {
+        Ok(joined) => joined,
+        Err(why) => return Ok(Some(Err(why))),
+    };
+    let Ok(patch) = apply_patch::parse(diff) else {
+        return Ok(Some(Ok((joined, Vec::new()))));
+    };
+    let names_file = |key: &str| key == place.name || key.ends_with(&format!("/{}", place.name));
+    let Some(key) = sections::repeated_updates(&patch)
+        .iter()
+        .map(|&(i, _)| normalize(patch.sections[i].path()))
+        .find(|key| names_file(key))
+    else {
+        return Ok(Some(Ok((joined, Vec::new()))));
+    };
+    let fs = MemoryFs::new([(key.clone(), content.to_string())]);
+    let outcome = apply_patch::apply(&patch, &fs, &place.cwd);
+    let split = sections::split_doubts(&patch, &outcome, &fs, &place.cwd)
+        .into_iter()
+        .filter(|d| normalize(&d.file) == key)
+        .collect();
+    Ok(Some(Ok((joined, split))))
+}
+
+/// `check FILE PATCH` of a patch whose several sections for FILE cannot
+/// be joined into one (`why`: a later one reaches above an earlier one's
+/// hunks, or edits what it writes): FILE's sections checked one after the
+/// other, as Codex applies them (the gate judges them so too), each hunk's
+/// line, srview's patch doubts, and the failed hunks' diagnoses; exit 0
+/// when they apply, every hunk exact, nothing in doubt.
+fn check_in_turn(args: &CheckArgs, content: Option<&str>, diff: &str, why: &str) -> CmdResult {
+    use crate::dialect::apply_patch::{
+        self, MemoryFs, Patch, diagnose_hunks, fs::normalize, patch_doubts,
+    };
+    let file = &args.file;
+    let name = file.display().to_string();
+    let place = place(file)?;
+    let parsed = apply_patch::parse(diff).map_err(|e| Error::usage(e.to_string()))?;
+    let names_file = |path: &str| {
+        let key = normalize(path);
+        key == place.name || key.ends_with(&format!("/{}", place.name))
+    };
+    let sections: Vec<_> = parsed
+        .sections
+        .into_iter()
+        .filter(|section| names_file(section.path()))
+        .collect();
+    let Some(key) = sections.first().map(|section| normalize(section.path())) else {
+        return Err(Error::usage(format!("the patch has no section for {name}")));
+    };
+    let patch = Patch { sections };
+    let fs = MemoryFs::new([(key, content.unwrap_or_default().to_string())]);
+    let outcome = apply_patch::apply(&patch, &fs, &place.cwd);
+    let doubts = if outcome.exit_code == 0 {
+        patch_doubts(&patch, &outcome, &fs, &place.cwd)
+    } else {
+        Vec::new()
+    };
+    let diagnoses = diagnose_hunks(&patch, &outcome, &fs, &place.cwd);
+    let ok = outcome.exit_code == 0 && outcome.loose_hunks().next().is_none() && doubts.is_empty();
+    let text = if args.json {
+        json(&crate::report::PatchCheckReport::new(
+            &outcome, &diagnoses, &doubts,
+        ))?
+    } else {
+        let why = why.split("; the sections as sent").next().unwrap_or(why);
+        let mut s = format!(
+            "{name}: note: the patch has several sections for {name}, checked one after the \
+             other as Codex applies them ({why})\n"
+        );
+        s.push_str(&hunk_lines(&name, &outcome));
+        for doubt in &doubts {
+            s.push_str(&format!("{name}: warning: {}\n", doubt.message));
+        }
+        for d in diagnoses.iter().filter(|d| d.state == HunkState::Failed) {
+            s.push_str(&format!("hunk #{}: {}\n", d.index + 1, d.message));
+        }
+        s
     };
     let mut stdout = std::io::stdout().lock();
     stdout
@@ -279,6 +405,7 @@ pub fn fix(args: &FixArgs, input: OtherDialect) -> CmdResult {
             .map_err(|e| Error::usage(e.to_string()))?;
     let (fixed, note) = (corrected.text, corrected.note);
     let code = if corrected.complete { 0 } else { 1 };
+    let printed = fixed.is_some();
     if let Some(text) = fixed {
         let mut stdout = std::io::stdout().lock();
         stdout
@@ -289,5 +416,43 @@ pub fn fix(args: &FixArgs, input: OtherDialect) -> CmdResult {
     if let Some(note) = note {
         eprintln!("srview: {note}");
     }
+    if printed && !corrected.others.is_empty() {
+        eprintln!("srview: {}", others_command(args, &corrected.others));
+    }
     Ok(code)
+}
+
+/// The command line that corrects the other files' sections too (`others`:
+/// absolute paths, each corrected by `srview fix` of it), runnable as
+/// printed: each `fix` corrects its own file's section of the patch it
+/// reads, so the patch goes through one `fix` per file (a tester's find,
+/// round 49 T-18: "`srview fix b.py` on the patch printed" named no patch).
+fn others_command(args: &FixArgs, others: &[String]) -> String {
+    let here = std::env::current_dir()
+        .ok()
+        .and_then(|dir| dir.canonicalize().ok());
+    let shown = |file: &str| -> String {
+        let path = Path::new(file);
+        let relative = here
+            .as_deref()
+            .and_then(|here| path.strip_prefix(here).ok())
+            .filter(|rest| !rest.as_os_str().is_empty());
+        crate::gate::install::shell_quote(&relative.unwrap_or(path).display().to_string())
+    };
+    let rest: Vec<String> = others
+        .iter()
+        .map(|file| format!("srview fix {} -", shown(file)))
+        .collect();
+    match args.diff.as_deref().filter(|d| *d != Path::new("-")) {
+        Some(diff) => format!(
+            "to correct every file's section: `srview fix {} {} | {}`",
+            crate::gate::install::shell_quote(&args.file.display().to_string()),
+            crate::gate::install::shell_quote(&diff.display().to_string()),
+            rest.join(" | ")
+        ),
+        None => format!(
+            "to correct every file's section, pipe the patch printed into `{}`",
+            rest.join(" | ")
+        ),
+    }
 }

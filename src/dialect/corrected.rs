@@ -21,6 +21,11 @@ pub struct Corrected {
     pub note: Option<String>,
     /// Every part of the diff now applies exactly.
     pub complete: bool,
+    /// The other files of a patch (absolute) whose sections are left as
+    /// sent but `srview fix` of that file corrects: the command line to
+    /// correct them is the caller's to print (it knows how FILE and DIFF
+    /// were named).
+    pub others: Vec<String>,
 }
 
 /// `text` (a whole patch or edit JSON) corrected for `target`; `file` is
@@ -32,7 +37,7 @@ pub fn correct(
     file: &str,
 ) -> Result<Corrected, OneFileError> {
     match dialect {
-        Dialect::ApplyPatch => correct_patch(text, target, file),
+        Dialect::ApplyPatch => correct_patch(text, target, file, true),
         Dialect::EditJson | Dialect::SearchReplace => correct_edit(text, target),
     }
 }
@@ -83,11 +88,19 @@ fn note(
     }
 }
 
-fn correct_patch(text: &str, target: &Target, file: &str) -> Result<Corrected, OneFileError> {
+/// `others`: whether the other files' sections are weighed too (false
+/// for such a section's own correction: see [`others_left`]).
+fn correct_patch(
+    text: &str,
+    target: &Target,
+    file: &str,
+    others: bool,
+) -> Result<Corrected, OneFileError> {
     let unparsed = || Corrected {
         text: None,
         note: Some("the patch does not parse: nothing to fix".into()),
         complete: false,
+        others: Vec::new(),
     };
     let exact = "every hunk now matches exactly";
     // The model's own patch: a Markdown hard break its hunks mean is kept
@@ -122,7 +135,13 @@ fn correct_patch(text: &str, target: &Target, file: &str) -> Result<Corrected, O
             problems.push(format!("the patch is left as written: {why}"));
         }
         // The other files' sections, left as sent: a patch applies whole.
-        problems.extend(one_file::other_sections_left(&sent_text, target));
+        let fixable = if others {
+            let (said, fixable) = others_left(&sent_text, target)?;
+            problems.extend(said);
+            fixable
+        } else {
+            Vec::new()
+        };
         let text = render(&patch);
         let doubts = doubts(&text, Dialect::ApplyPatch, target)?;
         let (note, complete) = note("patch", done, exact, &problems, &doubts);
@@ -130,6 +149,7 @@ fn correct_patch(text: &str, target: &Target, file: &str) -> Result<Corrected, O
             text: Some(text),
             note,
             complete,
+            others: fixable,
         })
     };
     match one_file::tighten_for(text, target)? {
@@ -177,6 +197,59 @@ fn correct_patch(text: &str, target: &Target, file: &str) -> Result<Corrected, O
     }
 }
 
+/// What the patch `text` leaves loose or failing in its other files'
+/// sections ([`one_file::other_sections_left`]), each sentence ending in
+/// whether `srview fix` of that file corrects it (its own correction, run
+/// here over the file on disk), and the files it corrects (absolute, each
+/// once). A tester's find (round 49 T-18): "`srview fix b.py` on the
+/// patch printed corrects it" was said of a hunk that `fix b.py` then
+/// refused, and named no patch to run it on.
+fn others_left(text: &str, target: &Target) -> Result<(Vec<String>, Vec<String>), OneFileError> {
+    let mut said = Vec::new();
+    let mut fixable: Vec<String> = Vec::new();
+    for left in one_file::other_sections_left(text, target) {
+        let path = std::path::Path::new(&left.file);
+        let (Some(cwd), Some(name)) = (path.parent(), path.file_name()) else {
+            said.push(left.sentence);
+            continue;
+        };
+        let content = std::fs::read_to_string(path).ok();
+        let (cwd, name) = (cwd.to_string_lossy(), name.to_string_lossy());
+        let other = Target {
+            cwd: &cwd,
+            name: &name,
+            content: content.as_deref(),
+        };
+        let own = match content {
+            Some(_) => correct_patch(text, &other, &left.path, false).ok(),
+            None => None,
+        };
+        match own {
+            Some(own) if own.complete => {
+                said.push(format!(
+                    "{}: `srview fix` of {} corrects it",
+                    left.sentence, left.path
+                ));
+                if !fixable.contains(&left.file) {
+                    fixable.push(left.file);
+                }
+            }
+            Some(own) => {
+                let why = own.note.unwrap_or_default();
+                let why = why
+                    .strip_prefix("the patch is not fully corrected: ")
+                    .unwrap_or(&why);
+                said.push(format!(
+                    "{}, and `srview fix` of {} cannot correct it: {why}",
+                    left.sentence, left.path
+                ));
+            }
+            None => said.push(left.sentence),
+        }
+    }
+    Ok((said, fixable))
+}
+
 fn correct_edit(text: &str, target: &Target) -> Result<Corrected, OneFileError> {
     let edit = one_file::parse_edit(text)?;
     let outcome = super::edit::apply(&edit, target.content);
@@ -193,12 +266,14 @@ fn correct_edit(text: &str, target: &Target) -> Result<Corrected, OneFileError> 
             text: Some(text),
             note,
             complete,
+            others: Vec::new(),
         })
     };
     let uncorrected = |why: String| Corrected {
         text: None,
         note: Some(why),
         complete: false,
+        others: Vec::new(),
     };
     let decision = exact_string_correction(&edit, &outcome, target.content)?;
     if let (Ok(_), Some(fixed)) = (

@@ -512,18 +512,59 @@ pub fn fix_for(
     Ok(Some((patch, fixed)))
 }
 
+/// A section of another file than the target that a patch leaves loose
+/// or failing (see [`other_sections_left`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OtherLeft {
+    /// The path as the patch names it.
+    pub path: String,
+    /// The file on disk (absolute): the patch's path from the folder the
+    /// patch runs in ([`patch_root`]).
+    pub file: String,
+    /// What is left, one sentence (no command in it).
+    pub sentence: String,
+}
+
+/// The folder a patch whose section for the target names `path` runs in:
+/// the target's folder `cwd` above the folders `path` names (`src/a.py`
+/// for `/w/src/a.py` runs in `/w`, so its `src/b.py` is `/w/src/b.py`, not
+/// `/w/src/src/b.py`: found in session 50); `cwd` itself when `path` is
+/// absolute, names no folder, or its folders are not the tail of `cwd`.
+pub fn patch_root(cwd: &str, path: &str) -> String {
+    let path = normalize(path);
+    if path.starts_with('/') {
+        return cwd.to_string();
+    }
+    let folders: Vec<&str> = path
+        .split('/')
+        .filter(|part| !part.is_empty() && *part != ".")
+        .collect();
+    let Some((_, folders)) = folders.split_last() else {
+        return cwd.to_string();
+    };
+    let mut root = std::path::Path::new(cwd);
+    for folder in folders.iter().rev() {
+        match (root.file_name(), root.parent()) {
+            (Some(name), Some(parent)) if name.to_string_lossy() == *folder => root = parent,
+            _ => return cwd.to_string(),
+        }
+    }
+    root.to_string_lossy().into_owned()
+}
+
 /// What the patch `text` leaves loose or failing in its other files'
-/// sections (each applied alone over the file on disk, its path joined to
-/// the target's folder), one sentence a hunk: the one-file commands
-/// correct the target's section only, and a patch is applied whole (a
-/// tester's find, round 47 T-11: `fix a.py` said "every hunk now matches
-/// exactly" of a patch whose c.py hunk still misindented c.py).
-pub fn other_sections_left(text: &str, target: &Target) -> Vec<String> {
+/// sections (each applied alone over the file on disk, its path taken from
+/// the folder the patch runs in, [`patch_root`]), one a hunk: the one-file
+/// commands correct the target's section only, and a patch is applied
+/// whole (a tester's find, round 47 T-11: `fix a.py` said "every hunk now
+/// matches exactly" of a patch whose c.py hunk still misindented c.py).
+pub fn other_sections_left(text: &str, target: &Target) -> Vec<OtherLeft> {
     let Ok(Some(TargetSection { patch, i, .. })) = target_section(text, target) else {
         return Vec::new();
     };
+    let root = patch_root(target.cwd, patch.sections[i].path());
     let disk = super::apply_patch::fs::DirFs {
-        root: target.cwd.into(),
+        root: root.clone().into(),
     };
     let mut out = Vec::new();
     for (j, section) in patch.sections.iter().enumerate() {
@@ -533,9 +574,13 @@ pub fn other_sections_left(text: &str, target: &Target) -> Vec<String> {
         let one = Patch {
             sections: vec![section.clone()],
         };
-        let outcome = apply(&one, &disk, target.cwd);
+        let outcome = apply(&one, &disk, &root);
         let path = section.path();
-        let fix = format!("`srview fix {path}` on the patch printed corrects it");
+        let left = |sentence: String| OtherLeft {
+            path: path.to_string(),
+            file: super::apply_patch::fs::display_path(&root, &normalize(path)),
+            sentence,
+        };
         for report in &outcome.sections {
             for hunk in &report.hunks {
                 let what = match hunk.state {
@@ -548,11 +593,10 @@ pub fn other_sections_left(text: &str, target: &Target) -> Vec<String> {
                     },
                     _ => continue,
                 };
-                out.push(format!(
-                    "hunk #{} of {path}, another file of the patch, is left as sent and {what}: \
-                     {fix}",
+                out.push(left(format!(
+                    "hunk #{} of {path}, another file of the patch, is left as sent and {what}",
                     hunk.index + 1
-                ));
+                )));
             }
             // A section that fails before any hunk runs (its file is not
             // there to update): no hunk says it.
@@ -561,10 +605,10 @@ pub fn other_sections_left(text: &str, target: &Target) -> Vec<String> {
                 && !hunk_failed
                 && let Some(error) = &report.error
             {
-                out.push(format!(
+                out.push(left(format!(
                     "the section of {path}, another file of the patch, fails: {}",
                     error.trim_end()
-                ));
+                )));
             }
         }
     }

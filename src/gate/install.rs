@@ -377,7 +377,9 @@ pub fn hook_command(request: &Request) -> String {
     )
 }
 
-fn shell_quote(word: &str) -> String {
+/// `word` as one word of a POSIX shell's command line: as it is when it holds
+/// only characters no shell reads specially, else in single quotes.
+pub fn shell_quote(word: &str) -> String {
     let plain = !word.is_empty()
         && word
             .chars()

@@ -104,12 +104,47 @@ pub(super) fn offer_repaired(patch: &PatchCall, fixed: &str, what: &str) -> Offe
         ),
         _ => (
             None,
-            Some(format!(
-                "{} would not apply the patch {what} exactly",
-                row.title
-            )),
+            Some(not_exact(row.title, &ran, deleted_after_write, what)),
         ),
     }
+}
+
+/// Why `title`'s matcher, having run the repaired patch (`what` names the
+/// repair) into `ran`, does not apply it exactly: its error, the edit a
+/// loose stage placed, the lines its parser drops, or a file written and
+/// then deleted (session 50: the deny said only "would not apply the patch
+/// ... exactly", not which check refused it).
+fn not_exact(
+    title: &str,
+    ran: &crate::dialect::call::CallOutcome,
+    deleted_after_write: bool,
+    what: &str,
+) -> String {
+    if let Some(error) = ran.error.as_deref().filter(|_| !ran.ok) {
+        let error = error.trim_end().replace('\n', " ");
+        return format!("{title} refuses the patch {what}: {error}");
+    }
+    if let Some((i, edit)) = ran.loose_edits().next() {
+        let at = edit
+            .lines
+            .map(|(a, b)| format!(" at {}", crate::words::line_range("line", a, b)))
+            .unwrap_or_default();
+        return format!(
+            "{title} would place edit {} of the patch {what}{at} only by its loose stage `{}`",
+            i + 1,
+            edit.stage
+        );
+    }
+    if !ran.dropped.is_empty() {
+        return format!(
+            "{title}'s parser skips lines of the patch {what}: {}",
+            ran.dropped.join("; ")
+        );
+    }
+    if deleted_after_write {
+        return format!("{title} would write a file of the patch {what} and then delete it");
+    }
+    format!("{title} would not apply the patch {what} exactly")
 }
 
 /// OpenCode's and Cline's `apply_patch` (`row`, the patch in the input's

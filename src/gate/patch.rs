@@ -838,7 +838,15 @@ fn joined_codex(call: &Call, text: &str, fs: &dyn PatchFs) -> (Option<Value>, Op
     };
     match stood {
         Ok(()) => (Some(as_input(call, fixed)), None),
-        Err(why) => (None, Some(format!("the patch {JOINED}: {why}"))),
+        // What the joined patch would do, in its own name (it said "the
+        // patch ... joined into one: the corrected patch is in doubt").
+        Err(why) => {
+            let why = match why.strip_prefix("the corrected patch ") {
+                Some(rest) => format!("the patch {JOINED} {rest}"),
+                None => format!("the patch {JOINED}: {why}"),
+            };
+            (None, Some(why))
+        }
     }
 }
 

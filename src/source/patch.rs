@@ -133,25 +133,25 @@ pub fn loose_holds(outcome: &PatchOutcome) -> Vec<String> {
                 .filter(|l| l.is_loose())
                 .or(hunk.header.as_ref().map(|h| h.level))
                 .unwrap_or(MatchLevel::Exact);
+            // Which lines, here: the reason is read alone (`--json`'s
+            // `write.reasons`, the previewer's question), not beside the
+            // warning (it said "(the warning says which)").
             format!(
                 "hunk {} of {} matched the file only at level {}: Codex would replace lines \
-                 of the file that are not the patch's (the warning says which)",
+                 of the file that are not the patch's ({})",
                 hunk.index + 1,
                 section.path,
-                level.name()
+                level.name(),
+                differing_lines(hunk)
             )
         })
         .collect()
 }
 
-/// The warning for one loose hunk of `section`.
-pub fn loose_warning(section: &SectionReport, hunk: &HunkReport) -> String {
-    let level = hunk
-        .level
-        .into_iter()
-        .chain(hunk.header.as_ref().map(|h| h.level))
-        .max()
-        .unwrap_or(MatchLevel::Exact);
+/// The lines of the file a loose hunk matched that differ from the
+/// patch's (its `@@` line's first), the first said, the others counted:
+/// `line 2 is "x" where the patch has "y", and 2 more lines`.
+fn differing_lines(hunk: &HunkReport) -> String {
     let mut differing: Vec<String> = hunk
         .header
         .iter()
@@ -164,11 +164,25 @@ pub fn loose_warning(section: &SectionReport, hunk: &HunkReport) -> String {
             )
         })
         .collect();
+    if differing.is_empty() {
+        return "its lines differ from the file's at that level".to_string();
+    }
     let more = differing.len().saturating_sub(1);
     differing.truncate(1);
     if more > 0 {
         differing.push(format!("and {} more", crate::words::count(more, "line")));
     }
+    differing.join(", ")
+}
+
+/// The warning for one loose hunk of `section`.
+pub fn loose_warning(section: &SectionReport, hunk: &HunkReport) -> String {
+    let level = hunk
+        .level
+        .into_iter()
+        .chain(hunk.header.as_ref().map(|h| h.level))
+        .max()
+        .unwrap_or(MatchLevel::Exact);
     format!(
         "srview: warning: {} hunk {} (patch lines {}-{}) matched only at level {}: {}",
         section.path,
@@ -176,7 +190,7 @@ pub fn loose_warning(section: &SectionReport, hunk: &HunkReport) -> String {
         hunk.patch_lines[0],
         hunk.patch_lines[1],
         level.name(),
-        differing.join(", ")
+        differing_lines(hunk)
     )
 }
 

@@ -3822,3 +3822,104 @@ fn go_compile_refusals_are_doubts() {
         ],
     );
 }
+
+/// Four functions each ending in `return None`.
+const FOUR_RETURNS_PY: &str = "def first(x):\n    if x < 0:\n        return None\n    return 1\n\n\n\
+                               def second(y):\n    if y is None:\n        return None\n    return 2\n\n\n\
+                               def third(z):\n    if not z:\n        return None\n    return 3\n\n\n\
+                               def fourth(w):\n    if not w:\n        return None\n    return 4\n";
+
+/// Session 49's leftover: where the gate withholds the patch with each
+/// file's sections joined into one, its deny says what the joined patch
+/// would do and which check refused it. Codex: a second section (a bare
+/// `@@`) Codex searches from the file's top again lands in `first`, where
+/// as one section it lands in `third`; joined, its lines stand again in
+/// `fourth` (it said "the patch ... joined into one: the corrected patch is
+/// in doubt"). OpenCode: a second section reaching above the first one's
+/// hunk, which OpenCode refuses joined (it said only "would not apply the
+/// patch ... exactly").
+#[test]
+fn a_withheld_joined_patch_says_why() {
+    let section = |hunk: &str| format!("*** Update File: m.py\n{hunk}");
+    let patch_of =
+        |a: &str, b: &str| format!("*** Begin Patch\n{}{}*** End Patch", section(a), section(b));
+    let second = "@@ def second(y):\n     if y is None:\n-        return None\n+        return 0\n";
+    let bare = "@@\n-        return None\n+        return []\n";
+    let first = "@@ def first(x):\n     if x < 0:\n-        return None\n+        return -1\n";
+    let cases = [
+        (
+            GateAgent::Codex,
+            patch_of(second, bare),
+            "No corrected edit: the patch with the sections of each file joined into one is in \
+             doubt: hunk #2 of m.py matched at line 15, and its lines occur again at line 21",
+        ),
+        (
+            GateAgent::Opencode,
+            patch_of(second, first),
+            "No corrected edit: OpenCode 1.18.33's apply_patch tool refuses the patch with the \
+             sections of each file joined into one: apply_patch verification failed: Error: \
+             Failed to find context 'def first(x):'",
+        ),
+    ];
+    for (agent, text, said) in cases {
+        let payload = match agent {
+            GateAgent::Codex => edit_payload(agent, json!({ "command": text })),
+            _ => own_payload("apply_patch", json!({ "patchText": text })),
+        };
+        let fs = MemoryFs::new([("m.py".to_string(), FOUR_RETURNS_PY.to_string())]);
+        let judgment = judge(agent, &payload, |_| fs, &Policy::default());
+        assert_eq!(
+            judgment.case,
+            Case::Doubt,
+            "{agent:?}: {:?}",
+            judgment.answer
+        );
+        assert_withheld(&judgment, said);
+    }
+}
+
+/// Session 49's leftover: values PyYAML reads otherwise than written, in
+/// every agent's shape (PyYAML 6 here: `version: 1.10` loads as the float
+/// 1.1, `country: NO` as false). A `version` changed to `1.10`, a new
+/// `country: NO`, and `NO` added to a list of codes are doubts naming the
+/// value; the same values quoted, and `1.11` (read as written), are exact.
+#[test]
+fn a_yaml_value_pyyaml_reads_otherwise_is_a_doubt_for_every_agent() {
+    let config = "name: shop\nversion: \"1.9\"\nshipping:\n  currency: NOK\n  to: [SE, DK]\n";
+    let file = ("config.yaml", config);
+    let version = "version: \"1.9\"\n";
+    let currency = "  currency: NOK\n";
+    let to = "  to: [SE, DK]\n";
+    assert_doubts_say(
+        file,
+        &[
+            (
+                version,
+                "version: 1.10\n",
+                "which YAML reads as the number 1.1, not the text `1.10`".to_string(),
+            ),
+            (
+                currency,
+                "  currency: NOK\n  country: NO\n",
+                "as written, line 5 (`country: NO`) gives the unquoted value `NO` under \
+                 `country`, a name or a code, which YAML 1.1 readers (PyYAML) read as the boolean \
+                 false, not the text `NO`: write it quoted, `\"NO\"`, to keep it as written"
+                    .to_string(),
+            ),
+            (
+                to,
+                "  to: [SE, DK, NO]\n",
+                "read as the boolean false, not the text `NO`".to_string(),
+            ),
+        ],
+    );
+    assert_exact_for_every_agent(
+        file,
+        &[
+            (version, "version: \"1.10\"\n"),
+            (version, "version: 1.11\n"),
+            (currency, "  currency: NOK\n  country: \"NO\"\n"),
+            (to, "  to: [SE, DK, \"NO\"]\n"),
+        ],
+    );
+}

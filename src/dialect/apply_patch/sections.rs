@@ -205,11 +205,27 @@ pub fn joined_for_file(
     let fs = super::MemoryFs::new([(key.clone(), content.to_string())]);
     let together = apply(&joined.patch, &fs, cwd);
     if together.exit_code != 0 {
+        // A later section's hunk whose old lines the file before the patch
+        // does not hold edits what an earlier section wrote (session 50:
+        // it was said to stand above the earlier one's hunks).
+        let rewrites = repeated_updates(&patch)
+            .iter()
+            .any(|&(_, j)| match &patch.sections[j] {
+                Section::Update { chunks, .. } => chunks.iter().any(|chunk| {
+                    let old: String = chunk.old_lines().iter().map(|l| format!("{l}\n")).collect();
+                    !old.is_empty() && !content.contains(&old)
+                }),
+                _ => false,
+            });
+        let why = if rewrites {
+            "a later section's hunk edits lines an earlier section writes"
+        } else {
+            "a later section's hunk stands above an earlier one's"
+        };
         return Some(Err(format!(
-            "its sections for {name} cannot be joined into one in patch order: a later \
-             section's hunk stands above an earlier one's, and as one section the reference \
-             fails ({}); the sections as sent are applied one after the other by `srview \
-             apply --transcript PATCH --cwd DIR`",
+            "its sections for {name} cannot be joined into one in patch order: {why}, and as \
+             one section the reference fails ({}); the sections as sent are applied one after \
+             the other by `srview apply --transcript PATCH --cwd DIR`",
             together.stderr.trim_end().replace('\n', " ")
         )));
     }
