@@ -2492,6 +2492,14 @@ mod tests {
         }
     }
 
+    /// `r` pressed and `reason` typed; whether before `deadline` (typed
+    /// later, on a slow machine, the test proves nothing: it tries again).
+    fn reason_typed_by(pane: &mut ReviewPane, reason: &str, deadline: Instant) -> bool {
+        press(pane, KeyCode::Char('r'));
+        type_text(pane, reason);
+        Instant::now() < deadline
+    }
+
     fn notice_text(pane: &ReviewPane) -> Option<&str> {
         pane.notice.as_ref().map(|n| n.text.as_str())
     }
@@ -2509,9 +2517,7 @@ mod tests {
             until_waiting(&mut pane, 1);
             let long = gate(dir.path(), "s1", "toolu_A");
             until_waiting(&mut pane, 2);
-            press(&mut pane, KeyCode::Char('r'));
-            type_text(&mut pane, "no");
-            if Instant::now() >= deadline {
+            if !reason_typed_by(&mut pane, "no", deadline) {
                 return false;
             }
             // Call 1 reaches its deadline while the reason is typed.
@@ -2573,9 +2579,7 @@ mod tests {
                 pane.queue[pane.current].request.call_id.as_deref(),
                 Some("two")
             );
-            press(&mut pane, KeyCode::Char('r'));
-            type_text(&mut pane, "not this one");
-            if Instant::now() >= deadline {
+            if !reason_typed_by(&mut pane, "not this one", deadline) {
                 return false;
             }
             until_left(&mut pane, 2);
