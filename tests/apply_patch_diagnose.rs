@@ -335,32 +335,32 @@ fn an_invented_header_names_no_line() {
 #[test]
 fn a_renamed_header_over_lines_at_several_places_gets_no_fix() {
     let cart = "class Cart:\n    def __init__(self) -> None:\n        self.lines = []\n\n    def clear(self) -> None:\n        self.lines = []\n\n    def reset(self) -> None:\n        self.lines = []\n";
-    let (_, case) = update_run(
-        "cart.py",
-        cart,
+    // A hunk over `cart` with no corrected hunk: why it is withheld, and
+    // whether the fix is complete.
+    let withheld = |hunk: &str| {
+        let (_, case) = update_run("cart.py", cart, hunk);
+        let d = &case.diagnoses[0];
+        assert!(d.suggestion.is_none(), "{hunk}");
+        (d.withheld.clone(), case.fix.complete)
+    };
+    let (why, complete) = withheld(
         "@@ def clear_all(self) -> None:\n-        self.lines = []\n+        self.lines.clear()\n",
     );
-    let d = &case.diagnoses[0];
-    assert!(d.suggestion.is_none());
     assert_eq!(
-        d.withheld.as_deref(),
+        why.as_deref(),
         Some(
             "the @@ line names no line of the file (the closest, line 5 `def clear(self) -> None:`, \
              is another line), and the hunk's lines stand at 3 places (lines 3, 6, 9): which is \
              meant cannot be told"
         )
     );
-    assert!(!case.fix.complete);
+    assert!(!complete);
     // The same name as a context line under a bare @@.
-    let (_, case) = update_run(
-        "cart.py",
-        cart,
+    let (why, _) = withheld(
         "@@\n     def clear_all(self) -> None:\n-        self.lines = []\n+        self.lines.clear()\n",
     );
-    let d = &case.diagnoses[0];
-    assert!(d.suggestion.is_none());
     assert_eq!(
-        d.withheld.as_deref(),
+        why.as_deref(),
         Some(
             "its context line `def clear_all(self) -> None:` is `def clear(self) -> None:` at line \
              5 of the file, another line, and the hunk's other lines stand at 3 places (from \

@@ -603,32 +603,31 @@ fn split_off(number: usize, next: &str, last: &str) -> String {
 #[test]
 fn a_backslash_dropped_from_a_line_end_splits_off_the_next_line() {
     let docker = "FROM python:3.12-slim\nWORKDIR /app\nRUN apt-get update && \\\n    apt-get install -y curl && \\\n    rm -rf /var/lib/apt/lists/*\nCOPY . .\n";
-    let said = split_off(4, "apt-get install -y curl && \\", "RUN apt-get update");
-    assert_edit(
-        "Dockerfile",
-        docker,
-        "RUN apt-get update && \\\n",
-        "RUN apt-get update\n",
-        Some(&said),
-    );
     let deploy = "#!/usr/bin/env bash\nset -euo pipefail\n\ndocker run --rm \\\n  -v \"$PWD:/src\" \\\n  -e CI=1 \\\n  builder:latest make all\necho \"built\"\n";
-    let said = split_off(6, "-e CI=1 \\", "-v \"$PWD:/src\"");
-    assert_edit(
-        "deploy.sh",
-        deploy,
-        "  -v \"$PWD:/src\" \\\n",
-        "  -v \"$PWD:/src\"\n",
-        Some(&said),
-    );
     let c = "#define CHECK(x) \\\n    do { \\\n        if (!(x)) { abort(); } \\\n    } while (0)\nint main(void) { CHECK(1); return 0; }\n";
-    let said = split_off(2, "do { \\", "#define CHECK(x)");
-    assert_edit(
-        "c.c",
-        c,
-        "#define CHECK(x) \\\n",
-        "#define CHECK(x)\n",
-        Some(&said),
-    );
+    // (file, its text, old, new; the line split off: its number, its text,
+    // the new text's last line)
+    let splits = [
+        (
+            ("Dockerfile", docker),
+            ("RUN apt-get update && \\\n", "RUN apt-get update\n"),
+            (4, "apt-get install -y curl && \\", "RUN apt-get update"),
+        ),
+        (
+            ("deploy.sh", deploy),
+            ("  -v \"$PWD:/src\" \\\n", "  -v \"$PWD:/src\"\n"),
+            (6, "-e CI=1 \\", "-v \"$PWD:/src\""),
+        ),
+        (
+            ("c.c", c),
+            ("#define CHECK(x) \\\n", "#define CHECK(x)\n"),
+            (2, "do { \\", "#define CHECK(x)"),
+        ),
+    ];
+    for ((name, content), (old, new), (number, next, last)) in splits {
+        let said = split_off(number, next, last);
+        assert_edit(name, content, old, new, Some(&said));
+    }
     // Allowed: the `\` kept (changed text before it); the edit shows the
     // next line too; a Python comment's `\` joins nothing.
     assert_edit(

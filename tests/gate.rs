@@ -94,6 +94,11 @@ fn judge_on(agent: GateAgent, payload: &[u8], content: &str, policy: &Policy) ->
     judge(agent, payload, |_| project(content), policy)
 }
 
+/// [`judge_on`] under the default policy.
+fn judged_over(agent: GateAgent, payload: &[u8], content: &str) -> Judgment {
+    judge_on(agent, payload, content, &Policy::default())
+}
+
 /// `bytes` of `agent` judged under `policy` against the folder the
 /// payload names (its files as they are on disk).
 fn judged_in_its_folder(agent: GateAgent, bytes: &[u8], policy: &Policy) -> Judgment {
@@ -106,7 +111,7 @@ fn judged_in_its_folder(agent: GateAgent, bytes: &[u8], policy: &Policy) -> Judg
 }
 
 fn judged(agent: GateAgent, payload: &[u8]) -> Judgment {
-    judge_on(agent, payload, &inventory(), &Policy::default())
+    judged_over(agent, payload, &inventory())
 }
 
 /// Asserts `judgment`'s case, naming its agent and answer where it is not.
@@ -1564,12 +1569,7 @@ fn a_repair_never_straightens_the_files_curly_quotes() {
                 "NOTE = \"Don't panic!\"\n",
             ),
         };
-        let judgment = judge_on(
-            agent,
-            &edit_payload(agent, input),
-            &file,
-            &Policy::default(),
-        );
+        let judgment = judged_over(agent, &edit_payload(agent, input), &file);
         assert_eq!(judgment.case, Case::Loose, "{agent:?}");
         let rewritten = rewritten_input(&judgment).to_string();
         assert!(

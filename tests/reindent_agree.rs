@@ -696,6 +696,14 @@ fn two_short(text: &str) -> String {
         .collect()
 }
 
+/// The lines of one of [`STRING_FILES`] and the index of its string's
+/// middle line (`    app run`).
+fn string_middle(content: &str) -> (Vec<&str>, usize) {
+    let lines: Vec<&str> = content.lines().collect();
+    let middle = lines.iter().position(|l| l.starts_with("    app run"));
+    (lines, middle.expect("a middle line"))
+}
+
 /// A tester's find (round 44, T-01, its sequel): an edit of only the middle
 /// lines of a string running over lines, sent two columns short, was
 /// re-indented by the gate, `check` and `fix` (the string's text changed)
@@ -708,9 +716,7 @@ fn two_short(text: &str) -> String {
 #[test]
 fn a_strings_middle_lines_are_never_reindented_in_any_language() {
     for (name, content) in STRING_FILES {
-        let lines: Vec<&str> = content.lines().collect();
-        let middle = lines.iter().position(|l| l.starts_with("    app run"));
-        let middle = middle.expect("a middle line");
+        let (lines, middle) = string_middle(content);
         // Two lines each (one line sent short is a substring of the file's
         // line: exact, placed inside its indentation).
         let pair = |at: usize| format!("{}\n{}\n", lines[at], lines[at + 1]);
@@ -809,9 +815,7 @@ fn a_brace_languages_small_function_resent_with_a_line_added_is_corrected() {
 #[test]
 fn fix_of_a_patch_never_reindents_a_strings_middle_lines() {
     for (name, content) in STRING_FILES {
-        let lines: Vec<&str> = content.lines().collect();
-        let middle = lines.iter().position(|l| l.starts_with("    app run"));
-        let middle = middle.expect("a middle line");
+        let (lines, middle) = string_middle(content);
         let hunk: String = [
             format!(" {}", &lines[middle][2..]),
             "+  app status".to_string(),

@@ -1169,12 +1169,12 @@ fn fix_aider(args: &super::FixArgs, row: &DialectRow, text: &str) -> CmdResult {
         .get("reply")
         .and_then(serde_json::Value::as_str)
         .unwrap_or_default();
-    let mut stdout = std::io::stdout().lock();
     if run.outcome.exact() {
         if let Some(code) = exact_but_in_doubt(row, &run, "reply") {
             return Ok(code);
         }
         eprintln!("srview: nothing to fix: every block is placed exactly");
+        let mut stdout = std::io::stdout().lock();
         stdout.write_all(reply.as_bytes()).map_err(Error::stdout)?;
         return Ok(0);
     }
@@ -1246,25 +1246,41 @@ fn fix_aider(args: &super::FixArgs, row: &DialectRow, text: &str) -> CmdResult {
             ours_written = true;
         }
     }
-    let check = run_matcher(row, &corrected, &cwd, Some(&args.file))?;
-    let placed = check.outcome.exact();
+    let placed = run_matcher(row, &corrected, &cwd, Some(&args.file))?
+        .outcome
+        .exact();
+    let notes: Vec<String> = fixed.notes.iter().map(said).collect();
+    print_corrected_reply(row, &corrected, placed, ("blocks", &shown), &notes)
+}
+
+/// The corrected `reply` printed (stdout), after the `notes` and a line
+/// that says what was corrected (stderr), when `row`'s matcher places it
+/// exactly (`placed`; exit 0); otherwise only why there is none (exit 1).
+/// `what`: the reply's parts corrected (`blocks`, `hunks`) and FILE as
+/// said.
+fn print_corrected_reply(
+    row: &DialectRow,
+    reply: &str,
+    placed: bool,
+    (parts, shown): (&str, &str),
+    notes: &[String],
+) -> CmdResult {
     if !placed {
         eprintln!(
-            "srview: no corrected reply: {} does not place the corrected blocks exactly",
+            "srview: no corrected reply: {} does not place the corrected {parts} exactly",
             row.title
         );
         return Ok(1);
     }
-    for note in &fixed.notes {
-        eprintln!("srview: {}", said(note));
+    for note in notes {
+        eprintln!("srview: {note}");
     }
     eprintln!(
-        "srview: corrected the reply's blocks for {shown} (placed exactly by {})",
+        "srview: corrected the reply's {parts} for {shown} (placed exactly by {})",
         row.title
     );
-    stdout
-        .write_all(corrected.as_bytes())
-        .map_err(Error::stdout)?;
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(reply.as_bytes()).map_err(Error::stdout)?;
     stdout.flush().map_err(Error::stdout)?;
     Ok(0)
 }
@@ -1326,29 +1342,11 @@ fn fix_aider_udiff(
             ours_written = true;
         }
     }
-    if !run_matcher(row, &corrected, cwd, Some(file))?
+    let placed = run_matcher(row, &corrected, cwd, Some(file))?
         .outcome
-        .exact()
-    {
-        eprintln!(
-            "srview: no corrected reply: {} does not place the corrected hunks exactly",
-            row.title
-        );
-        return Ok(1);
-    }
-    for note in &fixed.notes {
-        eprintln!("srview: {}", note.line(&shown));
-    }
-    eprintln!(
-        "srview: corrected the reply's hunks for {shown} (placed exactly by {})",
-        row.title
-    );
-    let mut stdout = std::io::stdout().lock();
-    stdout
-        .write_all(corrected.as_bytes())
-        .map_err(Error::stdout)?;
-    stdout.flush().map_err(Error::stdout)?;
-    Ok(0)
+        .exact();
+    let notes: Vec<String> = fixed.notes.iter().map(|n| n.line(&shown)).collect();
+    print_corrected_reply(row, &corrected, placed, ("hunks", &shown), &notes)
 }
 
 /// `fix` of a reply whose blocks for FILE break Aider's `...` rules: each
@@ -1380,21 +1378,8 @@ fn fix_aider_dots(
         eprintln!("srview: no corrected reply: srview cannot place every block of {shown}");
         return Ok(1);
     };
-    if !run_matcher(row, &mended, cwd, Some(file))?.outcome.exact() {
-        eprintln!(
-            "srview: no corrected reply: {} does not place the corrected blocks exactly",
-            row.title
-        );
-        return Ok(1);
-    }
-    eprintln!(
-        "srview: corrected the reply's blocks for {shown} (placed exactly by {})",
-        row.title
-    );
-    let mut stdout = std::io::stdout().lock();
-    stdout.write_all(mended.as_bytes()).map_err(Error::stdout)?;
-    stdout.flush().map_err(Error::stdout)?;
-    Ok(0)
+    let placed = run_matcher(row, &mended, cwd, Some(file))?.outcome.exact();
+    print_corrected_reply(row, &mended, placed, ("blocks", &shown), &[])
 }
 
 fn correction(

@@ -873,30 +873,20 @@ mod tests {
         // A docstring's lines move with its code, reading the same; moved
         // against each other, told.
         let (old, file_old) = (["  def f():", "    y()"], ["    def f():", "        y()"]);
-        let new = [
-            "  def f():",
-            "    \"\"\"Doc.",
-            "",
-            "      more.",
-            "    last.",
-            "    \"\"\"",
-            "    y()",
-        ];
-        let moved = [
-            "    def f():",
-            "        \"\"\"Doc.",
-            "",
-            "          more.",
-            "        last.",
-            "        \"\"\"",
-            "        y()",
-        ];
+        let new: Vec<&str> =
+            "  def f():\n    \"\"\"Doc.\n\n      more.\n    last.\n    \"\"\"\n    y()"
+                .lines()
+                .collect();
+        let moved: Vec<&str> =
+            "    def f():\n        \"\"\"Doc.\n\n          more.\n        last.\n        \"\"\"\n        y()"
+                .lines()
+                .collect();
         assert_eq!(
             meaning_changed(StringSyntax::Python, (&old, &new), &file_old, &moved),
             None
         );
         // Its third string line moved 4 columns where the others moved 2.
-        let mut scaled = moved;
+        let mut scaled = moved.clone();
         scaled[3] = "            more.";
         assert_eq!(
             meaning_changed(StringSyntax::Python, (&old, &new), &file_old, &scaled),
@@ -907,15 +897,10 @@ mod tests {
             )
         );
         // The same string assigned to a name: data.
-        let new = [
-            "  def f():",
-            "    x = \"\"\"Doc.",
-            "",
-            "      more.",
-            "    last.",
-            "    \"\"\"",
-            "    y()",
-        ];
+        let new: Vec<&str> =
+            "  def f():\n    x = \"\"\"Doc.\n\n      more.\n    last.\n    \"\"\"\n    y()"
+                .lines()
+                .collect();
         assert!(
             meaning_changed(StringSyntax::Python, (&old, &new), &file_old, &moved)
                 .is_some_and(|why| why.contains("(`x = \"\"\"Doc.`) and is no docstring"))

@@ -2457,15 +2457,18 @@ mod tests {
         assert_eq!(shown_at(&text, line), Some(at), "{text}");
     }
 
-    /// A gate call of `call` (session `s1`) waiting 800 ms at the most.
-    /// [`gate`] of a call that stops waiting after `wait`, with its deadline.
+    /// [`gate`] of a call (session `s1`) that stops waiting after `wait`,
+    /// with its deadline, once `pane` (showing no call before) shows it.
     fn short_gate(
+        pane: &mut ReviewPane,
         dir: &Path,
         call: &str,
         wait: Duration,
     ) -> (std::thread::JoinHandle<Outcome>, Instant) {
         let deadline = Instant::now() + wait;
-        (spawn_ask(dir, request("s1", call), deadline), deadline)
+        let short = spawn_ask(dir, request("s1", call), deadline);
+        until_waiting(pane, 1);
+        (short, deadline)
     }
 
     /// Runs `scenario` with a short call's wait of 2.5 s, then, while the
@@ -2481,6 +2484,25 @@ mod tests {
         );
     }
 
+    /// A listening pane with two calls waiting: `short`, which stops
+    /// waiting after `wait` ([`short_gate`]), and then `long` ([`gate`]).
+    fn short_then_long(
+        short: &str,
+        long: &str,
+        wait: Duration,
+    ) -> (
+        tempfile::TempDir,
+        ReviewPane,
+        (std::thread::JoinHandle<Outcome>, Instant),
+        std::thread::JoinHandle<Outcome>,
+    ) {
+        let (dir, mut pane) = listening();
+        let short = short_gate(&mut pane, dir.path(), short, wait);
+        let long = gate(dir.path(), "s1", long);
+        until_waiting(&mut pane, 2);
+        (dir, pane, short, long)
+    }
+
     /// Looks at the calls until `n` wait.
     fn until_left(pane: &mut ReviewPane, n: usize) {
         wake_while(pane, 20, |waiting| waiting > n);
@@ -2490,6 +2512,14 @@ mod tests {
         for c in text.chars() {
             press(pane, KeyCode::Char(c));
         }
+    }
+
+    /// `r` pressed and `reason` typed; whether before `deadline` (typed
+    /// later, on a slow machine, the test proves nothing: it tries again).
+    fn reason_typed_by(pane: &mut ReviewPane, reason: &str, deadline: Instant) -> bool {
+        press(pane, KeyCode::Char('r'));
+        type_text(pane, reason);
+        Instant::now() < deadline
     }
 
     fn notice_text(pane: &ReviewPane) -> Option<&str> {
@@ -2504,14 +2534,9 @@ mod tests {
     #[test]
     fn a_reason_for_a_call_that_stopped_waiting_goes_to_no_other_call() {
         with_short_waits(|wait| {
-            let (dir, mut pane) = listening();
-            let (short, deadline) = short_gate(dir.path(), "toolu_C", wait);
-            until_waiting(&mut pane, 1);
-            let long = gate(dir.path(), "s1", "toolu_A");
-            until_waiting(&mut pane, 2);
-            press(&mut pane, KeyCode::Char('r'));
-            type_text(&mut pane, "no");
-            if Instant::now() >= deadline {
+            let (_dir, mut pane, (short, deadline), long) =
+                short_then_long("toolu_C", "toolu_A", wait);
+            if !reason_typed_by(&mut pane, "no", deadline) {
                 return false;
             }
             // Call 1 reaches its deadline while the reason is typed.
@@ -2561,11 +2586,7 @@ mod tests {
     #[test]
     fn a_reason_stays_with_its_call_when_an_earlier_call_leaves() {
         with_short_waits(|wait| {
-            let (dir, mut pane) = listening();
-            let (short, deadline) = short_gate(dir.path(), "one", wait);
-            until_waiting(&mut pane, 1);
-            let second = gate(dir.path(), "s1", "two");
-            until_waiting(&mut pane, 2);
+            let (dir, mut pane, (short, deadline), second) = short_then_long("one", "two", wait);
             let third = gate(dir.path(), "s1", "three");
             until_waiting(&mut pane, 3);
             press(&mut pane, KeyCode::Char(']'));
@@ -2573,9 +2594,7 @@ mod tests {
                 pane.queue[pane.current].request.call_id.as_deref(),
                 Some("two")
             );
-            press(&mut pane, KeyCode::Char('r'));
-            type_text(&mut pane, "not this one");
-            if Instant::now() >= deadline {
+            if !reason_typed_by(&mut pane, "not this one", deadline) {
                 return false;
             }
             until_left(&mut pane, 2);

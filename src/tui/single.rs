@@ -904,6 +904,22 @@ mod tests {
         crate::tui::app::Notice::text_of(s.app.notice())
     }
 
+    /// The question the first `a` asks, which writes nothing.
+    fn asked_at_first_a(s: &mut SingleFile) -> String {
+        assert_eq!(accept_now(s, false), None);
+        notice_text(s)
+    }
+
+    /// Asserts that `asked` starts with `start` and ends offering to write
+    /// anyway.
+    fn assert_asks_to_write_anyway(asked: &str, start: &str) {
+        assert!(
+            asked.starts_with(start)
+                && asked.ends_with("press a again to write anyway, Esc to cancel"),
+            "{asked}"
+        );
+    }
+
     /// `a` on what the panes show; `confirming`: it answers a question.
     fn accept_now(s: &mut SingleFile, confirming: bool) -> Option<Exit> {
         let content = s.app.result().clone();
@@ -1206,12 +1222,10 @@ mod tests {
     fn a_doubtful_result_of_another_dialect_is_asked_about_first() {
         let edit = r#"{"file_path": "m.py", "old_string": "x = 1", "new_string": "y = 2"}"#;
         let (_dir, path, mut s) = screen_showing("m.py", "max = 10\n", edit, true);
-        assert_eq!(accept_now(&mut s, false), None);
-        let asked = notice_text(&s);
-        assert!(
-            asked.starts_with("the edit's old text `x = 1` starts inside the word `max`")
-                && asked.ends_with("press a again to write anyway, Esc to cancel"),
-            "{asked}"
+        let asked = asked_at_first_a(&mut s);
+        assert_asks_to_write_anyway(
+            &asked,
+            "the edit's old text `x = 1` starts inside the word `max`",
         );
         assert!(s.app.confirming_guess());
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "max = 10\n");
@@ -1231,12 +1245,10 @@ mod tests {
         let patch = "*** Begin Patch\n*** Update File: calc.py\n@@\n def label(lo, hi):\n\
                      -    return f\"{lo} - {hi}\"\n+    return f\"{lo} - {hi}!\"\n*** End Patch\n";
         let (_dir, path, mut s) = screen_showing("calc.py", original, patch, true);
-        assert_eq!(accept_now(&mut s, false), None);
-        let asked = notice_text(&s);
-        assert!(
-            asked.starts_with("hunk 1 of calc.py matched the file only at level unicode")
-                && asked.ends_with("press a again to write anyway, Esc to cancel"),
-            "{asked}"
+        let asked = asked_at_first_a(&mut s);
+        assert_asks_to_write_anyway(
+            &asked,
+            "hunk 1 of calc.py matched the file only at level unicode",
         );
         assert_eq!(std::fs::read_to_string(&path).unwrap(), original);
         assert_eq!(accept_now(&mut s, true), Some(Exit::Wrote(path.clone())));
@@ -1253,8 +1265,7 @@ mod tests {
         let patch = "*** Begin Patch\n*** Update File: app.py\n@@\n def f(path):\n\
                      -      data = load(path)\n+      data = load(path) or \"\"\n*** End Patch\n";
         let (_dir, path, mut s) = screen_showing("app.py", original, patch, true);
-        assert_eq!(accept_now(&mut s, false), None);
-        let asked = notice_text(&s);
+        let asked = asked_at_first_a(&mut s);
         assert!(
             asked.starts_with("hunk 1 of app.py matched the file only at level trimmed")
                 && asked.contains("the patch leaves app.py misindented")

@@ -567,7 +567,7 @@ fn every_answer_has_the_recorded_answers_shape() {
 /// corrected edit and says `said`.
 #[track_caller]
 fn assert_denied_without_correction(agent: GateAgent, payload: &[u8], content: &str, said: &str) {
-    let judgment = judge_on(agent, payload, content, &Policy::default());
+    let judgment = judged_over(agent, payload, content);
     let reason = deny_reason(&judgment);
     assert!(
         offered_input(agent, &reason).is_none(),
@@ -656,12 +656,7 @@ fn a_line_differing_only_in_unicode_normalisation_is_named_and_corrected() {
             GateAgent::Codex => patch("@@\n NAME = \"caf\u{e9}\"\n-X = 1\n+X = 2\n"),
             _ => string_edit(agent, old, new),
         };
-        let judgment = judge_on(
-            agent,
-            &edit_payload(agent, input),
-            content,
-            &Policy::default(),
-        );
+        let judgment = judged_over(agent, &edit_payload(agent, input), content);
         let reason = deny_reason(&judgment);
         if agent != GateAgent::Codex {
             assert!(
@@ -757,7 +752,7 @@ fn spacing_inside_a_multiline_string_is_never_corrected_away() {
         "price = total(items)\n",
         "price = total(items) * 2\n",
     );
-    let judgment = judge_on(GateAgent::ClaudeCode, &payload, content, &Policy::default());
+    let judgment = judged_over(GateAgent::ClaudeCode, &payload, content);
     assert!(
         offered_input(GateAgent::ClaudeCode, &deny_reason(&judgment)).is_some(),
         "{}",
@@ -1067,12 +1062,7 @@ fn a_claude_code_edit_over_curly_quotes_carries_them_where_certain() {
     let content = "msg = \u{201C}Hello\u{201D}\nother = 1\n";
     let run = |new: &str| {
         let input = string_edit(agent, "msg = \"Hello\"", new);
-        judge_on(
-            agent,
-            &edit_payload(agent, input),
-            content,
-            &Policy::default(),
-        )
+        judged_over(agent, &edit_payload(agent, input), content)
     };
     let judgment = run("msg = \"Hello, world\"");
     assert_case(&judgment, Case::Loose);
@@ -1229,20 +1219,14 @@ fn a_patch_shifted_like_its_edit_form_gets_the_same_correction() {
     let content = "class Order:\n    def subtotal(self):\n        return 1\n\n    def total(self):\n        return self.subtotal() * (1 + TAX_RATE)\n";
     let body = "@@\n def total(self):\n-    return self.subtotal() * (1 + TAX_RATE)\n+    return round(self.subtotal() * (1 + TAX_RATE), 2)\n";
     let fixed = "*** Begin Patch\n*** Update File: inventory.py\n@@\n     def total(self):\n-        return self.subtotal() * (1 + TAX_RATE)\n+        return round(self.subtotal() * (1 + TAX_RATE), 2)\n*** End Patch\n";
-    let codex = judge_on(
+    let codex = judged_over(
         GateAgent::Codex,
         &edit_payload(GateAgent::Codex, patch(body)),
         content,
-        &Policy::default(),
     );
     assert_case(&codex, Case::Loose);
     assert_eq!(rewritten_input(&codex)["command"], fixed);
-    let opencode = judge_on(
-        GateAgent::Opencode,
-        &opencode_patch(body),
-        content,
-        &Policy::default(),
-    );
+    let opencode = judged_over(GateAgent::Opencode, &opencode_patch(body), content);
     assert_case(&opencode, Case::Loose);
     assert_eq!(rewritten_input(&opencode)["patchText"], fixed);
 }
@@ -1265,7 +1249,7 @@ fn a_write_leaving_out_a_function_still_called_is_a_doubt() {
             serde_json::from_slice(&edit_payload(agent, json!({}))).expect("JSON");
         json["tool_name"] = tool.into();
         json["tool_input"] = input;
-        judge_on(agent, json.to_string().as_bytes(), app, &Policy::default())
+        judged_over(agent, json.to_string().as_bytes(), app)
     };
     let said = "the file defined `helper` at its top level before (line 8: `def helper(xs):`) \
                 and no longer defines, assigns or imports it, but line 10 still uses it \
@@ -1321,7 +1305,7 @@ fn a_replace_all_rename_reaching_attributes_is_a_doubt() {
                 json!({"filePath": path, "oldString": old, "newString": new, "replaceAll": true}),
             ),
         };
-        judge_on(agent, &payload, content, &Policy::default())
+        judged_over(agent, &payload, content)
     };
     for agent in [
         GateAgent::ClaudeCode,
@@ -1349,6 +1333,16 @@ fn a_replace_all_rename_reaching_attributes_is_a_doubt() {
 fn judged_edit(name: &str, content: &str, old: &str, new: &str) -> Judgment {
     let input = json!({"file_path": format!("{CWD}/{name}"), "old_string": old, "new_string": new, "replace_all": false});
     judged_named(name, "Edit", input, Some(content))
+}
+
+/// Asserts that each Claude Code `Edit` (file name, its text, old, new) is
+/// exact, with no opinion.
+fn assert_exact_edits(edits: &[(&str, &str, &str, &str)]) {
+    for &(name, content, old, new) in edits {
+        let judgment = judged_edit(name, content, old, new);
+        assert_case(&judgment, Case::Exact);
+        assert_eq!(judgment.answer, Answer::NoOpinion, "{name}: {new:?}");
+    }
 }
 
 /// Testers' finds (round 41a, 03, 05, 09): a Claude Code `Edit` adding a
@@ -1450,11 +1444,7 @@ fn an_edit_giving_a_name_or_key_again_is_a_doubt() {
             "local M = {}\n\nfunction M.hi(name)\n  return name\nend\n",
         ),
     ];
-    for (name, content, old, new) in allowed {
-        let judgment = judged_edit(name, content, old, new);
-        assert_case(&judgment, Case::Exact);
-        assert_eq!(judgment.answer, Answer::NoOpinion, "{name}: {new:?}");
-    }
+    assert_exact_edits(&allowed);
 }
 
 /// Testers' finds (round 42a, 07 and 09): an edit whose new text drops its
@@ -1479,12 +1469,7 @@ fn an_edit_joining_two_lines_is_a_doubt() {
     let call = "total = f(a,\n          b)\n";
     for agent in agents {
         let judged = |content: &str, old: &str, new: &str| {
-            judge_on(
-                agent,
-                &old_new_payload(agent, old, new),
-                content,
-                &Policy::default(),
-            )
+            judged_over(agent, &old_new_payload(agent, old, new), content)
         };
         let judgment = judged(abc, "B = 2\n", "B = 20");
         assert_case(&judgment, Case::Doubt);
@@ -1557,11 +1542,7 @@ fn the_42_false_alarms_are_allowed_and_a_replace_all_cut_asks_no_whole_lines() {
             "\nvolumes:\n  db-data:\n",
         ),
     ];
-    for (name, content, old, new) in allowed {
-        let judgment = judged_edit(name, content, old, new);
-        assert_case(&judgment, Case::Exact);
-        assert_eq!(judgment.answer, Answer::NoOpinion, "{name}: {new:?}");
-    }
+    assert_exact_edits(&allowed);
     // The same shortening in Rust source stands in.
     let judgment = judged_edit(
         "main.rs",
@@ -1672,12 +1653,7 @@ fn a_mixed_files_line_endings_are_judged_on_what_each_agent_writes() {
             GateAgent::Opencode => ("D = 4", "D = 5"),
             _ => ("D = 4\n", "D = 5\n"),
         };
-        judge_on(
-            agent,
-            &old_new_payload(agent, old, new),
-            content,
-            &Policy::default(),
-        )
+        judged_over(agent, &old_new_payload(agent, old, new), content)
     };
     let judgment = said(GateAgent::Opencode, mixed);
     assert_case(&judgment, Case::Exact);
@@ -1720,11 +1696,10 @@ fn a_mixed_files_line_endings_are_judged_on_what_each_agent_writes() {
     );
     // Cline's editor ends new lines with CRLF in a file holding one,
     // whatever the model sent: said so, not as the model's CRLF.
-    let judgment = judge_on(
+    let judgment = judged_over(
         GateAgent::ClineCli,
         &super::real_cli::clines_edit("D = 4", "D = 5\nE = 6"),
         mixed,
-        &Policy::default(),
     );
     assert_case(&judgment, Case::Doubt);
     let reason = deny_reason(&judgment);

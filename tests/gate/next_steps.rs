@@ -22,12 +22,7 @@ fn assert_ends_with_step(judgment: &Judgment, step: NextStep) -> String {
 fn opencode_patch_over_crlf() -> Judgment {
     let crlf = "def add(a, b):\r\n    return a + b\r\n\r\ndef sub(a, b):\r\n    return a - b\r\n";
     let args = json!({"patchText": "*** Begin Patch\n*** Update File: inventory.py\n@@\n def add(a, b):\n-    return a + b\n+    return int(a) + int(b)\n*** End Patch"});
-    judge_on(
-        GateAgent::Opencode,
-        &own_payload("apply_patch", args),
-        crlf,
-        &Policy::default(),
-    )
+    judged_over(GateAgent::Opencode, &own_payload("apply_patch", args), crlf)
 }
 
 #[test]
@@ -58,7 +53,7 @@ fn a_patch_over_a_crlf_file_says_its_line_endings() {
 fn an_empty_old_text_for_a_file_that_exists_is_told_to_write_it() {
     for agent in [GateAgent::GeminiCli, GateAgent::QwenCode] {
         let payload = edit_payload(agent, string_edit(agent, "", "print(1)\n"));
-        let judgment = judge_on(agent, &payload, "", &Policy::default());
+        let judgment = judged_over(agent, &payload, "");
         assert_eq!(judgment.case, Case::Failing, "{agent:?}");
         let reason = assert_ends_with_step(
             &judgment,
@@ -131,12 +126,7 @@ fn a_misremembered_line_the_edit_changes_is_said_as_not_the_files_line() {
         "oldString": "function find(id) {\n  const row = db.get(id);\n  if (!row) {\n    return null;\n  }\n  return row;\n}",
         "newString": "function find(id) {\n  const row = db.get(id);\n  if (!row) {\n    return undefined;\n  }\n  return row.value;\n}",
     });
-    let judgment = judge_on(
-        GateAgent::Opencode,
-        &own_payload("edit", args),
-        file,
-        &Policy::default(),
-    );
+    let judgment = judged_over(GateAgent::Opencode, &own_payload("edit", args), file);
     let reason = deny_reason(&judgment);
     assert!(
         reason.contains(

@@ -86,20 +86,18 @@ fn a_pure_addition_under_an_at_line_landing_outside_its_place_is_a_doubt() {
 #[test]
 fn a_pure_addition_landing_at_the_end_of_the_block_its_at_line_opens_passes() {
     for agent in [GateAgent::Codex, GateAgent::Opencode] {
-        let judgment = judge_on(
+        let judgment = judged_over(
             agent,
             &patch_payload(agent, "@@ class B:\n+    z = 3\n"),
             LAST_CLASS,
-            &Policy::default(),
         );
         assert_case(&judgment, Case::Exact);
         assert_eq!(judgment.answer, Answer::NoOpinion, "{agent:?}");
         // A line added at the class's own depth is outside it: a doubt.
-        let judgment = judge_on(
+        let judgment = judged_over(
             agent,
             &patch_payload(agent, "@@ class B:\n+def f(): pass\n"),
             LAST_CLASS,
-            &Policy::default(),
         );
         assert_eq!(judgment.case, Case::Doubt, "{agent:?}");
     }
@@ -180,11 +178,10 @@ fn a_pure_addition_under_a_bare_at_line_passes_and_the_record_says_where_it_land
 #[test]
 fn a_cline_hunk_whose_at_line_is_not_found_and_lands_at_a_first_copy_is_a_doubt() {
     let judged = |header: &str| {
-        judge_on(
+        judged_over(
             GateAgent::ClineCli,
             &cline_patch_payload(&support::finds::twin_parsers_patch("inventory.py", header)),
             support::finds::TWIN_PARSERS,
-            &Policy::default(),
         )
     };
     let missed = judged("function parseB(str) {");
@@ -290,12 +287,7 @@ fn a_loose_match_of_part_of_a_line_keeps_the_lines_unseen_rest() {
                 "    value = cache.get(key, ttl=5) or 0",
             ),
         ] {
-            let judgment = judge_on(
-                agent,
-                &string_payload(agent, old, new),
-                file,
-                &Policy::default(),
-            );
+            let judgment = judged_over(agent, &string_payload(agent, old, new), file);
             assert_case(&judgment, Case::Loose);
             let (fixed_old, fixed_new) = rewritten_pair(&judgment);
             assert_eq!(fixed_old, want_old, "{agent:?}");
@@ -309,11 +301,10 @@ fn a_loose_match_of_part_of_a_line_keeps_the_lines_unseen_rest() {
                 judgment.answer
             );
         }
-        let judgment = judge_on(
+        let judgment = judged_over(
             agent,
             &string_payload(agent, "    retries  = 1", "    retries = 2"),
             file,
-            &Policy::default(),
         );
         let reason = deny_reason(&judgment);
         assert!(
@@ -340,23 +331,13 @@ fn a_loose_hunk_fitting_two_places_is_denied_naming_both() {
     let two = "@@\n          data = read(path)\n-          return parse(data)\n+          return parse(data, strict=True)\n";
     let one = "@@\n       def load(self, path):\n           data = read(path)\n-          return parse(data)\n+          return parse(data, strict=True)\n";
     for agent in [GateAgent::Codex, GateAgent::Opencode, GateAgent::ClineCli] {
-        let judgment = judge_on(
-            agent,
-            &patch_payload(agent, two),
-            TWO_LOADS,
-            &Policy::default(),
-        );
+        let judgment = judged_over(agent, &patch_payload(agent, two), TWO_LOADS);
         let reason = deny_reason(&judgment);
         assert!(
             reason.contains("at lines 2-3, and its lines fit lines 8-9 as loosely: which place is meant cannot be told"),
             "{agent:?}: {reason}"
         );
-        let judgment = judge_on(
-            agent,
-            &patch_payload(agent, one),
-            TWO_LOADS,
-            &Policy::default(),
-        );
+        let judgment = judged_over(agent, &patch_payload(agent, one), TWO_LOADS);
         assert_case(&judgment, Case::Loose);
         assert!(
             matches!(judgment.answer, Answer::Rewrite { .. }),
@@ -376,11 +357,10 @@ fn an_old_text_fitting_two_places_by_different_forms_is_denied_naming_both() {
     let readme = "# Tool\n\n## Linux\n\nInstall the package.\nThen run \u{201c}make test\u{201d} first.\n\n## macOS\n\nInstall with brew.\nThen run \"make test\" first.  \n";
     let old = "Then run \"make test\" first.\n";
     let new = "Then run \"make check\" first.\n";
-    let judgment = judge_on(
+    let judgment = judged_over(
         GateAgent::QwenCode,
         &string_payload(GateAgent::QwenCode, old, new),
         readme,
-        &Policy::default(),
     );
     let reason = deny_reason(&judgment);
     assert!(
@@ -392,14 +372,13 @@ fn an_old_text_fitting_two_places_by_different_forms_is_denied_naming_both() {
         "{reason}"
     );
     assert_eq!(offered_input(GateAgent::QwenCode, &reason), None);
-    let judgment = judge_on(
+    let judgment = judged_over(
         GateAgent::Codex,
         &patch_payload(
             GateAgent::Codex,
             "@@\n-Then run \"make test\" first.\n+Then run \"make check\" first.\n",
         ),
         readme,
-        &Policy::default(),
     );
     let reason = deny_reason(&judgment);
     assert!(

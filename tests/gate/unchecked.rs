@@ -5,13 +5,13 @@
 //! of the gate's own files. Each is judged here in its agent's shape.
 
 use serde_json::json;
-use srview::gate::{Case, GateAgent, Policy};
+use srview::gate::{Case, GateAgent, Judgment, Policy};
 
 use super::support::text::assert_contains;
 
 use super::{
     CWD, assert_case, deny_reason, edit_payload, inventory, judge_on, judged, judged_in_its_folder,
-    latin1_project, own_payload, string_edit,
+    judged_over, latin1_project, own_payload, string_edit,
 };
 
 /// `shop.py`: the line `self.items.append(item)` in two methods, one of
@@ -244,20 +244,24 @@ fn an_edit_of_a_file_that_is_not_utf8_is_denied_plainly() {
     );
 }
 
+/// Codex's patch of `hunk` over the inventory, judged under `loose=deny`.
+fn codex_hunk_under_loose_deny(hunk: &str) -> Judgment {
+    super::judge_on(
+        GateAgent::Codex,
+        &edit_payload(GateAgent::Codex, super::patch(hunk)),
+        &super::inventory(),
+        &Policy::parse("loose=deny").expect("a policy"),
+    )
+}
+
 /// A Codex hunk whose `@@` line is written without the file's indentation
 /// while its lines match exactly: the message names the `@@` line and shows
 /// it against the file's (it blamed the hunk's first line, shown the same
 /// in both).
 #[test]
 fn a_loose_at_at_line_is_named_as_the_loose_line() {
-    let input = super::patch(
+    let judgment = codex_hunk_under_loose_deny(
         "@@ for item in items:\n-        total += item.price * item.qty\n+        total += item.qty * item.price\n",
-    );
-    let judgment = super::judge_on(
-        GateAgent::Codex,
-        &edit_payload(GateAgent::Codex, input),
-        &super::inventory(),
-        &Policy::parse("loose=deny").expect("a policy"),
     );
     assert_eq!(judgment.case, Case::Loose);
     let reason = deny_reason(&judgment);
@@ -282,14 +286,8 @@ fn a_loose_at_at_line_is_named_as_the_loose_line() {
 /// test above) stays loose: the place it names is in question.
 #[test]
 fn a_loose_at_at_line_found_at_one_place_is_exact() {
-    let input = super::patch(
+    let judgment = codex_hunk_under_loose_deny(
         "@@ total = 0\n-        total += item.price * item.qty\n+        total += item.qty * item.price\n",
-    );
-    let judgment = super::judge_on(
-        GateAgent::Codex,
-        &edit_payload(GateAgent::Codex, input),
-        &super::inventory(),
-        &Policy::parse("loose=deny").expect("a policy"),
     );
     assert_eq!(judgment.case, Case::Exact, "{:?}", judgment.answer);
 }
@@ -304,11 +302,10 @@ fn pis_rewrite_of_mixed_line_endings_is_said_with_what_to_do() {
         "edit",
         json!({"path": "inventory.py", "edits": [{"oldText": "line one\n", "newText": "line 1\n"}]}),
     );
-    let judgment = judge_on(
+    let judgment = judged_over(
         GateAgent::Pi,
         &payload,
         "line one\r\nline two\nline three\r\n",
-        &Policy::default(),
     );
     assert_eq!(judgment.case, Case::Loose);
     assert_eq!(
@@ -378,11 +375,6 @@ fn inventory_doubt(agent: GateAgent, payload: &[u8], what: &str) -> String {
         "{agent:?} {what}"
     );
     deny_reason(&judgment)
-}
-
-/// The judgment of `payload` over inventory.py holding `content`.
-fn judged_over(agent: GateAgent, payload: &[u8], content: &str) -> srview::gate::Judgment {
-    judge_on(agent, payload, content, &Policy::default())
 }
 
 /// A tester's find: a Write, an Edit and a Codex hunk standing a line in
@@ -1170,11 +1162,14 @@ fn a_path_the_agent_decodes_is_judged_as_the_file_it_writes() {
     let fs = spaced_project(&[(".gemini/settings.json", settings)]);
     let rename = json!({"file_path": format!("{CWD}/.gemini/settings%2Ejson"), "instruction": "x",
                         "old_string": "\"BeforeTool\"", "new_string": "\"BeforeToolX\""});
-    let judgment = judged_in(
-        GateAgent::GeminiCli,
-        &edit_payload(GateAgent::GeminiCli, rename),
-        &fs,
-    );
+    let gemini = |input| {
+        judged_in(
+            GateAgent::GeminiCli,
+            &edit_payload(GateAgent::GeminiCli, input),
+            &fs,
+        )
+    };
+    let judgment = gemini(rename);
     assert_eq!(judgment.case, Case::Doubt);
     assert_contains(
         &deny_reason(&judgment),
@@ -1186,11 +1181,7 @@ fn a_path_the_agent_decodes_is_judged_as_the_file_it_writes() {
     );
     // Decoded twice would name another file: not judged.
     let twice = misindent(&format!("{CWD}/a%2541.py"));
-    let judgment = judged_in(
-        GateAgent::GeminiCli,
-        &edit_payload(GateAgent::GeminiCli, twice),
-        &fs,
-    );
+    let judgment = gemini(twice);
     assert_eq!(judgment.case, Case::Unreadable);
     assert_contains(
         &deny_reason(&judgment),

@@ -105,18 +105,10 @@ pub fn cut_sentences(
              SEARCH and REPLACE",
             said_lines(&search_lost),
             why(&from_search, &search_lost, file_name),
-            if search_lost.len() == 1 {
-                "that line"
-            } else {
-                "those lines"
-            },
-            if search_lost.len() == 1 {
-                "stays"
-            } else {
-                "stay"
-            },
-            if search_lost.len() == 1 { "it" } else { "they" },
-            if search_lost.len() == 1 { "is" } else { "are" },
+            one_or_more(&search_lost, "that line", "those lines"),
+            one_or_more(&search_lost, "stays", "stay"),
+            one_or_more(&search_lost, "it", "they"),
+            one_or_more(&search_lost, "is", "are"),
         ));
     }
     let replace_lost: Vec<&(usize, String)> = from_replace
@@ -129,14 +121,16 @@ pub fn cut_sentences(
              block starting one line earlier, that line unchanged in SEARCH and REPLACE",
             said_lines(&replace_lost),
             why(&from_replace, &replace_lost, file_name),
-            if replace_lost.len() == 1 {
-                "that line"
-            } else {
-                "those lines"
-            },
+            one_or_more(&replace_lost, "that line", "those lines"),
         ));
     }
     out
+}
+
+/// `one` where `lines` is one line, `more` otherwise (the words said of
+/// the lines cut).
+fn one_or_more<'a>(lines: &[&(usize, String)], one: &'a str, more: &'a str) -> &'a str {
+    if lines.len() == 1 { one } else { more }
 }
 
 /// "line 1, `COPY Dockerfile /src/Dockerfile`", "lines 1 and 4, `a` and `b`".

@@ -349,6 +349,15 @@ fn old_lines_matched<'c>(chunk: &'c Chunk, hunk: &HunkReport) -> Vec<&'c str> {
     old
 }
 
+/// A hunk that failed (its chunk and its report) over the file's `lines`:
+/// what the explanations of a hunk found elsewhere read.
+#[derive(Clone, Copy)]
+struct Failed<'a> {
+    chunk: &'a Chunk,
+    hunk: &'a HunkReport,
+    lines: &'a [&'a str],
+}
+
 fn explain_failed(
     s: usize,
     chunk: &Chunk,
@@ -358,14 +367,19 @@ fn explain_failed(
 ) -> HunkDiagnosis {
     let mut out = blank(s, hunk);
     let lines = line_texts(content);
+    let failed = Failed {
+        chunk,
+        hunk,
+        lines: &lines,
+    };
     if let Some(earlier) = found_before(&lines, chunk, cursor) {
-        return explain_out_of_order(out, chunk, hunk, &lines, earlier, cursor);
+        return explain_out_of_order(out, failed, earlier, cursor);
     }
     if let Some(at) = found_without_bom(&lines, chunk, cursor) {
-        return explain_bom(out, chunk, hunk, &lines, at);
+        return explain_bom(out, failed, at);
     }
     if let Some(at) = found_before_the_end(&lines, chunk, cursor) {
-        return explain_not_at_end(out, chunk, hunk, &lines, at);
+        return explain_not_at_end(out, failed, at);
     }
     let mut problems = Vec::new();
     let mut fixed_context = chunk.context.clone();
@@ -552,12 +566,11 @@ fn found_before(lines: &[&str], chunk: &Chunk, cursor: usize) -> Option<(usize, 
 /// (the hunks would have to be reordered).
 fn explain_out_of_order(
     mut out: HunkDiagnosis,
-    chunk: &Chunk,
-    hunk: &HunkReport,
-    lines: &[&str],
+    failed: Failed,
     (at, level): (usize, MatchLevel),
     cursor: usize,
 ) -> HunkDiagnosis {
+    let Failed { chunk, hunk, lines } = failed;
     let old = chunk.old_lines();
     let window = &lines[at..at + old.len()];
     out.reason = Some(Reason::OutOfOrder);
@@ -611,13 +624,8 @@ fn shown_at(out: &mut HunkDiagnosis, old: &[&str], window: &[&str], at: usize) {
 /// file; nothing similar exists" where they stood at line 11, a blank line
 /// after them): said so, and corrected without the pin, which places it
 /// there.
-fn explain_not_at_end(
-    mut out: HunkDiagnosis,
-    chunk: &Chunk,
-    hunk: &HunkReport,
-    lines: &[&str],
-    at: usize,
-) -> HunkDiagnosis {
+fn explain_not_at_end(mut out: HunkDiagnosis, failed: Failed, at: usize) -> HunkDiagnosis {
+    let Failed { chunk, hunk, lines } = failed;
     let old = chunk.old_lines();
     let window = &lines[at..at + old.len()];
     let after = lines.len() - (at + old.len());
@@ -665,13 +673,8 @@ fn found_without_bom(lines: &[&str], chunk: &Chunk, cursor: usize) -> Option<usi
 /// A hunk that fails only because the file starts with a byte order mark.
 /// The corrected hunk carries the mark in its first old line, and in the
 /// new line that takes that line's place, so the file keeps it.
-fn explain_bom(
-    mut out: HunkDiagnosis,
-    chunk: &Chunk,
-    hunk: &HunkReport,
-    lines: &[&str],
-    at: usize,
-) -> HunkDiagnosis {
+fn explain_bom(mut out: HunkDiagnosis, failed: Failed, at: usize) -> HunkDiagnosis {
+    let Failed { chunk, hunk, lines } = failed;
     let old = chunk.old_lines();
     let end = at + old.len();
     out.reason = Some(Reason::UnicodeLookalike);

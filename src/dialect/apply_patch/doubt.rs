@@ -31,6 +31,17 @@ struct Applied<'a> {
     cwd: &'a str,
 }
 
+impl<'a> Applied<'a> {
+    fn new(patch: &'a Patch, outcome: &'a PatchOutcome, fs: &'a dyn PatchFs, cwd: &'a str) -> Self {
+        Applied {
+            patch,
+            outcome,
+            fs,
+            cwd,
+        }
+    }
+}
+
 /// Every doubt about the sections and hunks `outcome` (the result of
 /// applying `patch` over `fs` in `cwd`) applied.
 pub fn patch_doubts(
@@ -39,12 +50,7 @@ pub fn patch_doubts(
     fs: &dyn PatchFs,
     cwd: &str,
 ) -> Vec<PatchDoubt> {
-    let applied = Applied {
-        patch,
-        outcome,
-        fs,
-        cwd,
-    };
+    let applied = Applied::new(patch, outcome, fs, cwd);
     let mut out = Vec::new();
     for (s, (section, report)) in patch.sections.iter().zip(&outcome.sections).enumerate() {
         if report.state != HunkState::Applied {
@@ -418,12 +424,7 @@ pub fn loose_layout_doubts(
     fs: &dyn PatchFs,
     cwd: &str,
 ) -> Vec<PatchDoubt> {
-    let applied = Applied {
-        patch,
-        outcome,
-        fs,
-        cwd,
-    };
+    let applied = Applied::new(patch, outcome, fs, cwd);
     (0..patch.sections.len().min(outcome.sections.len()))
         .filter(|&s| outcome.sections[s].state == HunkState::Applied)
         .filter_map(|s| layout_fault(&applied, s, true))

@@ -129,6 +129,19 @@ impl Chunk {
         self.lines_but(LineKind::Removed)
     }
 
+    /// Context and added lines (every line but the removed), in order:
+    /// the lines the file holds afterwards.
+    pub fn new_side(&self) -> impl Iterator<Item = &ChunkLine> {
+        self.lines.iter().filter(|l| l.kind != LineKind::Removed)
+    }
+
+    /// [`Chunk::new_side`], to rewrite.
+    pub fn new_side_mut(&mut self) -> impl Iterator<Item = &mut ChunkLine> {
+        self.lines
+            .iter_mut()
+            .filter(|l| l.kind != LineKind::Removed)
+    }
+
     /// The texts of the lines of every kind but `left_out`, in order.
     fn lines_but(&self, left_out: LineKind) -> Vec<&str> {
         self.lines

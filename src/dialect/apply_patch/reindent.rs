@@ -147,12 +147,7 @@ pub fn reindent_added(chunk: &mut Chunk, hunk: &HunkReport) -> Result<bool, Unin
     let kept: Vec<Option<String>> = {
         let old = chunk.old_lines();
         let new = chunk.new_lines();
-        let kinds: Vec<LineKind> = chunk
-            .lines
-            .iter()
-            .filter(|l| l.kind != LineKind::Removed)
-            .map(|l| l.kind)
-            .collect();
+        let kinds: Vec<LineKind> = chunk.new_side().map(|l| l.kind).collect();
         let mut kept = vec![None; new.len()];
         for op in crate::textdiff::ops(&old, &new, None) {
             if let similar::DiffOp::Equal { .. } = op {
@@ -179,12 +174,7 @@ pub fn reindent_added(chunk: &mut Chunk, hunk: &HunkReport) -> Result<bool, Unin
     let placed = place_added(chunk, hunk, &file_lines, &kept, &in_docstring)?;
     let moved = place_docstrings(chunk, (&written, &file_lines), &kept, &docstring)?;
     let mut carried = false;
-    for (line, file) in chunk
-        .lines
-        .iter_mut()
-        .filter(|l| l.kind != LineKind::Removed)
-        .zip(kept)
-    {
+    for (line, file) in chunk.new_side_mut().zip(kept) {
         if let Some(file) = file {
             line.text = file;
             carried = true;
@@ -222,14 +212,9 @@ fn place_added(
     let outer = crate::diagnose::opened_before(&old_texts);
     let after_outer = crate::diagnose::opened_before(&new_texts);
     let goes_on = outer > 0
-        && chunk
-            .lines
-            .iter()
-            .filter(|l| l.kind != LineKind::Removed)
-            .enumerate()
-            .any(|(k, l)| {
-                k >= after_outer && l.kind == LineKind::Added && !l.text.trim().is_empty()
-            });
+        && chunk.new_side().enumerate().any(|(k, l)| {
+            k >= after_outer && l.kind == LineKind::Added && !l.text.trim().is_empty()
+        });
     let skip = if goes_on { outer } else { 0 };
     let old = chunk.lines.iter().filter(|l| l.kind != LineKind::Added);
     for (line, file_line) in old.zip(file_lines).skip(skip) {
@@ -273,9 +258,7 @@ fn place_added(
     let mut added_continues: Vec<bool> = Vec::new();
     let mut uncarried: Option<String> = None;
     let new_lines: Vec<&str> = chunk
-        .lines
-        .iter()
-        .filter(|l| l.kind != LineKind::Removed)
+        .new_side()
         .zip(in_docstring.iter().chain(std::iter::repeat(&false)))
         .map(|(l, &doc)| if doc { "" } else { l.text.as_str() })
         .collect();
@@ -285,9 +268,7 @@ fn place_added(
     // The line before: its text, file width, whether it continues.
     let mut prev: Option<(&str, Option<usize>, bool)> = None;
     for (((line, &continues), kept), &doc) in chunk
-        .lines
-        .iter()
-        .filter(|l| l.kind != LineKind::Removed)
+        .new_side()
         .zip(&continuations)
         .zip(kept)
         .zip(in_docstring)
@@ -328,9 +309,7 @@ fn place_added(
         }
     }
     let added: Vec<usize> = chunk
-        .lines
-        .iter()
-        .filter(|l| l.kind != LineKind::Removed)
+        .new_side()
         .zip(in_docstring)
         .filter(|(l, doc)| l.kind == LineKind::Added && !blank(l, **doc))
         .map(|(l, _)| lead(&l.text))
@@ -396,13 +375,7 @@ fn place_added(
         return Err(Unindentable::Unclear);
     }
     let mut aligned = aligned.into_iter();
-    for ((line, kept), &doc) in chunk
-        .lines
-        .iter_mut()
-        .filter(|l| l.kind != LineKind::Removed)
-        .zip(kept)
-        .zip(in_docstring)
-    {
+    for ((line, kept), &doc) in chunk.new_side_mut().zip(kept).zip(in_docstring) {
         if line.kind != LineKind::Added || blank(line, doc) {
             continue;
         }
@@ -490,12 +463,7 @@ fn place_docstrings(
             moved = true;
         }
     }
-    for (line, place) in chunk
-        .lines
-        .iter_mut()
-        .filter(|l| l.kind != LineKind::Removed)
-        .zip(placed)
-    {
+    for (line, place) in chunk.new_side_mut().zip(placed) {
         if let Some(text) = place {
             line.text = text;
         }
@@ -587,10 +555,7 @@ pub fn carry_ends(sent: &Patch, fixed: &mut Patch) -> Result<(), String> {
                 doubt.describe(&format!("the file's line in hunk {} of {path}", k + 1))
             })?;
             let Some(carried) = carried else { continue };
-            let lines = chunk
-                .lines
-                .iter_mut()
-                .filter(|l| l.kind != LineKind::Removed);
+            let lines = chunk.new_side_mut();
             for (line, text) in lines.zip(carried) {
                 if line.text == text {
                     continue;

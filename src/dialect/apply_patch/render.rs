@@ -122,10 +122,7 @@ pub(super) fn carry_forms<'f>(
     let rewrites = diagnose::rewritten_from(&ops, |i, k| diagnose::line_likeness(&old[i], &new[k]));
     let bare = |l: &str| l.trim_end_matches('\r').to_string();
     let mut all_carried = true;
-    let added = chunk
-        .lines
-        .iter_mut()
-        .filter(|l| l.kind != LineKind::Removed);
+    let added = chunk.new_side_mut();
     for (line, rewrite) in added.zip(rewrites) {
         let Some((i, file)) = rewrite
             .filter(|_| line.kind == LineKind::Added)

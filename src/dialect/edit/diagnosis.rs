@@ -613,25 +613,18 @@ mod tests {
     #[test]
     fn unseen_part_is_the_files_text_beyond_the_texts_ends() {
         let line = "    row = fetch(rows)[0]";
-        assert_eq!(
-            unseen_part("    row = fetchh(rows)", line, true, true),
-            Some("[0]".to_string())
-        );
-        assert_eq!(
-            unseen_part("    row = fetchh(rows)", line, true, false),
-            None
-        );
-        assert_eq!(
-            unseen_part("= fetch(rows)[0]", line, true, false),
-            Some("row".to_string())
-        );
-        assert_eq!(
-            unseen_part("    row = fetch(rowz)[0]", line, true, true),
-            None
-        );
-        assert_eq!(
-            unseen_part("    row = fetch(rows)[0]  ", line, true, true),
-            None
-        );
+        for (text, (starts, ends), unseen) in [
+            ("    row = fetchh(rows)", (true, true), Some("[0]")),
+            ("    row = fetchh(rows)", (true, false), None),
+            ("= fetch(rows)[0]", (true, false), Some("row")),
+            ("    row = fetch(rowz)[0]", (true, true), None),
+            ("    row = fetch(rows)[0]  ", (true, true), None),
+        ] {
+            assert_eq!(
+                unseen_part(text, line, starts, ends),
+                unseen.map(str::to_string),
+                "{text:?}"
+            );
+        }
     }
 }

@@ -21,19 +21,16 @@ pub(super) struct Message {
     pub(super) content: Option<Value>,
 }
 
-#[derive(Deserialize)]
+/// A content block; every field may be missing (then empty).
+#[derive(Deserialize, Default)]
+#[serde(default)]
 pub(super) struct Block {
-    #[serde(rename = "type", default)]
+    #[serde(rename = "type")]
     pub(super) kind: String,
-    #[serde(default)]
     pub(super) id: Option<String>,
-    #[serde(default)]
     pub(super) name: Option<String>,
-    #[serde(default)]
     pub(super) input: Option<Value>,
-    #[serde(default)]
     pub(super) tool_use_id: Option<String>,
-    #[serde(default)]
     pub(super) content: Option<Value>,
 }
 

@@ -94,20 +94,15 @@ struct LiveError {
 /// {id, name, args}, its result, status and display. Qwen Code's saved
 /// records (Gemini-shaped) read their `functionCall` parts as this too:
 /// the call alone, its result in a record of its own.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
+/// Every field may be missing (then empty).
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase", default)]
 pub(super) struct ToolCall {
-    #[serde(default)]
     pub(super) id: Option<String>,
-    #[serde(default)]
     pub(super) name: Option<String>,
-    #[serde(default)]
     pub(super) args: Option<Value>,
-    #[serde(default)]
     result: Vec<Value>,
-    #[serde(default)]
     status: Option<String>,
-    #[serde(default)]
     result_display: Option<Value>,
 }
 
