@@ -451,6 +451,12 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
         ends_unbalanced(path, original, result)
             .map(|e| of(BreakKind::Unbalanced)(say(e.describe(), e.fault())))
     });
+    // A C preprocessor or make conditional left open, or a directive
+    // closing none ([`super::doubt_conditionals`]).
+    let found = found.or_else(|| {
+        super::doubt_conditionals::conditionals_unbalanced(path, original, result)
+            .map(|c| of(BreakKind::Unbalanced)(say(c.describe(), c.fault())))
+    });
     // A Rust format string left with a `{` or `}` unmatched
     // ([`super::doubt_format`]).
     let found = found.or_else(|| {
