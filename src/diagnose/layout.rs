@@ -109,7 +109,8 @@ pub enum BreakKind {
     Unclosed,
     /// A Python module-level name still used, no longer bound
     /// ([`super::doubt_names`]); a JavaScript or TypeScript module's
-    /// top-level name still called ([`super::doubt_js_gone`]).
+    /// top-level name still called ([`super::doubt_js_gone`]); a Python
+    /// class's method still used as `self.name` ([`super::doubt_py_method_gone`]).
     Undefined,
     /// A Python name, or a shell function, defined after a line that runs
     /// and uses it ([`super::doubt_late`]).
@@ -375,6 +376,13 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
                         .or_else(|| {
                             let p = super::doubt_pyparse::python_parse(original, result)?;
                             Some(of(BreakKind::InvalidSyntax)(say(p.describe(), p.fault())))
+                        })
+                        // A method renamed or removed while its class
+                        // still uses `self.name` ([`super::doubt_py_method_gone`]).
+                        .or_else(|| {
+                            let m =
+                                super::doubt_py_method_gone::python_method_gone(original, result)?;
+                            Some(of(BreakKind::Undefined)(say(m.describe(), m.fault())))
                         })
                         // A name defined after the code that runs it
                         // ([`super::doubt_late`]).
