@@ -5,7 +5,10 @@
 //!   b):` (or in a `lambda`): "non-default argument follows default
 //!   argument";
 //! - `=` in an `if`, `elif` or `while` condition, `if w = 0:`: "invalid
-//!   syntax. Maybe you meant '==' or ':=' instead of '='?";
+//!   syntax. Maybe you meant '==' or ':=' instead of '='?" (CPython's words
+//!   follow what stands left of the `=`: `if len(x) = 0:` "cannot assign to
+//!   function call here. Maybe you meant '==' instead of '='?"; a form whose
+//!   words are not told, `if (x) = 0:`, is not said);
 //! - a clause no block above it takes, `else:`, `elif`, `except` or
 //!   `finally` (the `if` or `try` it belonged to removed, or the clause put
 //!   at another column): "invalid syntax".
@@ -35,8 +38,8 @@
 //!   three (a file that held one never compiled: not judged). The first in
 //!   the file's order is said, with its line and CPython 3.11's words.
 
-use super::doubt_names::{closing, compound, python_lines, split_at_top, top_colon};
-use super::pytokens::{Tok, Token};
+use super::doubt_names::{at_top, closing, compound, python_lines, split_at_top, top_colon};
+use super::pytokens::{Tok, Token, keyword};
 
 /// A statement CPython's parser refuses.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -58,6 +61,9 @@ pub enum ParseFault {
         word: &'static str,
         /// The header's line (1-based).
         line: usize,
+        /// CPython's words, told by what stands left of the `=`
+        /// ([`assign_words`]).
+        said: &'static str,
     },
     /// A clause no block above it takes.
     StrayClause {
@@ -85,9 +91,7 @@ impl ParseFault {
     pub fn python(&self) -> &'static str {
         match self {
             ParseFault::DefaultBefore { .. } => "non-default argument follows default argument",
-            ParseFault::AssignInCondition { .. } => {
-                "invalid syntax. Maybe you meant '==' or ':=' instead of '='?"
-            }
+            ParseFault::AssignInCondition { said, .. } => said,
             ParseFault::StrayClause { .. } => "invalid syntax",
         }
     }
@@ -269,25 +273,115 @@ fn assign_in_condition(tokens: &[Token]) -> Option<ParseFault> {
         "while" => "while",
         _ => return None,
     };
-    let colon = top_colon(tokens)?;
-    let mut depth = 0usize;
-    for t in &tokens[1..colon] {
-        if t.opens() {
-            depth += 1;
-        } else if t.closes() {
-            depth = depth.saturating_sub(1);
-        } else if depth == 0 && t.is("=") {
-            return Some(ParseFault::AssignInCondition {
-                word,
-                line: tokens[0].line,
-            });
+    let header = &tokens[1..top_colon(tokens)?];
+    // A `lambda`'s default (`if lambda a=1: a:`) is not read.
+    if header.iter().any(|t| t.name("lambda")) {
+        return None;
+    }
+    let eq = at_top(header, |t| t.is("="));
+    let &first = eq.first()?;
+    let said = if eq.len() > 1 {
+        Some(INVALID)
+    } else {
+        assign_words(&header[..first])
+    };
+    // A form whose words srview cannot tell is not said.
+    said.map(|said| ParseFault::AssignInCondition {
+        word,
+        line: tokens[0].line,
+        said,
+    })
+}
+
+/// CPython's plain words.
+const INVALID: &str = "invalid syntax";
+
+/// What CPython 3.11 says of `left = ...` in a condition, told by `left`'s
+/// form (checked against `compile()`): a bare name is its own message, a
+/// name's attribute, subscript or call, a number or an operator's result
+/// CPython names ("cannot assign to attribute here. Maybe ..."); a
+/// boolean or comparison operator, a conditional expression, a comma, a
+/// `*`, `not`, `None`, `True`, `False`: plain "invalid syntax". `None`: a
+/// form not told (a bracket, a string, an `await`).
+fn assign_words(left: &[Token]) -> Option<&'static str> {
+    let plain = |t: &Token| {
+        (t.kind == Tok::Name
+            && matches!(
+                t.text,
+                "and" | "or" | "not" | "if" | "else" | "is" | "in" | "None" | "True" | "False"
+            ))
+            || (t.kind == Tok::Op
+                && matches!(
+                    t.text,
+                    "<" | ">" | "==" | "!=" | "<=" | ">=" | "<>" | "," | ":="
+                ))
+    };
+    if left.is_empty() {
+        return None;
+    }
+    if left[0].is("*") || !at_top(left, plain).is_empty() {
+        return Some(INVALID);
+    }
+    let operator = |t: &Token| {
+        t.kind == Tok::Op
+            && matches!(
+                t.text,
+                "+" | "-"
+                    | "*"
+                    | "/"
+                    | "//"
+                    | "%"
+                    | "**"
+                    | "@"
+                    | "<<"
+                    | ">>"
+                    | "&"
+                    | "|"
+                    | "^"
+                    | "~"
+            )
+    };
+    if !at_top(left, operator).is_empty() {
+        return Some("cannot assign to expression here. Maybe you meant '==' instead of '='?");
+    }
+    let first = left[0];
+    match left {
+        [t] if t.kind == Tok::Name && !keyword(t.text) => {
+            return Some("invalid syntax. Maybe you meant '==' or ':=' instead of '='?");
         }
-        // A `lambda`'s default (`if lambda a=1: a:`) is not read.
-        if t.name("lambda") {
+        [t] if t.kind == Tok::Num => {
+            return Some("cannot assign to literal here. Maybe you meant '==' instead of '='?");
+        }
+        _ => {}
+    }
+    if first.kind != Tok::Name || keyword(first.text) {
+        return None;
+    }
+    // A name and its trailers: `.name`, `[...]`, `(...)`; the last one
+    // names the target.
+    let mut i = 1;
+    let mut last = None;
+    while i < left.len() {
+        let t = left[i];
+        if t.is(".") && left.get(i + 1).is_some_and(|n| n.kind == Tok::Name) {
+            last = Some("attribute");
+            i += 2;
+        } else if t.is("[") || t.is("(") {
+            last = Some(if t.is("[") {
+                "subscript"
+            } else {
+                "function call"
+            });
+            i = closing(left, i) + 1;
+        } else {
             return None;
         }
     }
-    None
+    Some(match last? {
+        "attribute" => "cannot assign to attribute here. Maybe you meant '==' instead of '='?",
+        "subscript" => "cannot assign to subscript here. Maybe you meant '==' instead of '='?",
+        _ => "cannot assign to function call here. Maybe you meant '==' instead of '='?",
+    })
 }
 
 /// A parameter without a default after one with a default, in a `def` or
@@ -379,6 +473,12 @@ mod tests {
     const DEFAULT: &str = "non-default argument follows default argument";
     const ASSIGN: &str = "invalid syntax. Maybe you meant '==' or ':=' instead of '='?";
     const STRAY: &str = "invalid syntax";
+    const CALL: &str = "cannot assign to function call here. Maybe you meant '==' instead of '='?";
+    const ATTRIBUTE: &str = "cannot assign to attribute here. Maybe you meant '==' instead of '='?";
+    const SUBSCRIPT: &str = "cannot assign to subscript here. Maybe you meant '==' instead of '='?";
+    const EXPRESSION: &str =
+        "cannot assign to expression here. Maybe you meant '==' instead of '='?";
+    const LITERAL: &str = "cannot assign to literal here. Maybe you meant '==' instead of '='?";
 
     /// T-11: a parameter without a default after one with one, in a `def`
     /// over lines, across `/`, or in a `lambda`; not after `*`.
@@ -457,6 +557,34 @@ mod tests {
                 "while env = os.environ:",
                 Some((ASSIGN, 22)),
             ),
+            ("    if qty == 0:", "    if len(qty) = 0:", Some((CALL, 5))),
+            (
+                "    if qty == 0:",
+                "    if item.qty = 0:",
+                Some((ATTRIBUTE, 5)),
+            ),
+            (
+                "    if qty == 0:",
+                "    if qty[0] = 0:",
+                Some((SUBSCRIPT, 5)),
+            ),
+            (
+                "    if qty == 0:",
+                "    if qty % 2 = 0:",
+                Some((EXPRESSION, 5)),
+            ),
+            ("    if qty == 0:", "    if 0 = qty:", Some((LITERAL, 5))),
+            (
+                "    if qty == 0:",
+                "    if item and qty = 0:",
+                Some((STRAY, 5)),
+            ),
+            (
+                "    if qty == 0:",
+                "    if qty = item = 0:",
+                Some((STRAY, 5)),
+            ),
+            ("    if qty == 0:", "    if (qty) = 0:", None),
             ("    if qty == 0:", "    if (n := qty) == 0:", None),
             (
                 "    if qty == 0:",
