@@ -2545,8 +2545,10 @@ fn an_edit_landing_in_a_trailing_comment_block_comment_or_docstring_is_held_back
 /// "with a statement outside the block it needs", a character the tokenizer
 /// refuses "with a character Python refuses in its code", a statement ending
 /// in an operator, an argument given twice and a `from __future__` import
-/// below code (tester round 44, T-04) each its own kind, each naming
-/// CPython's line and words; an edit CPython compiles is no doubt.
+/// below code (tester round 44, T-04) each its own kind, a default before
+/// a parameter without one, `=` in a condition and a clause no block takes
+/// (tester round 49, T-11) "with a statement Python's parser refuses", each
+/// naming CPython's line and words; an edit CPython compiles is no doubt.
 #[test]
 fn python_syntax_verdicts_agree_with_compile() {
     use srview::diagnose::layout::{BreakKind, layout_break};
@@ -2578,6 +2580,11 @@ fn python_syntax_verdicts_agree_with_compile() {
         } else if said.starts_with("invalid character") || said.starts_with("invalid non-printable")
         {
             BreakKind::InvalidCharacter
+        } else if said.starts_with("non-default argument") || said.contains("Maybe you meant '=='")
+        {
+            // A default before a parameter without one, `=` in a
+            // condition (tester round 49, T-11).
+            BreakKind::InvalidSyntax
         } else if said == "invalid syntax" && doubt.is_some() {
             // CPython's parser says this of many faults: the one srview
             // reads (a statement ending in an operator) is said in these
@@ -2608,7 +2615,7 @@ fn python_syntax_verdicts_agree_with_compile() {
             doubt.why
         );
     }
-    assert_eq!(judged, 55);
+    assert_eq!(judged, 62);
 }
 
 /// A tester's find (round 42a, 01): an exact edit leaving a Python file

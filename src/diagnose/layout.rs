@@ -109,7 +109,8 @@ pub enum BreakKind {
     Unclosed,
     /// A Python module-level name still used, no longer bound
     /// ([`super::doubt_names`]); a JavaScript or TypeScript module's
-    /// top-level name still called ([`super::doubt_js_gone`]).
+    /// top-level name still called ([`super::doubt_js_gone`]); a Python
+    /// class's method still used as `self.name` ([`super::doubt_py_method_gone`]).
     Undefined,
     /// A Python name, or a shell function, defined after a line that runs
     /// and uses it ([`super::doubt_late`]).
@@ -129,7 +130,9 @@ pub enum BreakKind {
     /// it stood on ([`super::doubt_decorators`]).
     MovesDecorator,
     /// A Python statement ending in an operator outside any bracket
-    /// (`return 1 +`: [`super::doubt_pysyntax`]).
+    /// (`return 1 +`: [`super::doubt_pysyntax`]); a parameter without a
+    /// default after one with a default, `=` in a condition, a clause no
+    /// block takes ([`super::doubt_pyparse`]).
     InvalidSyntax,
     /// A Python keyword argument given twice in one call, or a parameter
     /// named twice in one definition ([`super::doubt_pysyntax`]).
@@ -246,7 +249,7 @@ impl BreakKind {
             BreakKind::FenceOpen => "leaves a code block open",
             BreakKind::MovesDecorator => "moves a decorator onto another definition",
             BreakKind::InvalidCharacter => "puts a character its language refuses in its code",
-            BreakKind::InvalidSyntax => "ends a statement with an operator",
+            BreakKind::InvalidSyntax => "writes a statement Python's parser refuses",
             BreakKind::ArgumentTwice => "gives an argument twice",
             BreakKind::LateFuture => "puts a __future__ import below code",
             BreakKind::JoinsStatements => "continues a statement onto a new line",
@@ -294,7 +297,7 @@ impl LayoutBreak {
             BreakKind::Outside => "with a statement outside the block it needs",
             BreakKind::MovesDecorator => "with a decorator moved onto another definition",
             BreakKind::InvalidCharacter => "with a character its language refuses in its code",
-            BreakKind::InvalidSyntax => "with a statement ending in an operator",
+            BreakKind::InvalidSyntax => "with a statement Python's parser refuses",
             BreakKind::ArgumentTwice => "with an argument given twice",
             BreakKind::LateFuture => "with a `from __future__` import below its code",
             BreakKind::JoinsStatements => "reading two statements as one",
@@ -367,6 +370,19 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
                                 _ => BreakKind::Unbalanced,
                             };
                             of(kind)(say(s.describe(), s.fault()))
+                        })
+                        // A default before a parameter without one, `=` in
+                        // a condition, a stray `else:` ([`super::doubt_pyparse`]).
+                        .or_else(|| {
+                            let p = super::doubt_pyparse::python_parse(original, result)?;
+                            Some(of(BreakKind::InvalidSyntax)(say(p.describe(), p.fault())))
+                        })
+                        // A method renamed or removed while its class
+                        // still uses `self.name` ([`super::doubt_py_method_gone`]).
+                        .or_else(|| {
+                            let m =
+                                super::doubt_py_method_gone::python_method_gone(original, result)?;
+                            Some(of(BreakKind::Undefined)(say(m.describe(), m.fault())))
                         })
                         // A name defined after the code that runs it
                         // ([`super::doubt_late`]).

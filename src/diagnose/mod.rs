@@ -56,6 +56,8 @@ pub mod doubt_names;
 pub mod doubt_normal;
 pub mod doubt_not_yaml;
 pub mod doubt_overload;
+pub mod doubt_py_method_gone;
+pub mod doubt_pyparse;
 pub mod doubt_pysyntax;
 pub mod doubt_redefine;
 pub mod doubt_repeat;

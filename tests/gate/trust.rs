@@ -3923,3 +3923,68 @@ fn a_yaml_value_pyyaml_reads_otherwise_is_a_doubt_for_every_agent() {
         ],
     );
 }
+
+/// A Python file for the parser's refusals and a renamed method (tester
+/// round 49, T-11 and T-04).
+const SHOP_PY: &str = "class Cart:\n    def __init__(self):\n        self.items = []\n\n    \
+                       def total(self):\n        return sum(self.items)\n\n    \
+                       def report(self):\n        return f\"total {self.total():.2f}\"\n\n\n\
+                       def price(item, qty):\n    if qty == 0:\n        return 0\n    \
+                       else:\n        return item * qty\n";
+
+/// Tester round 49, T-11 and T-04: a parameter without a default after
+/// one with a default, `=` in an `if` condition, an `else:` whose `if` the
+/// edit removes (Python refuses the file: said with CPython's words and
+/// line), and a method renamed while its class still calls `self.total()`
+/// (AttributeError when it runs): denied for every agent. The same places
+/// edited harmlessly pass.
+#[test]
+fn python_parser_refusals_and_a_renamed_method_are_doubts() {
+    let doubts = [
+        (
+            "def price(item, qty):",
+            "def price(item=None, qty):",
+            "line 12 (`def price(item=None, qty):`) gives the function's parameter `qty` no \
+             default after `item`, which has one (SyntaxError: non-default argument follows \
+             default argument)",
+        ),
+        (
+            "    if qty == 0:",
+            "    if qty = 0:",
+            "line 13 (`if qty = 0:`) assigns with `=` in its `if` condition (SyntaxError: \
+             invalid syntax. Maybe you meant '==' or ':=' instead of '='?)",
+        ),
+        (
+            "    if qty == 0:\n        return 0\n",
+            "    print(qty)\n",
+            "line 14 (`else:`) starts an `else` clause below the statement of line 13, which \
+             no `else` may follow (SyntaxError: invalid syntax)",
+        ),
+        (
+            "    def total(self):",
+            "    def sum_total(self):",
+            "the edit renames the method `total` of class `Cart` to `sum_total` (line 5: `def \
+             sum_total(self):`), but line 9 still uses `self.total`",
+        ),
+    ];
+    let doubts: Vec<(&str, &str, String)> = doubts
+        .iter()
+        .map(|&(old, new, said)| (old, new, said.to_string()))
+        .collect();
+    assert_doubts_say(("shop.py", SHOP_PY), &doubts);
+    assert_exact_for_every_agent(
+        ("shop.py", SHOP_PY),
+        &[
+            ("def price(item, qty):", "def price(item, qty=1):"),
+            ("    if qty == 0:", "    if (n := qty) == 0:"),
+            (
+                "    if qty == 0:\n        return 0\n    else:\n        return item * qty\n",
+                "    return item * qty\n",
+            ),
+            (
+                "        return f\"total {self.total():.2f}\"\n",
+                "        return f\"total {self.total():.3f}\"\n",
+            ),
+        ],
+    );
+}
