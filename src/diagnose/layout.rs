@@ -70,6 +70,7 @@ pub fn result_read(path: &str, content: &str) -> bool {
         || ini_name(path)
         || markdown_name(path)
         || markup_name(path)
+        || super::doubt_cmake::cmake_name(path)
 }
 
 /// What kind of fault a [`LayoutBreak`] is.
@@ -450,6 +451,12 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
     let found = found.or_else(|| {
         ends_unbalanced(path, original, result)
             .map(|e| of(BreakKind::Unbalanced)(say(e.describe(), e.fault())))
+    });
+    // A CMake file's `if(`/`endif()` blocks left unnested
+    // ([`super::doubt_cmake`]).
+    let found = found.or_else(|| {
+        super::doubt_cmake::cmake_nesting(path, original, result)
+            .map(|c| of(BreakKind::Unbalanced)(say(c.describe(), c.fault())))
     });
     // A Rust format string left with a `{` or `}` unmatched
     // ([`super::doubt_format`]).

@@ -31,6 +31,7 @@ mod docstring;
 pub mod doubt;
 pub mod doubt_asi;
 pub mod doubt_braces;
+pub mod doubt_cmake;
 pub mod doubt_continued;
 pub mod doubt_decorators;
 pub mod doubt_defines;
