@@ -183,6 +183,10 @@ pub enum BreakKind {
     /// content, written at its own column: read as its siblings
     /// ([`super::doubt_yaml_empty`]).
     EmptyKey,
+    /// An INI file's line added at an option's column below its
+    /// multi-line value, meant in it: the value ends there
+    /// ([`super::doubt_ini_value`]).
+    CutsValue,
 }
 
 impl BreakKind {
@@ -194,7 +198,7 @@ impl BreakKind {
     /// `late-future`, `joins-statements`, `splits-statement`,
     /// `other-normalisation`, `markup-open`, `package-use`,
     /// `unused-variable`, `reads-otherwise`, `overload-alone`, `extglob-off`,
-    /// `make-expands`, `cuts-command`, `empty-key`.
+    /// `make-expands`, `cuts-command`, `empty-key`, `cuts-value`.
     pub fn name(self) -> &'static str {
         match self {
             BreakKind::Misindents => "misindents",
@@ -226,6 +230,7 @@ impl BreakKind {
             BreakKind::MakeExpands => "make-expands",
             BreakKind::CutsCommand => "cuts-command",
             BreakKind::EmptyKey => "empty-key",
+            BreakKind::CutsValue => "cuts-value",
         }
     }
 
@@ -262,6 +267,7 @@ impl BreakKind {
             BreakKind::MakeExpands => "writes a shell variable make expands",
             BreakKind::CutsCommand => "ends a command before the line it continued",
             BreakKind::EmptyKey => "leaves a key empty above its content",
+            BreakKind::CutsValue => "ends a multi-line value above a line meant in it",
         }
     }
 }
@@ -310,6 +316,7 @@ impl LayoutBreak {
             BreakKind::MakeExpands => "with a shell variable make expands first",
             BreakKind::CutsCommand => "with a command ended before the line that continued it",
             BreakKind::EmptyKey => "with a key left empty above its content",
+            BreakKind::CutsValue => "with a value's line read outside the value",
         }
     }
 }
@@ -438,7 +445,13 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
                                     Some(of(BreakKind::NotXml)(say(x.describe(), x.fault())))
                                 }
                                 None => ini_twice(path, original, result)
-                                    .map(|i| of(BreakKind::KeyTwice)(say(i.describe(), i.fault()))),
+                                    .map(|i| of(BreakKind::KeyTwice)(say(i.describe(), i.fault())))
+                                    .or_else(|| {
+                                        let v = super::doubt_ini_value::value_cut(
+                                            path, original, result,
+                                        )?;
+                                        Some(of(BreakKind::CutsValue)(say(v.describe(), v.fault())))
+                                    }),
                             },
                         },
                     },
