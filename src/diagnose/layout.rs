@@ -71,6 +71,7 @@ pub fn result_read(path: &str, content: &str) -> bool {
         || markdown_name(path)
         || markup_name(path)
         || super::doubt_cmake::cmake_name(path)
+        || super::doubt_hcl::terraform_name(path)
 }
 
 /// What kind of fault a [`LayoutBreak`] is.
@@ -187,6 +188,9 @@ pub enum BreakKind {
     /// multi-line value, meant in it: the value ends there
     /// ([`super::doubt_ini_value`]).
     CutsValue,
+    /// A Terraform list's or object's item without the comma HCL needs
+    /// ([`super::doubt_hcl`]).
+    MissingSeparator,
 }
 
 impl BreakKind {
@@ -198,7 +202,8 @@ impl BreakKind {
     /// `late-future`, `joins-statements`, `splits-statement`,
     /// `other-normalisation`, `markup-open`, `package-use`,
     /// `unused-variable`, `reads-otherwise`, `overload-alone`, `extglob-off`,
-    /// `make-expands`, `cuts-command`, `empty-key`, `cuts-value`.
+    /// `make-expands`, `cuts-command`, `empty-key`, `cuts-value`,
+    /// `missing-separator`.
     pub fn name(self) -> &'static str {
         match self {
             BreakKind::Misindents => "misindents",
@@ -231,6 +236,7 @@ impl BreakKind {
             BreakKind::CutsCommand => "cuts-command",
             BreakKind::EmptyKey => "empty-key",
             BreakKind::CutsValue => "cuts-value",
+            BreakKind::MissingSeparator => "missing-separator",
         }
     }
 
@@ -268,6 +274,7 @@ impl BreakKind {
             BreakKind::CutsCommand => "ends a command before the line it continued",
             BreakKind::EmptyKey => "leaves a key empty above its content",
             BreakKind::CutsValue => "ends a multi-line value above a line meant in it",
+            BreakKind::MissingSeparator => "leaves out a separator its language needs",
         }
     }
 }
@@ -317,6 +324,7 @@ impl LayoutBreak {
             BreakKind::CutsCommand => "with a command ended before the line that continued it",
             BreakKind::EmptyKey => "with a key left empty above its content",
             BreakKind::CutsValue => "with a value's line read outside the value",
+            BreakKind::MissingSeparator => "with a separator left out",
         }
     }
 }
@@ -470,6 +478,17 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
     let found = found.or_else(|| {
         super::doubt_cmake::cmake_nesting(path, original, result)
             .map(|c| of(BreakKind::Unbalanced)(say(c.describe(), c.fault())))
+    });
+    // A Terraform argument or block twice, an item without its comma
+    // ([`super::doubt_hcl`]).
+    let found = found.or_else(|| {
+        let h = super::doubt_hcl::hcl_broken(path, original, result)?;
+        let kind = match h.kind {
+            super::doubt_hcl::HclKind::Separator(_) => BreakKind::MissingSeparator,
+            super::doubt_hcl::HclKind::BlockTwice(..) => BreakKind::DefinesTwice,
+            _ => BreakKind::KeyTwice,
+        };
+        Some(of(kind)(say(h.describe(), h.fault())))
     });
     // A Rust format string left with a `{` or `}` unmatched
     // ([`super::doubt_format`]).

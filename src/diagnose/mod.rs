@@ -42,6 +42,7 @@ pub mod doubt_fence;
 pub mod doubt_format;
 pub mod doubt_go_use;
 pub mod doubt_go_vars;
+pub mod doubt_hcl;
 pub mod doubt_imports;
 pub mod doubt_indent;
 pub mod doubt_ini;
