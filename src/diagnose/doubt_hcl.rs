@@ -443,8 +443,11 @@ impl<'t, 'a> Reader<'t, 'a> {
                     _ => {}
                 }
             }
-            let next = self.tokens.get(self.at + 1).map(|t| &t.0);
-            let for_expr = next.is_some_and(|n| *n == Token::Ident("for"));
+            // A `for` expression's word may stand on the next line.
+            let for_expr = self.tokens[self.at + 1..]
+                .iter()
+                .find(|t| t.0 != Token::Newline)
+                .is_some_and(|t| t.0 == Token::Ident("for"));
             match token {
                 Token::Punct("[") if after_operand => stack.push(Open::Other),
                 Token::Punct("[") => stack.push(Open::Tuple { for_expr }),
@@ -684,6 +687,7 @@ mod tests {
             ("# } {", "# name = 1 name = 2"),
             ("output \"ip\" {\n", "# output \"ip\" {}\noutput \"ip\" {\n"),
             ("env = \"prod\" }", "env = \"prod\"\n    tier = 1 }"),
+            ("[for p in [1, 2] : p]", "[\n      for p in [1, 2] :\n      p\n    ]"),
             (
                 "[for p in [1, 2] : p]",
                 "{ for k, v in var.m : k => v if v != null }",
