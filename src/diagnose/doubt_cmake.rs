@@ -115,8 +115,7 @@ fn commands(text: &str) -> Result<Vec<Command<'_>>, Unread> {
             b'#' => at = comment(bytes, at, &mut line).ok_or(Unread::Other)?,
             c if c.is_ascii_alphabetic() || c == b'_' => {
                 let start = at;
-                while at < bytes.len() && (bytes[at].is_ascii_alphanumeric() || bytes[at] == b'_')
-                {
+                while at < bytes.len() && (bytes[at].is_ascii_alphanumeric() || bytes[at] == b'_') {
                     at += 1;
                 }
                 let name = &text[start..at];
@@ -402,7 +401,10 @@ mod tests {
             last.map(|l| (l.line, l.command, l.fault)),
             Some((15, "foreach".into(), NestingFault::Unclosed("endforeach")))
         );
-        let paren = judged("add_executable(demo main.c)\n", "add_executable(demo main.c\n");
+        let paren = judged(
+            "add_executable(demo main.c)\n",
+            "add_executable(demo main.c\n",
+        );
         assert_eq!(
             paren.map(|p| (p.line, p.fault)),
             Some((27, NestingFault::NoParen))
@@ -424,7 +426,10 @@ mod tests {
                 "project(demo C)\n",
                 "project(demo C)\n#[==[\nendif()\n]==]\nset(Z [=[\nwhile(\n]=])\n",
             ),
-            ("add_executable(demo main.c)\n", "add_executable(demo\n  main.c)\n"),
+            (
+                "add_executable(demo main.c)\n",
+                "add_executable(demo\n  main.c)\n",
+            ),
             ("endfunction()\n", "EndFunction()\n"),
             ("  add_definitions(-DWIN)\n", "  block()\n  endblock()\n"),
         ] {

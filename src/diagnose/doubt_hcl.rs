@@ -307,13 +307,16 @@ struct Reader<'t, 'a> {
     fault: Option<HclFault>,
 }
 
-/// A top-level block read: its type, labels, line, and its arguments
-/// (name, line, a single string value).
+/// An argument read: its name, its line, and its value where that is a
+/// single string.
+type Argument<'a> = (&'a str, usize, Option<&'a str>);
+
+/// A top-level block read: its type, labels, line, and its arguments.
 struct Block<'a> {
     kind: &'a str,
     labels: Vec<&'a str>,
     line: usize,
-    arguments: Vec<(&'a str, usize, Option<&'a str>)>,
+    arguments: Vec<Argument<'a>>,
 }
 
 impl<'t, 'a> Reader<'t, 'a> {
@@ -340,8 +343,8 @@ impl<'t, 'a> Reader<'t, 'a> {
         nested: bool,
         block: Option<&str>,
         top: &mut Vec<Block<'a>>,
-    ) -> Result<Vec<(&'a str, usize, Option<&'a str>)>, ()> {
-        let mut arguments: Vec<(&'a str, usize, Option<&'a str>)> = Vec::new();
+    ) -> Result<Vec<Argument<'a>>, ()> {
+        let mut arguments: Vec<Argument<'a>> = Vec::new();
         let mut seen: HashMap<&'a str, usize> = HashMap::new();
         loop {
             match self.peek() {
@@ -359,9 +362,10 @@ impl<'t, 'a> Reader<'t, 'a> {
                         self.at += 1;
                         let single = match (self.peek(), self.tokens.get(self.at + 1).map(|t| &t.0))
                         {
-                            (Some(&Token::Str(s)), Some(Token::Newline | Token::Punct("}")) | None) => {
-                                Some(s)
-                            }
+                            (
+                                Some(&Token::Str(s)),
+                                Some(Token::Newline | Token::Punct("}")) | None,
+                            ) => Some(s),
                             _ => None,
                         };
                         self.expression()?;
@@ -479,11 +483,7 @@ fn block_identity(block: &Block<'_>) -> Option<(String, String)> {
         ("output", 1) => "Duplicate output definition".to_string(),
         ("module", 1) => "Duplicate module call".to_string(),
         ("provider", 1) => {
-            let alias = block
-                .arguments
-                .iter()
-                .find(|a| a.0 == "alias")
-                .map(|a| a.2);
+            let alias = block.arguments.iter().find(|a| a.0 == "alias").map(|a| a.2);
             return match alias {
                 // An alias not written as a plain string: not judged.
                 Some(None) => None,
@@ -644,14 +644,23 @@ mod tests {
                 HclKind::ArgumentTwice("names".into(), Some("locals".into()), 15)
             ))
         );
-        let other_locals = judged("output \"ip\" {\n", "locals {\n  tags = {}\n}\noutput \"ip\" {\n");
+        let other_locals = judged(
+            "output \"ip\" {\n",
+            "locals {\n  tags = {}\n}\noutput \"ip\" {\n",
+        );
         assert_eq!(
             other_locals.map(|l| l.kind),
             Some(HclKind::LocalTwice("tags".into(), 15))
         );
         let list = judged("[\"a\", \"b\"]", "[\"a\", \"b\" \"c\"]");
-        assert_eq!(list.map(|l| (l.line, l.kind)), Some((16, HclKind::Separator(true))));
-        let over_lines = judged("[\"a\", \"b\"]", "[\n    \"a\",\n    \"b\"\n    \"c\",\n  ]");
+        assert_eq!(
+            list.map(|l| (l.line, l.kind)),
+            Some((16, HclKind::Separator(true)))
+        );
+        let over_lines = judged(
+            "[\"a\", \"b\"]",
+            "[\n    \"a\",\n    \"b\"\n    \"c\",\n  ]",
+        );
         assert_eq!(over_lines.map(|l| l.line), Some(19));
         let object = judged("env = \"prod\" }", "env = \"prod\" tier = 1 }");
         assert_eq!(
@@ -680,19 +689,28 @@ mod tests {
                 "output \"ip\" {\n",
                 "provider \"aws\" {\n  alias  = \"us\"\n  region = \"us-east-1\"\n}\noutput \"ip\" {\n",
             ),
-            ("    Name = \"web\"\n", "    Name = \"web\"\n    Role = \"app\"\n"),
+            (
+                "    Name = \"web\"\n",
+                "    Name = \"web\"\n    Role = \"app\"\n",
+            ),
             ("[\"a\", \"b\"]", "[\"a\", \"b\", \"c\",]"),
             ("[\"a\", \"b\"]", "[\n    \"a\",\n    \"b\",\n  ]"),
             ("    name = x\n", "    name = x\n    name = y \"z\"\n"),
             ("# } {", "# name = 1 name = 2"),
             ("output \"ip\" {\n", "# output \"ip\" {}\noutput \"ip\" {\n"),
             ("env = \"prod\" }", "env = \"prod\"\n    tier = 1 }"),
-            ("[for p in [1, 2] : p]", "[\n      for p in [1, 2] :\n      p\n    ]"),
+            (
+                "[for p in [1, 2] : p]",
+                "[\n      for p in [1, 2] :\n      p\n    ]",
+            ),
             (
                 "[for p in [1, 2] : p]",
                 "{ for k, v in var.m : k => v if v != null }",
             ),
-            ("  default = \"eu-west-1\"\n", "  default = \"eu-west-1\"\n  description = \"The \\\"region\\\" ${\"x\"}\"\n"),
+            (
+                "  default = \"eu-west-1\"\n",
+                "  default = \"eu-west-1\"\n  description = \"The \\\"region\\\" ${\"x\"}\"\n",
+            ),
         ] {
             assert_eq!(judged(old, new), None, "{new:?}");
         }

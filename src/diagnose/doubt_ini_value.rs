@@ -65,14 +65,8 @@ impl ValueCut {
                 ),
             }
         } else {
-            let name = text
-                .split(['=', ':'])
-                .next()
-                .unwrap_or_default()
-                .trim_end();
-            format!(
-                "{reader} reads it as a new option `{name}`, and `{option}` goes without it"
-            )
+            let name = text.split(['=', ':']).next().unwrap_or_default().trim_end();
+            format!("{reader} reads it as a new option `{name}`, and `{option}` goes without it")
         };
         format!(
             "as written, line {line} (`{text}`) stands at column 1, under the multi-line value \
@@ -86,7 +80,8 @@ impl ValueCut {
 /// split at `delimiter`) reads as a version specifier split in two.
 fn split_specifier(text: &str, delimiter: usize) -> bool {
     let (name, value) = (text[..delimiter].trim_end(), &text[delimiter + 1..]);
-    name.ends_with(['<', '>', '!', '~']) || (text[delimiter..].starts_with('=') && value.starts_with('='))
+    name.ends_with(['<', '>', '!', '~'])
+        || (text[delimiter..].starts_with('=') && value.starts_with('='))
 }
 
 /// The first line `result` (the INI file `path` as an edit leaves it)
@@ -135,7 +130,12 @@ pub(super) fn value_cut(path: &str, original: &str, result: &str) -> Option<Valu
         }
         option = delimiter.map(|d| {
             let value_empty = stripped[d + 1..].trim().is_empty();
-            (stripped[..d].trim_end().to_string(), at + 1, indent, value_empty)
+            (
+                stripped[..d].trim_end().to_string(),
+                at + 1,
+                indent,
+                value_empty,
+            )
         });
     }
     None
@@ -191,7 +191,10 @@ mod tests {
             )
         );
         for new in ["flask==3.0\n", "attrs~=23.1\n", "six!=1.0\n", "toml<1\n"] {
-            let result = SETUP.replace("install_requires =\n", &format!("install_requires =\n{new}"));
+            let result = SETUP.replace(
+                "install_requires =\n",
+                &format!("install_requires =\n{new}"),
+            );
             assert!(value_cut("setup.cfg", SETUP, &result).is_some(), "{new:?}");
         }
         let tox = "[testenv]\ndeps =\n    pytest\ncommands = pytest\n";
@@ -206,7 +209,10 @@ mod tests {
         for (old, new) in [
             ("    rich\n", "    rich\n    requests>=2\n"),
             ("    rich\n", "    rich\nzip_safe = False\n"),
-            ("    rich\n", "    rich\n\n[options.package_data]\n* = *.txt\n"),
+            (
+                "    rich\n",
+                "    rich\n\n[options.package_data]\n* = *.txt\n",
+            ),
             ("name = demo\n", "name = demo\nversion = 1.0\n"),
             ("    click>=8\n", "    click>=8.1\n"),
             ("packages = find:\n", "packages = find:\nzip_safe = false\n"),
@@ -215,7 +221,11 @@ mod tests {
         }
         let broken = format!("{SETUP}stray\n");
         assert_eq!(
-            value_cut("setup.cfg", &broken, &broken.replace("    rich\n", "    rich\nx\n")),
+            value_cut(
+                "setup.cfg",
+                &broken,
+                &broken.replace("    rich\n", "    rich\nx\n")
+            ),
             None
         );
         let result = SETUP.replace("    rich\n", "    rich\nrequests\n");

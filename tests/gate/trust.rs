@@ -3895,9 +3895,18 @@ fn cmake_setup_cfg_and_terraform_breaks_are_doubts() {
     assert_exact_for_every_agent(
         ("main.tf", main),
         &[
-            ("  instance_type = \"t3.micro\"\n", "  instance_type = \"t3.large\"\n"),
-            ("  zones = [\"a\", \"b\"]\n", "  zones = [\"a\", \"b\", \"c\"]\n"),
-            ("  tags = { Name = \"web\" }\n", "  tags = { Name = \"web\", Role = \"app\" }\n"),
+            (
+                "  instance_type = \"t3.micro\"\n",
+                "  instance_type = \"t3.large\"\n",
+            ),
+            (
+                "  zones = [\"a\", \"b\"]\n",
+                "  zones = [\"a\", \"b\", \"c\"]\n",
+            ),
+            (
+                "  tags = { Name = \"web\" }\n",
+                "  tags = { Name = \"web\", Role = \"app\" }\n",
+            ),
         ],
     );
 }
