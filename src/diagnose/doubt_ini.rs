@@ -217,6 +217,11 @@ fn delimiter(line: &str, reader: Reader) -> Option<usize> {
     }
 }
 
+/// Whether `reader` reads `text` without a fault (see [`ini_fault`]).
+pub(super) fn ini_reads(text: &str, reader: Reader) -> bool {
+    ini_fault(text, reader).is_none()
+}
+
 /// The section or option `result` (the INI file `path` as an edit leaves
 /// it) holds twice, where `original` (the file before) read clean (see
 /// the module). A file the edit creates is judged against none.

@@ -70,6 +70,8 @@ pub fn result_read(path: &str, content: &str) -> bool {
         || ini_name(path)
         || markdown_name(path)
         || markup_name(path)
+        || super::doubt_cmake::cmake_name(path)
+        || super::doubt_hcl::terraform_name(path)
 }
 
 /// What kind of fault a [`LayoutBreak`] is.
@@ -185,6 +187,13 @@ pub enum BreakKind {
     /// content, written at its own column: read as its siblings
     /// ([`super::doubt_yaml_empty`]).
     EmptyKey,
+    /// An INI file's line added at an option's column below its
+    /// multi-line value, meant in it: the value ends there
+    /// ([`super::doubt_ini_value`]).
+    CutsValue,
+    /// A Terraform list's or object's item without the comma HCL needs
+    /// ([`super::doubt_hcl`]).
+    MissingSeparator,
 }
 
 impl BreakKind {
@@ -196,7 +205,8 @@ impl BreakKind {
     /// `late-future`, `joins-statements`, `splits-statement`,
     /// `other-normalisation`, `markup-open`, `package-use`,
     /// `unused-variable`, `reads-otherwise`, `overload-alone`, `extglob-off`,
-    /// `make-expands`, `cuts-command`, `empty-key`.
+    /// `make-expands`, `cuts-command`, `empty-key`, `cuts-value`,
+    /// `missing-separator`.
     pub fn name(self) -> &'static str {
         match self {
             BreakKind::Misindents => "misindents",
@@ -228,6 +238,8 @@ impl BreakKind {
             BreakKind::MakeExpands => "make-expands",
             BreakKind::CutsCommand => "cuts-command",
             BreakKind::EmptyKey => "empty-key",
+            BreakKind::CutsValue => "cuts-value",
+            BreakKind::MissingSeparator => "missing-separator",
         }
     }
 
@@ -264,6 +276,8 @@ impl BreakKind {
             BreakKind::MakeExpands => "writes a shell variable make expands",
             BreakKind::CutsCommand => "ends a command before the line it continued",
             BreakKind::EmptyKey => "leaves a key empty above its content",
+            BreakKind::CutsValue => "ends a multi-line value above a line meant in it",
+            BreakKind::MissingSeparator => "leaves out a separator its language needs",
         }
     }
 }
@@ -312,6 +326,8 @@ impl LayoutBreak {
             BreakKind::MakeExpands => "with a shell variable make expands first",
             BreakKind::CutsCommand => "with a command ended before the line that continued it",
             BreakKind::EmptyKey => "with a key left empty above its content",
+            BreakKind::CutsValue => "with a value's line read outside the value",
+            BreakKind::MissingSeparator => "with a separator left out",
         }
     }
 }
@@ -453,7 +469,13 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
                                     Some(of(BreakKind::NotXml)(say(x.describe(), x.fault())))
                                 }
                                 None => ini_twice(path, original, result)
-                                    .map(|i| of(BreakKind::KeyTwice)(say(i.describe(), i.fault()))),
+                                    .map(|i| of(BreakKind::KeyTwice)(say(i.describe(), i.fault())))
+                                    .or_else(|| {
+                                        let v = super::doubt_ini_value::value_cut(
+                                            path, original, result,
+                                        )?;
+                                        Some(of(BreakKind::CutsValue)(say(v.describe(), v.fault())))
+                                    }),
                             },
                         },
                     },
@@ -472,6 +494,23 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
     let found = found.or_else(|| {
         super::doubt_conditionals::conditionals_unbalanced(path, original, result)
             .map(|c| of(BreakKind::Unbalanced)(say(c.describe(), c.fault())))
+    });
+    // A CMake file's `if(`/`endif()` blocks left unnested
+    // ([`super::doubt_cmake`]).
+    let found = found.or_else(|| {
+        super::doubt_cmake::cmake_nesting(path, original, result)
+            .map(|c| of(BreakKind::Unbalanced)(say(c.describe(), c.fault())))
+    });
+    // A Terraform argument or block twice, an item without its comma
+    // ([`super::doubt_hcl`]).
+    let found = found.or_else(|| {
+        let h = super::doubt_hcl::hcl_broken(path, original, result)?;
+        let kind = match h.kind {
+            super::doubt_hcl::HclKind::Separator(_) => BreakKind::MissingSeparator,
+            super::doubt_hcl::HclKind::BlockTwice(..) => BreakKind::DefinesTwice,
+            _ => BreakKind::KeyTwice,
+        };
+        Some(of(kind)(say(h.describe(), h.fault())))
     });
     // A Rust format string left with a `{` or `}` unmatched
     // ([`super::doubt_format`]).

@@ -3988,3 +3988,91 @@ fn python_parser_refusals_and_a_renamed_method_are_doubts() {
         ],
     );
 }
+
+/// A tester's finds (round 49 T-01, T-03, T-10, T-14): exact edits that
+/// break a CMake file's nesting, cut a setup.cfg value at column 0, set a
+/// Terraform argument twice, declare a resource twice or drop a list's
+/// comma: a doubt for every agent, with the tool's error; the same edits
+/// done right are exact.
+#[test]
+fn cmake_setup_cfg_and_terraform_breaks_are_doubts() {
+    let lists = "project(demo C)\nif(WIN32)\n  add_definitions(-DWIN)\nendif()\n\
+                 add_executable(demo main.c)\n";
+    assert_doubts_say(
+        ("CMakeLists.txt", lists),
+        &[(
+            "endif()\n",
+            "",
+            "as written, the `if(` at line 2 has no `endif()` after it: CMake stops reading the \
+             file (`CMake Error at line 2 (if): Flow control statements are not properly \
+             nested.`)"
+                .to_string(),
+        )],
+    );
+    assert_exact_for_every_agent(
+        ("CMakeLists.txt", lists),
+        &[("endif()\n", "else()\n  add_definitions(-DUNIX)\nendif()\n")],
+    );
+    let setup = "[options]\ninstall_requires =\n    click>=8\npython_requires = >=3.9\n";
+    assert_doubts_say(
+        ("setup.cfg", setup),
+        &[(
+            "    click>=8\n",
+            "    click>=8\nrequests\n",
+            "as written, line 4 (`requests`) stands at column 1, under the multi-line value of \
+             `install_requires` (line 2): a value continues only on indented lines, so the line \
+             ends it and Python's configparser refuses the whole file"
+                .to_string(),
+        )],
+    );
+    assert_exact_for_every_agent(
+        ("setup.cfg", setup),
+        &[("    click>=8\n", "    click>=8\n    requests\n")],
+    );
+    let main = "resource \"aws_instance\" \"web\" {\n  ami           = \"ami-1\"\n  \
+                instance_type = \"t3.micro\"\n  tags = { Name = \"web\" }\n}\n\n\
+                locals {\n  zones = [\"a\", \"b\"]\n}\n";
+    assert_doubts_say(
+        ("main.tf", main),
+        &[
+            (
+                "  ami           = \"ami-1\"\n",
+                "  ami           = \"ami-1\"\n  instance_type = \"t3.large\"\n",
+                "as written, the argument `instance_type` is set twice in resource \
+                 \"aws_instance\" \"web\", at lines 3 and 4: Terraform refuses the file (`Error: \
+                 Attribute redefined`"
+                    .to_string(),
+            ),
+            (
+                "locals {\n",
+                "resource \"aws_instance\" \"web\" {\n  ami = \"ami-2\"\n}\n\nlocals {\n",
+                "as written, `resource \"aws_instance\" \"web\"` is declared twice, at lines 1 and \
+                 7: Terraform refuses the module (`Error: Duplicate resource \"aws_instance\" \
+                 configuration`)"
+                    .to_string(),
+            ),
+            (
+                "  zones = [\"a\", \"b\"]\n",
+                "  zones = [\"a\", \"b\" \"c\"]\n",
+                "Terraform refuses the file (`Error: Missing item separator`".to_string(),
+            ),
+        ],
+    );
+    assert_exact_for_every_agent(
+        ("main.tf", main),
+        &[
+            (
+                "  instance_type = \"t3.micro\"\n",
+                "  instance_type = \"t3.large\"\n",
+            ),
+            (
+                "  zones = [\"a\", \"b\"]\n",
+                "  zones = [\"a\", \"b\", \"c\"]\n",
+            ),
+            (
+                "  tags = { Name = \"web\" }\n",
+                "  tags = { Name = \"web\", Role = \"app\" }\n",
+            ),
+        ],
+    );
+}
