@@ -20,17 +20,19 @@
 //!   comment ending at `?>` as PHP ends it. Reading stops at
 //!   `__halt_compiler`. Said as `php -l` says it (`Unclosed '{' on
 //!   line 3`, `syntax error, unexpected token "}"`).
-//! - nginx (`nginx.conf`, and `.conf` files, `sites-available/`,
+//! - nginx (`nginx.conf`, a `.conf` file whose name holds `nginx`, and `.conf` files, `sites-available/`,
 //!   `sites-enabled/` files and the `*_params` files under a folder whose
 //!   name holds `nginx`): read as nginx's own `ngx_conf_read_token` reads
 //!   it, `#` comments, `'..'` and `".."` with `\` escapes, `${..}`: a
 //!   block left open or a `}` too many, a directive left without its `;`
-//!   before a `}` or the file's end, a directive ended by `{` that opens
-//!   no block (`directive "root" is not terminated by ";"`: a name nginx
-//!   or the file before never opens a block with), and a directive run
-//!   into the next line's (its `;` dropped: `root /x` above `index a;`
-//!   reads as one `root` directive with three arguments) where the next
-//!   line starts with a name the file before gives directives.
+//!   before a `}` or the file's end, a directive run into a block header
+//!   below it (`root /x` above `location / {`: `directive "root" is not
+//!   terminated by ";"`; a name nginx or the file before never opens a
+//!   block with), and a directive run into the next line's (its `;`
+//!   dropped: `root /x` above `index a;` reads as one `root` directive
+//!   with three arguments) where the next line starts with a name the
+//!   file before gives directives. OpenResty's `*_by_lua_block { .. }`
+//!   is read as Lua to its `}` (strings, `--` comments, `[[ ]]`).
 //! - Pages and components (`.html`, `.htm`, `.vue`, `.svelte`): the
 //!   JavaScript of each `<script>` element (no `type`, or a JavaScript,
 //!   module or JSON one; `lang="ts"`) read as
@@ -108,7 +110,7 @@ fn web_kind(path: &str, text: &str) -> Option<Web> {
         "vue" => return Some(Web::Page { vue: true }),
         _ => {}
     }
-    if name == "nginx.conf" {
+    if name == "nginx.conf" || (ext == "conf" && name.contains("nginx")) {
         return Some(Web::Nginx);
     }
     let under_nginx = parts.iter().any(|p| p.contains("nginx"));
@@ -244,8 +246,7 @@ fn heredoc_end(bytes: &[u8], at: usize, id: &[u8]) -> Option<usize> {
         i += 1;
     }
     let end = i + id.len();
-    (bytes.get(i..end) == Some(id) && !bytes.get(end).is_some_and(|&b| php_word(b)))
-        .then_some(end)
+    (bytes.get(i..end) == Some(id) && !bytes.get(end).is_some_and(|&b| php_word(b))).then_some(end)
 }
 
 /// Reads a PHP file (see the module): its first fault, if any.
@@ -463,7 +464,10 @@ fn php_fault(original: &str, result: &str) -> Option<WebFault> {
                 quoted(at),
                 open as char
             ),
-            format!("send the new text with the `{}` that closes it", closer_of(open) as char),
+            format!(
+                "send the new text with the `{}` that closes it",
+                closer_of(open) as char
+            ),
         ),
         PhpFault::Stray(close, at) => (
             WebKind::Unbalanced,
@@ -549,7 +553,11 @@ enum NginxFault {
     /// `unexpected end of file, expecting ";" or "}"` (a directive left
     /// without its `;`) or `expecting "}"` (a block left open): the
     /// directive's or the block's line and name.
-    EndOfFile { line: usize, name: String, block: bool },
+    EndOfFile {
+        line: usize,
+        name: String,
+        block: bool,
+    },
     /// `unexpected "x"` after a quoted word, `unexpected ";"`.
     Unexpected(u8, usize),
 }
@@ -587,7 +595,30 @@ fn read_nginx(text: &str) -> NginxReading {
         });
         words.clear();
     };
-    for &b in bytes {
+    let mut i = 0;
+    while i < bytes.len() {
+        // An OpenResty `*_by_lua_block { .. }` holds Lua, which its own
+        // reader reads to the `}` that ends it.
+        if let Some((name, at)) = blocks.last()
+            && name.ends_with("_by_lua_block")
+            && last_space
+            && words.is_empty()
+        {
+            let Some(end) = lua_block_end(bytes, i) else {
+                reading.fault = Some(NginxFault::EndOfFile {
+                    line: *at,
+                    name: name.clone(),
+                    block: true,
+                });
+                return reading;
+            };
+            line += text[i..end].matches('\n').count();
+            blocks.pop();
+            i = end;
+            continue;
+        }
+        let b = bytes[i];
+        i += 1;
         if b == b'\n' {
             line += 1;
             if comment {
@@ -615,10 +646,7 @@ fn read_nginx(text: &str) -> NginxReading {
                     need_space = false;
                     last_space = true;
                     if b == b'{' {
-                        blocks.push((
-                            words.first().map(|w| w.1.clone()).unwrap_or_default(),
-                            line,
-                        ));
+                        blocks.push((words.first().map(|w| w.1.clone()).unwrap_or_default(), line));
                     }
                     end(&mut words, b, &mut reading);
                     continue;
@@ -645,10 +673,7 @@ fn read_nginx(text: &str) -> NginxReading {
                         return reading;
                     }
                     if b == b'{' {
-                        blocks.push((
-                            words.first().map(|w| w.1.clone()).unwrap_or_default(),
-                            line,
-                        ));
+                        blocks.push((words.first().map(|w| w.1.clone()).unwrap_or_default(), line));
                     }
                     end(&mut words, b, &mut reading);
                     continue;
@@ -735,19 +760,13 @@ fn read_nginx(text: &str) -> NginxReading {
         words.push((word_line, std::mem::take(&mut word)));
         if b == b';' || b == b'{' {
             if b == b'{' {
-                blocks.push((
-                    words.first().map(|w| w.1.clone()).unwrap_or_default(),
-                    line,
-                ));
+                blocks.push((words.first().map(|w| w.1.clone()).unwrap_or_default(), line));
             }
             end(&mut words, b, &mut reading);
         }
     }
     if !last_space || !words.is_empty() || d_quoted || s_quoted {
-        let (line, name) = words
-            .first()
-            .cloned()
-            .unwrap_or((word_line, word.clone()));
+        let (line, name) = words.first().cloned().unwrap_or((word_line, word.clone()));
         reading.fault = Some(NginxFault::EndOfFile {
             line,
             name,
@@ -761,6 +780,72 @@ fn read_nginx(text: &str) -> NginxReading {
         });
     }
     reading
+}
+
+/// The end (past its `}`) of the Lua code of a `*_by_lua_block` whose
+/// `{` ends before `at`: `{}` counted outside Lua's strings, long strings
+/// `[[ ]]` and comments.
+fn lua_block_end(bytes: &[u8], mut at: usize) -> Option<usize> {
+    let mut depth = 1;
+    while at < bytes.len() {
+        let b = bytes[at];
+        let long = |from: usize| {
+            // `[`, `=`*n, `[`: the closer `]`, `=`*n, `]`.
+            let mut i = from + 1;
+            while bytes.get(i) == Some(&b'=') {
+                i += 1;
+            }
+            (bytes.get(i) == Some(&b'[')).then(|| {
+                let mut close = vec![b']'];
+                close.extend(std::iter::repeat_n(b'=', i - from - 1));
+                close.push(b']');
+                (i + 1, close)
+            })
+        };
+        match b {
+            b'-' if bytes.get(at + 1) == Some(&b'-') => {
+                if bytes.get(at + 2) == Some(&b'[')
+                    && let Some((from, close)) = long(at + 2)
+                {
+                    at = find_bytes(bytes, from, &close)? + close.len();
+                } else {
+                    at = find_bytes(bytes, at, b"\n").map_or(bytes.len(), |e| e + 1);
+                }
+                continue;
+            }
+            b'[' => {
+                if let Some((from, close)) = long(at) {
+                    at = find_bytes(bytes, from, &close)? + close.len();
+                    continue;
+                }
+            }
+            b'"' | b'\'' => {
+                at += 1;
+                while at < bytes.len() && bytes[at] != b {
+                    at += if bytes[at] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(at + 1);
+                }
+            }
+            _ => {}
+        }
+        at += 1;
+    }
+    None
+}
+
+/// The first `needle` in `bytes` from `at`.
+fn find_bytes(bytes: &[u8], at: usize, needle: &[u8]) -> Option<usize> {
+    bytes
+        .get(at..)?
+        .windows(needle.len())
+        .position(|w| w == needle)
+        .map(|p| at + p)
 }
 
 /// Whether `name` reads as a directive's name (not a value such as
@@ -816,9 +901,7 @@ fn nginx_fault(original: &str, result: &str) -> Option<WebFault> {
                 ),
                 "send the new text with the block's closing `}`",
             ),
-            NginxFault::EndOfFile {
-                line: at, name, ..
-            } => unbalanced(
+            NginxFault::EndOfFile { line: at, name, .. } => unbalanced(
                 format!(
                     "as written, the `{name}` directive on {} runs to the end of the file without \
                      its `;`; {read} (nginx -t: `unexpected end of file, expecting \";\" or \
@@ -849,18 +932,16 @@ fn nginx_fault(original: &str, result: &str) -> Option<WebFault> {
                 .iter()
                 .any(|d| d.ended_by == b'{' && d.name == name)
     };
-    let not_terminated = |reading: &NginxReading| {
-        reading
-            .directives
-            .iter()
-            .filter(|d| d.ended_by == b'{' && !opens(&d.name))
-            .count()
+    // A directive ended by the `{` of a block header on a line below it
+    // (its `;` dropped): a name opening no block (a module's own block,
+    // on one line, is not judged).
+    let swallows_block = |d: &&Directive| {
+        d.ended_by == b'{' && !opens(&d.name) && d.line_starts.iter().any(|(_, w)| opens(w))
     };
+    let not_terminated =
+        |reading: &NginxReading| reading.directives.iter().filter(swallows_block).count();
     if not_terminated(&after) > not_terminated(&before)
-        && let Some(d) = after
-            .directives
-            .iter()
-            .find(|d| d.ended_by == b'{' && !opens(&d.name))
+        && let Some(d) = after.directives.iter().find(swallows_block)
     {
         let from = d.lines.first().copied().unwrap_or(1);
         return Some(unbalanced(
@@ -889,7 +970,12 @@ fn nginx_fault(original: &str, result: &str) -> Option<WebFault> {
                     .line_starts
                     .iter()
                     .find(|(_, w)| names.contains(&w.as_str()))?;
-                Some((d.name.clone(), d.lines.first().copied().unwrap_or(1), *at, next.clone()))
+                Some((
+                    d.name.clone(),
+                    d.lines.first().copied().unwrap_or(1),
+                    *at,
+                    next.clone(),
+                ))
             })
             .collect::<Vec<_>>()
     };
@@ -903,8 +989,8 @@ fn nginx_fault(original: &str, result: &str) -> Option<WebFault> {
         return Some(unbalanced(
             format!(
                 "as written, the `{name}` directive on {} has no `;`, so the `{next}` directive \
-                 on {} is read as more of its arguments; {read} (nginx -t refuses it: invalid \
-                 arguments of `{name}`)",
+                 on {} is read as more of its arguments; {read} (nginx -t: `invalid number of \
+                 arguments in \"{name}\" directive` where it takes fewer)",
                 quoted(*from),
                 quoted(*at)
             ),
@@ -932,9 +1018,10 @@ fn elements<'t>(text: &'t str, name: &str) -> Option<Vec<(usize, usize, &'t str)
             .match_indices(&open)
             .map(|(i, _)| at + i)
             .find(|&i| {
-                lower.as_bytes().get(i + open.len()).is_some_and(|b| {
-                    b.is_ascii_whitespace() || *b == b'>' || *b == b'/'
-                })
+                lower
+                    .as_bytes()
+                    .get(i + open.len())
+                    .is_some_and(|b| b.is_ascii_whitespace() || *b == b'>' || *b == b'/')
             });
         let Some(start) = next_open else { break };
         if let Some(c) = next_comment
@@ -1055,7 +1142,9 @@ fn css_braces(text: &str, line_comments: bool) -> Option<(bool, usize)> {
         match b {
             b'\n' => line += 1,
             b'/' if bytes.get(i + 1) == Some(&b'*') => {
-                let end = text[i + 2..].find("*/").map_or(bytes.len(), |e| i + 2 + e + 2);
+                let end = text[i + 2..]
+                    .find("*/")
+                    .map_or(bytes.len(), |e| i + 2 + e + 2);
                 line += text[i..end].matches('\n').count();
                 i = end;
                 continue;
@@ -1133,7 +1222,8 @@ struct Page {
 fn read_page(text: &str) -> Option<Page> {
     let mut by_name: Vec<(&'static str, Vec<(usize, usize)>)> = Vec::new();
     let mut skipped = Vec::new();
-    for (start, end, attrs) in elements(text, "script")? {
+    let scripts = elements(text, "script")?;
+    for &(start, end, attrs) in &scripts {
         skipped.push((start, end));
         if text[start..end].contains("<!--") {
             continue;
@@ -1147,6 +1237,10 @@ fn read_page(text: &str) -> Option<Page> {
     }
     let mut css: Vec<(bool, Vec<(usize, usize)>)> = Vec::new();
     for (start, end, attrs) in elements(text, "style")? {
+        // A `<style>` in a script's text (a template literal) is text.
+        if scripts.iter().any(|&(s, e, _)| s <= start && start < e) {
+            continue;
+        }
         skipped.push((start, end));
         let lang = attribute(attrs, "lang");
         let line_comments = match lang.as_deref() {
@@ -1162,7 +1256,9 @@ fn read_page(text: &str) -> Option<Page> {
     let lower = text.to_ascii_lowercase();
     let mut at = 0;
     while let Some(c) = lower[at..].find("<!--").map(|i| at + i) {
-        let end = lower[c + 4..].find("-->").map_or(text.len(), |i| c + 4 + i + 3);
+        let end = lower[c + 4..]
+            .find("-->")
+            .map_or(text.len(), |i| c + 4 + i + 3);
         skipped.push((c, end));
         at = end;
     }
@@ -1342,7 +1438,9 @@ mod tests {
         );
         let (_, why) = said("index.php", PHP, "greet('a')", "greet('a'}").expect("a doubt");
         assert!(
-            why.contains("the `}` on line 16 `<p><?= greet('a'} ?></p>` meets the `(` opened on line 16"),
+            why.contains(
+                "the `}` on line 16 `<p><?= greet('a'} ?></p>` meets the `(` opened on line 16"
+            ),
             "{why}"
         );
         let (kind, why) = said("index.php", PHP, "'a'", "'a").expect("a doubt");
@@ -1363,8 +1461,14 @@ mod tests {
             ("// ends here ?>{", "// ends here { ?>{"),
             ("return \"Hi", "// }\n        return \"Hi"),
             ("<html>", "<?xml version=\"1.0\"?>\n<html>"),
-            ("    return \"Hello", "    $a = <<<'NOW'\n    }\n    NOW;\n    return \"Hello"),
-            ("    return \"Hello", "    #[Attr(['a'])]\n    return \"Hello"),
+            (
+                "    return \"Hello",
+                "    $a = <<<'NOW'\n    }\n    NOW;\n    return \"Hello",
+            ),
+            (
+                "    return \"Hello",
+                "    #[Attr(['a'])]\n    return \"Hello",
+            ),
         ] {
             assert_eq!(said("index.php", PHP, old, new), None, "{new}");
         }
@@ -1392,11 +1496,15 @@ mod tests {
                 || why.contains("expecting \"}\""),
             "{why}"
         );
-        let (_, why) = said(path, NGINX, "rewrite \"^/(a{2})$\" /b;", "rewrite \"^/(a{2})$\" /b")
-            .expect("a doubt");
+        let (_, why) = said(
+            path,
+            NGINX,
+            "rewrite \"^/(a{2})$\" /b;",
+            "rewrite \"^/(a{2})$\" /b",
+        )
+        .expect("a doubt");
         assert!(
-            why.contains("the `rewrite` directive on line 11")
-                && why.contains("unexpected \"}\""),
+            why.contains("the `rewrite` directive on line 11") && why.contains("unexpected \"}\""),
             "{why}"
         );
         let (_, why) = said(path, NGINX, "root /var/www;", "root /var/www").expect("a doubt");
@@ -1405,8 +1513,7 @@ mod tests {
                 && why.contains("the `index` directive on line 7"),
             "{why}"
         );
-        let (_, why) =
-            said(path, NGINX, "index index.html;", "index index.html").expect("a doubt");
+        let (_, why) = said(path, NGINX, "index index.html;", "index index.html").expect("a doubt");
         assert!(
             why.contains("directive \"index\" is not terminated by \";\""),
             "{why}"
@@ -1416,8 +1523,13 @@ mod tests {
         // The quote left open closes at the next one.
         let (_, why) = said("nginx.conf", NGINX, "\"a;b}\"", "\"a;b}").expect("a doubt");
         assert!(why.contains("nginx -t: `unexpected \"^\"`"), "{why}");
-        let (_, why) = said("nginx.conf", NGINX, "index index.html;", "index \"index.html;")
-            .expect("a doubt");
+        let (_, why) = said(
+            "nginx.conf",
+            NGINX,
+            "index index.html;",
+            "index \"index.html;",
+        )
+        .expect("a doubt");
         assert!(why.contains("nginx -t: `unexpected \"a\"`"), "{why}");
     }
 
@@ -1428,13 +1540,27 @@ mod tests {
             ("# The site.", "# The site. {"),
             ("listen 80;", "listen 8080;"),
             ("listen 80;", "listen 80;\n    listen [::]:80;"),
-            ("root /var/www;", "root /srv/www;\n    client_max_body_size 10m;"),
-            ("    }\n}", "    }\n    location /api {\n        proxy_pass http://b;\n    }\n}"),
+            (
+                "root /var/www;",
+                "root /srv/www;\n    client_max_body_size 10m;",
+            ),
+            (
+                "    }\n}",
+                "    }\n    location /api {\n        proxy_pass http://b;\n    }\n}",
+            ),
             ("a;b}", "a;b};c{"),
-            ("index index.html;", "index index.html\n          index.htm;"),
+            (
+                "index index.html;",
+                "index index.html\n          index.htm;",
+            ),
         ] {
             assert_eq!(said(path, NGINX, old, new), None, "{new}");
         }
+        // OpenResty's Lua blocks are Lua: a `}` in a string, no `;`.
+        let lua = "http {\n    server {\n        location / {\n            content_by_lua_block {\n                local s = \"}\" -- }\n                if s then ngx.say(s) end\n            }\n        }\n    }\n}\n";
+        assert_eq!(said("nginx.conf", lua, "ngx.say(s)", "ngx.say('{')"), None);
+        let (_, why) = said("nginx.conf", lua, "    }\n}\n", "}\n").expect("a doubt");
+        assert!(why.contains("the `http` block opened on line 1"), "{why}");
         // Not an nginx file by its name.
         assert_eq!(said("/etc/app/site.conf", NGINX, "    }\n}", "}"), None);
     }
@@ -1445,7 +1571,8 @@ mod tests {
 
     #[test]
     fn a_vue_component_left_unbalanced_is_doubted() {
-        let (kind, why) = said("App.vue", VUE, "  a.value++;\n}\n", "  a.value++;\n").expect("a doubt");
+        let (kind, why) =
+            said("App.vue", VUE, "  a.value++;\n}\n", "  a.value++;\n").expect("a doubt");
         assert_eq!(kind, WebKind::Unbalanced);
         assert!(
             why.starts_with("the code of the `<script>` elements, read as TypeScript: as written, the file has one `}` fewer than `{`"),
@@ -1453,10 +1580,17 @@ mod tests {
         );
         let (kind, why) = said("App.vue", VUE, "a.png);\n}\n", "a.png);\n").expect("a doubt");
         assert_eq!(kind, WebKind::Unbalanced);
-        assert!(why.contains("the `{` on line 17 `.a {` inside a `<style>` element is never closed"), "{why}");
-        let (kind, why) = said("App.vue", VUE, "  </div>\n</template>", "  </div>").expect("a doubt");
+        assert!(
+            why.contains("the `{` on line 17 `.a {` inside a `<style>` element is never closed"),
+            "{why}"
+        );
+        let (kind, why) =
+            said("App.vue", VUE, "  </div>\n</template>", "  </div>").expect("a doubt");
         assert_eq!(kind, WebKind::MarkupOpen);
-        assert!(why.contains("the `<template>` on line 1 `<template>` is never closed"), "{why}");
+        assert!(
+            why.contains("the `<template>` on line 1 `<template>` is never closed"),
+            "{why}"
+        );
         let (kind, _) = said("App.vue", VUE, "'vue';", "'vue;").expect("a doubt");
         assert_eq!(kind, WebKind::Unclosed);
     }
@@ -1468,13 +1602,23 @@ mod tests {
         let (_, why) = said("index.html", page, "  init();\n});", "  init();\n").expect("a doubt");
         assert!(why.contains("read as JavaScript"), "{why}");
         let (_, why) = said("index.html", page, "margin: 0; }", "margin: 0; }}").expect("a doubt");
-        assert!(why.contains("the `}` on line 5 `body { margin: 0; }}` inside a `<style>` element closes no rule"), "{why}");
+        assert!(
+            why.contains(
+                "the `}` on line 5 `body { margin: 0; }}` inside a `<style>` element closes no rule"
+            ),
+            "{why}"
+        );
         for (old, new) in [
-            ("<!-- <script> { </script> -->", "<!-- <script> { { </script> -->"),
+            (
+                "<!-- <script> { </script> -->",
+                "<!-- <script> { { </script> -->",
+            ),
             ("{</script>", "{{</script>"),
             ("init();", "init({ a: '}' });"),
             ("margin: 0;", "margin: 0; content: '}';"),
             ("<body>\n", "<body>\n<p>{</p>\n"),
+            // A `<style>` in a script's template literal is its text.
+            ("  init();", "  init(`<style>\n.a {\n</style>`);"),
         ] {
             assert_eq!(said("index.html", page, old, new), None, "{new}");
         }
