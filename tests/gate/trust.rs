@@ -3842,8 +3842,8 @@ fn php_nginx_vue_and_inline_script_blocks_left_unbalanced_are_doubts() {
     assert_exact_for_every_agent(
         ("greet.php", php),
         &[
-            ("// Greets.", "// Greets { the user."),
-            ("'Hi }'", "'Hi {'"),
+            ("// Greets.\n", "// Greets { the user.\n"),
+            ("        return 'Hi }';\n", "        return 'Hi {';\n"),
         ],
     );
     let nginx = "server {\n    listen 80;\n    root /var/www;\n    index index.html;\n    location / {\n        try_files $uri =404;\n    }\n}\n";
@@ -3902,7 +3902,7 @@ fn php_nginx_vue_and_inline_script_blocks_left_unbalanced_are_doubts() {
     assert_exact_for_every_agent(
         ("Count.vue", vue),
         &[
-            ("{ n: 1 }", "{ n: 2, m: '}' }"),
+            ("    return { n: 1 };\n", "    return { n: 2, m: '}' };\n"),
             (
                 "  <p>{{ n }}</p>\n",
                 "  <p>{{ n }}</p>\n  <template v-if=\"n\">{</template>\n",
@@ -3918,5 +3918,8 @@ fn php_nginx_vue_and_inline_script_blocks_left_unbalanced_are_doubts() {
             "read as JavaScript".to_string(),
         )],
     );
-    assert_exact_for_every_agent(("index.html", page), &[("start();", "start({ a: 1 });")]);
+    assert_exact_for_every_agent(
+        ("index.html", page),
+        &[("  start();\n", "  start({ a: 1 });\n")],
+    );
 }
