@@ -129,7 +129,7 @@ pub fn web_name(path: &str) -> bool {
 /// The fault `result` (the file `path` as an edit leaves it) has where
 /// `original` (the file before) read without one (see the module).
 pub fn web_fault(path: &str, original: &str, result: &str) -> Option<WebFault> {
-    if original == result {
+    if original == result || !changes_marks(original, result) {
         return None;
     }
     match web_kind(path, original).or_else(|| web_kind(path, result))? {
@@ -137,6 +137,59 @@ pub fn web_fault(path: &str, original: &str, result: &str) -> Option<WebFault> {
         Web::Nginx => nginx_fault(original, result),
         Web::Page { vue } => page_fault(original, result, vue),
     }
+}
+
+/// Whether the bytes an edit changes (between the texts' common start
+/// and end) hold a character any reading of this check stops at: else
+/// every reading is the file before's (a long page is not read again).
+fn changes_marks(original: &str, result: &str) -> bool {
+    let (a, b) = (original.as_bytes(), result.as_bytes());
+    // Compared a block at a time (a slice comparison), then byte by byte.
+    const BLOCK: usize = 4096;
+    let shorter = a.len().min(b.len());
+    let mut start = 0;
+    while start + BLOCK <= shorter && a[start..start + BLOCK] == b[start..start + BLOCK] {
+        start += BLOCK;
+    }
+    while start < shorter && a[start] == b[start] {
+        start += 1;
+    }
+    let room = shorter - start;
+    let mut end = 0;
+    while end + BLOCK <= room
+        && a[a.len() - end - BLOCK..a.len() - end] == b[b.len() - end - BLOCK..b.len() - end]
+    {
+        end += BLOCK;
+    }
+    while end < room && a[a.len() - end - 1] == b[b.len() - end - 1] {
+        end += 1;
+    }
+    let marks = |t: &[u8]| {
+        t.iter().any(|c| {
+            matches!(
+                c,
+                b'{' | b'}'
+                    | b'('
+                    | b')'
+                    | b'['
+                    | b']'
+                    | b'\''
+                    | b'"'
+                    | b'`'
+                    | b'/'
+                    | b'*'
+                    | b'#'
+                    | b';'
+                    | b'<'
+                    | b'>'
+                    | b'-'
+                    | b'?'
+                    | b'\\'
+                    | b'$'
+            )
+        })
+    };
+    marks(&a[start..a.len() - end]) || marks(&b[start..b.len() - end])
 }
 
 /// "the file before read …" or "the file is new".
@@ -955,7 +1008,7 @@ fn nginx_fault(original: &str, result: &str) -> Option<WebFault> {
             "send the new text with the directive's `;`",
         ));
     }
-    let names: Vec<&str> = before
+    let names: std::collections::HashSet<&str> = before
         .directives
         .iter()
         .map(|d| d.name.as_str())
@@ -1012,8 +1065,13 @@ fn elements<'t>(text: &'t str, name: &str) -> Option<Vec<(usize, usize, &'t str)
     let close = format!("</{name}");
     let mut found = Vec::new();
     let mut at = 0;
+    // The next `<!--` at or after `at`, found again only once passed (a
+    // page of many scripts and no comment is read once).
+    let mut next_comment: Option<usize> = lower.find("<!--");
     while at < lower.len() {
-        let next_comment = lower[at..].find("<!--").map(|i| at + i);
+        if next_comment.is_some_and(|c| c < at) {
+            next_comment = lower[at..].find("<!--").map(|i| at + i);
+        }
         let next_open = lower[at..]
             .match_indices(&open)
             .map(|(i, _)| at + i)
@@ -1419,6 +1477,18 @@ mod tests {
         "</body>\n",
         "</html>\n",
     );
+
+    #[test]
+    fn an_edit_changing_no_mark_is_not_read() {
+        let long = "a".repeat(10_000);
+        let text = format!("{long}\n<script>\nf({{}});\n</script>\n{long}");
+        assert!(!super::changes_marks(&text, &text.replacen("f(", "fg(", 1)));
+        assert!(super::changes_marks(&text, &text.replacen("f(", "f((", 1)));
+        assert!(super::changes_marks(&text, &text.replacen("});", "}", 1)));
+        assert!(!super::changes_marks(&text, &format!("{text}\n")));
+        assert!(super::changes_marks("a", "a}"));
+        assert!(super::changes_marks("}a", "a"));
+    }
 
     #[test]
     fn a_php_block_left_open_or_closed_twice_is_doubted() {
