@@ -71,7 +71,8 @@
 //! ([`quotes`]; tester 47 T-02: `"Hi ${n!"`). Left out: CSS and its kin
 //! (`url(//host/a.png)` unquoted reads as a comment), PHP (HTML around
 //! `<?php`, heredocs, `#` comments), shell, JSON5 (unquoted keys,
-//! `'..'`), Vue and Svelte files (script blocks inside HTML).
+//! `'..'`), Vue and Svelte files (script blocks inside HTML); PHP and
+//! the scripts of pages and components are read by [`super::doubt_web`].
 //!
 //! Cheap on a long file: the file before is read once; the file after only
 //! when the edit's changed lines hold a bracket, a quote or a comment mark

@@ -72,6 +72,7 @@ pub fn result_read(path: &str, content: &str) -> bool {
         || markup_name(path)
         || super::doubt_cmake::cmake_name(path)
         || super::doubt_hcl::terraform_name(path)
+        || super::doubt_web::web_name(path)
 }
 
 /// What kind of fault a [`LayoutBreak`] is.
@@ -590,6 +591,18 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
     let found = found.or_else(|| {
         markup_left_open(path, original, result)
             .map(|m| of(BreakKind::MarkupOpen)(say(m.describe(), m.fault())))
+    });
+    // A PHP file's, an nginx configuration's or a page's script or style
+    // blocks left unbalanced ([`super::doubt_web`]).
+    let found = found.or_else(|| {
+        use super::doubt_web::{WebKind, web_fault};
+        let w = web_fault(path, original, result)?;
+        let kind = match w.kind {
+            WebKind::Unbalanced => BreakKind::Unbalanced,
+            WebKind::Unclosed => BreakKind::Unclosed,
+            WebKind::MarkupOpen => BreakKind::MarkupOpen,
+        };
+        Some(of(kind)(say(w.describe(), w.fault())))
     });
     // A decorator or attribute put on a new definition
     // ([`super::doubt_decorators`]).

@@ -69,6 +69,7 @@ pub mod doubt_shell;
 pub mod doubt_spaces;
 pub mod doubt_toml;
 pub mod doubt_twins;
+pub mod doubt_web;
 pub mod doubt_xml;
 pub mod doubt_yaml;
 pub mod doubt_yaml_empty;

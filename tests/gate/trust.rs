@@ -4076,3 +4076,104 @@ fn cmake_setup_cfg_and_terraform_breaks_are_doubts() {
         ],
     );
 }
+
+/// A tester's find (round 49 T-08): a PHP file's `}`, an nginx
+/// configuration's `}` or `;`, a Vue component's `<template>` end tag and
+/// the braces of a page's `<script>` or `<style>` dropped by an exact edit
+/// passed. Each is a doubt for every agent, said with the line and what
+/// the tool says; edits keeping them balanced stay exact.
+#[test]
+fn php_nginx_vue_and_inline_script_blocks_left_unbalanced_are_doubts() {
+    let php = "<?php\n// Greets.\nfunction greet($name) {\n    if ($name === '') {\n        return 'Hi }';\n    }\n    return \"Hello {$name}\";\n}\n";
+    assert_doubts_say(
+        ("greet.php", php),
+        &[(
+            "        return 'Hi }';\n    }\n",
+            "        return 'Hi }';\n",
+            "php -l: `Unclosed '{' on line 3`".to_string(),
+        )],
+    );
+    assert_exact_for_every_agent(
+        ("greet.php", php),
+        &[
+            ("// Greets.\n", "// Greets { the user.\n"),
+            ("        return 'Hi }';\n", "        return 'Hi {';\n"),
+        ],
+    );
+    let nginx = "server {\n    listen 80;\n    root /var/www;\n    index index.html;\n    location / {\n        try_files $uri =404;\n    }\n}\n";
+    assert_doubts_say(
+        ("nginx.conf", nginx),
+        &[
+            (
+                "        try_files $uri =404;\n",
+                "        try_files $uri =404\n",
+                "nginx -t: `unexpected \"}\"`".to_string(),
+            ),
+            (
+                "    }\n}\n",
+                "    }\n",
+                "nginx -t: `unexpected end of file, expecting \"}\"`".to_string(),
+            ),
+            (
+                "    root /var/www;\n",
+                "    root /var/www\n",
+                "the `index` directive on line 4 `index index.html;` is read as more of its \
+                 arguments"
+                    .to_string(),
+            ),
+        ],
+    );
+    assert_exact_for_every_agent(
+        ("nginx.conf", nginx),
+        &[(
+            "    listen 80;\n",
+            "    listen 80;\n    # { a note\n    listen [::]:80;\n",
+        )],
+    );
+    let vue = "<template>\n  <p>{{ n }}</p>\n</template>\n\n<script>\nexport default {\n  data() {\n    return { n: 1 };\n  },\n};\n</script>\n\n<style>\np {\n  color: red;\n}\n</style>\n";
+    assert_doubts_say(
+        ("Count.vue", vue),
+        &[
+            (
+                "    return { n: 1 };\n  },\n",
+                "    return { n: 1 };\n",
+                "the code of the `<script>` elements, read as JavaScript: as written, the file \
+                 has one `}` fewer than `{`"
+                    .to_string(),
+            ),
+            (
+                "  color: red;\n}\n",
+                "  color: red;\n",
+                "the `{` on line 14 `p {` inside a `<style>` element is never closed".to_string(),
+            ),
+            (
+                "  <p>{{ n }}</p>\n</template>\n",
+                "  <p>{{ n }}</p>\n",
+                "Vue's compiler: `Element is missing end tag`".to_string(),
+            ),
+        ],
+    );
+    assert_exact_for_every_agent(
+        ("Count.vue", vue),
+        &[
+            ("    return { n: 1 };\n", "    return { n: 2, m: '}' };\n"),
+            (
+                "  <p>{{ n }}</p>\n",
+                "  <p>{{ n }}</p>\n  <template v-if=\"n\">{</template>\n",
+            ),
+        ],
+    );
+    let page = "<!doctype html>\n<html>\n<body>\n<script>\ndocument.addEventListener('load', () => {\n  start();\n});\n</script>\n</body>\n</html>\n";
+    assert_doubts_say(
+        ("index.html", page),
+        &[(
+            "  start();\n});\n",
+            "  start();\n",
+            "read as JavaScript".to_string(),
+        )],
+    );
+    assert_exact_for_every_agent(
+        ("index.html", page),
+        &[("  start();\n", "  start({ a: 1 });\n")],
+    );
+}
