@@ -182,6 +182,9 @@ pub enum BreakKind {
     /// content, written at its own column: read as its siblings
     /// ([`super::doubt_yaml_empty`]).
     EmptyKey,
+    /// A bash-only construct (`[[`, an array, `function f`) added to a
+    /// script whose `#!` line runs sh or dash ([`super::doubt_bashism`]).
+    Bashism,
 }
 
 impl BreakKind {
@@ -193,7 +196,7 @@ impl BreakKind {
     /// `late-future`, `joins-statements`, `splits-statement`,
     /// `other-normalisation`, `markup-open`, `package-use`,
     /// `unused-variable`, `reads-otherwise`, `overload-alone`, `extglob-off`,
-    /// `make-expands`, `cuts-command`, `empty-key`.
+    /// `make-expands`, `cuts-command`, `empty-key`, `bashism`.
     pub fn name(self) -> &'static str {
         match self {
             BreakKind::Misindents => "misindents",
@@ -225,6 +228,7 @@ impl BreakKind {
             BreakKind::MakeExpands => "make-expands",
             BreakKind::CutsCommand => "cuts-command",
             BreakKind::EmptyKey => "empty-key",
+            BreakKind::Bashism => "bashism",
         }
     }
 
@@ -261,6 +265,7 @@ impl BreakKind {
             BreakKind::MakeExpands => "writes a shell variable make expands",
             BreakKind::CutsCommand => "ends a command before the line it continued",
             BreakKind::EmptyKey => "leaves a key empty above its content",
+            BreakKind::Bashism => "writes bash in a script sh runs",
         }
     }
 }
@@ -309,6 +314,7 @@ impl LayoutBreak {
             BreakKind::MakeExpands => "with a shell variable make expands first",
             BreakKind::CutsCommand => "with a command ended before the line that continued it",
             BreakKind::EmptyKey => "with a key left empty above its content",
+            BreakKind::Bashism => "with bash a sh script's shell (dash) refuses",
         }
     }
 }
@@ -474,6 +480,11 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
             };
             of(kind)(say(s.describe(), s.fault()))
         })
+    });
+    // A bash-only construct added to a sh script ([`super::doubt_bashism`]).
+    let found = found.or_else(|| {
+        super::doubt_bashism::sh_bashism(path, original, result)
+            .map(|b| of(BreakKind::Bashism)(say(b.describe(), b.fault())))
     });
     // A shell command ended where a `\` was meant to continue it
     // ([`super::doubt_continued`]).

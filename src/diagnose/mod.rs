@@ -30,6 +30,7 @@ mod compare;
 mod docstring;
 pub mod doubt;
 pub mod doubt_asi;
+pub mod doubt_bashism;
 pub mod doubt_braces;
 pub mod doubt_continued;
 pub mod doubt_decorators;
