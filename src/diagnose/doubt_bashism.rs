@@ -35,6 +35,8 @@ pub enum Bashism {
     Function {
         /// `()` follows the name.
         parens: bool,
+        /// Its `{` stands on the same line.
+        brace: bool,
     },
     /// `a=(1 2)`.
     Array,
@@ -67,7 +69,8 @@ impl Bashism {
     pub fn at_parse(self) -> bool {
         matches!(
             self,
-            Bashism::Function { .. }
+            Bashism::Function { parens: true, .. }
+                | Bashism::Function { brace: true, .. }
                 | Bashism::Array
                 | Bashism::HereString
                 | Bashism::ForArith
@@ -82,13 +85,17 @@ impl Bashism {
                 "dash has no `[[`: the line fails with `[[: not found` (an `if [[ .. ]]` takes \
                  its `else`)"
             }
-            Bashism::Function { parens: true } => {
+            Bashism::Function { parens: true, .. } => {
                 "dash refuses the script before running any of it: `Syntax error: \"(\" \
                  unexpected`"
             }
-            Bashism::Function { parens: false } => {
+            Bashism::Function { brace: true, .. } => {
                 "dash refuses the script before running any of it: `Syntax error: \"}\" \
                  unexpected`"
+            }
+            Bashism::Function { .. } => {
+                "dash runs `function` as a command (`function: not found`), then the body \
+                 below it at once, as a `{ .. }` group"
             }
             Bashism::Array => {
                 "dash has no arrays and refuses the script before running any of it: `Syntax \
@@ -230,7 +237,7 @@ fn sh_shell(text: &str) -> Option<&str> {
 }
 
 /// The byte offsets lines of `text` start at.
-fn line_starts(text: &str) -> Vec<usize> {
+pub(super) fn line_starts(text: &str) -> Vec<usize> {
     std::iter::once(0)
         .chain(text.match_indices('\n').map(|(i, _)| i + 1))
         .collect()
@@ -239,17 +246,44 @@ fn line_starts(text: &str) -> Vec<usize> {
 /// The bash-only constructs of `text`, each with its byte range, in
 /// reading order; `None` when the reader is unsure of the text.
 pub fn bashisms(text: &str) -> Option<Vec<(Bashism, usize, usize)>> {
+    let lexer = read(text)?;
+    Some(lexer.found)
+}
+
+/// A heredoc's body as a script's reader skips it: byte offsets.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Body {
+    /// Where its `<<` stands.
+    pub opener: usize,
+    /// Where its first line starts.
+    pub first: usize,
+    /// Where its delimiter's line starts; `None`: no line ends it (it runs
+    /// to the file's end).
+    pub end: Option<usize>,
+    /// The delimiter, its quotes taken off.
+    pub delimiter: String,
+}
+
+/// The heredoc bodies of the script `text`, in reading order; `None`
+/// when the reader is unsure of the text.
+pub fn heredoc_bodies(text: &str) -> Option<Vec<Body>> {
+    Some(read(text)?.bodies)
+}
+
+/// `text` read whole; `None` when the reader is unsure of it.
+fn read(text: &str) -> Option<Lexer<'_>> {
     let mut lexer = Lexer {
         s: text.as_bytes(),
         i: 0,
         found: Vec::new(),
         heredocs: Vec::new(),
+        bodies: Vec::new(),
     };
     lexer.code(false).ok()?;
     if !lexer.heredocs.is_empty() {
         return None;
     }
-    Some(lexer.found)
+    Some(lexer)
 }
 
 /// The reader gave up: no verdict.
@@ -259,8 +293,11 @@ struct Lexer<'a> {
     s: &'a [u8],
     i: usize,
     found: Vec<(Bashism, usize, usize)>,
-    /// Heredocs whose bodies start at the next line: delimiter, `<<-`.
-    heredocs: Vec<(Vec<u8>, bool)>,
+    /// Heredocs whose bodies start at the next line: delimiter, `<<-`,
+    /// where the `<<` stands.
+    heredocs: Vec<(Vec<u8>, bool, usize)>,
+    /// The heredoc bodies read.
+    bodies: Vec<Body>,
 }
 
 /// Words after which a command starts again.
@@ -320,7 +357,9 @@ impl Lexer<'_> {
                 }
                 b'(' => {
                     if command_start && self.peek(1) == Some(b'(') {
-                        self.note(Bashism::Arith, self.i, self.i + 2);
+                        if let Some(end) = arithmetic_command(&self.s[self.i..]) {
+                            self.note(Bashism::Arith, self.i, self.i + end);
+                        }
                     } else if command.as_deref() == Some(b"for") && self.peek(1) == Some(b'(') {
                         self.note(Bashism::ForArith, self.i, self.i + 2);
                     }
@@ -371,11 +410,10 @@ impl Lexer<'_> {
                     match word {
                         b"[[" => self.note(Bashism::DoubleBracket, start, self.i),
                         b"function" => {
-                            let parens = self.s[self.i..]
-                                .iter()
-                                .take_while(|&&c| c != b'\n')
-                                .any(|&c| c == b'(');
-                            self.note(Bashism::Function { parens }, start, self.i);
+                            let rest = self.s[self.i..].iter().take_while(|&&c| c != b'\n');
+                            let parens = rest.clone().any(|&c| c == b'(');
+                            let brace = rest.clone().any(|&c| c == b'{');
+                            self.note(Bashism::Function { parens, brace }, start, self.i);
                         }
                         b"source" => self.note(Bashism::Source, start, self.i),
                         b"let" => self.note(Bashism::Let, start, self.i),
@@ -401,7 +439,9 @@ impl Lexer<'_> {
     /// At a line's start: the heredoc bodies the line above opened are
     /// skipped (to the file's end, where no line ends one).
     fn bodies(&mut self) {
-        for (delim, strip) in std::mem::take(&mut self.heredocs) {
+        for (delim, strip, opener) in std::mem::take(&mut self.heredocs) {
+            let first = self.i;
+            let mut closed = None;
             while self.i < self.s.len() {
                 let end = self.s[self.i..]
                     .iter()
@@ -414,11 +454,19 @@ impl Lexer<'_> {
                     }
                 }
                 let done = body == delim.as_slice();
+                let at = self.i;
                 self.i = (end + 1).min(self.s.len());
                 if done {
+                    closed = Some(at);
                     break;
                 }
             }
+            self.bodies.push(Body {
+                opener,
+                first,
+                end: closed,
+                delimiter: String::from_utf8_lossy(&delim).into_owned(),
+            });
             if self.i >= self.s.len() && !self.s.ends_with(b"\n") {
                 // Read to the end: nothing more to skip.
                 break;
@@ -435,6 +483,7 @@ impl Lexer<'_> {
                 self.i += 3;
                 return;
             }
+            let opener = self.i;
             self.i += 2;
             let strip = self.peek(0) == Some(b'-');
             if strip {
@@ -452,7 +501,7 @@ impl Lexer<'_> {
                 .copied()
                 .filter(|&c| !matches!(c, b'\'' | b'"' | b'\\'))
                 .collect();
-            self.heredocs.push((delim, strip));
+            self.heredocs.push((delim, strip, opener));
             return;
         }
         self.i += 1;
@@ -658,6 +707,20 @@ fn parameter_bashism(rest: &[u8]) -> bool {
     }
 }
 
+/// Where a `((` command at the start of `rest` is bash's arithmetic, its
+/// length: its `))` on the same line, and only names, numbers, blanks and
+/// operators between (not `((cmd; cmd) | cmd)`, nested subshells, which
+/// dash and bash both read so).
+fn arithmetic_command(rest: &[u8]) -> Option<usize> {
+    let inner = &rest[2..];
+    let close = inner.windows(2).position(|w| w == b"))")?;
+    let body = &inner[..close];
+    let arithmetic = body.iter().all(|&c| {
+        c.is_ascii_alphanumeric() || b"_ \t+-*/%<>=!&|?:$,^~".contains(&c)
+    });
+    (arithmetic && !body.trim_ascii().is_empty()).then_some(close + 4)
+}
+
 /// Whether `word` is an assignment's start, `NAME=` or `NAME+=`, with
 /// nothing after the `=`.
 fn assignment(word: &[u8]) -> bool {
@@ -694,8 +757,20 @@ mod tests {
     fn each_construct_is_found_in_code_only() {
         let cases: [(&str, Bashism); 16] = [
             ("if [[ -n \"$x\" ]]; then :; fi\n", Bashism::DoubleBracket),
-            ("function f {\n  :\n}\n", Bashism::Function { parens: false }),
-            ("function f() {\n  :\n}\n", Bashism::Function { parens: true }),
+            (
+                "function f {\n  :\n}\n",
+                Bashism::Function {
+                    parens: false,
+                    brace: true,
+                },
+            ),
+            (
+                "function f\n{\n  :\n}\n",
+                Bashism::Function {
+                    parens: false,
+                    brace: false,
+                },
+            ),
             ("a=(1 2)\n", Bashism::Array),
             ("local a=(1 2)\n", Bashism::Array),
             ("cat <<< \"$x\"\n", Bashism::HereString),
@@ -715,7 +790,7 @@ mod tests {
         }
         let posix = "#!/bin/sh\n# [[ a ]] function f {\necho '[[ x ]]' \"a=(1)\" ${x:-d} ${x%.*} ${#x}\n\
                      cat <<EOF\n[[ here ]] a=(1)\nEOF\nfind . -exec rm {} +\nx=$((1 + (2)))\n\
-                     y=$(case a in a) echo;; esac)\n( (cd a) )\n[ a = b ] && echo 2>&1 >/dev/null\n\
+                     y=$(case a in a) echo;; esac)\n( (cd a) )\n((cd a; make) | tee log)\n[ a = b ] && echo 2>&1 >/dev/null\n\
                      echo ${x:=1} a,b {} {a}\n";
         assert_eq!(kinds(posix), vec![]);
     }

@@ -185,6 +185,9 @@ pub enum BreakKind {
     /// A bash-only construct (`[[`, an array, `function f`) added to a
     /// script whose `#!` line runs sh or dash ([`super::doubt_bashism`]).
     Bashism,
+    /// A heredoc's end moved by an edit, so lines it left as they were
+    /// change their reading ([`super::doubt_heredoc`]).
+    HeredocEnds,
 }
 
 impl BreakKind {
@@ -196,7 +199,8 @@ impl BreakKind {
     /// `late-future`, `joins-statements`, `splits-statement`,
     /// `other-normalisation`, `markup-open`, `package-use`,
     /// `unused-variable`, `reads-otherwise`, `overload-alone`, `extglob-off`,
-    /// `make-expands`, `cuts-command`, `empty-key`, `bashism`.
+    /// `make-expands`, `cuts-command`, `empty-key`, `bashism`,
+    /// `heredoc-ends`.
     pub fn name(self) -> &'static str {
         match self {
             BreakKind::Misindents => "misindents",
@@ -229,6 +233,7 @@ impl BreakKind {
             BreakKind::CutsCommand => "cuts-command",
             BreakKind::EmptyKey => "empty-key",
             BreakKind::Bashism => "bashism",
+            BreakKind::HeredocEnds => "heredoc-ends",
         }
     }
 
@@ -266,6 +271,7 @@ impl BreakKind {
             BreakKind::CutsCommand => "ends a command before the line it continued",
             BreakKind::EmptyKey => "leaves a key empty above its content",
             BreakKind::Bashism => "writes bash in a script sh runs",
+            BreakKind::HeredocEnds => "moves where a heredoc ends",
         }
     }
 }
@@ -315,6 +321,7 @@ impl LayoutBreak {
             BreakKind::CutsCommand => "with a command ended before the line that continued it",
             BreakKind::EmptyKey => "with a key left empty above its content",
             BreakKind::Bashism => "with bash a sh script's shell (dash) refuses",
+            BreakKind::HeredocEnds => "with commands and a heredoc's text read otherwise",
         }
     }
 }
@@ -480,6 +487,12 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
             };
             of(kind)(say(s.describe(), s.fault()))
         })
+    });
+    // A heredoc's end moved: commands read as its text, or its text run
+    // ([`super::doubt_heredoc`]).
+    let found = found.or_else(|| {
+        super::doubt_heredoc::heredoc_moved(path, original, result)
+            .map(|h| of(BreakKind::HeredocEnds)(say(h.describe(), h.fault())))
     });
     // A bash-only construct added to a sh script ([`super::doubt_bashism`]).
     let found = found.or_else(|| {

@@ -39,6 +39,7 @@ pub mod doubt_doubled;
 pub mod doubt_ends;
 pub mod doubt_exact;
 pub mod doubt_fence;
+pub mod doubt_heredoc;
 pub mod doubt_format;
 pub mod doubt_go_use;
 pub mod doubt_go_vars;
