@@ -188,6 +188,9 @@ pub enum BreakKind {
     /// A heredoc's end moved by an edit, so lines it left as they were
     /// change their reading ([`super::doubt_heredoc`]).
     HeredocEnds,
+    /// A Dockerfile `CMD ['a']` list Docker runs as a shell command
+    /// ([`super::doubt_exec_form`]).
+    ShellForm,
 }
 
 impl BreakKind {
@@ -200,7 +203,7 @@ impl BreakKind {
     /// `other-normalisation`, `markup-open`, `package-use`,
     /// `unused-variable`, `reads-otherwise`, `overload-alone`, `extglob-off`,
     /// `make-expands`, `cuts-command`, `empty-key`, `bashism`,
-    /// `heredoc-ends`.
+    /// `heredoc-ends`, `shell-form`.
     pub fn name(self) -> &'static str {
         match self {
             BreakKind::Misindents => "misindents",
@@ -234,6 +237,7 @@ impl BreakKind {
             BreakKind::EmptyKey => "empty-key",
             BreakKind::Bashism => "bashism",
             BreakKind::HeredocEnds => "heredoc-ends",
+            BreakKind::ShellForm => "shell-form",
         }
     }
 
@@ -272,6 +276,7 @@ impl BreakKind {
             BreakKind::EmptyKey => "leaves a key empty above its content",
             BreakKind::Bashism => "writes bash in a script sh runs",
             BreakKind::HeredocEnds => "moves where a heredoc ends",
+            BreakKind::ShellForm => "writes a list Docker runs as a shell command",
         }
     }
 }
@@ -322,6 +327,7 @@ impl LayoutBreak {
             BreakKind::EmptyKey => "with a key left empty above its content",
             BreakKind::Bashism => "with bash a sh script's shell (dash) refuses",
             BreakKind::HeredocEnds => "with commands and a heredoc's text read otherwise",
+            BreakKind::ShellForm => "with a list Docker runs as a shell command",
         }
     }
 }
@@ -493,6 +499,17 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
     let found = found.or_else(|| {
         super::doubt_heredoc::heredoc_moved(path, original, result)
             .map(|h| of(BreakKind::HeredocEnds)(say(h.describe(), h.fault())))
+    });
+    // A package.json script left ending in `&&`, `||` or `|`
+    // ([`super::doubt_npm_script`]); a Dockerfile `CMD ['a']`
+    // ([`super::doubt_exec_form`]).
+    let found = found.or_else(|| {
+        super::doubt_npm_script::npm_script_cut(path, original, result)
+            .map(|n| of(BreakKind::Unbalanced)(say(n.describe(), n.fault())))
+    });
+    let found = found.or_else(|| {
+        super::doubt_exec_form::shell_form_list(path, original, result)
+            .map(|f| of(BreakKind::ShellForm)(say(f.describe(), f.fault())))
     });
     // A bash-only construct added to a sh script ([`super::doubt_bashism`]).
     let found = found.or_else(|| {
