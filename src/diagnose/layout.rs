@@ -58,7 +58,8 @@ pub fn layout_read(path: &str, content: &str) -> bool {
 
 /// Whether [`layout_break`] reads anything of `path` (content as for
 /// [`layout_read`]): its white-space layout, or a brace language's
-/// brackets and definitions. A caller that builds a result only to judge
+/// brackets and definitions, a Dockerfile's heredocs and lists. A caller
+/// that builds a result only to judge
 /// it asks this first.
 pub fn result_read(path: &str, content: &str) -> bool {
     layout_read(path, content)
@@ -70,6 +71,7 @@ pub fn result_read(path: &str, content: &str) -> bool {
         || ini_name(path)
         || markdown_name(path)
         || markup_name(path)
+        || super::doubt_heredoc::is_dockerfile(path)
 }
 
 /// What kind of fault a [`LayoutBreak`] is.

@@ -3863,20 +3863,29 @@ fn sh_heredoc_dockerfile_and_npm_edits_that_misrun_are_a_doubt() {
         file,
         &[
             ("if [ -n \"$1\" ]; then\n", "if [ -n \"$1\" ] && [ -z \"$2\" ]; then\n"),
-            ("<<EOF\nhello\nEOF\n", "<<END\nhello there\nEND\n"),
+            (
+                "cat <<EOF\nhello\nEOF\n",
+                "cat <<END\nhello there\nEND\n",
+            ),
         ],
     );
     let dockerfile = ("Dockerfile", "FROM python:3.12\nCOPY . /app\nCMD [\"python\", \"app.py\"]\n");
     assert_doubts_say(
         dockerfile,
         &[(
-            "CMD [\"python\", \"app.py\"]",
-            "CMD ['python', 'app.py']",
+            "CMD [\"python\", \"app.py\"]\n",
+            "CMD ['python', 'app.py']\n",
             "`/bin/sh -c \"['python', 'app.py']\"`, and sh fails with `[python,: not found`"
                 .to_string(),
         )],
     );
-    assert_exact_for_every_agent(dockerfile, &[("\"app.py\"]", "\"main.py\"]")]);
+    assert_exact_for_every_agent(
+        dockerfile,
+        &[(
+            "CMD [\"python\", \"app.py\"]\n",
+            "CMD [\"python\", \"main.py\"]\n",
+        )],
+    );
     let package = (
         "package.json",
         "{\n  \"name\": \"app\",\n  \"scripts\": {\n    \"build\": \"tsc\"\n  }\n}\n",
@@ -3884,12 +3893,18 @@ fn sh_heredoc_dockerfile_and_npm_edits_that_misrun_are_a_doubt() {
     assert_doubts_say(
         package,
         &[(
-            "\"tsc\"",
-            "\"tsc &&\"",
+            "    \"build\": \"tsc\"\n",
+            "    \"build\": \"tsc &&\"\n",
             "ends in `&&` with no command after it: npm runs it as `sh -c`, and sh stops with \
              `Syntax error: end of file unexpected`"
                 .to_string(),
         )],
     );
-    assert_exact_for_every_agent(package, &[("\"tsc\"", "\"tsc && vite build\"")]);
+    assert_exact_for_every_agent(
+        package,
+        &[(
+            "    \"build\": \"tsc\"\n",
+            "    \"build\": \"tsc && vite build\"\n",
+        )],
+    );
 }
