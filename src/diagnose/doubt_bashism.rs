@@ -119,9 +119,7 @@ impl Bashism {
             Bashism::DoubleEquals => "dash's `[` fails with `unexpected operator`",
             Bashism::Source => "dash has no `source`: `source: not found`",
             Bashism::Let => "dash has no `let`: `let: not found`",
-            Bashism::Substitution => {
-                "dash stops the script there with `Bad substitution`"
-            }
+            Bashism::Substitution => "dash stops the script there with `Bad substitution`",
             Bashism::Arith => {
                 "dash reads `((` as two subshells and runs the expression as a command: `not \
                  found`"
@@ -385,9 +383,7 @@ impl Lexer<'_> {
                         if test && plain && word == b"==" {
                             self.note(Bashism::DoubleEquals, start, self.i);
                         }
-                        let declares = command
-                            .as_deref()
-                            .is_some_and(|c| DECLARES.contains(&c));
+                        let declares = command.as_deref().is_some_and(|c| DECLARES.contains(&c));
                         if declares && assignment(word) && self.peek(0) == Some(b'(') {
                             self.note(Bashism::Array, start, self.i + 1);
                         }
@@ -715,9 +711,9 @@ fn arithmetic_command(rest: &[u8]) -> Option<usize> {
     let inner = &rest[2..];
     let close = inner.windows(2).position(|w| w == b"))")?;
     let body = &inner[..close];
-    let arithmetic = body.iter().all(|&c| {
-        c.is_ascii_alphanumeric() || b"_ \t+-*/%<>=!&|?:$,^~".contains(&c)
-    });
+    let arithmetic = body
+        .iter()
+        .all(|&c| c.is_ascii_alphanumeric() || b"_ \t+-*/%<>=!&|?:$,^~".contains(&c));
     (arithmetic && !body.trim_ascii().is_empty()).then_some(close + 4)
 }
 
@@ -811,13 +807,23 @@ mod tests {
         let array = original.replace("set -e\n", "set -e\nitems=(a b)\n");
         let found = sh_bashism("run", original, &array).expect("a bashism");
         assert_eq!(found.line, (3, "items=(a b)".to_string()));
-        assert!(found.fault().contains("`Syntax error: \"(\" unexpected` (`dash -n` refuses it)"));
+        assert!(
+            found
+                .fault()
+                .contains("`Syntax error: \"(\" unexpected` (`dash -n` refuses it)")
+        );
         // A bash script, a script already holding one, a bashism in a
         // comment: no verdict.
         let bash = original.replace("/bin/sh", "/bin/bash");
-        assert_eq!(sh_bashism("run.sh", &bash, &bash.replace("[ -n", "[[ -n")), None);
+        assert_eq!(
+            sh_bashism("run.sh", &bash, &bash.replace("[ -n", "[[ -n")),
+            None
+        );
         let held = original.replace("set -e", "source ./lib.sh");
-        assert_eq!(sh_bashism("run.sh", &held, &held.replace("echo yes", "a=(1)")), None);
+        assert_eq!(
+            sh_bashism("run.sh", &held, &held.replace("echo yes", "a=(1)")),
+            None
+        );
         let commented = original.replace("echo yes", "echo yes # [[ later ]]");
         assert_eq!(sh_bashism("run.sh", original, &commented), None);
     }

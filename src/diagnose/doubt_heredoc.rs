@@ -18,7 +18,7 @@
 //!   and is now read as a command; blank lines and comments are not
 //!   counted.
 
-use super::doubt_bashism::{heredoc_bodies, line_starts, Body};
+use super::doubt_bashism::{Body, heredoc_bodies, line_starts};
 
 /// A line left as it was whose reading an edit's heredoc change turns.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -108,10 +108,7 @@ impl HeredocMoved {
                  edit, is now read as a command: {runner} runs it"
             ),
         };
-        format!(
-            "as the edit (from line {}) leaves it, {what}",
-            self.changed
-        )
+        format!("as the edit (from line {}) leaves it, {what}", self.changed)
     }
 }
 
@@ -162,7 +159,10 @@ pub(super) fn heredoc_moved(path: &str, original: &str, result: &str) -> Option<
                     })
                     .count();
                 Turn::Swallowed {
-                    opener: (opened, new.get(opened - 1).map_or("", |l| l.trim()).to_string()),
+                    opener: (
+                        opened,
+                        new.get(opened - 1).map_or("", |l| l.trim()).to_string(),
+                    ),
                     delimiter: body.delimiter.clone(),
                     end,
                     more,
@@ -202,7 +202,9 @@ fn lines_of(text: &str, bodies: &[Body]) -> Vec<Option<usize>> {
     let mut of = vec![None; count];
     for (b, body) in bodies.iter().enumerate() {
         let first = starts.partition_point(|&s| s <= body.first);
-        let last = body.end.map_or(count, |e| starts.partition_point(|&s| s <= e) - 1);
+        let last = body
+            .end
+            .map_or(count, |e| starts.partition_point(|&s| s <= e) - 1);
         for slot in of.iter_mut().take(last).skip(first.saturating_sub(1)) {
             *slot = Some(b);
         }
@@ -309,7 +311,10 @@ mod tests {
         // Indented, or a blank after it: the same.
         for bad in ["hello\n  EOF", "hello\nEOF "] {
             let result = SCRIPT.replacen("hello\nEOF", bad, 1);
-            assert_eq!(heredoc_moved("run.sh", SCRIPT, &result).map(|m| m.line.0), Some(6));
+            assert_eq!(
+                heredoc_moved("run.sh", SCRIPT, &result).map(|m| m.line.0),
+                Some(6)
+            );
         }
         // The opener renamed too, or the text changed: fine.
         let both = SCRIPT.replacen("<<EOF\nhello\nEOF", "<<END\nhi\nEND", 1);
@@ -325,7 +330,11 @@ mod tests {
         let result = SCRIPT.replacen("cat <<EOF >out\n", "", 1);
         let moved = heredoc_moved("run.sh", SCRIPT, &result).expect("moved");
         assert_eq!(moved.line, (7, "world".to_string()));
-        assert!(moved.fault().contains("is now read as a command: the shell runs it"));
+        assert!(
+            moved
+                .fault()
+                .contains("is now read as a command: the shell runs it")
+        );
     }
 
     #[test]
@@ -334,7 +343,11 @@ mod tests {
         let result = file.replace("update\nEOF", "update\nEND");
         let moved = heredoc_moved("Dockerfile", file, &result).expect("moved");
         assert_eq!(moved.line, (5, "COPY . /app".to_string()));
-        assert!(moved.fault().contains("runs to the file's end, no line after it being `EOF`"));
+        assert!(
+            moved
+                .fault()
+                .contains("runs to the file's end, no line after it being `EOF`")
+        );
         assert_eq!(
             heredoc_moved("Dockerfile", file, &file.replace("update", "upgrade")),
             None

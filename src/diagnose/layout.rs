@@ -59,8 +59,7 @@ pub fn layout_read(path: &str, content: &str) -> bool {
 /// Whether [`layout_break`] reads anything of `path` (content as for
 /// [`layout_read`]): its white-space layout, or a brace language's
 /// brackets and definitions, a Dockerfile's heredocs and lists. A caller
-/// that builds a result only to judge
-/// it asks this first.
+/// that builds a result only to judge it asks this first.
 pub fn result_read(path: &str, content: &str) -> bool {
     layout_read(path, content)
         || bracket_language(path).is_some()

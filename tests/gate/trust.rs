@@ -3862,14 +3862,17 @@ fn sh_heredoc_dockerfile_and_npm_edits_that_misrun_are_a_doubt() {
     assert_exact_for_every_agent(
         file,
         &[
-            ("if [ -n \"$1\" ]; then\n", "if [ -n \"$1\" ] && [ -z \"$2\" ]; then\n"),
             (
-                "cat <<EOF\nhello\nEOF\n",
-                "cat <<END\nhello there\nEND\n",
+                "if [ -n \"$1\" ]; then\n",
+                "if [ -n \"$1\" ] && [ -z \"$2\" ]; then\n",
             ),
+            ("cat <<EOF\nhello\nEOF\n", "cat <<END\nhello there\nEND\n"),
         ],
     );
-    let dockerfile = ("Dockerfile", "FROM python:3.12\nCOPY . /app\nCMD [\"python\", \"app.py\"]\n");
+    let dockerfile = (
+        "Dockerfile",
+        "FROM python:3.12\nCOPY . /app\nCMD [\"python\", \"app.py\"]\n",
+    );
     assert_doubts_say(
         dockerfile,
         &[(
