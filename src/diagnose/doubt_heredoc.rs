@@ -239,8 +239,8 @@ fn docker_bodies(text: &str) -> Option<Vec<Body>> {
         let mut offset = starts[n - 1];
         while let Some(at) = rest.find("<<") {
             let after = &rest[at + 2..];
-            if after.starts_with('<') {
-                rest = &after[1..];
+            if let Some(past) = after.strip_prefix('<') {
+                rest = past;
                 offset += at + 3;
                 continue;
             }
