@@ -268,6 +268,22 @@ pub fn heredoc_bodies(text: &str) -> Option<Vec<Body>> {
     Some(read(text)?.bodies)
 }
 
+/// The plain words of the script `text` that stand where a command's name
+/// does (not reserved words, assignments, quoted words), each with the
+/// byte it starts at, in reading order (a function's definition `f()`
+/// among them); `None` when the reader is unsure of the text.
+pub fn command_names(text: &str) -> Option<Vec<(String, usize)>> {
+    let lexer = read(text)?;
+    let s = text.as_bytes();
+    Some(
+        lexer
+            .names
+            .iter()
+            .map(|&(a, b)| (String::from_utf8_lossy(&s[a..b]).into_owned(), a))
+            .collect(),
+    )
+}
+
 /// `text` read whole; `None` when the reader is unsure of it.
 fn read(text: &str) -> Option<Lexer<'_>> {
     let mut lexer = Lexer {
@@ -276,6 +292,7 @@ fn read(text: &str) -> Option<Lexer<'_>> {
         found: Vec::new(),
         heredocs: Vec::new(),
         bodies: Vec::new(),
+        names: Vec::new(),
     };
     lexer.code(false).ok()?;
     if !lexer.heredocs.is_empty() {
@@ -296,6 +313,8 @@ struct Lexer<'a> {
     heredocs: Vec<(Vec<u8>, bool, usize)>,
     /// The heredoc bodies read.
     bodies: Vec<Body>,
+    /// The plain command names read: byte ranges ([`command_names`]).
+    names: Vec<(usize, usize)>,
 }
 
 /// Words after which a command starts again.
@@ -421,6 +440,7 @@ impl Lexer<'_> {
                     if LEADS.contains(&word) {
                         continue;
                     }
+                    self.names.push((start, self.i));
                     command_start = false;
                     command = Some(word.to_vec());
                 }

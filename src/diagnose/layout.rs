@@ -512,6 +512,12 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
         super::doubt_exec_form::shell_form_list(path, original, result)
             .map(|f| of(BreakKind::ShellForm)(say(f.describe(), f.fault())))
     });
+    // A shell function renamed while a call keeps its old name
+    // ([`super::doubt_fn_rename`]).
+    let found = found.or_else(|| {
+        super::doubt_fn_rename::function_renamed(path, original, result)
+            .map(|r| of(BreakKind::Undefined)(say(r.describe(), r.fault())))
+    });
     // A bash-only construct added to a sh script ([`super::doubt_bashism`]).
     let found = found.or_else(|| {
         super::doubt_bashism::sh_bashism(path, original, result)

@@ -40,6 +40,7 @@ pub mod doubt_ends;
 pub mod doubt_exact;
 pub mod doubt_exec_form;
 pub mod doubt_fence;
+pub mod doubt_fn_rename;
 pub mod doubt_format;
 pub mod doubt_go_use;
 pub mod doubt_go_vars;
