@@ -3903,6 +3903,22 @@ fn sh_heredoc_dockerfile_and_npm_edits_that_misrun_are_a_doubt() {
                 .to_string(),
         )],
     );
+    // T-04's rest: a function renamed while a call keeps its old name.
+    let hello = (
+        "hi.sh",
+        "#!/bin/bash\ngreet() {\n  echo \"hi $1\"\n}\ngreet \"$1\"\n",
+    );
+    assert_doubts_say(
+        hello,
+        &[(
+            "greet() {\n",
+            "say_hello() {\n",
+            "line 2 (`say_hello() {`) renames the function `greet` to `say_hello`, and line 5 \
+             (`greet \"$1\"`) still calls `greet`"
+                .to_string(),
+        )],
+    );
+    assert_exact_for_every_agent(hello, &[("greet \"$1\"\n", "greet \"$1\" \"$2\"\n")]);
     assert_exact_for_every_agent(
         package,
         &[(
