@@ -58,8 +58,8 @@ pub fn layout_read(path: &str, content: &str) -> bool {
 
 /// Whether [`layout_break`] reads anything of `path` (content as for
 /// [`layout_read`]): its white-space layout, or a brace language's
-/// brackets and definitions. A caller that builds a result only to judge
-/// it asks this first.
+/// brackets and definitions, a Dockerfile's heredocs and lists. A caller
+/// that builds a result only to judge it asks this first.
 pub fn result_read(path: &str, content: &str) -> bool {
     layout_read(path, content)
         || bracket_language(path).is_some()
@@ -73,6 +73,7 @@ pub fn result_read(path: &str, content: &str) -> bool {
         || super::doubt_cmake::cmake_name(path)
         || super::doubt_hcl::terraform_name(path)
         || super::doubt_web::web_name(path)
+        || super::doubt_heredoc::is_dockerfile(path)
 }
 
 /// What kind of fault a [`LayoutBreak`] is.
@@ -195,6 +196,15 @@ pub enum BreakKind {
     /// A Terraform list's or object's item without the comma HCL needs
     /// ([`super::doubt_hcl`]).
     MissingSeparator,
+    /// A bash-only construct (`[[`, an array, `function f`) added to a
+    /// script whose `#!` line runs sh or dash ([`super::doubt_bashism`]).
+    Bashism,
+    /// A heredoc's end moved by an edit, so lines it left as they were
+    /// change their reading ([`super::doubt_heredoc`]).
+    HeredocEnds,
+    /// A Dockerfile `CMD ['a']` list Docker runs as a shell command
+    /// ([`super::doubt_exec_form`]).
+    ShellForm,
 }
 
 impl BreakKind {
@@ -207,7 +217,7 @@ impl BreakKind {
     /// `other-normalisation`, `markup-open`, `package-use`,
     /// `unused-variable`, `reads-otherwise`, `overload-alone`, `extglob-off`,
     /// `make-expands`, `cuts-command`, `empty-key`, `cuts-value`,
-    /// `missing-separator`.
+    /// `missing-separator`, `bashism`, `heredoc-ends`, `shell-form`.
     pub fn name(self) -> &'static str {
         match self {
             BreakKind::Misindents => "misindents",
@@ -241,6 +251,9 @@ impl BreakKind {
             BreakKind::EmptyKey => "empty-key",
             BreakKind::CutsValue => "cuts-value",
             BreakKind::MissingSeparator => "missing-separator",
+            BreakKind::Bashism => "bashism",
+            BreakKind::HeredocEnds => "heredoc-ends",
+            BreakKind::ShellForm => "shell-form",
         }
     }
 
@@ -279,6 +292,9 @@ impl BreakKind {
             BreakKind::EmptyKey => "leaves a key empty above its content",
             BreakKind::CutsValue => "ends a multi-line value above a line meant in it",
             BreakKind::MissingSeparator => "leaves out a separator its language needs",
+            BreakKind::Bashism => "writes bash in a script sh runs",
+            BreakKind::HeredocEnds => "moves where a heredoc ends",
+            BreakKind::ShellForm => "writes a list Docker runs as a shell command",
         }
     }
 }
@@ -329,6 +345,9 @@ impl LayoutBreak {
             BreakKind::EmptyKey => "with a key left empty above its content",
             BreakKind::CutsValue => "with a value's line read outside the value",
             BreakKind::MissingSeparator => "with a separator left out",
+            BreakKind::Bashism => "with bash a sh script's shell (dash) refuses",
+            BreakKind::HeredocEnds => "with commands and a heredoc's text read otherwise",
+            BreakKind::ShellForm => "with a list Docker runs as a shell command",
         }
     }
 }
@@ -536,6 +555,34 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
             };
             of(kind)(say(s.describe(), s.fault()))
         })
+    });
+    // A heredoc's end moved: commands read as its text, or its text run
+    // ([`super::doubt_heredoc`]).
+    let found = found.or_else(|| {
+        super::doubt_heredoc::heredoc_moved(path, original, result)
+            .map(|h| of(BreakKind::HeredocEnds)(say(h.describe(), h.fault())))
+    });
+    // A package.json script left ending in `&&`, `||` or `|`
+    // ([`super::doubt_npm_script`]); a Dockerfile `CMD ['a']`
+    // ([`super::doubt_exec_form`]).
+    let found = found.or_else(|| {
+        super::doubt_npm_script::npm_script_cut(path, original, result)
+            .map(|n| of(BreakKind::Unbalanced)(say(n.describe(), n.fault())))
+    });
+    let found = found.or_else(|| {
+        super::doubt_exec_form::shell_form_list(path, original, result)
+            .map(|f| of(BreakKind::ShellForm)(say(f.describe(), f.fault())))
+    });
+    // A shell function renamed while a call keeps its old name
+    // ([`super::doubt_fn_rename`]).
+    let found = found.or_else(|| {
+        super::doubt_fn_rename::function_renamed(path, original, result)
+            .map(|r| of(BreakKind::Undefined)(say(r.describe(), r.fault())))
+    });
+    // A bash-only construct added to a sh script ([`super::doubt_bashism`]).
+    let found = found.or_else(|| {
+        super::doubt_bashism::sh_bashism(path, original, result)
+            .map(|b| of(BreakKind::Bashism)(say(b.describe(), b.fault())))
     });
     // A shell command ended where a `\` was meant to continue it
     // ([`super::doubt_continued`]).

@@ -4177,3 +4177,108 @@ fn php_nginx_vue_and_inline_script_blocks_left_unbalanced_are_doubts() {
         &[("  start();\n", "  start({ a: 1 });\n")],
     );
 }
+
+/// Tester 49, T-12, T-02, T-04, T-05: a `[[`, an array or `function f`
+/// written into a `#!/bin/sh` script (dash refuses or misruns them), a
+/// heredoc's `EOF` renamed on one side (the commands below become its
+/// text), a Dockerfile `CMD ['python', 'app.py']` (run as a shell
+/// command), a package.json script left ending in `&&` (sh: end of file
+/// unexpected): each was exact before. A doubt in every agent's shape;
+/// the same lines written the POSIX or JSON way are exact.
+#[test]
+fn sh_heredoc_dockerfile_and_npm_edits_that_misrun_are_a_doubt() {
+    let script = "#!/bin/sh\nset -e\nif [ -n \"$1\" ]; then\n  echo yes\nfi\ncat <<EOF\nhello\nEOF\necho done\n\
+                  cat <<EOF >log\nbye\nEOF\n";
+    let file = ("deploy.sh", script);
+    assert_doubts_say(
+        file,
+        &[
+            (
+                "if [ -n \"$1\" ]; then\n",
+                "if [[ -n \"$1\" ]]; then\n",
+                "line 3 (`if [[ -n \"$1\" ]]; then`) writes `[[`, which only bash reads, in a \
+                 script whose `#!` line runs `sh` (dash on Debian and Ubuntu): dash has no `[[`"
+                    .to_string(),
+            ),
+            (
+                "set -e\n",
+                "set -e\nitems=(a b)\n",
+                "`Syntax error: \"(\" unexpected` (`dash -n` refuses it)".to_string(),
+            ),
+            (
+                "hello\nEOF\n",
+                "hello\nEND\n",
+                "the heredoc line 6 (`cat <<EOF`) opens ends only at line 12, the next line `EOF`, \
+                 so line 9 (`echo done`), a command before the edit, is now the heredoc's text"
+                    .to_string(),
+            ),
+        ],
+    );
+    assert_exact_for_every_agent(
+        file,
+        &[
+            (
+                "if [ -n \"$1\" ]; then\n",
+                "if [ -n \"$1\" ] && [ -z \"$2\" ]; then\n",
+            ),
+            ("cat <<EOF\nhello\nEOF\n", "cat <<END\nhello there\nEND\n"),
+        ],
+    );
+    let dockerfile = (
+        "Dockerfile",
+        "FROM python:3.12\nCOPY . /app\nCMD [\"python\", \"app.py\"]\n",
+    );
+    assert_doubts_say(
+        dockerfile,
+        &[(
+            "CMD [\"python\", \"app.py\"]\n",
+            "CMD ['python', 'app.py']\n",
+            "`/bin/sh -c \"['python', 'app.py']\"`, and sh fails with `[python,: not found`"
+                .to_string(),
+        )],
+    );
+    assert_exact_for_every_agent(
+        dockerfile,
+        &[(
+            "CMD [\"python\", \"app.py\"]\n",
+            "CMD [\"python\", \"main.py\"]\n",
+        )],
+    );
+    let package = (
+        "package.json",
+        "{\n  \"name\": \"app\",\n  \"scripts\": {\n    \"build\": \"tsc\"\n  }\n}\n",
+    );
+    assert_doubts_say(
+        package,
+        &[(
+            "    \"build\": \"tsc\"\n",
+            "    \"build\": \"tsc &&\"\n",
+            "ends in `&&` with no command after it: npm runs it as `sh -c`, and sh stops with \
+             `Syntax error: end of file unexpected`"
+                .to_string(),
+        )],
+    );
+    // T-04's rest: a function renamed while a call keeps its old name.
+    let hello = (
+        "hi.sh",
+        "#!/bin/bash\ngreet() {\n  echo \"hi $1\"\n}\ngreet \"$1\"\n",
+    );
+    assert_doubts_say(
+        hello,
+        &[(
+            "greet() {\n",
+            "say_hello() {\n",
+            "line 2 (`say_hello() {`) renames the function `greet` to `say_hello`, and line 5 \
+             (`greet \"$1\"`) still calls `greet`"
+                .to_string(),
+        )],
+    );
+    assert_exact_for_every_agent(hello, &[("greet \"$1\"\n", "greet \"$1\" \"$2\"\n")]);
+    assert_exact_for_every_agent(
+        package,
+        &[(
+            "    \"build\": \"tsc\"\n",
+            "    \"build\": \"tsc && vite build\"\n",
+        )],
+    );
+}
