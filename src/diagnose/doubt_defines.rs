@@ -1574,7 +1574,7 @@ pub fn redefined(path: &str, original: &str, result: &str) -> Option<Redefined> 
 mod tests {
     use super::{Lang, STD, redefined};
     use crate::cases::{assert_none, before};
-    use crate::diagnose::doubt::test_edits::after;
+    use crate::diagnose::doubt::test_edits::{after, check_edit};
 
     /// The fault the edit leaves, said without advice, if any.
     fn fault_of(path: &str, original: &str, result: &str) -> Option<String> {
@@ -2167,8 +2167,13 @@ mod tests {
             "  @Get(':id') @Header('a', f(1)) findOne(id: string) {\n    return { id };\n  }\n",
         ];
         for copy in copies {
-            let result = controller.replace("  }\n}", &format!("  }}\n\n{copy}}}"));
-            let found = redefined("users.controller.ts", controller, &result);
+            let found = check_edit(
+                redefined,
+                "users.controller.ts",
+                controller,
+                "  }\n}",
+                &format!("  }}\n\n{copy}}}"),
+            );
             assert_eq!(
                 found.as_ref().map(|f| (f.name.as_str(), f.lines.0)),
                 Some(("findOne", 6)),

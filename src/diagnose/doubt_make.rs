@@ -431,7 +431,7 @@ pub(super) fn make_break(original: &str, result: &str) -> Option<RecipeBreak> {
 mod tests {
     use super::*;
     use crate::cases::{assert_none, before};
-    use crate::diagnose::doubt::test_edits::after;
+    use crate::diagnose::doubt::test_edits::{after, check_edit};
 
     const MAKEFILE: &str = "all: app\n\napp: main.c\n\tcc -o app main.c\n\nclean:\n\trm -f app\n";
 
@@ -446,8 +446,14 @@ mod tests {
 
     #[test]
     fn a_recipe_line_added_with_spaces_is_a_fault() {
-        let result = MAKEFILE.replace("main.c\n\n", "main.c\n    strip app\n\n");
-        let found = recipe_break("Makefile", MAKEFILE, &result).expect("a fault");
+        let found = check_edit(
+            recipe_break,
+            "Makefile",
+            MAKEFILE,
+            "main.c\n\n",
+            "main.c\n    strip app\n\n",
+        )
+        .expect("a fault");
         assert_eq!(
             (found.line, &*found.text, found.recipe),
             (5, "strip app", 4)
@@ -490,8 +496,13 @@ mod tests {
                 "gen: CFLAGS = -O2",
             ),
         ] {
-            let result = makefile.replace("test:\n", &format!("{added}\ntest:\n"));
-            let found = recipe_break("Makefile", makefile, &result);
+            let found = check_edit(
+                recipe_break,
+                "Makefile",
+                makefile,
+                "test:\n",
+                &format!("{added}\ntest:\n"),
+            );
             assert_eq!(
                 found.map(|f| (f.line, f.rule)),
                 Some((line, Some(rule.to_string()))),
@@ -547,14 +558,30 @@ mod tests {
                 "\n",
             ],
         );
-        let continued = MAKEFILE.replace("\tcc -o app main.c\n", "\tcc -o app \\\n    main.c\n");
-        assert_eq!(recipe_break("Makefile", MAKEFILE, &continued), None);
+        assert_eq!(
+            check_edit(
+                recipe_break,
+                "Makefile",
+                MAKEFILE,
+                "\tcc -o app main.c\n",
+                "\tcc -o app \\\n    main.c\n"
+            ),
+            None
+        );
         let defined = "define RUN\n\tcc x\nendef\n";
         let in_define = "define RUN\n\tcc x\n    strip x\nendef\n";
         assert_eq!(recipe_break("Makefile", defined, in_define), None);
         let prefixed = format!(".RECIPEPREFIX = >\n{MAKEFILE}");
-        let spaced = prefixed.replace("main.c\n\n", "main.c\n    strip app\n\n");
-        assert_eq!(recipe_break("Makefile", &prefixed, &spaced), None);
+        assert_eq!(
+            check_edit(
+                recipe_break,
+                "Makefile",
+                &prefixed,
+                "main.c\n\n",
+                "main.c\n    strip app\n\n"
+            ),
+            None
+        );
         let result = MAKEFILE.replace("main.c\n\n", "main.c\n    strip app\n\n");
         assert_eq!(recipe_break("build.txt", MAKEFILE, &result), None);
         let edited = after(&result, "rm -f app", " out");
@@ -584,15 +611,27 @@ mod tests {
             "$(info a)$(CC)",
             "$(shell go generate)",
         ] {
-            let result = makefile.replace("test:\n", &format!("gen:\n    {command}\n\ntest:\n"));
             assert_eq!(
-                recipe_break("Makefile", makefile, &result).map(|f| (f.line, f.text, f.rule)),
+                check_edit(
+                    recipe_break,
+                    "Makefile",
+                    makefile,
+                    "test:\n",
+                    &format!("gen:\n    {command}\n\ntest:\n")
+                )
+                .map(|f| (f.line, f.text, f.rule)),
                 Some((7, command.to_string(), Some("gen:".to_string()))),
                 "{command:?}"
             );
-            let under = MAKEFILE.replace("main.c\n\n", &format!("main.c\n  {command}\n\n"));
             assert_eq!(
-                recipe_break("Makefile", MAKEFILE, &under).map(|f| (f.line, f.recipe, f.rule)),
+                check_edit(
+                    recipe_break,
+                    "Makefile",
+                    MAKEFILE,
+                    "main.c\n\n",
+                    &format!("main.c\n  {command}\n\n")
+                )
+                .map(|f| (f.line, f.recipe, f.rule)),
                 Some((5, 4, None)),
                 "{command:?}"
             );
@@ -691,9 +730,8 @@ mod tests {
             "gen: a\n    $(BIN): b\n\tgo generate\n\ntest:\n",
             "gen:\n    GOFLAGS = \\\n\t-mod=vendor\n\ntest:\n",
         ] {
-            let result = makefile.replace("test:\n", added);
             assert_eq!(
-                recipe_break("Makefile", makefile, &result),
+                check_edit(recipe_break, "Makefile", makefile, "test:\n", added),
                 None,
                 "{added:?}"
             );

@@ -242,11 +242,7 @@ pub fn script_twin(path: &str, original: &str, result: &str) -> Option<Twin> {
     if original == result {
         return None;
     }
-    let first = if original.is_empty() {
-        result
-    } else {
-        original
-    };
+    let first = super::file_kind::told_by(original, result);
     let script = Script::of(path, first)?;
     let (old, new, prefix, suffix) = changed_lines(original, result);
     let changed = prefix..new.len() - suffix;
@@ -1538,7 +1534,7 @@ mod tests {
              of adding another, or give the new one another name"
         );
         // A `.sh` file without a `#!` line: the shell.
-        let plain = sh.replacen("#!/usr/bin/env bash\n", "", 1);
+        let plain = edited(&sh, "#!/usr/bin/env bash\n", "");
         let twice = edited(&plain, "build\n", "build() { :; }\nbuild\n");
         let twin = script_twin("run.sh", &plain, &twice).expect("a twin");
         assert!(

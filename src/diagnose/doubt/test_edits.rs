@@ -7,6 +7,19 @@ pub(crate) fn edited(text: &str, old: &str, new: &str) -> String {
     text.replacen(old, new, 1)
 }
 
+/// What `check` (a doubt's check, read as `check(path, original,
+/// result)`) says of the edit of the file `path` that rewrites the one
+/// `old` of `text` as `new`.
+pub(crate) fn check_edit<T>(
+    check: impl Fn(&str, &str, &str) -> T,
+    path: &str,
+    text: &str,
+    old: &str,
+    new: &str,
+) -> T {
+    check(path, text, &edited(text, old, new))
+}
+
 /// `text` with `added` written just after `anchor`, which it holds once.
 pub(crate) fn after(text: &str, anchor: &str, added: &str) -> String {
     edited(text, anchor, &format!("{anchor}{added}"))
