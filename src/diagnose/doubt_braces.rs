@@ -1804,11 +1804,11 @@ mod tests {
     use super::{Crossed, Lang, brace_language, read_all, unbalanced};
     use crate::diagnose::doubt::test_edits::{check_edit, edited};
 
+    const RUST: &str = "fn greet(name: &str) -> String {\n    format!(\"Hi {}\", name)\n}\n\nfn main() {\n    println!(\"{}\", greet(\"a\"));\n}\n";
+
     fn counts(lang: Lang, text: &str) -> Option<[usize; 6]> {
         read_all(lang, text.lines())
     }
-
-    const RUST: &str = "fn greet(name: &str) -> String {\n    format!(\"Hi {}\", name)\n}\n\nfn main() {\n    println!(\"{}\", greet(\"a\"));\n}\n";
 
     /// The tester's Rust find: greet's `}` lost with the trailing context.
     #[test]

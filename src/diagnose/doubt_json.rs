@@ -370,7 +370,7 @@ pub(super) fn json_broken(path: &str, original: &str, result: &str) -> Option<No
 #[cfg(test)]
 mod tests {
     use super::{NotJson, json_broken, jsonc_by_convention, lenient};
-    use crate::diagnose::doubt::test_edits::{after, edited};
+    use crate::diagnose::doubt::test_edits::{check_after, check_edit, edited};
 
     const PACKAGE: &str = "{\n  \"name\": \"x\",\n  \"scripts\": {\n    \"build\": \"tsc\",\n    \"test\": \"jest\"\n  }\n}\n";
 
@@ -378,12 +378,13 @@ mod tests {
     /// before it, or with a trailing comma after it: npm refuses the file.
     #[test]
     fn a_package_json_left_unreadable_is_doubted() {
-        let missing = after(
+        let found = check_after(
+            json_broken,
+            "package.json",
             PACKAGE,
             "    \"test\": \"jest\"\n",
             "    \"lint\": \"eslint .\"\n",
         );
-        let found = json_broken("package.json", PACKAGE, &missing);
         assert_eq!(
             found,
             Some(NotJson {
@@ -423,18 +424,23 @@ mod tests {
     fn a_jsonc_file_is_read_with_comments_and_trailing_commas() {
         let tsconfig =
             "{\n  // options\n  \"compilerOptions\": {\n    \"strict\": true,\n  },\n}\n";
-        let fine = after(
-            tsconfig,
-            "    \"strict\": true,\n",
-            "    /* out */ \"outDir\": \"dist\",\n",
-        );
         for name in [
             "tsconfig.json",
             "a/tsconfig.app.json",
             ".vscode/settings.json",
             "x.jsonc",
         ] {
-            assert_eq!(json_broken(name, tsconfig, &fine), None, "{name}");
+            assert_eq!(
+                check_after(
+                    json_broken,
+                    name,
+                    tsconfig,
+                    "    \"strict\": true,\n",
+                    "    /* out */ \"outDir\": \"dist\",\n"
+                ),
+                None,
+                "{name}"
+            );
         }
         let missing = edited(
             &tsconfig,
@@ -456,12 +462,16 @@ mod tests {
     /// JSON before (broken, JSON5, empty), another file's name.
     #[test]
     fn edits_that_keep_json_or_were_not_json_are_not_doubted() {
-        let added = edited(
-            PACKAGE,
-            "    \"test\": \"jest\"\n",
-            "    \"test\": \"jest\",\n    \"lint\": \"eslint .\"\n",
+        assert_eq!(
+            check_edit(
+                json_broken,
+                "package.json",
+                PACKAGE,
+                "    \"test\": \"jest\"\n",
+                "    \"test\": \"jest\",\n    \"lint\": \"eslint .\"\n"
+            ),
+            None
         );
-        assert_eq!(json_broken("package.json", PACKAGE, &added), None);
         let broken = edited(PACKAGE, "\"tsc\",", "\"tsc\"");
         assert_eq!(
             json_broken("package.json", &broken, &broken.replace("jest", "vitest")),
@@ -621,11 +631,26 @@ mod tests {
         let commented = "{\n  // ids\n  \"a\": 1\n}\n";
         let trailing = "{\n  \"a\": [1, 2,]\n}\n";
         for before in [commented, trailing] {
-            let fine = edited(&before, "\n}\n", ",\n  \"b\": 2,\n}\n");
-            assert_eq!(json_broken("data/x.json", before, &fine), None, "{before}");
-            let missing = edited(&before, "\n}\n", "\n  \"b\": 2\n}\n");
             assert_eq!(
-                json_broken("data/x.json", before, &missing).map(|f| f.jsonc),
+                check_edit(
+                    json_broken,
+                    "data/x.json",
+                    before,
+                    "\n}\n",
+                    ",\n  \"b\": 2,\n}\n"
+                ),
+                None,
+                "{before}"
+            );
+            assert_eq!(
+                check_edit(
+                    json_broken,
+                    "data/x.json",
+                    before,
+                    "\n}\n",
+                    "\n  \"b\": 2\n}\n"
+                )
+                .map(|f| f.jsonc),
                 Some(true),
                 "{before}"
             );

@@ -430,8 +430,8 @@ pub(super) fn make_break(original: &str, result: &str) -> Option<RecipeBreak> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cases::{assert_none, before};
-    use crate::diagnose::doubt::test_edits::{after, check_edit};
+    use crate::cases::assert_none;
+    use crate::diagnose::doubt::test_edits::{check_after, check_before, check_edit};
 
     const MAKEFILE: &str = "all: app\n\napp: main.c\n\tcc -o app main.c\n\nclean:\n\trm -f app\n";
 
@@ -459,9 +459,15 @@ mod tests {
             (5, "strip app", 4)
         );
         // The first recipe line of a rule whose next one has a tab.
-        let first = after(MAKEFILE, "app: main.c\n", "    mkdir -p out\n");
         assert_eq!(
-            recipe_break("rules.mk", MAKEFILE, &first).map(|f| (f.line, f.recipe)),
+            check_after(
+                recipe_break,
+                "rules.mk",
+                MAKEFILE,
+                "app: main.c\n",
+                "    mkdir -p out\n"
+            )
+            .map(|f| (f.line, f.recipe)),
             Some((4, 3))
         );
     }
@@ -474,8 +480,14 @@ mod tests {
     #[test]
     fn a_rule_whose_recipe_is_all_in_spaces_is_a_fault() {
         let makefile = "all: build\n\nbuild:\n\tgo build ./...\n\ntest:\n\tgo test ./...\n";
-        let result = before(makefile, "test:\n", "gen:\n    go generate ./...\n\n");
-        let found = recipe_break("Makefile", makefile, &result).expect("a fault");
+        let found = check_before(
+            recipe_break,
+            "Makefile",
+            makefile,
+            "test:\n",
+            "gen:\n    go generate ./...\n\n",
+        )
+        .expect("a fault");
         assert_eq!(
             found.describe(),
             "as written, line 7 (`go generate ./...`) is indented with 4 spaces (column 5) in \
@@ -510,9 +522,15 @@ mod tests {
             );
         }
         // A second line in spaces under one: the first is named.
-        let two = before(makefile, "test:\n", "gen:\n  a\n  b\n\n");
         assert_eq!(
-            recipe_break("Makefile", makefile, &two).map(|f| (f.line, f.indent, f.text)),
+            check_before(
+                recipe_break,
+                "Makefile",
+                makefile,
+                "test:\n",
+                "gen:\n  a\n  b\n\n"
+            )
+            .map(|f| (f.line, f.indent, f.text)),
             Some((7, 2, "a".to_string()))
         );
     }
@@ -537,8 +555,16 @@ mod tests {
             ],
         );
         let prefixed = format!(".RECIPEPREFIX = >\n{makefile}");
-        let spaced = before(&prefixed, "test:\n", "gen:\n    go generate ./...\n\n");
-        assert_eq!(recipe_break("Makefile", &prefixed, &spaced), None);
+        assert_eq!(
+            check_before(
+                recipe_break,
+                "Makefile",
+                &prefixed,
+                "test:\n",
+                "gen:\n    go generate ./...\n\n"
+            ),
+            None
+        );
     }
 
     /// Tabs, lines make reads at any indentation, continuations, a
@@ -584,8 +610,10 @@ mod tests {
         );
         let result = MAKEFILE.replace("main.c\n\n", "main.c\n    strip app\n\n");
         assert_eq!(recipe_break("build.txt", MAKEFILE, &result), None);
-        let edited = after(&result, "rm -f app", " out");
-        assert_eq!(recipe_break("Makefile", &result, &edited), None);
+        assert_eq!(
+            check_after(recipe_break, "Makefile", &result, "rm -f app", " out"),
+            None
+        );
     }
 
     /// A recipe line in spaces starting with a variable reference (a
@@ -709,12 +737,14 @@ mod tests {
                 "{added:?}"
             );
         }
-        let result = before(
+        let found = check_before(
+            recipe_break,
+            "Makefile",
             makefile,
             "test:\n",
             "gen:\n  ifdef CI\n    $(info on CI)\n  endif\n\tgo generate\n\n",
-        );
-        let found = recipe_break("Makefile", makefile, &result).expect("a fault");
+        )
+        .expect("a fault");
         assert_eq!(
             found.describe(),
             "as written, line 8 (`$(info on CI)`) is indented with spaces in the recipe of \

@@ -279,8 +279,17 @@ mod tests {
             "/* caf\u{e9} */\n",
             "console.log(cafe\u{301} + 1);\n",
         ] {
-            let result = NFD_JS.replacen("console.log(", &format!("{new}console.log("), 1);
-            assert_eq!(other_form("n.js", NFD_JS, &result), None, "{new:?}");
+            assert_eq!(
+                check_edit(
+                    other_form,
+                    "n.js",
+                    NFD_JS,
+                    "console.log(",
+                    &format!("{new}console.log(")
+                ),
+                None,
+                "{new:?}"
+            );
         }
         for path in ["n.py", "n.rs", "n.swift", "n.json"] {
             assert_eq!(

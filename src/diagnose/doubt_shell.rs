@@ -1241,7 +1241,7 @@ impl Reader<'_> {
                 }
                 b'`' | b'$' => {
                     plain = false;
-                    self.substitution(c, line, false)?;
+                    self.expansion(c, line, false)?;
                 }
                 b'(' if out.last() == Some(&b'=') => {
                     plain = false;
@@ -1434,7 +1434,7 @@ impl Reader<'_> {
                     return Ok(());
                 }
                 Some(b'\\') => self.escaped(),
-                Some(opener @ (b'`' | b'$')) => self.substitution(opener, at, true)?,
+                Some(opener @ (b'`' | b'$')) => self.expansion(opener, at, true)?,
                 Some(_) => self.bump(),
             }
         }
@@ -1442,7 +1442,7 @@ impl Reader<'_> {
 
     /// Past the `` ` `` or `$` at the reading place (`opener`, on `line`)
     /// and the backquoted command or the expansion it starts.
-    fn substitution(&mut self, opener: u8, line: usize, in_double: bool) -> Scan {
+    fn expansion(&mut self, opener: u8, line: usize, in_double: bool) -> Scan {
         self.i += 1;
         if opener == b'`' {
             self.backquote(line)
@@ -1488,7 +1488,7 @@ impl Reader<'_> {
                     self.i += 1;
                     self.double(at)?;
                 }
-                Some(opener @ (b'`' | b'$')) => self.substitution(opener, at, in_double)?,
+                Some(opener @ (b'`' | b'$')) => self.expansion(opener, at, in_double)?,
                 Some(_) => self.bump(),
             }
         }

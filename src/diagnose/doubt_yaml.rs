@@ -1369,12 +1369,14 @@ mod tests {
     /// (the doubt names it).
     #[test]
     fn a_key_rewritten_at_another_column_moves_though_the_first_line_keeps_its_own() {
-        let result = edited(
+        let found = check_edit(
+            key_move,
+            "deploy.yaml",
             DEPLOY,
             "          image: nginx:1.25\n          ports:\n",
             "          image: nginx:1.27\n      ports:\n",
-        );
-        let found = key_move("deploy.yaml", DEPLOY, &result).expect("a move");
+        )
+        .expect("a move");
         assert_eq!(
             (found.line, found.key.as_str(), found.column, found.replaced),
             (12, "ports", 6, (12, 10))
@@ -1565,12 +1567,16 @@ mod tests {
             )
         );
         let fixed = after(script, "run: |", "2");
-        let result = edited(
-            &fixed,
-            "  echo a: b\n  echo c\n",
-            "    echo a: b\n  echo c: 2\n",
+        assert_eq!(
+            check_edit(
+                yaml_doubt,
+                "x.yml",
+                &fixed,
+                "  echo a: b\n  echo c\n",
+                "    echo a: b\n  echo c: 2\n"
+            ),
+            None
         );
-        assert_eq!(yaml_doubt("x.yml", &fixed, &result), None);
         // Not where the file before already read such a fault, nor with a
         // tab in the indentation.
         let faulty = format!("x:\n    y: 1\n  z: 2\n{ci}");

@@ -576,8 +576,7 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
 #[cfg(test)]
 mod tests {
     use super::{BreakKind, layout_break};
-    use crate::cases::before;
-    use crate::diagnose::doubt::test_edits::check_edit;
+    use crate::diagnose::doubt::test_edits::{check_before, check_edit};
 
     /// The kind of fault `layout_break` finds, and its sentence.
     fn found(path: &str, original: &str, result: &str) -> Option<(BreakKind, String)> {
@@ -679,9 +678,8 @@ mod tests {
             ),
             None
         );
-        let twice = before(cm, "  mode: dev\n", "  mode: prod\n");
         assert_eq!(
-            found("cm.yaml", cm, &twice).map(|g| g.0),
+            check_before(found, "cm.yaml", cm, "  mode: dev\n", "  mode: prod\n").map(|g| g.0),
             Some(BreakKind::KeyTwice)
         );
     }
