@@ -1860,7 +1860,7 @@ mod tests {
              line 1 (srview matches them outside strings and comments; the file before matched \
              each): send the new text with each block closed where it ends"
         );
-        let swapped = edited(&before, "}, [id]);", "), [id]};");
+        let swapped = edited(before, "}, [id]);", "), [id]};");
         assert_eq!(
             unbalanced("ue.js", before, &swapped).and_then(|u| u.crossed),
             Some(Crossed {
@@ -1870,7 +1870,7 @@ mod tests {
         );
         // In Rust: `)` and `]` swapped.
         let rs = "fn main() {\n    let v = vec![1, 2];\n    run(v[0]);\n}\n";
-        let crossed = edited(&rs, "run(v[0]);", "run(v[0)];");
+        let crossed = edited(rs, "run(v[0]);", "run(v[0)];");
         assert!(unbalanced("m.rs", rs, &crossed).is_some_and(|u| u.crossed.is_some()));
         // Fine: the block closed where it ends; a file already crossed.
         assert_eq!(
@@ -2327,7 +2327,7 @@ mod constructs {
             "<p>27\" monitor</p>",
         ] {
             let after = edited(
-                &before,
+                before,
                 "  return <p>hi</p>;\n",
                 &format!("  if (x) {{\n    return {text};\n  }}\n  return <p>hi</p>;\n"),
             );

@@ -443,7 +443,7 @@ mod tests {
             );
         }
         let missing = edited(
-            &tsconfig,
+            tsconfig,
             "    \"strict\": true,\n",
             "    \"strict\": true\n    \"outDir\": \"dist\",\n",
         );
@@ -541,8 +541,8 @@ mod tests {
     #[test]
     fn json_files_named_otherwise_are_read_as_their_readers_read_them() {
         let text = "{\n  \"a\": 1\n}\n";
-        let missing = edited(&text, "1\n", "1\n  \"b\": 2\n");
-        let trailing = edited(&text, "1\n", "1,\n");
+        let missing = edited(text, "1\n", "1\n  \"b\": 2\n");
+        let trailing = edited(text, "1\n", "1,\n");
         for (name, jsonc) in [
             ("a.ipynb", false),
             ("maps/x.geojson", false),
@@ -594,11 +594,7 @@ mod tests {
     #[test]
     fn a_trailing_comma_in_a_plain_data_json_is_doubted() {
         let users = "[\n  {\"id\": 1},\n  {\"id\": 2}\n]\n";
-        let added = edited(
-            &users,
-            "  {\"id\": 2}\n",
-            "  {\"id\": 2},\n  {\"id\": 3},\n",
-        );
+        let added = edited(users, "  {\"id\": 2}\n", "  {\"id\": 2},\n  {\"id\": 3},\n");
         assert_eq!(
             json_broken("data/users.json", users, &added).map(|f| f.describe()),
             Some(

@@ -393,7 +393,7 @@ mod tests {
             ("const f = (x) => x\n", "(x) =>", "(x)\n  =>", "=>"),
         ];
         for (file, old, new, word) in cases {
-            let result = edited(&file, old, new);
+            let result = edited(file, old, new);
             let cut = restricted_break("a.js", file, &result);
             assert_eq!(cut.map(|c| c.word), Some(word), "{result:?}");
         }
@@ -437,7 +437,7 @@ mod tests {
             ("for (;;) { break }\n", "break }", "break\n  }"),
         ];
         for (file, old, new) in cases {
-            let result = edited(&file, old, new);
+            let result = edited(file, old, new);
             assert_eq!(restricted_break("a.js", file, &result), None, "{result:?}");
         }
         // The same cut in the file before: not the edit's.

@@ -281,7 +281,7 @@ mod tests {
             got.is_some_and(|g| g.contains("where the line shows a space ending it")),
             "a space ending the word"
         );
-        let french = edited(&sh, "echo done", "echo \"fini\u{a0}!\"");
+        let french = edited(sh, "echo done", "echo \"fini\u{a0}!\"");
         assert_eq!(
             check_edit(said, "rm.sh", &french, "-rf /tmp", "-rf\u{a0}/tmp"),
             None
@@ -311,7 +311,7 @@ mod tests {
         ] {
             assert_eq!(said("m.c", c, &result), None, "{result}");
         }
-        let held = edited(&c, "return x;", "return\u{a0}x;");
+        let held = edited(c, "return x;", "return\u{a0}x;");
         assert_eq!(
             said("m.c", &held, &held.replace("int x", "int\u{a0}x")),
             None

@@ -1536,7 +1536,7 @@ mod tests {
              of adding another, or give the new one another name"
         );
         // A `.sh` file without a `#!` line: the shell.
-        let plain = edited(&sh, "#!/usr/bin/env bash\n", "");
+        let plain = edited(sh, "#!/usr/bin/env bash\n", "");
         let twice = edited(&plain, "build\n", "build() { :; }\nbuild\n");
         let twin = script_twin("run.sh", &plain, &twice).expect("a twin");
         assert!(

@@ -1444,7 +1444,7 @@ mod tests {
     fn entries_of_one_collection_at_different_columns_are_a_doubt() {
         let ci = "name: CI\non:\n  push:\n    branches: [main]\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n    - uses: actions/checkout@v3\n    - name: Test\n      run: make test\n";
         let result = edited(
-            &ci,
+            ci,
             "    - uses: actions/checkout@v3\n",
             "      - uses: actions/checkout@v4\n",
         );
@@ -1552,7 +1552,7 @@ mod tests {
         // indicator sets the column: not read.
         let script = "run: |\n  echo a: b\n  echo c\nnext: 1\n";
         let result = edited(
-            &script,
+            script,
             "  echo a: b\n  echo c\n",
             "    echo a: b\n  echo c: 2\n",
         );

@@ -117,7 +117,7 @@ fn ruby_text_holding_block_words_is_read_past() {
     }
     // An edit that drops an `end` in such a file is doubted.
     let text = "sql = <<~SQL\n  end\nSQL\ndef go\n  if x\n    y\n  end\nend\n";
-    let lost = edited(&text, "    y\n  end\n", "    y\n");
+    let lost = edited(text, "    y\n  end\n", "    y\n");
     assert!(ends_unbalanced("q.rb", text, &lost).is_some_and(|e| e.excess == 1));
 }
 
@@ -131,11 +131,11 @@ fn an_unsure_reading_says_nothing() {
         "s = \"open\ndef a\n  1\nend\n",
         "def a\n  1\nend\nend\n",
     ] {
-        let lost = edited(&before, "  1\nend\n", "  1\n");
+        let lost = edited(before, "  1\nend\n", "  1\n");
         assert_eq!(ends_unbalanced("a.rb", before, &lost), None, "{before:?}");
     }
     // A string the edit opens: not this check's to say.
-    let opened = edited(&good, "  1\n", "  \"1\n");
+    let opened = edited(good, "  1\n", "  \"1\n");
     assert_eq!(ends_unbalanced("a.rb", good, &opened), None);
 }
 
