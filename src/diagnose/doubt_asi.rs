@@ -572,6 +572,7 @@ fn starts_statement(tokens: &[Token], f: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diagnose::doubt::test_edits::check_edit;
 
     const FILE: &str = "function b() { return 1 }\nfunction setup() { console.log(\"setup\") }\nconst a = b\nconsole.log(\"a is\", a)\n";
 
@@ -708,8 +709,14 @@ mod tests {
     #[test]
     fn a_semicolon_is_offered_only_where_it_ends_one_statement() {
         let body = "function g() {\n  const a = b\n  return a\n}\n";
-        let result = body.replace("  return", "  (f)()\n  return");
-        let join = statement_join("g.js", body, &result).expect("a join");
+        let join = check_edit(
+            statement_join,
+            "g.js",
+            body,
+            "  return",
+            "  (f)()\n  return",
+        )
+        .expect("a join");
         assert_eq!((join.line.0, join.above.0), (3, 2));
         assert_eq!(join.semicolon, Semicolon::Sound);
         let branch = "if (x) b\nelse c\n";
@@ -788,9 +795,15 @@ mod tests {
             assert_eq!(join.semicolon, Semicolon::InBody { word, line }, "{file:?}");
         }
         let file = "const a = 1\nconst b = String(a)\n  .trim()\nexport default b\n";
-        let result = file.replace(".trim()\n", ".trim()\n(async () => {})()\n");
         assert_eq!(
-            statement_join("d.js", file, &result).map(|j| j.describe()),
+            check_edit(
+                statement_join,
+                "d.js",
+                file,
+                ".trim()\n",
+                ".trim()\n(async () => {})()\n"
+            )
+            .map(|j| j.describe()),
             Some(
                 "line 4 (`(async () => {})()`) continues the statement of line 3 (`.trim()`): \
                  no semicolon ends line 3, and JavaScript ends a statement at a line break \

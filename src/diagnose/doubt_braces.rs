@@ -1655,11 +1655,7 @@ pub(super) fn read_edit<'a>(
 ) -> Option<EditReading<'a>> {
     let lang = bracket_language(path)?;
     // A file the edit creates is judged against the empty file (balanced).
-    let told_by = if original.is_empty() {
-        result
-    } else {
-        original
-    };
+    let told_by = super::file_kind::told_by(original, result);
     if original == result || !objective_c_if_m(path, told_by) {
         return None;
     }
@@ -1807,21 +1803,24 @@ fn brackets(path: &str, original: &str, reading: &EditReading) -> Option<Unbalan
 #[cfg(test)]
 mod tests {
     use super::{Crossed, Lang, brace_language, read_all, unbalanced};
+    use crate::diagnose::doubt::test_edits::{check_edit, edited};
+
+    const RUST: &str = "fn greet(name: &str) -> String {\n    format!(\"Hi {}\", name)\n}\n\nfn main() {\n    println!(\"{}\", greet(\"a\"));\n}\n";
 
     fn counts(lang: Lang, text: &str) -> Option<[usize; 6]> {
         read_all(lang, text.lines())
     }
 
-    const RUST: &str = "fn greet(name: &str) -> String {\n    format!(\"Hi {}\", name)\n}\n\nfn main() {\n    println!(\"{}\", greet(\"a\"));\n}\n";
-
     /// The tester's Rust find: greet's `}` lost with the trailing context.
     #[test]
     fn a_closing_brace_the_new_text_drops_is_doubted() {
-        let result = RUST.replace(
+        let found = check_edit(
+            unbalanced,
+            "src/main.rs",
+            RUST,
             "    format!(\"Hi {}\", name)\n}\n\nfn main() {",
             "    format!(\"Hi {}!\", name)\n\nfn main() {",
         );
-        let found = unbalanced("src/main.rs", RUST, &result);
         assert_eq!(
             found.as_ref().map(|u| (u.pair, u.excess)),
             Some((('{', '}'), 1))
@@ -1847,11 +1846,14 @@ mod tests {
     fn brackets_that_cross_are_doubted() {
         let before =
             "useEffect(() => {\n  load();\n}, [id]);\n\nexport function App() {\n  return 1;\n}\n";
-        let misplaced = before.replace(
+        let found = check_edit(
+            unbalanced,
+            "ue.js",
+            before,
             "  load();\n}, [id]);\n",
             "  load();\n  if (id) {\n    save();\n  }, [id]);\n}\n",
-        );
-        let found = unbalanced("ue.js", before, &misplaced).expect("doubted");
+        )
+        .expect("doubted");
         assert_eq!((found.pair, found.excess), (('{', ')'), 0));
         assert_eq!(
             found.describe(),
@@ -1859,7 +1861,7 @@ mod tests {
              line 1 (srview matches them outside strings and comments; the file before matched \
              each): send the new text with each block closed where it ends"
         );
-        let swapped = before.replace("}, [id]);", "), [id]};");
+        let swapped = edited(before, "}, [id]);", "), [id]};");
         assert_eq!(
             unbalanced("ue.js", before, &swapped).and_then(|u| u.crossed),
             Some(Crossed {
@@ -1869,14 +1871,19 @@ mod tests {
         );
         // In Rust: `)` and `]` swapped.
         let rs = "fn main() {\n    let v = vec![1, 2];\n    run(v[0]);\n}\n";
-        let crossed = rs.replace("run(v[0]);", "run(v[0)];");
+        let crossed = edited(rs, "run(v[0]);", "run(v[0)];");
         assert!(unbalanced("m.rs", rs, &crossed).is_some_and(|u| u.crossed.is_some()));
         // Fine: the block closed where it ends; a file already crossed.
-        let right = before.replace(
-            "  load();\n}, [id]);\n",
-            "  load();\n  if (id) {\n    save();\n  }\n}, [id]);\n",
+        assert_eq!(
+            check_edit(
+                unbalanced,
+                "ue.js",
+                before,
+                "  load();\n}, [id]);\n",
+                "  load();\n  if (id) {\n    save();\n  }\n}, [id]);\n"
+            ),
+            None
         );
-        assert_eq!(unbalanced("ue.js", before, &right), None);
         assert_eq!(
             unbalanced("ue.js", &swapped, &swapped.replace("load()", "load(1)")),
             None
@@ -1904,17 +1911,24 @@ mod tests {
     #[test]
     fn the_line_named_is_the_unmatched_one() {
         let before = "fn f(a: u8) -> u8 {\n    if a {\n        1\n    } else {\n        2\n    }\n}\n\nfn g() {}\n";
-        let after = before.replace(
+        let found = check_edit(
+            unbalanced,
+            "a.rs",
+            before,
             "fn f(a: u8) -> u8 {\n    if a {\n        1\n    } else {\n        2\n    }\n",
             "fn f() {}\n",
         );
-        let found = unbalanced("a.rs", before, &after);
         assert_eq!(
             found.map(|u| (u.excess, u.of_old, u.line)),
             Some((-1, true, Some((1, "fn f(a: u8) -> u8 {".into()))))
         );
-        let dropped = before.replace("        2\n    }\n}\n", "        2\n}\n");
-        let found = unbalanced("a.rs", before, &dropped);
+        let found = check_edit(
+            unbalanced,
+            "a.rs",
+            before,
+            "        2\n    }\n}\n",
+            "        2\n}\n",
+        );
         assert_eq!(
             found.map(|u| (u.excess, u.of_old, u.line)),
             Some((1, true, Some((6, "    }".into()))))
@@ -1985,11 +1999,16 @@ mod tests {
     fn balanced_results_and_unbalanced_files_are_not_doubted() {
         let before = "function a() {\n  return 1;\n}\n\nmodule.exports = { a };\n";
         // A whole balanced function added.
-        let added = before.replace(
-            "module.exports",
-            "function b(x) {\n  if (x) {\n    return [x];\n  }\n}\n\nmodule.exports",
+        assert_eq!(
+            check_edit(
+                unbalanced,
+                "a.js",
+                before,
+                "module.exports",
+                "function b(x) {\n  if (x) {\n    return [x];\n  }\n}\n\nmodule.exports"
+            ),
+            None
         );
-        assert_eq!(unbalanced("a.js", before, &added), None);
         // A brace moved: `}` off one line, onto another.
         let moved = "function a() {\n  return 1; }\n\nmodule.exports = { a };\n";
         assert_eq!(unbalanced("a.js", before, moved), None);
@@ -2035,6 +2054,7 @@ mod tests {
 #[cfg(test)]
 mod constructs {
     use super::{brace_language, read_all, unbalanced};
+    use crate::diagnose::doubt::test_edits::{check_edit, edited};
 
     const BASE: &str = "void z() {\n  if (a) {\n    b();\n  }\n  c();\n}\n";
 
@@ -2049,9 +2069,9 @@ mod constructs {
             "{path} {construct:?}: {c:?}"
         );
         assert_eq!(unbalanced(path, BASE, &with), None, "{path} {construct:?}");
-        let dropped = with.replace("    b();\n  }\n", "    b();\n");
         assert_eq!(
-            unbalanced(path, &with, &dropped).map(|u| (u.pair, u.excess)),
+            check_edit(unbalanced, path, &with, "    b();\n  }\n", "    b();\n")
+                .map(|u| (u.pair, u.excess)),
             Some((('{', '}'), 1)),
             "{path} {construct:?}"
         );
@@ -2061,9 +2081,8 @@ mod constructs {
     fn says_nothing(path: &str, construct: &str) {
         let with = format!("{construct}\n{BASE}");
         assert_eq!(unbalanced(path, BASE, &with), None, "{path} {construct:?}");
-        let dropped = with.replace("    b();\n  }\n", "    b();\n");
         assert_eq!(
-            unbalanced(path, &with, &dropped),
+            check_edit(unbalanced, path, &with, "    b();\n  }\n", "    b();\n"),
             None,
             "{path} {construct:?}"
         );
@@ -2183,7 +2202,7 @@ mod constructs {
     /// line's `}`, and a string so continued holds the next line's `{`.
     #[test]
     fn c_line_splicing_continues_comments_and_strings() {
-        let commented = BASE.replace("    b();\n", "    b(); // to C:\\temp\\\n");
+        let commented = edited(BASE, "    b();\n", "    b(); // to C:\\temp\\\n");
         for path in [
             "a.c", "a.h", "a.cc", "a.cpp", "a.hpp", "k.cu", "k.cuh", "a.mm",
         ] {
@@ -2243,14 +2262,18 @@ mod constructs {
         // A damaged file inside an include guard is doubted.
         read_both_ways("g.h", "#ifndef G_H\n#define G_H\nint g(void);\n#endif");
         let guarded = format!("#ifndef G_H\n{BASE}#endif\n");
-        let dropped = guarded.replace("    b();\n  }\n", "    b();\n");
-        assert!(unbalanced("g.h", &guarded, &dropped).is_some_and(|u| u.excess == 1));
+        assert!(
+            check_edit(unbalanced, "g.h", &guarded, "    b();\n  }\n", "    b();\n")
+                .is_some_and(|u| u.excess == 1)
+        );
         // A `}` only `#if DEBUG` compiles, added: not judged (nor is the
         // first branch taken for the one compiled where the edit writes
         // branches that differ); a chain left open: not judged.
         let m = "int main(void) {\n  return 0;\n}\n";
-        let debug = m.replace("}\n", "#if DEBUG\n}\n#endif\n");
-        assert_eq!(unbalanced("m.c", m, &debug), None);
+        assert_eq!(
+            check_edit(unbalanced, "m.c", m, "}\n", "#if DEBUG\n}\n#endif\n"),
+            None
+        );
         says_nothing(
             "m.c",
             "#ifdef A\nvoid f(int a) {\n#endif\n#ifndef A\nvoid f() {\n#endif\n}",
@@ -2304,7 +2327,8 @@ mod constructs {
             "<p>Docs at https://example.com</p>",
             "<p>27\" monitor</p>",
         ] {
-            let after = before.replace(
+            let after = edited(
+                before,
                 "  return <p>hi</p>;\n",
                 &format!("  if (x) {{\n    return {text};\n  }}\n  return <p>hi</p>;\n"),
             );
@@ -2319,11 +2343,16 @@ mod constructs {
         // and a comparison's brackets (no tag ends the text after `>`).
         let dropped = "export function Help() {\n  return <p>hi</p>;\n";
         assert!(unbalanced("Help.tsx", before, dropped).is_some());
-        let compared = before.replace(
-            "  return <p>hi</p>;\n",
-            "  if (a > (b) {\n  return <p>hi</p>;\n",
+        assert!(
+            check_edit(
+                unbalanced,
+                "Help.tsx",
+                before,
+                "  return <p>hi</p>;\n",
+                "  if (a > (b) {\n  return <p>hi</p>;\n"
+            )
+            .is_some()
         );
-        assert!(unbalanced("Help.tsx", before, &compared).is_some());
     }
 
     #[test]

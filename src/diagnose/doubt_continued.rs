@@ -234,6 +234,7 @@ fn recipes(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::command_cut;
+    use crate::diagnose::doubt::test_edits::check_edit;
 
     const RUN: &str =
         "#!/bin/bash\nset -e\ndocker run \\\n  --rm \\\n  -e CI=1 \\\n  img\necho done\n";
@@ -269,13 +270,28 @@ mod tests {
                  `--rm \\`"
             )
         );
-        let inside = RUN.replace("  -e CI=1 \\\n", "  # the CI flag\n  -e CI=1 \\\n");
-        let got = command_cut("run.sh", RUN, &inside).expect("said");
+        let got = check_edit(
+            command_cut,
+            "run.sh",
+            RUN,
+            "  -e CI=1 \\\n",
+            "  # the CI flag\n  -e CI=1 \\\n",
+        )
+        .expect("said");
         assert_eq!((got.line.0, got.next.0, got.before), (5, 6, Some(4)));
         assert!(got.describe().ends_with("take line 5 out of the command (a comment may stand above it), or end the line above without its `\\`"));
         // An edit that adds both lines, the next an option.
-        let both = RUN.replace("  img\n", "  --net host # \\\n  --pull always \\\n  img\n");
-        assert_eq!(command_cut("run.sh", RUN, &both).map(|c| c.line.0), Some(6));
+        assert_eq!(
+            check_edit(
+                command_cut,
+                "run.sh",
+                RUN,
+                "  img\n",
+                "  --net host # \\\n  --pull always \\\n  img\n"
+            )
+            .map(|c| c.line.0),
+            Some(6)
+        );
     }
 
     /// A Makefile's recipe is read as its shell reads it: a `\ ` or a
@@ -297,10 +313,26 @@ mod tests {
         assert_eq!(command_cut("Makefile", make, &value), None);
         // A variable's value continued on tab-indented lines: no recipe.
         let arches = "ARCHES = \\\n\t\tamd64 \\\n\t\tarm64 \\\n\t\ti386\n";
-        let noted = arches.replace("amd64 \\", "amd64 # note \\");
-        assert_eq!(command_cut("arch.mk", arches, &noted), None);
-        let more = make.replace("middle \\\n", "middle \\\n\t  more \\\n");
-        assert_eq!(command_cut("Makefile", make, &more), None);
+        assert_eq!(
+            check_edit(
+                command_cut,
+                "arch.mk",
+                arches,
+                "amd64 \\",
+                "amd64 # note \\"
+            ),
+            None
+        );
+        assert_eq!(
+            check_edit(
+                command_cut,
+                "Makefile",
+                make,
+                "middle \\\n",
+                "middle \\\n\t  more \\\n"
+            ),
+            None
+        );
     }
 
     /// Edits that cut nothing: a comment above the command or after an
@@ -321,10 +353,14 @@ mod tests {
             assert_eq!(command_cut("run.sh", RUN, &result), None, "{result}");
         }
         let array = RUN.replace("set -e\n", "set -e\nA=(\n  a \\\n  b\n)\n");
-        let spaced = array.replace("  a \\\n", "  a \\ \n");
-        assert_eq!(command_cut("run.sh", &array, &spaced), None);
+        assert_eq!(
+            check_edit(command_cut, "run.sh", &array, "  a \\\n", "  a \\ \n"),
+            None
+        );
         let cut = RUN.replace("--rm \\\n", "--rm \\ \n");
-        let again = cut.replace("set -e\n", "set -eu\n");
-        assert_eq!(command_cut("run.sh", &cut, &again), None);
+        assert_eq!(
+            check_edit(command_cut, "run.sh", &cut, "set -e\n", "set -eu\n"),
+            None
+        );
     }
 }

@@ -1574,7 +1574,7 @@ pub fn redefined(path: &str, original: &str, result: &str) -> Option<Redefined> 
 mod tests {
     use super::{Lang, STD, redefined};
     use crate::cases::{assert_none, before};
-    use crate::diagnose::doubt::test_edits::after;
+    use crate::diagnose::doubt::test_edits::{after, check_after, check_before, check_edit};
 
     /// The fault the edit leaves, said without advice, if any.
     fn fault_of(path: &str, original: &str, result: &str) -> Option<String> {
@@ -1667,9 +1667,15 @@ mod tests {
             Some((Lang::Go, (3, 10)))
         );
         assert!(found.is_some_and(|f| f.describe().contains("normalize redeclared in this block")));
-        let method = before(go, "func main", "func (s Stack[T]) Push(v T) {\n}\n\n");
         assert_eq!(
-            redefined("main.go", go, &method).map(|f| f.name),
+            check_before(
+                redefined,
+                "main.go",
+                go,
+                "func main",
+                "func (s Stack[T]) Push(v T) {\n}\n\n"
+            )
+            .map(|f| f.name),
             Some("Stack.Push".to_string())
         );
         let rs = "fn greet() {}\n\npub(crate) fn main() {}\n";
@@ -2058,8 +2064,16 @@ mod tests {
                 .is_some_and(|f| f.contains("(Multiple constructor implementations are not allowed), and run as JavaScript it does not load (SyntaxError: A class may only have one constructor)"))
         );
         // A static method named `constructor` is another member.
-        let beside = before(registry, "  }\n}", "  }\n\n  static constructor() {\n");
-        assert_eq!(redefined("ct.js", registry, &beside), None);
+        assert_eq!(
+            check_before(
+                redefined,
+                "ct.js",
+                registry,
+                "  }\n}",
+                "  }\n\n  static constructor() {\n"
+            ),
+            None
+        );
         // A function twice in an ES module (an `export`, `.mjs`): the
         // module does not load; in a script the later one wins.
         let ids = "export function ids() {\n  return 1;\n}\n";
@@ -2131,13 +2145,8 @@ mod tests {
         // A fn twice in one trait impl (E0201), generics read past; the
         // trait for another type is fine.
         let generic = "impl<T: Clone> From<T> for W<T> {\n    fn from(t: T) -> Self {\n        W(t)\n    }\n}\n";
-        let inside = before(
-            generic,
-            "    }\n}",
-            "    }\n    fn from(t: T) -> Self {\n        W(t)\n",
-        );
         assert!(
-            fault_of("g.rs", generic, &inside).is_some_and(|f| f.contains("fn `from` twice in `impl<T: Clone> From<T> for W<T>` (line 1), at lines 2 and 5: Rust refuses to compile it (duplicate definitions with name `from`)"))
+            check_before(fault_of, "g.rs", generic, "    }\n}", "    }\n    fn from(t: T) -> Self {\n        W(t)\n").is_some_and(|f| f.contains("fn `from` twice in `impl<T: Clone> From<T> for W<T>` (line 1), at lines 2 and 5: Rust refuses to compile it (duplicate definitions with name `from`)"))
         );
         let again = format!(
             "{generic}impl<T: Clone> From<T> for W<T> {{\n    fn from(t: T) -> Self {{\n        W(t)\n    }}\n}}\n"
@@ -2167,8 +2176,13 @@ mod tests {
             "  @Get(':id') @Header('a', f(1)) findOne(id: string) {\n    return { id };\n  }\n",
         ];
         for copy in copies {
-            let result = controller.replace("  }\n}", &format!("  }}\n\n{copy}}}"));
-            let found = redefined("users.controller.ts", controller, &result);
+            let found = check_edit(
+                redefined,
+                "users.controller.ts",
+                controller,
+                "  }\n}",
+                &format!("  }}\n\n{copy}}}"),
+            );
             assert_eq!(
                 found.as_ref().map(|f| (f.name.as_str(), f.lines.0)),
                 Some(("findOne", 6)),
@@ -2485,9 +2499,9 @@ mod tests {
         // A name added to an import over several lines.
         let many =
             "import {\n  parse,\n} from './util';\n\nfunction formatDate(d) {\n  return d;\n}\n";
-        let result = after(many, "  parse,\n", "  formatDate,\n");
         assert_eq!(
-            redefined("m.js", many, &result).map(|f| (f.kinds, f.lines)),
+            check_after(redefined, "m.js", many, "  parse,\n", "  formatDate,\n")
+                .map(|f| (f.kinds, f.lines)),
             Some((("import", "function"), (1, 6)))
         );
         // `use a::x;` in one file and `fn x` in another: each file alone.
@@ -2517,13 +2531,15 @@ mod tests {
              and 15: Rust refuses to compile it (the name `adds` is defined multiple times)",
         );
         let shape = "pub trait Shape {\n    fn area(&self) -> f64 {\n        0.0\n    }\n}\n";
-        let again = before(
-            shape,
-            "    }\n}\n",
-            "    }\n\n    fn area(&self) -> f64 {\n        1.0\n",
-        );
         assert_eq!(
-            redefined("tt.rs", shape, &again).map(|f| (f.name, f.lines, f.scope)),
+            check_before(
+                redefined,
+                "tt.rs",
+                shape,
+                "    }\n}\n",
+                "    }\n\n    fn area(&self) -> f64 {\n        1.0\n"
+            )
+            .map(|f| (f.name, f.lines, f.scope)),
             Some((
                 "area".to_string(),
                 (2, 6),

@@ -209,13 +209,8 @@ pub fn ends_unbalanced(path: &str, original: &str, result: &str) -> Option<EndsU
     if original == result {
         return None;
     }
-    // A file the edit creates is judged against the empty file.
-    let told_by = if original.is_empty() {
-        result
-    } else {
-        original
-    };
-    let lang = EndLang::of(path, told_by)?;
+    // A file the edit creates is told by its new text.
+    let lang = EndLang::of(path, super::file_kind::told_by(original, result))?;
     let (old, new, prefix, suffix) = changed_lines(original, result);
     let before = read(lang, &old);
     if before.unsure || !before.balanced() {

@@ -341,6 +341,7 @@ fn open_fence(text: &str) -> Option<(usize, String)> {
 #[cfg(test)]
 mod tests {
     use super::{comment_left_open, comment_open_said, fence_left_open, open_fence};
+    use crate::diagnose::doubt::test_edits::check_edit;
 
     /// A tester's find (round 46, T-16): a `<!--` left open in a README
     /// hides the rest of it (CommonMark's HTML block type 2 runs to the
@@ -357,10 +358,26 @@ mod tests {
              `<!--` at line 5 opens one nothing closes: everything after it (lines 6-9) is \
              hidden when the file is rendered: close it with `-->` in the new text"
         );
-        let closed = md.replace("Intro text.\n", "Intro text.\n\n<!-- TODO -->\n");
-        assert_eq!(comment_left_open("r.md", md, &closed), None);
-        let fenced = md.replace("Run it.\n", "```html\n<!-- x\n```\nRun it.\n");
-        assert_eq!(comment_left_open("r.md", md, &fenced), None);
+        assert_eq!(
+            check_edit(
+                comment_left_open,
+                "r.md",
+                md,
+                "Intro text.\n",
+                "Intro text.\n\n<!-- TODO -->\n"
+            ),
+            None
+        );
+        assert_eq!(
+            check_edit(
+                comment_left_open,
+                "r.md",
+                md,
+                "Run it.\n",
+                "```html\n<!-- x\n```\nRun it.\n"
+            ),
+            None
+        );
         assert_eq!(
             comment_left_open("r.md", &open, &format!("{open}More.\n")),
             None
@@ -397,18 +414,22 @@ mod tests {
     #[test]
     fn a_closing_fence_dropped_before_another_block_is_doubted() {
         let two = "# A\n\n```console\n$ a\n```\n\nText.\n\n```console\n$ b\n```\n\nEnd.\n";
-        let after = two.replacen("$ a\n```\n", "$ a\n", 1);
-        let open = fence_left_open("a.md", two, &after).expect("doubted");
+        let open =
+            check_edit(fence_left_open, "a.md", two, "$ a\n```\n", "$ a\n").expect("doubted");
         assert_eq!(
             open.fault(),
             "as written, the Markdown file's code fences were all closed before, and the ``` \
              fence at line 3 now opens a code block that runs to line 10, past the fence at \
              line 8 that bounded a code block before: lines 4-9 render as code"
         );
-        let fine = two.replacen("$ a\n", "$ a\n$ a2\n", 1);
-        assert_eq!(fence_left_open("a.md", two, &fine), None);
-        let gone = two.replacen("```console\n$ a\n```\n", "", 1);
-        assert_eq!(fence_left_open("a.md", two, &gone), None);
+        assert_eq!(
+            check_edit(fence_left_open, "a.md", two, "$ a\n", "$ a\n$ a2\n"),
+            None
+        );
+        assert_eq!(
+            check_edit(fence_left_open, "a.md", two, "```console\n$ a\n```\n", ""),
+            None
+        );
     }
 
     /// Ordinary edits stay allowed: a new block closed, a line in a
@@ -487,8 +508,8 @@ mod tests {
         let top_before = guide.replace("1. Install:", "Install:");
         assert!(fence_left_open("f.md", &top_before, &top).is_some());
         // The top-level fences around a list item's are read.
-        let below = guide.replace("```\n````\n", "```\n");
-        let open = fence_left_open("f.md", guide, &below).expect("doubted");
+        let open =
+            check_edit(fence_left_open, "f.md", guide, "```\n````\n", "```\n").expect("doubted");
         assert_eq!((open.line, open.fence.as_str()), (11, "````"));
     }
 }

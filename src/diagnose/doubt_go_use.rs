@@ -312,6 +312,7 @@ fn mentions(code: &str, name: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diagnose::doubt::test_edits::check_edit;
 
     const MAIN: &str = "package main\n\nimport \"fmt\"\n\nfunc add(a, b int) int {\n\treturn a + b\n}\n\nfunc main() {\n\tx := add(1, 2)\n\tif x > 2 {\n\t\tfmt.Println(\"big\")\n\t}\n\tfmt.Println(x)\n}\n";
 
@@ -334,12 +335,15 @@ mod tests {
                     .to_string()
             )
         );
-        let repeat = MAIN.replace(
-            "\tfmt.Println(x)\n",
-            "\tfmt.Println(strings.Repeat(\"*\", x))\n",
-        );
         assert_eq!(
-            go_package_use("main.go", MAIN, &repeat).map(|u| u.describe()),
+            check_edit(
+                go_package_use,
+                "main.go",
+                MAIN,
+                "\tfmt.Println(x)\n",
+                "\tfmt.Println(strings.Repeat(\"*\", x))\n"
+            )
+            .map(|u| u.describe()),
             Some(
                 "as the edit leaves it, line 14 uses the package `strings`, which the file does \
                  not import: Go refuses to compile it (undefined: strings): add \"strings\" to \
@@ -354,12 +358,15 @@ mod tests {
     /// both, so the sentence does, each with Go's words and what to send.
     #[test]
     fn an_import_left_unused_and_a_package_not_imported_are_both_said() {
-        let swapped = MAIN.replace(
-            "\tif x > 2 {\n\t\tfmt.Println(\"big\")\n\t}\n\tfmt.Println(x)\n",
-            "\tprintln(strings.Repeat(\"*\", x))\n",
-        );
         assert_eq!(
-            go_package_use("main.go", MAIN, &swapped).map(|u| u.describe()),
+            check_edit(
+                go_package_use,
+                "main.go",
+                MAIN,
+                "\tif x > 2 {\n\t\tfmt.Println(\"big\")\n\t}\n\tfmt.Println(x)\n",
+                "\tprintln(strings.Repeat(\"*\", x))\n"
+            )
+            .map(|u| u.describe()),
             Some(
                 "as the edit leaves it, the file imports `fmt` (\"fmt\", line 3) and uses it \
                  nowhere, where it used it before: Go refuses to compile an unused import \
@@ -391,9 +398,8 @@ mod tests {
                     .to_string()
             )
         );
-        let aliased = MAIN.replace("import \"fmt\"", "import f \"fmt\"");
         assert!(matches!(
-            go_package_use("main.go", MAIN, &aliased).map(|u| u.0),
+            check_edit(go_package_use, "main.go", MAIN, "import \"fmt\"", "import f \"fmt\"").map(|u| u.0),
             Some(v) if matches!(&v[..], [GoPackageUse::ImportGone { name, line: 12, lines: 2, .. }] if name == "fmt")
         ));
         let cases = [

@@ -611,6 +611,7 @@ fn break_in_lines<'a>(
 
 #[cfg(test)]
 mod tests {
+    use crate::diagnose::doubt::test_edits::check_edit;
     /// Skipping the identical head gives what the whole texts give: every
     /// file of a few generated shapes, changed at every line.
     #[test]
@@ -770,8 +771,14 @@ mod tests {
 
     #[test]
     fn a_line_one_column_short_is_a_fault() {
-        let result = CART.replace("        return self\n", "       return self\n");
-        let found = indent_break("cart.py", CART, &result).expect("a fault");
+        let found = check_edit(
+            indent_break,
+            "cart.py",
+            CART,
+            "        return self\n",
+            "       return self\n",
+        )
+        .expect("a fault");
         assert_eq!(
             (found.line, found.column, found.kind),
             (8, 7, BreakKind::Unindent)
@@ -869,13 +876,25 @@ mod tests {
              in the block (`pass` where it is meant to be empty), or take out the line that \
              opens it"
         );
-        let commented = REPORT.replace("        print(\"row\", r)", "        # print(\"row\", r)");
-        let found = indent_break("report.py", REPORT, &commented).expect("a fault");
+        let found = check_edit(
+            indent_break,
+            "report.py",
+            REPORT,
+            "        print(\"row\", r)",
+            "        # print(\"row\", r)",
+        )
+        .expect("a fault");
         assert_eq!((found.line, found.kind), (14, BreakKind::Expected));
         // The block right before the next top-level line.
         let before_def = before(REPORT, "    return total\n", "    if total:\n    ");
-        let emptied = before_def.replace("        return total\n", "");
-        let found = indent_break("report.py", &before_def, &emptied).expect("a fault");
+        let found = check_edit(
+            indent_break,
+            "report.py",
+            &before_def,
+            "        return total\n",
+            "",
+        )
+        .expect("a fault");
         assert_eq!((found.line, &*found.text), (9, "def main():"));
         // At the file's end: the opener is named.
         let at_end = "def f(x):\n    if x:\n        log(x)\n";

@@ -242,7 +242,7 @@ pub(super) fn ini_twice(path: &str, original: &str, result: &str) -> Option<IniT
 #[cfg(test)]
 mod tests {
     use super::{IniTwice, Reader, ini_name, ini_twice};
-    use crate::diagnose::doubt::test_edits::after;
+    use crate::diagnose::doubt::test_edits::{after, check_edit};
 
     const TOX: &str = "[tox]\nenv_list = py311, lint\n\n[testenv]\ndeps =\n    pytest\n    \
                        coverage\ncommands = pytest {posargs}\n\n[testenv:lint]\ndeps = ruff\n";
@@ -297,8 +297,11 @@ mod tests {
                 "deps = ruff\n\n[testenv:type]\ndeps = mypy\n",
             ),
         ] {
-            let result = TOX.replace(old, new);
-            assert_eq!(ini_twice("tox.ini", TOX, &result), None, "{new:?}");
+            assert_eq!(
+                check_edit(ini_twice, "tox.ini", TOX, old, new),
+                None,
+                "{new:?}"
+            );
         }
         let broken = format!("{TOX}no delimiter here\n");
         assert_eq!(

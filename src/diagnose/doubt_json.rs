@@ -370,7 +370,7 @@ pub(super) fn json_broken(path: &str, original: &str, result: &str) -> Option<No
 #[cfg(test)]
 mod tests {
     use super::{NotJson, json_broken, jsonc_by_convention, lenient};
-    use crate::diagnose::doubt::test_edits::after;
+    use crate::diagnose::doubt::test_edits::{check_after, check_edit, edited};
 
     const PACKAGE: &str = "{\n  \"name\": \"x\",\n  \"scripts\": {\n    \"build\": \"tsc\",\n    \"test\": \"jest\"\n  }\n}\n";
 
@@ -378,12 +378,13 @@ mod tests {
     /// before it, or with a trailing comma after it: npm refuses the file.
     #[test]
     fn a_package_json_left_unreadable_is_doubted() {
-        let missing = after(
+        let found = check_after(
+            json_broken,
+            "package.json",
             PACKAGE,
             "    \"test\": \"jest\"\n",
             "    \"lint\": \"eslint .\"\n",
         );
-        let found = json_broken("package.json", PACKAGE, &missing);
         assert_eq!(
             found,
             Some(NotJson {
@@ -402,7 +403,8 @@ mod tests {
                  stays JSON (a comma between two entries, none after the last)"
             )
         );
-        let trailing = PACKAGE.replace(
+        let trailing = edited(
+            PACKAGE,
             "    \"test\": \"jest\"\n",
             "    \"test\": \"jest\",\n    \"lint\": \"eslint .\",\n",
         );
@@ -422,20 +424,26 @@ mod tests {
     fn a_jsonc_file_is_read_with_comments_and_trailing_commas() {
         let tsconfig =
             "{\n  // options\n  \"compilerOptions\": {\n    \"strict\": true,\n  },\n}\n";
-        let fine = after(
-            tsconfig,
-            "    \"strict\": true,\n",
-            "    /* out */ \"outDir\": \"dist\",\n",
-        );
         for name in [
             "tsconfig.json",
             "a/tsconfig.app.json",
             ".vscode/settings.json",
             "x.jsonc",
         ] {
-            assert_eq!(json_broken(name, tsconfig, &fine), None, "{name}");
+            assert_eq!(
+                check_after(
+                    json_broken,
+                    name,
+                    tsconfig,
+                    "    \"strict\": true,\n",
+                    "    /* out */ \"outDir\": \"dist\",\n"
+                ),
+                None,
+                "{name}"
+            );
         }
-        let missing = tsconfig.replace(
+        let missing = edited(
+            tsconfig,
             "    \"strict\": true,\n",
             "    \"strict\": true\n    \"outDir\": \"dist\",\n",
         );
@@ -454,12 +462,17 @@ mod tests {
     /// JSON before (broken, JSON5, empty), another file's name.
     #[test]
     fn edits_that_keep_json_or_were_not_json_are_not_doubted() {
-        let added = PACKAGE.replace(
-            "    \"test\": \"jest\"\n",
-            "    \"test\": \"jest\",\n    \"lint\": \"eslint .\"\n",
+        assert_eq!(
+            check_edit(
+                json_broken,
+                "package.json",
+                PACKAGE,
+                "    \"test\": \"jest\"\n",
+                "    \"test\": \"jest\",\n    \"lint\": \"eslint .\"\n"
+            ),
+            None
         );
-        assert_eq!(json_broken("package.json", PACKAGE, &added), None);
-        let broken = PACKAGE.replace("\"tsc\",", "\"tsc\"");
+        let broken = edited(PACKAGE, "\"tsc\",", "\"tsc\"");
         assert_eq!(
             json_broken("package.json", &broken, &broken.replace("jest", "vitest")),
             None
@@ -528,8 +541,8 @@ mod tests {
     #[test]
     fn json_files_named_otherwise_are_read_as_their_readers_read_them() {
         let text = "{\n  \"a\": 1\n}\n";
-        let missing = text.replace("1\n", "1\n  \"b\": 2\n");
-        let trailing = text.replace("1\n", "1,\n");
+        let missing = edited(text, "1\n", "1\n  \"b\": 2\n");
+        let trailing = edited(text, "1\n", "1,\n");
         for (name, jsonc) in [
             ("a.ipynb", false),
             ("maps/x.geojson", false),
@@ -581,7 +594,7 @@ mod tests {
     #[test]
     fn a_trailing_comma_in_a_plain_data_json_is_doubted() {
         let users = "[\n  {\"id\": 1},\n  {\"id\": 2}\n]\n";
-        let added = users.replace("  {\"id\": 2}\n", "  {\"id\": 2},\n  {\"id\": 3},\n");
+        let added = edited(users, "  {\"id\": 2}\n", "  {\"id\": 2},\n  {\"id\": 3},\n");
         assert_eq!(
             json_broken("data/users.json", users, &added).map(|f| f.describe()),
             Some(
@@ -614,11 +627,26 @@ mod tests {
         let commented = "{\n  // ids\n  \"a\": 1\n}\n";
         let trailing = "{\n  \"a\": [1, 2,]\n}\n";
         for before in [commented, trailing] {
-            let fine = before.replace("\n}\n", ",\n  \"b\": 2,\n}\n");
-            assert_eq!(json_broken("data/x.json", before, &fine), None, "{before}");
-            let missing = before.replace("\n}\n", "\n  \"b\": 2\n}\n");
             assert_eq!(
-                json_broken("data/x.json", before, &missing).map(|f| f.jsonc),
+                check_edit(
+                    json_broken,
+                    "data/x.json",
+                    before,
+                    "\n}\n",
+                    ",\n  \"b\": 2,\n}\n"
+                ),
+                None,
+                "{before}"
+            );
+            assert_eq!(
+                check_edit(
+                    json_broken,
+                    "data/x.json",
+                    before,
+                    "\n}\n",
+                    "\n  \"b\": 2\n}\n"
+                )
+                .map(|f| f.jsonc),
                 Some(true),
                 "{before}"
             );

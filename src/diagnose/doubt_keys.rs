@@ -1002,6 +1002,7 @@ mod tests {
 #[cfg(test)]
 mod cost {
     use super::literal_key_twice;
+    use crate::diagnose::doubt::test_edits::check_edit;
     use crate::diagnose::layout::layout_break;
     use std::time::Instant;
 
@@ -1072,10 +1073,18 @@ mod cost {
             &|| layout_break("a.py", &python, &py_fine).is_some(),
             false,
         );
-        let js_value = javascript.replacen("  port: 500,\n", "  port: 501,\n", 1);
         time(
             "JavaScript: layout_break (every check), a value changed",
-            &|| layout_break("a.js", &javascript, &js_value).is_some(),
+            &|| {
+                check_edit(
+                    layout_break,
+                    "a.js",
+                    &javascript,
+                    "  port: 500,\n",
+                    "  port: 501,\n",
+                )
+                .is_some()
+            },
             false,
         );
         time(

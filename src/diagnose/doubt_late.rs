@@ -134,11 +134,7 @@ pub(super) fn python_defined_late(original: &str, result: &str) -> Option<Define
 /// function; read as [`shell_program`] reads a script. `None` when there is
 /// none, or either text is not read.
 pub(super) fn shell_defined_late(path: &str, original: &str, result: &str) -> Option<DefinedLate> {
-    let base = if original.is_empty() {
-        result
-    } else {
-        original
-    };
+    let base = super::file_kind::told_by(original, result);
     if !super::doubt_shell::shell_script(path, base) {
         return None;
     }

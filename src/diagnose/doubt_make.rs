@@ -430,8 +430,8 @@ pub(super) fn make_break(original: &str, result: &str) -> Option<RecipeBreak> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cases::{assert_none, before};
-    use crate::diagnose::doubt::test_edits::after;
+    use crate::cases::assert_none;
+    use crate::diagnose::doubt::test_edits::{check_after, check_before, check_edit};
 
     const MAKEFILE: &str = "all: app\n\napp: main.c\n\tcc -o app main.c\n\nclean:\n\trm -f app\n";
 
@@ -446,16 +446,28 @@ mod tests {
 
     #[test]
     fn a_recipe_line_added_with_spaces_is_a_fault() {
-        let result = MAKEFILE.replace("main.c\n\n", "main.c\n    strip app\n\n");
-        let found = recipe_break("Makefile", MAKEFILE, &result).expect("a fault");
+        let found = check_edit(
+            recipe_break,
+            "Makefile",
+            MAKEFILE,
+            "main.c\n\n",
+            "main.c\n    strip app\n\n",
+        )
+        .expect("a fault");
         assert_eq!(
             (found.line, &*found.text, found.recipe),
             (5, "strip app", 4)
         );
         // The first recipe line of a rule whose next one has a tab.
-        let first = after(MAKEFILE, "app: main.c\n", "    mkdir -p out\n");
         assert_eq!(
-            recipe_break("rules.mk", MAKEFILE, &first).map(|f| (f.line, f.recipe)),
+            check_after(
+                recipe_break,
+                "rules.mk",
+                MAKEFILE,
+                "app: main.c\n",
+                "    mkdir -p out\n"
+            )
+            .map(|f| (f.line, f.recipe)),
             Some((4, 3))
         );
     }
@@ -468,8 +480,14 @@ mod tests {
     #[test]
     fn a_rule_whose_recipe_is_all_in_spaces_is_a_fault() {
         let makefile = "all: build\n\nbuild:\n\tgo build ./...\n\ntest:\n\tgo test ./...\n";
-        let result = before(makefile, "test:\n", "gen:\n    go generate ./...\n\n");
-        let found = recipe_break("Makefile", makefile, &result).expect("a fault");
+        let found = check_before(
+            recipe_break,
+            "Makefile",
+            makefile,
+            "test:\n",
+            "gen:\n    go generate ./...\n\n",
+        )
+        .expect("a fault");
         assert_eq!(
             found.describe(),
             "as written, line 7 (`go generate ./...`) is indented with 4 spaces (column 5) in \
@@ -490,8 +508,13 @@ mod tests {
                 "gen: CFLAGS = -O2",
             ),
         ] {
-            let result = makefile.replace("test:\n", &format!("{added}\ntest:\n"));
-            let found = recipe_break("Makefile", makefile, &result);
+            let found = check_edit(
+                recipe_break,
+                "Makefile",
+                makefile,
+                "test:\n",
+                &format!("{added}\ntest:\n"),
+            );
             assert_eq!(
                 found.map(|f| (f.line, f.rule)),
                 Some((line, Some(rule.to_string()))),
@@ -499,9 +522,15 @@ mod tests {
             );
         }
         // A second line in spaces under one: the first is named.
-        let two = before(makefile, "test:\n", "gen:\n  a\n  b\n\n");
         assert_eq!(
-            recipe_break("Makefile", makefile, &two).map(|f| (f.line, f.indent, f.text)),
+            check_before(
+                recipe_break,
+                "Makefile",
+                makefile,
+                "test:\n",
+                "gen:\n  a\n  b\n\n"
+            )
+            .map(|f| (f.line, f.indent, f.text)),
             Some((7, 2, "a".to_string()))
         );
     }
@@ -526,8 +555,16 @@ mod tests {
             ],
         );
         let prefixed = format!(".RECIPEPREFIX = >\n{makefile}");
-        let spaced = before(&prefixed, "test:\n", "gen:\n    go generate ./...\n\n");
-        assert_eq!(recipe_break("Makefile", &prefixed, &spaced), None);
+        assert_eq!(
+            check_before(
+                recipe_break,
+                "Makefile",
+                &prefixed,
+                "test:\n",
+                "gen:\n    go generate ./...\n\n"
+            ),
+            None
+        );
     }
 
     /// Tabs, lines make reads at any indentation, continuations, a
@@ -547,18 +584,36 @@ mod tests {
                 "\n",
             ],
         );
-        let continued = MAKEFILE.replace("\tcc -o app main.c\n", "\tcc -o app \\\n    main.c\n");
-        assert_eq!(recipe_break("Makefile", MAKEFILE, &continued), None);
+        assert_eq!(
+            check_edit(
+                recipe_break,
+                "Makefile",
+                MAKEFILE,
+                "\tcc -o app main.c\n",
+                "\tcc -o app \\\n    main.c\n"
+            ),
+            None
+        );
         let defined = "define RUN\n\tcc x\nendef\n";
         let in_define = "define RUN\n\tcc x\n    strip x\nendef\n";
         assert_eq!(recipe_break("Makefile", defined, in_define), None);
         let prefixed = format!(".RECIPEPREFIX = >\n{MAKEFILE}");
-        let spaced = prefixed.replace("main.c\n\n", "main.c\n    strip app\n\n");
-        assert_eq!(recipe_break("Makefile", &prefixed, &spaced), None);
+        assert_eq!(
+            check_edit(
+                recipe_break,
+                "Makefile",
+                &prefixed,
+                "main.c\n\n",
+                "main.c\n    strip app\n\n"
+            ),
+            None
+        );
         let result = MAKEFILE.replace("main.c\n\n", "main.c\n    strip app\n\n");
         assert_eq!(recipe_break("build.txt", MAKEFILE, &result), None);
-        let edited = after(&result, "rm -f app", " out");
-        assert_eq!(recipe_break("Makefile", &result, &edited), None);
+        assert_eq!(
+            check_after(recipe_break, "Makefile", &result, "rm -f app", " out"),
+            None
+        );
     }
 
     /// A recipe line in spaces starting with a variable reference (a
@@ -584,15 +639,27 @@ mod tests {
             "$(info a)$(CC)",
             "$(shell go generate)",
         ] {
-            let result = makefile.replace("test:\n", &format!("gen:\n    {command}\n\ntest:\n"));
             assert_eq!(
-                recipe_break("Makefile", makefile, &result).map(|f| (f.line, f.text, f.rule)),
+                check_edit(
+                    recipe_break,
+                    "Makefile",
+                    makefile,
+                    "test:\n",
+                    &format!("gen:\n    {command}\n\ntest:\n")
+                )
+                .map(|f| (f.line, f.text, f.rule)),
                 Some((7, command.to_string(), Some("gen:".to_string()))),
                 "{command:?}"
             );
-            let under = MAKEFILE.replace("main.c\n\n", &format!("main.c\n  {command}\n\n"));
             assert_eq!(
-                recipe_break("Makefile", MAKEFILE, &under).map(|f| (f.line, f.recipe, f.rule)),
+                check_edit(
+                    recipe_break,
+                    "Makefile",
+                    MAKEFILE,
+                    "main.c\n\n",
+                    &format!("main.c\n  {command}\n\n")
+                )
+                .map(|f| (f.line, f.recipe, f.rule)),
                 Some((5, 4, None)),
                 "{command:?}"
             );
@@ -670,12 +737,14 @@ mod tests {
                 "{added:?}"
             );
         }
-        let result = before(
+        let found = check_before(
+            recipe_break,
+            "Makefile",
             makefile,
             "test:\n",
             "gen:\n  ifdef CI\n    $(info on CI)\n  endif\n\tgo generate\n\n",
-        );
-        let found = recipe_break("Makefile", makefile, &result).expect("a fault");
+        )
+        .expect("a fault");
         assert_eq!(
             found.describe(),
             "as written, line 8 (`$(info on CI)`) is indented with spaces in the recipe of \
@@ -691,9 +760,8 @@ mod tests {
             "gen: a\n    $(BIN): b\n\tgo generate\n\ntest:\n",
             "gen:\n    GOFLAGS = \\\n\t-mod=vendor\n\ntest:\n",
         ] {
-            let result = makefile.replace("test:\n", added);
             assert_eq!(
-                recipe_break("Makefile", makefile, &result),
+                check_edit(recipe_break, "Makefile", makefile, "test:\n", added),
                 None,
                 "{added:?}"
             );

@@ -228,6 +228,7 @@ fn quoted_len(rest: &str, q: char) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diagnose::doubt::test_edits::check_edit;
 
     const NFD_JS: &str = "const cafe\u{301} = 1;\nconsole.log(cafe\u{301});\n";
 
@@ -250,9 +251,15 @@ mod tests {
         );
         // The other way round, and in C, Java, Go.
         let nfc = NFD_JS.replace("e\u{301}", "\u{e9}");
-        let back = nfc.replacen("console.log(", "console.log(cafe\u{301});\nconsole.log(", 1);
         assert_eq!(
-            other_form("n.ts", &nfc, &back).map(|f| (f.language, f.written.1)),
+            check_edit(
+                other_form,
+                "n.ts",
+                &nfc,
+                "console.log(",
+                "console.log(cafe\u{301});\nconsole.log("
+            )
+            .map(|f| (f.language, f.written.1)),
             Some(("TypeScript", 2))
         );
         for (path, language) in [("n.c", "C"), ("N.java", "Java"), ("n.go", "Go")] {
@@ -272,12 +279,30 @@ mod tests {
             "/* caf\u{e9} */\n",
             "console.log(cafe\u{301} + 1);\n",
         ] {
-            let result = NFD_JS.replacen("console.log(", &format!("{new}console.log("), 1);
-            assert_eq!(other_form("n.js", NFD_JS, &result), None, "{new:?}");
+            assert_eq!(
+                check_edit(
+                    other_form,
+                    "n.js",
+                    NFD_JS,
+                    "console.log(",
+                    &format!("{new}console.log(")
+                ),
+                None,
+                "{new:?}"
+            );
         }
-        let result = NFD_JS.replacen("console.log(", "console.log(caf\u{e9});\nconsole.log(", 1);
         for path in ["n.py", "n.rs", "n.swift", "n.json"] {
-            assert_eq!(other_form(path, NFD_JS, &result), None, "{path}");
+            assert_eq!(
+                check_edit(
+                    other_form,
+                    path,
+                    NFD_JS,
+                    "console.log(",
+                    "console.log(caf\u{e9});\nconsole.log("
+                ),
+                None,
+                "{path}"
+            );
         }
         // A name the edit leaves as it was: not the edit's.
         let both = format!("{NFD_JS}let x = caf\u{e9};\n");

@@ -235,6 +235,7 @@ fn bound<'a>(tokens: &[Token<'a>]) -> Vec<&'a str> {
 #[cfg(test)]
 mod tests {
     use super::overload_alone;
+    use crate::diagnose::doubt::test_edits::check_edit;
 
     const MODULE: &str = "from typing import overload\n\n\n@overload\ndef parse(x: int) -> int: \
                           ...\n@overload\ndef parse(x: str) -> str: ...\ndef parse(x):\n    \
@@ -243,8 +244,13 @@ mod tests {
     /// The implementation's `def` removed: a doubt naming the overloads.
     #[test]
     fn overloads_left_without_their_implementation_are_doubted() {
-        let result = MODULE.replace("def parse(x):\n    return x\n", "");
-        let found = overload_alone("m.py", MODULE, &result);
+        let found = check_edit(
+            overload_alone,
+            "m.py",
+            MODULE,
+            "def parse(x):\n    return x\n",
+            "",
+        );
         assert_eq!(
             found.map(|f| f.describe()).as_deref(),
             Some(
@@ -256,12 +262,14 @@ mod tests {
         );
         // In a class, with `typing.overload`, and added by the edit.
         let class = "import typing\n\nclass Box:\n    def get(self):\n        return 1\n";
-        let added = class.replace(
+        let found = check_edit(
+            overload_alone,
+            "box.py",
+            class,
             "    def get(self):\n",
             "    @typing.overload\n    def get(self, key: int) -> int: ...\n    \
              @typing.overload\n    def get(self, key: str) -> str: ...\n    def put(self):\n",
         );
-        let found = overload_alone("box.py", class, &added);
         assert_eq!(
             found.map(|f| f.fault()).as_deref(),
             Some(

@@ -860,9 +860,29 @@ mod tests {
         yaml_template,
     };
     use crate::cases::{assert_none, before};
-    use crate::diagnose::doubt::test_edits::{after, recorded_cases};
+    use crate::diagnose::doubt::test_edits::{after, check_edit, recorded_cases};
 
     const CLASS: &str = "class Inventory:\n    def __init__(self):\n        self.items = {}\n\n    def total(self):\n        return sum(self.items.values())\n";
+
+    /// A name defined or assigned (`assigned`) again at `lines` in its
+    /// class `block`, with no role.
+    type Want<'a> = (&'a str, (usize, &'a str), (usize, usize), bool);
+
+    /// Asserts that Python's reading of the edit `(original, result)` is
+    /// `want`, said as `said`.
+    fn assert_redefinition((original, result): (&str, &str), want: Want, said: &str) {
+        let (name, (block_line, block), lines, assigned) = want;
+        let want = Redefinition {
+            name: name.into(),
+            role: None,
+            block: Some((block_line, block.into())),
+            lines,
+            assigned,
+        };
+        let found = python_redefinition(original, result);
+        assert_eq!(found, Some(want));
+        assert_eq!(found.map(|f| f.describe()).as_deref(), Some(said));
+    }
 
     /// A tester's kind of find: an edit re-sent, changed a little, after
     /// its first send was applied: the method is there twice, and the
@@ -874,25 +894,13 @@ mod tests {
             "        self.items = {}\n",
             "\n    def total(self):\n        return 0\n",
         );
-        let found = python_redefinition(CLASS, &result);
-        assert_eq!(
-            found,
-            Some(Redefinition {
-                name: "total".into(),
-                role: None,
-                block: Some((1, "class Inventory:".into())),
-                lines: (5, 8),
-                assigned: false,
-            })
-        );
-        assert_eq!(
-            found.map(|f| f.describe()).as_deref(),
-            Some(
-                "as written, the file defines `total` twice in class `Inventory` (line 1), at \
-                 lines 5 and 8: Python keeps the later one (line 8) without a word, and the one \
-                 at line 5 never runs: change the definition that is there (its text in the old \
-                 text) instead of adding another, or give the new one another name"
-            )
+        assert_redefinition(
+            (CLASS, &result),
+            ("total", (1, "class Inventory:"), (5, 8), false),
+            "as written, the file defines `total` twice in class `Inventory` (line 1), at lines \
+             5 and 8: Python keeps the later one (line 8) without a word, and the one at line 5 \
+             never runs: change the definition that is there (its text in the old text) instead \
+             of adding another, or give the new one another name",
         );
     }
 
@@ -1142,25 +1150,13 @@ mod tests {
             "    DEBUG = False\n",
             "    PORT = 9000\n    TIMEOUT = 5\n",
         );
-        let found = python_redefinition(config, &result);
-        assert_eq!(
-            found,
-            Some(Redefinition {
-                name: "PORT".into(),
-                role: None,
-                block: Some((1, "class Config:".into())),
-                lines: (3, 5),
-                assigned: true,
-            })
-        );
-        assert_eq!(
-            found.map(|f| f.describe()).as_deref(),
-            Some(
-                "as written, the file assigns `PORT` twice in class `Config` (line 1), at lines \
-                 3 and 5: Python keeps the later value (line 5) without a word, and the one at \
-                 line 3 has no effect: change the assignment that is there (its line in the old \
-                 text) instead of adding another"
-            )
+        assert_redefinition(
+            (config, &result),
+            ("PORT", (1, "class Config:"), (3, 5), true),
+            "as written, the file assigns `PORT` twice in class `Config` (line 1), at lines 3 and \
+             5: Python keeps the later value (line 5) without a word, and the one at line 3 has \
+             no effect: change the assignment that is there (its line in the old text) instead \
+             of adding another",
         );
         // `else:` and `try:` are no names; `NAME: T` alone gives no value.
         for text in [
@@ -1437,16 +1433,26 @@ mod tests {
     #[test]
     fn comment_keys_of_npm_are_not_a_key_twice() {
         let before = "{\n  \"name\": \"app\",\n  \"//\": \"build uses tsc\",\n  \"scripts\": {\n    \"build\": \"tsc\"\n  }\n}\n";
-        let after = before.replace(
-            "  \"scripts\": {\n",
-            "  \"//\": \"see docs/build.md\",\n  \"scripts\": {\n",
+        assert_eq!(
+            check_edit(
+                json_duplicate_key,
+                "package.json",
+                before,
+                "  \"scripts\": {\n",
+                "  \"//\": \"see docs/build.md\",\n  \"scripts\": {\n"
+            ),
+            None
         );
-        assert_eq!(json_duplicate_key("package.json", before, &after), None);
-        let again = before.replace(
-            "  \"scripts\": {\n",
-            "  \"name\": \"b\",\n  \"scripts\": {\n",
+        assert!(
+            check_edit(
+                json_duplicate_key,
+                "package.json",
+                before,
+                "  \"scripts\": {\n",
+                "  \"name\": \"b\",\n  \"scripts\": {\n"
+            )
+            .is_some()
         );
-        assert!(json_duplicate_key("package.json", before, &again).is_some());
     }
 
     #[test]

@@ -313,6 +313,7 @@ fn arrow_after(tokens: &[Token], k: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diagnose::doubt::test_edits::edited;
 
     const TOTAL: &str = "export function total(a, b) {\n  return a + b;\n}\n";
 
@@ -321,7 +322,7 @@ mod tests {
     /// Illegal newline after throw`).
     #[test]
     fn a_value_cut_from_return_or_throw_is_a_doubt() {
-        let result = TOTAL.replace("return a + b;", "return\n    a + b;");
+        let result = edited(TOTAL, "return a + b;", "return\n    a + b;");
         let cut = restricted_break("r.js", TOTAL, &result).expect("a cut");
         assert_eq!(
             cut.describe(),
@@ -331,7 +332,7 @@ mod tests {
              is never run: keep the value's start on line 2 with `return`, or open a bracket \
              there (`return (` .. `)`) and wrap the value inside it"
         );
-        let ts = TOTAL.replace("(a, b)", "(a: number, b: number): number");
+        let ts = edited(TOTAL, "(a, b)", "(a: number, b: number): number");
         let cut = restricted_break("r.ts", &ts, &ts.replace("return a", "return\n    a"));
         assert_eq!(cut.map(|c| (c.language, c.line.0)), Some(("TypeScript", 2)));
         let th = "export function f(a) {\n  if (!a) throw new Error(\"no a\");\n  return a;\n}\n";
@@ -354,7 +355,7 @@ mod tests {
         let cut = restricted_break("s.js", set, &set.replace("return set", "return\n    set"));
         assert_eq!(cut.map(|c| c.word), Some("return"));
         // Wrapped in a bracket, as the advice says: read as meant.
-        let wrapped = TOTAL.replace("return a + b;", "return (\n    a + b\n  );");
+        let wrapped = edited(TOTAL, "return a + b;", "return (\n    a + b\n  );");
         assert_eq!(restricted_break("r.js", TOTAL, &wrapped), None);
     }
 
@@ -392,7 +393,7 @@ mod tests {
             ("const f = (x) => x\n", "(x) =>", "(x)\n  =>", "=>"),
         ];
         for (file, old, new, word) in cases {
-            let result = file.replace(old, new);
+            let result = edited(file, old, new);
             let cut = restricted_break("a.js", file, &result);
             assert_eq!(cut.map(|c| c.word), Some(word), "{result:?}");
         }
@@ -436,11 +437,11 @@ mod tests {
             ("for (;;) { break }\n", "break }", "break\n  }"),
         ];
         for (file, old, new) in cases {
-            let result = file.replacen(old, new, 1);
+            let result = edited(file, old, new);
             assert_eq!(restricted_break("a.js", file, &result), None, "{result:?}");
         }
         // The same cut in the file before: not the edit's.
-        let cut = TOTAL.replace("return a + b;", "return\n    a + b;");
+        let cut = edited(TOTAL, "return a + b;", "return\n    a + b;");
         assert_eq!(
             restricted_break("r.js", &cut, &cut.replace("a + b", "b + a")),
             None

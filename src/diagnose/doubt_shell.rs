@@ -345,11 +345,7 @@ pub fn shell_script(path: &str, content: &str) -> bool {
 /// `original` read clean; `None` when there is none, when either text is
 /// one the reader is unsure of, or `path` is no sh or bash script.
 pub(super) fn shell_syntax(path: &str, original: &str, result: &str) -> Option<ShellBreak> {
-    let base = if original.is_empty() {
-        result
-    } else {
-        original
-    };
+    let base = super::file_kind::told_by(original, result);
     if !shell_script(path, base) || scan(original) != Ok(()) {
         return None;
     }
@@ -1243,15 +1239,9 @@ impl Reader<'_> {
                     self.i += 1;
                     self.double(line)?;
                 }
-                b'`' => {
+                b'`' | b'$' => {
                     plain = false;
-                    self.i += 1;
-                    self.backquote(line)?;
-                }
-                b'$' => {
-                    plain = false;
-                    self.i += 1;
-                    self.dollar(line, false)?;
+                    self.expansion(c, line, false)?;
                 }
                 b'(' if out.last() == Some(&b'=') => {
                     plain = false;
@@ -1444,16 +1434,20 @@ impl Reader<'_> {
                     return Ok(());
                 }
                 Some(b'\\') => self.escaped(),
-                Some(b'`') => {
-                    self.i += 1;
-                    self.backquote(at)?;
-                }
-                Some(b'$') => {
-                    self.i += 1;
-                    self.dollar(at, true)?;
-                }
+                Some(opener @ (b'`' | b'$')) => self.expansion(opener, at, true)?,
                 Some(_) => self.bump(),
             }
+        }
+    }
+
+    /// Past the `` ` `` or `$` at the reading place (`opener`, on `line`)
+    /// and the backquoted command or the expansion it starts.
+    fn expansion(&mut self, opener: u8, line: usize, in_double: bool) -> Scan {
+        self.i += 1;
+        if opener == b'`' {
+            self.backquote(line)
+        } else {
+            self.dollar(line, in_double)
         }
     }
 
@@ -1494,14 +1488,7 @@ impl Reader<'_> {
                     self.i += 1;
                     self.double(at)?;
                 }
-                Some(b'`') => {
-                    self.i += 1;
-                    self.backquote(at)?;
-                }
-                Some(b'$') => {
-                    self.i += 1;
-                    self.dollar(at, in_double)?;
-                }
+                Some(opener @ (b'`' | b'$')) => self.expansion(opener, at, in_double)?,
                 Some(_) => self.bump(),
             }
         }
@@ -1591,6 +1578,7 @@ impl Reader<'_> {
 #[cfg(test)]
 mod tests {
     use super::{ShellFault, Stop, scan, shell_syntax};
+    use crate::diagnose::doubt::test_edits::{check_edit, edited};
 
     const DEPLOY: &str = "#!/bin/bash\nset -e\nif [ -z \"$ENV\" ]; then\n  echo \"ENV not \
                           set\"\n  exit 1\nfi\nfor host in a b; do\n  echo \"deploy \
@@ -1600,8 +1588,14 @@ mod tests {
     /// open.
     #[test]
     fn a_dropped_fi_or_an_open_quote_is_a_fault() {
-        let dropped = DEPLOY.replace("  exit 1\nfi\n", "  exit 2\n");
-        let got = shell_syntax("deploy.sh", DEPLOY, &dropped).expect("a fault");
+        let got = check_edit(
+            shell_syntax,
+            "deploy.sh",
+            DEPLOY,
+            "  exit 1\nfi\n",
+            "  exit 2\n",
+        )
+        .expect("a fault");
         assert_eq!(
             got.fault,
             ShellFault::Open {
@@ -1615,8 +1609,14 @@ mod tests {
              -z \"$ENV\" ]; then`) opens `if` and nothing closes it with `fi` before the file's \
              end, where the script before read clean: keep the `fi` that closes the `if` in the new text"
         );
-        let open = DEPLOY.replace("  echo \"deploy $host\"\n", "  echo \"deploy $host\n");
-        let got = shell_syntax("deploy.sh", DEPLOY, &open).expect("a fault");
+        let got = check_edit(
+            shell_syntax,
+            "deploy.sh",
+            DEPLOY,
+            "  echo \"deploy $host\"\n",
+            "  echo \"deploy $host\n",
+        )
+        .expect("a fault");
         assert_eq!(
             got.fault,
             ShellFault::Open {
@@ -1638,11 +1638,11 @@ mod tests {
             "  exit 1\nfi\narr=(a 'b c' # (x\n)\n{ if true; then :; fi }\n",
         ];
         for new in fine {
-            let result = DEPLOY.replace("  exit 1\nfi\n", new);
+            let result = edited(DEPLOY, "  exit 1\nfi\n", new);
             assert_eq!(scan(&result), Ok(()), "{new}");
             assert_eq!(shell_syntax("deploy.sh", DEPLOY, &result), None, "{new}");
         }
-        let dropped = DEPLOY.replace("fi\n", "");
+        let dropped = edited(DEPLOY, "fi\n", "");
         assert_eq!(shell_syntax("deploy.zsh", DEPLOY, &dropped), None);
         assert!(shell_syntax("deploy", DEPLOY, &dropped).is_some());
         assert_eq!(
@@ -1666,20 +1666,26 @@ mod tests {
     /// took from it.
     #[test]
     fn a_block_part_left_empty_is_said_with_the_line_it_held() {
-        let commented = DBG.replace("  echo \"debug", "  # echo \"debug");
-        let got = shell_syntax("dbg.sh", DBG, &commented).expect("a fault");
+        let got = check_edit(
+            shell_syntax,
+            "dbg.sh",
+            DBG,
+            "  echo \"debug",
+            "  # echo \"debug",
+        )
+        .expect("a fault");
         assert_eq!(
             got.describe(),
             "as the edit (from line 4) leaves it, `bash -n` refuses the script: line 5 (`fi`) has `fi` right after the `then` of line 3 with no command between (before the edit, line 4 `echo \"debug: starting\" >&2` stood there): bash refuses an empty block, where the script before read clean: keep a command in it (`:` does nothing) or send the new text without the block"
         );
-        let emptied = DBG.replace("  rm -f /tmp/x.lock\n", "");
-        let got = shell_syntax("dbg.sh", DBG, &emptied).expect("a fault");
+        let got =
+            check_edit(shell_syntax, "dbg.sh", DBG, "  rm -f /tmp/x.lock\n", "").expect("a fault");
         assert_eq!(
             got.fault(),
             "as the edit (from line 10) leaves it, `bash -n` refuses the script: line 10 (`}`) has `}` right after the `{` of line 9 with no command between (before the edit, line 10 `rm -f /tmp/x.lock` stood there): bash refuses an empty block, where the script before read clean"
         );
-        let headless = DBG.replace("for f in \"$@\"; do\n", "do\n");
-        let got = shell_syntax("dbg.sh", DBG, &headless).expect("a fault");
+        let got = check_edit(shell_syntax, "dbg.sh", DBG, "for f in \"$@\"; do\n", "do\n")
+            .expect("a fault");
         assert_eq!(
             got.fault(),
             "as the edit (from line 6) leaves it, `bash -n` refuses the script: line 6 (`do`) has `do` with no `for`, `while` or `until` before it to begin its loop, where the script before read clean"
@@ -1690,7 +1696,7 @@ mod tests {
     /// arithmetic left open, a heredoc's delimiter renamed.
     #[test]
     fn an_operator_an_arithmetic_or_a_heredoc_left_open_is_said() {
-        let and = DBG.replace("starting\" >&2\n", "starting\" >&2 &&\n");
+        let and = edited(DBG, "starting\" >&2\n", "starting\" >&2 &&\n");
         let got = shell_syntax("dbg.sh", DBG, &and).expect("a fault");
         assert_eq!(
             got.describe(),
@@ -1709,8 +1715,7 @@ mod tests {
             "as the edit (from line 13) leaves it, `bash -n` refuses the script: line 13 (`n=$(( 1 + 2`) opens `$((` and nothing closes it with `))` before the file's end, where the script before read clean: close the `$((` with `))` in the new text"
         );
         let hd = "#!/bin/sh\ncat > conf.txt <<EOF\nname=demo\nEOF\necho written\nexit 0\n";
-        let renamed = hd.replace("<<EOF", "<<END");
-        let got = shell_syntax("hd.sh", hd, &renamed).expect("a fault");
+        let got = check_edit(shell_syntax, "hd.sh", hd, "<<EOF", "<<END").expect("a fault");
         assert_eq!(
             got.describe(),
             "as the edit (from line 2) leaves it, line 2 (`cat > conf.txt <<END`) opens a heredoc that a line `END` ends, and no line after it is `END`: bash reads lines 3 to 6, to the file's end, as the heredoc's text and runs none of it (`bash -n` only warns), where the script before read clean: end the heredoc with a line `END` in the new text"

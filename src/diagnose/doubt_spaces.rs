@@ -137,11 +137,7 @@ impl OddSpace {
 /// module's rule); `None` when there is none, the file is in no language
 /// read here, or either text is not read.
 pub(super) fn odd_space_in_code(path: &str, original: &str, result: &str) -> Option<OddSpace> {
-    let base = if original.is_empty() {
-        result
-    } else {
-        original
-    };
+    let base = super::file_kind::told_by(original, result);
     let mut argument = false;
     let (language, found) = match brace_language(path) {
         Some(Lang::C) => (SpaceLanguage::C, brace_spaces(Lang::C, original, result)?),
@@ -224,6 +220,7 @@ fn shell_spaces(original: &str, result: &str) -> Option<Vec<(usize, usize, bool)
 #[cfg(test)]
 mod tests {
     use super::odd_space_in_code;
+    use crate::diagnose::doubt::test_edits::{check_edit, edited};
 
     fn said(path: &str, original: &str, result: &str) -> Option<String> {
         odd_space_in_code(path, original, result).map(|s| s.describe())
@@ -284,12 +281,13 @@ mod tests {
             got.is_some_and(|g| g.contains("where the line shows a space ending it")),
             "a space ending the word"
         );
-        let french = sh.replace("echo done", "echo \"fini\u{a0}!\"");
-        let edited = french.replace("-rf /tmp", "-rf\u{a0}/tmp");
-        assert_eq!(said("rm.sh", &french, &edited), None);
+        let french = edited(sh, "echo done", "echo \"fini\u{a0}!\"");
+        assert_eq!(
+            check_edit(said, "rm.sh", &french, "-rf /tmp", "-rf\u{a0}/tmp"),
+            None
+        );
         // A command's name is said whatever the file held in its strings.
-        let named = french.replace("rm -rf", "rm\u{a0}-rf");
-        assert!(said("rm.sh", &french, &named).is_some());
+        assert!(check_edit(said, "rm.sh", &french, "rm -rf", "rm\u{a0}-rf").is_some());
         for result in [
             sh.replace("rm -rf", "X=a\u{a0}b rm -rf"),
             sh.replace("rm -rf", "export X=a\u{a0}b; rm -rf"),
@@ -313,7 +311,7 @@ mod tests {
         ] {
             assert_eq!(said("m.c", c, &result), None, "{result}");
         }
-        let held = c.replace("return x;", "return\u{a0}x;");
+        let held = edited(c, "return x;", "return\u{a0}x;");
         assert_eq!(
             said("m.c", &held, &held.replace("int x", "int\u{a0}x")),
             None

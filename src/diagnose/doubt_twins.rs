@@ -242,11 +242,7 @@ pub fn script_twin(path: &str, original: &str, result: &str) -> Option<Twin> {
     if original == result {
         return None;
     }
-    let first = if original.is_empty() {
-        result
-    } else {
-        original
-    };
+    let first = super::file_kind::told_by(original, result);
     let script = Script::of(path, first)?;
     let (old, new, prefix, suffix) = changed_lines(original, result);
     let changed = prefix..new.len() - suffix;
@@ -1327,7 +1323,7 @@ pub(crate) fn closing_delimiter(open: char) -> char {
 mod tests {
     use super::{Script, Twin, script_twin};
     use crate::cases::{assert_cases, assert_none, before};
-    use crate::diagnose::doubt::test_edits::{edited, recorded_cases};
+    use crate::diagnose::doubt::test_edits::{check_before, edited, recorded_cases};
 
     /// A quoted text blanked keeps its length, an escape's two characters
     /// two spaces (Ruby's reader gave them one), and a text the line ends
@@ -1358,12 +1354,14 @@ mod tests {
     /// it).
     #[test]
     fn a_lua_function_defined_again_is_a_twin() {
-        let result = before(
+        let twin = check_before(
+            script_twin,
+            "m.lua",
             LUA,
             "function M.greet(name)\n",
             "function M.bye(name)\n  return \"goodbye \" .. name\nend\n\n",
-        );
-        let twin = script_twin("m.lua", LUA, &result).expect("doubted");
+        )
+        .expect("doubted");
         assert_eq!(
             (twin.script, twin.name.as_str(), twin.lines),
             (Script::Lua, "M.bye", (3, 11))
@@ -1538,7 +1536,7 @@ mod tests {
              of adding another, or give the new one another name"
         );
         // A `.sh` file without a `#!` line: the shell.
-        let plain = sh.replacen("#!/usr/bin/env bash\n", "", 1);
+        let plain = edited(sh, "#!/usr/bin/env bash\n", "");
         let twice = edited(&plain, "build\n", "build() { :; }\nbuild\n");
         let twin = script_twin("run.sh", &plain, &twice).expect("a twin");
         assert!(

@@ -393,6 +393,7 @@ fn check_references(data: &str, base: usize) -> Result<(), Fault> {
 #[cfg(test)]
 mod tests {
     use super::{xml_broken, xml_name};
+    use crate::diagnose::doubt::test_edits::check_edit;
 
     const POM: &str = "<project>\n  <artifactId>demo</artifactId>\n  <dependencies>\n    <dependency>\n      <version>4.13.2</version>\n    </dependency>\n  </dependencies>\n</project>\n";
 
@@ -433,9 +434,8 @@ mod tests {
             ),
         ];
         for (old, new, said) in cases {
-            let result = POM.replacen(old, new, 1);
             assert_eq!(
-                xml_broken("pom.xml", POM, &result).map(|f| f.fault()),
+                check_edit(xml_broken, "pom.xml", POM, old, new).map(|f| f.fault()),
                 Some(format!(
                     "the file was well-formed XML before and is not after: {said}"
                 )),
@@ -458,8 +458,16 @@ mod tests {
     /// before (HTML named `.xml`, a template), a name not read as XML.
     #[test]
     fn edits_keeping_xml_or_of_files_not_xml_are_not_doubted() {
-        let bumped = POM.replace("4.13.2", "4.13.3 &amp; <![CDATA[<x>]]>");
-        assert_eq!(xml_broken("pom.xml", POM, &bumped), None);
+        assert_eq!(
+            check_edit(
+                xml_broken,
+                "pom.xml",
+                POM,
+                "4.13.2",
+                "4.13.3 &amp; <![CDATA[<x>]]>"
+            ),
+            None
+        );
         let doctype = "<?xml version=\"1.0\"?>\n<!DOCTYPE r [\n  <!ENTITY e \"]>\">\n]>\n<r a='1' b=\"&e;\"/>\n";
         assert_eq!(
             xml_broken("r.xml", doctype, &doctype.replace("'1'", "'2'")),

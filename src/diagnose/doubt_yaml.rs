@@ -1193,7 +1193,7 @@ fn misplaced(original: &str, result: &str) -> Option<Misplaced> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diagnose::doubt::test_edits::{after, edited};
+    use crate::diagnose::doubt::test_edits::{after, check_edit, edited};
 
     /// Asserts that `file` with `old` (which it holds once) rewritten as
     /// `new` is changed, and no doubt of [`yaml_doubt`]'s for `path`.
@@ -1210,7 +1210,7 @@ mod tests {
     /// `host` lands under it.
     #[test]
     fn a_first_line_sent_without_its_columns_moves_its_key() {
-        let result = CONFIG.replace("  port: 80\n", "port: 80\n  timeout: 5\n");
+        let result = edited(CONFIG, "  port: 80\n", "port: 80\n  timeout: 5\n");
         let found = key_move("config.yaml", CONFIG, &result).expect("a move");
         assert_eq!(
             (found.line, found.key.as_str(), found.column, found.replaced),
@@ -1348,10 +1348,10 @@ mod tests {
             .replace("  host: a\n", "  host: a\n  timeout: 5\n")
             .replace("  name: x\n", "  name: y\n");
         assert_eq!(yaml_doubt("c.yaml", CONFIG, &result), None);
-        let moved = CONFIG.replace("  port: 80\n", "port: 80\n  timeout: 5\n");
+        let moved = edited(CONFIG, "  port: 80\n", "port: 80\n  timeout: 5\n");
         assert_eq!(key_move("c.txt", CONFIG, &moved), None);
         let tabbed = format!("x:\n\ty: 1\n{CONFIG}");
-        let moved = tabbed.replace("  port: 80\n", "port: 80\n  timeout: 5\n");
+        let moved = edited(&tabbed, "  port: 80\n", "port: 80\n  timeout: 5\n");
         assert_eq!(key_move("c.yaml", &tabbed, &moved), None);
     }
 
@@ -1369,11 +1369,14 @@ mod tests {
     /// (the doubt names it).
     #[test]
     fn a_key_rewritten_at_another_column_moves_though_the_first_line_keeps_its_own() {
-        let result = DEPLOY.replace(
+        let found = check_edit(
+            key_move,
+            "deploy.yaml",
+            DEPLOY,
             "          image: nginx:1.25\n          ports:\n",
             "          image: nginx:1.27\n      ports:\n",
-        );
-        let found = key_move("deploy.yaml", DEPLOY, &result).expect("a move");
+        )
+        .expect("a move");
         assert_eq!(
             (found.line, found.key.as_str(), found.column, found.replaced),
             (12, "ports", 6, (12, 10))
@@ -1403,15 +1406,24 @@ mod tests {
              `jobs` among their own lines"
         );
         // The key's own lines move with it: counted.
-        let result = DEPLOY.replace(
+        let found = check_edit(
+            key_move,
+            "deploy.yaml",
+            DEPLOY,
             "          image: nginx:1.25\n          ports:\n            - containerPort: 80\n",
             "          image: nginx:1.27\n      ports:\n        - containerPort: 80\n",
-        );
-        let found = key_move("deploy.yaml", DEPLOY, &result).expect("a move");
+        )
+        .expect("a move");
         assert_eq!((found.key.as_str(), found.others), ("ports", 1));
         // A mapping's last key dedented to the top level.
-        let result = CONFIG.replace("  port: 80\n  host: a\n", "  port: 81\nhost: a\n");
-        let found = key_move("c.yaml", CONFIG, &result).expect("a move");
+        let found = check_edit(
+            key_move,
+            "c.yaml",
+            CONFIG,
+            "  port: 80\n  host: a\n",
+            "  port: 81\nhost: a\n",
+        )
+        .expect("a move");
         assert_eq!((found.line, found.key.as_str()), (3, "host"));
         assert!(
             found
@@ -1431,7 +1443,8 @@ mod tests {
     #[test]
     fn entries_of_one_collection_at_different_columns_are_a_doubt() {
         let ci = "name: CI\non:\n  push:\n    branches: [main]\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n    - uses: actions/checkout@v3\n    - name: Test\n      run: make test\n";
-        let result = ci.replace(
+        let result = edited(
+            ci,
             "    - uses: actions/checkout@v3\n",
             "      - uses: actions/checkout@v4\n",
         );
@@ -1460,7 +1473,8 @@ mod tests {
         let indented = ci
             .replace("    - ", "      - ")
             .replace("      run", "        run");
-        let result = indented.replace(
+        let result = edited(
+            &indented,
             "      - name: Test\n        run: make test\n",
             "    - name: Test\n      run: make test\n",
         );
@@ -1537,7 +1551,11 @@ mod tests {
         // scalar at the next line and refuses it); an indentation
         // indicator sets the column: not read.
         let script = "run: |\n  echo a: b\n  echo c\nnext: 1\n";
-        let result = script.replace("  echo a: b\n  echo c\n", "    echo a: b\n  echo c: 2\n");
+        let result = edited(
+            script,
+            "  echo a: b\n  echo c\n",
+            "    echo a: b\n  echo c: 2\n",
+        );
         assert_eq!(
             yaml_doubt("x.yml", script, &result)
                 .map(|f| f.fault())
@@ -1549,16 +1567,29 @@ mod tests {
             )
         );
         let fixed = after(script, "run: |", "2");
-        let result = fixed.replace("  echo a: b\n  echo c\n", "    echo a: b\n  echo c: 2\n");
-        assert_eq!(yaml_doubt("x.yml", &fixed, &result), None);
+        assert_eq!(
+            check_edit(
+                yaml_doubt,
+                "x.yml",
+                &fixed,
+                "  echo a: b\n  echo c\n",
+                "    echo a: b\n  echo c: 2\n"
+            ),
+            None
+        );
         // Not where the file before already read such a fault, nor with a
         // tab in the indentation.
         let faulty = format!("x:\n    y: 1\n  z: 2\n{ci}");
-        let result = faulty.replace(
-            "    - uses: actions/checkout@v3\n",
-            "      - uses: actions/checkout@v4\n",
+        assert_eq!(
+            check_edit(
+                yaml_doubt,
+                "ci.yml",
+                &faulty,
+                "    - uses: actions/checkout@v3\n",
+                "      - uses: actions/checkout@v4\n"
+            ),
+            None
         );
-        assert_eq!(yaml_doubt("ci.yml", &faulty, &result), None);
     }
 
     /// Everyday edits of a k8s Deployment, a docker-compose file and a
@@ -1714,8 +1745,8 @@ mod tests {
             "! >",
             "!Sub\t|",
         ] {
-            let original = USERDATA.replace("!Sub |", header);
-            let result = original.replace("          systemctl start httpd\n", added);
+            let original = edited(USERDATA, "!Sub |", header);
+            let result = edited(&original, "          systemctl start httpd\n", added);
             // An edit inside the scalar, and the file written new.
             assert_eq!(
                 yaml_doubt("template.yaml", &original, &result).map(|f| f.fault()),
@@ -1729,7 +1760,7 @@ mod tests {
             );
             // The scalar ends at a line no deeper than its key: a key there
             // at another column than its siblings is refused.
-            let bad = result.replace("      Tags: []\n", "     Tags: []\n");
+            let bad = edited(&result, "      Tags: []\n", "     Tags: []\n");
             assert!(
                 yaml_doubt("template.yaml", &result, &bad).is_some(),
                 "{header}"
@@ -1784,65 +1815,80 @@ mod tests {
     #[test]
     fn a_block_only_reindented_to_another_level_is_a_meant_move() {
         let compose = "services:\n  db:\n    image: postgres:16\n    volumes:\n      - db-data:/var/lib/postgresql/data\n  web:\n    image: nginx:1.27\n    ports:\n      - \"8080:80\"\n    volumes:\n      db-data:\n";
-        let moved = edited(
-            compose,
-            "    volumes:\n      db-data:\n",
-            "\nvolumes:\n  db-data:\n",
-        );
-        assert_eq!(yaml_doubt("docker-compose.yml", compose, &moved), None);
-        // Without the blank line, and deeper: a top-level block moved
-        // into a service.
-        let moved = edited(
-            compose,
-            "    volumes:\n      db-data:\n",
-            "volumes:\n  db-data:\n",
-        );
-        assert_eq!(yaml_doubt("compose.yaml", compose, &moved), None);
-        let top = "services:\n  web:\n    image: a\nlogging:\n  driver: json\n";
-        let moved = edited(
-            top,
-            "logging:\n  driver: json\n",
-            "    logging:\n      driver: json\n",
-        );
-        assert_eq!(yaml_doubt("compose.yaml", top, &moved), None);
-        // Beside a changed value, or shifted unlike: a move.
-        let changed = edited(
-            compose,
-            "    volumes:\n      db-data:\n",
-            "volumes:\n  db-data: {}\n",
-        );
-        assert!(key_move("compose.yaml", compose, &changed).is_some());
-        let unlike = edited(
-            compose,
-            "    volumes:\n      db-data:\n",
-            "volumes:\n    db-data:\n",
-        );
-        assert!(key_move("compose.yaml", compose, &unlike).is_some());
-        // A middle key dedented alone leaves its sibling under a key that
-        // holds a value: a doubt still.
-        let dedented = edited(CONFIG, "  port: 80\n", "port: 80\n");
-        assert!(yaml_doubt("c.yaml", CONFIG, &dedented).is_some());
-        // The one key of its mapping moved out: the mapping is left empty.
+        let volumes = "    volumes:\n      db-data:\n";
+        // Moved to the top level, without the blank line, and deeper: a
+        // top-level block moved into a service.
+        let meant = [
+            (
+                "docker-compose.yml",
+                compose,
+                volumes,
+                "\nvolumes:\n  db-data:\n",
+            ),
+            ("compose.yaml", compose, volumes, "volumes:\n  db-data:\n"),
+            (
+                "compose.yaml",
+                "services:\n  web:\n    image: a\nlogging:\n  driver: json\n",
+                "logging:\n  driver: json\n",
+                "    logging:\n      driver: json\n",
+            ),
+        ];
+        for (path, file, old, new) in meant {
+            let moved = edited(file, old, new);
+            assert_eq!(yaml_doubt(path, file, &moved), None, "{new:?}");
+        }
         let on = "on:\n  push:\n    branches:\n      - main\njobs:\n  a: 1\n";
-        let out = edited(
-            on,
-            "  push:\n    branches:\n      - main\n",
-            "push:\n  branches:\n    - main\n",
-        );
-        assert!(key_move("ci.yml", on, &out).is_some());
-        // The key line alone dedented, its list left below: the list goes
-        // with it, and `push` is left empty.
-        let out = edited(on, "    branches:\n", "branches:\n");
-        assert!(yaml_doubt("ci.yml", on, &out).is_some());
-        // Dedented out of a job, `steps` would take the job's next key
-        // into its list item: a move.
         let ci = "jobs:\n  build:\n    steps:\n      - run: make\n    env:\n      CI: 1\n";
-        let out = edited(
-            ci,
-            "    steps:\n      - run: make\n",
-            "steps:\n  - run: make\n",
-        );
-        assert!(key_move("ci.yml", ci, &out).is_some());
+        // Each a key move (`true`), or at least a doubt.
+        let doubted = [
+            // Beside a changed value, or shifted unlike: a move.
+            (
+                "compose.yaml",
+                compose,
+                volumes,
+                "volumes:\n  db-data: {}\n",
+                true,
+            ),
+            (
+                "compose.yaml",
+                compose,
+                volumes,
+                "volumes:\n    db-data:\n",
+                true,
+            ),
+            // A middle key dedented alone leaves its sibling under a key
+            // that holds a value: a doubt still.
+            ("c.yaml", CONFIG, "  port: 80\n", "port: 80\n", false),
+            // The one key of its mapping moved out: the mapping is left
+            // empty.
+            (
+                "ci.yml",
+                on,
+                "  push:\n    branches:\n      - main\n",
+                "push:\n  branches:\n    - main\n",
+                true,
+            ),
+            // The key line alone dedented, its list left below: the list
+            // goes with it, and `push` is left empty.
+            ("ci.yml", on, "    branches:\n", "branches:\n", false),
+            // Dedented out of a job, `steps` would take the job's next key
+            // into its list item: a move.
+            (
+                "ci.yml",
+                ci,
+                "    steps:\n      - run: make\n",
+                "steps:\n  - run: make\n",
+                true,
+            ),
+        ];
+        for (path, file, old, new, a_move) in doubted {
+            let result = edited(file, old, new);
+            if a_move {
+                assert!(key_move(path, file, &result).is_some(), "{new:?}");
+            } else {
+                assert!(yaml_doubt(path, file, &result).is_some(), "{new:?}");
+            }
+        }
         assert!(reindented_alike(
             &["  a: 1", "", "    b: 2"],
             &["a: 1", "  b: 2"]

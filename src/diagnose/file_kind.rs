@@ -126,6 +126,17 @@ pub fn interpreter(content: &str) -> Option<&str> {
     Some(program)
 }
 
+/// The text that tells what kind of file an edit's `path` is: the file
+/// before the edit, or the edit's `result` where the edit creates the file
+/// (`original` empty).
+pub(crate) fn told_by<'a>(original: &'a str, result: &'a str) -> &'a str {
+    if original.is_empty() {
+        result
+    } else {
+        original
+    }
+}
+
 /// The last part of a path.
 fn base_name(path: &str) -> &str {
     path.rsplit('/').next().unwrap_or(path)

@@ -697,7 +697,7 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
 #[cfg(test)]
 mod tests {
     use super::{BreakKind, layout_break};
-    use crate::cases::before;
+    use crate::diagnose::doubt::test_edits::{check_before, check_edit};
 
     /// The kind of fault `layout_break` finds, and its sentence.
     fn found(path: &str, original: &str, result: &str) -> Option<(BreakKind, String)> {
@@ -745,16 +745,18 @@ mod tests {
         ];
         for (path, text, old, new, kind, said) in cases {
             let original = format!("\u{feff}{text}");
-            let result = original.replacen(old, new, 1);
-            let got = found(path, &original, &result);
+            let got = check_edit(found, path, &original, old, new);
             assert_eq!(got.as_ref().map(|g| g.0), Some(kind), "{path}: {got:?}");
             assert!(got.is_some_and(|g| g.1.contains(said)), "{path}");
             // The mark added or taken away by the edit: the same.
             let plain = text.replacen(old, new, 1);
             assert_eq!(found(path, &original, &plain).map(|g| g.0), Some(kind));
             // An edit that adds nothing twice: no doubt.
-            let fine = original.replacen(old, &format!("{old}\n"), 1);
-            assert_eq!(found(path, &original, &fine), None, "{path}");
+            assert_eq!(
+                check_edit(found, path, &original, old, &format!("{old}\n")),
+                None,
+                "{path}"
+            );
         }
     }
 
@@ -787,14 +789,18 @@ mod tests {
     #[test]
     fn a_helm_template_branch_is_not_a_key_twice() {
         let cm = "apiVersion: v1\nkind: ConfigMap\ndata:\n  mode: dev\n";
-        let branches = cm.replace(
-            "  mode: dev\n",
-            "{{- if .Values.prod }}\n  mode: prod\n{{- else }}\n  mode: dev\n{{- end }}\n",
-        );
-        assert_eq!(found("cm.yaml", cm, &branches), None);
-        let twice = before(cm, "  mode: dev\n", "  mode: prod\n");
         assert_eq!(
-            found("cm.yaml", cm, &twice).map(|g| g.0),
+            check_edit(
+                found,
+                "cm.yaml",
+                cm,
+                "  mode: dev\n",
+                "{{- if .Values.prod }}\n  mode: prod\n{{- else }}\n  mode: dev\n{{- end }}\n"
+            ),
+            None
+        );
+        assert_eq!(
+            check_before(found, "cm.yaml", cm, "  mode: dev\n", "  mode: prod\n").map(|g| g.0),
             Some(BreakKind::KeyTwice)
         );
     }
@@ -804,8 +810,14 @@ mod tests {
     #[test]
     fn a_fence_left_open_is_its_own_kind() {
         let before = "# App\n\n```sh\nmake\n```\n\nThen run it.\n";
-        let after = before.replace("make\n```\n", "make install\n");
-        let found = layout_break("README.md", before, &after).expect("a fault");
+        let found = check_edit(
+            layout_break,
+            "README.md",
+            before,
+            "make\n```\n",
+            "make install\n",
+        )
+        .expect("a fault");
         assert_eq!(found.kind, BreakKind::FenceOpen);
         assert_eq!(
             (found.kind.name(), found.kind.words(), found.leaves()),

@@ -7,6 +7,27 @@ pub(crate) fn edited(text: &str, old: &str, new: &str) -> String {
     text.replacen(old, new, 1)
 }
 
+/// A doubt's check, read as `check(path, original, result)`.
+pub(crate) type Check<T> = fn(&str, &str, &str) -> T;
+
+/// What `check` says of the edit of the file `path` that rewrites the one
+/// `old` of `text` as `new`.
+pub(crate) fn check_edit<T>(check: Check<T>, path: &str, text: &str, old: &str, new: &str) -> T {
+    check(path, text, &edited(text, old, new))
+}
+
+/// What `check` says of the edit of the file `path` that writes `new` just
+/// after the one `at` of `text`.
+pub(crate) fn check_after<T>(check: Check<T>, path: &str, text: &str, at: &str, new: &str) -> T {
+    check(path, text, &after(text, at, new))
+}
+
+/// What `check` says of the edit of the file `path` that writes `new` just
+/// before the one `at` of `text`.
+pub(crate) fn check_before<T>(check: Check<T>, path: &str, text: &str, at: &str, new: &str) -> T {
+    check(path, text, &crate::cases::before(text, at, new))
+}
+
 /// `text` with `added` written just after `anchor`, which it holds once.
 pub(crate) fn after(text: &str, anchor: &str, added: &str) -> String {
     edited(text, anchor, &format!("{anchor}{added}"))

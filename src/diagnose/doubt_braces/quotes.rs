@@ -310,6 +310,7 @@ pub(super) fn unclosed_in(path: &str, original: &str, reading: &EditReading) -> 
 #[cfg(test)]
 mod tests {
     use super::unclosed_string;
+    use crate::diagnose::doubt::test_edits::check_edit;
     use crate::diagnose::layout::{BreakKind, layout_break};
 
     /// Round 45 T-06: a `/*`, a template literal or a string over lines
@@ -435,8 +436,14 @@ mod tests {
     /// `line` added to BASE: whether a line is left open, its number and
     /// whether it is a character literal.
     fn added(path: &str, line: &str) -> Option<(usize, bool)> {
-        let with = BASE.replacen("  c();\n", &format!("  c();\n{line}\n"), 1);
-        unclosed_string(path, BASE, &with).map(|u| (u.line.0, u.char_literal))
+        check_edit(
+            unclosed_string,
+            path,
+            BASE,
+            "  c();\n",
+            &format!("  c();\n{line}\n"),
+        )
+        .map(|u| (u.line.0, u.char_literal))
     }
 
     /// The languages no compiler of this machine reads: each one's string
@@ -534,10 +541,11 @@ mod tests {
     #[test]
     fn counts_are_compared_and_the_edits_line_named() {
         let jsx = "const A = () => (\n  <p>\n    the '90s\n  </p>\n);\nconst b = 1;\n";
-        let kept = jsx.replace("b = 1", "b = 2");
-        assert_eq!(unclosed_string("a.jsx", jsx, &kept), None);
-        let broke = jsx.replace("b = 1;", "b = \"1;");
-        let found = unclosed_string("a.jsx", jsx, &broke);
+        assert_eq!(
+            check_edit(unclosed_string, "a.jsx", jsx, "b = 1", "b = 2"),
+            None
+        );
+        let found = check_edit(unclosed_string, "a.jsx", jsx, "b = 1;", "b = \"1;");
         assert_eq!(found.as_ref().map(|u| u.counts), Some((1, 2)));
         assert_eq!(
             found.map(|u| u.describe()).as_deref(),

@@ -1,6 +1,7 @@
 //! Unit tests of [`super`]: Ruby and Lua blocks counted by their words.
 
 use super::{EndLang, ends_unbalanced, read};
+use crate::diagnose::doubt::test_edits::edited;
 
 /// Whether `text` (in `lang`) reads sure and balanced.
 fn balanced(lang: EndLang, text: &str) -> bool {
@@ -16,7 +17,7 @@ const CART: &str = "# A cart.\nclass Cart < Base\n  attr_reader :items\n\n  def 
 #[test]
 fn a_ruby_methods_end_lost_or_doubled_is_doubted() {
     assert!(balanced(EndLang::Ruby, CART));
-    let lost = CART.replace("    end\n  end\n\n  def add", "    end\n\n  def add");
+    let lost = edited(CART, "    end\n  end\n\n  def add", "    end\n\n  def add");
     let found = ends_unbalanced("cart.rb", CART, &lost).expect("doubted");
     assert_eq!((found.excess, found.of_old), (1, true));
     assert_eq!(
@@ -26,7 +27,8 @@ fn a_ruby_methods_end_lost_or_doubled_is_doubted() {
          comments; the file before closed each): the edit's old text closes a block its new \
          text does not close (line 14 `end`): send the new text with its closing `end`"
     );
-    let extra = CART.replace(
+    let extra = edited(
+        CART,
         "    @items << item\n  end\n",
         "    @items << item\n  end\n  end\n",
     );
@@ -40,7 +42,8 @@ fn a_ruby_methods_end_lost_or_doubled_is_doubted() {
         found.fault()
     );
     // A new method with its `end`, a modifier `if` added: fine.
-    let added = CART.replace(
+    let added = edited(
+        CART,
         "  def add(item)\n",
         "  def count\n    items.size\n  end\n\n  def add(item)\n    log(item) if debug?\n",
     );
@@ -114,7 +117,7 @@ fn ruby_text_holding_block_words_is_read_past() {
     }
     // An edit that drops an `end` in such a file is doubted.
     let text = "sql = <<~SQL\n  end\nSQL\ndef go\n  if x\n    y\n  end\nend\n";
-    let lost = text.replace("    y\n  end\n", "    y\n");
+    let lost = edited(text, "    y\n  end\n", "    y\n");
     assert!(ends_unbalanced("q.rb", text, &lost).is_some_and(|e| e.excess == 1));
 }
 
@@ -128,11 +131,11 @@ fn an_unsure_reading_says_nothing() {
         "s = \"open\ndef a\n  1\nend\n",
         "def a\n  1\nend\nend\n",
     ] {
-        let lost = before.replace("  1\nend\n", "  1\n");
+        let lost = edited(before, "  1\nend\n", "  1\n");
         assert_eq!(ends_unbalanced("a.rb", before, &lost), None, "{before:?}");
     }
     // A string the edit opens: not this check's to say.
-    let opened = good.replace("  1\n", "  \"1\n");
+    let opened = edited(good, "  1\n", "  \"1\n");
     assert_eq!(ends_unbalanced("a.rb", good, &opened), None);
 }
 
@@ -141,7 +144,8 @@ const LUA: &str = "local M = {}\n\n-- end of nothing\nfunction M.greet(name)\n  
 #[test]
 fn a_lua_end_lost_or_doubled_is_doubted() {
     assert!(balanced(EndLang::Lua, LUA));
-    let lost = LUA.replace(
+    let lost = edited(
+        LUA,
         "    return \"hi \" .. name\n  end\n",
         "    return \"hi \" .. name\n",
     );
@@ -155,13 +159,14 @@ fn a_lua_end_lost_or_doubled_is_doubted() {
         "{}",
         found.fault()
     );
-    let extra = LUA.replace("  print(i)\nend\n", "  print(i)\nend\nend\n");
+    let extra = edited(LUA, "  print(i)\nend\n", "  print(i)\nend\nend\n");
     assert!(ends_unbalanced("m.lua", LUA, &extra).is_some_and(|e| e.excess == -1));
-    let crossed = LUA.replace("until n > 3\n", "end\n");
+    let crossed = edited(LUA, "until n > 3\n", "end\n");
     let found = ends_unbalanced("m.lua", LUA, &crossed).expect("doubted");
     assert_eq!(found.crossed, Some((18, "end")));
     // Harmless: a comment, a `while` loop, an `elseif`, a string with `end`.
-    let fine = LUA.replace(
+    let fine = edited(
+        LUA,
         "local n = 0\n",
         "local n = 0 -- do it\nwhile n < 1 do n = n + 1 end\nif a then b() elseif c then d() else e() end\nlocal s = 'end' .. \"do\" .. [==[\nfunction\n]==]\n",
     );
@@ -174,7 +179,7 @@ fn a_lua_end_lost_or_doubled_is_doubted() {
 /// Only Ruby and Lua files are read.
 #[test]
 fn other_files_are_not_read() {
-    let lost = CART.replace("    end\n  end\n\n  def add", "    end\n\n  def add");
+    let lost = edited(CART, "    end\n  end\n\n  def add", "    end\n\n  def add");
     for path in ["cart.py", "cart.ex", "cart.txt"] {
         assert_eq!(ends_unbalanced(path, CART, &lost), None, "{path}");
     }

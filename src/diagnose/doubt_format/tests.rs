@@ -1,6 +1,7 @@
 //! Unit tests of [`super`]: Rust format strings' braces.
 
 use super::{Brace, fault_of, format_brace};
+use crate::diagnose::doubt::test_edits::check_edit;
 
 const MAIN: &str = "use std::fmt::Write as _;\n\nfn main() {\n    let x = 1;\n    let mut s = String::new();\n    println!(\"{x} and {{}}\");\n    write!(s, \"{:>4}\", x).unwrap();\n    assert_eq!(x, 1, \"x was {}\", x);\n}\n";
 
@@ -16,21 +17,41 @@ fn a_format_strings_brace_left_open_or_lone_is_doubted() {
          `{` open (rustc refuses it: invalid format string: expected `}`); the file before had \
          no such string: close the placeholder with `}`, or write `{{` for a brace"
     );
-    let lone = MAIN.replace("\"{:>4}\"", "\"{:>4} }\"");
-    let found = format_brace("src/main.rs", MAIN, &lone).expect("doubted");
+    let found = check_edit(
+        format_brace,
+        "src/main.rs",
+        MAIN,
+        "\"{:>4}\"",
+        "\"{:>4} }\"",
+    )
+    .expect("doubted");
     assert_eq!(
         (found.name.as_str(), found.line, found.brace),
         ("write", 7, Brace::Lone)
     );
-    let message = MAIN.replace("\"x was {}\"", "\"x was {\"");
-    let found = format_brace("src/main.rs", MAIN, &message).expect("doubted");
+    let found = check_edit(
+        format_brace,
+        "src/main.rs",
+        MAIN,
+        "\"x was {}\"",
+        "\"x was {\"",
+    )
+    .expect("doubted");
     assert_eq!(
         (found.name.as_str(), found.brace),
         ("assert_eq", Brace::Open)
     );
     // A raw string and a format over lines.
-    let raw = MAIN.replace("println!(\"{x} and {{}}\");", "println!(r#\"{x} \"{\"#);");
-    assert!(format_brace("a.rs", MAIN, &raw).is_some());
+    assert!(
+        check_edit(
+            format_brace,
+            "a.rs",
+            MAIN,
+            "println!(\"{x} and {{}}\");",
+            "println!(r#\"{x} \"{\"#);"
+        )
+        .is_some()
+    );
 }
 
 /// Escapes, fills and text are read as rustc reads them: no doubt.
@@ -74,8 +95,17 @@ fn braces_rustc_accepts_are_not_doubted() {
         "    println!(\"\\u{1F600} {}\", x);",
         "    writeln!(s).unwrap();",
     ] {
-        let after = MAIN.replace("    let x = 1;\n", &format!("    let x = 1;\n{line}\n"));
-        assert_eq!(format_brace("a.rs", MAIN, &after), None, "{line}");
+        assert_eq!(
+            check_edit(
+                format_brace,
+                "a.rs",
+                MAIN,
+                "    let x = 1;\n",
+                &format!("    let x = 1;\n{line}\n")
+            ),
+            None,
+            "{line}"
+        );
     }
 }
 
@@ -84,8 +114,10 @@ fn braces_rustc_accepts_are_not_doubted() {
 #[test]
 fn only_the_edits_own_fault_in_a_rust_file_is_doubted() {
     let bad = MAIN.replace("{x} and", "{x and");
-    let worse = bad.replace("\"{:>4}\"", "\"{:>4\"");
-    assert_eq!(format_brace("a.rs", &bad, &worse), None);
+    assert_eq!(
+        check_edit(format_brace, "a.rs", &bad, "\"{:>4}\"", "\"{:>4\""),
+        None
+    );
     let open = MAIN.replace("{x} and", "{x and");
     assert_eq!(format_brace("a.txt", MAIN, &open), None);
     assert_eq!(format_brace("a.py", MAIN, &open), None);
