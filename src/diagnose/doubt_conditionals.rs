@@ -111,9 +111,7 @@ impl ConditionalBreak {
                 };
                 let said = match (lang, opener.0.as_str()) {
                     (Lang::C, _) => format!("unterminated {}", last.0),
-                    (Lang::Make, "define") => {
-                        "missing 'endef', unterminated 'define'".to_string()
-                    }
+                    (Lang::Make, "define") => "missing 'endef', unterminated 'define'".to_string(),
                     (Lang::Make, _) => "missing 'endif'".to_string(),
                 };
                 let effect = match lang {
@@ -365,7 +363,10 @@ fn make_fault(text: &str) -> Option<Option<Fault>> {
             _ => continue,
         };
         // `else ifeq (..)`: a branch with a condition.
-        let what = match (what, words.get(1).map(|w| w.split('(').next().unwrap_or(""))) {
+        let what = match (
+            what,
+            words.get(1).map(|w| w.split('(').next().unwrap_or("")),
+        ) {
             (Step::Branch { .. }, Some("ifeq" | "ifneq" | "ifdef" | "ifndef")) => {
                 Step::Branch { is_else: false }
             }
@@ -449,10 +450,12 @@ mod tests {
             "{}",
             found.fault()
         );
-        let found = conditionals_unbalanced("a.cpp", "int a;\n", "int a;\n#if X\nint b;\n")
-            .expect("open");
+        let found =
+            conditionals_unbalanced("a.cpp", "int a;\n", "int a;\n#if X\nint b;\n").expect("open");
         assert!(
-            found.fault().starts_with("as written, the `#if` on line 2 is never closed"),
+            found
+                .fault()
+                .starts_with("as written, the `#if` on line 2 is never closed"),
             "{}",
             found.fault()
         );
@@ -464,13 +467,29 @@ mod tests {
     fn harmless_edits_and_unread_places_are_not_doubted() {
         for (before, after) in [
             (HEADER, HEADER.replace("puts(x)", "fputs(x, stderr)")),
-            (HEADER, HEADER.replace("int f(void);\n", "/*\n#if 0\n*/\nint f(void);\n")),
-            (HEADER, HEADER.replace("int f(void);\n", "#define A \\\n#if\nint f(void);\n")),
-            (HEADER, HEADER.replace("int f(void);\n", "// #endif\nint f(void);\n")),
-            (HEADER, HEADER.replace("int f(void);\n", "char *s = \"/*\";\n#if A\n#endif\n")),
+            (
+                HEADER,
+                HEADER.replace("int f(void);\n", "/*\n#if 0\n*/\nint f(void);\n"),
+            ),
+            (
+                HEADER,
+                HEADER.replace("int f(void);\n", "#define A \\\n#if\nint f(void);\n"),
+            ),
+            (
+                HEADER,
+                HEADER.replace("int f(void);\n", "// #endif\nint f(void);\n"),
+            ),
+            (
+                HEADER,
+                HEADER.replace("int f(void);\n", "char *s = \"/*\";\n#if A\n#endif\n"),
+            ),
             ("#if A\nint x;\n", "#if A\nint y;\n".to_string()),
         ] {
-            assert_eq!(conditionals_unbalanced("h.c", before, &after), None, "{after}");
+            assert_eq!(
+                conditionals_unbalanced("h.c", before, &after),
+                None,
+                "{after}"
+            );
         }
         let dropped = HEADER.replace("#define LOG(x)\n#endif\n", "#define LOG(x) 0\n");
         assert_eq!(conditionals_unbalanced("h.py", HEADER, &dropped), None);
@@ -496,7 +515,9 @@ mod tests {
         let define = file.replace("endef\n", "");
         let found = conditionals_unbalanced("Makefile", &file, &define).expect("define");
         assert!(
-            found.fault().contains("`missing 'endef', unterminated 'define'`"),
+            found
+                .fault()
+                .contains("`missing 'endef', unterminated 'define'`"),
             "{}",
             found.fault()
         );
@@ -507,7 +528,10 @@ mod tests {
             "{}",
             found.fault()
         );
-        let branch = file.replace("endif\n", "else ifeq ($(MODE),debug)\nCFLAGS += -g\nendif\n");
+        let branch = file.replace(
+            "endif\n",
+            "else ifeq ($(MODE),debug)\nCFLAGS += -g\nendif\n",
+        );
         assert_eq!(conditionals_unbalanced("Makefile", &file, &branch), None);
     }
 

@@ -4282,3 +4282,47 @@ fn sh_heredoc_dockerfile_and_npm_edits_that_misrun_are_a_doubt() {
         )],
     );
 }
+
+/// The tester's finds (round 50, T-04 and T-07): a C file's `#endif` and
+/// a Makefile's `endif` the new text drops, denied for every agent with
+/// gcc's and make's words; the same edits keeping them are exact.
+#[test]
+fn an_endif_the_new_text_drops_in_c_or_make_is_a_doubt() {
+    let header = "#include <stdio.h>\n\n#ifdef DEBUG\n#define LOG(x) printf(\"%s\\n\", x)\n\
+                  #else\n#define LOG(x)\n#endif\n\nint main(void) {\n    LOG(\"start\");\n    \
+                  return 0;\n}\n";
+    assert_doubts_say(
+        ("h.c", header),
+        &[(
+            "#define LOG(x)\n#endif\n",
+            "#define LOG(x) (void)0\n",
+            "as written, the `#ifdef` on line 3 (its last branch `#else` on line 5) is never \
+             closed: no `#endif` follows it, where the file before closed each conditional (the \
+             C preprocessor (gcc) refuses the file: `unterminated #else`"
+                .to_string(),
+        )],
+    );
+    assert_exact_for_every_agent(
+        ("h.c", header),
+        &[(
+            "#define LOG(x)\n#endif\n",
+            "#define LOG(x) (void)0\n#endif\n",
+        )],
+    );
+    let makefile = "CC ?= cc\nifeq ($(MODE),release)\nCFLAGS += -O2\nendif\n\nall:\n\t$(CC) \
+                    $(CFLAGS) -o app app.c\n";
+    assert_doubts_say(
+        ("Makefile", makefile),
+        &[(
+            "CFLAGS += -O2\nendif\n",
+            "CFLAGS += -O2 -DNDEBUG\n",
+            "as written, the `ifeq` on line 2 is never closed: no `endif` follows it, where the \
+             file before closed each conditional (make refuses the file: `missing 'endif'`"
+                .to_string(),
+        )],
+    );
+    assert_exact_for_every_agent(
+        ("Makefile", makefile),
+        &[("CFLAGS += -O2\nendif\n", "CFLAGS += -O2 -DNDEBUG\nendif\n")],
+    );
+}
