@@ -1,0 +1,887 @@
+//! *Pure.* JavaScript and TypeScript faults an exact edit writes that the
+//! statement-join and bracket checks do not see (tester 49, T-11, T-19):
+//! - a typographic quote (`“` `”` `‘` `’`) standing in code, outside any
+//!   string, comment, template or regular expression (`console.log(“hi”)`):
+//!   node refuses the file (`SyntaxError: Invalid or unexpected token`);
+//! - an `await` whose nearest function is not `async` (the edit adds the
+//!   `await`, or removes the `async`): node refuses the file (`SyntaxError:
+//!   await is only valid in async functions and the top level bodies of
+//!   modules`);
+//! - a `let`, `const` or `class` declaring a name that its block (or the
+//!   file's top level) already declares with `let`, `const`, `class`,
+//!   `var` or `function`: node refuses the file (`SyntaxError: Identifier
+//!   'x' has already been declared`);
+//! - a class field (`x = 1`) or method with a body (`render() {..}`)
+//!   written a second time in one class body, same name, both static or
+//!   both not: JavaScript keeps the later one and the first is never used
+//!   (a second `constructor`: `SyntaxError: A class may only have one
+//!   constructor`). Getter and setter pairs, TypeScript overload
+//!   signatures (no body), computed names are not read.
+//!
+//! Read by tokens ([`super::js_tokens`]); a file the reading cannot follow,
+//! or holding JSX, is not judged. Where the reading is unsure it says
+//! nothing: an `await` whose function is told only through a TypeScript
+//! return type, a class body, or an arrow function with an expression body
+//! on its way; a declaration after `declare`, a destructuring one. Only a
+//! fault the file before did not hold (the same lines) is the edit's.
+
+use std::collections::HashMap;
+
+use super::doubt_asi::read_language;
+use super::js_tokens::{Kind, Token, tokens};
+
+/// A fault an edit writes into a JavaScript or TypeScript file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JsEarly {
+    /// `JavaScript` or `TypeScript`.
+    pub language: &'static str,
+    /// What it is.
+    pub fault: EarlyFault,
+}
+
+/// A line (1-based) and its text, trimmed.
+pub type Line = (usize, String);
+
+/// The faults read (see the module).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EarlyFault {
+    /// A typographic quote in code.
+    Quote {
+        /// The line.
+        line: Line,
+        /// The quote.
+        quote: char,
+    },
+    /// An `await` in a function that is not `async`.
+    Await {
+        /// The line of the `await`.
+        line: Line,
+        /// The line that starts the function.
+        function: Line,
+    },
+    /// A name declared twice in one block.
+    Declared {
+        /// The name.
+        name: String,
+        /// The first declaration.
+        first: Line,
+        /// The second one, with `let`, `const` or `class`.
+        again: Line,
+        /// Whether the block is the file's top level.
+        top: bool,
+    },
+    /// A class member written twice.
+    Member {
+        /// The class's name (`(anonymous)` for a class without one).
+        class: String,
+        /// The member's name (`static x` for a static one).
+        name: String,
+        /// The first definition.
+        first: Line,
+        /// The second one.
+        again: Line,
+    },
+}
+
+impl JsEarly {
+    /// Whether the fault is a name defined twice (else a character or a
+    /// statement the language refuses where it stands).
+    pub fn defines_twice(&self) -> bool {
+        matches!(
+            self.fault,
+            EarlyFault::Declared { .. } | EarlyFault::Member { .. }
+        )
+    }
+
+    /// Whether the fault is an `await` outside an `async` function.
+    pub fn outside(&self) -> bool {
+        matches!(self.fault, EarlyFault::Await { .. })
+    }
+
+    /// [`Self::fault`] and what to send instead.
+    pub fn describe(&self) -> String {
+        let send = match &self.fault {
+            EarlyFault::Quote { quote, line } => {
+                let straight = if matches!(quote, '\u{201c}' | '\u{201d}') {
+                    '"'
+                } else {
+                    '\''
+                };
+                format!(
+                    "write the string's quotes on line {} as straight quotes ({straight})",
+                    line.0
+                )
+            }
+            EarlyFault::Await { function, .. } => format!(
+                "mark the function of line {} `async` (and await its callers), or drop the \
+                 `await`",
+                function.0
+            ),
+            EarlyFault::Declared { name, again, .. } => format!(
+                "give the declaration of line {} another name, or assign `{name}` there \
+                 without declaring it again",
+                again.0
+            ),
+            EarlyFault::Member { first, again, .. } => format!(
+                "keep one of the two (merge them), or rename the one of line {} (the first \
+                 is at line {})",
+                again.0, first.0
+            ),
+        };
+        format!("{}: {send}", self.fault())
+    }
+
+    /// What the language does with the file, without what to send.
+    pub fn fault(&self) -> String {
+        let q = |line: &Line| crate::dialect::edit::shorten(&line.1);
+        let node = match self.language {
+            "TypeScript" => "tsc and node refuse the file",
+            _ => "node refuses the file",
+        };
+        match &self.fault {
+            EarlyFault::Quote { line, quote } => format!(
+                "line {} (`{}`) has the typographic quote `{quote}` (U+{:04X}) in code, \
+                 outside any string, comment or template: {node} (SyntaxError: Invalid or \
+                 unexpected token)",
+                line.0,
+                q(line),
+                *quote as u32
+            ),
+            EarlyFault::Await { line, function } => format!(
+                "line {} (`{}`) awaits inside the function of line {} (`{}`), which is not \
+                 `async`: {node} (SyntaxError: await is only valid in async functions and the \
+                 top level bodies of modules)",
+                line.0,
+                q(line),
+                function.0,
+                q(function)
+            ),
+            EarlyFault::Declared {
+                name,
+                first,
+                again,
+                top,
+            } => {
+                let place = if *top {
+                    "the file's top level"
+                } else {
+                    "the same block"
+                };
+                format!(
+                    "line {} (`{}`) declares `{name}` again in {place}, which line {} (`{}`) \
+                     declares already: {node} (SyntaxError: Identifier '{name}' has already \
+                     been declared)",
+                    again.0,
+                    q(again),
+                    first.0,
+                    q(first)
+                )
+            }
+            EarlyFault::Member {
+                class,
+                name,
+                first,
+                again,
+            } => {
+                let effect = if name == "constructor" {
+                    format!("{node} (SyntaxError: A class may only have one constructor)")
+                } else {
+                    "JavaScript keeps only the later one: the first is never used (eslint: \
+                     no-dupe-class-members)"
+                        .to_string()
+                };
+                format!(
+                    "line {} (`{}`) defines `{name}` in class `{class}` a second time (first at \
+                     line {}: `{}`): {effect}",
+                    again.0,
+                    q(again),
+                    first.0,
+                    q(first)
+                )
+            }
+        }
+    }
+}
+
+/// The first fault of the module's list that `result` (the file `path`
+/// as an edit leaves it) holds and `original` did not. `None` when there
+/// is none, the file is not JavaScript or TypeScript, or a text is not
+/// read.
+pub fn js_early_fault(path: &str, original: &str, result: &str) -> Option<JsEarly> {
+    let language = read_language(path, original, result)?;
+    // An edit that writes nothing (lines removed only) writes none of
+    // these, bar an `async` removed: that line is changed, not removed.
+    let (_, new, prefix, suffix) = crate::textdiff::changed_lines(original, result);
+    if prefix + suffix >= new.len() {
+        return None;
+    }
+    let typescript = language == "TypeScript";
+    let after = faults(result, typescript)?;
+    if after.is_empty() {
+        return None;
+    }
+    let before = faults(original, typescript)?;
+    let mut held: HashMap<Key, usize> = HashMap::new();
+    for (key, _) in before {
+        *held.entry(key).or_default() += 1;
+    }
+    after.into_iter().find_map(|(key, fault)| match held.get_mut(&key) {
+        Some(n) if *n > 0 => {
+            *n -= 1;
+            None
+        }
+        _ => Some(JsEarly { language, fault }),
+    })
+}
+
+/// What tells a fault of the file before from one the edit writes: its
+/// kind and the texts of its lines (line numbers move with any edit).
+type Key = (u8, String, String, String);
+
+/// Every fault of `text` (see the module), each with its [`Key`], in the
+/// order of their lines; `None` where the text is not read.
+fn faults(text: &str, typescript: bool) -> Option<Vec<(Key, EarlyFault)>> {
+    let tokens = tokens(text)?;
+    let lines: Vec<&str> = text.lines().collect();
+    let line = |n: usize| -> Line {
+        (
+            n + 1,
+            lines
+                .get(n)
+                .map_or(String::new(), |l| l.trim().to_string()),
+        )
+    };
+    let read = Read::new(&tokens, typescript);
+    let mut out: Vec<(usize, Key, EarlyFault)> = Vec::new();
+    for (i, t) in tokens.iter().enumerate() {
+        if t.kind == Kind::Punct
+            && let Some(quote) = t.text.chars().next()
+            && matches!(quote, '\u{2018}' | '\u{2019}' | '\u{201c}' | '\u{201d}')
+        {
+            let at = line(t.line);
+            let key = (0, at.1.clone(), String::new(), String::new());
+            out.push((t.line, key, EarlyFault::Quote { line: at, quote }));
+        }
+        if let Some(f) = read.await_outside(i) {
+            let (at, function) = (line(t.line), line(f));
+            let key = (1, at.1.clone(), function.1.clone(), String::new());
+            out.push((
+                t.line,
+                key,
+                EarlyFault::Await {
+                    line: at,
+                    function,
+                },
+            ));
+        }
+    }
+    for (name, first, again, top) in read.declared_twice() {
+        let (first, again) = (line(first), line(again));
+        let key = (2, name.to_string(), first.1.clone(), again.1.clone());
+        out.push((
+            again.0 - 1,
+            key,
+            EarlyFault::Declared {
+                name: name.to_string(),
+                first,
+                again,
+                top,
+            },
+        ));
+    }
+    for (class, name, first, again) in read.members_twice() {
+        let (first, again) = (line(first), line(again));
+        let key = (3, format!("{class}.{name}"), first.1.clone(), again.1.clone());
+        out.push((
+            again.0 - 1,
+            key,
+            EarlyFault::Member {
+                class,
+                name,
+                first,
+                again,
+            },
+        ));
+    }
+    out.sort_by_key(|(l, ..)| *l);
+    Some(out.into_iter().map(|(_, k, f)| (k, f)).collect())
+}
+
+/// What a `{` opens, as far as an `await` in it is concerned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Frame {
+    /// An `async` function's body.
+    Async,
+    /// The body of a function that is not `async`.
+    Plain,
+    /// A block or an object literal: the function around it counts.
+    Block,
+    /// Not told.
+    Unknown,
+}
+
+/// Words that make a `)` before a `{` a statement's head, not a function's
+/// parameters.
+const STATEMENT_HEADS: [&str; 7] = ["if", "for", "while", "switch", "catch", "with", "await"];
+
+/// Words a class member's name may follow.
+const MODIFIERS: [&str; 12] = [
+    "static",
+    "async",
+    "get",
+    "set",
+    "public",
+    "private",
+    "protected",
+    "readonly",
+    "override",
+    "declare",
+    "abstract",
+    "accessor",
+];
+
+/// Words no declaration names.
+const RESERVED: [&str; 10] = [
+    "enum",
+    "extends",
+    "implements",
+    "in",
+    "of",
+    "instanceof",
+    "await",
+    "yield",
+    "let",
+    "static",
+];
+
+/// A file's tokens and, for each, the index of the bracket it stands in
+/// (a `(`, `[`, `{` token or a template's `${` part; `None`: the top
+/// level). A closer stands in the bracket around its pair.
+struct Read<'t, 'a> {
+    tokens: &'t [Token<'a>],
+    inside: Vec<Option<usize>>,
+    typescript: bool,
+}
+
+impl<'t, 'a> Read<'t, 'a> {
+    fn new(tokens: &'t [Token<'a>], typescript: bool) -> Self {
+        let mut stack: Vec<usize> = Vec::new();
+        let mut inside = Vec::with_capacity(tokens.len());
+        for (i, t) in tokens.iter().enumerate() {
+            let closes = match t.kind {
+                Kind::Punct => matches!(t.text, ")" | "]" | "}"),
+                Kind::TemplateHead | Kind::TemplateEnd => t.text.starts_with('}'),
+                _ => false,
+            };
+            if closes {
+                stack.pop();
+            }
+            inside.push(stack.last().copied());
+            let opens = match t.kind {
+                Kind::Punct => matches!(t.text, "(" | "[" | "{"),
+                Kind::TemplateHead => true,
+                _ => false,
+            };
+            if opens {
+                stack.push(i);
+            }
+        }
+        Read {
+            tokens,
+            inside,
+            typescript,
+        }
+    }
+
+    fn text(&self, i: usize) -> &'a str {
+        self.tokens.get(i).map_or("", |t| t.text)
+    }
+
+    /// Whether `tokens[i]` is the word `w`.
+    fn is(&self, i: Option<usize>, w: &str) -> bool {
+        i.and_then(|i| self.tokens.get(i))
+            .is_some_and(|t| t.kind == Kind::Word && t.text == w)
+    }
+
+    /// What the `{` at `b` opens (see [`Frame`]).
+    fn frame(&self, b: usize) -> Frame {
+        let Some(p) = b.checked_sub(1) else {
+            return Frame::Block;
+        };
+        let prev = &self.tokens[p];
+        match prev.text {
+            "=>" => self.arrow(p),
+            ")" if prev.line == self.tokens[b].line => self.parameters(p),
+            ";" | "{" | "else" | "try" | "finally" | "do" | "=" | "(" | "," | "return" | "?"
+            | "[" | "||" | "&&" | "??" => Frame::Block,
+            ":" if !self.typescript => Frame::Block,
+            _ => Frame::Unknown,
+        }
+    }
+
+    /// The frame of an arrow function whose `=>` is at `a`.
+    fn arrow(&self, a: usize) -> Frame {
+        let Some(p) = a.checked_sub(1) else {
+            return Frame::Unknown;
+        };
+        let params = &self.tokens[p];
+        let head = match (params.kind, params.text) {
+            (Kind::Punct, ")") => params.head,
+            (Kind::Word, _) => p.checked_sub(1),
+            _ => return Frame::Unknown,
+        };
+        match head.map(|h| &self.tokens[h]) {
+            Some(t) if t.kind == Kind::Word && t.text == "async" => Frame::Async,
+            Some(t) if self.typescript && matches!(t.text, ">" | ":") => Frame::Unknown,
+            _ => Frame::Plain,
+        }
+    }
+
+    /// The frame of a `{` after the `)` at `close`.
+    fn parameters(&self, close: usize) -> Frame {
+        let Some(h) = self.tokens[close].head else {
+            return Frame::Unknown;
+        };
+        let head = &self.tokens[h];
+        if head.kind == Kind::Word && STATEMENT_HEADS.contains(&head.text) {
+            return Frame::Block;
+        }
+        let async_before = |at: Option<usize>| {
+            if self.is(at, "async") {
+                Frame::Async
+            } else {
+                Frame::Plain
+            }
+        };
+        match (head.kind, head.text) {
+            (Kind::Word, "function") => async_before(h.checked_sub(1)),
+            (Kind::Punct, "*") if self.is(h.checked_sub(1), "function") => {
+                async_before(h.checked_sub(2))
+            }
+            (Kind::Word, _) => {
+                // A named function, or a method (`*` before a generator's).
+                let mut p = h.checked_sub(1);
+                if p.is_some_and(|p| self.text(p) == "*") {
+                    p = p.and_then(|p| p.checked_sub(1));
+                }
+                if self.is(p, "function") {
+                    return async_before(p.and_then(|p| p.checked_sub(1)));
+                }
+                if self.is(p, "async") {
+                    return Frame::Async;
+                }
+                let member_start = p.is_none_or(|p| {
+                    let t = &self.tokens[p];
+                    t.end_line < head.line
+                        || matches!(t.text, "{" | "}" | ";" | "," | "static" | "get" | "set")
+                        || MODIFIERS.contains(&t.text)
+                });
+                if member_start {
+                    Frame::Plain
+                } else {
+                    Frame::Unknown
+                }
+            }
+            _ => Frame::Unknown,
+        }
+    }
+
+    /// For an `await` at `i` whose nearest function is surely not `async`:
+    /// that function's first line (0-based).
+    fn await_outside(&self, i: usize) -> Option<usize> {
+        let t = &self.tokens[i];
+        if t.kind != Kind::Word || t.text != "await" {
+            return None;
+        }
+        // `x.await`, `{ await: 1 }`: a name, not the operator.
+        if i.checked_sub(1).is_some_and(|p| matches!(self.text(p), "." | "?."))
+            || matches!(
+                self.text(i + 1),
+                ":" | "=" | "," | ")" | ";" | "]" | "}" | "." | ""
+            )
+        {
+            return None;
+        }
+        let mut chain = Vec::new();
+        let mut at = self.inside[i];
+        let body = loop {
+            let b = at?;
+            chain.push(b);
+            if self.tokens[b].text == "{" {
+                match self.frame(b) {
+                    Frame::Async | Frame::Unknown => return None,
+                    Frame::Plain => break b,
+                    Frame::Block => {}
+                }
+            }
+            at = self.inside[b];
+        };
+        // An arrow function with an expression body on the way may be
+        // the `await`'s own (`async x => await x`): not told.
+        let arrow_between = (body + 1..i).any(|k| {
+            self.tokens[k].text == "=>"
+                && self.text(k + 1) != "{"
+                && self.inside[k].is_some_and(|o| chain.contains(&o))
+        });
+        if arrow_between {
+            return None;
+        }
+        Some(self.function_line(body))
+    }
+
+    /// The first line of the function whose body's `{` is at `b`: its
+    /// parameters' opening line, or the arrow's.
+    fn function_line(&self, b: usize) -> usize {
+        let close = b.saturating_sub(1);
+        let t = &self.tokens[close];
+        let head = match t.text {
+            ")" => t.head,
+            _ => t.head.or(close.checked_sub(1)),
+        };
+        head.map_or(t.line, |h| self.tokens[h].line)
+    }
+
+    /// Whether `tokens[i]` starts a statement.
+    fn statement_start(&self, i: usize) -> bool {
+        let Some(p) = i.checked_sub(1) else {
+            return true;
+        };
+        let prev = &self.tokens[p];
+        if matches!(prev.text, ";" | "{" | "}" | "export" | "default") {
+            return true;
+        }
+        prev.end_line < self.tokens[i].line
+            && (prev.kind != Kind::Punct || matches!(prev.text, ")" | "]" | "++" | "--"))
+    }
+
+    /// Each name declared twice in one block, the second time with `let`,
+    /// `const` or `class`: the name, the first line, the second (0-based)
+    /// and whether the block is the top level.
+    fn declared_twice(&self) -> Vec<(&'a str, usize, usize, bool)> {
+        // Each block's names: the first line of each, and whether it was
+        // declared lexically.
+        let mut seen: HashMap<(Option<usize>, &str), (usize, bool)> = HashMap::new();
+        let mut out = Vec::new();
+        for (i, t) in self.tokens.iter().enumerate() {
+            if t.kind != Kind::Word {
+                continue;
+            }
+            let block = self.inside[i];
+            if block.is_some_and(|b| self.tokens[b].text != "{" || self.frame(b) == Frame::Unknown)
+            {
+                // A class body, a TypeScript body, brackets: not read.
+                continue;
+            }
+            let lexical = matches!(t.text, "let" | "const" | "class");
+            if !(lexical || matches!(t.text, "var" | "function"))
+                || !self.statement_start(i)
+                || self.is(i.checked_sub(1), "declare")
+            {
+                continue;
+            }
+            let Some(name_at) = self.declared_name(i) else {
+                continue;
+            };
+            let name = self.tokens[name_at];
+            match seen.get(&(block, name.text)) {
+                Some(&(first, first_lexical)) if lexical || first_lexical => {
+                    out.push((name.text, first, name.line, block.is_none()));
+                }
+                Some(_) => {}
+                None => {
+                    seen.insert((block, name.text), (name.line, lexical));
+                }
+            }
+        }
+        out
+    }
+
+    /// The index of the name the declaration word at `i` declares, when
+    /// it is one plain name.
+    fn declared_name(&self, i: usize) -> Option<usize> {
+        let word = self.tokens[i].text;
+        let mut n = i + 1;
+        if word == "function" && self.text(n) == "*" {
+            n += 1;
+        }
+        let name = self.tokens.get(n)?;
+        if name.kind != Kind::Word || RESERVED.contains(&name.text) || name.line != self.tokens[i].line
+        {
+            return None;
+        }
+        let next = self.tokens.get(n + 1);
+        let fits = match word {
+            "let" | "const" | "var" => next.is_none_or(|x| {
+                matches!(x.text, "=" | ";" | "," | ":" | "!") || x.line > name.line
+            }),
+            "class" => next.is_some_and(|x| matches!(x.text, "{" | "extends" | "implements")),
+            _ => next.is_some_and(|x| x.text == "("),
+        };
+        fits.then_some(n)
+    }
+
+    /// Each class member defined twice in one class body: the class's
+    /// name, the member's, the first line and the second (0-based).
+    fn members_twice(&self) -> Vec<(String, String, usize, usize)> {
+        let mut out = Vec::new();
+        for (c, t) in self.tokens.iter().enumerate() {
+            if t.kind != Kind::Word
+                || t.text != "class"
+                || c.checked_sub(1).is_some_and(|p| matches!(self.text(p), "." | "?."))
+            {
+                continue;
+            }
+            // The body: the first `{` after `class` in the same bracket.
+            let Some(body) = (c + 1..self.tokens.len())
+                .take_while(|&k| self.text(k) != ";")
+                .find(|&k| self.text(k) == "{" && self.inside[k] == self.inside[c])
+            else {
+                continue;
+            };
+            let class = match self.tokens.get(c + 1) {
+                Some(n) if n.kind == Kind::Word && n.text != "extends" => n.text.to_string(),
+                _ => "(anonymous)".to_string(),
+            };
+            let mut seen: HashMap<String, usize> = HashMap::new();
+            let members = (body + 1..self.tokens.len())
+                .take_while(|&k| self.inside[k] == Some(body) || self.inside[k] > Some(body))
+                .filter(|&k| self.inside[k] == Some(body) && self.member_start(k, body));
+            for k in members {
+                if let Some((name, line)) = self.member(k) {
+                    match seen.get(&name) {
+                        Some(&first) => out.push((class.clone(), name, first, line)),
+                        None => {
+                            seen.insert(name, line);
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether the token at `k` in the class body opened at `body` starts
+    /// a member.
+    fn member_start(&self, k: usize, body: usize) -> bool {
+        let p = k - 1;
+        if p == body {
+            return true;
+        }
+        let prev = &self.tokens[p];
+        matches!(prev.text, ";" | "}")
+            || (prev.end_line < self.tokens[k].line
+                && (prev.kind != Kind::Punct || matches!(prev.text, ")" | "]")))
+    }
+
+    /// The member starting at `k`, when it is a field with a value or a
+    /// method with a body: its key (`static x`, `get x`, `x`) and line.
+    fn member(&self, k: usize) -> Option<(String, usize)> {
+        let mut n = k;
+        let mut is_static = false;
+        let mut accessor = "";
+        while let Some(t) = self.tokens.get(n)
+            && t.kind == Kind::Word
+            && MODIFIERS.contains(&t.text)
+            && self.tokens.get(n + 1).is_some_and(|x| {
+                x.line == t.line
+                    && (matches!(x.kind, Kind::Word | Kind::Str | Kind::Number)
+                        || matches!(x.text, "*" | "["))
+            })
+        {
+            match t.text {
+                "static" => is_static = true,
+                "get" | "set" => accessor = t.text,
+                _ => {}
+            }
+            n += 1;
+        }
+        if self.text(n) == "*" {
+            n += 1;
+        }
+        let name = self.tokens.get(n)?;
+        let plain = match name.kind {
+            Kind::Word => name.text.to_string(),
+            Kind::Number => name.text.to_string(),
+            Kind::Str => name.text[1..name.text.len() - 1].to_string(),
+            _ => return None,
+        };
+        let mut after = n + 1;
+        if matches!(self.text(after), "?" | "!") {
+            after += 1;
+        }
+        let defines = match self.text(after) {
+            "=" => true,
+            "(" => {
+                // A method with a body: its `)` followed by `{`.
+                (after + 1..self.tokens.len())
+                    .find(|&j| self.text(j) == ")" && self.inside[j] == self.inside[after])
+                    .is_some_and(|close| self.text(close + 1) == "{")
+            }
+            _ => false,
+        };
+        if !defines {
+            return None;
+        }
+        let key = match (is_static, accessor) {
+            (true, "") => format!("static {plain}"),
+            (true, a) => format!("static {a} {plain}"),
+            (false, "") => plain,
+            (false, a) => format!("{a} {plain}"),
+        };
+        Some((key, name.line))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::js_early_fault;
+
+    /// The fault said for `old` → `new` in `text` named `path`.
+    fn said(path: &str, text: &str, old: &str, new: &str) -> Option<String> {
+        assert!(text.contains(old), "{old}");
+        js_early_fault(path, text, &text.replacen(old, new, 1)).map(|f| f.fault())
+    }
+
+    const APP: &str = "import fs from 'fs'\n\nexport async function load(p) {\n  const data = await fs.promises.readFile(p)\n  return data\n}\n\nfunction show(x) {\n  const label = 'x'\n  console.log(label, x)\n}\n";
+
+    #[test]
+    fn a_typographic_quote_in_code_is_doubted() {
+        assert_eq!(
+            said("a.js", APP, "const label = 'x'", "const label = \u{201c}x\u{201d}")
+                .as_deref(),
+            Some(
+                "line 9 (`const label = \u{201c}x\u{201d}`) has the typographic quote \
+                 `\u{201c}` (U+201C) in code, outside any string, comment or template: node \
+                 refuses the file (SyntaxError: Invalid or unexpected token)"
+            )
+        );
+        // In a string, a comment, a template: no fault.
+        for new in [
+            "const label = '\u{201c}x\u{201d}'",
+            "const label = 'x' // \u{2018}x\u{2019}",
+            "const label = `\u{2018}x\u{2019}`",
+        ] {
+            assert_eq!(said("a.js", APP, "const label = 'x'", new), None, "{new}");
+        }
+    }
+
+    #[test]
+    fn an_await_in_a_function_not_async_is_doubted() {
+        let added = said(
+            "a.js",
+            APP,
+            "  console.log(label, x)\n",
+            "  console.log(label, await x)\n",
+        );
+        assert_eq!(
+            added.as_deref(),
+            Some(
+                "line 10 (`console.log(label, await x)`) awaits inside the function of line 8 \
+                 (`function show(x) {`), which is not `async`: node refuses the file \
+                 (SyntaxError: await is only valid in async functions and the top level bodies \
+                 of modules)"
+            )
+        );
+        // `async` removed: said, in TypeScript too.
+        assert!(said("a.js", APP, "export async function", "export function").is_some());
+        let ts = APP.replace("(p)", "(p: string)");
+        assert!(
+            said("a.ts", &ts, "export async function", "export function")
+                .is_some_and(|s| s.contains("tsc and node refuse the file"))
+        );
+        // Arrows and methods: said where plain, not where async.
+        let arrow = "const f = (x) => {\n  return x\n}\nclass A {\n  run() {\n    return 1\n  }\n}\n";
+        assert!(said("a.js", arrow, "return x", "return await x").is_some());
+        assert!(said("a.js", arrow, "return 1", "return await 1").is_some());
+        for (old, new, body) in [
+            ("(x) => {", "async (x) => {", "return x"),
+            ("  run() {", "  async run() {", "return 1"),
+        ] {
+            let text = arrow.replacen(old, new, 1);
+            let awaited = body.replace("return ", "return await ");
+            assert_eq!(said("a.js", &text, body, &awaited), None, "{new}");
+        }
+        // Not the operator, or not told: no fault.
+        for new in [
+            "  const o = { await: 1 }\n",
+            "  items.map(async (i) => await i)\n",
+            "  if (x) {\n    x.await(1)\n  }\n",
+        ] {
+            assert_eq!(
+                said("a.js", APP, "  console.log(label, x)\n", new),
+                None,
+                "{new}"
+            );
+        }
+        // Top level (a module's): not read.
+        assert_eq!(said("a.mjs", APP, "\nfunction show", "\nawait load(1)\nfunction show"), None);
+    }
+
+    #[test]
+    fn a_name_declared_again_in_its_block_is_doubted() {
+        assert_eq!(
+            said(
+                "a.js",
+                APP,
+                "  console.log(label, x)\n",
+                "  let label = 'y'\n  console.log(label, x)\n"
+            )
+            .as_deref(),
+            Some(
+                "line 10 (`let label = 'y'`) declares `label` again in the same block, which \
+                 line 9 (`const label = 'x'`) declares already: node refuses the file \
+                 (SyntaxError: Identifier 'label' has already been declared)"
+            )
+        );
+        assert!(
+            said("a.js", APP, "\nfunction show", "\nclass show {}\nfunction show")
+                .is_some_and(|s| s.contains("again in the file's top level"))
+        );
+        // Another block, a var twice, a function twice (TypeScript
+        // overloads), an assignment: no fault.
+        for new in [
+            "  if (x) {\n    let label = 'y'\n  }\n",
+            "  var v = 1\n  var v = 2\n",
+            "  label = 'y'\n",
+        ] {
+            assert_eq!(
+                said("a.js", APP, "  console.log(label, x)\n", new),
+                None,
+                "{new}"
+            );
+        }
+        let overloads = "function f(a: string): void\nfunction f(a: any) {}\n";
+        assert_eq!(said("a.ts", overloads, "\n", "\n\n"), None);
+    }
+
+    #[test]
+    fn a_class_member_written_twice_is_doubted() {
+        let class = "export class App {\n  count = 0\n  render() {\n    return this.count\n  }\n  get size() {\n    return 1\n  }\n}\n";
+        assert_eq!(
+            said(
+                "a.js",
+                class,
+                "  get size() {",
+                "  render() {\n    return 2\n  }\n  get size() {"
+            )
+            .as_deref(),
+            Some(
+                "line 6 (`render() {`) defines `render` in class `App` a second time (first at \
+                 line 3: `render() {`): JavaScript keeps only the later one: the first is never \
+                 used (eslint: no-dupe-class-members)"
+            )
+        );
+        assert!(said("a.js", class, "  render() {", "  count = 1\n  render() {").is_some());
+        // A setter beside the getter, a static twin, an overload, a
+        // method of another class: no fault.
+        for new in [
+            "  set size(v) {}\n  get size() {",
+            "  static render() {}\n  get size() {",
+            "  render(a: number): void\n  get size() {",
+        ] {
+            assert_eq!(said("a.ts", class, "  get size() {", new), None, "{new}");
+        }
+        let two = format!("{class}class B {{\n  x = 1\n}}\n");
+        assert_eq!(said("a.js", &two, "  x = 1\n", "  x = 1\n  render() {}\n"), None);
+    }
+}
