@@ -16,7 +16,15 @@
 //!   both not: JavaScript keeps the later one and the first is never used
 //!   (a second `constructor`: `SyntaxError: A class may only have one
 //!   constructor`). Getter and setter pairs, TypeScript overload
-//!   signatures (no body), computed names are not read.
+//!   signatures (no body), computed names are not read;
+//! - a line left ending in a binary operator (`+`, `-`, `*`, `&&`, `||`,
+//!   `??`, `=`, `,`, ...) whose next line starts with what no operand can
+//!   be: a statement's word (`return`, `const`, `if`, `throw`, ...) or a
+//!   closing bracket (not after `,`: a trailing comma is allowed there).
+//!   JavaScript reads on over the line break and refuses the file
+//!   (`SyntaxError: Unexpected token 'return'`). Where the next line is an
+//!   expression (`console.log(x)`), the two lines are silently read as
+//!   one expression: not told from a continued one, not judged.
 //!
 //! Read by tokens ([`super::js_tokens`]); a file the reading cannot follow,
 //! or holding JSX, is not judged. Where the reading is unsure it says
@@ -70,6 +78,17 @@ pub enum EarlyFault {
         /// Whether the block is the file's top level.
         top: bool,
     },
+    /// A line ending in a binary operator above a line no operand starts.
+    Dangling {
+        /// The line ending in the operator.
+        line: Line,
+        /// The operator.
+        operator: String,
+        /// The next line.
+        next: Line,
+        /// Its first token.
+        token: String,
+    },
     /// A class member written twice.
     Member {
         /// The class's name (`(anonymous)` for a class without one).
@@ -98,6 +117,11 @@ impl JsEarly {
         matches!(self.fault, EarlyFault::Await { .. })
     }
 
+    /// Whether the fault is a line left ending in an operator.
+    pub fn dangling(&self) -> bool {
+        matches!(self.fault, EarlyFault::Dangling { .. })
+    }
+
     /// [`Self::fault`] and what to send instead.
     pub fn describe(&self) -> String {
         let send = match &self.fault {
@@ -121,6 +145,10 @@ impl JsEarly {
                 "give the declaration of line {} another name, or assign `{name}` there \
                  without declaring it again",
                 again.0
+            ),
+            EarlyFault::Dangling { line, operator, .. } => format!(
+                "complete the expression of line {} after its `{operator}`, or drop the `{operator}`",
+                line.0
             ),
             EarlyFault::Member { first, again, .. } => format!(
                 "keep one of the two (merge them), or rename the one of line {} (the first \
@@ -177,6 +205,20 @@ impl JsEarly {
                     q(first)
                 )
             }
+            EarlyFault::Dangling {
+                line,
+                operator,
+                next,
+                token,
+            } => format!(
+                "line {} (`{}`) ends with `{operator}`, and line {} (`{}`) starts with \
+                 `{token}`, which no operand can start: JavaScript reads on over the line break \
+                 and {node} (SyntaxError: Unexpected token '{token}')",
+                line.0,
+                q(line),
+                next.0,
+                q(next)
+            ),
             EarlyFault::Member {
                 class,
                 name,
@@ -210,9 +252,15 @@ impl JsEarly {
 pub fn js_early_fault(path: &str, original: &str, result: &str) -> Option<JsEarly> {
     let language = read_language(path, original, result)?;
     // An edit that writes nothing (lines removed only) writes none of
-    // these, bar an `async` removed: that line is changed, not removed.
+    // these (an `async` removed: that line is changed, not removed), bar
+    // a line above the removed ones left ending in an operator.
     let (_, new, prefix, suffix) = crate::textdiff::changed_lines(original, result);
-    if prefix + suffix >= new.len() {
+    let writes = prefix + suffix < new.len();
+    let dangles = prefix
+        .checked_sub(1)
+        .and_then(|above| new.get(above))
+        .is_some_and(|l| l.trim_end().ends_with(['+', '-', '*', '/', '%', '&', '|', '^', '=', ',', '?']));
+    if !writes && !dangles {
         return None;
     }
     let typescript = language == "TypeScript";
@@ -262,6 +310,20 @@ fn faults(text: &str, typescript: bool) -> Option<Vec<(Key, EarlyFault)>> {
             let key = (0, at.1.clone(), String::new(), String::new());
             out.push((t.line, key, EarlyFault::Quote { line: at, quote }));
         }
+        if let Some(next) = read.dangling(i) {
+            let (at, below) = (line(t.line), line(self_line(&tokens, next)));
+            let key = (4, at.1.clone(), below.1.clone(), String::new());
+            out.push((
+                t.line,
+                key,
+                EarlyFault::Dangling {
+                    line: at,
+                    operator: t.text.to_string(),
+                    next: below,
+                    token: tokens[next].text.to_string(),
+                },
+            ));
+        }
         if let Some(f) = read.await_outside(i) {
             let (at, function) = (line(t.line), line(f));
             let key = (1, at.1.clone(), function.1.clone(), String::new());
@@ -306,6 +368,24 @@ fn faults(text: &str, typescript: bool) -> Option<Vec<(Key, EarlyFault)>> {
     out.sort_by_key(|(l, ..)| *l);
     Some(out.into_iter().map(|(_, k, f)| (k, f)).collect())
 }
+
+/// The line (0-based) of `tokens[i]`.
+fn self_line(tokens: &[Token], i: usize) -> usize {
+    tokens.get(i).map_or(0, |t| t.line)
+}
+
+/// Binary and assignment operators: a line ending in one goes on.
+const BINARY: [&str; 38] = [
+    "+", "-", "*", "/", "%", "**", "&&", "||", "??", "&", "|", "^", "<<", ">>", ">>>", "==",
+    "===", "!=", "!==", "<=", ">=", "=", "+=", "-=", "*=", "/=", "%=", "**=", "&&=", "||=",
+    "??=", "&=", "|=", "^=", "<<=", ">>=", ">>>=", ",",
+];
+
+/// Words that start a statement and never an operand.
+const STATEMENT_WORDS: [&str; 15] = [
+    "return", "const", "var", "if", "for", "while", "throw", "switch", "try", "do", "break",
+    "continue", "export", "else", "case",
+];
 
 /// What a `{` opens, as far as an `await` in it is concerned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -484,6 +564,33 @@ impl<'t, 'a> Read<'t, 'a> {
             }
             _ => Frame::Unknown,
         }
+    }
+
+    /// For an operator at `i` ending its line above a line no operand
+    /// starts (see the module): that line's first token.
+    fn dangling(&self, i: usize) -> Option<usize> {
+        let t = &self.tokens[i];
+        if t.kind != Kind::Punct || !BINARY.contains(&t.text) {
+            return None;
+        }
+        let n = i + 1;
+        let next = self.tokens.get(n)?;
+        if next.line <= t.end_line {
+            return None;
+        }
+        let stops = match next.kind {
+            Kind::Word => {
+                STATEMENT_WORDS.contains(&next.text)
+                    || (next.text == "let"
+                        && self
+                            .tokens
+                            .get(n + 1)
+                            .is_some_and(|x| x.kind == Kind::Word && x.line == next.line))
+            }
+            Kind::Punct => t.text != "," && matches!(next.text, ")" | "]" | "}"),
+            _ => false,
+        };
+        stops.then_some(n)
     }
 
     /// For an `await` at `i` whose nearest function is surely not `async`:
@@ -852,6 +959,28 @@ mod tests {
         }
         let overloads = "function f(a: string): void\nfunction f(a: any) {}\n";
         assert_eq!(said("a.ts", overloads, "\n", "\n\n"), None);
+    }
+
+    #[test]
+    fn a_line_left_ending_in_an_operator_above_a_statement_is_doubted() {
+        let concat = "function greet(name) {\n  const text = 'Hello, ' +\n    name\n  return text\n}\n";
+        assert_eq!(
+            said("a.js", concat, "    name\n", "").as_deref(),
+            Some(
+                "line 2 (`const text = 'Hello, ' +`) ends with `+`, and line 3 (`return text`) \
+                 starts with `return`, which no operand can start: JavaScript reads on over the \
+                 line break and node refuses the file (SyntaxError: Unexpected token 'return')"
+            )
+        );
+        let ret = "function f(a, b) {\n  return a &&\n    b\n}\n";
+        assert!(said("a.js", ret, "    b\n", "").is_some_and(|s| s.contains("'}'")));
+        // A trailing comma, an operand on the next line, an expression
+        // statement below (not told): no fault.
+        let list = "const xs = [\n  1,\n  2,\n]\n";
+        assert_eq!(said("a.js", list, "  2,\n", ""), None);
+        assert_eq!(said("a.js", concat, "    name\n", "    name +\n    '!'\n"), None);
+        let call = "function g(name) {\n  const text = 'Hi ' +\n    name\n  log(text)\n}\n";
+        assert_eq!(said("a.js", call, "    name\n", ""), None);
     }
 
     #[test]

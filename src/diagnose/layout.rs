@@ -561,6 +561,7 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
         let kind = match () {
             _ if e.defines_twice() => BreakKind::DefinesTwice,
             _ if e.outside() => BreakKind::Outside,
+            _ if e.dangling() => BreakKind::InvalidSyntax,
             _ => BreakKind::InvalidCharacter,
         };
         Some(of(kind)(say(e.describe(), e.fault())))
