@@ -26,6 +26,13 @@
 //!   expression (`console.log(x)`), the two lines are silently read as
 //!   one expression: not told from a continued one, not judged.
 //!
+//! - a top-level `const`, `let` or `class` below a top-level line that
+//!   uses its name when the file loads (not inside a function, an arrow
+//!   function, a class, a conditional block, nor after `?`, `&&`, `||`,
+//!   `??` in its statement): node throws `ReferenceError: Cannot access
+//!   'x' before initialization` (the temporal dead zone, tester 49 T-04).
+//!   JavaScript only (a TypeScript type may share the name).
+//!
 //! Read by tokens ([`super::js_tokens`]); a file the reading cannot follow,
 //! or holding JSX, is not judged. Where the reading is unsure it says
 //! nothing: an `await` whose function is told only through a TypeScript
@@ -89,6 +96,15 @@ pub enum EarlyFault {
         /// Its first token.
         token: String,
     },
+    /// A top-level name used at load time above its declaration.
+    BeforeDeclared {
+        /// The name.
+        name: String,
+        /// The line that uses it.
+        used: Line,
+        /// Its declaration.
+        declared: Line,
+    },
     /// A class member written twice.
     Member {
         /// The class's name (`(anonymous)` for a class without one).
@@ -115,6 +131,11 @@ impl JsEarly {
     /// Whether the fault is an `await` outside an `async` function.
     pub fn outside(&self) -> bool {
         matches!(self.fault, EarlyFault::Await { .. })
+    }
+
+    /// Whether the fault is a name used before its declaration.
+    pub fn early_use(&self) -> bool {
+        matches!(self.fault, EarlyFault::BeforeDeclared { .. })
     }
 
     /// Whether the fault is a line left ending in an operator.
@@ -149,6 +170,10 @@ impl JsEarly {
             EarlyFault::Dangling { line, operator, .. } => format!(
                 "complete the expression of line {} after its `{operator}`, or drop the `{operator}`",
                 line.0
+            ),
+            EarlyFault::BeforeDeclared { used, declared, .. } => format!(
+                "move the declaration of line {} above line {}, or the use below it",
+                declared.0, used.0
             ),
             EarlyFault::Member { first, again, .. } => format!(
                 "keep one of the two (merge them), or rename the one of line {} (the first \
@@ -218,6 +243,19 @@ impl JsEarly {
                 q(line),
                 next.0,
                 q(next)
+            ),
+            EarlyFault::BeforeDeclared {
+                name,
+                used,
+                declared,
+            } => format!(
+                "line {} (`{}`) uses `{name}` when the file loads, above its declaration at \
+                 line {} (`{}`): node throws ReferenceError: Cannot access '{name}' before \
+                 initialization",
+                used.0,
+                q(used),
+                declared.0,
+                q(declared)
             ),
             EarlyFault::Member {
                 class,
@@ -351,6 +389,21 @@ fn faults(text: &str, typescript: bool) -> Option<Vec<(Key, EarlyFault)>> {
             },
         ));
     }
+    if !typescript {
+        for (name, used, declared) in read.used_before_declared() {
+            let (used, declared) = (line(used), line(declared));
+            let key = (5, name.to_string(), used.1.clone(), declared.1.clone());
+            out.push((
+                declared.0 - 1,
+                key,
+                EarlyFault::BeforeDeclared {
+                    name: name.to_string(),
+                    used,
+                    declared,
+                },
+            ));
+        }
+    }
     for (class, name, first, again) in read.members_twice() {
         let (first, again) = (line(first), line(again));
         let key = (3, format!("{class}.{name}"), first.1.clone(), again.1.clone());
@@ -440,6 +493,8 @@ const RESERVED: [&str; 10] = [
 struct Read<'t, 'a> {
     tokens: &'t [Token<'a>],
     inside: Vec<Option<usize>>,
+    /// For each opening bracket, its closer's index.
+    closer: Vec<Option<usize>>,
     typescript: bool,
 }
 
@@ -447,14 +502,15 @@ impl<'t, 'a> Read<'t, 'a> {
     fn new(tokens: &'t [Token<'a>], typescript: bool) -> Self {
         let mut stack: Vec<usize> = Vec::new();
         let mut inside = Vec::with_capacity(tokens.len());
+        let mut closer = vec![None; tokens.len()];
         for (i, t) in tokens.iter().enumerate() {
             let closes = match t.kind {
                 Kind::Punct => matches!(t.text, ")" | "]" | "}"),
                 Kind::TemplateHead | Kind::TemplateEnd => t.text.starts_with('}'),
                 _ => false,
             };
-            if closes {
-                stack.pop();
+            if closes && let Some(open) = stack.pop() {
+                closer[open] = Some(i);
             }
             inside.push(stack.last().copied());
             let opens = match t.kind {
@@ -469,6 +525,7 @@ impl<'t, 'a> Read<'t, 'a> {
         Read {
             tokens,
             inside,
+            closer,
             typescript,
         }
     }
@@ -727,6 +784,86 @@ impl<'t, 'a> Read<'t, 'a> {
         fits.then_some(n)
     }
 
+    /// Each top-level `const`, `let` or `class` name a top-level line
+    /// above it uses when the file loads (see the module): the name, the
+    /// using line and the declaring one (0-based).
+    fn used_before_declared(&self) -> Vec<(&'a str, usize, usize)> {
+        let mut declared: HashMap<&str, usize> = HashMap::new();
+        for (i, t) in self.tokens.iter().enumerate() {
+            if self.inside[i].is_none()
+                && t.kind == Kind::Word
+                && matches!(t.text, "const" | "let" | "class")
+                && self.statement_start(i)
+                && let Some(n) = self.declared_name(i)
+            {
+                declared.entry(self.tokens[n].text).or_insert(n);
+            }
+        }
+        let mut out = Vec::new();
+        let mut said: Vec<&str> = Vec::new();
+        for (u, t) in self.tokens.iter().enumerate() {
+            let Some(&at) = declared.get(t.text) else {
+                continue;
+            };
+            if t.kind != Kind::Word || u >= at || said.contains(&t.text) || !self.runs_at_load(u)
+            {
+                continue;
+            }
+            said.push(t.text);
+            out.push((t.text, t.line, self.tokens[at].line));
+        }
+        out
+    }
+
+    /// Whether the name at `u` is a reference that runs when the file
+    /// loads: at the top level or in a call's, an array's or an object
+    /// literal's brackets there, in a statement holding no function, class
+    /// or condition before it.
+    fn runs_at_load(&self, u: usize) -> bool {
+        let prev = u.checked_sub(1).map_or("", |p| self.text(p));
+        let next = self.text(u + 1);
+        if matches!(
+            prev,
+            "." | "?." | "function" | "class" | "const" | "let" | "var" | "import"
+        ) || (next == ":" && matches!(prev, "{" | ","))
+        {
+            return false;
+        }
+        let mut at = self.inside[u];
+        while let Some(o) = at {
+            let fits = match self.text(o) {
+                "{" => matches!(
+                    o.checked_sub(1).map_or("", |p| self.text(p)),
+                    "=" | "(" | "," | "["
+                ),
+                "(" | "[" => !self.closer[o]
+                    .is_some_and(|c| matches!(self.text(c + 1), "{" | "=>")),
+                _ => true,
+            };
+            if !fits {
+                return false;
+            }
+            at = self.inside[o];
+        }
+        let Some(start) = (0..=u)
+            .rev()
+            .find(|&k| self.inside[k].is_none() && self.statement_start(k))
+        else {
+            return false;
+        };
+        let first = self.text(start);
+        !matches!(
+            first,
+            "if" | "for" | "while" | "do" | "switch" | "try" | "else" | "function" | "class"
+                | "async" | "import" | "export" | "declare"
+        ) && !(start..u).any(|k| {
+            matches!(
+                self.text(k),
+                "=>" | "function" | "class" | "?" | "&&" | "||" | "??" | "typeof"
+            )
+        })
+    }
+
     /// Each class member defined twice in one class body: the class's
     /// name, the member's, the first line and the second (0-based).
     fn members_twice(&self) -> Vec<(String, String, usize, usize)> {
@@ -981,6 +1118,38 @@ mod tests {
         assert_eq!(said("a.js", concat, "    name\n", "    name +\n    '!'\n"), None);
         let call = "function g(name) {\n  const text = 'Hi ' +\n    name\n  log(text)\n}\n";
         assert_eq!(said("a.js", call, "    name\n", ""), None);
+    }
+
+    #[test]
+    fn a_name_used_at_load_above_its_declaration_is_doubted() {
+        // A use through a function called at load: not read.
+        let text = "const double = (x) => x * base\nconsole.log(double(3))\n";
+        let end = "console.log(double(3))\n";
+        assert_eq!(
+            said("a.js", text, end, &format!("{end}const base = 2\n")),
+            None
+        );
+        assert_eq!(
+            said("a.js", "run()\n", "run()\n", "module.exports = { helper }\nconst helper = 1\n")
+                .as_deref(),
+            Some(
+                "line 1 (`module.exports = { helper }`) uses `helper` when the file loads, \
+                 above its declaration at line 2 (`const helper = 1`): node throws \
+                 ReferenceError: Cannot access 'helper' before initialization"
+            )
+        );
+        // Inside a function, an arrow, a condition, a property key: no
+        // fault.
+        for above in [
+            "function f() {\n  return helper\n}\n",
+            "const g = () => helper\n",
+            "if (x) {\n  helper()\n}\n",
+            "const o = { helper: 1 }\n",
+            "const h = x && helper\n",
+        ] {
+            let new = format!("{above}const helper = 1\n");
+            assert_eq!(said("a.js", "run()\n", "run()\n", &new), None, "{above}");
+        }
     }
 
     #[test]
