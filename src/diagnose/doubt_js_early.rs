@@ -302,11 +302,12 @@ pub fn js_early_fault(path: &str, original: &str, result: &str) -> Option<JsEarl
         return None;
     }
     let typescript = language == "TypeScript";
-    let after = faults(result, typescript)?;
+    let module = typescript || path.ends_with(".mjs");
+    let after = faults(result, typescript, module)?;
     if after.is_empty() {
         return None;
     }
-    let before = faults(original, typescript)?;
+    let before = faults(original, typescript, module)?;
     let mut held: HashMap<Key, usize> = HashMap::new();
     for (key, _) in before {
         *held.entry(key).or_default() += 1;
@@ -326,7 +327,7 @@ type Key = (u8, String, String, String);
 
 /// Every fault of `text` (see the module), each with its [`Key`], in the
 /// order of their lines; `None` where the text is not read.
-fn faults(text: &str, typescript: bool) -> Option<Vec<(Key, EarlyFault)>> {
+fn faults(text: &str, typescript: bool, module: bool) -> Option<Vec<(Key, EarlyFault)>> {
     let tokens = tokens(text)?;
     let lines: Vec<&str> = text.lines().collect();
     let line = |n: usize| -> Line {
@@ -337,7 +338,8 @@ fn faults(text: &str, typescript: bool) -> Option<Vec<(Key, EarlyFault)>> {
                 .map_or(String::new(), |l| l.trim().to_string()),
         )
     };
-    let read = Read::new(&tokens, typescript);
+    let mut read = Read::new(&tokens, typescript);
+    read.module = module || read.imports_or_exports();
     let mut out: Vec<(usize, Key, EarlyFault)> = Vec::new();
     for (i, t) in tokens.iter().enumerate() {
         if t.kind == Kind::Punct
@@ -496,6 +498,9 @@ struct Read<'t, 'a> {
     /// For each opening bracket, its closer's index.
     closer: Vec<Option<usize>>,
     typescript: bool,
+    /// Read as a module (`await` a keyword everywhere), not a script
+    /// (where `await (x)` calls a function named `await`).
+    module: bool,
 }
 
 impl<'t, 'a> Read<'t, 'a> {
@@ -527,6 +532,7 @@ impl<'t, 'a> Read<'t, 'a> {
             inside,
             closer,
             typescript,
+            module: false,
         }
     }
 
@@ -623,6 +629,16 @@ impl<'t, 'a> Read<'t, 'a> {
         }
     }
 
+    /// Whether an `import` or `export` statement stands at the top level.
+    fn imports_or_exports(&self) -> bool {
+        self.tokens.iter().enumerate().any(|(i, t)| {
+            self.inside[i].is_none()
+                && t.kind == Kind::Word
+                && matches!(t.text, "import" | "export")
+                && !matches!(self.text(i + 1), "(" | "." | "=")
+        })
+    }
+
     /// For an operator at `i` ending its line above a line no operand
     /// starts (see the module): that line's first token.
     fn dangling(&self, i: usize) -> Option<usize> {
@@ -663,6 +679,18 @@ impl<'t, 'a> Read<'t, 'a> {
                 self.text(i + 1),
                 ":" | "=" | "," | ")" | ";" | "]" | "}" | "." | ""
             )
+        {
+            return None;
+        }
+        // In a script, `await (x)`, `await [x]`, await`x` read as a name
+        // called or indexed: node loads the file (and throws when the line
+        // runs); not said.
+        let next = self.tokens.get(i + 1);
+        if !self.module
+            && next.is_some_and(|n| {
+                matches!(n.text, "(" | "[")
+                    || matches!(n.kind, Kind::TemplateHead | Kind::TemplateEnd)
+            })
         {
             return None;
         }
@@ -1057,6 +1085,12 @@ mod tests {
                 "{new}"
             );
         }
+        // A script's `await (..)`: a call of a function named `await`
+        // (node loads the file); in a module, refused.
+        let script = "function f(u) {\n  return g(u)\n}\n";
+        let call = "return await (0, g)(u)";
+        assert_eq!(said("a.js", script, "return g(u)", call), None);
+        assert!(said("a.mjs", script, "return g(u)", call).is_some());
         // Top level (a module's): not read.
         assert_eq!(said("a.mjs", APP, "\nfunction show", "\nawait load(1)\nfunction show"), None);
     }
