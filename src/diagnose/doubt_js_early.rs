@@ -297,7 +297,10 @@ pub fn js_early_fault(path: &str, original: &str, result: &str) -> Option<JsEarl
     let dangles = prefix
         .checked_sub(1)
         .and_then(|above| new.get(above))
-        .is_some_and(|l| l.trim_end().ends_with(['+', '-', '*', '/', '%', '&', '|', '^', '=', ',', '?']));
+        .is_some_and(|l| {
+            l.trim_end()
+                .ends_with(['+', '-', '*', '/', '%', '&', '|', '^', '=', ',', '?'])
+        });
     if !writes && !dangles {
         return None;
     }
@@ -312,13 +315,15 @@ pub fn js_early_fault(path: &str, original: &str, result: &str) -> Option<JsEarl
     for (key, _) in before {
         *held.entry(key).or_default() += 1;
     }
-    after.into_iter().find_map(|(key, fault)| match held.get_mut(&key) {
-        Some(n) if *n > 0 => {
-            *n -= 1;
-            None
-        }
-        _ => Some(JsEarly { language, fault }),
-    })
+    after
+        .into_iter()
+        .find_map(|(key, fault)| match held.get_mut(&key) {
+            Some(n) if *n > 0 => {
+                *n -= 1;
+                None
+            }
+            _ => Some(JsEarly { language, fault }),
+        })
 }
 
 /// What tells a fault of the file before from one the edit writes: its
@@ -333,9 +338,7 @@ fn faults(text: &str, typescript: bool, module: bool) -> Option<Vec<(Key, EarlyF
     let line = |n: usize| -> Line {
         (
             n + 1,
-            lines
-                .get(n)
-                .map_or(String::new(), |l| l.trim().to_string()),
+            lines.get(n).map_or(String::new(), |l| l.trim().to_string()),
         )
     };
     let mut read = Read::new(&tokens, typescript);
@@ -367,14 +370,7 @@ fn faults(text: &str, typescript: bool, module: bool) -> Option<Vec<(Key, EarlyF
         if let Some(f) = read.await_outside(i) {
             let (at, function) = (line(t.line), line(f));
             let key = (1, at.1.clone(), function.1.clone(), String::new());
-            out.push((
-                t.line,
-                key,
-                EarlyFault::Await {
-                    line: at,
-                    function,
-                },
-            ));
+            out.push((t.line, key, EarlyFault::Await { line: at, function }));
         }
     }
     for (name, first, again, top) in read.declared_twice() {
@@ -408,7 +404,12 @@ fn faults(text: &str, typescript: bool, module: bool) -> Option<Vec<(Key, EarlyF
     }
     for (class, name, first, again) in read.members_twice() {
         let (first, again) = (line(first), line(again));
-        let key = (3, format!("{class}.{name}"), first.1.clone(), again.1.clone());
+        let key = (
+            3,
+            format!("{class}.{name}"),
+            first.1.clone(),
+            again.1.clone(),
+        );
         out.push((
             again.0 - 1,
             key,
@@ -431,9 +432,9 @@ fn self_line(tokens: &[Token], i: usize) -> usize {
 
 /// Binary and assignment operators: a line ending in one goes on.
 const BINARY: [&str; 38] = [
-    "+", "-", "*", "/", "%", "**", "&&", "||", "??", "&", "|", "^", "<<", ">>", ">>>", "==",
-    "===", "!=", "!==", "<=", ">=", "=", "+=", "-=", "*=", "/=", "%=", "**=", "&&=", "||=",
-    "??=", "&=", "|=", "^=", "<<=", ">>=", ">>>=", ",",
+    "+", "-", "*", "/", "%", "**", "&&", "||", "??", "&", "|", "^", "<<", ">>", ">>>", "==", "===",
+    "!=", "!==", "<=", ">=", "=", "+=", "-=", "*=", "/=", "%=", "**=", "&&=", "||=", "??=", "&=",
+    "|=", "^=", "<<=", ">>=", ">>>=", ",",
 ];
 
 /// Words that start a statement and never an operand.
@@ -674,7 +675,8 @@ impl<'t, 'a> Read<'t, 'a> {
             return None;
         }
         // `x.await`, `{ await: 1 }`: a name, not the operator.
-        if i.checked_sub(1).is_some_and(|p| matches!(self.text(p), "." | "?."))
+        if i.checked_sub(1)
+            .is_some_and(|p| matches!(self.text(p), "." | "?."))
             || matches!(
                 self.text(i + 1),
                 ":" | "=" | "," | ")" | ";" | "]" | "}" | "." | ""
@@ -797,7 +799,9 @@ impl<'t, 'a> Read<'t, 'a> {
             n += 1;
         }
         let name = self.tokens.get(n)?;
-        if name.kind != Kind::Word || RESERVED.contains(&name.text) || name.line != self.tokens[i].line
+        if name.kind != Kind::Word
+            || RESERVED.contains(&name.text)
+            || name.line != self.tokens[i].line
         {
             return None;
         }
@@ -833,8 +837,7 @@ impl<'t, 'a> Read<'t, 'a> {
             let Some(&at) = declared.get(t.text) else {
                 continue;
             };
-            if t.kind != Kind::Word || u >= at || said.contains(&t.text) || !self.runs_at_load(u)
-            {
+            if t.kind != Kind::Word || u >= at || said.contains(&t.text) || !self.runs_at_load(u) {
                 continue;
             }
             said.push(t.text);
@@ -864,8 +867,9 @@ impl<'t, 'a> Read<'t, 'a> {
                     o.checked_sub(1).map_or("", |p| self.text(p)),
                     "=" | "(" | "," | "["
                 ),
-                "(" | "[" => !self.closer[o]
-                    .is_some_and(|c| matches!(self.text(c + 1), "{" | "=>")),
+                "(" | "[" => {
+                    !self.closer[o].is_some_and(|c| matches!(self.text(c + 1), "{" | "=>"))
+                }
                 _ => true,
             };
             if !fits {
@@ -882,8 +886,18 @@ impl<'t, 'a> Read<'t, 'a> {
         let first = self.text(start);
         !matches!(
             first,
-            "if" | "for" | "while" | "do" | "switch" | "try" | "else" | "function" | "class"
-                | "async" | "import" | "export" | "declare"
+            "if" | "for"
+                | "while"
+                | "do"
+                | "switch"
+                | "try"
+                | "else"
+                | "function"
+                | "class"
+                | "async"
+                | "import"
+                | "export"
+                | "declare"
         ) && !(start..u).any(|k| {
             matches!(
                 self.text(k),
@@ -899,7 +913,8 @@ impl<'t, 'a> Read<'t, 'a> {
         for (c, t) in self.tokens.iter().enumerate() {
             if t.kind != Kind::Word
                 || t.text != "class"
-                || c.checked_sub(1).is_some_and(|p| matches!(self.text(p), "." | "?."))
+                || c.checked_sub(1)
+                    .is_some_and(|p| matches!(self.text(p), "." | "?."))
             {
                 continue;
             }
@@ -1019,8 +1034,13 @@ mod tests {
     #[test]
     fn a_typographic_quote_in_code_is_doubted() {
         assert_eq!(
-            said("a.js", APP, "const label = 'x'", "const label = \u{201c}x\u{201d}")
-                .as_deref(),
+            said(
+                "a.js",
+                APP,
+                "const label = 'x'",
+                "const label = \u{201c}x\u{201d}"
+            )
+            .as_deref(),
             Some(
                 "line 9 (`const label = \u{201c}x\u{201d}`) has the typographic quote \
                  `\u{201c}` (U+201C) in code, outside any string, comment or template: node \
@@ -1062,7 +1082,8 @@ mod tests {
                 .is_some_and(|s| s.contains("tsc and node refuse the file"))
         );
         // Arrows and methods: said where plain, not where async.
-        let arrow = "const f = (x) => {\n  return x\n}\nclass A {\n  run() {\n    return 1\n  }\n}\n";
+        let arrow =
+            "const f = (x) => {\n  return x\n}\nclass A {\n  run() {\n    return 1\n  }\n}\n";
         assert!(said("a.js", arrow, "return x", "return await x").is_some());
         assert!(said("a.js", arrow, "return 1", "return await 1").is_some());
         for (old, new, body) in [
@@ -1092,7 +1113,15 @@ mod tests {
         assert_eq!(said("a.js", script, "return g(u)", call), None);
         assert!(said("a.mjs", script, "return g(u)", call).is_some());
         // Top level (a module's): not read.
-        assert_eq!(said("a.mjs", APP, "\nfunction show", "\nawait load(1)\nfunction show"), None);
+        assert_eq!(
+            said(
+                "a.mjs",
+                APP,
+                "\nfunction show",
+                "\nawait load(1)\nfunction show"
+            ),
+            None
+        );
     }
 
     #[test]
@@ -1112,8 +1141,13 @@ mod tests {
             )
         );
         assert!(
-            said("a.js", APP, "\nfunction show", "\nclass show {}\nfunction show")
-                .is_some_and(|s| s.contains("again in the file's top level"))
+            said(
+                "a.js",
+                APP,
+                "\nfunction show",
+                "\nclass show {}\nfunction show"
+            )
+            .is_some_and(|s| s.contains("again in the file's top level"))
         );
         // Another block, a var twice, a function twice (TypeScript
         // overloads), an assignment: no fault.
@@ -1134,7 +1168,8 @@ mod tests {
 
     #[test]
     fn a_line_left_ending_in_an_operator_above_a_statement_is_doubted() {
-        let concat = "function greet(name) {\n  const text = 'Hello, ' +\n    name\n  return text\n}\n";
+        let concat =
+            "function greet(name) {\n  const text = 'Hello, ' +\n    name\n  return text\n}\n";
         assert_eq!(
             said("a.js", concat, "    name\n", "").as_deref(),
             Some(
@@ -1149,7 +1184,10 @@ mod tests {
         // statement below (not told): no fault.
         let list = "const xs = [\n  1,\n  2,\n]\n";
         assert_eq!(said("a.js", list, "  2,\n", ""), None);
-        assert_eq!(said("a.js", concat, "    name\n", "    name +\n    '!'\n"), None);
+        assert_eq!(
+            said("a.js", concat, "    name\n", "    name +\n    '!'\n"),
+            None
+        );
         let call = "function g(name) {\n  const text = 'Hi ' +\n    name\n  log(text)\n}\n";
         assert_eq!(said("a.js", call, "    name\n", ""), None);
     }
@@ -1164,8 +1202,13 @@ mod tests {
             None
         );
         assert_eq!(
-            said("a.js", "run()\n", "run()\n", "module.exports = { helper }\nconst helper = 1\n")
-                .as_deref(),
+            said(
+                "a.js",
+                "run()\n",
+                "run()\n",
+                "module.exports = { helper }\nconst helper = 1\n"
+            )
+            .as_deref(),
             Some(
                 "line 1 (`module.exports = { helper }`) uses `helper` when the file loads, \
                  above its declaration at line 2 (`const helper = 1`): node throws \
@@ -1214,6 +1257,9 @@ mod tests {
             assert_eq!(said("a.ts", class, "  get size() {", new), None, "{new}");
         }
         let two = format!("{class}class B {{\n  x = 1\n}}\n");
-        assert_eq!(said("a.js", &two, "  x = 1\n", "  x = 1\n  render() {}\n"), None);
+        assert_eq!(
+            said("a.js", &two, "  x = 1\n", "  x = 1\n  render() {}\n"),
+            None
+        );
     }
 }

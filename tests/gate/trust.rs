@@ -1239,8 +1239,14 @@ fn javascript_faults_node_refuses_are_doubts() {
                 "function show(x) {\n",
                 "async function show(x) {\n  await null\n",
             ),
-            ("  console.log(label, x)\n", "  const other = 'y'\n  console.log(label, other)\n"),
-            ("    return 1\n  }\n", "    return 1\n  }\n  static count = 1\n"),
+            (
+                "  console.log(label, x)\n",
+                "  const other = 'y'\n  console.log(label, other)\n",
+            ),
+            (
+                "    return 1\n  }\n",
+                "    return 1\n  }\n  static count = 1\n",
+            ),
         ],
     );
 }
