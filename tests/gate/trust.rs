@@ -1187,7 +1187,8 @@ fn a_javascript_function_removed_and_still_called_is_a_doubt() {
 /// a typographic quote in code, an `await` in a function not `async`, a
 /// `let` declaring again a name its block declares; and a class field
 /// written twice (T-19: the later one wins; a method twice is
-/// `doubt_defines`'). Each a doubt for every agent,
+/// `doubt_defines`'); a line left ending in `+` above a `return`; a
+/// constant moved below a line using it at load (T-04). Each a doubt for every agent,
 /// said with node's error; the same edits written soundly, exact.
 #[test]
 fn javascript_faults_node_refuses_are_doubts() {
@@ -1248,6 +1249,37 @@ fn javascript_faults_node_refuses_are_doubts() {
                 "    return 1\n  }\n  static count = 1\n",
             ),
         ],
+    );
+    // A concatenation's last operand removed above a `return`; a
+    // top-level constant moved below the line that exports it.
+    let greet = "function greet(name) {\n  const text = 'Hello, ' +\n    name\n  return text\n}\n";
+    let exports = "const helper = 1\nmodule.exports = { helper }\n";
+    assert_doubts_say(
+        ("greet.js", greet),
+        &[(
+            "    name\n",
+            "",
+            "line 2 (`const text = 'Hello, ' +`) ends with `+`, and line 3 (`return text`) \
+             starts with `return`, which no operand can start: JavaScript reads on over the line \
+             break and node refuses the file (SyntaxError: Unexpected token 'return')"
+                .to_string(),
+        )],
+    );
+    assert_doubts_say(
+        ("exports.js", exports),
+        &[(
+            exports,
+            "module.exports = { helper }\nconst helper = 1\n",
+            "line 1 (`module.exports = { helper }`) uses `helper` when the file loads, above its \
+             declaration at line 2 (`const helper = 1`): node throws ReferenceError: Cannot \
+             access 'helper' before initialization"
+                .to_string(),
+        )],
+    );
+    assert_exact_for_every_agent(("greet.js", greet), &[("    name\n", "    name + '!'\n")]);
+    assert_exact_for_every_agent(
+        ("exports.js", exports),
+        &[(exports, "const helper = 2\nmodule.exports = { helper }\n")],
     );
 }
 
