@@ -1000,9 +1000,7 @@ impl<'t, 'a> Read<'t, 'a> {
             "=" => true,
             "(" => {
                 // A method with a body: its `)` followed by `{`.
-                (after + 1..self.tokens.len())
-                    .find(|&j| self.text(j) == ")" && self.inside[j] == self.inside[after])
-                    .is_some_and(|close| self.text(close + 1) == "{")
+                self.closer[after].is_some_and(|close| self.text(close + 1) == "{")
             }
             _ => false,
         };
