@@ -674,6 +674,20 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
         super::doubt_js_gone::js_name_gone(path, original, result)
             .map(|g| of(BreakKind::Undefined)(say(g.describe(), g.fault())))
     });
+    // A JavaScript typographic quote in code, an `await` outside an
+    // `async` function, a name or class member twice
+    // ([`super::doubt_js_early`]).
+    let found = found.or_else(|| {
+        let e = super::doubt_js_early::js_early_fault(path, original, result)?;
+        let kind = match () {
+            _ if e.defines_twice() => BreakKind::DefinesTwice,
+            _ if e.outside() => BreakKind::Outside,
+            _ if e.dangling() => BreakKind::InvalidSyntax,
+            _ if e.early_use() => BreakKind::UsedBeforeDefined,
+            _ => BreakKind::InvalidCharacter,
+        };
+        Some(of(kind)(say(e.describe(), e.fault())))
+    });
     // A JavaScript line that continues the statement above it
     // ([`super::doubt_asi`]).
     let found = found.or_else(|| {

@@ -52,6 +52,7 @@ pub mod doubt_imports;
 pub mod doubt_indent;
 pub mod doubt_ini;
 pub mod doubt_ini_value;
+pub mod doubt_js_early;
 pub mod doubt_js_gone;
 pub mod doubt_json;
 pub mod doubt_keys;

@@ -1183,6 +1183,106 @@ fn a_javascript_function_removed_and_still_called_is_a_doubt() {
     );
 }
 
+/// JavaScript faults an edit writes that node refuses (tester 49 T-11):
+/// a typographic quote in code, an `await` in a function not `async`, a
+/// `let` declaring again a name its block declares; and a class field
+/// written twice (T-19: the later one wins; a method twice is
+/// `doubt_defines`'); a line left ending in `+` above a `return`; a
+/// constant moved below a line using it at load (T-04). Each a doubt for every agent,
+/// said with node's error; the same edits written soundly, exact.
+#[test]
+fn javascript_faults_node_refuses_are_doubts() {
+    let file = "export class App {\n  count = 0\n  render() {\n    return 1\n  }\n}\n\nfunction show(x) {\n  const label = 'x'\n  console.log(label, x)\n}\n";
+    assert_doubts_say(
+        ("app.js", file),
+        &[
+            (
+                "  const label = 'x'\n",
+                "  const label = \u{201c}x\u{201d}\n",
+                "has the typographic quote `\u{201c}` (U+201C) in code, outside any string, \
+                 comment or template: node refuses the file (SyntaxError: Invalid or \
+                 unexpected token)"
+                    .to_string(),
+            ),
+            (
+                "  console.log(label, x)\n",
+                "  console.log(label, await x)\n",
+                "awaits inside the function of line 8 (`function show(x) {`), which is not \
+                 `async`: node refuses the file (SyntaxError: await is only valid in async \
+                 functions and the top level bodies of modules)"
+                    .to_string(),
+            ),
+            (
+                "  console.log(label, x)\n",
+                "  let label = 'y'\n  console.log(label, x)\n",
+                "line 10 (`let label = 'y'`) declares `label` again in the same block, which \
+                 line 9 (`const label = 'x'`) declares already: node refuses the file \
+                 (SyntaxError: Identifier 'label' has already been declared)"
+                    .to_string(),
+            ),
+            (
+                "    return 1\n  }\n",
+                "    return 1\n  }\n  count = 1\n",
+                "line 6 (`count = 1`) defines `count` in class `App` a second time (first at \
+                 line 2: `count = 0`): JavaScript keeps only the later one"
+                    .to_string(),
+            ),
+        ],
+    );
+    assert_exact_for_every_agent(
+        ("app.js", file),
+        &[
+            (
+                "  const label = 'x'\n",
+                "  const label = '\u{201c}x\u{201d}'\n",
+            ),
+            (
+                "function show(x) {\n",
+                "async function show(x) {\n  await null\n",
+            ),
+            (
+                "  console.log(label, x)\n",
+                "  const other = 'y'\n  console.log(label, other)\n",
+            ),
+            (
+                "    return 1\n  }\n",
+                "    return 1\n  }\n  static count = 1\n",
+            ),
+        ],
+    );
+    // A concatenation's last operand removed above a `return`; a
+    // top-level constant moved below the line that exports it.
+    let greet = "function greet(name) {\n  const text = 'Hello, ' +\n    name\n  return text\n}\n";
+    let exports = "const helper = 1\nmodule.exports = { helper }\n";
+    assert_doubts_say(
+        ("greet.js", greet),
+        &[(
+            "    name\n",
+            "",
+            "line 2 (`const text = 'Hello, ' +`) ends with `+`, and line 3 (`return text`) \
+             starts with `return`, which no operand can start: JavaScript reads on over the line \
+             break and node refuses the file (SyntaxError: Unexpected token 'return')"
+                .to_string(),
+        )],
+    );
+    assert_doubts_say(
+        ("exports.js", exports),
+        &[(
+            exports,
+            "module.exports = { helper }\nconst helper = 1\n",
+            "line 1 (`module.exports = { helper }`) uses `helper` when the file loads, above its \
+             declaration at line 2 (`const helper = 1`): node throws ReferenceError: Cannot \
+             access 'helper' before initialization"
+                .to_string(),
+        )],
+    );
+    assert_exact_for_every_agent(("greet.js", greet), &[("    name\n", "    name + '!'\n")]);
+    assert_exact_for_every_agent(
+        ("exports.js", exports),
+        &[(exports, "const helper = 2\nmodule.exports = { helper }\n")],
+    );
+}
+
 /// Re-indents Python reads as meant: a line moved out of an `if` to the
 /// enclosing level (a deliberate dedent), a line moved to an enclosing
 /// level, a new block opened and indented, a line inside brackets at any
