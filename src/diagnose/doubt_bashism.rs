@@ -26,6 +26,8 @@
 //!   backquotes, comments and heredocs; anything the reader is unsure of
 //!   (a quote or a heredoc open at the end) gives no verdict.
 
+use super::doubt_shell::heredoc_line;
+
 /// A bash-only construct.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Bashism {
@@ -459,17 +461,7 @@ impl Lexer<'_> {
             let first = self.i;
             let mut closed = None;
             while self.i < self.s.len() {
-                let end = self.s[self.i..]
-                    .iter()
-                    .position(|&c| c == b'\n')
-                    .map_or(self.s.len(), |n| self.i + n);
-                let mut body = &self.s[self.i..end];
-                if strip {
-                    while let [b'\t', rest @ ..] = body {
-                        body = rest;
-                    }
-                }
-                let done = body == delim.as_slice();
+                let (end, done) = heredoc_line(&self.s, self.i, strip, &delim);
                 let at = self.i;
                 self.i = (end + 1).min(self.s.len());
                 if done {

@@ -1155,17 +1155,7 @@ impl Reader<'_> {
                         last: self.line - usize::from(self.s.ends_with(b"\n")),
                     }));
                 }
-                let end = self.s[self.i..]
-                    .iter()
-                    .position(|&c| c == b'\n')
-                    .map_or(self.s.len(), |n| self.i + n);
-                let mut body = &self.s[self.i..end];
-                if strip {
-                    while let [b'\t', rest @ ..] = body {
-                        body = rest;
-                    }
-                }
-                let done = body == delim.as_slice();
+                let (end, done) = heredoc_line(&self.s, self.i, strip, &delim);
                 self.i = end;
                 if self.i < self.s.len() {
                     self.bump();
@@ -1573,6 +1563,23 @@ impl Reader<'_> {
             }
         }
     }
+}
+
+/// The heredoc body line of `s` starting at `from`: where it ends (its
+/// `\n`, or the text's end), and whether it is the line that ends the
+/// heredoc `delim` (leading tabs stripped first for `<<-`).
+pub(super) fn heredoc_line(s: &[u8], from: usize, strip: bool, delim: &[u8]) -> (usize, bool) {
+    let end = s[from..]
+        .iter()
+        .position(|&c| c == b'\n')
+        .map_or(s.len(), |n| from + n);
+    let mut body = &s[from..end];
+    if strip {
+        while let [b'\t', rest @ ..] = body {
+            body = rest;
+        }
+    }
+    (end, body == delim)
 }
 
 #[cfg(test)]
