@@ -65,6 +65,19 @@ pub enum ParseFault {
         /// ([`assign_words`]).
         said: &'static str,
     },
+    /// Another language's form (tester 50 T-02): `&&`, `||`, `===`,
+    /// `!==`, a `!` for `not`, `else if`, Python 2's `print "x"` and
+    /// `except E, e:`.
+    Foreign {
+        /// What the line writes (`&&`, `else if`).
+        written: &'static str,
+        /// Python's form of it (`and`, `elif`).
+        python: &'static str,
+        /// Its line (1-based).
+        line: usize,
+        /// CPython 3.11's words.
+        said: &'static str,
+    },
     /// A clause no block above it takes.
     StrayClause {
         /// `else`, `elif`, `except` or `finally`.
@@ -83,6 +96,7 @@ impl ParseFault {
         match *self {
             ParseFault::DefaultBefore { line, .. }
             | ParseFault::AssignInCondition { line, .. }
+            | ParseFault::Foreign { line, .. }
             | ParseFault::StrayClause { line, .. } => line,
         }
     }
@@ -91,7 +105,7 @@ impl ParseFault {
     pub fn python(&self) -> &'static str {
         match self {
             ParseFault::DefaultBefore { .. } => "non-default argument follows default argument",
-            ParseFault::AssignInCondition { said, .. } => said,
+            ParseFault::AssignInCondition { said, .. } | ParseFault::Foreign { said, .. } => said,
             ParseFault::StrayClause { .. } => "invalid syntax",
         }
     }
@@ -118,6 +132,7 @@ impl ParseBreak {
             ParseFault::AssignInCondition { .. } => {
                 "compare with `==` (or assign with `:=` inside brackets)".to_string()
             }
+            ParseFault::Foreign { python, .. } => format!("write {python}"),
             ParseFault::StrayClause { word, .. } => format!(
                 "keep the `{}` the `{word}` belongs to, or put the `{word}` at that statement's \
                  column",
@@ -145,6 +160,9 @@ impl ParseBreak {
             ),
             ParseFault::AssignInCondition { word, .. } => {
                 format!("assigns with `=` in its `{word}` condition")
+            }
+            ParseFault::Foreign { written, .. } => {
+                format!("writes {written}, which is not Python")
             }
             ParseFault::StrayClause { word, above, .. } => {
                 format!("starts an `{word}` clause below {above}, which no `{word}` may follow")
@@ -190,6 +208,7 @@ fn faults<'l>(lines: &'l [(usize, Vec<Token<'_>>)]) -> impl Iterator<Item = Pars
             stray_clause(lines, i)
                 .or_else(|| assign_in_condition(tokens))
                 .or_else(|| default_before(tokens))
+                .or_else(|| foreign(tokens))
         })
 }
 
@@ -263,6 +282,71 @@ fn stray_clause(lines: &[(usize, Vec<Token<'_>>)], at: usize) -> Option<ParseFau
         line,
         above: what,
     })
+}
+
+/// Another language's form in a logical line's code (strings and
+/// comments are no tokens here): `&&`/`||` (two `&`/`|` in a row: Python
+/// has no operand between them either way), `===`/`!==`, a `!` that is
+/// no `!=`, `else if` at a line's start, `print` followed by an operand
+/// (Python 2's statement), and `except E, e:` (a comma outside brackets
+/// before the `:`, no `as`). The words are CPython 3.11's (checked with
+/// `compile()`).
+fn foreign(tokens: &[Token]) -> Option<ParseFault> {
+    let fault = |written, python, t: &Token, said| {
+        Some(ParseFault::Foreign {
+            written,
+            python,
+            line: t.line,
+            said,
+        })
+    };
+    match tokens {
+        [e, i, ..] if e.name("else") && i.name("if") => {
+            return fault("`else if`", "`elif`", e, "expected ':'");
+        }
+        [p, next, ..]
+            if p.name("print")
+                && (matches!(next.kind, Tok::Str | Tok::Num)
+                    || (next.kind == Tok::Name && !keyword(next.text))) =>
+        {
+            return fault(
+                "Python 2's `print` statement",
+                "`print(...)`, a call",
+                p,
+                "Missing parentheses in call to 'print'. Did you mean print(...)?",
+            );
+        }
+        [e, ..] if e.name("except") => {
+            let colon = top_colon(tokens)?;
+            let header = &tokens[1..colon];
+            if !header.iter().any(|t| t.name("as")) && !at_top(header, |t| t.is(",")).is_empty() {
+                return fault(
+                    "`except E, e`, Python 2's form",
+                    "`except E as e` (or `except (A, B):` for two types)",
+                    e,
+                    "multiple exception types must be parenthesized",
+                );
+            }
+        }
+        _ => {}
+    }
+    tokens
+        .windows(2)
+        .find_map(|pair| {
+            let [a, b] = pair else { return None };
+            match (a.text, b.text) {
+                _ if a.kind != Tok::Op || b.kind != Tok::Op => None,
+                ("&", "&") => fault("`&&`", "`and`", a, INVALID),
+                ("|", "|") => fault("`||`", "`or`", a, INVALID),
+                ("==", "=") => fault("`===`", "`==`", a, INVALID),
+                ("!=", "=") => fault("`!==`", "`!=`", a, INVALID),
+                _ => None,
+            }
+        })
+        .or_else(|| {
+            let bang = tokens.iter().find(|t| t.is("!"))?;
+            fault("`!` for `not`", "`not`", bang, INVALID)
+        })
 }
 
 /// An `=` outside brackets in an `if`, `elif` or `while` header.
@@ -675,5 +759,87 @@ mod tests {
             python_parse(before, &format!("{before}if x = 1:\n    pass\n")),
             None
         );
+    }
+
+    /// Tester 50 T-02: another language's forms, each with CPython 3.11's
+    /// words and line (checked with `compile()`); the same text in
+    /// strings, comments and f-string conversions, and Python's own
+    /// forms, are no fault.
+    #[test]
+    fn another_languages_forms_are_said_with_cpythons_words() {
+        let print_2 = "Missing parentheses in call to 'print'. Did you mean print(...)?";
+        let except_2 = "multiple exception types must be parenthesized";
+        for (old, new, expected) in [
+            (
+                "    if qty == 0:\n",
+                "    if qty == 0 && item:\n",
+                Some((STRAY, 5)),
+            ),
+            (
+                "    if qty == 0:\n",
+                "    if qty == 0 || item:\n",
+                Some((STRAY, 5)),
+            ),
+            (
+                "    if qty == 0:\n",
+                "    if qty === 0:\n",
+                Some((STRAY, 5)),
+            ),
+            (
+                "    if qty == 0:\n",
+                "    if qty !== 0:\n",
+                Some((STRAY, 5)),
+            ),
+            ("    if qty == 0:\n", "    if !qty:\n", Some((STRAY, 5))),
+            (
+                "    elif qty < 0:\n",
+                "    else if qty < 0:\n",
+                Some(("expected ':'", 7)),
+            ),
+            (
+                "        print(path)\n",
+                "        print \"done\", path\n",
+                Some((print_2, 19)),
+            ),
+            (
+                "        print(path)\n",
+                "        print path\n",
+                Some((print_2, 19)),
+            ),
+            (
+                "    except OSError:\n",
+                "    except OSError, e:\n",
+                Some((except_2, 16)),
+            ),
+            ("    if qty == 0:\n", "    if qty == 0 and item:\n", None),
+            (
+                "    if qty == 0:\n",
+                "    if not qty:  # was !qty && x\n",
+                None,
+            ),
+            (
+                "        return ''\n",
+                "        return '&& || === !x'\n",
+                None,
+            ),
+            (
+                "        print(path)\n",
+                "        print(f\"{path!r}\")\n",
+                None,
+            ),
+            (
+                "    except OSError:\n",
+                "    except (OSError, ValueError) as e:\n",
+                None,
+            ),
+            ("        print(path)\n", "        print = path\n", None),
+            (
+                "    if qty == 0:\n",
+                "    if qty != 0 and item & 1 | 2:\n",
+                None,
+            ),
+        ] {
+            assert_eq!(said(old, new), expected, "{new}");
+        }
     }
 }

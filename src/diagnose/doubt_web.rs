@@ -1095,7 +1095,17 @@ fn elements<'t>(text: &'t str, name: &str) -> Option<Vec<(usize, usize, &'t str)
             at = body;
             continue;
         }
-        let end = lower[body..].find(&close).map(|i| body + i)?;
+        // `</script` ends the element only before white space, `>` or `/`
+        // (`run('</scripts>')` stays the script's text, as html5lib reads).
+        let end = lower[body..]
+            .match_indices(&close)
+            .map(|(i, _)| body + i)
+            .find(|&i| {
+                lower
+                    .as_bytes()
+                    .get(i + close.len())
+                    .is_none_or(|b| b.is_ascii_whitespace() || *b == b'>' || *b == b'/')
+            })?;
         found.push((body, end, attrs));
         at = end + close.len();
     }
