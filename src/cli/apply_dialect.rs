@@ -12,7 +12,7 @@ use crate::dialect::Dialect;
 use crate::dialect::apply_patch::PatchOutcome;
 use crate::dialect::edit::{self, EditOutcome};
 pub(super) use crate::dialect::one_file::names_file;
-use crate::dialect::one_file::{self, Place};
+use crate::dialect::one_file::{self, Place, Rerun};
 use crate::engine::{Applied, ApplyError, Outcome};
 use crate::error::Error;
 use crate::output;
@@ -46,6 +46,7 @@ pub(super) fn run_patch(
     file: &Path,
     content: Option<&str>,
     diff: &str,
+    rerun: &Rerun,
 ) -> Result<PatchOutcome, Error> {
     let place = place(file)?;
     let target = place.target(content);
@@ -64,7 +65,7 @@ pub(super) fn run_patch(
             file.display()
         );
     }
-    refuse_another_patch(file, &place, diff)?;
+    refuse_another_patch(file, &place, diff, rerun)?;
     for warning in crate::source::patch::loose_warnings(&outcome) {
         eprintln!("{warning}");
     }
@@ -73,46 +74,47 @@ pub(super) fn run_patch(
 
 /// The refusal of `diff` (of `dialect`: a patch, an edit's JSON) when it
 /// edits another file than FILE: `apply`, `check` and `fix` FILE refuse it
-/// alike (tester finding 36/06).
-pub(super) fn refuse_another_file(file: &Path, diff: &str, dialect: Dialect) -> Result<(), Error> {
+/// alike (tester finding 36/06), saying `rerun` for the file it names.
+pub(super) fn refuse_another_file(
+    file: &Path,
+    diff: &str,
+    dialect: Dialect,
+    rerun: &Rerun,
+) -> Result<(), Error> {
     match dialect {
-        Dialect::ApplyPatch => refuse_another_patch(file, &place(file)?, diff),
+        Dialect::ApplyPatch => refuse_another_patch(file, &place(file)?, diff, rerun),
         Dialect::EditJson | Dialect::SearchReplace => {
             let parsed = one_file::parse_edit(diff).map_err(|e| Error::usage(e.to_string()))?;
-            refuse_another_edit(&parsed, file)
+            refuse_another_edit(&parsed, file, rerun)
         }
     }
 }
 
 /// The refusal of a patch whose section names another file than FILE.
-fn refuse_another_patch(file: &Path, place: &Place, diff: &str) -> Result<(), Error> {
+fn refuse_another_patch(file: &Path, place: &Place, diff: &str, rerun: &Rerun) -> Result<(), Error> {
     let other = one_file::elsewhere(diff, &place.name)
         .named
         .filter(|other| !names_file(other, file));
     match other {
-        Some(other) => Err(edits_another_file(&other, file, one_file::PATCH_ELSEWHERE)),
+        Some(other) => Err(edits_another_file(&other, file, rerun)),
         None => Ok(()),
     }
 }
 
 /// The refusal of an edit's JSON naming another file than FILE.
-fn refuse_another_edit(edit: &edit::Edit, file: &Path) -> Result<(), Error> {
+fn refuse_another_edit(edit: &edit::Edit, file: &Path, rerun: &Rerun) -> Result<(), Error> {
     let named = edit.path();
     if names_file(named, file) {
         return Ok(());
     }
-    Err(edits_another_file(
-        named,
-        file,
-        &one_file::edit_elsewhere(named),
-    ))
+    Err(edits_another_file(named, file, rerun))
 }
 
 /// The refusal of an input that edits `other`, not FILE: applying it to
-/// FILE would put an edit meant for another file there (`how`: the command
-/// that applies it where it was meant).
-pub(super) fn edits_another_file(other: &str, file: &Path, how: &str) -> Error {
-    Error::NoApply(one_file::edits_another_file(other, file, how))
+/// FILE would put an edit meant for another file there (`rerun`: the
+/// command the user ran, said for `other`).
+pub(super) fn edits_another_file(other: &str, file: &Path, rerun: &Rerun) -> Error {
+    Error::NoApply(one_file::edits_another_file(other, file, &rerun.how(other)))
 }
 
 /// Why srview cannot stand behind writing the patch's result for FILE
@@ -191,9 +193,10 @@ pub(super) fn run_edit(
     file: &Path,
     content: Option<&str>,
     diff: &str,
+    rerun: &Rerun,
 ) -> Result<EditOutcome, Error> {
     let parsed = one_file::parse_edit(diff).map_err(|e| Error::usage(e.to_string()))?;
-    refuse_another_edit(&parsed, file)?;
+    refuse_another_edit(&parsed, file, rerun)?;
     let parsed = parsed.with_path(&file.display().to_string());
     Ok(edit::apply(&parsed, content))
 }
@@ -257,7 +260,7 @@ pub fn run(
     let mut lost = false;
     let (new_content, commit) = match dialect {
         Dialect::ApplyPatch => {
-            let outcome = run_patch(file, content.as_deref(), diff)?;
+            let outcome = run_patch(file, content.as_deref(), diff, &args.rerun())?;
             let new_content = patched_content(&outcome, file).filter(|_| outcome.exit_code == 0);
             let mut doubts = if new_content.is_some() {
                 patch_doubts(file, content.as_deref(), diff)?
@@ -290,7 +293,7 @@ pub fn run(
             (new_content, commit)
         }
         Dialect::EditJson | Dialect::SearchReplace => {
-            let outcome = run_edit(file, content.as_deref(), diff)?;
+            let outcome = run_edit(file, content.as_deref(), diff, &args.rerun())?;
             let engine_outcome = as_engine_outcome(&outcome, &original);
             let new_content = engine_outcome
                 .result

@@ -11,7 +11,7 @@ use ratatui_crossterm::crossterm::event::Event as TermEvent;
 use super::run::{Flow, Screen};
 use super::{Exit, Folded, TuiConfig};
 use crate::dialect::Dialect;
-use crate::dialect::one_file::{Place, Target};
+use crate::dialect::one_file::{Place, Rerun, Target};
 use crate::dialect::registry::DialectRow;
 use crate::input;
 use crate::output::{self, Loaded, NotAsLoaded};
@@ -55,6 +55,9 @@ pub struct SingleFile {
     /// (the refusal): asked of the file system once a path, not once a
     /// streamed chunk.
     named: std::cell::RefCell<Option<(String, Option<String>)>>,
+    /// How the previewer was run, said for the file an input names
+    /// instead of FILE (the refusal's runnable command).
+    rerun: Rerun,
 }
 
 impl SingleFile {
@@ -78,12 +81,20 @@ impl SingleFile {
             unreadable: None,
             text_refusal: None,
             named: Default::default(),
+            rerun: Rerun::default(),
         }
     }
 
     /// Reads the diff as `dialect` instead of detecting it.
     pub fn with_dialect(mut self, dialect: Option<Dialect>) -> Self {
         self.live = LiveInput::new(dialect, None);
+        self
+    }
+
+    /// Says `rerun` (how the previewer was run) for the file an input
+    /// names instead of FILE; without it, `srview FILE -`.
+    pub fn with_rerun(mut self, rerun: Rerun) -> Self {
+        self.rerun = rerun;
         self
     }
 
@@ -376,13 +387,13 @@ impl SingleFile {
     fn another_file(&self, other: Reading, raw: &str) -> Option<String> {
         use crate::dialect::one_file::{path_named, refusal_of};
         let file = self.app.file_path();
-        let (named, dialect) = match other {
-            Reading::Builtin(dialect) => (path_named(raw, dialect, file)?, dialect),
+        let named = match other {
+            Reading::Builtin(dialect) => path_named(raw, dialect, file)?,
             // An agent's one-file tool: the path its input names, refused
             // as an edit's JSON naming it is.
             Reading::Agent(row) => {
                 let input = row.input_of(raw)?;
-                (row.named_path(&input)?.to_string(), Dialect::EditJson)
+                row.named_path(&input)?.to_string()
             }
             Reading::SearchReplace => return None,
         };
@@ -390,7 +401,7 @@ impl SingleFile {
         match cached.as_ref() {
             Some((path, refusal)) if *path == named => refusal.clone(),
             _ => {
-                let refusal = refusal_of(&named, dialect, file);
+                let refusal = refusal_of(&named, file, &self.rerun);
                 *cached = Some((named, refusal.clone()));
                 refusal
             }
