@@ -435,10 +435,13 @@ fn commit(args: &ApplyArgs, row: &DialectRow, run: &Run, only: Option<&str>) -> 
                 .iter()
                 .map(|note| format!("{note}; "))
                 .collect();
+            let rerun = args.rerun();
             return Some(Commit::failed(Error::refused(format!(
                 "{moved}the input {what}: nothing written (apply --write writes FILE only; \
-                 `srview apply --transcript INPUT --cwd DIR --dialect {}` writes them all)",
-                row.value
+                 `srview apply --transcript {} --dialect {} --write` writes them all{})",
+                rerun.input_word(),
+                row.value,
+                rerun.stdin_note()
             ))));
         }
     }
@@ -505,13 +508,16 @@ pub(super) fn run_with(
         if edits_file {
             eprintln!("srview: note: the input also edits {}", others.join(", "));
         } else {
+            let rerun = args.rerun();
             eprintln!(
                 "srview: the input edits {}, not {}: {} is left as it is \
-                 (`srview apply --transcript INPUT --cwd DIR --dialect {}` applies it)",
+                 (`srview apply --transcript {} --dialect {}` applies it{})",
                 others.join(", "),
                 file.display(),
                 file.display(),
-                row.value
+                rerun.input_word(),
+                row.value,
+                rerun.stdin_note()
             );
         }
     }

@@ -1169,10 +1169,9 @@ mod tests {
         let patch =
             "*** Begin Patch\n*** Update File: src/other.txt\n@@\n a\n-b\n+B\n*** End Patch\n";
         let edit = r#"{"file_path": "src/other.txt", "old_string": "b", "new_string": "B"}"#;
-        let how = [
-            "`srview apply --transcript PATCH --cwd DIR` applies it",
-            "`srview apply src/other.txt INPUT` applies it there",
-        ];
+        // The previewer's own command for the other file (the screen was
+        // given no DIFF path: its input came on stdin).
+        let how = ["`srview src/other.txt -` previews it there, given the same input on stdin"; 2];
         for (input, how) in [patch, edit].into_iter().zip(how) {
             let (_dir, path, mut s) = screen_showing("f.txt", "a\nb\n", input, true);
             let file = path.display();
