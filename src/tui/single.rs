@@ -1471,4 +1471,55 @@ mod tests {
             Some("invalid UTF-8 at byte 3")
         );
     }
+
+    /// The screen drawn on an 80x24 terminal, one string a row.
+    fn drawn(s: &mut SingleFile) -> Vec<String> {
+        use ratatui::backend::TestBackend;
+        let mut terminal = ratatui::Terminal::new(TestBackend::new(80, 24)).expect("terminal");
+        let theme = Theme::new(crate::tui::view::theme::ColourMode::None);
+        s.on_resize(Rect::new(0, 0, 80, 24));
+        terminal.draw(|f| s.render(f, &theme)).expect("draw");
+        let buf = terminal.backend().buffer();
+        (0..24)
+            .map(|y| (0..80).map(|x| buf[(x, y)].symbol().to_string()).collect())
+            .collect()
+    }
+
+    /// An edit's JSON is said by its own field and no diff line (tester
+    /// finding 50/T-12: a one-line Edit read "#1 SEARCH found exactly; diff
+    /// lines 1-8", lines of srview's rendering, not of the input): its old
+    /// text's key, the whole file for a Write; a SEARCH/REPLACE diff keeps
+    /// its diff lines.
+    #[test]
+    fn an_edit_json_block_is_said_by_its_field_without_diff_lines() {
+        let original = "words = [\n    'match'\n]\n";
+        let cases = [
+            (
+                r#"{"file_path": "f.py", "old_string": "    'match'\n]", "new_string": "    'match',\n    'type'\n]"}"#,
+                "#1 old_string found exactly",
+            ),
+            (
+                r#"{"path": "f.py", "old_text": "    'match'", "new_text": "    'case'"}"#,
+                "#1 old_text found exactly",
+            ),
+            (
+                r#"{"file_path": "f.py", "content": "words = []\n"}"#,
+                "#1 the whole file written",
+            ),
+            (
+                "<<<<<<< SEARCH\n    'match'\n=======\n    'case'\n>>>>>>> REPLACE\n",
+                "#1 SEARCH found exactly; diff lines 1-5",
+            ),
+        ];
+        for (input, said) in cases {
+            let (_dir, _path, mut s) = screen_showing("f.py", original, input, true);
+            let rows = drawn(&mut s);
+            // The block's line in the list, then its detail line.
+            let row = rows
+                .iter()
+                .rfind(|row| row.starts_with("#1 "))
+                .unwrap_or_else(|| panic!("no block line in {rows:#?}"));
+            assert_eq!(row.trim_end(), said, "{input}");
+        }
+    }
 }
