@@ -441,8 +441,14 @@ fn a_same_named_file_in_another_folder_is_another_file() {
                     "fix" => "corrects",
                     _ => "applies",
                 };
-                let rest = command[3..].iter().map(|w| format!(" {w}")).collect::<String>();
-                let how = format!("`srview {} {here} {input}{rest}` {verb} it there", command[0]);
+                let rest = command[3..]
+                    .iter()
+                    .map(|w| format!(" {w}"))
+                    .collect::<String>();
+                let how = format!(
+                    "`srview {} {here} {input}{rest}` {verb} it there",
+                    command[0]
+                );
                 let want = format!(
                     "srview: the input edits {path}, not {file}: {file} is left as it is ({how})\n"
                 );
@@ -4733,7 +4739,11 @@ fn a_refusals_command_runs_as_printed_in_a_shell() {
         .parent()
         .expect("bin folder")
         .to_path_buf();
-    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
     let inputs: [(&str, &str, &[&str]); 3] = [
         ("in put.json", edit, &[]),
         ("p'atch.diff", patch, &[]),
@@ -4761,7 +4771,10 @@ fn a_refusals_command_runs_as_printed_in_a_shell() {
                     .split('`')
                     .nth(1)
                     .unwrap_or_else(|| panic!("{args:?}: no command in {said}"));
-                assert!(printed.starts_with(&format!("srview {command} ")), "{printed}");
+                assert!(
+                    printed.starts_with(&format!("srview {command} ")),
+                    "{printed}"
+                );
                 let again = said.contains("given the same input on stdin");
                 assert_eq!(again, from == "-", "{said}");
                 let out = std::process::Command::new("sh")

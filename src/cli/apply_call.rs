@@ -602,21 +602,23 @@ fn refuse_moved_edit(
         None => Ok(()),
         // The folder is the current one, as the matcher ran here: the
         // command needs no `--cwd`.
-        Some(named) => Err(Error::NoApply(crate::dialect::one_file::edits_another_file(
-            named,
-            file,
-            &format!(
-                "{} would apply it to {} only because its SEARCH text is not in {named} \
+        Some(named) => Err(Error::NoApply(
+            crate::dialect::one_file::edits_another_file(
+                named,
+                file,
+                &format!(
+                    "{} would apply it to {} only because its SEARCH text is not in {named} \
                  and {} is in the chat; `srview apply --transcript {} --dialect {}` \
                  runs it over the folder{}",
-                row.title,
-                file.display(),
-                file.display(),
-                rerun.input_word(),
-                row.value,
-                rerun.stdin_note()
+                    row.title,
+                    file.display(),
+                    file.display(),
+                    rerun.input_word(),
+                    row.value,
+                    rerun.stdin_note()
+                ),
             ),
-        ))),
+        )),
     }
 }
 
@@ -1199,7 +1201,13 @@ fn fix_aider(args: &super::FixArgs, row: &DialectRow, text: &str) -> CmdResult {
     }
     let ours = |path: &str| names_target(path, &target);
     if row.value == "aider-udiff" {
-        return fix_aider_udiff(row, reply, content, (&cwd, &args.file, &args.rerun()), &ours);
+        return fix_aider_udiff(
+            row,
+            reply,
+            content,
+            (&cwd, &args.file, &args.rerun()),
+            &ours,
+        );
     }
     let calls = crate::source::aider::parse(reply);
     // Each of FILE's blocks' lines in the reply, for the notes.
@@ -1226,7 +1234,13 @@ fn fix_aider(args: &super::FixArgs, row: &DialectRow, text: &str) -> CmdResult {
         .collect();
     let faults = crate::dialect::aider_diff::dots_faults(reply, content, ours);
     if !faults.is_empty() {
-        return fix_aider_dots(row, reply, content, (&cwd, &args.file, &args.rerun()), &faults);
+        return fix_aider_dots(
+            row,
+            reply,
+            content,
+            (&cwd, &args.file, &args.rerun()),
+            &faults,
+        );
     }
     let options = crate::engine::Options {
         version: crate::engine::Version::V1,

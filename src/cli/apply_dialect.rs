@@ -91,7 +91,12 @@ pub(super) fn refuse_another_file(
 }
 
 /// The refusal of a patch whose section names another file than FILE.
-fn refuse_another_patch(file: &Path, place: &Place, diff: &str, rerun: &Rerun) -> Result<(), Error> {
+fn refuse_another_patch(
+    file: &Path,
+    place: &Place,
+    diff: &str,
+    rerun: &Rerun,
+) -> Result<(), Error> {
     let other = one_file::elsewhere(diff, &place.name)
         .named
         .filter(|other| !names_file(other, file));

@@ -64,7 +64,11 @@ impl CheckArgs {
 impl FixArgs {
     /// `srview fix` of DIFF.
     pub(super) fn rerun(&self) -> Rerun {
-        Rerun::new(Some("fix"), self.diff.as_deref(), engine_flags(&self.engine))
+        Rerun::new(
+            Some("fix"),
+            self.diff.as_deref(),
+            engine_flags(&self.engine),
+        )
     }
 }
 

@@ -273,7 +273,7 @@ impl Rerun {
     /// DIFF as one word of a command line: its path shell-quoted, `-` for
     /// stdin.
     pub fn input_word(&self) -> String {
-        match self.from_file() {
+        match self.input_file() {
             Some(input) => crate::words::shell_quote(&input.display().to_string()),
             None => "-".to_string(),
         }
@@ -282,14 +282,14 @@ impl Rerun {
     /// `, given the same input on stdin` when the input came on stdin (a
     /// command reading `-` needs it again), else nothing.
     pub fn stdin_note(&self) -> &'static str {
-        match self.from_file() {
+        match self.input_file() {
             Some(_) => "",
             None => ", given the same input on stdin",
         }
     }
 
     /// DIFF when it was a file, `None` when the input came on stdin.
-    fn from_file(&self) -> Option<&Path> {
+    fn input_file(&self) -> Option<&Path> {
         self.input.as_deref().filter(|p| *p != Path::new("-"))
     }
 
