@@ -151,9 +151,17 @@ fn a_moving_patch_edits_file_in_place_and_says_so() {
     edits_file_saying(
         "*** Update File: calc.py\n*** Move to: lib/calc2.py\n",
         |file| {
+            // The command that moves it, runnable as printed: the patch's
+            // folder is FILE's (tester finding 50/T-11).
+            let folder = Path::new(file)
+                .parent()
+                .and_then(|p| p.canonicalize().ok())
+                .expect("FILE's folder");
             format!(
                 "srview: note: the patch moves calc.py to lib/calc2.py; {file} is edited in \
-                 place (`srview apply --transcript PATCH --cwd DIR` moves it)"
+                 place (`srview apply --transcript - --cwd {} --write` moves it, given the same \
+                 input on stdin)",
+                folder.display()
             )
         },
         &WARNING.replace("patch lines 3-6", "patch lines 4-7"),
@@ -4807,4 +4815,23 @@ fn a_refusals_command_runs_as_printed_in_a_shell() {
         }
     }
     assert_eq!(read(&base), "x = 0\n");
+    // The note on a patch that moves FILE gives the command that moves it.
+    let moving = patch.replace("@@", "*** Move to: lib/o k.py\n@@");
+    support::files::write(root, "move.diff", moving.as_bytes());
+    support::files::write(root, other, before.as_bytes());
+    let noted = run_in(root, &["apply", other, "move.diff"]);
+    let said = text(&noted.stderr);
+    assert_eq!(noted.status.code(), Some(0), "{said}");
+    let printed = said.split('`').nth(1).expect("a command");
+    assert_eq!(printed, "srview apply --transcript move.diff --write");
+    let out = std::process::Command::new("sh")
+        .args(["-c", printed])
+        .current_dir(root)
+        .env("PATH", &path)
+        .output()
+        .expect("sh runs");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let moved = std::fs::read_to_string(root.join("lib/o k.py")).expect("moved");
+    assert_eq!(moved, after);
+    assert!(!root.join(other).exists(), "moved away");
 }

@@ -59,9 +59,10 @@ pub(super) fn run_patch(
         .moved
         .filter(|_| !one_file::moves_onto_itself(diff, &target));
     if let Some((from, to)) = moved {
+        let how = moving_command(&place, &from, rerun)
+            .unwrap_or_else(|| "`srview apply --transcript PATCH --cwd DIR` moves it".to_string());
         eprintln!(
-            "srview: note: the patch moves {from} to {to}; {} is edited in place \
-             (`srview apply --transcript PATCH --cwd DIR` moves it)",
+            "srview: note: the patch moves {from} to {to}; {} is edited in place ({how})",
             file.display()
         );
     }
@@ -70,6 +71,39 @@ pub(super) fn run_patch(
         eprintln!("{warning}");
     }
     Ok(outcome)
+}
+
+/// `` `srview apply --transcript DIFF --cwd ROOT --write` moves it``: the
+/// patch run over the folder its paths are relative to (ROOT: FILE's
+/// folder above as many folders as `from`, the section's path, names;
+/// left out when it is the current folder), runnable as printed (tester
+/// finding 50/T-11); `None` when that folder is not known (`from`
+/// absolute, climbing with `..`, or its folders not ending FILE's).
+fn moving_command(place: &Place, from: &str, rerun: &Rerun) -> Option<String> {
+    let from = Path::new(from);
+    let folders = from.parent().unwrap_or(Path::new(""));
+    let plain = folders
+        .components()
+        .all(|c| matches!(c, std::path::Component::Normal(_)));
+    let here = Path::new(&place.cwd);
+    if from.is_absolute() || !plain || !here.ends_with(folders) {
+        return None;
+    }
+    let root = here.ancestors().nth(folders.components().count())?;
+    let current = std::env::current_dir().ok()?.canonicalize().ok()?;
+    let cwd = if root == current {
+        String::new()
+    } else {
+        format!(
+            " --cwd {}",
+            crate::words::shell_quote(&root.display().to_string())
+        )
+    };
+    Some(format!(
+        "`srview apply --transcript {}{cwd} --write` moves it{}",
+        rerun.input_word(),
+        rerun.stdin_note()
+    ))
 }
 
 /// The refusal of `diff` (of `dialect`: a patch, an edit's JSON) when it
