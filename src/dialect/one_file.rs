@@ -900,6 +900,40 @@ pub fn parse_partial_edit(prefix: &str) -> Result<Option<PartialEdit>, OneFileEr
 mod tests {
     use super::*;
 
+    /// A rerun's command line is one shell word a path: quoted where the
+    /// shell reads a character, `./` before a leading `-`, `~/` left for
+    /// the shell; stdin is `-` and said (tester finding 50/T-11).
+    #[test]
+    fn a_reruns_command_line_quotes_each_path() {
+        let check = Rerun::new(
+            Some("check"),
+            Some(Path::new("in put.json")),
+            vec!["--dialect".into(), "opencode-edit".into()],
+        );
+        let cases = [
+            (
+                "sp ace/o'k.py",
+                "srview check 'sp ace/o'\\''k.py' 'in put.json' --dialect opencode-edit",
+            ),
+            (
+                "-x.py",
+                "srview check ./-x.py 'in put.json' --dialect opencode-edit",
+            ),
+            (
+                "~/my dir/a.py",
+                "srview check ~/'my dir/a.py' 'in put.json' --dialect opencode-edit",
+            ),
+        ];
+        for (path, line) in cases {
+            assert_eq!(check.command_line(path), line, "{path}");
+        }
+        let piped = Rerun::new(None, Some(Path::new("-")), Vec::new());
+        assert_eq!(
+            piped.how("lib/b.py"),
+            "`srview lib/b.py -` previews it there, given the same input on stdin"
+        );
+    }
+
     const PATCH: &str = "*** Begin Patch\n*** Update File: src/a.rs\n@@\n-x\n+y\n*** Update File: b.rs\n@@\n-b\n+c\n*** End Patch\n";
 
     fn target<'a>(name: &'a str, content: Option<&'a str>) -> Target<'a> {
