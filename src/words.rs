@@ -95,6 +95,20 @@ pub fn similarity(value: f64) -> String {
     format!("{hundredths:.2}")
 }
 
+/// `word` as one word of a POSIX shell's command line: as it is when it holds
+/// only characters no shell reads specially, else in single quotes.
+pub fn shell_quote(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-=,+:@%".contains(c));
+    if plain {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

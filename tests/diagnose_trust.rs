@@ -3942,8 +3942,8 @@ fn aider_single_file_check_says_a_block_landing_in_another_chat_file() {
             Some(2),
             format!(
                 "srview: {said}; the input edits b.py, not a.py: nothing written (apply --write \
-                 writes FILE only; `srview apply --transcript INPUT --cwd DIR --dialect \
-                 aider-diff` writes them all)\n"
+                 writes FILE only; `srview apply --transcript r.json --dialect aider-diff \
+                 --write` writes them all)\n"
             )
         )
     );
@@ -3959,8 +3959,8 @@ fn aider_single_file_check_says_a_block_landing_in_another_chat_file() {
             Some(1),
             "srview: the input edits a.py, not b.py: b.py is left as it is (Aider 0.86.2's diff \
              edit format would apply it to b.py only because its SEARCH text is not in a.py and \
-             b.py is in the chat; `srview apply --transcript INPUT --cwd DIR --dialect \
-             aider-diff` runs it over the folder)\n"
+             b.py is in the chat; `srview apply --transcript r.json --dialect aider-diff` runs \
+             it over the folder)\n"
                 .to_string()
         )
     );

@@ -151,9 +151,17 @@ fn a_moving_patch_edits_file_in_place_and_says_so() {
     edits_file_saying(
         "*** Update File: calc.py\n*** Move to: lib/calc2.py\n",
         |file| {
+            // The command that moves it, runnable as printed: the patch's
+            // folder is FILE's (tester finding 50/T-11).
+            let folder = Path::new(file)
+                .parent()
+                .and_then(|p| p.canonicalize().ok())
+                .expect("FILE's folder");
             format!(
                 "srview: note: the patch moves calc.py to lib/calc2.py; {file} is edited in \
-                 place (`srview apply --transcript PATCH --cwd DIR` moves it)"
+                 place (`srview apply --transcript - --cwd {} --write` moves it, given the same \
+                 input on stdin)",
+                folder.display()
             )
         },
         &WARNING.replace("patch lines 3-6", "patch lines 4-7"),
@@ -173,19 +181,36 @@ fn an_input_naming_another_file_is_refused_in_every_dialect() {
     let write = r#"{"file_path": "lib/calc2.py", "content": "x = 1\n"}"#;
     let editor = r#"{"path": "lib/calc2.py", "old_text": "b – a", "new_text": "a + b"}"#;
     let reply = "lib/calc2.py\n```python\n<<<<<<< SEARCH\n    return b – a\n=======\n    return a + b\n>>>>>>> REPLACE\n```\n";
-    let (patch_how, edit_how) = (
-        "`srview apply --transcript PATCH --cwd DIR` applies it".to_string(),
-        "`srview apply lib/calc2.py INPUT` applies it there".to_string(),
-    );
-    let aider_how = "Aider 0.86.2's diff edit format would apply it to calc.py only because its \
-                     SEARCH text is not in lib/calc2.py and calc.py is in the chat; `srview apply \
-                     --transcript INPUT --cwd DIR --dialect aider-diff` runs it over the folder"
-        .to_string();
-    let cases: [(&str, &str, &[&str], &str, &String); 9] = [
-        ("patch", &patch, &[], &file, &patch_how),
-        ("edit", edit, &[], &file, &edit_how),
-        ("write", write, &[], &file, &edit_how),
-        ("editor", editor, &[], &file, &edit_how),
+    // The command run, said again for lib/calc2.py (tester finding 50/T-11:
+    // it said `srview apply lib/calc2.py INPUT` whatever was run).
+    let one_file = |command: &[&str], flags: &[&str]| {
+        let verb = match command[0] {
+            "check" => "checks",
+            "fix" => "corrects",
+            _ => "applies",
+        };
+        let words: Vec<&str> = [command[0], "lib/calc2.py", command[2]]
+            .into_iter()
+            .chain(flags.iter().copied())
+            .chain(command[3..].iter().copied())
+            .collect();
+        format!("`srview {}` {verb} it there", words.join(" "))
+    };
+    let aider = |command: &[&str], _: &[&str]| {
+        format!(
+            "Aider 0.86.2's diff edit format would apply it to calc.py only because its SEARCH \
+             text is not in lib/calc2.py and calc.py is in the chat; `srview apply --transcript \
+             {} --dialect aider-diff` runs it over the folder",
+            command[2]
+        )
+    };
+    type How<'a> = &'a dyn Fn(&[&str], &[&str]) -> String;
+    let (edit_how, aider_how): (How, How) = (&one_file, &aider);
+    let cases: [(&str, &str, &[&str], &str, How); 9] = [
+        ("patch", &patch, &[], &file, edit_how),
+        ("edit", edit, &[], &file, edit_how),
+        ("write", write, &[], &file, edit_how),
+        ("editor", editor, &[], &file, edit_how),
         // The agents' one-file tools: refused as an edit's JSON is, not run
         // on the path they name (a tester's find: "the agent fails: File
         // not found").
@@ -194,36 +219,33 @@ fn an_input_naming_another_file_is_refused_in_every_dialect() {
             r#"{"filePath": "lib/calc2.py", "oldString": "b – a", "newString": "a + b"}"#,
             &["--dialect", "opencode-edit"],
             &file,
-            &edit_how,
+            edit_how,
         ),
         (
             "gemini",
             r#"{"file_path": "lib/calc2.py", "instruction": "x", "old_string": "b – a", "new_string": "a + b"}"#,
             &["--dialect", "gemini-replace"],
             &file,
-            &edit_how,
+            edit_how,
         ),
-        ("qwen", edit, &["--dialect", "qwen-edit"], &file, &edit_how),
+        ("qwen", edit, &["--dialect", "qwen-edit"], &file, edit_how),
         (
             "pi",
             r#"{"path": "lib/calc2.py", "edits": [{"oldText": "b – a", "newText": "a + b"}]}"#,
             &["--dialect", "pi-edit"],
             &file,
-            &edit_how,
+            edit_how,
         ),
         (
             "reply",
             reply,
             &["--dialect", "aider-diff"],
             "calc.py",
-            &aider_how,
+            aider_how,
         ),
     ];
     for (name, input, flags, shown, how) in cases {
         support::files::write(dir.path(), name, input.as_bytes());
-        let want = format!(
-            "srview: the input edits lib/calc2.py, not {shown}: {shown} is left as it is ({how})\n"
-        );
         for command in [
             &["apply", shown, name][..],
             &["apply", shown, name, "--write"],
@@ -233,9 +255,14 @@ fn an_input_naming_another_file_is_refused_in_every_dialect() {
         ] {
             let args: Vec<&str> = command.iter().chain(flags).copied().collect();
             let out = run_in(dir.path(), &args);
+            let how = how(command, flags);
+            let want = format!(
+                "srview: the input edits lib/calc2.py, not {shown}: {shown} is left as it is \
+                 ({how})\n"
+            );
             assert_eq!(
                 (out.status.code(), text(&out.stdout), text(&out.stderr)),
-                (Some(1), String::new(), want.clone()),
+                (Some(1), String::new(), want),
                 "{args:?}"
             );
             assert_eq!(read(&file), CALC, "{args:?}");
@@ -406,15 +433,8 @@ fn a_same_named_file_in_another_folder_is_another_file() {
         ),
     ];
     for (path, cwd, file, here) in refused {
-        let how = [
-            "`srview apply --transcript PATCH --cwd DIR` applies it".to_string(),
-            format!("`srview apply {here} INPUT` applies it there"),
-        ];
-        for (input, how) in [patch(path), edit(path)].into_iter().zip(how) {
+        for input in [patch(path), edit(path)] {
             support::files::write(root, "input", input.as_bytes());
-            let want = format!(
-                "srview: the input edits {path}, not {file}: {file} is left as it is ({how})\n"
-            );
             let input = root.join("input");
             let input = input.to_str().expect("UTF-8");
             for command in [
@@ -423,10 +443,27 @@ fn a_same_named_file_in_another_folder_is_another_file() {
                 &["apply", file, input],
                 &["apply", file, input, "--write"],
             ] {
+                // The command run, for the path here (a patch's too).
+                let verb = match command[0] {
+                    "check" => "checks",
+                    "fix" => "corrects",
+                    _ => "applies",
+                };
+                let rest = command[3..]
+                    .iter()
+                    .map(|w| format!(" {w}"))
+                    .collect::<String>();
+                let how = format!(
+                    "`srview {} {here} {input}{rest}` {verb} it there",
+                    command[0]
+                );
+                let want = format!(
+                    "srview: the input edits {path}, not {file}: {file} is left as it is ({how})\n"
+                );
                 let out = run_in(&cwd, command);
                 assert_eq!(
                     (out.status.code(), text(&out.stdout), text(&out.stderr)),
-                    (Some(1), String::new(), want.clone()),
+                    (Some(1), String::new(), want),
                     "{command:?} {path}"
                 );
             }
@@ -1409,8 +1446,10 @@ fn fix_prints_the_corrected_tool_input() {
             "gemini-replace",
             input,
             1,
+            // `fix`'s own command for c.py, the input again on stdin.
             "srview: the input edits c.py, not other.py: other.py is left as it is \
-             (`srview apply c.py INPUT` applies it there)\n",
+             (`srview fix c.py - --dialect gemini-replace` corrects it there, given the same \
+             input on stdin)\n",
         ),
         (
             "opencode-apply-patch",
@@ -1586,7 +1625,8 @@ fn write_refuses_outside_files_self_moves_and_other_files() {
     assert_eq!(
         text(&out.stderr),
         "srview: the input edits other.py, not calc.py: calc.py is left as it is (`srview \
-         apply other.py INPUT` applies it there)\n"
+         apply other.py - --dialect opencode-edit --write` applies it there, given the same \
+         input on stdin)\n"
     );
     // Without --write: FILE is left as it is, said plainly, exit 1.
     let out = run(
@@ -1598,7 +1638,8 @@ fn write_refuses_outside_files_self_moves_and_other_files() {
     assert_eq!(
         text(&out.stderr),
         "srview: the input edits other.py, not calc.py: calc.py is left as it is (`srview \
-         apply other.py INPUT` applies it there)\n"
+         apply other.py - --dialect opencode-edit` applies it there, given the same input on \
+         stdin)\n"
     );
     assert_eq!(
         std::fs::read_to_string(ws.join("other.py")).expect("read"),
@@ -4683,4 +4724,114 @@ fn an_old_text_cutting_a_word_quotes_its_part_and_the_line() {
             ),
         );
     }
+}
+
+/// Every command a refusal of an input meant for another file prints runs
+/// as printed (tester finding 50/T-11: `srview apply sp ace/o'k.py INPUT`,
+/// unquoted, a placeholder for the input, `apply` to a user who ran
+/// `check`): run with `sh -c` in the same folder (srview on PATH, the input
+/// again on stdin when the refusal says so), it does what it says for the
+/// other file, whose path holds a space and a `'`.
+#[test]
+fn a_refusals_command_runs_as_printed_in_a_shell() {
+    let (dir, base) = project_with("base.py", "x = 0\n");
+    let root = dir.path();
+    let other = "sp ace/o'k.py";
+    let before = "def f():\n    count = 0\n";
+    let after = "def f():\n    count = 1\n";
+    let edit = r#"{"file_path": "sp ace/o'k.py", "old_string": "    count = 0", "new_string": "    count = 1"}"#;
+    let opencode = r#"{"filePath": "sp ace/o'k.py", "oldString": "    count = 0", "newString": "    count = 1"}"#;
+    let patch = "*** Begin Patch\n*** Update File: sp ace/o'k.py\n@@\n def f():\n-    count = 0\n+    count = 1\n*** End Patch\n";
+    std::fs::create_dir(root.join("sp ace")).expect("folder");
+    let bin = Path::new(env!("CARGO_BIN_EXE_srview"))
+        .parent()
+        .expect("bin folder")
+        .to_path_buf();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let inputs: [(&str, &str, &[&str]); 3] = [
+        ("in put.json", edit, &[]),
+        ("p'atch.diff", patch, &[]),
+        ("oc.json", opencode, &["--dialect", "opencode-edit"]),
+    ];
+    for (name, input, flags) in inputs {
+        support::files::write(root, name, input.as_bytes());
+        for (command, extra) in [
+            ("check", &[][..]),
+            ("fix", &[]),
+            ("apply", &[]),
+            ("apply", &["--write"]),
+        ] {
+            for from in [name, "-"] {
+                support::files::write(root, other, before.as_bytes());
+                let args: Vec<&str> = [command, "base.py", from]
+                    .into_iter()
+                    .chain(flags.iter().copied())
+                    .chain(extra.iter().copied())
+                    .collect();
+                let refused = run_in_with(root, &args, input);
+                let said = text(&refused.stderr);
+                assert_eq!(refused.status.code(), Some(1), "{args:?}: {said}");
+                let printed = said
+                    .split('`')
+                    .nth(1)
+                    .unwrap_or_else(|| panic!("{args:?}: no command in {said}"));
+                assert!(
+                    printed.starts_with(&format!("srview {command} ")),
+                    "{printed}"
+                );
+                let again = said.contains("given the same input on stdin");
+                assert_eq!(again, from == "-", "{said}");
+                let out = std::process::Command::new("sh")
+                    .args(["-c", printed])
+                    .current_dir(root)
+                    .env("PATH", &path)
+                    .stdin(std::process::Stdio::piped())
+                    .stdout(std::process::Stdio::piped())
+                    .stderr(std::process::Stdio::piped())
+                    .spawn()
+                    .and_then(|mut child| {
+                        if let Some(mut stdin) = child.stdin.take() {
+                            stdin.write_all(if again { input.as_bytes() } else { b"" })?;
+                        }
+                        child.wait_with_output()
+                    })
+                    .expect("sh runs");
+                let why = format!("{printed}: {}", text(&out.stderr));
+                assert_eq!(out.status.code(), Some(0), "{why}");
+                let on_disk = std::fs::read_to_string(root.join(other)).expect("other");
+                match (command, extra) {
+                    ("apply", []) => {
+                        assert_eq!(text(&out.stdout), after, "{why}");
+                        assert_eq!(on_disk, before, "{why}");
+                    }
+                    ("apply", _) => assert_eq!(on_disk, after, "{why}"),
+                    _ => assert_eq!(on_disk, before, "{why}"),
+                }
+            }
+        }
+    }
+    assert_eq!(read(&base), "x = 0\n");
+    // The note on a patch that moves FILE gives the command that moves it.
+    let moving = patch.replace("@@", "*** Move to: lib/o k.py\n@@");
+    support::files::write(root, "move.diff", moving.as_bytes());
+    support::files::write(root, other, before.as_bytes());
+    let noted = run_in(root, &["apply", other, "move.diff"]);
+    let said = text(&noted.stderr);
+    assert_eq!(noted.status.code(), Some(0), "{said}");
+    let printed = said.split('`').nth(1).expect("a command");
+    assert_eq!(printed, "srview apply --transcript move.diff --write");
+    let out = std::process::Command::new("sh")
+        .args(["-c", printed])
+        .current_dir(root)
+        .env("PATH", &path)
+        .output()
+        .expect("sh runs");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let moved = std::fs::read_to_string(root.join("lib/o k.py")).expect("moved");
+    assert_eq!(moved, after);
+    assert!(!root.join(other).exists(), "moved away");
 }

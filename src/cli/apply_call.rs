@@ -24,7 +24,7 @@ use super::{ApplyArgs, CheckArgs, CmdResult};
 use crate::dialect::apply_patch::fs::RecordingFs;
 use crate::dialect::call::{CallOutcome, Entry, FileWrite, ToolCall, fs_path};
 use crate::dialect::call_doubts::lines_text;
-use crate::dialect::one_file::names_file;
+use crate::dialect::one_file::{Rerun, names_file};
 use crate::dialect::registry::DialectRow;
 use crate::error::Error;
 use crate::output::{self, Wrote};
@@ -70,6 +70,7 @@ fn run_matcher(
     text: &str,
     cwd: &Path,
     file: Option<&Path>,
+    rerun: &Rerun,
 ) -> Result<Run, Error> {
     let matcher = row
         .matcher()
@@ -112,9 +113,7 @@ fn run_matcher(
             // Named as the model wrote it (a `~` left for the shell).
             let written = row.written_path(&input).unwrap_or(&named);
             return Err(super::apply_dialect::edits_another_file(
-                written,
-                file,
-                &crate::dialect::one_file::edit_elsewhere(written),
+                written, file, rerun,
             ));
         }
         let absolute = if file.is_absolute() {
@@ -436,10 +435,13 @@ fn commit(args: &ApplyArgs, row: &DialectRow, run: &Run, only: Option<&str>) -> 
                 .iter()
                 .map(|note| format!("{note}; "))
                 .collect();
+            let rerun = args.rerun();
             return Some(Commit::failed(Error::refused(format!(
                 "{moved}the input {what}: nothing written (apply --write writes FILE only; \
-                 `srview apply --transcript INPUT --cwd DIR --dialect {}` writes them all)",
-                row.value
+                 `srview apply --transcript {} --dialect {} --write` writes them all{})",
+                rerun.input_word(),
+                row.value,
+                rerun.stdin_note()
             ))));
         }
     }
@@ -492,9 +494,9 @@ pub(super) fn run_with(
         )));
     }
     let cwd = std::env::current_dir().map_err(|e| Error::read("the current folder", e))?;
-    let run = run_matcher(row, text, &cwd, Some(file))?;
+    let run = run_matcher(row, text, &cwd, Some(file), &args.rerun())?;
     let target = file_path(&run.cwd, file);
-    refuse_moved_edit(row, &run, &target, file)?;
+    refuse_moved_edit(row, &run, (&target, file), &args.rerun())?;
     let outcome = &run.outcome;
     warn(row, &run, args.write);
     let others = outcome.written_besides(&target);
@@ -506,13 +508,16 @@ pub(super) fn run_with(
         if edits_file {
             eprintln!("srview: note: the input also edits {}", others.join(", "));
         } else {
+            let rerun = args.rerun();
             eprintln!(
                 "srview: the input edits {}, not {}: {} is left as it is \
-                 (`srview apply --transcript INPUT --cwd DIR --dialect {}` applies it)",
+                 (`srview apply --transcript {} --dialect {}` applies it{})",
                 others.join(", "),
                 file.display(),
                 file.display(),
-                row.value
+                rerun.input_word(),
+                row.value,
+                rerun.stdin_note()
             );
         }
     }
@@ -580,7 +585,12 @@ pub(super) fn run_with(
 /// fails on its own file on every chat file, and FILE is in the chat. The
 /// edit was meant for the file it names, as for every dialect whose input
 /// names its file.
-fn refuse_moved_edit(row: &DialectRow, run: &Run, target: &str, file: &Path) -> Result<(), Error> {
+fn refuse_moved_edit(
+    row: &DialectRow,
+    run: &Run,
+    (target, file): (&str, &Path),
+    rerun: &Rerun,
+) -> Result<(), Error> {
     let moved = run
         .outcome
         .edits
@@ -590,17 +600,23 @@ fn refuse_moved_edit(row: &DialectRow, run: &Run, target: &str, file: &Path) -> 
         .find(|named| !super::apply_dialect::names_file(named, file));
     match moved {
         None => Ok(()),
-        Some(named) => Err(super::apply_dialect::edits_another_file(
-            named,
-            file,
-            &format!(
-                "{} would apply it to {} only because its SEARCH text is not in {named} \
-                 and {} is in the chat; `srview apply --transcript INPUT --cwd DIR --dialect {}` \
-                 runs it over the folder",
-                row.title,
-                file.display(),
-                file.display(),
-                row.value
+        // The folder is the current one, as the matcher ran here: the
+        // command needs no `--cwd`.
+        Some(named) => Err(Error::NoApply(
+            crate::dialect::one_file::edits_another_file(
+                named,
+                file,
+                &format!(
+                    "{} would apply it to {} only because its SEARCH text is not in {named} \
+                 and {} is in the chat; `srview apply --transcript {} --dialect {}` \
+                 runs it over the folder{}",
+                    row.title,
+                    file.display(),
+                    file.display(),
+                    rerun.input_word(),
+                    row.value,
+                    rerun.stdin_note()
+                ),
             ),
         )),
     }
@@ -631,7 +647,7 @@ fn as_read(run: &Run, target: &str, file: &Path) -> Option<String> {
 /// `srview apply --transcript PATCH --cwd DIR --dialect NAME`: stdout is
 /// what the model reads.
 pub(super) fn run_folder(args: &ApplyArgs, text: &str, cwd: &Path, row: &DialectRow) -> CmdResult {
-    let run = run_matcher(row, text, cwd, None)?;
+    let run = run_matcher(row, text, cwd, None, &args.rerun())?;
     let outcome = &run.outcome;
     warn(row, &run, args.write);
     // An input holding no edit at all is said, as `apply FILE` says it
@@ -698,8 +714,13 @@ pub(super) fn run_folder(args: &ApplyArgs, text: &str, cwd: &Path, row: &Dialect
 /// holds it back).
 pub(super) fn check(args: &CheckArgs, row: &DialectRow, text: &str) -> CmdResult {
     let cwd = std::env::current_dir().map_err(|e| Error::read("the current folder", e))?;
-    let run = run_matcher(row, text, &cwd, Some(&args.file))?;
-    refuse_moved_edit(row, &run, &file_path(&run.cwd, &args.file), &args.file)?;
+    let run = run_matcher(row, text, &cwd, Some(&args.file), &args.rerun())?;
+    refuse_moved_edit(
+        row,
+        &run,
+        (&file_path(&run.cwd, &args.file), &args.file),
+        &args.rerun(),
+    )?;
     let outcome = &run.outcome;
     let mut notes = loose_notes(row, &run);
     notes.extend(lost_files(row, &run));
@@ -1043,7 +1064,7 @@ fn joined_sections(
         object.insert(field.to_string(), joined.into());
     }
     let text = serde_json::to_string(&input).map_err(|e| Error::stdout(e.into()))?;
-    let check = run_matcher(row, &text, cwd, Some(&args.file))?;
+    let check = run_matcher(row, &text, cwd, Some(&args.file), &args.rerun())?;
     let doubted = check
         .outcome
         .patch_doubts
@@ -1139,7 +1160,7 @@ fn fix_patch(args: &super::FixArgs, row: &DialectRow, text: &str) -> CmdResult {
     }
     // Checked with the agent's own matcher, over the same folder.
     let text = serde_json::to_string(&input).map_err(|e| Error::stdout(e.into()))?;
-    let check = run_matcher(row, &text, &cwd, Some(&args.file))?;
+    let check = run_matcher(row, &text, &cwd, Some(&args.file), &args.rerun())?;
     let placed = check.outcome.exact() && !check.outcome.hangs;
     if !placed {
         return withheld(format!(
@@ -1180,7 +1201,13 @@ fn fix_aider(args: &super::FixArgs, row: &DialectRow, text: &str) -> CmdResult {
     }
     let ours = |path: &str| names_target(path, &target);
     if row.value == "aider-udiff" {
-        return fix_aider_udiff(row, reply, content, (&cwd, &args.file), &ours);
+        return fix_aider_udiff(
+            row,
+            reply,
+            content,
+            (&cwd, &args.file, &args.rerun()),
+            &ours,
+        );
     }
     let calls = crate::source::aider::parse(reply);
     // Each of FILE's blocks' lines in the reply, for the notes.
@@ -1207,7 +1234,13 @@ fn fix_aider(args: &super::FixArgs, row: &DialectRow, text: &str) -> CmdResult {
         .collect();
     let faults = crate::dialect::aider_diff::dots_faults(reply, content, ours);
     if !faults.is_empty() {
-        return fix_aider_dots(row, reply, content, &cwd, &args.file, &faults);
+        return fix_aider_dots(
+            row,
+            reply,
+            content,
+            (&cwd, &args.file, &args.rerun()),
+            &faults,
+        );
     }
     let options = crate::engine::Options {
         version: crate::engine::Version::V1,
@@ -1246,7 +1279,7 @@ fn fix_aider(args: &super::FixArgs, row: &DialectRow, text: &str) -> CmdResult {
             ours_written = true;
         }
     }
-    let placed = run_matcher(row, &corrected, &cwd, Some(&args.file))?
+    let placed = run_matcher(row, &corrected, &cwd, Some(&args.file), &args.rerun())?
         .outcome
         .exact();
     let notes: Vec<String> = fixed.notes.iter().map(said).collect();
@@ -1296,7 +1329,7 @@ fn fix_aider_udiff(
     row: &DialectRow,
     reply: &str,
     content: &str,
-    (cwd, file): (&Path, &Path),
+    (cwd, file, rerun): (&Path, &Path, &Rerun),
     ours: &dyn Fn(&str) -> bool,
 ) -> CmdResult {
     use crate::dialect::aider_diff::{reply_hunks, reply_of};
@@ -1342,7 +1375,7 @@ fn fix_aider_udiff(
             ours_written = true;
         }
     }
-    let placed = run_matcher(row, &corrected, cwd, Some(file))?
+    let placed = run_matcher(row, &corrected, cwd, Some(file), rerun)?
         .outcome
         .exact();
     let notes: Vec<String> = fixed.notes.iter().map(|n| n.line(&shown)).collect();
@@ -1358,8 +1391,7 @@ fn fix_aider_dots(
     row: &DialectRow,
     reply: &str,
     content: &str,
-    cwd: &Path,
-    file: &Path,
+    (cwd, file, rerun): (&Path, &Path, &Rerun),
     faults: &[(usize, crate::dialect::aider_diff::DotsFault)],
 ) -> CmdResult {
     let lines = crate::source::aider::block_lines(reply);
@@ -1378,7 +1410,9 @@ fn fix_aider_dots(
         eprintln!("srview: no corrected reply: srview cannot place every block of {shown}");
         return Ok(1);
     };
-    let placed = run_matcher(row, &mended, cwd, Some(file))?.outcome.exact();
+    let placed = run_matcher(row, &mended, cwd, Some(file), rerun)?
+        .outcome
+        .exact();
     print_corrected_reply(row, &mended, placed, ("blocks", &shown), &[])
 }
 
@@ -1423,9 +1457,14 @@ fn run_on_file(
     cwd: &Path,
     input: &str,
 ) -> Result<(Run, String, String), Error> {
-    let run = run_matcher(row, text, cwd, Some(&args.file))?;
+    let run = run_matcher(row, text, cwd, Some(&args.file), &args.rerun())?;
     // As `apply` and `check`: an edit meant for another file is no fix of FILE.
-    refuse_moved_edit(row, &run, &file_path(&run.cwd, &args.file), &args.file)?;
+    refuse_moved_edit(
+        row,
+        &run,
+        (&file_path(&run.cwd, &args.file), &args.file),
+        &args.rerun(),
+    )?;
     if let Some(nothing) = nothing_found(row, &run, args.diff.as_deref()) {
         // As a diff without a SEARCH/REPLACE block: exit 1, said.
         return Err(Error::NoApply(format!(

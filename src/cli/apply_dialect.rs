@@ -12,7 +12,7 @@ use crate::dialect::Dialect;
 use crate::dialect::apply_patch::PatchOutcome;
 use crate::dialect::edit::{self, EditOutcome};
 pub(super) use crate::dialect::one_file::names_file;
-use crate::dialect::one_file::{self, Place};
+use crate::dialect::one_file::{self, Place, Rerun};
 use crate::engine::{Applied, ApplyError, Outcome};
 use crate::error::Error;
 use crate::output;
@@ -46,6 +46,7 @@ pub(super) fn run_patch(
     file: &Path,
     content: Option<&str>,
     diff: &str,
+    rerun: &Rerun,
 ) -> Result<PatchOutcome, Error> {
     let place = place(file)?;
     let target = place.target(content);
@@ -58,61 +59,101 @@ pub(super) fn run_patch(
         .moved
         .filter(|_| !one_file::moves_onto_itself(diff, &target));
     if let Some((from, to)) = moved {
+        let how = moving_command(&place, &from, rerun)
+            .unwrap_or_else(|| "`srview apply --transcript PATCH --cwd DIR` moves it".to_string());
         eprintln!(
-            "srview: note: the patch moves {from} to {to}; {} is edited in place \
-             (`srview apply --transcript PATCH --cwd DIR` moves it)",
+            "srview: note: the patch moves {from} to {to}; {} is edited in place ({how})",
             file.display()
         );
     }
-    refuse_another_patch(file, &place, diff)?;
+    refuse_another_patch(file, &place, diff, rerun)?;
     for warning in crate::source::patch::loose_warnings(&outcome) {
         eprintln!("{warning}");
     }
     Ok(outcome)
 }
 
+/// `` `srview apply --transcript DIFF --cwd ROOT --write` moves it``: the
+/// patch run over the folder its paths are relative to (ROOT: FILE's
+/// folder above as many folders as `from`, the section's path, names;
+/// left out when it is the current folder), runnable as printed (tester
+/// finding 50/T-11); `None` when that folder is not known (`from`
+/// absolute, climbing with `..`, or its folders not ending FILE's).
+fn moving_command(place: &Place, from: &str, rerun: &Rerun) -> Option<String> {
+    let from = Path::new(from);
+    let folders = from.parent().unwrap_or(Path::new(""));
+    let plain = folders
+        .components()
+        .all(|c| matches!(c, std::path::Component::Normal(_)));
+    let here = Path::new(&place.cwd);
+    if from.is_absolute() || !plain || !here.ends_with(folders) {
+        return None;
+    }
+    let root = here.ancestors().nth(folders.components().count())?;
+    let current = std::env::current_dir().ok()?.canonicalize().ok()?;
+    let cwd = if root == current {
+        String::new()
+    } else {
+        format!(
+            " --cwd {}",
+            crate::words::shell_quote(&root.display().to_string())
+        )
+    };
+    Some(format!(
+        "`srview apply --transcript {}{cwd} --write` moves it{}",
+        rerun.input_word(),
+        rerun.stdin_note()
+    ))
+}
+
 /// The refusal of `diff` (of `dialect`: a patch, an edit's JSON) when it
 /// edits another file than FILE: `apply`, `check` and `fix` FILE refuse it
-/// alike (tester finding 36/06).
-pub(super) fn refuse_another_file(file: &Path, diff: &str, dialect: Dialect) -> Result<(), Error> {
+/// alike (tester finding 36/06), saying `rerun` for the file it names.
+pub(super) fn refuse_another_file(
+    file: &Path,
+    diff: &str,
+    dialect: Dialect,
+    rerun: &Rerun,
+) -> Result<(), Error> {
     match dialect {
-        Dialect::ApplyPatch => refuse_another_patch(file, &place(file)?, diff),
+        Dialect::ApplyPatch => refuse_another_patch(file, &place(file)?, diff, rerun),
         Dialect::EditJson | Dialect::SearchReplace => {
             let parsed = one_file::parse_edit(diff).map_err(|e| Error::usage(e.to_string()))?;
-            refuse_another_edit(&parsed, file)
+            refuse_another_edit(&parsed, file, rerun)
         }
     }
 }
 
 /// The refusal of a patch whose section names another file than FILE.
-fn refuse_another_patch(file: &Path, place: &Place, diff: &str) -> Result<(), Error> {
+fn refuse_another_patch(
+    file: &Path,
+    place: &Place,
+    diff: &str,
+    rerun: &Rerun,
+) -> Result<(), Error> {
     let other = one_file::elsewhere(diff, &place.name)
         .named
         .filter(|other| !names_file(other, file));
     match other {
-        Some(other) => Err(edits_another_file(&other, file, one_file::PATCH_ELSEWHERE)),
+        Some(other) => Err(edits_another_file(&other, file, rerun)),
         None => Ok(()),
     }
 }
 
 /// The refusal of an edit's JSON naming another file than FILE.
-fn refuse_another_edit(edit: &edit::Edit, file: &Path) -> Result<(), Error> {
+fn refuse_another_edit(edit: &edit::Edit, file: &Path, rerun: &Rerun) -> Result<(), Error> {
     let named = edit.path();
     if names_file(named, file) {
         return Ok(());
     }
-    Err(edits_another_file(
-        named,
-        file,
-        &one_file::edit_elsewhere(named),
-    ))
+    Err(edits_another_file(named, file, rerun))
 }
 
 /// The refusal of an input that edits `other`, not FILE: applying it to
-/// FILE would put an edit meant for another file there (`how`: the command
-/// that applies it where it was meant).
-pub(super) fn edits_another_file(other: &str, file: &Path, how: &str) -> Error {
-    Error::NoApply(one_file::edits_another_file(other, file, how))
+/// FILE would put an edit meant for another file there (`rerun`: the
+/// command the user ran, said for `other`).
+pub(super) fn edits_another_file(other: &str, file: &Path, rerun: &Rerun) -> Error {
+    Error::NoApply(one_file::edits_another_file(other, file, &rerun.how(other)))
 }
 
 /// Why srview cannot stand behind writing the patch's result for FILE
@@ -191,9 +232,10 @@ pub(super) fn run_edit(
     file: &Path,
     content: Option<&str>,
     diff: &str,
+    rerun: &Rerun,
 ) -> Result<EditOutcome, Error> {
     let parsed = one_file::parse_edit(diff).map_err(|e| Error::usage(e.to_string()))?;
-    refuse_another_edit(&parsed, file)?;
+    refuse_another_edit(&parsed, file, rerun)?;
     let parsed = parsed.with_path(&file.display().to_string());
     Ok(edit::apply(&parsed, content))
 }
@@ -257,7 +299,7 @@ pub fn run(
     let mut lost = false;
     let (new_content, commit) = match dialect {
         Dialect::ApplyPatch => {
-            let outcome = run_patch(file, content.as_deref(), diff)?;
+            let outcome = run_patch(file, content.as_deref(), diff, &args.rerun())?;
             let new_content = patched_content(&outcome, file).filter(|_| outcome.exit_code == 0);
             let mut doubts = if new_content.is_some() {
                 patch_doubts(file, content.as_deref(), diff)?
@@ -290,7 +332,7 @@ pub fn run(
             (new_content, commit)
         }
         Dialect::EditJson | Dialect::SearchReplace => {
-            let outcome = run_edit(file, content.as_deref(), diff)?;
+            let outcome = run_edit(file, content.as_deref(), diff, &args.rerun())?;
             let engine_outcome = as_engine_outcome(&outcome, &original);
             let new_content = engine_outcome
                 .result

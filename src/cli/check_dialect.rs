@@ -119,7 +119,7 @@ pub fn check(args: &CheckArgs, input: OtherDialect) -> CmdResult {
                 }
                 None => (diff, &[][..]),
             };
-            let outcome = run_patch(file, content.as_deref(), diff)?;
+            let outcome = run_patch(file, content.as_deref(), diff, &args.rerun())?;
             // As `apply --write`: a loose hunk or a doubt holds back.
             let ok = outcome.exit_code == 0 && outcome.loose_hunks().next().is_none();
             let place = place(file)?;
@@ -167,7 +167,7 @@ pub fn check(args: &CheckArgs, input: OtherDialect) -> CmdResult {
             (text, ok)
         }
         Dialect::EditJson | Dialect::SearchReplace => {
-            let outcome = run_edit(file, content.as_deref(), diff)?;
+            let outcome = run_edit(file, content.as_deref(), diff, &args.rerun())?;
             let decision = one_file::parse_edit(diff)
                 .and_then(|edit| {
                     crate::dialect::corrected::exact_string_correction(
@@ -372,7 +372,7 @@ pub fn fix(args: &FixArgs, input: OtherDialect) -> CmdResult {
     let (content, diff, dialect) = (input.content, input.diff.as_str(), input.dialect);
     let file: &Path = &args.file;
     // As `apply` and `check`: an edit meant for another file is no fix of FILE.
-    refuse_another_file(file, diff, dialect)?;
+    refuse_another_file(file, diff, dialect, &args.rerun())?;
     let place = place(file)?;
     let target = place.target(content.as_deref());
     // Several sections for FILE (the one-file commands take one): joined

@@ -20,6 +20,7 @@ mod preview;
 mod preview_agent;
 mod preview_transcript;
 mod replay;
+mod rerun;
 mod review;
 mod session;
 mod sessions;

@@ -25,7 +25,8 @@ pub fn run(args: &PreviewArgs, file: &Path) -> CmdResult {
     };
     let mut screen = SingleFile::new(file.to_path_buf(), original, &config, accept_to)
         .with_dialect(builtin)
-        .with_agent(agent);
+        .with_agent(agent)
+        .with_rerun(args.rerun());
     match tui::run(config, &mut screen)? {
         Exit::Quit(code) => Ok(code),
         Exit::Print(content) => {

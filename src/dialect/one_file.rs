@@ -4,7 +4,7 @@
 //! blocks.
 
 use std::fmt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::Dialect;
 use super::apply_patch::fs::normalize;
@@ -219,16 +219,96 @@ fn windows_path(path: &str) -> Option<String> {
     Some(rest.replace('\\', "/"))
 }
 
-/// How a patch edits the file its section names (the command said in
-/// [`edits_another_file`]'s refusal).
-pub const PATCH_ELSEWHERE: &str = "`srview apply --transcript PATCH --cwd DIR` applies it";
+/// How the user ran srview on FILE, so that a refusal of an input meant
+/// for another file can say the same command for that file, runnable as
+/// printed (tester finding 50/T-11: it said `srview apply NAME INPUT` to a
+/// user who ran `check`, with NAME unquoted and INPUT a placeholder).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Rerun {
+    /// The subcommand (`check`, `apply`, `fix`); `None`: the previewer
+    /// (`srview FILE DIFF`).
+    pub command: Option<&'static str>,
+    /// DIFF as given; `None` or `-`: the input was read from stdin.
+    pub input: Option<PathBuf>,
+    /// The flags that change how the input is read or what is done with it
+    /// (`--dialect NAME`, `--write`), one word each, unquoted.
+    pub flags: Vec<String>,
+}
 
-/// How an edit's JSON naming `named` edits that file.
-pub fn edit_elsewhere(named: &str) -> String {
-    format!(
-        "`srview apply {} INPUT` applies it there",
-        local_name(named)
-    )
+impl Rerun {
+    /// `command`'s rerun of `input` with `flags` (see the fields).
+    pub fn new(command: Option<&'static str>, input: Option<&Path>, flags: Vec<String>) -> Rerun {
+        Rerun {
+            command,
+            input: input.map(Path::to_path_buf),
+            flags,
+        }
+    }
+
+    /// The command line that runs the same command on `file` (a path here),
+    /// every word shell-quoted; a path starting with `-` is given as `./-...`
+    /// so that it is not read as a flag, and a leading `~/` is left
+    /// unquoted for the shell to expand.
+    pub fn command_line(&self, file: &str) -> String {
+        let word = |path: &str| {
+            // `~/` left for the shell to expand, as the agent wrote it.
+            if let Some(rest) = path.strip_prefix("~/") {
+                return format!("~/{}", crate::words::shell_quote(rest));
+            }
+            let path = if path.starts_with('-') && path != "-" {
+                format!("./{path}")
+            } else {
+                path.to_string()
+            };
+            crate::words::shell_quote(&path)
+        };
+        let mut words = vec!["srview".to_string()];
+        words.extend(self.command.map(str::to_string));
+        words.push(word(file));
+        words.push(self.input_word());
+        words.extend(self.flags.iter().map(|f| crate::words::shell_quote(f)));
+        words.join(" ")
+    }
+
+    /// DIFF as one word of a command line: its path shell-quoted, `-` for
+    /// stdin.
+    pub fn input_word(&self) -> String {
+        match self.input_file() {
+            Some(input) => crate::words::shell_quote(&input.display().to_string()),
+            None => "-".to_string(),
+        }
+    }
+
+    /// `, given the same input on stdin` when the input came on stdin (a
+    /// command reading `-` needs it again), else nothing.
+    pub fn stdin_note(&self) -> &'static str {
+        match self.input_file() {
+            Some(_) => "",
+            None => ", given the same input on stdin",
+        }
+    }
+
+    /// DIFF when it was a file, `None` when the input came on stdin.
+    fn input_file(&self) -> Option<&Path> {
+        self.input.as_deref().filter(|p| *p != Path::new("-"))
+    }
+
+    /// `` `COMMAND` checks it there`` for `file` (`named`, the path as the
+    /// input names it, read as a path here: [`local_name`]), saying that the
+    /// input must come on stdin again when it came on stdin.
+    pub fn how(&self, named: &str) -> String {
+        let verb = match self.command {
+            Some("check") => "checks",
+            Some("fix") => "corrects",
+            Some("apply") => "applies",
+            Some(_) | None => "previews",
+        };
+        format!(
+            "`{}` {verb} it there{}",
+            self.command_line(&local_name(named)),
+            self.stdin_note()
+        )
+    }
 }
 
 /// `named` as a path here: an absolute path from the agent's machine (or a
@@ -263,8 +343,13 @@ pub fn edits_another_file(other: &str, file: &Path, how: &str) -> String {
 /// [`edits_another_file`] for `text` in `dialect` when the patch's section
 /// for FILE, or the edit's JSON, names another file; `None` when it names
 /// FILE or cannot be read (its reading says why elsewhere).
-pub fn another_file_refusal(text: &str, dialect: Dialect, file: &Path) -> Option<String> {
-    refusal_of(&path_named(text, dialect, file)?, dialect, file)
+pub fn another_file_refusal(
+    text: &str,
+    dialect: Dialect,
+    file: &Path,
+    rerun: &Rerun,
+) -> Option<String> {
+    refusal_of(&path_named(text, dialect, file)?, file, rerun)
 }
 
 /// The path `text` in `dialect` names: the patch's section for FILE's, or
@@ -281,19 +366,15 @@ pub fn path_named(text: &str, dialect: Dialect, file: &Path) -> Option<String> {
     }
 }
 
-/// [`edits_another_file`] when `named` (the path an input in `dialect`
-/// names, [`path_named`]) is another file than FILE; it reads the file
-/// system ([`names_file`]), so a caller following a stream asks it once a
-/// path.
-pub fn refusal_of(named: &str, dialect: Dialect, file: &Path) -> Option<String> {
+/// [`edits_another_file`] when `named` (the path an input names,
+/// [`path_named`]) is another file than FILE, saying `rerun` (how the user
+/// ran srview on FILE) for it; it reads the file system ([`names_file`]),
+/// so a caller following a stream asks it once a path.
+pub fn refusal_of(named: &str, file: &Path, rerun: &Rerun) -> Option<String> {
     if names_file(named, file) {
         return None;
     }
-    let how = match dialect {
-        Dialect::ApplyPatch => PATCH_ELSEWHERE.to_string(),
-        Dialect::EditJson | Dialect::SearchReplace => edit_elsewhere(named),
-    };
-    Some(edits_another_file(named, file, &how))
+    Some(edits_another_file(named, file, &rerun.how(named)))
 }
 
 /// FILE as the one-file world names it: its folder (absolute, as the
@@ -818,6 +899,40 @@ pub fn parse_partial_edit(prefix: &str) -> Result<Option<PartialEdit>, OneFileEr
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A rerun's command line is one shell word a path: quoted where the
+    /// shell reads a character, `./` before a leading `-`, `~/` left for
+    /// the shell; stdin is `-` and said (tester finding 50/T-11).
+    #[test]
+    fn a_reruns_command_line_quotes_each_path() {
+        let check = Rerun::new(
+            Some("check"),
+            Some(Path::new("in put.json")),
+            vec!["--dialect".into(), "opencode-edit".into()],
+        );
+        let cases = [
+            (
+                "sp ace/o'k.py",
+                "srview check 'sp ace/o'\\''k.py' 'in put.json' --dialect opencode-edit",
+            ),
+            (
+                "-x.py",
+                "srview check ./-x.py 'in put.json' --dialect opencode-edit",
+            ),
+            (
+                "~/my dir/a.py",
+                "srview check ~/'my dir/a.py' 'in put.json' --dialect opencode-edit",
+            ),
+        ];
+        for (path, line) in cases {
+            assert_eq!(check.command_line(path), line, "{path}");
+        }
+        let piped = Rerun::new(None, Some(Path::new("-")), Vec::new());
+        assert_eq!(
+            piped.how("lib/b.py"),
+            "`srview lib/b.py -` previews it there, given the same input on stdin"
+        );
+    }
 
     const PATCH: &str = "*** Begin Patch\n*** Update File: src/a.rs\n@@\n-x\n+y\n*** Update File: b.rs\n@@\n-b\n+c\n*** End Patch\n";
 

@@ -377,19 +377,8 @@ pub fn hook_command(request: &Request) -> String {
     )
 }
 
-/// `word` as one word of a POSIX shell's command line: as it is when it holds
-/// only characters no shell reads specially, else in single quotes.
-pub fn shell_quote(word: &str) -> String {
-    let plain = !word.is_empty()
-        && word
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "/._-=,+:@%".contains(c));
-    if plain {
-        word.to_string()
-    } else {
-        format!("'{}'", word.replace('\'', "'\\''"))
-    }
-}
+/// [`crate::words::shell_quote`], where the gate's commands have it.
+pub use crate::words::shell_quote;
 
 /// `{"matcher": M, "hooks": [{"type": "command", "command": C, "timeout": T}]}`.
 fn group(matcher: &str, command: &str, timeout: u32) -> Json {

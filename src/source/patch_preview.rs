@@ -662,6 +662,13 @@ pub enum BlockNumbers {
     /// No line of the input is meaningful (a JSON tool input, a body
     /// srview made): none is given.
     Unnumbered,
+    /// An edit's JSON read as srview's own dialect: no line of the input
+    /// is meaningful either (the body is srview's rendering of one line of
+    /// JSON), and its old text is found under this key (`old_string`;
+    /// `None`: the tool has none, a `Write`), the word said for it (tester
+    /// finding 50/T-12: "SEARCH found exactly; diff lines 1-8" for a
+    /// one-line Edit).
+    EditField(Option<&'static str>),
 }
 
 /// `text` (an apply_patch or an edit's JSON; a prefix unless `ended`) for
@@ -851,7 +858,10 @@ fn edit_blocks(
     } else {
         None
     };
-    Ok(parsed_edit_blocks(&partial, parsed.as_ref(), target))
+    Ok(FileBlocks {
+        numbers: BlockNumbers::EditField(partial.old_key()),
+        ..parsed_edit_blocks(&partial, parsed.as_ref(), target)
+    })
 }
 
 /// The blocks of an exact-string edit: `parsed` once its input is

@@ -11,7 +11,7 @@ use ratatui_crossterm::crossterm::event::Event as TermEvent;
 use super::run::{Flow, Screen};
 use super::{Exit, Folded, TuiConfig};
 use crate::dialect::Dialect;
-use crate::dialect::one_file::{Place, Target};
+use crate::dialect::one_file::{Place, Rerun, Target};
 use crate::dialect::registry::DialectRow;
 use crate::input;
 use crate::output::{self, Loaded, NotAsLoaded};
@@ -55,6 +55,9 @@ pub struct SingleFile {
     /// (the refusal): asked of the file system once a path, not once a
     /// streamed chunk.
     named: std::cell::RefCell<Option<(String, Option<String>)>>,
+    /// How the previewer was run, said for the file an input names
+    /// instead of FILE (the refusal's runnable command).
+    rerun: Rerun,
 }
 
 impl SingleFile {
@@ -78,12 +81,20 @@ impl SingleFile {
             unreadable: None,
             text_refusal: None,
             named: Default::default(),
+            rerun: Rerun::default(),
         }
     }
 
     /// Reads the diff as `dialect` instead of detecting it.
     pub fn with_dialect(mut self, dialect: Option<Dialect>) -> Self {
         self.live = LiveInput::new(dialect, None);
+        self
+    }
+
+    /// Says `rerun` (how the previewer was run) for the file an input
+    /// names instead of FILE; without it, `srview FILE -`.
+    pub fn with_rerun(mut self, rerun: Rerun) -> Self {
+        self.rerun = rerun;
         self
     }
 
@@ -376,13 +387,13 @@ impl SingleFile {
     fn another_file(&self, other: Reading, raw: &str) -> Option<String> {
         use crate::dialect::one_file::{path_named, refusal_of};
         let file = self.app.file_path();
-        let (named, dialect) = match other {
-            Reading::Builtin(dialect) => (path_named(raw, dialect, file)?, dialect),
+        let named = match other {
+            Reading::Builtin(dialect) => path_named(raw, dialect, file)?,
             // An agent's one-file tool: the path its input names, refused
             // as an edit's JSON naming it is.
             Reading::Agent(row) => {
                 let input = row.input_of(raw)?;
-                (row.named_path(&input)?.to_string(), Dialect::EditJson)
+                row.named_path(&input)?.to_string()
             }
             Reading::SearchReplace => return None,
         };
@@ -390,7 +401,7 @@ impl SingleFile {
         match cached.as_ref() {
             Some((path, refusal)) if *path == named => refusal.clone(),
             _ => {
-                let refusal = refusal_of(&named, dialect, file);
+                let refusal = refusal_of(&named, file, &self.rerun);
                 *cached = Some((named, refusal.clone()));
                 refusal
             }
@@ -1158,10 +1169,9 @@ mod tests {
         let patch =
             "*** Begin Patch\n*** Update File: src/other.txt\n@@\n a\n-b\n+B\n*** End Patch\n";
         let edit = r#"{"file_path": "src/other.txt", "old_string": "b", "new_string": "B"}"#;
-        let how = [
-            "`srview apply --transcript PATCH --cwd DIR` applies it",
-            "`srview apply src/other.txt INPUT` applies it there",
-        ];
+        // The previewer's own command for the other file (the screen was
+        // given no DIFF path: its input came on stdin).
+        let how = ["`srview src/other.txt -` previews it there, given the same input on stdin"; 2];
         for (input, how) in [patch, edit].into_iter().zip(how) {
             let (_dir, path, mut s) = screen_showing("f.txt", "a\nb\n", input, true);
             let file = path.display();
@@ -1460,5 +1470,56 @@ mod tests {
             s.app.source_error().as_deref(),
             Some("invalid UTF-8 at byte 3")
         );
+    }
+
+    /// The screen drawn on an 80x24 terminal, one string a row.
+    fn drawn(s: &mut SingleFile) -> Vec<String> {
+        use ratatui::backend::TestBackend;
+        let mut terminal = ratatui::Terminal::new(TestBackend::new(80, 24)).expect("terminal");
+        let theme = Theme::new(crate::tui::view::theme::ColourMode::None);
+        s.on_resize(Rect::new(0, 0, 80, 24));
+        terminal.draw(|f| s.render(f, &theme)).expect("draw");
+        let buf = terminal.backend().buffer();
+        (0..24)
+            .map(|y| (0..80).map(|x| buf[(x, y)].symbol().to_string()).collect())
+            .collect()
+    }
+
+    /// An edit's JSON is said by its own field and no diff line (tester
+    /// finding 50/T-12: a one-line Edit read "#1 SEARCH found exactly; diff
+    /// lines 1-8", lines of srview's rendering, not of the input): its old
+    /// text's key, the whole file for a Write; a SEARCH/REPLACE diff keeps
+    /// its diff lines.
+    #[test]
+    fn an_edit_json_block_is_said_by_its_field_without_diff_lines() {
+        let original = "words = [\n    'match'\n]\n";
+        let cases = [
+            (
+                r#"{"file_path": "f.py", "old_string": "    'match'\n]", "new_string": "    'match',\n    'type'\n]"}"#,
+                "#1 old_string found exactly",
+            ),
+            (
+                r#"{"path": "f.py", "old_text": "    'match'", "new_text": "    'case'"}"#,
+                "#1 old_text found exactly",
+            ),
+            (
+                r#"{"file_path": "f.py", "content": "words = []\n"}"#,
+                "#1 the whole file written",
+            ),
+            (
+                "<<<<<<< SEARCH\n    'match'\n=======\n    'case'\n>>>>>>> REPLACE\n",
+                "#1 SEARCH found exactly; diff lines 1-5",
+            ),
+        ];
+        for (input, said) in cases {
+            let (_dir, _path, mut s) = screen_showing("f.py", original, input, true);
+            let rows = drawn(&mut s);
+            // The block's line in the list, then its detail line.
+            let row = rows
+                .iter()
+                .rfind(|row| row.starts_with("#1 "))
+                .unwrap_or_else(|| panic!("no block line in {rows:#?}"));
+            assert_eq!(row.trim_end(), said, "{input}");
+        }
     }
 }

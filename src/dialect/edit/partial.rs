@@ -163,6 +163,12 @@ fn key(tool: Tool, field: &Field) -> Option<&'static str> {
 }
 
 impl PartialEdit {
+    /// The key of the tool's old text (`old_string`, `old_text`); `None`
+    /// for a tool that has none (`Write`).
+    pub fn old_key(&self) -> Option<&'static str> {
+        key(self.tool, &Field::Old)
+    }
+
     /// The whole object has arrived.
     pub fn is_complete(&self) -> bool {
         self.arrival == Arrival::Complete

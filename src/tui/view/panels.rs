@@ -954,8 +954,15 @@ fn detail(
             format!("the hunk matched only loosely (level {level}; the reference is silent)")
         }
     });
+    // An edit's JSON: its old text is said by the key the agent gave it.
+    let field = match numbers {
+        BlockNumbers::EditField(Some(key)) => Some(format!("{key} found exactly")),
+        BlockNumbers::EditField(None) => Some("the whole file written".to_string()),
+        _ => None,
+    };
     let how = match b.stage.map(|s| s.name()) {
         _ if loosely.is_some() => loosely.as_deref().unwrap_or_default(),
+        Some("exact") if field.is_some() => field.as_deref().unwrap_or_default(),
         Some("exact") if agents => "placed exactly by the agent's matcher",
         Some("exact") if hunk.is_some() => "hunk found exactly",
         Some("exact") => "SEARCH found exactly",
