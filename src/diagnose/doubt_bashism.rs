@@ -461,7 +461,7 @@ impl Lexer<'_> {
             let first = self.i;
             let mut closed = None;
             while self.i < self.s.len() {
-                let (end, done) = heredoc_line(&self.s, self.i, strip, &delim);
+                let (end, done) = heredoc_line(self.s, self.i, strip, &delim);
                 let at = self.i;
                 self.i = (end + 1).min(self.s.len());
                 if done {

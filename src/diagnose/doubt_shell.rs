@@ -1155,7 +1155,7 @@ impl Reader<'_> {
                         last: self.line - usize::from(self.s.ends_with(b"\n")),
                     }));
                 }
-                let (end, done) = heredoc_line(&self.s, self.i, strip, &delim);
+                let (end, done) = heredoc_line(self.s, self.i, strip, &delim);
                 self.i = end;
                 if self.i < self.s.len() {
                     self.bump();
