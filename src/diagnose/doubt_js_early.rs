@@ -105,6 +105,19 @@ pub enum EarlyFault {
         /// Its declaration.
         declared: Line,
     },
+    /// Another language's form (tester 50 T-03): `and`/`or` between two
+    /// operands on one line, or an `if`/`while` whose condition has no
+    /// brackets.
+    Foreign {
+        /// The line.
+        line: Line,
+        /// The token node stops at (`and`, `value`, `!`).
+        token: String,
+        /// What is written, in words.
+        what: &'static str,
+        /// JavaScript's form.
+        write: &'static str,
+    },
     /// A class member written twice.
     Member {
         /// The class's name (`(anonymous)` for a class without one).
@@ -141,6 +154,11 @@ impl JsEarly {
     /// Whether the fault is a line left ending in an operator.
     pub fn dangling(&self) -> bool {
         matches!(self.fault, EarlyFault::Dangling { .. })
+    }
+
+    /// Whether the fault is another language's form.
+    pub fn foreign(&self) -> bool {
+        matches!(self.fault, EarlyFault::Foreign { .. })
     }
 
     /// [`Self::fault`] and what to send instead.
@@ -180,6 +198,7 @@ impl JsEarly {
                  is at line {})",
                 again.0, first.0
             ),
+            EarlyFault::Foreign { write, .. } => format!("write {write}"),
         };
         format!("{}: {send}", self.fault())
     }
@@ -256,6 +275,22 @@ impl JsEarly {
                 q(used),
                 declared.0,
                 q(declared)
+            ),
+            EarlyFault::Foreign {
+                line, token, what, ..
+            } => format!(
+                "line {} (`{}`) writes {what}, which JavaScript does not read: {node} \
+                 (SyntaxError: Unexpected {} '{token}')",
+                line.0,
+                q(line),
+                if token
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+                {
+                    "identifier"
+                } else {
+                    "token"
+                }
             ),
             EarlyFault::Member {
                 class,
@@ -367,6 +402,20 @@ fn faults(text: &str, typescript: bool, module: bool) -> Option<Vec<(Key, EarlyF
                 },
             ));
         }
+        if let Some((token, what, write)) = foreign(&tokens, i) {
+            let at = line(t.line);
+            let key = (6, at.1.clone(), token.to_string(), String::new());
+            out.push((
+                t.line,
+                key,
+                EarlyFault::Foreign {
+                    line: at,
+                    token: token.to_string(),
+                    what,
+                    write,
+                },
+            ));
+        }
         if let Some(f) = read.await_outside(i) {
             let (at, function) = (line(t.line), line(f));
             let key = (1, at.1.clone(), function.1.clone(), String::new());
@@ -423,6 +472,162 @@ fn faults(text: &str, typescript: bool, module: bool) -> Option<Vec<(Key, EarlyF
     }
     out.sort_by_key(|(l, ..)| *l);
     Some(out.into_iter().map(|(_, k, f)| (k, f)).collect())
+}
+
+/// Words that may stand right before a name without an operator between:
+/// a method's or member's modifiers, declarations, operators spelled as
+/// words.
+const BEFORE_A_NAME: [&str; 36] = [
+    "get",
+    "set",
+    "static",
+    "async",
+    "public",
+    "private",
+    "protected",
+    "readonly",
+    "declare",
+    "abstract",
+    "override",
+    "accessor",
+    "let",
+    "var",
+    "const",
+    "function",
+    "class",
+    "new",
+    "typeof",
+    "void",
+    "delete",
+    "return",
+    "yield",
+    "await",
+    "in",
+    "of",
+    "instanceof",
+    "case",
+    "export",
+    "default",
+    "import",
+    "from",
+    "as",
+    "type",
+    "interface",
+    "enum",
+];
+
+/// JavaScript's reserved words (and the literals spelled as words).
+const JS_KEYWORDS: [&str; 40] = [
+    "break",
+    "case",
+    "catch",
+    "class",
+    "const",
+    "continue",
+    "debugger",
+    "default",
+    "delete",
+    "do",
+    "else",
+    "export",
+    "extends",
+    "finally",
+    "for",
+    "function",
+    "if",
+    "import",
+    "in",
+    "instanceof",
+    "new",
+    "return",
+    "super",
+    "switch",
+    "this",
+    "throw",
+    "try",
+    "typeof",
+    "var",
+    "void",
+    "while",
+    "with",
+    "yield",
+    "let",
+    "static",
+    "await",
+    "enum",
+    "null",
+    "true",
+    "false",
+];
+
+fn is_js_keyword(word: &str) -> bool {
+    JS_KEYWORDS.contains(&word)
+}
+
+/// Another language's form at `tokens[i]` (see [`EarlyFault::Foreign`]):
+/// the token node stops at, the form in words, and JavaScript's. `and`
+/// or `or` is one when an operand ends right before it on its line (a
+/// name that is no keyword, a number, a string, `)`, `]`) and one starts
+/// right after it (a name, a number, a string, `(`, `!`); `if` or
+/// `while` is one when a name, a number, a string or `!` follows it on
+/// its line, not after `.` (a property named so).
+fn foreign<'a>(tokens: &[Token<'a>], i: usize) -> Option<(&'a str, &'static str, &'static str)> {
+    let t = &tokens[i];
+    if t.kind != Kind::Word {
+        return None;
+    }
+    let next = tokens.get(i + 1).filter(|n| n.line == t.line)?;
+    let prev = i.checked_sub(1).map(|p| &tokens[p]);
+    // Anything an operand may start with: a word (bar the operators spelled
+    // as words), a literal, a template, a regular expression, a bracket or
+    // a prefix operator.
+    let starts_operand = |n: &Token| match n.kind {
+        Kind::Word => !matches!(n.text, "in" | "instanceof" | "of" | "as" | "satisfies"),
+        Kind::Number | Kind::Str | Kind::TemplateEnd | Kind::TemplateHead | Kind::Regex => true,
+        Kind::Punct => matches!(n.text, "(" | "!" | "[" | "-" | "+" | "~"),
+    };
+    match t.text {
+        "and" | "or" => {
+            let prev = prev.filter(|p| p.line == t.line)?;
+            let ends_operand = match prev.kind {
+                Kind::Word => {
+                    (!is_js_keyword(prev.text)
+                        || matches!(prev.text, "this" | "null" | "true" | "false" | "super"))
+                        && !BEFORE_A_NAME.contains(&prev.text)
+                }
+                Kind::Number | Kind::Str | Kind::TemplateEnd | Kind::Regex => true,
+                // Not the `)` of an `if`, `while`, `for` or `with` head: the
+                // statement after it may call a function named `and`.
+                Kind::Punct if prev.text == ")" => {
+                    !prev.head.and_then(|h| tokens.get(h)).is_some_and(|h| {
+                        h.kind == Kind::Word && matches!(h.text, "if" | "while" | "for" | "with")
+                    })
+                }
+                Kind::Punct => prev.text == "]",
+                _ => false,
+            };
+            (ends_operand && starts_operand(next)).then(|| {
+                if t.text == "and" {
+                    (t.text, "`and` between two operands", "`&&`")
+                } else {
+                    (t.text, "`or` between two operands", "`||`")
+                }
+            })
+        }
+        "if" | "while" => {
+            if prev.is_some_and(|p| p.kind == Kind::Punct && matches!(p.text, "." | "?.")) {
+                return None;
+            }
+            (next.kind != Kind::Punct && starts_operand(next)
+                || next.kind == Kind::Punct && matches!(next.text, "!" | "-" | "+" | "~"))
+            .then_some((
+                next.text,
+                "a condition without the brackets JavaScript needs around it",
+                "the condition in brackets: `if (..) {`",
+            ))
+        }
+        _ => None,
+    }
 }
 
 /// The line (0-based) of `tokens[i]`.
@@ -1259,5 +1464,54 @@ mod tests {
             said("a.js", &two, "  x = 1\n", "  x = 1\n  render() {}\n"),
             None
         );
+    }
+
+    /// Tester 50 T-03: `and`/`or` between operands and an `if` whose
+    /// condition has no brackets, with node's words; the same words as
+    /// names, properties, methods and in strings are no fault.
+    #[test]
+    fn another_languages_forms_are_said_with_nodes_words() {
+        let file = "function f(value, limit) {\n  if (value > limit) {\n    return 1;\n  }\n  \
+                    return 0;\n}\n";
+        let fault = |new: &str| {
+            let result = file.replace("  if (value > limit) {\n", new);
+            js_early_fault("a.js", file, &result).map(|e| e.fault())
+        };
+        assert_eq!(
+            fault("  if (value > limit and limit > 0) {\n").as_deref(),
+            Some(
+                "line 2 (`if (value > limit and limit > 0) {`) writes `and` between two \
+                 operands, which JavaScript does not read: node refuses the file (SyntaxError: \
+                 Unexpected identifier 'and')"
+            )
+        );
+        assert!(
+            fault("  if value > limit {\n")
+                .is_some_and(|f| f.ends_with("(SyntaxError: Unexpected identifier 'value')")),
+            "{:?}",
+            fault("  if value > limit {\n")
+        );
+        for written in [
+            "  if (value == null and typeof limit === 'number') {\n",
+            "  if (value and await limit) {\n",
+            "  if typeof value === 'number' {\n",
+        ] {
+            assert!(fault(written).is_some(), "{written}");
+        }
+        assert!(
+            fault("  while !value {\n").is_some_and(|f| f.ends_with("Unexpected token '!')")),
+            "{:?}",
+            fault("  while !value {\n")
+        );
+        for harmless in [
+            "  if (value > limit && limit > 0) {\n",
+            "  if (o.and(value) || o.or) {\n",
+            "  if (value > limit) { const s = 'a and b'; // c or d\n",
+            "  const o = { and: 1, or: 2, if: 3, get and() { return 1; } };\n  if (o.if) {\n",
+            "  class A { static or() {} get and() {} }\n  if (A) {\n",
+            "  while (value) and(limit);\n  if (typeof value === 'number' && limit) {\n",
+        ] {
+            assert_eq!(fault(harmless), None, "{harmless}");
+        }
     }
 }

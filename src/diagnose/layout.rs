@@ -682,7 +682,7 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
         let kind = match () {
             _ if e.defines_twice() => BreakKind::DefinesTwice,
             _ if e.outside() => BreakKind::Outside,
-            _ if e.dangling() => BreakKind::InvalidSyntax,
+            _ if e.dangling() || e.foreign() => BreakKind::InvalidSyntax,
             _ if e.early_use() => BreakKind::UsedBeforeDefined,
             _ => BreakKind::InvalidCharacter,
         };
