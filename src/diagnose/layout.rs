@@ -182,6 +182,9 @@ pub enum BreakKind {
     /// content, written at its own column: read as its siblings
     /// ([`super::doubt_yaml_empty`]).
     EmptyKey,
+    /// An element's `,` or a statement's `;` the edit leaves out
+    /// ([`super::doubt_separator`]).
+    SeparatorDropped,
 }
 
 impl BreakKind {
@@ -193,7 +196,7 @@ impl BreakKind {
     /// `late-future`, `joins-statements`, `splits-statement`,
     /// `other-normalisation`, `markup-open`, `package-use`,
     /// `unused-variable`, `reads-otherwise`, `overload-alone`, `extglob-off`,
-    /// `make-expands`, `cuts-command`, `empty-key`.
+    /// `make-expands`, `cuts-command`, `empty-key`, `separator-dropped`.
     pub fn name(self) -> &'static str {
         match self {
             BreakKind::Misindents => "misindents",
@@ -225,6 +228,7 @@ impl BreakKind {
             BreakKind::MakeExpands => "make-expands",
             BreakKind::CutsCommand => "cuts-command",
             BreakKind::EmptyKey => "empty-key",
+            BreakKind::SeparatorDropped => "separator-dropped",
         }
     }
 
@@ -261,6 +265,7 @@ impl BreakKind {
             BreakKind::MakeExpands => "writes a shell variable make expands",
             BreakKind::CutsCommand => "ends a command before the line it continued",
             BreakKind::EmptyKey => "leaves a key empty above its content",
+            BreakKind::SeparatorDropped => "leaves out a separator",
         }
     }
 }
@@ -309,6 +314,7 @@ impl LayoutBreak {
             BreakKind::MakeExpands => "with a shell variable make expands first",
             BreakKind::CutsCommand => "with a command ended before the line that continued it",
             BreakKind::EmptyKey => "with a key left empty above its content",
+            BreakKind::SeparatorDropped => "with a separator left out",
         }
     }
 }
@@ -564,6 +570,12 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
     let found = found.or_else(|| {
         restricted_break(path, original, result)
             .map(|c| of(BreakKind::SplitsStatement)(say(c.describe(), c.fault())))
+    });
+    // An element's `,` or a statement's `;` left out
+    // ([`super::doubt_separator`]).
+    let found = found.or_else(|| {
+        super::doubt_separator::separator_dropped(path, original, result)
+            .map(|s| of(BreakKind::SeparatorDropped)(say(s.describe(), s.fault())))
     });
     // A name written in another Unicode normalisation than the file's
     // ([`super::doubt_normal`]).
