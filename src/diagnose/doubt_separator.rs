@@ -86,35 +86,43 @@ impl Lang {
 pub struct SeparatorDropped {
     /// The result's line (1-based) lacking the separator, trimmed.
     pub line: (usize, String),
-    /// The line it runs into (1-based), trimmed.
-    pub next: (usize, String),
     /// The separator left out (`,` or `;`).
     pub separator: char,
-    /// What the language does with the two lines as written.
+    /// Where it is missing (`before line 5 (..), which starts another
+    /// element`).
+    pub gap: String,
+    /// What the language does with the text as written.
     pub effect: String,
+    /// What to send instead (`end line 4 with `,``).
+    pub send: String,
 }
 
 impl SeparatorDropped {
     /// One sentence, without a final stop, ending with what to send.
     pub fn describe(&self) -> String {
-        format!(
-            "{}: end line {} with `{}`",
-            self.fault(),
-            self.line.0,
-            self.separator
-        )
+        format!("{}: {}", self.fault(), self.send)
     }
 
     /// [`Self::describe`] without what to send instead.
     pub fn fault(&self) -> String {
-        let ((at, text), (next_at, next)) = (&self.line, &self.next);
+        let (at, text) = &self.line;
         format!(
-            "line {at} (`{text}`) has no `{sep}` before line {next_at} (`{next}`), which starts \
-             another element: {effect}",
+            "line {at} (`{text}`) has no `{sep}` {gap}: {effect}",
             sep = self.separator,
+            gap = self.gap,
             effect = self.effect,
         )
     }
+}
+
+/// The `gap` of a separator missing before line `next` (0-based).
+fn before_line(next: usize, text: &str, starts: &str) -> String {
+    format!("before line {} (`{}`), which starts {starts}", next + 1, text.trim())
+}
+
+/// The `send` of a separator missing at the end of line `at` (0-based).
+fn end_line_with(at: usize, separator: char) -> String {
+    format!("end line {} with `{separator}`", at + 1)
 }
 
 /// The first separator `result` (the file `path` as an edit leaves it)
@@ -722,9 +730,10 @@ fn sequence_comma(lang: Lang, original: &str, result: &str) -> Option<SeparatorD
             .map_or('(', |o| o.bracket);
         return Some(SeparatorDropped {
             line: (i + 1, new[i].trim().to_string()),
-            next: (j + 1, new[j].trim().to_string()),
             separator: ',',
+            gap: before_line(j, new[j], "another element"),
             effect: comma_effect(lang, a, b, bracket),
+            send: end_line_with(i, ','),
         });
     }
     None
@@ -737,21 +746,26 @@ fn struct_semicolon(original: &str, result: &str) -> Option<SeparatorDropped> {
     let (_, new, prefix, suffix) = changed_lines(original, result);
     let changed = prefix..new.len() - suffix;
     let old_faults = bare_type_closers(original);
-    let (lines, _) = scan(Lang::C, result);
     for (close, header, next) in bare_type_closers(result) {
         if !changed.contains(&close) || old_faults.iter().any(|(_, h, _)| *h == header) {
             continue;
         }
-        let next_text = next.map_or(String::new(), |n| new[n].trim().to_string());
-        let _ = &lines;
+        let gap = match next {
+            Some(n) => format!(
+                "after the definition of `{header}`, before line {} (`{}`)",
+                n + 1,
+                new[n].trim()
+            ),
+            None => format!("after the definition of `{header}`, at the end of the file"),
+        };
         return Some(SeparatorDropped {
             line: (close + 1, new[close].trim().to_string()),
-            next: (next.map_or(close + 1, |n| n + 1), next_text),
             separator: ';',
-            effect: format!(
-                "the definition `{header}` then runs into it (gcc: `expected ';' after struct \
-                 definition`, or a wrong type for what follows)"
-            ),
+            gap,
+            effect: "a C or C++ compiler refuses the file (g++: `expected ';' after struct \
+                     definition`; gcc: `expected ';', identifier or '(' before ..`)"
+                .to_string(),
+            send: format!("write `}};` on line {}", close + 1),
         });
     }
     None
@@ -760,7 +774,7 @@ fn struct_semicolon(original: &str, result: &str) -> Option<SeparatorDropped> {
 /// The `}` lines (index) closing a type definition with nothing after
 /// them, the definition's header, and the next code line (index).
 fn bare_type_closers(text: &str) -> Vec<(usize, String, Option<usize>)> {
-    let (lines, openers) = scan(Lang::C, text);
+    let (lines, _) = scan(Lang::C, text);
     let mut found = Vec::new();
     let mut stack: Vec<(usize, String)> = Vec::new();
     for (k, line) in lines.iter().enumerate() {
@@ -772,7 +786,6 @@ fn bare_type_closers(text: &str) -> Vec<(usize, String, Option<usize>)> {
             continue;
         }
         // Openers started on this line, in order.
-        let _ = &openers;
         let mut before = String::new();
         for c in code.chars() {
             match c {
@@ -856,25 +869,26 @@ fn sql_statement_joined(original: &str, result: &str) -> Option<SeparatorDropped
     }
     let (_, new, prefix, suffix) = changed_lines(original, result);
     let changed = prefix..new.len() - suffix;
-    let old = sql_joins(original);
+    let (old_lines, _) = scan(Lang::Sql, original);
+    let old: Vec<(&str, &str)> = sql_joins(original)
+        .into_iter()
+        .map(|(x, y)| (old_lines[x].code.trim(), old_lines[y].code.trim()))
+        .collect();
     let (lines, _) = scan(Lang::Sql, result);
     for (i, j) in sql_joins(result) {
         if !(changed.contains(&i) || changed.contains(&j)) {
             continue;
         }
         let (a, b) = (lines[i].code.trim(), lines[j].code.trim());
-        let known = old.iter().any(|&(x, y)| {
-            let (ol, _) = scan(Lang::Sql, original);
-            ol[x].code.trim() == a && ol[y].code.trim() == b
-        });
-        if known {
+        if old.contains(&(a, b)) {
             continue;
         }
         let word = b.split_whitespace().next().unwrap_or(b);
         return Some(SeparatorDropped {
             line: (i + 1, new[i].trim().to_string()),
-            next: (j + 1, new[j].trim().to_string()),
             separator: ';',
+            gap: before_line(j, new[j], "another statement"),
+            send: end_line_with(i, ';'),
             effect: format!(
                 "the statement runs on into `{word}` as one statement, which the database \
                  refuses (sqlite3: `near \"{word}\": syntax error`)"
@@ -963,13 +977,13 @@ fn docker_exec_comma(original: &str, result: &str) -> Option<SeparatorDropped> {
         if let Some((first, second)) = adjacent_strings(&rest[1..rest.len() - 1]) {
             return Some(SeparatorDropped {
                 line: (k + 1, trimmed.to_string()),
-                next: (k + 1, trimmed.to_string()),
                 separator: ',',
+                gap: format!("between `{first}` and `{second}`"),
                 effect: format!(
-                    "`{first}` and `{second}` stand with no comma between, so the exec form is \
-                     no JSON array and Docker runs the line as a shell command (`/bin/sh -c \
-                     '{rest}'`), which fails when the container starts"
+                    "the exec form is no JSON array, so Docker runs the line as a shell command \
+                     (`/bin/sh -c '{rest}'`), which fails when the container starts"
                 ),
+                send: format!("write `{first}, {second}`"),
             });
         }
     }
