@@ -158,6 +158,8 @@ struct Line {
     depth_start: usize,
     depth_end: usize,
     depth_min: usize,
+    /// The innermost open bracket at its end.
+    opener_end: Option<usize>,
 }
 
 /// An open bracket: its character, the code before it (on its line, or
@@ -391,6 +393,7 @@ fn scan(lang: Lang, text: &str) -> (Vec<Line>, Vec<Opener>) {
             opener,
             depth_start,
             depth_end: stack.len(),
+            opener_end: stack.last().copied(),
             depth_min,
         });
     }
@@ -576,7 +579,13 @@ fn in_macro(openers: &[Opener], opener: usize) -> bool {
 
 /// A pair of code lines `a` over `b` read as two elements with no comma
 /// between: the index of `a` and `b` in `lines`.
-fn missing_commas(lang: Lang, lines: &[Line], openers: &[Opener]) -> Vec<(usize, usize)> {
+/// `had_comma(i)`: the original ended line `i`'s text with a comma.
+fn missing_commas(
+    lang: Lang,
+    lines: &[Line],
+    openers: &[Opener],
+    had_comma: &dyn Fn(usize) -> bool,
+) -> Vec<(usize, usize)> {
     let mut pairs = Vec::new();
     let mut above: Option<usize> = None;
     for (j, b) in lines.iter().enumerate() {
@@ -593,7 +602,7 @@ fn missing_commas(lang: Lang, lines: &[Line], openers: &[Opener]) -> Vec<(usize,
             continue;
         }
         if let Some(i) = above {
-            if separator_missing(lang, lines, openers, i, j) {
+            if separator_missing(lang, lines, openers, i, j, had_comma) {
                 pairs.push((i, j));
             }
         }
@@ -603,40 +612,92 @@ fn missing_commas(lang: Lang, lines: &[Line], openers: &[Opener]) -> Vec<(usize,
 }
 
 /// [`missing_commas`] for one pair.
-fn separator_missing(lang: Lang, lines: &[Line], openers: &[Opener], i: usize, j: usize) -> bool {
+fn separator_missing(
+    lang: Lang,
+    lines: &[Line],
+    openers: &[Opener],
+    i: usize,
+    j: usize,
+    had_comma: &dyn Fn(usize) -> bool,
+) -> bool {
     let (a, b) = (&lines[i], &lines[j]);
     let (at, bt) = (a.code.trim(), b.code.trim());
     let Some(opener) = b.opener else {
         return false;
     };
-    let whole = a.starts_in_code
-        && a.opener == Some(opener)
-        && a.depth_start == a.depth_end
-        && a.depth_min == a.depth_start
-        && b.depth_start == a.depth_start
-        && a.indent == b.indent;
-    if !whole {
+    let in_place = a.opener_end == Some(opener)
+        && a.depth_end == b.depth_start
+        && a.indent == b.indent
+        && a.starts_in_code;
+    // A whole element on its line, or the closing line of one that spans
+    // lines (`}` or `]` under its content).
+    let whole = a.opener == Some(opener) && a.depth_start == a.depth_end && a.depth_min == a.depth_start;
+    let closing = closer_only(at) && a.depth_start > a.depth_end;
+    if !in_place || !(whole || closing) {
         return false;
     }
     let open_end = at.ends_with(|c: char| ",;+-*/%=<>&|^~!?:.\\([{@".contains(c))
         || open_ending_word(at);
-    let continued = bt.starts_with(|c: char| ".+-*/%=<>&|^~!?:)]},;([`@#".contains(c))
+    // A line starting with `(` or `[` calls or indexes a literal above it.
+    let called = bt.starts_with(['(', '['])
+        && (one_group(at) || one_string(lang, at) || (closing && !at.ends_with(')')));
+    let continued = (bt.starts_with(|c: char| ".+-*/%=<>&|^~!?:)]},;([`@#".contains(c)) && !called)
         || continuing_word(lang, bt)
         || bt.starts_with("=>");
-    if open_end || continued || (lang == Lang::Rust && openers[opener].bracket == '{' && at.ends_with('}')) {
+    if open_end
+        || continued
+        || (lang == Lang::Rust && openers[opener].bracket == '{' && at.ends_with('}'))
+    {
         return false;
     }
     if !comma_bracket(lang, openers, opener, at, bt) {
         return false;
     }
-    // Another line of this bracket, at this indentation, ends with `,`.
-    lines.iter().enumerate().any(|(k, s)| {
-        k != i
-            && s.opener == Some(opener)
-            && s.indent == a.indent
-            && s.depth_start == s.depth_end
-            && s.code.trim_end().ends_with(',')
-    })
+    // The original ended this line with `,`, or another line of this
+    // bracket, at this indentation, ends with `,`.
+    had_comma(i)
+        || lines.iter().enumerate().any(|(k, s)| {
+            k != i
+                && s.opener_end == Some(opener)
+                && s.indent == a.indent
+                && s.depth_end == a.depth_end
+                && s.starts_in_code
+                && s.code.trim_end().ends_with(',')
+        })
+}
+
+/// `code` is only closing brackets (`}`, `])`).
+fn closer_only(code: &str) -> bool {
+    !code.is_empty() && code.chars().all(|c| matches!(c, ')' | ']' | '}'))
+}
+
+/// `code` is one bracketed group: its first bracket closes at its end.
+fn one_group(code: &str) -> bool {
+    if !code.starts_with(['(', '[', '{']) {
+        return false;
+    }
+    let mut depth = 0usize;
+    for (at, c) in code.char_indices() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return at + 1 == code.len();
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+/// `code` is one string literal (its insides blanked by [`scan`]).
+fn one_string(lang: Lang, code: &str) -> bool {
+    starts_with_string(lang, code)
+        && code.ends_with(['\'', '"'])
+        && code.chars().filter(|c| matches!(c, '\'' | '"')).count() <= 6
+        && !code.contains([' ', '+', '%', ','])
 }
 
 /// Both lines are string literals alone, which Python and C join.
@@ -659,6 +720,13 @@ fn comma_effect(lang: Lang, a: &str, b: &str, bracket: char) -> String {
             "{joiner} joins the two strings into one, silently, and the {} has one element \
              fewer than written",
             if lang == Lang::Python { "sequence" } else { "array" }
+        );
+    }
+    if b.starts_with(['(', '[']) && matches!(lang, Lang::Python | Lang::JavaScript | Lang::TypeScript) {
+        return format!(
+            "{} reads line {{next}} as a call or an index of the element above it (a `TypeError` \
+             when it runs), one element fewer than written",
+            lang.name()
         );
     }
     match lang {
@@ -690,13 +758,18 @@ fn sequence_comma(lang: Lang, original: &str, result: &str) -> Option<SeparatorD
     let changed = prefix..new.len() - suffix;
     let replaced = &old[prefix..old.len() - suffix];
     let (old_lines, old_openers) = scan(lang, original);
-    let old_pairs: Vec<(String, String)> = missing_commas(lang, &old_lines, &old_openers)
+    let old_pairs: Vec<(String, String)> = missing_commas(lang, &old_lines, &old_openers, &|_| false)
         .into_iter()
         .map(|(i, j)| (old_lines[i].code.trim().to_string(), old_lines[j].code.trim().to_string()))
         .collect();
     let (lines, openers) = scan(lang, result);
     let written = |k: usize| changed.contains(&k) && !replaced.contains(&new[k]);
-    for (i, j) in missing_commas(lang, &lines, &openers) {
+    // The original held line `k`'s text with a `,` after it.
+    let had_comma = |k: usize| {
+        let with = format!("{},", new[k].trim_end());
+        replaced.iter().any(|l| *l == with)
+    };
+    for (i, j) in missing_commas(lang, &lines, &openers, &had_comma) {
         if !(changed.contains(&i) || changed.contains(&j)) {
             continue;
         }
@@ -732,7 +805,7 @@ fn sequence_comma(lang: Lang, original: &str, result: &str) -> Option<SeparatorD
             line: (i + 1, new[i].trim().to_string()),
             separator: ',',
             gap: before_line(j, new[j], "another element"),
-            effect: comma_effect(lang, a, b, bracket),
+            effect: comma_effect(lang, a, b, bracket).replace("{next}", &(j + 1).to_string()),
             send: end_line_with(i, ','),
         });
     }
@@ -1073,6 +1146,22 @@ mod tests {
         let broken = "x = [\n    a\n    b,\n    c,\n]\n";
         let edited = "x = [\n    a\n    b,\n    d,\n]\n";
         assert_eq!(said("t.py", broken, edited), None);
+    }
+
+    #[test]
+    fn a_tuple_called_a_closing_brace_and_a_last_argument_are_said() {
+        let rules = "R = [\n    (r'a', A),\n    (r'b', B),\n    (r'c', C),\n]\n";
+        let called = rules.replace("(r'b', B),", "(r'b', B)");
+        let s = said("lex.py", rules, &called).unwrap_or_default();
+        assert!(s.contains("reads line 4 as a call or an index"), "{s}");
+        let nested = "D = {\n    'a': {\n        'x': 1,\n    },\n    'b': 2,\n}\n";
+        let closed = nested.replace("    },\n", "    }\n");
+        let s = said("d.py", nested, &closed).unwrap_or_default();
+        assert!(s.contains("line 4 (`}`)"), "{s}");
+        let call = "warn('one '\n     'two',\n     DeprecationWarning)\n";
+        let dropped = call.replace("'two',", "'two'");
+        let s = said("w.py", call, &dropped).unwrap_or_default();
+        assert!(s.contains("SyntaxError"), "{s}");
     }
 
     #[test]
