@@ -501,12 +501,16 @@ fn comma_bracket(lang: Lang, openers: &[Opener], opener: usize, a: &str, b: &str
                     ends.push(":");
                 }
                 let value_after = ends.iter().any(|e| header.ends_with(e) && !header.ends_with("=>"))
-                    || ["return", "default"].iter().any(|w| ends_with_word(header, w));
+                    || ["return", "default", "const", "let", "var", "import", "export"]
+                        .iter()
+                        .any(|w| ends_with_word(header, w));
+                let label = ["case", "default"].iter().any(|w| starts_with_word(header, w));
                 let type_alias = starts_with_word(header.trim_start_matches("export "), "type")
                     || header.starts_with("declare ");
                 value_after
                     && !type_alias
-                    && starts_with_key(b)
+                    && !label
+                    && (starts_with_key(b) || property_name(b))
                     && !starts_with_word(a, "case")
                     && !starts_with_word(a, "default")
             }
@@ -558,6 +562,27 @@ fn comma_bracket(lang: Lang, openers: &[Opener], opener: usize, a: &str, b: &str
         },
         Lang::Sql | Lang::Docker => false,
     }
+}
+
+/// `text` is a shorthand property, a spread or a method (`name,`,
+/// `...rest`, `name(a) {`, `async name(`), as an object literal's line.
+fn property_name(text: &str) -> bool {
+    if text.starts_with("...") {
+        return true;
+    }
+    let text = ["async ", "get ", "set ", "*"]
+        .iter()
+        .fold(text, |t, p| t.strip_prefix(p).unwrap_or(t));
+    let n = text
+        .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+        .unwrap_or(text.len());
+    let rest = text[n..].trim_start();
+    n > 0
+        && !text.starts_with(|c: char| c.is_ascii_digit())
+        && (rest.is_empty() || rest == "," || rest.starts_with('('))
+        && !["return", "await", "yield", "throw", "delete", "typeof", "void", "new"]
+            .iter()
+            .any(|w| starts_with_word(text, w))
 }
 
 /// Some bracket around `opener` (or it) is a Rust macro's, `vec!` aside.
@@ -725,7 +750,7 @@ fn comma_effect(lang: Lang, a: &str, b: &str, bracket: char) -> String {
     if b.starts_with(['(', '[']) && matches!(lang, Lang::Python | Lang::JavaScript | Lang::TypeScript) {
         return format!(
             "{} reads line {{next}} as a call or an index of the element above it (a `TypeError` \
-             when it runs), one element fewer than written",
+             or `undefined` when it runs), one element fewer than written",
             lang.name()
         );
     }
@@ -1171,6 +1196,9 @@ mod tests {
             "module.exports = {\n  access: 1,\n  publish: require('./p.js')\n  provenance: true,\n}\n";
         let s = said("index.js", original, result).unwrap_or_default();
         assert!(s.contains("SyntaxError: Unexpected identifier"), "{s}");
+        let names = "const {\n  readFile,\n  unlink,\n} = require('fs')\n";
+        let dropped = names.replace("readFile,", "readFile");
+        assert!(said("a.js", names, &dropped).is_some());
         let block = "function f() {\n  a: 1,\n  b()\n}\n";
         let block2 = "function f() {\n  a: 1,\n  b()\n  c()\n}\n";
         assert_eq!(said("index.js", block, block2), None);
