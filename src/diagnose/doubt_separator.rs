@@ -534,11 +534,17 @@ fn comma_bracket(lang: Lang, openers: &[Opener], opener: usize, a: &str, b: &str
                                     .next()
                                     .is_some_and(|n| n.starts_with(|c: char| c.is_uppercase()))
                             });
-                    let fields = struct_header
-                        && starts_with_key(a.trim_start_matches("pub "))
-                        && starts_with_key(b.trim_start_matches("pub "))
-                        && !a.ends_with('}');
-                    arms || fields
+                    let field = |t: &str| {
+                        let t = unvisible(t);
+                        starts_with_key(t) || shorthand(t)
+                    };
+                    let fields = struct_header && field(a) && field(b) && !a.ends_with('}');
+                    let words: Vec<&str> = header.split_whitespace().collect();
+                    let variants = words.contains(&"enum")
+                        && unvisible(b).starts_with(|c: char| c.is_uppercase());
+                    let uses = matches!(words.first(), Some(&"use"))
+                        || words.first().is_some_and(|w| w.starts_with("pub")) && words.get(1) == Some(&"use");
+                    arms || fields || variants || uses
                 }
                 _ => true,
             }
@@ -583,6 +589,22 @@ fn property_name(text: &str) -> bool {
         && !["return", "await", "yield", "throw", "delete", "typeof", "void", "new"]
             .iter()
             .any(|w| starts_with_word(text, w))
+}
+
+/// A Rust line without its leading `pub`, `pub(crate)`, `pub(in ..)`.
+fn unvisible(text: &str) -> &str {
+    if let Some(rest) = text.strip_prefix("pub(") {
+        return rest.split_once(')').map_or(text, |(_, r)| r.trim_start());
+    }
+    text.strip_prefix("pub ").unwrap_or(text)
+}
+
+/// `text` is a name alone, with a comma or not (`fd,`, `fd`).
+fn shorthand(text: &str) -> bool {
+    let name = text.strip_suffix(',').unwrap_or(text);
+    !name.is_empty()
+        && name.chars().all(|c| c.is_alphanumeric() || c == '_')
+        && !name.starts_with(|c: char| c.is_ascii_digit())
 }
 
 /// Some bracket around `opener` (or it) is a Rust macro's, `vec!` aside.
@@ -669,9 +691,22 @@ fn separator_missing(
     let continued = (bt.starts_with(|c: char| ".+-*/%=<>&|^~!?:)]},;([`@#".contains(c)) && !called)
         || continuing_word(lang, bt)
         || bt.starts_with("=>");
-    if open_end
-        || continued
-        || (lang == Lang::Rust && openers[opener].bracket == '{' && at.ends_with('}'))
+    // A Rust type's generic arguments end with `>`.
+    let generic_end = lang == Lang::Rust
+        && at.ends_with('>')
+        && at.matches('<').count()
+            == at
+                .matches('>')
+                .count()
+                .saturating_sub(at.matches("=>").count() + at.matches("->").count());
+    let open_end = open_end && !generic_end;
+    let block_end = lang == Lang::Rust
+        && openers[opener].bracket == '{'
+        && at.ends_with('}')
+        && !openers[opener].header.split_whitespace().any(|w| w == "enum");
+    // An attribute (`#[serde(default)]`) stands over its element.
+    let attribute = lang == Lang::Rust && at.starts_with('#');
+    if open_end || continued || block_end || attribute
     {
         return false;
     }
@@ -1216,6 +1251,11 @@ mod tests {
         assert!(s.contains("expected `,` following `match` arm"), "{s}");
         let block = original.replace("1 => \"info\",", "1 => {\n            g()\n        }\n        2 => \"error\",");
         assert_eq!(said("lvl.rs", original, &block), None);
+        let tagged = "enum E {\n    #[default]\n    A,\n    B,\n}\n";
+        let tagged2 = tagged.replace("    B,\n", "    B,\n    #[serde(skip)]\n    C,\n");
+        assert_eq!(said("e.rs", tagged, &tagged2), None);
+        let variant = tagged.replace("    A,\n", "    A\n");
+        assert!(said("e.rs", tagged, &variant).is_some());
         let field = "fn f() -> P {\n    P {\n        x: 1,\n        y: 2,\n    }\n}\n";
         let field2 = field.replace("x: 1,", "x: 1");
         assert!(said("p.rs", field, &field2).is_some());
