@@ -153,6 +153,8 @@ struct Line {
     indent: usize,
     /// The line starts outside strings and comments.
     starts_in_code: bool,
+    /// The line starts inside a block comment.
+    starts_in_comment: bool,
     /// The innermost open bracket at its start (index in `openers`).
     opener: Option<usize>,
     depth_start: usize,
@@ -194,6 +196,7 @@ fn scan(lang: Lang, text: &str) -> (Vec<Line>, Vec<Opener>) {
     let mut last_code = String::new();
     for raw in text.lines() {
         let starts_in_code = inside == Inside::Code;
+        let starts_in_comment = matches!(inside, Inside::Comment { .. });
         let chars: Vec<char> = raw.chars().collect();
         let mut code = String::new();
         let depth_start = stack.len();
@@ -390,6 +393,7 @@ fn scan(lang: Lang, text: &str) -> (Vec<Line>, Vec<Opener>) {
             indent: raw.len() - raw.trim_start().len(),
             code,
             starts_in_code,
+            starts_in_comment,
             opener,
             depth_start,
             depth_end: stack.len(),
@@ -637,6 +641,10 @@ fn missing_commas(
     let mut above: Option<usize> = None;
     for (j, b) in lines.iter().enumerate() {
         let text = b.code.trim();
+        // A comment's lines between two elements are read past.
+        if b.starts_in_comment && text.is_empty() {
+            continue;
+        }
         if !b.starts_in_code {
             above = None;
             continue;
@@ -1271,6 +1279,9 @@ mod tests {
         let joined = names.replace("\"cd\",", "\"cd\"");
         let s = said("n.c", names, &joined).unwrap_or_default();
         assert!(s.contains("C compiler joins the two strings"), "{s}");
+        let states = "enum s {\n    A = 1,\n    /*\n     * the next\n     */\n    B = 2,\n};\n";
+        let dropped = states.replace("A = 1,", "A = 1");
+        assert!(said("s.h", states, &dropped).is_some());
         let function = "struct p *make(void)\n{\n    return 0;\n}\n";
         let function2 = function.replace("return 0;", "return NULL;");
         assert_eq!(said("h.c", function, &function2), None);
