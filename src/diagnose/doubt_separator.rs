@@ -125,6 +125,12 @@ fn end_line_with(at: usize, separator: char) -> String {
     format!("end line {} with `{separator}`", at + 1)
 }
 
+/// Whether [`separator_dropped`] reads the file `path` (a Dockerfile, a
+/// SQL file, Python, JavaScript, TypeScript, Rust, C or C++ by its name).
+pub(super) fn separator_read(path: &str) -> bool {
+    Lang::of(path).is_some()
+}
+
 /// The first separator `result` (the file `path` as an edit leaves it)
 /// lacks where `original` had it (see the module's rule).
 pub(super) fn separator_dropped(

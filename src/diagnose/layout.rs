@@ -70,6 +70,7 @@ pub fn result_read(path: &str, content: &str) -> bool {
         || ini_name(path)
         || markdown_name(path)
         || markup_name(path)
+        || super::doubt_separator::separator_read(path)
 }
 
 /// What kind of fault a [`LayoutBreak`] is.
