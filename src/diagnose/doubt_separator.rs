@@ -190,6 +190,9 @@ enum Inside {
     Comment { depth: usize },
     /// A Rust raw string closed by `"` and `hashes` `#`s.
     Raw { hashes: usize },
+    /// A SQL dollar-quoted body (`$$ .. $$`, `$fn$ .. $fn$`), closed by its
+    /// tag (its first `len` bytes, ASCII).
+    Dollar { tag: [u8; 16], len: usize },
 }
 
 /// `text`'s lines read in `lang`: strings blanked, comments gone, every
@@ -245,6 +248,22 @@ fn scan(lang: Lang, text: &str) -> (Vec<Line>, Vec<Opener>) {
                     code.push('_');
                     i += 1;
                 }
+                Inside::Dollar { tag, len } => {
+                    let closes = c == '$'
+                        && chars.len() >= i + len
+                        && chars[i..i + len]
+                            .iter()
+                            .zip(&tag[..len])
+                            .all(|(x, t)| u32::from(*x) == u32::from(*t));
+                    if closes {
+                        code.push_str("$$");
+                        i += len;
+                        inside = Inside::Code;
+                        continue;
+                    }
+                    code.push('_');
+                    i += 1;
+                }
                 Inside::Comment { depth } => {
                     if c == '*' && next == Some('/') {
                         inside = if depth > 1 {
@@ -269,6 +288,26 @@ fn scan(lang: Lang, text: &str) -> (Vec<Line>, Vec<Opener>) {
                         || (lang == Lang::Sql && c == '-' && next == Some('-'))
                     {
                         break;
+                    }
+                    if lang == Lang::Sql && c == '$' {
+                        // `$tag$` opens a dollar-quoted body (PostgreSQL).
+                        let tag_len = chars[i + 1..]
+                            .iter()
+                            .take_while(|t| t.is_ascii_alphanumeric() || **t == '_')
+                            .count();
+                        if chars.get(i + 1 + tag_len) == Some(&'$') && tag_len + 2 <= 16 {
+                            let mut tag = [0u8; 16];
+                            for (k, t) in chars[i..i + tag_len + 2].iter().enumerate() {
+                                tag[k] = u8::try_from(u32::from(*t)).unwrap_or(b'?');
+                            }
+                            code.push_str("$$");
+                            i += tag_len + 2;
+                            inside = Inside::Dollar {
+                                tag,
+                                len: tag_len + 2,
+                            };
+                            continue;
+                        }
                     }
                     if lang != Lang::Python && c == '/' && next == Some('*') {
                         inside = Inside::Comment { depth: 1 };
@@ -386,8 +425,12 @@ fn scan(lang: Lang, text: &str) -> (Vec<Line>, Vec<Opener>) {
         // here but JavaScript's template and Python's triple quotes (and a
         // line ending in `\`, read as ending it too).
         if let Inside::Str { quote, triple } = inside {
-            if !triple && quote != '`' && !(lang == Lang::Rust && quote == '"') && lang != Lang::C
-            {
+            let multi_line = triple
+                || quote == '`'
+                || (lang == Lang::Rust && quote == '"')
+                || lang == Lang::C
+                || lang == Lang::Sql;
+            if !multi_line {
                 inside = Inside::Code;
             }
         }
@@ -1005,10 +1048,7 @@ fn sql_statement_joined(original: &str, result: &str) -> Option<SeparatorDropped
     let skip = |t: &str| {
         t.lines().any(|l| {
             let l = l.trim().to_ascii_uppercase();
-            l.starts_with("DELIMITER") || l == "GO" || l.starts_with("CREATE FUNCTION")
-                || l.starts_with("CREATE OR REPLACE FUNCTION")
-                || l.starts_with("CREATE PROCEDURE")
-                || l.starts_with("CREATE TRIGGER")
+            l.starts_with("DELIMITER") || l == "GO"
         })
     };
     if skip(original) || skip(result) {
@@ -1302,6 +1342,11 @@ mod tests {
         let view = "CREATE VIEW v AS\nSELECT 1;\nINSERT INTO t VALUES (1);\n";
         let view2 = view.replace("SELECT 1;", "SELECT 2;");
         assert_eq!(said("m.sql", view, &view2), None);
+        let body = "CREATE FUNCTION f() RETURNS int AS $$\nSELECT 1\n$$ LANGUAGE sql;\nCREATE TABLE t (a int);\nDROP TABLE u;\n";
+        let body2 = body.replace("SELECT 1\n", "SELECT 2\n");
+        assert_eq!(said("f.sql", body, &body2), None);
+        let joined = body.replace("(a int);", "(a int, b int)");
+        assert!(said("f.sql", body, &joined).is_some());
         let docker = "FROM python:3\nCOPY . .\nCMD [\"python\", \"app.py\"]\n";
         let bad = docker.replace("\"python\", \"app.py\"", "\"python\" \"-u\", \"app.py\"");
         let s = said("Dockerfile", docker, &bad).unwrap_or_default();
