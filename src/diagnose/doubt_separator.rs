@@ -1098,7 +1098,12 @@ fn sql_joins(text: &str) -> Vec<(usize, usize)> {
     let mut above: Option<usize> = None;
     for (k, line) in lines.iter().enumerate() {
         let code = line.code.trim();
-        if code.is_empty() || !line.starts_in_code {
+        if code.is_empty() {
+            continue;
+        }
+        // A body's or a string's inner line: its end counts, not its start.
+        if !line.starts_in_code {
+            above = Some(k);
             continue;
         }
         if code.starts_with('\\') {
@@ -1345,6 +1350,8 @@ mod tests {
         let body = "CREATE FUNCTION f() RETURNS int AS $$\nSELECT 1\n$$ LANGUAGE sql;\nCREATE TABLE t (a int);\nDROP TABLE u;\n";
         let body2 = body.replace("SELECT 1\n", "SELECT 2\n");
         assert_eq!(said("f.sql", body, &body2), None);
+        let body3 = body.replace("(a int);", "(a int, b int);");
+        assert_eq!(said("f.sql", body, &body3), None);
         let joined = body.replace("(a int);", "(a int, b int)");
         assert!(said("f.sql", body, &joined).is_some());
         let docker = "FROM python:3\nCOPY . .\nCMD [\"python\", \"app.py\"]\n";
