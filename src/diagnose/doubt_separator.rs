@@ -117,7 +117,11 @@ impl SeparatorDropped {
 
 /// The `gap` of a separator missing before line `next` (0-based).
 fn before_line(next: usize, text: &str, starts: &str) -> String {
-    format!("before line {} (`{}`), which starts {starts}", next + 1, text.trim())
+    format!(
+        "before line {} (`{}`), which starts {starts}",
+        next + 1,
+        text.trim()
+    )
 }
 
 /// The `send` of a separator missing at the end of line `at` (0-based).
@@ -185,14 +189,24 @@ enum Inside {
     Code,
     /// A string closed by this quote (`'`, `"`, a backquote), three of them
     /// when `triple`.
-    Str { quote: char, triple: bool },
+    Str {
+        quote: char,
+        triple: bool,
+    },
     /// A block comment, nested `depth` deep (Rust nests them).
-    Comment { depth: usize },
+    Comment {
+        depth: usize,
+    },
     /// A Rust raw string closed by `"` and `hashes` `#`s.
-    Raw { hashes: usize },
+    Raw {
+        hashes: usize,
+    },
     /// A SQL dollar-quoted body (`$$ .. $$`, `$fn$ .. $fn$`), closed by its
     /// tag (its first `len` bytes, ASCII).
-    Dollar { tag: [u8; 16], len: usize },
+    Dollar {
+        tag: [u8; 16],
+        len: usize,
+    },
 }
 
 /// `text`'s lines read in `lang`: strings blanked, comments gone, every
@@ -501,8 +515,8 @@ fn continuing_word(lang: Lang, text: &str) -> bool {
 /// Words that leave an expression open at a line's end.
 fn open_ending_word(text: &str) -> bool {
     [
-        "and", "or", "not", "in", "is", "if", "else", "lambda", "return", "await", "yield",
-        "new", "typeof", "as",
+        "and", "or", "not", "in", "is", "if", "else", "lambda", "return", "await", "yield", "new",
+        "typeof", "as",
     ]
     .iter()
     .any(|w| ends_with_word(text, w))
@@ -553,11 +567,17 @@ fn comma_bracket(lang: Lang, openers: &[Opener], opener: usize, a: &str, b: &str
                 if lang == Lang::JavaScript {
                     ends.push(":");
                 }
-                let value_after = ends.iter().any(|e| header.ends_with(e) && !header.ends_with("=>"))
-                    || ["return", "default", "const", "let", "var", "import", "export"]
-                        .iter()
-                        .any(|w| ends_with_word(header, w));
-                let label = ["case", "default"].iter().any(|w| starts_with_word(header, w));
+                let value_after = ends
+                    .iter()
+                    .any(|e| header.ends_with(e) && !header.ends_with("=>"))
+                    || [
+                        "return", "default", "const", "let", "var", "import", "export",
+                    ]
+                    .iter()
+                    .any(|w| ends_with_word(header, w));
+                let label = ["case", "default"]
+                    .iter()
+                    .any(|w| starts_with_word(header, w));
                 let type_alias = starts_with_word(header.trim_start_matches("export "), "type")
                     || header.starts_with("declare ");
                 value_after
@@ -596,7 +616,8 @@ fn comma_bracket(lang: Lang, openers: &[Opener], opener: usize, a: &str, b: &str
                     let variants = words.contains(&"enum")
                         && unvisible(b).starts_with(|c: char| c.is_uppercase());
                     let uses = matches!(words.first(), Some(&"use"))
-                        || words.first().is_some_and(|w| w.starts_with("pub")) && words.get(1) == Some(&"use");
+                        || words.first().is_some_and(|w| w.starts_with("pub"))
+                            && words.get(1) == Some(&"use");
                     arms || fields || variants || uses
                 }
                 _ => true,
@@ -605,10 +626,7 @@ fn comma_bracket(lang: Lang, openers: &[Opener], opener: usize, a: &str, b: &str
         Lang::C => match o.bracket {
             '{' => {
                 header.ends_with('=')
-                    || header
-                        .split_whitespace()
-                        .take(2)
-                        .any(|w| w == "enum")
+                    || header.split_whitespace().take(2).any(|w| w == "enum")
                     || (header.is_empty() || header.ends_with(',') || header.ends_with('{'))
                         && o.parent.is_some_and(|p| {
                             openers.get(p).is_some_and(|q| {
@@ -639,9 +657,11 @@ fn property_name(text: &str) -> bool {
     n > 0
         && !text.starts_with(|c: char| c.is_ascii_digit())
         && (rest.is_empty() || rest == "," || rest.starts_with('('))
-        && !["return", "await", "yield", "throw", "delete", "typeof", "void", "new"]
-            .iter()
-            .any(|w| starts_with_word(text, w))
+        && ![
+            "return", "await", "yield", "throw", "delete", "typeof", "void", "new",
+        ]
+        .iter()
+        .any(|w| starts_with_word(text, w))
 }
 
 /// A Rust line without its leading `pub`, `pub(crate)`, `pub(in ..)`.
@@ -668,8 +688,7 @@ fn in_macro(openers: &[Opener], opener: usize) -> bool {
             return false;
         };
         let header = o.header.trim_end();
-        if header.contains("macro_rules!") || (header.ends_with('!') && !header.ends_with("vec!"))
-        {
+        if header.contains("macro_rules!") || (header.ends_with('!') && !header.ends_with("vec!")) {
             return true;
         }
         at = o.parent;
@@ -705,10 +724,10 @@ fn missing_commas(
             above = None;
             continue;
         }
-        if let Some(i) = above {
-            if separator_missing(lang, lines, openers, i, j, had_comma) {
-                pairs.push((i, j));
-            }
+        if let Some(i) = above
+            && separator_missing(lang, lines, openers, i, j, had_comma)
+        {
+            pairs.push((i, j));
         }
         above = Some(j);
     }
@@ -735,13 +754,14 @@ fn separator_missing(
         && a.starts_in_code;
     // A whole element on its line, or the closing line of one that spans
     // lines (`}` or `]` under its content).
-    let whole = a.opener == Some(opener) && a.depth_start == a.depth_end && a.depth_min == a.depth_start;
+    let whole =
+        a.opener == Some(opener) && a.depth_start == a.depth_end && a.depth_min == a.depth_start;
     let closing = closer_only(at) && a.depth_start > a.depth_end;
     if !in_place || !(whole || closing) {
         return false;
     }
-    let open_end = at.ends_with(|c: char| ",;+-*/%=<>&|^~!?:.\\([{@".contains(c))
-        || open_ending_word(at);
+    let open_end =
+        at.ends_with(|c: char| ",;+-*/%=<>&|^~!?:.\\([{@".contains(c)) || open_ending_word(at);
     // A line starting with `(` or `[` calls or indexes a literal above it.
     let called = bt.starts_with(['(', '['])
         && (one_group(at) || one_string(lang, at) || (closing && !at.ends_with(')')));
@@ -760,11 +780,13 @@ fn separator_missing(
     let block_end = lang == Lang::Rust
         && openers[opener].bracket == '{'
         && at.ends_with('}')
-        && !openers[opener].header.split_whitespace().any(|w| w == "enum");
+        && !openers[opener]
+            .header
+            .split_whitespace()
+            .any(|w| w == "enum");
     // An attribute (`#[serde(default)]`) stands over its element.
     let attribute = lang == Lang::Rust && at.starts_with('#');
-    if open_end || continued || block_end || attribute
-    {
+    if open_end || continued || block_end || attribute {
         return false;
     }
     if !comma_bracket(lang, openers, opener, at, bt) {
@@ -836,10 +858,16 @@ fn comma_effect(lang: Lang, a: &str, b: &str, bracket: char) -> String {
         return format!(
             "{joiner} joins the two strings into one, silently, and the {} has one element \
              fewer than written",
-            if lang == Lang::Python { "sequence" } else { "array" }
+            if lang == Lang::Python {
+                "sequence"
+            } else {
+                "array"
+            }
         );
     }
-    if b.starts_with(['(', '[']) && matches!(lang, Lang::Python | Lang::JavaScript | Lang::TypeScript) {
+    if b.starts_with(['(', '['])
+        && matches!(lang, Lang::Python | Lang::JavaScript | Lang::TypeScript)
+    {
         return format!(
             "{} reads line {{next}} as a call or an index of the element above it (a `TypeError` \
              or `undefined` when it runs), one element fewer than written",
@@ -875,10 +903,16 @@ fn sequence_comma(lang: Lang, original: &str, result: &str) -> Option<SeparatorD
     let changed = prefix..new.len() - suffix;
     let replaced = &old[prefix..old.len() - suffix];
     let (old_lines, old_openers) = scan(lang, original);
-    let old_pairs: Vec<(String, String)> = missing_commas(lang, &old_lines, &old_openers, &|_| false)
-        .into_iter()
-        .map(|(i, j)| (old_lines[i].code.trim().to_string(), old_lines[j].code.trim().to_string()))
-        .collect();
+    let old_pairs: Vec<(String, String)> =
+        missing_commas(lang, &old_lines, &old_openers, &|_| false)
+            .into_iter()
+            .map(|(i, j)| {
+                (
+                    old_lines[i].code.trim().to_string(),
+                    old_lines[j].code.trim().to_string(),
+                )
+            })
+            .collect();
     let (lines, openers) = scan(lang, result);
     let written = |k: usize| changed.contains(&k) && !replaced.contains(&new[k]);
     // The original held line `k`'s text with a `,` after it.
@@ -996,26 +1030,27 @@ fn bare_type_closers(text: &str) -> Vec<(usize, String, Option<usize>)> {
                     before.clear();
                 }
                 '}' => {
-                    if let Some((_, head)) = stack.pop() {
-                        if code == "}" && type_header(&head) {
-                            let next = lines[k + 1..]
-                                .iter()
-                                .position(|l| !l.code.trim().is_empty())
-                                .map(|p| k + 1 + p);
-                            let declared = next.is_some_and(|n| {
-                                let t = lines[n].code.trim();
-                                t.starts_with(';')
-                                    || t.starts_with('*')
-                                    || t.split(|c: char| !(c.is_alphanumeric() || c == '_'))
-                                        .next()
-                                        .is_some_and(|w| !w.is_empty())
-                                        && t.ends_with(';')
-                                        && !t.contains('(')
-                                        && t.split_whitespace().count() == 1
-                            });
-                            if !declared {
-                                found.push((k, head, next));
-                            }
+                    if let Some((_, head)) = stack.pop()
+                        && code == "}"
+                        && type_header(&head)
+                    {
+                        let next = lines[k + 1..]
+                            .iter()
+                            .position(|l| !l.code.trim().is_empty())
+                            .map(|p| k + 1 + p);
+                        let declared = next.is_some_and(|n| {
+                            let t = lines[n].code.trim();
+                            t.starts_with(';')
+                                || t.starts_with('*')
+                                || t.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                                    .next()
+                                    .is_some_and(|w| !w.is_empty())
+                                    && t.ends_with(';')
+                                    && !t.contains('(')
+                                    && t.split_whitespace().count() == 1
+                        });
+                        if !declared {
+                            found.push((k, head, next));
                         }
                     }
                     before.clear();
@@ -1032,9 +1067,9 @@ fn bare_type_closers(text: &str) -> Vec<(usize, String, Option<usize>)> {
 /// public B`, not a function returning one (`struct s *f(void)`).
 fn type_header(head: &str) -> bool {
     let head = head.trim_start_matches("typedef ").trim();
-    let head = head
-        .strip_prefix("template")
-        .map_or(head, |_| head.rsplit_once('>').map_or(head, |(_, r)| r.trim()));
+    let head = head.strip_prefix("template").map_or(head, |_| {
+        head.rsplit_once('>').map_or(head, |(_, r)| r.trim())
+    });
     ["struct", "class", "union", "enum"]
         .iter()
         .any(|k| starts_with_word(head, k))
@@ -1126,8 +1161,8 @@ fn sql_joins(text: &str) -> Vec<(usize, usize)> {
                 .next()
                 .unwrap_or("")
                 .to_ascii_uppercase();
-            let open = at.ends_with([';', ',', '(']) || ["BEGIN", "AS", "THEN", "DO", "ELSE"]
-                .contains(&last.as_str());
+            let open = at.ends_with([';', ',', '('])
+                || ["BEGIN", "AS", "THEN", "DO", "ELSE"].contains(&last.as_str());
             if starts && !open && lines[a].depth_end == 0 {
                 joins.push((a, k));
             }
@@ -1286,8 +1321,7 @@ mod tests {
     #[test]
     fn a_javascript_property_without_its_comma_is_said_and_a_block_is_not() {
         let original = "module.exports = {\n  access: 1,\n  publish: require('./p.js'),\n}\n";
-        let result =
-            "module.exports = {\n  access: 1,\n  publish: require('./p.js')\n  provenance: true,\n}\n";
+        let result = "module.exports = {\n  access: 1,\n  publish: require('./p.js')\n  provenance: true,\n}\n";
         let s = said("index.js", original, result).unwrap_or_default();
         assert!(s.contains("SyntaxError: Unexpected identifier"), "{s}");
         let names = "const {\n  readFile,\n  unlink,\n} = require('fs')\n";
@@ -1303,12 +1337,14 @@ mod tests {
 
     #[test]
     fn a_rust_match_arm_without_its_comma_is_said_and_a_block_arm_is_not() {
-        let original =
-            "fn f(l: u8) -> &'static str {\n    match l {\n        0 => \"debug\",\n        1 => \"info\",\n        _ => \"?\",\n    }\n}\n";
+        let original = "fn f(l: u8) -> &'static str {\n    match l {\n        0 => \"debug\",\n        1 => \"info\",\n        _ => \"?\",\n    }\n}\n";
         let result = original.replace("1 => \"info\",", "1 => \"info\"\n        2 => \"error\",");
         let s = said("lvl.rs", original, &result).unwrap_or_default();
         assert!(s.contains("expected `,` following `match` arm"), "{s}");
-        let block = original.replace("1 => \"info\",", "1 => {\n            g()\n        }\n        2 => \"error\",");
+        let block = original.replace(
+            "1 => \"info\",",
+            "1 => {\n            g()\n        }\n        2 => \"error\",",
+        );
         assert_eq!(said("lvl.rs", original, &block), None);
         let tagged = "enum E {\n    #[default]\n    A,\n    B,\n}\n";
         let tagged2 = tagged.replace("    B,\n", "    B,\n    #[serde(skip)]\n    C,\n");

@@ -3944,7 +3944,10 @@ fn a_separator_the_edit_leaves_out_is_a_doubt_for_every_agent() {
     );
     assert_exact_for_every_agent(
         ("keyword.py", keywords),
-        &[(last, "    'match',\n    'type'\n]"), (last, "    'match'\n\n]")],
+        &[
+            (last, "    'match',\n    'type'\n]"),
+            (last, "    'match'\n\n]"),
+        ],
     );
     let exports = "module.exports = {\n  access: require('./access.js'),\n  publish: \
                    require('./publish.js'),\n}\n";
@@ -3979,7 +3982,8 @@ fn a_separator_the_edit_leaves_out_is_a_doubt_for_every_agent() {
         ("lvl.rs", levels),
         &[(info, "        1 => \"info\",\n        2 => \"error\",\n")],
     );
-    let point = "struct point {\n    int x;\n    int y;\n};\n\nint main(void) {\n    return 0;\n}\n";
+    let point =
+        "struct point {\n    int x;\n    int y;\n};\n\nint main(void) {\n    return 0;\n}\n";
     assert_doubts_say(
         ("h.c", point),
         &[(
@@ -3988,7 +3992,10 @@ fn a_separator_the_edit_leaves_out_is_a_doubt_for_every_agent() {
             "has no `;` after the definition of `struct point`".to_string(),
         )],
     );
-    assert_exact_for_every_agent(("h.c", point), &[("    int y;\n};", "    int y;\n    int z;\n};")]);
+    assert_exact_for_every_agent(
+        ("h.c", point),
+        &[("    int y;\n};", "    int y;\n    int z;\n};")],
+    );
     let schema = "CREATE TABLE users (id INTEGER PRIMARY KEY);\nCREATE TABLE posts (id INTEGER \
                   PRIMARY KEY, user_id INTEGER);\nINSERT INTO users VALUES (1);\n";
     let posts = "CREATE TABLE posts (id INTEGER PRIMARY KEY, user_id INTEGER);\n";
@@ -4000,10 +4007,13 @@ fn a_separator_the_edit_leaves_out_is_a_doubt_for_every_agent() {
             "the statement runs on into `INSERT` as one statement".to_string(),
         )],
     );
-    assert_exact_for_every_agent(("m.sql", schema), &[(
+    assert_exact_for_every_agent(
+        ("m.sql", schema),
+        &[(
             posts,
             "CREATE TABLE posts (id INTEGER PRIMARY KEY, user_id INTEGER, body TEXT);\n",
-        )]);
+        )],
+    );
     let dockerfile = "FROM python:3.12\nWORKDIR /app\nCOPY . .\nCMD [\"python\", \"app.py\"]\n";
     let cmd = "CMD [\"python\", \"app.py\"]\n";
     assert_doubts_say(
