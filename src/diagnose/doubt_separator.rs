@@ -611,7 +611,10 @@ fn comma_bracket(lang: Lang, openers: &[Opener], opener: usize, a: &str, b: &str
                         let t = unvisible(t);
                         starts_with_key(t) || shorthand(t)
                     };
-                    let fields = struct_header && field(a) && field(b) && !a.ends_with('}');
+                    let fields = struct_header
+                        && field(a)
+                        && (field(b) || b.starts_with(".."))
+                        && !a.ends_with('}');
                     let words: Vec<&str> = header.split_whitespace().collect();
                     let variants = words.contains(&"enum")
                         && unvisible(b).starts_with(|c: char| c.is_uppercase());
@@ -680,6 +683,34 @@ fn shorthand(text: &str) -> bool {
         && !name.starts_with(|c: char| c.is_ascii_digit())
 }
 
+/// A standard Rust macro whose arguments are expressions separated by
+/// commas (`vec!`, `format!`, `assert_eq!`, ...), the code before its `!`.
+fn comma_macro(before_bang: &str) -> bool {
+    const MACROS: [&str; 16] = [
+        "vec",
+        "format",
+        "print",
+        "println",
+        "eprint",
+        "eprintln",
+        "write",
+        "writeln",
+        "panic",
+        "assert",
+        "assert_eq",
+        "assert_ne",
+        "debug_assert",
+        "debug_assert_eq",
+        "debug_assert_ne",
+        "format_args",
+    ];
+    let name = before_bang
+        .rsplit(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .next()
+        .unwrap_or("");
+    MACROS.contains(&name)
+}
+
 /// Some bracket around `opener` (or it) is a Rust macro's, `vec!` aside.
 fn in_macro(openers: &[Opener], opener: usize) -> bool {
     let mut at = Some(opener);
@@ -688,7 +719,9 @@ fn in_macro(openers: &[Opener], opener: usize) -> bool {
             return false;
         };
         let header = o.header.trim_end();
-        if header.contains("macro_rules!") || (header.ends_with('!') && !header.ends_with("vec!")) {
+        if header.contains("macro_rules!")
+            || (header.ends_with('!') && !comma_macro(header.trim_end_matches('!')))
+        {
             return true;
         }
         at = o.parent;
@@ -765,9 +798,12 @@ fn separator_missing(
     // A line starting with `(` or `[` calls or indexes a literal above it.
     let called = bt.starts_with(['(', '['])
         && (one_group(at) || one_string(lang, at) || (closing && !at.ends_with(')')));
-    let continued = (bt.starts_with(|c: char| ".+-*/%=<>&|^~!?:)]},;([`@#".contains(c)) && !called)
-        || continuing_word(lang, bt)
-        || bt.starts_with("=>");
+    // A Rust struct literal's `..base` is an element of its own.
+    let update = lang == Lang::Rust && bt.starts_with("..") && openers[opener].bracket == '{';
+    let continued =
+        (bt.starts_with(|c: char| ".+-*/%=<>&|^~!?:)]},;([`@#".contains(c)) && !called && !update)
+            || continuing_word(lang, bt)
+            || bt.starts_with("=>");
     // A Rust type's generic arguments end with `>`.
     let generic_end = lang == Lang::Rust
         && at.ends_with('>')
@@ -1351,6 +1387,14 @@ mod tests {
         assert_eq!(said("e.rs", tagged, &tagged2), None);
         let variant = tagged.replace("    A,\n", "    A\n");
         assert!(said("e.rs", tagged, &variant).is_some());
+        let text = "fn f() {\n    assert_eq!(\n        a,\n        b,\n        \"m\"\n    );\n}\n";
+        let dropped = text.replace("        b,\n", "        b\n");
+        assert!(said("m.rs", text, &dropped).is_some());
+        let custom = text.replace("assert_eq!", "quote!");
+        let dropped = custom.replace("        b,\n", "        b\n");
+        assert_eq!(said("m.rs", &custom, &dropped), None);
+        let update = "fn f() -> C {\n    C {\n        x: 1,\n        ..C::default()\n    }\n}\n";
+        assert!(said("c.rs", update, &update.replace("x: 1,", "x: 1")).is_some());
         let field = "fn f() -> P {\n    P {\n        x: 1,\n        y: 2,\n    }\n}\n";
         let field2 = field.replace("x: 1,", "x: 1");
         assert!(said("p.rs", field, &field2).is_some());
