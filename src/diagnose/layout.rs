@@ -74,6 +74,7 @@ pub fn result_read(path: &str, content: &str) -> bool {
         || super::doubt_hcl::terraform_name(path)
         || super::doubt_web::web_name(path)
         || super::doubt_heredoc::is_dockerfile(path)
+        || super::doubt_separator::separator_read(path)
 }
 
 /// What kind of fault a [`LayoutBreak`] is.
@@ -193,9 +194,6 @@ pub enum BreakKind {
     /// multi-line value, meant in it: the value ends there
     /// ([`super::doubt_ini_value`]).
     CutsValue,
-    /// A Terraform list's or object's item without the comma HCL needs
-    /// ([`super::doubt_hcl`]).
-    MissingSeparator,
     /// A bash-only construct (`[[`, an array, `function f`) added to a
     /// script whose `#!` line runs sh or dash ([`super::doubt_bashism`]).
     Bashism,
@@ -205,6 +203,9 @@ pub enum BreakKind {
     /// A Dockerfile `CMD ['a']` list Docker runs as a shell command
     /// ([`super::doubt_exec_form`]).
     ShellForm,
+    /// An element's `,` or a statement's `;` the edit leaves out
+    /// ([`super::doubt_separator`]).
+    SeparatorDropped,
 }
 
 impl BreakKind {
@@ -217,7 +218,7 @@ impl BreakKind {
     /// `other-normalisation`, `markup-open`, `package-use`,
     /// `unused-variable`, `reads-otherwise`, `overload-alone`, `extglob-off`,
     /// `make-expands`, `cuts-command`, `empty-key`, `cuts-value`,
-    /// `missing-separator`, `bashism`, `heredoc-ends`, `shell-form`.
+    /// `bashism`, `heredoc-ends`, `shell-form`, `separator-dropped`.
     pub fn name(self) -> &'static str {
         match self {
             BreakKind::Misindents => "misindents",
@@ -250,10 +251,10 @@ impl BreakKind {
             BreakKind::CutsCommand => "cuts-command",
             BreakKind::EmptyKey => "empty-key",
             BreakKind::CutsValue => "cuts-value",
-            BreakKind::MissingSeparator => "missing-separator",
             BreakKind::Bashism => "bashism",
             BreakKind::HeredocEnds => "heredoc-ends",
             BreakKind::ShellForm => "shell-form",
+            BreakKind::SeparatorDropped => "separator-dropped",
         }
     }
 
@@ -291,10 +292,10 @@ impl BreakKind {
             BreakKind::CutsCommand => "ends a command before the line it continued",
             BreakKind::EmptyKey => "leaves a key empty above its content",
             BreakKind::CutsValue => "ends a multi-line value above a line meant in it",
-            BreakKind::MissingSeparator => "leaves out a separator its language needs",
             BreakKind::Bashism => "writes bash in a script sh runs",
             BreakKind::HeredocEnds => "moves where a heredoc ends",
             BreakKind::ShellForm => "writes a list Docker runs as a shell command",
+            BreakKind::SeparatorDropped => "leaves out a separator",
         }
     }
 }
@@ -344,10 +345,10 @@ impl LayoutBreak {
             BreakKind::CutsCommand => "with a command ended before the line that continued it",
             BreakKind::EmptyKey => "with a key left empty above its content",
             BreakKind::CutsValue => "with a value's line read outside the value",
-            BreakKind::MissingSeparator => "with a separator left out",
             BreakKind::Bashism => "with bash a sh script's shell (dash) refuses",
             BreakKind::HeredocEnds => "with commands and a heredoc's text read otherwise",
             BreakKind::ShellForm => "with a list Docker runs as a shell command",
+            BreakKind::SeparatorDropped => "with a separator left out",
         }
     }
 }
@@ -526,7 +527,7 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
     let found = found.or_else(|| {
         let h = super::doubt_hcl::hcl_broken(path, original, result)?;
         let kind = match h.kind {
-            super::doubt_hcl::HclKind::Separator(_) => BreakKind::MissingSeparator,
+            super::doubt_hcl::HclKind::Separator(_) => BreakKind::SeparatorDropped,
             super::doubt_hcl::HclKind::BlockTwice(..) => BreakKind::DefinesTwice,
             _ => BreakKind::KeyTwice,
         };
@@ -699,6 +700,12 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
     let found = found.or_else(|| {
         restricted_break(path, original, result)
             .map(|c| of(BreakKind::SplitsStatement)(say(c.describe(), c.fault())))
+    });
+    // An element's `,` or a statement's `;` left out
+    // ([`super::doubt_separator`]).
+    let found = found.or_else(|| {
+        super::doubt_separator::separator_dropped(path, original, result)
+            .map(|s| of(BreakKind::SeparatorDropped)(say(s.describe(), s.fault())))
     });
     // A name written in another Unicode normalisation than the file's
     // ([`super::doubt_normal`]).

@@ -71,6 +71,7 @@ pub mod doubt_pysyntax;
 pub mod doubt_redefine;
 pub mod doubt_repeat;
 pub mod doubt_restricted;
+pub mod doubt_separator;
 pub mod doubt_shell;
 pub mod doubt_spaces;
 pub mod doubt_toml;

@@ -4426,3 +4426,109 @@ fn an_endif_the_new_text_drops_in_c_or_make_is_a_doubt() {
         &[("CFLAGS += -O2\nendif\n", "CFLAGS += -O2 -DNDEBUG\nendif\n")],
     );
 }
+
+/// Tester 50 T-01, T-02, T-03, T-05, T-06, T-08: an element's `,` or a
+/// statement's `;` the edit leaves out is a doubt for every agent, said
+/// with the line and what the language then does; the same edits with
+/// the separator are exact.
+#[test]
+fn a_separator_the_edit_leaves_out_is_a_doubt_for_every_agent() {
+    let keywords = "softkwlist = [\n    '_',\n    'case',\n    'match'\n]\n";
+    let last = "    'match'\n]";
+    assert_doubts_say(
+        ("keyword.py", keywords),
+        &[(
+            last,
+            "    'match'\n    'type'\n]",
+            "line 4 (`'match'`) has no `,` before line 5 (`'type'`), which starts another \
+             element: Python joins the two strings into one, silently"
+                .to_string(),
+        )],
+    );
+    assert_exact_for_every_agent(
+        ("keyword.py", keywords),
+        &[
+            (last, "    'match',\n    'type'\n]"),
+            (last, "    'match'\n\n]"),
+        ],
+    );
+    let exports = "module.exports = {\n  access: require('./access.js'),\n  publish: \
+                   require('./publish.js'),\n}\n";
+    let publish = "  publish: require('./publish.js'),\n";
+    assert_doubts_say(
+        ("index.js", exports),
+        &[(
+            publish,
+            "  publish: require('./publish.js')\n  provenance: true,\n",
+            "JavaScript refuses the file (`SyntaxError: Unexpected identifier`)".to_string(),
+        )],
+    );
+    assert_exact_for_every_agent(
+        ("index.js", exports),
+        &[(
+            publish,
+            "  publish: require('./publish.js'),\n  provenance: true,\n",
+        )],
+    );
+    let levels = "pub fn level(l: u8) -> &'static str {\n    match l {\n        0 => \"debug\",\n        \
+                  1 => \"info\",\n        _ => \"?\",\n    }\n}\n";
+    let info = "        1 => \"info\",\n";
+    assert_doubts_say(
+        ("lvl.rs", levels),
+        &[(
+            info,
+            "        1 => \"info\"\n        2 => \"error\",\n",
+            "expected `,` following `match` arm".to_string(),
+        )],
+    );
+    assert_exact_for_every_agent(
+        ("lvl.rs", levels),
+        &[(info, "        1 => \"info\",\n        2 => \"error\",\n")],
+    );
+    let point =
+        "struct point {\n    int x;\n    int y;\n};\n\nint main(void) {\n    return 0;\n}\n";
+    assert_doubts_say(
+        ("h.c", point),
+        &[(
+            "    int y;\n};",
+            "    int y;\n    int z;\n}",
+            "has no `;` after the definition of `struct point`".to_string(),
+        )],
+    );
+    assert_exact_for_every_agent(
+        ("h.c", point),
+        &[("    int y;\n};", "    int y;\n    int z;\n};")],
+    );
+    let schema = "CREATE TABLE users (id INTEGER PRIMARY KEY);\nCREATE TABLE posts (id INTEGER \
+                  PRIMARY KEY, user_id INTEGER);\nINSERT INTO users VALUES (1);\n";
+    let posts = "CREATE TABLE posts (id INTEGER PRIMARY KEY, user_id INTEGER);\n";
+    assert_doubts_say(
+        ("m.sql", schema),
+        &[(
+            posts,
+            "CREATE TABLE posts (id INTEGER PRIMARY KEY, user_id INTEGER, body TEXT)\n",
+            "the statement runs on into `INSERT` as one statement".to_string(),
+        )],
+    );
+    assert_exact_for_every_agent(
+        ("m.sql", schema),
+        &[(
+            posts,
+            "CREATE TABLE posts (id INTEGER PRIMARY KEY, user_id INTEGER, body TEXT);\n",
+        )],
+    );
+    let dockerfile = "FROM python:3.12\nWORKDIR /app\nCOPY . .\nCMD [\"python\", \"app.py\"]\n";
+    let cmd = "CMD [\"python\", \"app.py\"]\n";
+    assert_doubts_say(
+        ("Dockerfile", dockerfile),
+        &[(
+            cmd,
+            "CMD [\"python\" \"-u\", \"app.py\"]\n",
+            "has no `,` between `\"python\"` and `\"-u\"`".to_string(),
+        )],
+    );
+    assert_exact_for_every_agent(
+        ("Dockerfile", dockerfile),
+        &[(cmd, "CMD [\"python\", \"-u\", \"app.py\"]\n")],
+    );
+}
