@@ -98,7 +98,12 @@ fn listed(line: &str) -> Option<(String, &str)> {
     if serde_json::from_str::<Vec<String>>(rest).is_ok() || !list_shaped(rest) {
         return None;
     }
-    Some((instruction, rest))
+    // Said only where double quotes make it JSON (the offered list): a
+    // list missing a comma (`["python" "-u"]`) is the separator check's
+    // ([`super::doubt_separator`]), whose fix is the comma.
+    serde_json::from_str::<Vec<String>>(&json_list(rest))
+        .is_ok()
+        .then_some((instruction, rest))
 }
 
 /// Whether `list` (`[..]`) is items in quotes between commas, each item
@@ -153,6 +158,9 @@ mod tests {
             "RUN [ -f x ] && echo y",
             "RUN [ -f x ]",
             "RUN [ \"$a\" = \"x,y\" ]",
+            // A comma missing: the separator check's, with the comma as
+            // its fix (double quotes alone would not make it JSON).
+            "CMD [\"python\" \"-u\", \"app.py\"]",
         ] {
             let result = FILE.replace("CMD [\"python\", \"app.py\"]", fine);
             assert_eq!(shell_form_list("Dockerfile", FILE, &result), None, "{fine}");
