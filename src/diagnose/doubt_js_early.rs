@@ -42,7 +42,7 @@
 
 use std::collections::HashMap;
 
-use super::doubt_asi::read_language;
+use super::doubt_asi::{NOT_VALUES, read_language};
 use super::js_tokens::{Kind, Token, tokens};
 
 /// A fault an edit writes into a JavaScript or TypeScript file.
@@ -474,96 +474,6 @@ fn faults(text: &str, typescript: bool, module: bool) -> Option<Vec<(Key, EarlyF
     Some(out.into_iter().map(|(_, k, f)| (k, f)).collect())
 }
 
-/// Words that may stand right before a name without an operator between:
-/// a method's or member's modifiers, declarations, operators spelled as
-/// words.
-const BEFORE_A_NAME: [&str; 36] = [
-    "get",
-    "set",
-    "static",
-    "async",
-    "public",
-    "private",
-    "protected",
-    "readonly",
-    "declare",
-    "abstract",
-    "override",
-    "accessor",
-    "let",
-    "var",
-    "const",
-    "function",
-    "class",
-    "new",
-    "typeof",
-    "void",
-    "delete",
-    "return",
-    "yield",
-    "await",
-    "in",
-    "of",
-    "instanceof",
-    "case",
-    "export",
-    "default",
-    "import",
-    "from",
-    "as",
-    "type",
-    "interface",
-    "enum",
-];
-
-/// JavaScript's reserved words (and the literals spelled as words).
-const JS_KEYWORDS: [&str; 40] = [
-    "break",
-    "case",
-    "catch",
-    "class",
-    "const",
-    "continue",
-    "debugger",
-    "default",
-    "delete",
-    "do",
-    "else",
-    "export",
-    "extends",
-    "finally",
-    "for",
-    "function",
-    "if",
-    "import",
-    "in",
-    "instanceof",
-    "new",
-    "return",
-    "super",
-    "switch",
-    "this",
-    "throw",
-    "try",
-    "typeof",
-    "var",
-    "void",
-    "while",
-    "with",
-    "yield",
-    "let",
-    "static",
-    "await",
-    "enum",
-    "null",
-    "true",
-    "false",
-];
-
-fn is_js_keyword(word: &str) -> bool {
-    JS_KEYWORDS.contains(&word)
-}
-
 /// Another language's form at `tokens[i]` (see [`EarlyFault::Foreign`]):
 /// the token node stops at, the form in words, and JavaScript's. `and`
 /// or `or` is one when an operand ends right before it on its line (a
@@ -590,11 +500,8 @@ fn foreign<'a>(tokens: &[Token<'a>], i: usize) -> Option<(&'a str, &'static str,
         "and" | "or" => {
             let prev = prev.filter(|p| p.line == t.line)?;
             let ends_operand = match prev.kind {
-                Kind::Word => {
-                    (!is_js_keyword(prev.text)
-                        || matches!(prev.text, "this" | "null" | "true" | "false" | "super"))
-                        && !BEFORE_A_NAME.contains(&prev.text)
-                }
+                // Not a keyword nor a modifier (`get and()`, `static or()`).
+                Kind::Word => !NOT_VALUES.contains(&prev.text),
                 Kind::Number | Kind::Str | Kind::TemplateEnd | Kind::Regex => true,
                 // Not the `)` of an `if`, `while`, `for` or `with` head: the
                 // statement after it may call a function named `and`.
