@@ -26,7 +26,7 @@
 //!   backquotes, comments and heredocs; anything the reader is unsure of
 //!   (a quote or a heredoc open at the end) gives no verdict.
 
-use super::doubt_shell::heredoc_line;
+use super::doubt_shell::{heredoc_line, is_name, separator};
 
 /// A bash-only construct.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -736,17 +736,7 @@ fn assignment(word: &[u8]) -> bool {
         return false;
     };
     let name = name.strip_suffix(b"+").unwrap_or(name);
-    name.first()
-        .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_')
-        && name.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_')
-}
-
-/// A byte that ends a word outside quotes.
-fn separator(c: u8) -> bool {
-    matches!(
-        c,
-        b' ' | b'\t' | b'\n' | b';' | b'&' | b'|' | b'(' | b')' | b'<' | b'>'
-    )
+    is_name(name)
 }
 
 #[cfg(test)]

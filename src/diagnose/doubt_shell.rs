@@ -616,13 +616,19 @@ fn assigns(head: &[u8]) -> bool {
         Some(open) if name.ends_with(b"]") => &name[..open],
         _ => name,
     };
+    is_name(name)
+}
+
+/// Whether `name` is a shell variable's name (a letter or `_`, then
+/// letters, digits and `_`).
+pub(super) fn is_name(name: &[u8]) -> bool {
     name.first()
         .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_')
         && name.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_')
 }
 
 /// A byte that ends a word outside quotes.
-fn separator(c: u8) -> bool {
+pub(super) fn separator(c: u8) -> bool {
     matches!(
         c,
         b' ' | b'\t' | b'\n' | b';' | b'&' | b'|' | b'(' | b')' | b'<' | b'>'
