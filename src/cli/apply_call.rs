@@ -494,9 +494,8 @@ pub(super) fn run_with(
         )));
     }
     let cwd = std::env::current_dir().map_err(|e| Error::read("the current folder", e))?;
-    let run = run_matcher(row, text, &cwd, Some(file), &args.rerun())?;
+    let run = run_for_file(row, text, &cwd, file, &args.rerun())?;
     let target = file_path(&run.cwd, file);
-    refuse_moved_edit(row, &run, (&target, file), &args.rerun())?;
     let outcome = &run.outcome;
     warn(row, &run, args.write);
     let others = outcome.written_besides(&target);
@@ -578,6 +577,21 @@ pub(super) fn run_with(
             1
         }),
     }
+}
+
+/// [`run_matcher`] on FILE, refused where the agent applies an edit to
+/// FILE that the model meant for another file ([`refuse_moved_edit`]):
+/// what `apply`, `check` and `fix` each run first.
+fn run_for_file(
+    row: &DialectRow,
+    text: &str,
+    cwd: &Path,
+    file: &Path,
+    rerun: &Rerun,
+) -> Result<Run, Error> {
+    let run = run_matcher(row, text, cwd, Some(file), rerun)?;
+    refuse_moved_edit(row, &run, (&file_path(&run.cwd, file), file), rerun)?;
+    Ok(run)
 }
 
 /// The refusal of a call whose edit names another file but lands on FILE
@@ -714,13 +728,7 @@ pub(super) fn run_folder(args: &ApplyArgs, text: &str, cwd: &Path, row: &Dialect
 /// holds it back).
 pub(super) fn check(args: &CheckArgs, row: &DialectRow, text: &str) -> CmdResult {
     let cwd = std::env::current_dir().map_err(|e| Error::read("the current folder", e))?;
-    let run = run_matcher(row, text, &cwd, Some(&args.file), &args.rerun())?;
-    refuse_moved_edit(
-        row,
-        &run,
-        (&file_path(&run.cwd, &args.file), &args.file),
-        &args.rerun(),
-    )?;
+    let run = run_for_file(row, text, &cwd, &args.file, &args.rerun())?;
     let outcome = &run.outcome;
     let mut notes = loose_notes(row, &run);
     notes.extend(lost_files(row, &run));
@@ -1445,7 +1453,6 @@ fn withheld_said(why: &str) -> String {
     }
 }
 
-/// FILE as the matcher's file system names it (see [`fs_path`]).
 /// `fix FILE INPUT`'s run of `row`'s matcher over `cwd`: the run, FILE as
 /// the matcher names it, and FILE's content as the matcher read it; an
 /// error when the `input` (the tool's input, Aider's reply) does not edit
@@ -1457,14 +1464,8 @@ fn run_on_file(
     cwd: &Path,
     input: &str,
 ) -> Result<(Run, String, String), Error> {
-    let run = run_matcher(row, text, cwd, Some(&args.file), &args.rerun())?;
     // As `apply` and `check`: an edit meant for another file is no fix of FILE.
-    refuse_moved_edit(
-        row,
-        &run,
-        (&file_path(&run.cwd, &args.file), &args.file),
-        &args.rerun(),
-    )?;
+    let run = run_for_file(row, text, cwd, &args.file, &args.rerun())?;
     if let Some(nothing) = nothing_found(row, &run, args.diff.as_deref()) {
         // As a diff without a SEARCH/REPLACE block: exit 1, said.
         return Err(Error::NoApply(format!(
@@ -1482,6 +1483,7 @@ fn run_on_file(
     Ok((run, target, content))
 }
 
+/// FILE as the matcher's file system names it (see [`fs_path`]).
 fn file_path(cwd: &Path, file: &Path) -> String {
     let absolute = if file.is_absolute() {
         file.to_path_buf()

@@ -208,11 +208,7 @@ pub fn check(args: &CheckArgs, input: OtherDialect) -> CmdResult {
             (text, ok)
         }
     };
-    let mut stdout = std::io::stdout().lock();
-    stdout
-        .write_all(text.as_bytes())
-        .and_then(|()| stdout.flush())
-        .map_err(Error::stdout)?;
+    print_out(&text)?;
     Ok(if ok { 0 } else { 1 })
 }
 
@@ -313,11 +309,7 @@ fn check_in_turn(args: &CheckArgs, content: Option<&str>, diff: &str, why: &str)
         }
         s
     };
-    let mut stdout = std::io::stdout().lock();
-    stdout
-        .write_all(text.as_bytes())
-        .and_then(|()| stdout.flush())
-        .map_err(Error::stdout)?;
+    print_out(&text)?;
     Ok(if ok { 0 } else { 1 })
 }
 
@@ -407,11 +399,7 @@ pub fn fix(args: &FixArgs, input: OtherDialect) -> CmdResult {
     let code = if corrected.complete { 0 } else { 1 };
     let printed = fixed.is_some();
     if let Some(text) = fixed {
-        let mut stdout = std::io::stdout().lock();
-        stdout
-            .write_all(text.as_bytes())
-            .and_then(|()| stdout.flush())
-            .map_err(Error::stdout)?;
+        print_out(&text)?;
     }
     if let Some(note) = note {
         eprintln!("srview: {note}");
@@ -455,4 +443,13 @@ fn others_command(args: &FixArgs, others: &[String]) -> String {
             rest.join(" | ")
         ),
     }
+}
+/// `text` written to stdout and flushed (a closed stdout is the caller's
+/// quiet end, [`Error::stdout`]).
+fn print_out(text: &str) -> Result<(), Error> {
+    let mut stdout = std::io::stdout().lock();
+    stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+        .map_err(Error::stdout)
 }
