@@ -1371,12 +1371,16 @@ fn the_command_printed_for_another_files_section_runs_as_printed() {
     let patch = "*** Begin Patch\n*** Update File: my src/a.py\n@@\n def a():\n-    return 1\n\
                  +    return 10\n*** Update File: my src/b.py\n@@\n def b():\n     x = 1\n\
                  -    return  2\n+    return 20\n*** End Patch\n";
-    std::fs::write(dir.path().join("p.patch"), patch).expect("patch");
-    let out = runner::srview(["fix", "my src/a.py", "p.patch"])
-        .cwd(dir.path())
-        .output();
-    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    let said = stderr(&out);
+    // `fix my src/a.py p.patch` with `patch` written: exit 1, its stderr.
+    let fix_a = |patch: &str| {
+        std::fs::write(dir.path().join("p.patch"), patch).expect("patch");
+        let out = runner::srview(["fix", "my src/a.py", "p.patch"])
+            .cwd(dir.path())
+            .output();
+        assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+        stderr(&out)
+    };
+    let said = fix_a(patch);
     assert_contains(
         &said,
         "hunk #1 of my src/b.py, another file of the patch, is left as sent and fails: `srview \
@@ -1412,12 +1416,7 @@ fn the_command_printed_for_another_files_section_runs_as_printed() {
     );
     // b.py's hunk changed so that no correction can be told: no command.
     let unfixable = patch.replace("return  2", "return 5");
-    std::fs::write(dir.path().join("p.patch"), &unfixable).expect("patch");
-    let out = runner::srview(["fix", "my src/a.py", "p.patch"])
-        .cwd(dir.path())
-        .output();
-    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    let said = stderr(&out);
+    let said = fix_a(&unfixable);
     assert_contains(
         &said,
         "hunk #1 of my src/b.py, another file of the patch, is left as sent and fails, and \
