@@ -347,6 +347,52 @@ fn recorded_loose_payloads_are_rewritten_as_the_recorded_rewrites() {
     );
 }
 
+/// A repair keeps the user's approval where Claude Code would have asked
+/// (a tester's find: in `--permission-mode default` the gate's `allow`
+/// ran the repaired edit by itself, recorded in
+/// shared/agent-hooks/claude-code-2.1.328/a_allow_permission_default):
+/// Claude Code gets `ask` with the corrected `updatedInput` in every mode
+/// but `acceptEdits` and `bypassPermissions`. Codex ignores `ask` (the edit
+/// it would run is the model's): its rewrite stays `allow` in any mode.
+#[test]
+fn a_repair_asks_the_user_where_claude_codes_mode_would_have_asked() {
+    for (agent, mode, decision) in [
+        (GateAgent::ClaudeCode, "default", "ask"),
+        (GateAgent::ClaudeCode, "plan", "ask"),
+        (GateAgent::ClaudeCode, "a-mode-srview-does-not-know", "ask"),
+        (GateAgent::ClaudeCode, "acceptEdits", "allow"),
+        (GateAgent::ClaudeCode, "bypassPermissions", "allow"),
+        (GateAgent::Codex, "default", "allow"),
+    ] {
+        let mut json: Value = serde_json::from_slice(&payload(agent, "b_deny_json")).expect("JSON");
+        json["permission_mode"] = json!(mode);
+        let judgment = judged(agent, json.to_string().as_bytes());
+        assert_eq!(judgment.case, Case::Loose, "{agent:?} {mode}");
+        let reply: Value = serde_json::from_slice(&judgment.reply().stdout).expect("JSON");
+        let out = &reply["hookSpecificOutput"];
+        assert_eq!(
+            out["permissionDecision"], decision,
+            "{agent:?} {mode}: {reply}"
+        );
+        let Answer::Rewrite { input, .. } = &judgment.answer else {
+            panic!("{agent:?} {mode}: not a rewrite: {:?}", judgment.answer);
+        };
+        assert_eq!(&out["updatedInput"], input, "{agent:?} {mode}");
+    }
+    // A payload without a mode (an older Claude Code): the recorded
+    // `acceptEdits` answer.
+    let mut json: Value =
+        serde_json::from_slice(&payload(GateAgent::ClaudeCode, "b_deny_json")).expect("JSON");
+    json.as_object_mut().map(|o| o.remove("permission_mode"));
+    let reply: Value = serde_json::from_slice(
+        &judged(GateAgent::ClaudeCode, json.to_string().as_bytes())
+            .reply()
+            .stdout,
+    )
+    .expect("JSON");
+    assert_eq!(reply["hookSpecificOutput"]["permissionDecision"], "allow");
+}
+
 /// Qwen Code cannot rewrite, and its own matcher refuses the mis-indented
 /// edit: denied, with what failed, the region and the exact edit.
 #[test]

@@ -36,8 +36,12 @@ pub struct Reply {
     pub exit_code: u8,
 }
 
-/// The answer in `agent`'s decision format.
-pub fn reply(agent: GateAgent, answer: &Answer) -> Reply {
+/// The answer in `agent`'s decision format. `ask_user`: a rewrite goes to
+/// Claude Code as `"ask"` with the `updatedInput`, so that the user is shown
+/// the corrected edit and approves it (Claude Code's hooks reference: combine
+/// `updatedInput` "with `allow` to auto-approve, or `ask` to show the
+/// modified input to the user"); see [`keeps_the_prompt`].
+pub fn reply(agent: GateAgent, answer: &Answer, ask_user: bool) -> Reply {
     let json = match (agent, answer) {
         (_, Answer::NoOpinion) => {
             return Reply {
@@ -77,7 +81,7 @@ pub fn reply(agent: GateAgent, answer: &Answer) -> Reply {
         }}),
         (_, Answer::Rewrite { reason, input }) => json!({"hookSpecificOutput": {
             "hookEventName": "PreToolUse",
-            "permissionDecision": "allow",
+            "permissionDecision": if ask_user && agent == GateAgent::ClaudeCode { "ask" } else { "allow" },
             "permissionDecisionReason": reason,
             "updatedInput": input,
         }}),
@@ -86,6 +90,18 @@ pub fn reply(agent: GateAgent, answer: &Answer) -> Reply {
         stdout: json.to_string().into_bytes(),
         exit_code: 0,
     }
+}
+
+/// Whether Claude Code, in the payload's `permission_mode`, would have asked
+/// the user before this edit ran: every mode but `acceptEdits` and
+/// `bypassPermissions` (`default`, `plan`, and any mode srview does not
+/// know). Recorded with Claude Code 2.1.328 in `--permission-mode default`:
+/// a hook's `allow` ran the edit by itself, while no hook output left it to
+/// Claude Code's own permission check (a tester's find: the gate's repair
+/// approved the edit in the user's place). No mode named (an older
+/// payload, another agent): the recorded `acceptEdits` behaviour.
+pub fn keeps_the_prompt(permission_mode: Option<&str>) -> bool {
+    permission_mode.is_some_and(|mode| !matches!(mode, "acceptEdits" | "bypassPermissions"))
 }
 
 /// What the model is told to send instead: the corrected input (Codex:

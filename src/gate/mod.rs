@@ -450,9 +450,17 @@ impl Judgment {
         }
     }
 
-    /// The answer in the agent's own decision format.
+    /// The answer in the agent's own decision format. A repair goes to
+    /// Claude Code as `ask` where its permission mode would have asked the
+    /// user ([`answer::keeps_the_prompt`]); an edit the user already chose
+    /// in the review pane goes as `allow`.
     pub fn reply(&self) -> Reply {
-        answer::reply(self.agent, &self.sent())
+        let mode = self
+            .call
+            .as_ref()
+            .and_then(|c| c.permission_mode.as_deref());
+        let ask_user = self.review.is_none() && answer::keeps_the_prompt(mode);
+        answer::reply(self.agent, &self.sent(), ask_user)
     }
 
     /// The answer as it is sent: a deny of an edit Cline refuses itself

@@ -31,6 +31,10 @@ pub struct Call {
     pub event: Option<String>,
     /// The tool input exactly as the agent received it.
     pub input: Value,
+    /// The agent's permission mode, where the payload names it (Claude
+    /// Code's and Codex's `permission_mode`: `default`, `acceptEdits`,
+    /// `plan`, `bypassPermissions`, ...).
+    pub permission_mode: Option<String>,
 }
 
 /// The call in `payload`, or why it cannot be read.
@@ -116,6 +120,7 @@ pub fn read(agent: GateAgent, payload: &[u8]) -> Result<Call, String> {
         tool,
         event: text_at(&json, "hook_event_name"),
         input,
+        permission_mode: text_at(&json, "permission_mode"),
     })
 }
 

@@ -678,6 +678,7 @@ fn call_of(request: &Request) -> super::Call {
         tool: request.tool.clone(),
         event: None,
         input: request.input.clone(),
+        permission_mode: None,
     }
 }
 

@@ -88,6 +88,7 @@ mod tests {
             tool: tool.to_string(),
             event: None,
             input,
+            permission_mode: None,
         }
     }
 
