@@ -393,6 +393,91 @@ fn a_repair_asks_the_user_where_claude_codes_mode_would_have_asked() {
     assert_eq!(reply["hookSpecificOutput"]["permissionDecision"], "allow");
 }
 
+/// A recorded payload judged as another agent's (a tester's find: Qwen
+/// Code's settings holding Gemini CLI's hook line let every edit through
+/// unjudged): its event or its edit tool says whose it is, and the call is
+/// denied with the fix. A tool of the right agent that is not an edit
+/// still gets no opinion.
+#[test]
+fn a_payload_of_another_agent_is_denied_with_the_hooks_fix() {
+    let claude = payload(GateAgent::ClaudeCode, "a_allow");
+    let qwen = payload(GateAgent::QwenCode, "a0_no_output");
+    let gemini = payload(GateAgent::GeminiCli, "a0_no_output");
+    let codex = payload(GateAgent::Codex, "a0_no_output");
+    for (agent, bytes, said) in [
+        (
+            GateAgent::GeminiCli,
+            &qwen,
+            "this call's hook event is `PreToolUse`, which Gemini CLI never sends (it looks like \
+             Qwen Code's): the hook runs `srview gate --agent gemini-cli` for another agent, so \
+             srview cannot judge the edit and lets none through. Set the hook's command to the \
+             agent that runs it (`srview gate --agent qwen-code`).",
+        ),
+        (
+            GateAgent::ClaudeCode,
+            &qwen,
+            "this call's tool `edit` is not one of Claude Code's edit tools but Qwen Code's \
+             edit tool: the hook runs `srview gate --agent claude-code` for another agent, so \
+             srview cannot judge the edit and lets none through. Set the hook's command to the \
+             agent that runs it (`srview gate --agent qwen-code`).",
+        ),
+        (
+            GateAgent::QwenCode,
+            &claude,
+            "this call's tool `Edit` is not one of Qwen Code's edit tools but Claude Code's \
+             edit tool: the hook runs `srview gate --agent qwen-code` for another agent, so \
+             srview cannot judge the edit and lets none through. Set the hook's command to the \
+             agent that runs it (`srview gate --agent claude-code`).",
+        ),
+        (
+            GateAgent::Codex,
+            &claude,
+            "this call's tool `Edit` is not one of Codex's edit tools but Claude Code's edit \
+             tool: the hook runs `srview gate --agent codex` for another agent, so srview \
+             cannot judge the edit and lets none through. Set the hook's command to the agent \
+             that runs it (`srview gate --agent claude-code`).",
+        ),
+        (
+            GateAgent::ClaudeCode,
+            &gemini,
+            "this call's hook event is `BeforeTool`, which Claude Code never sends (it looks \
+             like Gemini CLI's): the hook runs `srview gate --agent claude-code` for another \
+             agent, so srview cannot judge the edit and lets none through. Set the hook's \
+             command to the agent that runs it (`srview gate --agent gemini-cli`).",
+        ),
+        (
+            GateAgent::QwenCode,
+            &codex,
+            "this call's tool `apply_patch` is not one of Qwen Code's edit tools but Codex's \
+             edit tool: the hook runs `srview gate --agent qwen-code` for another agent, so \
+             srview cannot judge the edit and lets none through. Set the hook's command to the \
+             agent that runs it (`srview gate --agent codex`).",
+        ),
+    ] {
+        let judgment = judged(agent, bytes);
+        assert_eq!(judgment.case, Case::Unreadable, "{agent:?}");
+        assert_eq!(
+            deny_reason(&judgment),
+            format!("srview gate: {said}"),
+            "{agent:?}"
+        );
+    }
+    // Each agent's own payload is judged, and its tools that edit nothing
+    // get no opinion.
+    for (agent, scenario) in [
+        (GateAgent::ClaudeCode, "a_allow"),
+        (GateAgent::QwenCode, "a0_no_output"),
+    ] {
+        let mut json: Value = serde_json::from_slice(&payload(agent, scenario)).expect("JSON");
+        assert_eq!(judged(agent, json.to_string().as_bytes()).case, Case::Exact);
+        json["tool_name"] = json!("Bash");
+        assert_eq!(
+            judged(agent, json.to_string().as_bytes()).case,
+            Case::NotAnEdit
+        );
+    }
+}
+
 /// Qwen Code cannot rewrite, and its own matcher refuses the mis-indented
 /// edit: denied, with what failed, the region and the exact edit.
 #[test]

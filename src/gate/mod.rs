@@ -55,6 +55,7 @@ pub mod spool;
 mod tool_path;
 mod verdict;
 mod wording;
+mod wrong_agent;
 
 pub use answer::{NextStep, Reply};
 pub use judge::settled_correction;
@@ -318,6 +319,11 @@ pub fn judge<F: PatchFs>(
             return failure(agent, &format!("the hook's payload cannot be read: {why}"));
         }
     };
+    if let Some(why) = wrong_agent::said(agent, &call) {
+        let mut judgment = failure(agent, &why);
+        judgment.call = Some(call);
+        return judgment;
+    }
     // Only the events that come before an edit runs (and Claude Code's
     // after a refused one) are judged: a `PostToolUse` or a prompt's hook
     // wired to the gate gets no opinion, never a deny of an edit already
