@@ -15,7 +15,6 @@
 use super::doubt_asi::statement_join;
 use super::doubt_bashism::sh_bashism;
 use super::doubt_braces::{BraceFault, brace_fault, bracket_language};
-use super::doubt_cmake::cmake_nesting;
 use super::doubt_conditionals::conditionals_unbalanced;
 use super::doubt_continued::command_cut;
 use super::doubt_decorators::decorator_moved;
@@ -401,19 +400,16 @@ pub fn layout_fault(path: &str, original: &str, result: &str) -> Option<LayoutBr
 fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option<LayoutBreak> {
     let original = original.strip_prefix('\u{feff}').unwrap_or(original);
     let result = result.strip_prefix('\u{feff}').unwrap_or(result);
-    // A fault of `kind` in its words: `describe` ends with what to send
-    // (`advice`), `fault` is the fault alone.
-    let found_as = |kind: BreakKind, describe: String, fault: String| LayoutBreak {
-        kind,
-        why: if advice { describe } else { fault },
-    };
+    let of = |kind: BreakKind| move |why: String| LayoutBreak { kind, why };
+    let say = |describe: String, fault: String| if advice { describe } else { fault };
     // `said!(Kind, check(..))`: what a check finds (an `Option` of a fault
-    // that has `describe` and `fault`), as a break of `BreakKind::Kind`.
+    // that has `describe` and `fault`), as a break of `BreakKind::Kind`;
+    // a check whose fault picks its kind says it with `of` and `say`.
     // Each link of the chains below asks one check, the first that finds
     // wins: their order is behaviour.
     macro_rules! said {
         ($kind:ident, $found:expr) => {
-            $found.map(|c| found_as(BreakKind::$kind, c.describe(), c.fault()))
+            $found.map(|c| of(BreakKind::$kind)(say(c.describe(), c.fault())))
         };
     }
     let found = match FileKind::of_edit(path, original, result) {
@@ -433,7 +429,7 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
                         SyntaxFault::LateFuture { .. } => BreakKind::LateFuture,
                         _ => BreakKind::Unbalanced,
                     };
-                    found_as(kind, s.describe(), s.fault())
+                    of(kind)(say(s.describe(), s.fault()))
                 })
             })
             // A default before a parameter without one, `=` in
@@ -488,7 +484,10 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
         found.or_else(|| said!(Unbalanced, conditionals_unbalanced(path, original, result)));
     // A CMake file's `if(`/`endif()` blocks left unnested
     // ([`super::doubt_cmake`]).
-    let found = found.or_else(|| said!(Unbalanced, cmake_nesting(path, original, result)));
+    let found = found.or_else(|| {
+        super::doubt_cmake::cmake_nesting(path, original, result)
+            .map(|c| of(BreakKind::Unbalanced)(say(c.describe(), c.fault())))
+    });
     // A Terraform argument or block twice, an item without its comma
     // ([`super::doubt_hcl`]).
     let found = found.or_else(|| {
@@ -498,7 +497,7 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
             super::doubt_hcl::HclKind::BlockTwice(..) => BreakKind::DefinesTwice,
             _ => BreakKind::KeyTwice,
         };
-        Some(found_as(kind, h.describe(), h.fault()))
+        Some(of(kind)(say(h.describe(), h.fault())))
     });
     // A Rust format string left with a `{` or `}` unmatched
     // ([`super::doubt_format`]).
@@ -515,7 +514,7 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
                 _ if s.fault.is_quote() => BreakKind::Unclosed,
                 _ => BreakKind::Unbalanced,
             };
-            found_as(kind, s.describe(), s.fault())
+            of(kind)(say(s.describe(), s.fault()))
         })
     });
     // A heredoc's end moved: commands read as its text, or its text run
@@ -563,7 +562,7 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
             comment_open_said(line, last),
             comment_open_fault(line, last),
         );
-        Some(found_as(BreakKind::MarkupOpen, said, fault))
+        Some(of(BreakKind::MarkupOpen)(say(said, fault)))
     });
     // A stylesheet's `/*` or `{`, a page's `<!--` or `<script>`, a
     // template's `{% block %}` left open to the end ([`super::doubt_markup`]).
@@ -578,7 +577,7 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
             WebKind::Unclosed => BreakKind::Unclosed,
             WebKind::MarkupOpen => BreakKind::MarkupOpen,
         };
-        Some(found_as(kind, w.describe(), w.fault()))
+        Some(of(kind)(say(w.describe(), w.fault())))
     });
     // A decorator or attribute put on a new definition
     // ([`super::doubt_decorators`]).
@@ -592,7 +591,7 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
         } else {
             BreakKind::KeyTwice
         };
-        Some(found_as(kind, k.describe(), k.fault()))
+        Some(of(kind)(say(k.describe(), k.fault())))
     });
     // A JavaScript or TypeScript module's top-level name removed while
     // the file still calls it ([`super::doubt_js_gone`]).
@@ -609,7 +608,7 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
             _ if e.early_use() => BreakKind::UsedBeforeDefined,
             _ => BreakKind::InvalidCharacter,
         };
-        Some(found_as(kind, e.describe(), e.fault()))
+        Some(of(kind)(say(e.describe(), e.fault())))
     });
     // A JavaScript line that continues the statement above it
     // ([`super::doubt_asi`]).
