@@ -4,6 +4,7 @@
 
 use super::{ApplyArgs, CheckArgs, EngineArg, EngineOpts, FixArgs, PreviewArgs};
 use crate::dialect::one_file::Rerun;
+use std::path::Path;
 
 /// The flags of `engine` that change how the input is read: `--dialect`,
 /// a non-default `--engine`, `--fix-model-output`.
@@ -21,54 +22,51 @@ fn engine_flags(engine: &EngineOpts) -> Vec<String> {
     flags
 }
 
-/// `flag` when `on`.
-fn flag_if(on: bool, flag: &str) -> Option<String> {
-    on.then(|| flag.to_string())
+/// The command `command` (`None`: the previewer) of `diff` with the
+/// flags of `engine` that change how the input is read, then each flag
+/// of `flags` that is on, in their order.
+fn rerun_of(
+    command: Option<&'static str>,
+    diff: Option<&Path>,
+    engine: &EngineOpts,
+    flags: &[(bool, &str)],
+) -> Rerun {
+    let mut all = engine_flags(engine);
+    all.extend(
+        flags
+            .iter()
+            .filter(|(on, _)| *on)
+            .map(|(_, flag)| flag.to_string()),
+    );
+    Rerun::new(command, diff, all)
 }
 
 impl ApplyArgs {
     /// `srview apply` of DIFF with the flags that decide what it does
     /// (`--json`, `--write`, `--force`, `--new-file`).
     pub(super) fn rerun(&self) -> Rerun {
-        let mut flags = engine_flags(&self.engine);
-        flags.extend(
-            [
-                flag_if(self.json, "--json"),
-                flag_if(self.write, "--write"),
-                flag_if(self.force, "--force"),
-                flag_if(self.new_file, "--new-file"),
-            ]
-            .into_iter()
-            .flatten(),
-        );
-        Rerun::new(Some("apply"), self.diff.as_deref(), flags)
+        let flags = [
+            (self.json, "--json"),
+            (self.write, "--write"),
+            (self.force, "--force"),
+            (self.new_file, "--new-file"),
+        ];
+        rerun_of(Some("apply"), self.diff.as_deref(), &self.engine, &flags)
     }
 }
 
 impl CheckArgs {
     /// `srview check` of DIFF with `--json` and `--suggest` as given.
     pub(super) fn rerun(&self) -> Rerun {
-        let mut flags = engine_flags(&self.engine);
-        flags.extend(
-            [
-                flag_if(self.json, "--json"),
-                flag_if(self.suggest, "--suggest"),
-            ]
-            .into_iter()
-            .flatten(),
-        );
-        Rerun::new(Some("check"), self.diff.as_deref(), flags)
+        let flags = [(self.json, "--json"), (self.suggest, "--suggest")];
+        rerun_of(Some("check"), self.diff.as_deref(), &self.engine, &flags)
     }
 }
 
 impl FixArgs {
     /// `srview fix` of DIFF.
     pub(super) fn rerun(&self) -> Rerun {
-        Rerun::new(
-            Some("fix"),
-            self.diff.as_deref(),
-            engine_flags(&self.engine),
-        )
+        rerun_of(Some("fix"), self.diff.as_deref(), &self.engine, &[])
     }
 }
 
@@ -76,16 +74,11 @@ impl PreviewArgs {
     /// The previewer (`srview FILE DIFF`) of DIFF with `--print`,
     /// `--final` and `--new-file` as given.
     pub(super) fn rerun(&self) -> Rerun {
-        let mut flags = engine_flags(&self.engine);
-        flags.extend(
-            [
-                flag_if(self.print, "--print"),
-                flag_if(self.final_mode, "--final"),
-                flag_if(self.new_file, "--new-file"),
-            ]
-            .into_iter()
-            .flatten(),
-        );
-        Rerun::new(None, self.diff.as_deref(), flags)
+        let flags = [
+            (self.print, "--print"),
+            (self.final_mode, "--final"),
+            (self.new_file, "--new-file"),
+        ];
+        rerun_of(None, self.diff.as_deref(), &self.engine, &flags)
     }
 }

@@ -597,31 +597,31 @@ impl Lexer<'_> {
     /// At a `"`: to its closing `"`, `${..}` and `$(..)` read.
     fn double(&mut self) -> Result<(), Unsure> {
         self.i += 1;
-        while let Some(c) = self.peek(0) {
-            match c {
-                b'"' => {
-                    self.i += 1;
-                    return Ok(());
-                }
-                b'\\' => self.i += 2,
-                b'`' => self.backquote()?,
-                b'$' => self.dollar()?,
-                _ => self.i += 1,
-            }
-        }
-        Err(Unsure)
+        self.through(b'"', b"`$")
     }
 
     /// At a backquote: to its closing one.
     fn backquote(&mut self) -> Result<(), Unsure> {
         self.i += 1;
+        self.through(b'`', b"")
+    }
+
+    /// Past the `close` that ends what the reader is in (its opening read
+    /// already), a `\` escaping the next byte and each quote or `$` of
+    /// `nested` read through as its own.
+    fn through(&mut self, close: u8, nested: &[u8]) -> Result<(), Unsure> {
         while let Some(c) = self.peek(0) {
             match c {
-                b'`' => {
+                _ if c == close => {
                     self.i += 1;
                     return Ok(());
                 }
                 b'\\' => self.i += 2,
+                _ if !nested.contains(&c) => self.i += 1,
+                b'\'' => self.single()?,
+                b'"' => self.double()?,
+                b'`' => self.backquote()?,
+                b'$' => self.dollar()?,
                 _ => self.i += 1,
             }
         }
@@ -667,21 +667,7 @@ impl Lexer<'_> {
                         .map_or(self.s.len(), |n| self.i + n + 1);
                     self.note(Bashism::Substitution, start, end);
                 }
-                while let Some(c) = self.peek(0) {
-                    match c {
-                        b'}' => {
-                            self.i += 1;
-                            return Ok(());
-                        }
-                        b'\\' => self.i += 2,
-                        b'\'' => self.single()?,
-                        b'"' => self.double()?,
-                        b'`' => self.backquote()?,
-                        b'$' => self.dollar()?,
-                        _ => self.i += 1,
-                    }
-                }
-                Err(Unsure)
+                self.through(b'}', b"'\"`$")
             }
             _ => {
                 self.i += 1;

@@ -627,26 +627,11 @@ mod tests {
         let commented = "{\n  // ids\n  \"a\": 1\n}\n";
         let trailing = "{\n  \"a\": [1, 2,]\n}\n";
         for before in [commented, trailing] {
+            // `"b": 2` added as the last entry, written `new`.
+            let b_added = |new| check_edit(json_broken, "data/x.json", before, "\n}\n", new);
+            assert_eq!(b_added(",\n  \"b\": 2,\n}\n"), None, "{before}");
             assert_eq!(
-                check_edit(
-                    json_broken,
-                    "data/x.json",
-                    before,
-                    "\n}\n",
-                    ",\n  \"b\": 2,\n}\n"
-                ),
-                None,
-                "{before}"
-            );
-            assert_eq!(
-                check_edit(
-                    json_broken,
-                    "data/x.json",
-                    before,
-                    "\n}\n",
-                    "\n  \"b\": 2\n}\n"
-                )
-                .map(|f| f.jsonc),
+                b_added("\n  \"b\": 2\n}\n").map(|f| f.jsonc),
                 Some(true),
                 "{before}"
             );

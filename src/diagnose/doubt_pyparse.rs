@@ -39,6 +39,7 @@
 //!   the file's order is said, with its line and CPython 3.11's words.
 
 use super::doubt_names::{at_top, closing, compound, python_lines, split_at_top, top_colon};
+use super::doubt_pysyntax::python_refuses;
 use super::pytokens::{Tok, Token, keyword};
 
 /// A statement CPython's parser refuses.
@@ -168,12 +169,7 @@ impl ParseBreak {
                 format!("starts an `{word}` clause below {above}, which no `{word}` may follow")
             }
         };
-        format!(
-            "as the edit leaves it, Python refuses the file: line {line} (`{}`) {what} \
-             (SyntaxError: {}), where the file before had no such fault",
-            self.text,
-            self.fault.python()
-        )
+        python_refuses(line, &self.text, &what, self.fault.python())
     }
 }
 

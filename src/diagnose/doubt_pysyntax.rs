@@ -441,13 +441,19 @@ impl SyntaxBreak {
                 self.fault.python()
             );
         }
-        format!(
-            "as the edit leaves it, Python refuses the file: line {line} (`{}`) {what} \
-             (SyntaxError: {}), where the file before had no such fault",
-            self.text,
-            self.fault.python()
-        )
+        python_refuses(line, &self.text, &what, &self.fault.python())
     }
+}
+
+/// "as the edit leaves it, Python refuses the file": line `line` (its
+/// `text`) does `what`, CPython's SyntaxError saying `python`. The
+/// sentence of each check whose fault is one CPython reports
+/// ([`super::doubt_pyparse`] too).
+pub(super) fn python_refuses(line: usize, text: &str, what: &str, python: &str) -> String {
+    format!(
+        "as the edit leaves it, Python refuses the file: line {line} (`{text}`) {what} \
+         (SyntaxError: {python}), where the file before had no such fault"
+    )
 }
 
 /// The fault `result` (the Python file as an edit leaves it) has where

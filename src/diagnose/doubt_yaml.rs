@@ -153,13 +153,16 @@ impl YamlBreak {
     }
 }
 
+/// `fault` and what to send instead, for a key or item the new lines put
+/// at another column ([`KeyMove`], [`Misplaced`]).
+fn send_at_their_indentation(fault: String) -> String {
+    format!("{fault}: send the new lines at the indentation of the lines they replace")
+}
+
 impl KeyMove {
     /// One sentence without a final stop.
     pub fn describe(&self) -> String {
-        format!(
-            "{}: send the new lines at the indentation of the lines they replace",
-            self.fault()
-        )
+        send_at_their_indentation(self.fault())
     }
 
     /// [`Self::describe`] without what to send instead: the fault alone.
@@ -315,10 +318,7 @@ pub enum Against {
 impl Misplaced {
     /// One sentence without a final stop.
     pub fn describe(&self) -> String {
-        format!(
-            "{}: send the new lines at the indentation of the lines they replace",
-            self.fault()
-        )
+        send_at_their_indentation(self.fault())
     }
 
     /// [`Self::describe`] without what to send instead: the fault alone.

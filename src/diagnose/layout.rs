@@ -13,30 +13,46 @@
 //! all.
 
 use super::doubt_asi::statement_join;
+use super::doubt_bashism::sh_bashism;
 use super::doubt_braces::{BraceFault, brace_fault, bracket_language};
+use super::doubt_conditionals::conditionals_unbalanced;
+use super::doubt_continued::command_cut;
 use super::doubt_decorators::decorator_moved;
 use super::doubt_defines::redefined;
 use super::doubt_ends::ends_unbalanced;
+use super::doubt_exec_form::shell_form_list;
 use super::doubt_fence::{fence_left_open, markdown_name};
+use super::doubt_fn_rename::function_renamed;
 use super::doubt_format::format_brace;
+use super::doubt_go_use::go_package_use;
+use super::doubt_go_vars::go_unused_variable;
+use super::doubt_heredoc::heredoc_moved;
 use super::doubt_imports::import_twice;
 use super::doubt_indent::python_break;
 use super::doubt_ini::{ini_name, ini_twice};
+use super::doubt_ini_value::value_cut;
+use super::doubt_js_gone::js_name_gone;
 use super::doubt_json::{json_broken, json_name};
 use super::doubt_keys::literal_key_twice;
 use super::doubt_late::{python_defined_late, shell_defined_late};
 use super::doubt_make::make_break;
+use super::doubt_make_dollar::recipe_dollar;
 use super::doubt_markup::{markup_left_open, markup_name};
 use super::doubt_names::python_name_gone;
 use super::doubt_normal::other_form;
 use super::doubt_not_yaml::yaml_unparsed;
+use super::doubt_npm_script::npm_script_cut;
 use super::doubt_overload::overload_alone;
+use super::doubt_py_method_gone::python_method_gone;
+use super::doubt_pyparse::python_parse;
 use super::doubt_pysyntax::{SyntaxFault, python_syntax};
 use super::doubt_redefine::{
     json_duplicate_key, python_redefinition, yaml_duplicate_key, yaml_template,
 };
 use super::doubt_restricted::restricted_break;
+use super::doubt_separator::separator_dropped;
 use super::doubt_shell::{ShellFault, shell_syntax};
+use super::doubt_spaces::odd_space_in_code;
 use super::doubt_toml::{toml_broken, toml_name};
 use super::doubt_twins::{Script, script_twin};
 use super::doubt_xml::{xml_broken, xml_name};
@@ -386,136 +402,86 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
     let result = result.strip_prefix('\u{feff}').unwrap_or(result);
     let of = |kind: BreakKind| move |why: String| LayoutBreak { kind, why };
     let say = |describe: String, fault: String| if advice { describe } else { fault };
+    // `said!(Kind, check(..))`: what a check finds (an `Option` of a fault
+    // that has `describe` and `fault`), as a break of `BreakKind::Kind`;
+    // a check whose fault picks its kind says it with `of` and `say`.
+    // Each link of the chains below asks one check, the first that finds
+    // wins: their order is behaviour.
+    macro_rules! said {
+        ($kind:ident, $found:expr) => {
+            $found.map(|c| of(BreakKind::$kind)(say(c.describe(), c.fault())))
+        };
+    }
     let found = match FileKind::of_edit(path, original, result) {
-        FileKind::Python => match python_break(original, result) {
-            Some(b) => Some(of(BreakKind::Misindents)(say(b.describe(), b.fault()))),
-            None => match python_redefinition(original, result) {
-                Some(t) => Some(of(BreakKind::DefinesTwice)(say(t.describe(), t.fault()))),
-                None => match python_name_gone(original, result) {
-                    Some(g) => Some(of(BreakKind::Undefined)(say(g.describe(), g.fault()))),
-                    // A string or a bracket left open, a statement outside
-                    // its block ([`super::doubt_pysyntax`]).
-                    None => python_syntax(original, result)
-                        .map(|s| {
-                            let kind = match s.fault {
-                                ref f if f.is_string() => BreakKind::Unclosed,
-                                ref f if f.is_outside() => BreakKind::Outside,
-                                SyntaxFault::Invalid { .. } => BreakKind::InvalidCharacter,
-                                SyntaxFault::Dangling { .. } => BreakKind::InvalidSyntax,
-                                SyntaxFault::ArgumentTwice { .. } => BreakKind::ArgumentTwice,
-                                SyntaxFault::LateFuture { .. } => BreakKind::LateFuture,
-                                _ => BreakKind::Unbalanced,
-                            };
-                            of(kind)(say(s.describe(), s.fault()))
-                        })
-                        // A default before a parameter without one, `=` in
-                        // a condition, a stray `else:` ([`super::doubt_pyparse`]).
-                        .or_else(|| {
-                            let p = super::doubt_pyparse::python_parse(original, result)?;
-                            Some(of(BreakKind::InvalidSyntax)(say(p.describe(), p.fault())))
-                        })
-                        // A method renamed or removed while its class
-                        // still uses `self.name` ([`super::doubt_py_method_gone`]).
-                        .or_else(|| {
-                            let m =
-                                super::doubt_py_method_gone::python_method_gone(original, result)?;
-                            Some(of(BreakKind::Undefined)(say(m.describe(), m.fault())))
-                        })
-                        // A name defined after the code that runs it
-                        // ([`super::doubt_late`]).
-                        .or_else(|| {
-                            let l = python_defined_late(original, result)?;
-                            Some(of(BreakKind::UsedBeforeDefined)(say(
-                                l.describe(),
-                                l.fault(),
-                            )))
-                        })
-                        // An `@overload` stack left without its
-                        // implementation ([`super::doubt_overload`]).
-                        .or_else(|| {
-                            let o = overload_alone(path, original, result)?;
-                            Some(of(BreakKind::OverloadAlone)(say(o.describe(), o.fault())))
-                        }),
-                },
-            },
-        },
-        FileKind::Makefile => make_break(original, result)
-            .map(|b| of(BreakKind::Misindents)(say(b.describe(), b.fault())))
+        FileKind::Python => said!(Misindents, python_break(original, result))
+            .or_else(|| said!(DefinesTwice, python_redefinition(original, result)))
+            .or_else(|| said!(Undefined, python_name_gone(original, result)))
+            // A string or a bracket left open, a statement outside
+            // its block ([`super::doubt_pysyntax`]).
             .or_else(|| {
-                super::doubt_make_dollar::recipe_dollar(original, result)
-                    .map(|d| of(BreakKind::MakeExpands)(say(d.describe(), d.fault())))
-            }),
-        FileKind::Yaml => match yaml_break(original, result) {
-            Some(b) => Some(of(BreakKind::Misindents)(say(b.describe(), b.fault()))),
+                python_syntax(original, result).map(|s| {
+                    let kind = match s.fault {
+                        ref f if f.is_string() => BreakKind::Unclosed,
+                        ref f if f.is_outside() => BreakKind::Outside,
+                        SyntaxFault::Invalid { .. } => BreakKind::InvalidCharacter,
+                        SyntaxFault::Dangling { .. } => BreakKind::InvalidSyntax,
+                        SyntaxFault::ArgumentTwice { .. } => BreakKind::ArgumentTwice,
+                        SyntaxFault::LateFuture { .. } => BreakKind::LateFuture,
+                        _ => BreakKind::Unbalanced,
+                    };
+                    of(kind)(say(s.describe(), s.fault()))
+                })
+            })
+            // A default before a parameter without one, `=` in
+            // a condition, a stray `else:` ([`super::doubt_pyparse`]).
+            .or_else(|| said!(InvalidSyntax, python_parse(original, result)))
+            // A method renamed or removed while its class
+            // still uses `self.name` ([`super::doubt_py_method_gone`]).
+            .or_else(|| said!(Undefined, python_method_gone(original, result)))
+            // A name defined after the code that runs it
+            // ([`super::doubt_late`]).
+            .or_else(|| said!(UsedBeforeDefined, python_defined_late(original, result)))
+            // An `@overload` stack left without its
+            // implementation ([`super::doubt_overload`]).
+            .or_else(|| said!(OverloadAlone, overload_alone(path, original, result))),
+        FileKind::Makefile => said!(Misindents, make_break(original, result))
+            .or_else(|| said!(MakeExpands, recipe_dollar(original, result))),
+        FileKind::Yaml => said!(Misindents, yaml_break(original, result)).or_else(|| {
             // A template's branches may each set one key, and its
             // directives are no YAML: not read.
-            None if yaml_template(path, original) || yaml_template(path, result) => None,
-            None => match yaml_unparsed(original, result) {
-                Some(n) => Some(of(BreakKind::NotYaml)(say(n.describe(), n.fault()))),
-                None => match yaml_duplicate_key(original, result) {
-                    Some(k) => Some(of(BreakKind::KeyTwice)(say(k.describe(), k.fault()))),
-                    // A key left empty above its content at its own
-                    // column ([`super::doubt_yaml_empty`]), a value the
-                    // edit writes unquoted that YAML reads as another
-                    // ([`super::doubt_yaml_value`]).
-                    None => match yaml_empty_key(original, result) {
-                        Some(e) => Some(of(BreakKind::EmptyKey)(say(e.describe(), e.fault()))),
-                        None => yaml_value_read(original, result)
-                            .map(|v| of(BreakKind::ReadsOtherwise)(say(v.describe(), v.fault()))),
-                    },
-                },
-            },
-        },
+            if yaml_template(path, original) || yaml_template(path, result) {
+                return None;
+            }
+            said!(NotYaml, yaml_unparsed(original, result))
+                .or_else(|| said!(KeyTwice, yaml_duplicate_key(original, result)))
+                // A key left empty above its content at its own
+                // column ([`super::doubt_yaml_empty`]), a value the
+                // edit writes unquoted that YAML reads as another
+                // ([`super::doubt_yaml_value`]).
+                .or_else(|| said!(EmptyKey, yaml_empty_key(original, result)))
+                .or_else(|| said!(ReadsOtherwise, yaml_value_read(original, result)))
+        }),
         // A string left open first: the brackets it hides are its effect.
         FileKind::Other => match brace_fault(path, original, result) {
-            Some(BraceFault::Unclosed(q)) => {
-                Some(of(BreakKind::Unclosed)(say(q.describe(), q.fault())))
-            }
-            Some(BraceFault::OpenAtEnd(o)) => {
-                Some(of(BreakKind::Unclosed)(say(o.describe(), o.fault())))
-            }
-            Some(BraceFault::Unbalanced(u)) => {
-                Some(of(BreakKind::Unbalanced)(say(u.describe(), u.fault())))
-            }
-            None => match redefined(path, original, result) {
-                Some(t) => Some(of(BreakKind::DefinesTwice)(say(t.describe(), t.fault()))),
-                None => match json_duplicate_key(path, original, result) {
-                    Some(k) => Some(of(BreakKind::KeyTwice)(say(k.describe(), k.fault()))),
-                    None => match json_broken(path, original, result) {
-                        Some(j) => Some(of(BreakKind::NotJson)(say(j.describe(), j.fault()))),
-                        None => match toml_broken(path, original, result) {
-                            Some(t) => Some(of(BreakKind::NotToml)(say(t.describe(), t.fault()))),
-                            None => match xml_broken(path, original, result) {
-                                Some(x) => {
-                                    Some(of(BreakKind::NotXml)(say(x.describe(), x.fault())))
-                                }
-                                None => ini_twice(path, original, result)
-                                    .map(|i| of(BreakKind::KeyTwice)(say(i.describe(), i.fault())))
-                                    .or_else(|| {
-                                        let v = super::doubt_ini_value::value_cut(
-                                            path, original, result,
-                                        )?;
-                                        Some(of(BreakKind::CutsValue)(say(v.describe(), v.fault())))
-                                    }),
-                            },
-                        },
-                    },
-                },
-            },
+            Some(BraceFault::Unclosed(q)) => said!(Unclosed, Some(q)),
+            Some(BraceFault::OpenAtEnd(o)) => said!(Unclosed, Some(o)),
+            Some(BraceFault::Unbalanced(u)) => said!(Unbalanced, Some(u)),
+            None => said!(DefinesTwice, redefined(path, original, result))
+                .or_else(|| said!(KeyTwice, json_duplicate_key(path, original, result)))
+                .or_else(|| said!(NotJson, json_broken(path, original, result)))
+                .or_else(|| said!(NotToml, toml_broken(path, original, result)))
+                .or_else(|| said!(NotXml, xml_broken(path, original, result)))
+                .or_else(|| said!(KeyTwice, ini_twice(path, original, result)))
+                .or_else(|| said!(CutsValue, value_cut(path, original, result))),
         },
     };
     // A Ruby or Lua block left without its `end`, or an `end` closing
     // none ([`super::doubt_ends`]).
-    let found = found.or_else(|| {
-        ends_unbalanced(path, original, result)
-            .map(|e| of(BreakKind::Unbalanced)(say(e.describe(), e.fault())))
-    });
+    let found = found.or_else(|| said!(Unbalanced, ends_unbalanced(path, original, result)));
     // A C preprocessor or make conditional left open, or a directive
     // closing none ([`super::doubt_conditionals`]).
-    let found = found.or_else(|| {
-        super::doubt_conditionals::conditionals_unbalanced(path, original, result)
-            .map(|c| of(BreakKind::Unbalanced)(say(c.describe(), c.fault())))
-    });
+    let found =
+        found.or_else(|| said!(Unbalanced, conditionals_unbalanced(path, original, result)));
     // A CMake file's `if(`/`endif()` blocks left unnested
     // ([`super::doubt_cmake`]).
     let found = found.or_else(|| {
@@ -535,16 +501,10 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
     });
     // A Rust format string left with a `{` or `}` unmatched
     // ([`super::doubt_format`]).
-    let found = found.or_else(|| {
-        format_brace(path, original, result)
-            .map(|f| of(BreakKind::Unbalanced)(say(f.describe(), f.fault())))
-    });
+    let found = found.or_else(|| said!(Unbalanced, format_brace(path, original, result)));
     // A shell function, a Ruby method, a Make target's recipe or a Lua
     // function twice ([`super::doubt_twins`]).
-    let found = found.or_else(|| {
-        script_twin(path, original, result)
-            .map(|t| of(BreakKind::DefinesTwice)(say(t.describe(), t.fault())))
-    });
+    let found = found.or_else(|| said!(DefinesTwice, script_twin(path, original, result)));
     // A sh or bash script `bash -n` refuses: a quote or a block left
     // open, a block closed by another's word ([`super::doubt_shell`]).
     let found = found.or_else(|| {
@@ -559,72 +519,42 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
     });
     // A heredoc's end moved: commands read as its text, or its text run
     // ([`super::doubt_heredoc`]).
-    let found = found.or_else(|| {
-        super::doubt_heredoc::heredoc_moved(path, original, result)
-            .map(|h| of(BreakKind::HeredocEnds)(say(h.describe(), h.fault())))
-    });
+    let found = found.or_else(|| said!(HeredocEnds, heredoc_moved(path, original, result)));
     // A package.json script left ending in `&&`, `||` or `|`
     // ([`super::doubt_npm_script`]); a Dockerfile `CMD ['a']`
     // ([`super::doubt_exec_form`]).
-    let found = found.or_else(|| {
-        super::doubt_npm_script::npm_script_cut(path, original, result)
-            .map(|n| of(BreakKind::Unbalanced)(say(n.describe(), n.fault())))
-    });
-    let found = found.or_else(|| {
-        super::doubt_exec_form::shell_form_list(path, original, result)
-            .map(|f| of(BreakKind::ShellForm)(say(f.describe(), f.fault())))
-    });
+    let found = found.or_else(|| said!(Unbalanced, npm_script_cut(path, original, result)));
+    let found = found.or_else(|| said!(ShellForm, shell_form_list(path, original, result)));
     // A shell function renamed while a call keeps its old name
     // ([`super::doubt_fn_rename`]).
-    let found = found.or_else(|| {
-        super::doubt_fn_rename::function_renamed(path, original, result)
-            .map(|r| of(BreakKind::Undefined)(say(r.describe(), r.fault())))
-    });
+    let found = found.or_else(|| said!(Undefined, function_renamed(path, original, result)));
     // A bash-only construct added to a sh script ([`super::doubt_bashism`]).
-    let found = found.or_else(|| {
-        super::doubt_bashism::sh_bashism(path, original, result)
-            .map(|b| of(BreakKind::Bashism)(say(b.describe(), b.fault())))
-    });
+    let found = found.or_else(|| said!(Bashism, sh_bashism(path, original, result)));
     // A shell command ended where a `\` was meant to continue it
     // ([`super::doubt_continued`]).
-    let found = found.or_else(|| {
-        super::doubt_continued::command_cut(path, original, result)
-            .map(|c| of(BreakKind::CutsCommand)(say(c.describe(), c.fault())))
-    });
+    let found = found.or_else(|| said!(CutsCommand, command_cut(path, original, result)));
     // A shell function defined after the top-level line that runs it
     // ([`super::doubt_late`]).
     let found = found.or_else(|| {
-        shell_defined_late(path, original, result)
-            .map(|l| of(BreakKind::UsedBeforeDefined)(say(l.describe(), l.fault())))
+        said!(
+            UsedBeforeDefined,
+            shell_defined_late(path, original, result)
+        )
     });
     // A no-break space put in C, Rust, Go or shell code
     // ([`super::doubt_spaces`]).
-    let found = found.or_else(|| {
-        super::doubt_spaces::odd_space_in_code(path, original, result)
-            .map(|o| of(BreakKind::InvalidCharacter)(say(o.describe(), o.fault())))
-    });
+    let found =
+        found.or_else(|| said!(InvalidCharacter, odd_space_in_code(path, original, result)));
     // A Go, Rust or JavaScript import given again
     // ([`super::doubt_imports`]); a Markdown code fence left open
     // ([`super::doubt_fence`]).
-    let found = found.or_else(|| {
-        import_twice(path, original, result)
-            .map(|t| of(BreakKind::DefinesTwice)(say(t.describe(), t.fault())))
-    });
+    let found = found.or_else(|| said!(DefinesTwice, import_twice(path, original, result)));
     // A Go import left unused, a standard package used and not imported
     // ([`super::doubt_go_use`]).
-    let found = found.or_else(|| {
-        super::doubt_go_use::go_package_use(path, original, result)
-            .map(|u| of(BreakKind::PackageUse)(say(u.describe(), u.fault())))
-    });
+    let found = found.or_else(|| said!(PackageUse, go_package_use(path, original, result)));
     // A Go local variable declared and not used ([`super::doubt_go_vars`]).
-    let found = found.or_else(|| {
-        super::doubt_go_vars::go_unused_variable(path, original, result)
-            .map(|u| of(BreakKind::UnusedVariable)(say(u.describe(), u.fault())))
-    });
-    let found = found.or_else(|| {
-        fence_left_open(path, original, result)
-            .map(|f| of(BreakKind::FenceOpen)(say(f.describe(), f.fault())))
-    });
+    let found = found.or_else(|| said!(UnusedVariable, go_unused_variable(path, original, result)));
+    let found = found.or_else(|| said!(FenceOpen, fence_left_open(path, original, result)));
     let found = found.or_else(|| {
         let (line, last) = super::doubt_fence::comment_left_open(path, original, result)?;
         use super::doubt_fence::{comment_open_fault, comment_open_said};
@@ -636,10 +566,7 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
     });
     // A stylesheet's `/*` or `{`, a page's `<!--` or `<script>`, a
     // template's `{% block %}` left open to the end ([`super::doubt_markup`]).
-    let found = found.or_else(|| {
-        markup_left_open(path, original, result)
-            .map(|m| of(BreakKind::MarkupOpen)(say(m.describe(), m.fault())))
-    });
+    let found = found.or_else(|| said!(MarkupOpen, markup_left_open(path, original, result)));
     // A PHP file's, an nginx configuration's or a page's script or style
     // blocks left unbalanced ([`super::doubt_web`]).
     let found = found.or_else(|| {
@@ -654,10 +581,7 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
     });
     // A decorator or attribute put on a new definition
     // ([`super::doubt_decorators`]).
-    let found = found.or_else(|| {
-        decorator_moved(path, original, result)
-            .map(|m| of(BreakKind::MovesDecorator)(say(m.describe(), m.fault())))
-    });
+    let found = found.or_else(|| said!(MovesDecorator, decorator_moved(path, original, result)));
     // A Python dict's or a JavaScript object literal's key or method
     // twice ([`super::doubt_keys`]).
     let found = found.or_else(|| {
@@ -671,10 +595,7 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
     });
     // A JavaScript or TypeScript module's top-level name removed while
     // the file still calls it ([`super::doubt_js_gone`]).
-    let found = found.or_else(|| {
-        super::doubt_js_gone::js_name_gone(path, original, result)
-            .map(|g| of(BreakKind::Undefined)(say(g.describe(), g.fault())))
-    });
+    let found = found.or_else(|| said!(Undefined, js_name_gone(path, original, result)));
     // A JavaScript typographic quote in code, an `await` outside an
     // `async` function, a name or class member twice
     // ([`super::doubt_js_early`]).
@@ -691,28 +612,17 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
     });
     // A JavaScript line that continues the statement above it
     // ([`super::doubt_asi`]).
-    let found = found.or_else(|| {
-        statement_join(path, original, result)
-            .map(|j| of(BreakKind::JoinsStatements)(say(j.describe(), j.fault())))
-    });
+    let found = found.or_else(|| said!(JoinsStatements, statement_join(path, original, result)));
     // A JavaScript line break where the language allows none: `return`
     // cut from its value ([`super::doubt_restricted`]).
-    let found = found.or_else(|| {
-        restricted_break(path, original, result)
-            .map(|c| of(BreakKind::SplitsStatement)(say(c.describe(), c.fault())))
-    });
+    let found = found.or_else(|| said!(SplitsStatement, restricted_break(path, original, result)));
     // An element's `,` or a statement's `;` left out
     // ([`super::doubt_separator`]).
-    let found = found.or_else(|| {
-        super::doubt_separator::separator_dropped(path, original, result)
-            .map(|s| of(BreakKind::SeparatorDropped)(say(s.describe(), s.fault())))
-    });
+    let found =
+        found.or_else(|| said!(SeparatorDropped, separator_dropped(path, original, result)));
     // A name written in another Unicode normalisation than the file's
     // ([`super::doubt_normal`]).
-    found.or_else(|| {
-        other_form(path, original, result)
-            .map(|f| of(BreakKind::OtherForm)(say(f.describe(), f.fault())))
-    })
+    found.or_else(|| said!(OtherForm, other_form(path, original, result)))
 }
 
 #[cfg(test)]
