@@ -778,6 +778,49 @@ fn crlf_lines_into_an_lf_file_are_held_back() {
     }
 }
 
+/// A Claude Code Edit whose new lines end in spaces (a test's expected
+/// text padded by `:<4`): Claude Code's decode path strips them outside
+/// .md/.mdx (`normalizeFileEditInput`), so the file gets other lines than
+/// the edit shows (a tester's find: srview predicted a file whose test
+/// passed; Claude Code's failed). `check` exits 1 saying so and predicts
+/// Claude Code's file; `apply --write` holds it back; in a .md file the
+/// spaces stay and it is exact.
+#[test]
+fn trailing_spaces_claude_code_strips_are_said_and_held_back() {
+    let text = "EXPECTED = \"\"\"\\\napple   3   \npear    10  \"\"\"\n";
+    let edit = |path: &str| {
+        serde_json::json!({
+            "file_path": path,
+            "old_string": "apple   3   \n",
+            "new_string": "apple   3   \nbanana  7   \n",
+        })
+        .to_string()
+    };
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (file, d) = file_and_diff(dir.path(), ("t.py", text), ("e.json", &edit("t.py")));
+    let out = checked(&file, &d, 1);
+    assert_contains(
+        &out,
+        "    ! Claude Code strips the trailing whitespace of every line of new_string outside \
+         .md and .mdx files, so 2 lines of new_string reach the file without the whitespace \
+         the model wrote after it (line 1, `apple   3`, loses 3 characters): the file gets \
+         other lines than the edit shows. Send new_string without it if that is meant; a text \
+         whose trailing spaces matter (an expected output, a fixed-width table) cannot be \
+         written by this tool.\n",
+    );
+    let (printed, result, _) = srview_all(&["apply", &file, &d]);
+    assert_eq!(printed, 0);
+    assert_eq!(
+        result,
+        "EXPECTED = \"\"\"\\\napple   3\nbanana  7\npear    10  \"\"\"\n"
+    );
+    let (write, _, err) = srview_all(&["apply", &file, &d, "--write"]);
+    assert_eq!(write, 1, "{err}");
+    assert_eq!(std::fs::read_to_string(&file).expect("the file"), text);
+    let (file, d) = file_and_diff(dir.path(), ("t.md", text), ("m.json", &edit("t.md")));
+    checked(&file, &d, 0);
+}
+
 /// An Edit whose old text ends between a letter and its combining accent
 /// (`Cafe` + U+0301, as macOS and many editors write `é`): the accent
 /// would land on the new text's last letter (`Bistró`: a tester's find).

@@ -183,7 +183,8 @@ fn doubt_steps_but_layout(
                 | Kind::LineEndings
                 | Kind::RenamesOthers
                 | Kind::HiddenText
-                | Kind::JoinsLines => NextStep::Said,
+                | Kind::JoinsLines
+                | Kind::WhitespaceStripped => NextStep::Said,
                 Kind::CutsWord | Kind::InComment => NextStep::WholeLines,
             };
             (step, message)

@@ -174,6 +174,8 @@ impl DoubtKind {
             K::ElidesLines => DoubtKind::StandsIn,
             K::HiddenText => DoubtKind::HiddenText,
             K::JoinsLines => DoubtKind::JoinsLines,
+            // Claude Code writes other lines than the edit shows.
+            K::WhitespaceStripped => DoubtKind::Rewritten,
         }
     }
 

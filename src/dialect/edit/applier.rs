@@ -7,13 +7,21 @@ use super::{Edit, EditError, claude, cline};
 /// Runs the agent's semantics.
 pub(super) fn run(edit: &Edit, original: Option<&str>) -> Result<Done, EditError> {
     match edit {
+        // As Claude Code's decode path normalises the input first
+        // ([`claude::normalised_input`]).
         Edit::ClaudeEdit {
+            file_path,
             old_string,
             new_string,
             replace_all,
-            ..
-        } => claude::edit(old_string, new_string, *replace_all, original),
-        Edit::ClaudeWrite { content, .. } => Ok(claude::write(content, original)),
+        } => {
+            let (old, new) = claude::normalised_input(file_path, old_string, new_string, original);
+            claude::edit(&old, &new, *replace_all, original)
+        }
+        Edit::ClaudeWrite { file_path, content } => Ok(claude::write(
+            &claude::normalised_content(file_path, content),
+            original,
+        )),
         Edit::ClineEditor {
             path,
             old_text,

@@ -15,9 +15,121 @@
 //! `old_string`): such an edit fails here with
 //! [`EditError::ClaudeQuoteNormalised`] rather than a guess.
 
+use std::borrow::Cow;
+
 use super::EditError;
 use super::text::{CrlfMap, Done, crlf_offset};
-use crate::engine::js::js_trim;
+use crate::engine::js::{is_js_whitespace, js_trim, js_trim_end};
+
+/// Claude Code's `normalizeFileEditInput`, which its decode path runs on
+/// every `Edit` the model sends (`normalizeToolInput`), before its hooks and
+/// its transcript see the input: outside `.md`/`.mdx` files, each line of
+/// `new_string` loses its trailing whitespace (`stripTrailingWhitespace`);
+/// an `old_string` the file does not hold, but does once the API's
+/// sanitised tags are restored (`<n>` as `<name>`, `\n\nH:` as
+/// `\n\nHuman:`, ...: `desanitizeMatchString`), is replaced by that, and
+/// the same replacements are made in `new_string`. A missing file (Claude
+/// Code's read throws) leaves the input as sent. An input that already
+/// went through it (a hook payload, a transcript) comes out unchanged.
+pub fn normalised_input<'a>(
+    path: &str,
+    old: &'a str,
+    new: &'a str,
+    original: Option<&str>,
+) -> (Cow<'a, str>, Cow<'a, str>) {
+    let Some(original) = original else {
+        return (Cow::Borrowed(old), Cow::Borrowed(new));
+    };
+    let new = if is_markdown(path) {
+        Cow::Borrowed(new)
+    } else {
+        strip_trailing_whitespace(new)
+    };
+    if original.contains(old) {
+        return (Cow::Borrowed(old), new);
+    }
+    let (restored, applied) = desanitised(old);
+    if applied.is_empty() || !original.contains(restored.as_str()) {
+        return (Cow::Borrowed(old), new);
+    }
+    let mut new = new.into_owned();
+    for (from, to) in applied {
+        new = new.replace(from, to);
+    }
+    (Cow::Owned(restored), Cow::Owned(new))
+}
+
+/// Claude Code's `normalizeToolInput` of a `Write`: outside `.md`/`.mdx`
+/// files, each line of `content` loses its trailing whitespace.
+pub fn normalised_content<'a>(path: &str, content: &'a str) -> Cow<'a, str> {
+    if is_markdown(path) {
+        Cow::Borrowed(content)
+    } else {
+        strip_trailing_whitespace(content)
+    }
+}
+
+/// `/\.(md|mdx)$/i` of the path.
+fn is_markdown(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    lower.ends_with(".md") || lower.ends_with(".mdx")
+}
+
+/// Claude Code's `stripTrailingWhitespace`: each line (split at `\r\n`,
+/// `\n` or `\r`, which are kept) without the JavaScript whitespace (`\s`)
+/// it ends in. Borrowed when no line ends in any.
+pub fn strip_trailing_whitespace(text: &str) -> Cow<'_, str> {
+    let ends_in_space = |line: &str| line.chars().next_back().is_some_and(is_js_whitespace);
+    if !text.split(['\r', '\n']).any(ends_in_space) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(['\r', '\n']) {
+        out.push_str(js_trim_end(&rest[..at]));
+        let ending = if rest[at..].starts_with("\r\n") { 2 } else { 1 };
+        out.push_str(&rest[at..at + ending]);
+        rest = &rest[at + ending..];
+    }
+    out.push_str(js_trim_end(rest));
+    Cow::Owned(out)
+}
+
+/// Claude Code's `DESANITIZATIONS`, in its order.
+const DESANITIZATIONS: [(&str, &str); 18] = [
+    ("<fnr>", "<function_results>"),
+    ("<n>", "<name>"),
+    ("</n>", "</name>"),
+    ("<o>", "<output>"),
+    ("</o>", "</output>"),
+    ("<e>", "<error>"),
+    ("</e>", "</error>"),
+    ("<s>", "<system>"),
+    ("</s>", "</system>"),
+    ("<r>", "<result>"),
+    ("</r>", "</result>"),
+    ("< META_START >", "<META_START>"),
+    ("< META_END >", "<META_END>"),
+    ("< EOT >", "<EOT>"),
+    ("< META >", "<META>"),
+    ("< SOS >", "<SOS>"),
+    ("\n\nH:", "\n\nHuman:"),
+    ("\n\nA:", "\n\nAssistant:"),
+];
+
+/// `desanitizeMatchString`: `text` with each sanitised form restored, in
+/// turn, and the replacements that changed something.
+fn desanitised(text: &str) -> (String, Vec<(&'static str, &'static str)>) {
+    let mut out = text.to_string();
+    let mut applied = Vec::new();
+    for (from, to) in DESANITIZATIONS {
+        if out.contains(from) {
+            out = out.replace(from, to);
+            applied.push((from, to));
+        }
+    }
+    (out, applied)
+}
 
 pub(super) fn write(content: &str, original: Option<&str>) -> Done {
     Done {
@@ -173,4 +285,84 @@ fn normalise_quotes(text: &str) -> std::borrow::Cow<'_, str> {
             c => c,
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Claude Code's `stripTrailingWhitespace` (FileEditTool/utils.ts):
+    /// `str.split(/(\r\n|\n|\r)/)`, each even part `.replace(/\s+$/, '')`,
+    /// the line endings kept; `\s` holds the no-break space and U+3000.
+    #[test]
+    fn trailing_whitespace_is_stripped_as_claude_codes_regex_does() {
+        for (sent, written) in [
+            ("a  \nb\t\n", "a\nb\n"),
+            ("a \r\nb \rc ", "a\r\nb\rc"),
+            ("x\u{a0}\u{3000}\n  y", "x\n  y"),
+            ("  \n", "\n"),
+            ("no change\n", "no change\n"),
+        ] {
+            assert_eq!(strip_trailing_whitespace(sent), written, "{sent:?}");
+        }
+        assert!(matches!(
+            strip_trailing_whitespace("kept\n"),
+            Cow::Borrowed(_)
+        ));
+    }
+
+    /// `normalizeFileEditInput`: Markdown keeps its trailing spaces; a
+    /// missing file leaves the input as sent; a sanitised tag is restored
+    /// in both texts only where the file holds the restored text.
+    #[test]
+    fn the_input_is_normalised_as_claude_codes_decode_path_does() {
+        let file = "<name>Inventory</name>\nrow  \n";
+        let norm = |path: &str, old: &str, new: &str, original: Option<&str>| {
+            let (old, new) = normalised_input(path, old, new, original);
+            (old.into_owned(), new.into_owned())
+        };
+        assert_eq!(
+            norm("a.py", "row  \n", "row  \nrow2  \n", Some(file)),
+            ("row  \n".to_string(), "row\nrow2\n".to_string())
+        );
+        assert_eq!(
+            norm("README.MD", "row  \n", "row  \nrow2  \n", Some(file)),
+            ("row  \n".to_string(), "row  \nrow2  \n".to_string())
+        );
+        assert_eq!(
+            norm("a.py", "", "new  \n", None),
+            (String::new(), "new  \n".to_string())
+        );
+        assert_eq!(
+            norm("p.py", "<n>Inventory</n>", "<n>Stock</n>", Some(file)),
+            (
+                "<name>Inventory</name>".to_string(),
+                "<name>Stock</name>".to_string()
+            )
+        );
+        // Not held restored either: left as sent (the edit then fails).
+        assert_eq!(
+            norm("p.py", "<n>Other</n>", "<n>X</n>", Some(file)),
+            ("<n>Other</n>".to_string(), "<n>X</n>".to_string())
+        );
+        assert_eq!(normalised_content("a.txt", "x \n"), "x\n");
+        assert_eq!(normalised_content("a.mdx", "x  \n"), "x  \n");
+    }
+
+    /// The edit runs on the normalised input: a sanitised `old_string`
+    /// places, and its new text gets the restored tag.
+    #[test]
+    fn a_sanitised_old_string_places_as_claude_code_places_it() {
+        let edit = super::super::Edit::ClaudeEdit {
+            file_path: "/p/prompt.py".to_string(),
+            old_string: "<n>Inventory</n>".to_string(),
+            new_string: "<n>Stock</n>".to_string(),
+            replace_all: false,
+        };
+        let outcome = super::super::apply(&edit, Some("P = \"<name>Inventory</name>\"\n"));
+        assert_eq!(
+            outcome.result.map(|a| a.new_content).ok().as_deref(),
+            Some("P = \"<name>Stock</name>\"\n")
+        );
+    }
 }

@@ -74,6 +74,9 @@ pub enum EditDoubtKind {
     /// does not show joined ([`joins_lines`]; the sentence ends with what
     /// to send instead).
     JoinsLines,
+    /// Claude Code writes its new text without the trailing whitespace the
+    /// model gave its lines ([`trailing_whitespace_stripped`]).
+    WhitespaceStripped,
 }
 
 impl EditDoubtKind {
@@ -129,6 +132,11 @@ pub fn edit_doubt_kinds(outcome: &EditOutcome, original: &str) -> Vec<(EditDoubt
         // `# ... rest of the file unchanged ...` exact, the gate denied it).
         // Its line endings are the content's own, judged as the gate
         // judges them ([`write_endings_doubt`]).
+        if done.change == Change::Updated || outcome.tool == Tool::Write {
+            out.extend(
+                trailing_whitespace_stripped(outcome).map(kind(EditDoubtKind::WhitespaceStripped)),
+            );
+        }
         if outcome.tool == Tool::Write {
             let over = (done.change == Change::Updated).then_some(original);
             out.extend(
@@ -170,6 +178,50 @@ pub fn edit_doubt_kinds(outcome: &EditOutcome, original: &str) -> Vec<(EditDoubt
         }
     }
     out
+}
+
+/// Claude Code's `stripTrailingWhitespace` of an `Edit`'s `new_string` or a
+/// `Write`'s `content` outside `.md`/`.mdx` files
+/// ([`super::claude::normalised_input`]), where the model's text had any:
+/// the file gets other lines than the model wrote (a tester's find: a
+/// test's expected text padded with spaces lost them, and the test that
+/// passed on srview's predicted file failed on Claude Code's). An input
+/// that came through Claude Code (a hook payload, a transcript) was
+/// stripped already and has none.
+fn trailing_whitespace_stripped(outcome: &EditOutcome) -> Option<String> {
+    let sent = outcome.sent_new_text.as_deref()?;
+    let field = match outcome.tool {
+        Tool::Write => "content",
+        _ => "new_string",
+    };
+    let lines: Vec<usize> = sent
+        .split('\n')
+        .enumerate()
+        .filter(|(_, line)| {
+            let line = line.strip_suffix('\r').unwrap_or(line);
+            crate::engine::js::js_trim_end(line).len() < line.len()
+        })
+        .map(|(i, _)| i + 1)
+        .collect();
+    let (first, count) = (lines.first()?, lines.len());
+    let first_text = sent.split('\n').nth(first - 1).unwrap_or_default();
+    let first_text = first_text.strip_suffix('\r').unwrap_or(first_text);
+    let kept = crate::engine::js::js_trim_end(first_text);
+    let lost = first_text[kept.len()..].chars().count();
+    let which = if count == 1 {
+        format!("line {first} of {field} reaches")
+    } else {
+        format!("{count} lines of {field} reach")
+    };
+    Some(format!(
+        "Claude Code strips the trailing whitespace of every line of {field} outside .md and \
+         .mdx files, so {which} the file without the whitespace the model wrote after it \
+         (line {first}, `{}`, loses {lost} character{}): the file gets other lines than the \
+         edit shows. Send {field} without it if that is meant; a text whose trailing spaces \
+         matter (an expected output, a fixed-width table) cannot be written by this tool.",
+        shorten(kept),
+        if lost == 1 { "" } else { "s" }
+    ))
 }
 
 /// An edit whose new text stands in for lines of its old text it leaves
@@ -215,13 +267,16 @@ pub fn deletes_newline_after(dialect: &str) -> bool {
 pub fn joins_lines(outcome: &EditOutcome, original: &str) -> Option<String> {
     let b = &outcome.block;
     let span = b.original?;
+    // The model's own text tells a join it meant (a trailing space Claude
+    // Code strips still shows one).
+    let new = outcome.sent_new_text.as_deref().unwrap_or(&b.replace_text);
     joined_lines(
         &outcome.path,
         original,
         span.start,
         span.end,
         &b.search_text,
-        &b.replace_text,
+        new,
     )
 }
 
@@ -2657,9 +2712,16 @@ mod tests {
                 "Some more words ",
             ),
         ] {
+            // A new text ending in whitespace: Claude Code strips it,
+            // which is said too.
             let said = doubts(&edit(old, new), file);
+            let stripped = usize::from(new.ends_with([' ', '\t']));
             assert!(
-                said.len() == 1 && said[0].contains("joined onto"),
+                said.len() == 1 + stripped
+                    && said[stripped].contains("joined onto")
+                    && said[..stripped]
+                        .iter()
+                        .all(|d| d.starts_with("Claude Code strips the trailing whitespace")),
                 "{old:?}: {said:?}"
             );
         }

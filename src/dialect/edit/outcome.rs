@@ -9,7 +9,7 @@ use super::applier::run;
 use super::diagnosis;
 use super::explanation::EditDiagnosis;
 use super::text::{Done, line_span, span};
-use super::{Edit, EditError, Provenance, Tool, cline};
+use super::{Edit, EditError, Provenance, Tool, claude, cline};
 use crate::engine::{BlockReport, BlockState, Stage};
 
 /// Whether the edit made a new file.
@@ -58,6 +58,11 @@ pub struct EditOutcome {
     /// For a failed edit: why, where it was meant to go, and a corrected
     /// edit when one can be stood behind.
     pub diagnosis: Option<EditDiagnosis>,
+    /// The model's new text where Claude Code's own normalisation of its
+    /// input changed it (trailing whitespace stripped:
+    /// [`super::claude::normalised_input`]); the block holds the text Claude
+    /// Code places.
+    pub sent_new_text: Option<String>,
 }
 
 /// [`EditOutcome`] as JSON: the block, and the result in the agent's words.
@@ -170,6 +175,7 @@ fn apply_with(index: usize, edit: &Edit, original: Option<&str>, diagnose: bool)
     EditOutcome {
         tool: edit.tool(),
         path: edit.path().to_string(),
+        sent_new_text: sent_new_text(edit).filter(|sent| *sent != block.replace_text),
         block,
         result,
         diagnosis,
@@ -211,12 +217,20 @@ fn success_message(edit: &Edit, original: Option<&str>, done: &Done) -> Option<S
 /// and writes them in `original` (Cline: with the file's line end).
 pub(super) fn texts(edit: &Edit, original: Option<&str>) -> (String, String) {
     match edit {
+        // As Claude Code places them, after its own normalisation.
         Edit::ClaudeEdit {
+            file_path,
             old_string,
             new_string,
             ..
-        } => (old_string.clone(), new_string.clone()),
-        Edit::ClaudeWrite { content, .. } => (String::new(), content.clone()),
+        } => {
+            let (old, new) = claude::normalised_input(file_path, old_string, new_string, original);
+            (old.into_owned(), new.into_owned())
+        }
+        Edit::ClaudeWrite { file_path, content } => (
+            String::new(),
+            claude::normalised_content(file_path, content).into_owned(),
+        ),
         Edit::ClineEditor {
             old_text, new_text, ..
         } => {
@@ -233,6 +247,15 @@ pub(super) fn texts(edit: &Edit, original: Option<&str>) -> (String, String) {
                 _ => (texts.0.to_string(), texts.1.to_string()),
             }
         }
+    }
+}
+
+/// The new text as the model sent it (Claude Code's tools).
+fn sent_new_text(edit: &Edit) -> Option<String> {
+    match edit {
+        Edit::ClaudeEdit { new_string, .. } => Some(new_string.clone()),
+        Edit::ClaudeWrite { content, .. } => Some(content.clone()),
+        Edit::ClineEditor { .. } => None,
     }
 }
 
