@@ -5,6 +5,7 @@ use serde_json::Value;
 mod support;
 
 use support::runner;
+use support::samples::RETURNS_PY;
 use support::text::{assert_contains, assert_ends_with, assert_starts_with};
 
 /// Exit status and stdout.
@@ -1035,19 +1036,7 @@ fn claude_code_gate(dir: &std::path::Path, file: &str, old: &str, new: &str) -> 
         "tool_name": "Edit", "tool_use_id": "t1",
         "tool_input": {"file_path": file, "old_string": old, "new_string": new},
     });
-    let answer = gate_answer(dir, "claude-code", &payload);
-    if answer.is_empty() {
-        return None;
-    }
-    let json: Value = serde_json::from_str(&answer).expect("the gate's JSON");
-    let output = &json["hookSpecificOutput"];
-    assert_eq!(output["permissionDecision"], "deny", "{answer}");
-    Some(
-        output["permissionDecisionReason"]
-            .as_str()
-            .unwrap_or_default()
-            .to_string(),
-    )
+    support::runner::claude_code_deny_reason(&gate_answer(dir, "claude-code", &payload))
 }
 
 /// A tester's find (round 44, T-13): an edit whose old text is a
@@ -1285,11 +1274,6 @@ fn a_replace_ending_in_a_backslash_joining_the_next_line_is_held_back() {
     let (code, out) = srview(&["check", &file, &d]);
     assert_eq!(code, 0, "{out}");
 }
-
-/// Functions each ending in `return None`.
-const RETURNS_PY: &str = "def first(x):\n    if x < 0:\n        return None\n    return x * 2\n\n\n\
-                          def second(y):\n    if y is None:\n        return None\n    return y + 1\n\n\n\
-                          def third(z):\n    if not z:\n        return None\n    return z[0]\n";
 
 /// Session 49's leftover: `check FILE PATCH` of a Codex patch with two
 /// `*** Update File:` sections for FILE exited 2 ("a command on one file

@@ -47,12 +47,7 @@ fn session_of(relative: &str, workspace: &Path, json: bool) -> String {
 /// exited 0 (its stderr said if not).
 fn stdout_of(command: &mut Command) -> String {
     let out = command.output().expect("srview runs");
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    super::support::runner::assert_exit(&out, 0, "srview");
     String::from_utf8(out.stdout).expect("UTF-8")
 }
 
