@@ -629,7 +629,7 @@ fn a_move_that_loses_a_file_is_held_back_unless_forced() {
             &format!("srview: nothing written: {why} (--force writes it)\n"),
         );
         let out = apply_transcript(&cwd, patch, &["--write", "--json"]);
-        let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        let report = support::runner::stdout_json(&out);
         assert_eq!(
             report["write"],
             serde_json::json!({"reasons": [why], "state": "held-back"})

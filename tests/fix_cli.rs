@@ -1475,7 +1475,7 @@ fn a_patch_with_two_sections_for_the_file_is_fixed_as_one_section() {
     let fix_as_opencode = ["fix", "--dialect", "opencode-apply-patch"];
     let out = on_patch(dir.path(), &fix_as_opencode, &file, &two);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let printed: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+    let printed = support::runner::stdout_json(&out);
     assert_eq!(printed["patchText"], joined.as_str());
     // The joined patch applied: both changes, the second in `third`.
     let out = on_patch(dir.path(), &["apply"], &file, &joined);

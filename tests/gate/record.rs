@@ -480,7 +480,7 @@ fn the_record_names_files_absolutely_and_old_records_still_join() {
         .arg(workspace.path())
         .output()
         .expect("srview runs");
-    let json: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let json = super::support::runner::stdout_json(&out);
     let edits = json["edits"].as_array().expect("edits");
     assert_eq!(edits.len(), 2);
     assert!(

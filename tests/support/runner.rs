@@ -195,6 +195,17 @@ pub fn utf8_stdout(out: &Output) -> String {
     String::from_utf8(out.stdout.clone()).expect("UTF-8 stdout")
 }
 
+/// Stdout read as one JSON value; the failure shows what it was.
+#[track_caller]
+pub fn stdout_json(out: &Output) -> serde_json::Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "stdout is not one JSON value ({e}): {:?}",
+            String::from_utf8_lossy(&out.stdout)
+        )
+    })
+}
+
 /// Stderr, invalid UTF-8 replaced.
 pub fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
