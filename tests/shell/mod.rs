@@ -32,3 +32,11 @@ fn app_with_diff(name: &str, content: &str, diff: &str) -> App {
     app.end_stream();
     app
 }
+
+/// The text of the notice `app` shows, empty without one.
+fn notice_text(app: &App) -> String {
+    app.notice()
+        .as_ref()
+        .map(|n| n.text.clone())
+        .unwrap_or_default()
+}
