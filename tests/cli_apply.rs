@@ -741,7 +741,10 @@ fn only_and_skip_apply_the_chosen_blocks() {
         "srview: note: applying blocks #2, #3 of 3 only, block #1 left out (below, the chosen \
          blocks are numbered from 1)\n"
     );
-    assert_eq!(stdout_json(&out)["blocks"].as_array().map(Vec::len), Some(2));
+    assert_eq!(
+        stdout_json(&out)["blocks"].as_array().map(Vec::len),
+        Some(2)
+    );
     let out = srview(
         &["--only", "2", "--write", p(&file), "-"],
         THREE_BLOCKS.as_bytes(),
