@@ -9,12 +9,9 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 mod support;
+use support::agents::fixtures;
 use support::files::copy_tree;
 use support::runner::{srview, stderr, stdout};
-
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/agents")
-}
 
 /// 2026-11-30 00:00 UTC plus `hours`.
 fn at(hours: u64) -> SystemTime {

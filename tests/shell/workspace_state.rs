@@ -8,7 +8,7 @@ use srview::tui::app::Effect;
 use srview::tui::app::StreamState;
 use srview::tui::app::workspace::Workspace;
 
-use super::{notice_text, support};
+use super::{key, notice_text, support};
 
 use support::text::assert_contains;
 
@@ -44,10 +44,6 @@ fn writes(files: &[usize], file_endings: bool) -> Effect {
         files: files.to_vec(),
         file_endings,
     }
-}
-
-fn key(ws: &mut Workspace, c: char) -> Effect {
-    ws.on_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
 }
 
 /// The files the key `c` asks to write with the edits' own line endings
