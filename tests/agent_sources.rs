@@ -39,25 +39,13 @@ use support::agents::{
     ExpectedEdit, expected, fixtures, live_file, recorded_scenarios, scenarios, session_path,
 };
 
-/// A small deterministic generator for chunk sizes.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
-
 /// Feeds `bytes` in random pieces (1 to 200 bytes; seed 0: whole).
 fn feed_chunked(reader: &mut AgentReader, bytes: &[u8], seed: u64) {
     if seed == 0 {
         reader.feed(bytes);
         return;
     }
-    let mut rng = Rng(seed);
+    let mut rng = support::rng::XorShift(seed);
     let mut at = 0;
     while at < bytes.len() {
         let n = (rng.next() % 200 + 1) as usize;

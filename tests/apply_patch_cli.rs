@@ -629,7 +629,7 @@ fn a_move_that_loses_a_file_is_held_back_unless_forced() {
             &format!("srview: nothing written: {why} (--force writes it)\n"),
         );
         let out = apply_transcript(&cwd, patch, &["--write", "--json"]);
-        let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        let report = support::runner::stdout_json(&out);
         assert_eq!(
             report["write"],
             serde_json::json!({"reasons": [why], "state": "held-back"})
@@ -804,12 +804,7 @@ fn two_sections_for_the_checked_file_are_named_as_such() {
     // first writes, so they are checked one after the other, as Codex
     // applies them, saying why.
     let out = srview(&["check", &file, &patch], None);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    support::runner::assert_exit(&out, 0, "check of two sections for one file");
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
         format!(
@@ -870,12 +865,7 @@ fn deleting_or_moving_a_link_removes_the_link_not_its_file() {
             };
             let out = apply_transcript(&cwd, patch, dialect_args);
             let case = format!("{dialect}: {patch}");
-            assert_eq!(
-                out.status.code(),
-                Some(0),
-                "{case}: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
+            support::runner::assert_exit(&out, 0, &case);
             assert_eq!(
                 std::fs::read_to_string(&prod).expect("kept"),
                 "port = 8080\n",
@@ -926,11 +916,6 @@ fn a_new_file_with_unbalanced_brackets_is_held_back() {
     );
     let balanced = add.replace("+        return 0;\n", "+        return 0;\n+    }\n");
     let out = apply_transcript(&dir.path().to_string_lossy(), &balanced, &["--write"]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    support::runner::assert_exit(&out, 0, "a balanced util.rs");
     assert!(dir.path().join("util.rs").is_file());
 }

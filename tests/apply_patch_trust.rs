@@ -10,6 +10,7 @@ mod support;
 use std::path::Path;
 use std::process::Output;
 
+use support::runner::stdout_json;
 use support::text::{assert_contains, assert_holds};
 
 fn srview(args: &[&str]) -> Output {
@@ -207,10 +208,6 @@ const TWICE: &str = "def a():\n    x = 1\n    return x\n\ndef b():\n    x = 1\n 
 const TWICE_HUNK: &str = "-    x = 1\n+    x = 2\n     return x\n";
 const REPEATED: &str = "hunk #1 of m.py matched at lines 2-3, and its lines occur again at line 6: the reference took the first, which may not be the one meant";
 
-fn json(out: &Output) -> serde_json::Value {
-    serde_json::from_slice(&out.stdout).expect("JSON")
-}
-
 #[test]
 fn a_hunk_whose_lines_occur_again_is_checked_as_a_doubt_and_held_back() {
     let body = format!("*** Update File: m.py\n@@\n{TWICE_HUNK}");
@@ -218,7 +215,7 @@ fn a_hunk_whose_lines_occur_again_is_checked_as_a_doubt_and_held_back() {
     let out = srview(&["check", &file, &diff]);
     assert_eq!(out.status.code(), Some(1));
     assert_contains(&text(&out.stdout), &format!("m.py: warning: {REPEATED}\n"));
-    let report = json(&srview(&["check", &file, &diff, "--json"]));
+    let report = stdout_json(&srview(&["check", &file, &diff, "--json"]));
     assert_eq!(report["ok"], false);
     assert_eq!(report["doubts"][0]["kind"], "repeated");
     assert_fix_in_doubt(&file, &diff, REPEATED);
@@ -226,7 +223,7 @@ fn a_hunk_whose_lines_occur_again_is_checked_as_a_doubt_and_held_back() {
     // apply --write, --stream --write, --transcript --write: held back.
     let out = srview(&["apply", &file, &diff, "--write", "--json"]);
     assert_eq!(out.status.code(), Some(1));
-    let write = &json(&out)["write"];
+    let write = &stdout_json(&out)["write"];
     assert_eq!(write["state"], "held-back");
     assert_eq!(write["reasons"][0], REPEATED);
     assert_contains(&text(&out.stderr), "(--force writes it)");

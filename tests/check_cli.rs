@@ -5,6 +5,7 @@ use serde_json::Value;
 mod support;
 
 use support::runner;
+use support::samples::RETURNS_PY;
 use support::text::{assert_contains, assert_ends_with, assert_starts_with};
 
 /// Exit status and stdout.
@@ -26,6 +27,12 @@ fn files_of(file: (&str, &str), diff: (&str, &str)) -> (tempfile::TempDir, Strin
     (dir, file, d)
 }
 
+/// Writes `dir/NAME` holding `content`: its path, as an argument.
+fn file_in(dir: &std::path::Path, name: &str, content: &str) -> String {
+    let file = support::files::write(dir, name, content.as_bytes());
+    file.display().to_string()
+}
+
 /// Writes `dir/NAME` holding `content` and `dir/DIFF_NAME` holding `diff`:
 /// their paths, as arguments.
 fn file_and_diff(
@@ -33,9 +40,7 @@ fn file_and_diff(
     (name, content): (&str, &str),
     (diff_name, diff): (&str, &str),
 ) -> (String, String) {
-    let file = support::files::write(dir, name, content.as_bytes());
-    let d = support::files::write(dir, diff_name, diff.as_bytes());
-    (file.display().to_string(), d.display().to_string())
+    (file_in(dir, name, content), file_in(dir, diff_name, diff))
 }
 
 const GOOD: &str = "------- SEARCH\n    one();\n=======\n    uno();\n+++++++ REPLACE\n";
@@ -580,7 +585,7 @@ fn check_exits_as_apply_write_does() {
 fn spaces_in_a_tab_indented_python_file_are_held_back() {
     let dir = tempfile::tempdir().expect("tempdir");
     let original = "def f(x):\n\tif x > 0:\n\t\tx = x + 1\n\t\tlog(x)\n\treturn x\n";
-    let file = support::files::write(dir.path(), "t.py", original.as_bytes());
+    let file = file_in(dir.path(), "t.py", original);
     let edit = support::files::write(
         dir.path(),
         "e.json",
@@ -591,7 +596,6 @@ fn spaces_in_a_tab_indented_python_file_are_held_back() {
         "p.patch",
         "*** Begin Patch\n*** Update File: t.py\n@@\n \t\tx = x + 1\n+        y = x * 2\n \t\tlog(x)\n*** End Patch\n".as_bytes(),
     );
-    let file = file.display().to_string();
     for diff in [&edit, &patch] {
         let diff = diff.display().to_string();
         let out = checked(&file, &diff, 1);
@@ -617,8 +621,7 @@ fn spaces_in_a_tab_indented_python_file_are_held_back() {
 fn search_replace_blocks_get_the_exact_trust_checks() {
     let dir = tempfile::tempdir().expect("tempdir");
     let original = "def f(x):\n    if x > 0:\n        x = x + 1\n        log(x)\n    return x\n";
-    let file = support::files::write(dir.path(), "a.py", original.as_bytes());
-    let file = file.display().to_string();
+    let file = file_in(dir.path(), "a.py", original);
     let cases = [
         (
             "------- SEARCH\n        x = x + 1\n=======\n        x = x + 2\n        log(x)\n+++++++ REPLACE\n",
@@ -862,8 +865,7 @@ fn a_write_standing_in_for_the_rest_of_the_file_is_held_back() {
     let dir = tempfile::tempdir().expect("tempdir");
     let original =
         "def a():\n    x = load()\n    return x\n\ndef b():\n    x = load()\n    return x\n";
-    let file = support::files::write(dir.path(), "m.py", original.as_bytes());
-    let file = file.display().to_string();
+    let file = file_in(dir.path(), "m.py", original);
     let write = |name: &str, content: &str| {
         let json = serde_json::json!({"file_path": "m.py", "content": content}).to_string();
         support::files::write(dir.path(), name, json.as_bytes())
@@ -1078,19 +1080,7 @@ fn claude_code_gate(dir: &std::path::Path, file: &str, old: &str, new: &str) -> 
         "tool_name": "Edit", "tool_use_id": "t1",
         "tool_input": {"file_path": file, "old_string": old, "new_string": new},
     });
-    let answer = gate_answer(dir, "claude-code", &payload);
-    if answer.is_empty() {
-        return None;
-    }
-    let json: Value = serde_json::from_str(&answer).expect("the gate's JSON");
-    let output = &json["hookSpecificOutput"];
-    assert_eq!(output["permissionDecision"], "deny", "{answer}");
-    Some(
-        output["permissionDecisionReason"]
-            .as_str()
-            .unwrap_or_default()
-            .to_string(),
-    )
+    support::runner::claude_code_deny_reason(&gate_answer(dir, "claude-code", &payload))
 }
 
 /// A tester's find (round 44, T-13): an edit whose old text is a
@@ -1105,8 +1095,7 @@ fn an_insertion_between_a_decorator_and_its_definition_is_held_back() {
     let dir = tempfile::tempdir().expect("tempdir");
     let app = "from flask import Flask\n\napp = Flask(__name__)\n\n\n@app.route(\"/\")\ndef index():\n    return \"home\"\n\n\n@app.route(\"/about\")\ndef about():\n    return \"about\"\n";
     let new_fn = "def format_title(s):\n    return s.title()\n\n\n";
-    let file = support::files::write(dir.path(), "app.py", app.as_bytes());
-    let file = file.display().to_string();
+    let file = file_in(dir.path(), "app.py", app);
     let moved = "`@app.route(\"/about\")` stood on `def about():` (line 12) and now stands on \
                  `def format_title(s):` (line 12), which it decorates instead; `def about():` \
                  (line 16) is left without it: start the old text at the line \
@@ -1242,8 +1231,7 @@ fn a_decorator_beside_its_member_decorates_nothing_below() {
 fn a_notebook_left_unreadable_as_json_is_held_back() {
     let dir = tempfile::tempdir().expect("tempdir");
     let notebook = "{\n \"cells\": [\n  {\n   \"cell_type\": \"code\",\n   \"metadata\": {},\n   \"source\": [\n    \"x = 1\\n\",\n    \"print(x)\"\n   ]\n  }\n ],\n \"metadata\": {},\n \"nbformat\": 4,\n \"nbformat_minor\": 5\n}\n";
-    let file = support::files::write(dir.path(), "a.ipynb", notebook.as_bytes());
-    let file = file.display().to_string();
+    let file = file_in(dir.path(), "a.ipynb", notebook);
     let old = "    \"print(x)\"\n";
     let broken = "the file was valid JSON before and is not after: line 8, column 13: expected `,` \
                   or `]`: its readers refuse the whole file: send the edit so that the file \
@@ -1281,8 +1269,7 @@ fn a_notebook_left_unreadable_as_json_is_held_back() {
 #[test]
 fn a_no_break_space_in_python_code_is_held_back() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let file = support::files::write(dir.path(), "nb.py", b"def f():\n    return 1\n");
-    let file = file.display().to_string();
+    let file = file_in(dir.path(), "nb.py", "def f():\n    return 1\n");
     let refused = "as the edit leaves it, Python refuses the file: line 2 (`total\u{a0}= 1`) has a \
                    no-break space (U+00A0) outside any string or comment (SyntaxError: invalid \
                    non-printable character U+00A0), where the file before had no such fault: \
@@ -1328,11 +1315,6 @@ fn a_replace_ending_in_a_backslash_joining_the_next_line_is_held_back() {
     let (code, out) = srview(&["check", &file, &d]);
     assert_eq!(code, 0, "{out}");
 }
-
-/// Functions each ending in `return None`.
-const RETURNS_PY: &str = "def first(x):\n    if x < 0:\n        return None\n    return x * 2\n\n\n\
-                          def second(y):\n    if y is None:\n        return None\n    return y + 1\n\n\n\
-                          def third(z):\n    if not z:\n        return None\n    return z[0]\n";
 
 /// Session 49's leftover: `check FILE PATCH` of a Codex patch with two
 /// `*** Update File:` sections for FILE exited 2 ("a command on one file

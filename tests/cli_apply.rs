@@ -7,7 +7,7 @@ use support::text::assert_contains;
 
 use support::corpus;
 use support::files::{self, p};
-use support::runner::{self, code, stderr, stdout};
+use support::runner::{self, code, stderr, stdout, stdout_json};
 
 use std::path::Path;
 use std::process::Output;
@@ -18,15 +18,6 @@ use serde_json::Value;
 /// Runs `srview apply ARGS` with `stdin` piped in.
 fn srview(args: &[&str], stdin: &[u8]) -> Output {
     runner::srview(["apply"]).args(args).stdin(stdin).output()
-}
-
-fn json(out: &Output) -> Value {
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "stdout is not one JSON object ({e}): {:?}",
-            String::from_utf8_lossy(&out.stdout)
-        )
-    })
 }
 
 const ONE_BLOCK: &str = "------- SEARCH\nb\n=======\nB1\nB2\n+++++++ REPLACE\n";
@@ -50,7 +41,7 @@ fn json_on_abc(diff: &str, want_code: i32) -> Value {
         "--json keeps stderr quiet: {}",
         stderr(&out)
     );
-    json(&out)
+    stdout_json(&out)
 }
 
 /// `srview apply f.txt` with f.txt holding `content` and `diff` on stdin.
@@ -83,7 +74,7 @@ fn check_case(dir: &Path, n: usize, case: &Case) -> Result<(), String> {
     args.push(p(&file));
     let out = srview(&args, case.diff.as_bytes());
     let _ = std::fs::remove_file(&file);
-    let got = json(&out);
+    let got = stdout_json(&out);
     let want_ok = case.expect["ok"].as_bool().expect("ok");
     let want_code = if want_ok { 0 } else { 1 };
     if code(&out) != want_code {
@@ -270,7 +261,7 @@ fn json_reports_streaming_states_and_out_of_order_blocks() {
     let diff = "------- SEARCH\nb\n=======\nB\n+++++++ REPLACE\n------- SEARCH\nc\n=======\nC";
     let out = srview(&["--json", "--partial", p(&file)], diff.as_bytes());
     assert_eq!(code(&out), 0, "{}", stderr(&out));
-    let got = json(&out);
+    let got = stdout_json(&out);
     assert_eq!(got["blocks"][0]["state"], "applied");
     assert_eq!(got["blocks"][1]["state"], "replace-streaming");
     assert_eq!(got["blocks"][1]["stage"], "exact");
@@ -278,7 +269,7 @@ fn json_reports_streaming_states_and_out_of_order_blocks() {
     let diff = "------- SEARCH\nc\n=======\nC\n+++++++ REPLACE\n\
                 ------- SEARCH\na\n=======\nA\n+++++++ REPLACE\n";
     let out = srview(&["--json", p(&file)], diff.as_bytes());
-    let got = json(&out);
+    let got = stdout_json(&out);
     assert_eq!(got["newContent"], "A\nb\nC\n");
     assert_eq!(got["matchIndices"], serde_json::json!([0, 4]));
     assert_eq!(got["blocks"][1]["outOfOrder"], true);
@@ -312,7 +303,7 @@ fn write_with_json_prints_the_report_and_writes() {
     // Exit status, `ok` and `write` of `apply --write --json FILE` on `diff`.
     let run = |file: &Path, diff: &str| {
         let out = srview(&["--write", "--json", p(file)], diff.as_bytes());
-        let report = json(&out);
+        let report = stdout_json(&out);
         (code(&out), report["ok"].clone(), report["write"].clone())
     };
     let state = |s: &str| serde_json::json!({"reasons": [], "state": s});
@@ -332,14 +323,14 @@ fn write_with_json_prints_the_report_and_writes() {
     assert_eq!(code(&out), 2);
     let why = format!("{} was not written: it is read-only", p(&locked));
     assert_eq!(
-        json(&out)["write"],
+        stdout_json(&out)["write"],
         serde_json::json!({"reasons": [why], "state": "failed"})
     );
     assert_eq!(stderr(&out), format!("srview: {why}\n"));
     assert_eq!(std::fs::read(&locked).unwrap(), b"a\nb\nc\n");
     // Without --write: no `write` key.
     let out = srview(&["--json", p(&locked)], ONE_BLOCK.as_bytes());
-    assert_eq!(json(&out).get("write"), None);
+    assert_eq!(stdout_json(&out).get("write"), None);
 }
 
 /// What `--write` refuses, the file left as it was: a partial result (the
@@ -750,7 +741,10 @@ fn only_and_skip_apply_the_chosen_blocks() {
         "srview: note: applying blocks #2, #3 of 3 only, block #1 left out (below, the chosen \
          blocks are numbered from 1)\n"
     );
-    assert_eq!(json(&out)["blocks"].as_array().map(Vec::len), Some(2));
+    assert_eq!(
+        stdout_json(&out)["blocks"].as_array().map(Vec::len),
+        Some(2)
+    );
     let out = srview(
         &["--only", "2", "--write", p(&file), "-"],
         THREE_BLOCKS.as_bytes(),
@@ -771,7 +765,7 @@ fn only_and_skip_choose_a_patchs_hunks() {
     assert_eq!(stdout(&out), "a\nb\nc\nD\n");
     let out = srview(&["--only", "1", "--json", p(&file), "-"], patch.as_bytes());
     assert_eq!(code(&out), 0, "{}", stderr(&out));
-    assert_eq!(json(&out)["newContent"], "a\nB\nc\nd\n");
+    assert_eq!(stdout_json(&out)["newContent"], "a\nB\nc\nd\n");
     let edit = r#"{"file_path": "f.txt", "old_string": "a", "new_string": "X"}"#;
     let out = srview(&["--only", "1", p(&file), "-"], edit.as_bytes());
     assert_eq!(stdout(&out), "X\nb\nc\nd\n");

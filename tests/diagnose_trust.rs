@@ -4605,6 +4605,46 @@ fn a_heredoc_read_as_commands_and_a_pattern_list_starting_with_a_bar_agree_with_
     );
 }
 
+/// A real run of an edit's result: whether it `fails` (a name used before
+/// the code defining it ran), what it `says` then, and the part of
+/// srview's why that names it.
+struct Run {
+    fails: fn(&str) -> bool,
+    says: &'static str,
+    why: &'static str,
+}
+
+/// Each `(what, result, doubted)` edit of `file` (holding `before`): srview
+/// says its used-before-defined doubt where `doubted` says, and exactly
+/// where `run` fails, naming the failure in its why.
+fn assert_used_before_defined_agrees(
+    (file, before): (&str, &str),
+    cases: &[(&str, String, bool)],
+    run: Run,
+) {
+    use srview::diagnose::layout::{BreakKind, layout_break};
+    for (what, result, doubted) in cases {
+        let fails = (run.fails)(result);
+        let found = layout_break(file, before, result);
+        let said = found
+            .as_ref()
+            .filter(|b| b.kind == BreakKind::UsedBeforeDefined);
+        assert_eq!(said.is_some(), *doubted, "{what}: {found:?}");
+        assert!(!doubted || fails, "{what}: doubted, but it runs");
+        assert_eq!(
+            said.is_some(),
+            fails,
+            "{what}: {}{}",
+            if fails { "" } else { "not so: " },
+            run.says
+        );
+        if let Some(b) = said {
+            assert_eq!(b.leaves(), "using a name before it defines it");
+            assert_contains(&b.why, run.why);
+        }
+    }
+}
+
 // --- A Python name defined after the code that runs it (T-06) ---
 
 /// `text` run by python3 as a script: whether it died with NameError.
@@ -4625,7 +4665,7 @@ fn python_raises_name_error(text: &str) -> bool {
 /// is never doubted. `(what, result, doubted)`; the file before is `APP`.
 #[test]
 fn definitions_after_the_code_that_runs_them_agree_with_python3() {
-    use srview::diagnose::layout::{BreakKind, layout_break};
+    use srview::diagnose::layout::layout_break;
     const APP: &str = "import sys\n\n\ndef main():\n    print(\"start\")\n\n\nif __name__ == \"__main__\":\n    main()\n";
     let guard = "\n\nif __name__ == \"__main__\":\n    main()\n";
     let uses = "import sys\n\n\ndef main():\n    print(\"start\", helper())\n";
@@ -4712,25 +4752,12 @@ fn definitions_after_the_code_that_runs_them_agree_with_python3() {
             false,
         ),
     ];
-    for (what, result, doubted) in &cases {
-        let dies = python_raises_name_error(result);
-        let found = layout_break("app.py", APP, result);
-        let said = found
-            .as_ref()
-            .filter(|b| b.kind == BreakKind::UsedBeforeDefined);
-        assert_eq!(said.is_some(), *doubted, "{what}: {found:?}");
-        assert!(!doubted || dies, "{what}: doubted, but python3 runs it");
-        assert_eq!(
-            said.is_some(),
-            dies,
-            "{what}: python3 {} with NameError",
-            if dies { "dies" } else { "does not die" }
-        );
-        if let Some(b) = said {
-            assert_eq!(b.leaves(), "using a name before it defines it");
-            assert_contains(&b.why, "running the file raises NameError");
-        }
-    }
+    let python3 = Run {
+        fails: python_raises_name_error,
+        says: "python3 dies with NameError",
+        why: "running the file raises NameError",
+    };
+    assert_used_before_defined_agrees(("app.py", APP), &cases, python3);
     // The file before already so: not the edit's doing, nothing said.
     let late = format!("{uses}{guard}{helper}");
     let touched = late.replace("\"start\"", "\"begin\"");
@@ -4751,7 +4778,7 @@ fn bash_command_not_found(text: &str) -> bool {
 /// Python's. `(what, result, doubted)`; the script before is `RUN`.
 #[test]
 fn shell_functions_defined_after_the_call_that_runs_them_agree_with_bash() {
-    use srview::diagnose::layout::{BreakKind, layout_break};
+    use srview::diagnose::layout::layout_break;
     const RUN: &str =
         "#!/usr/bin/env bash\nset -euo pipefail\n\nmain() {\n  greet \"$@\"\n}\n\nmain \"$@\"\n";
     let greet = "\ngreet() {\n  echo \"hello, ${1:-world}\"\n}\n";
@@ -4937,24 +4964,12 @@ fn shell_functions_defined_after_the_call_that_runs_them_agree_with_bash() {
             false,
         ),
     ];
-    for (what, result, doubted) in &cases {
-        let stops = bash_command_not_found(result);
-        let found = layout_break("run.sh", RUN, result);
-        let said = found
-            .as_ref()
-            .filter(|b| b.kind == BreakKind::UsedBeforeDefined);
-        assert_eq!(said.is_some(), *doubted, "{what}: {found:?}");
-        assert_eq!(
-            said.is_some(),
-            stops,
-            "{what}: bash {} with command not found",
-            if stops { "stops" } else { "does not stop" }
-        );
-        if let Some(b) = said {
-            assert_eq!(b.leaves(), "using a name before it defines it");
-            assert_contains(&b.why, ": command not found`");
-        }
-    }
+    let bash = Run {
+        fails: bash_command_not_found,
+        says: "bash stops with command not found",
+        why: ": command not found`",
+    };
+    assert_used_before_defined_agrees(("run.sh", RUN), &cases, bash);
     // The tester's script, said in full.
     let said = layout_break("run.sh", RUN, &format!("{RUN}{greet}")).map(|b| b.why);
     assert_eq!(

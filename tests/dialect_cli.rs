@@ -79,7 +79,7 @@ fn a_patch_json_has_its_hunks_with_their_level() {
     let (_dir, file) = project();
     let out = srview(&["apply", &file, "-", "--json"], PATCH);
     assert_eq!(out.status.code(), Some(0));
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let report = support::runner::stdout_json(&out);
     assert_eq!(report["ok"], true);
     assert_eq!(report["looseHunks"], 1);
     assert_eq!(report["blocks"][0]["level"], "unicode");
@@ -98,7 +98,7 @@ fn a_patch_written_and_a_failing_one_refused() {
     // written with --force.
     let out = srview(&["apply", &file, "-", "--write", "--json"], PATCH);
     assert_eq!(out.status.code(), Some(1));
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let report = support::runner::stdout_json(&out);
     assert_eq!(report["write"]["state"], "held-back");
     assert_eq!(
         report["write"]["reasons"][0],
@@ -112,12 +112,12 @@ fn a_patch_written_and_a_failing_one_refused() {
         PATCH,
     );
     assert_eq!(out.status.code(), Some(0));
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let report = support::runner::stdout_json(&out);
     assert_eq!(report["write"]["state"], "written");
     assert_eq!(read(&file), "def span(a, b):\n    return abs(b - a)\n");
     let out = srview(&["apply", &file, "-", "--write", "--json"], PATCH);
     assert_eq!(out.status.code(), Some(1));
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let report = support::runner::stdout_json(&out);
     assert_eq!(report["write"]["state"], "not-applied");
     let out = srview(&["apply", &file, "-", "--write"], PATCH);
     assert_eq!(out.status.code(), Some(1));
@@ -526,7 +526,7 @@ fn edits_of_each_agent_apply_as_blocks_with_stage_exact() {
         serde_json::json!({"file_path": file, "old_string": "b – a", "new_string": "a + b"});
     let out = srview(&["apply", &file, "-", "--json"], &claude.to_string());
     assert_eq!(out.status.code(), Some(0));
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let report = support::runner::stdout_json(&out);
     assert_eq!(report["blocks"][0]["stage"], "exact");
     assert_eq!(report["blocks"][0]["original"]["startLine"], 2);
     assert_eq!(report["newContent"], "def span(a, b):\n    return a + b\n");
@@ -549,7 +549,7 @@ fn edits_of_each_agent_apply_as_blocks_with_stage_exact() {
     for (state, code) in [("written", 0), ("held-back", 1)] {
         let out = srview(&["apply", &file, "-", "--write", "--json"], write);
         assert_eq!(out.status.code(), Some(code), "{}", text(&out.stderr));
-        let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        let report = support::runner::stdout_json(&out);
         assert_eq!(report["write"]["state"], state);
         assert_eq!(read(&file), "x = 1\n");
     }
@@ -584,7 +584,7 @@ fn an_edit_that_cuts_a_word_is_said_and_held_back() {
     assert_contains(&text(&out.stdout), &format!("    ! {why}\n"));
     let out = srview(&["check", file, "-", "--json"], edit);
     assert_eq!(out.status.code(), Some(1));
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let report = support::runner::stdout_json(&out);
     assert_eq!(
         report["doubts"],
         serde_json::json!([
@@ -596,7 +596,7 @@ fn an_edit_that_cuts_a_word_is_said_and_held_back() {
     let whole = r#"{"file_path": "sub.py", "old_string": "max = 10", "new_string": "max = 20"}"#;
     let out = srview(&["check", file, "-", "--json"], whole);
     assert_eq!(out.status.code(), Some(0));
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let report = support::runner::stdout_json(&out);
     assert!(report.get("doubts").is_none(), "{report}");
     let out = srview(&["fix", file, "-"], edit);
     assert_eq!(
@@ -658,7 +658,7 @@ fn a_failing_edit_says_the_agents_error() {
     let claude = r#"{"file_path": "calc.py", "old_string": "a", "new_string": "x"}"#;
     let out = srview(&["apply", &file, "-", "--json"], claude);
     assert_eq!(out.status.code(), Some(1));
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let report = support::runner::stdout_json(&out);
     assert_eq!(report["ok"], false);
     assert!(
         report["error"].as_str().is_some_and(|e| e
@@ -721,13 +721,13 @@ fn check_diagnoses_a_failing_edit_and_fix_corrects_it() {
     let edit = r#"{"file_path": "calc.py", "old_string": "    return b - a", "new_string": "    return a"}"#;
     let out = srview(&["check", &file, "-", "--json"], edit);
     assert_eq!(out.status.code(), Some(1));
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let report = support::runner::stdout_json(&out);
     assert_eq!(report["block"]["state"], "failed");
     assert_eq!(report["diagnosis"]["reason"], "unicode-lookalike");
     assert_eq!(report["diagnosis"]["closest"]["startLine"], 2);
     let out = srview(&["fix", &file, "-"], edit);
     assert_eq!(out.status.code(), Some(0));
-    let fixed: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let fixed = support::runner::stdout_json(&out);
     assert_eq!(fixed["old_string"], "    return b – a");
     // The corrected edit applies.
     let out = srview(&["apply", &file, "-"], &text(&out.stdout));
@@ -901,7 +901,7 @@ fn a_failing_hunk_is_diagnosed_and_fix_rewrites_it_onto_the_file() {
     let patch = "*** Begin Patch\n*** Update File: f.py\n@@\n def span(a, b):\n-    reslt = b - a\n+    result = abs(b - a)\n     return result\n*** End Patch\n";
     let out = srview(&["check", &file, "-", "--json"], patch);
     assert_eq!(out.status.code(), Some(1));
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let report = support::runner::stdout_json(&out);
     assert_eq!(report["blocks"][0]["state"], "failed");
     assert_eq!(report["diagnoses"][0]["closest"]["startLine"], 1);
     assert_eq!(report["diagnoses"][0]["closest"]["endLine"], 3);
@@ -980,7 +980,7 @@ fn patch_similarities_have_three_decimals() {
     );
     let patch = "*** Begin Patch\n*** Update File: cls.py\n@@\n def bar(self):\n-    return self.x\n+    return self.x + 1\n*** End Patch\n";
     let out = srview(&["check", &file, "-", "--json"], patch);
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let report = support::runner::stdout_json(&out);
     let sim = report["diagnoses"][0]["closest"]["similarity"]
         .as_f64()
         .expect("a similarity");
@@ -1338,7 +1338,7 @@ fn pis_whole_file_rewrite_is_named() {
     let input = r#"{"path":"p.py","edits":[{"oldText":"b = 1 ","newText":"b = 3"}]}"#;
     let out = run_in_with(root, &["apply", "p.py", "-", "--json"], input);
     assert_eq!(out.status.code(), Some(0));
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let report = support::runner::stdout_json(&out);
     assert_eq!(report["stage"], "fuzzy");
     assert_eq!(report["newContent"], "a = 1\nb = 3\nc = 2\n");
     assert_eq!(report["rewrittenOutside"], serde_json::json!([[1, 1]]));
@@ -1382,7 +1382,7 @@ fn check_corrects_a_loose_edit_in_the_agents_own_schema() {
     let misindented = r#"{"filePath":"c.py","oldString":"    total = 0\n  return total","newString":"    total = 2\n  return total"}"#;
     let out = run_in_with(root, &["check", "c.py", "-", "--json"], misindented);
     assert_eq!(out.status.code(), Some(1));
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let report = support::runner::stdout_json(&out);
     assert_eq!(report["blocks"][0]["stage"], "LineTrimmedReplacer");
     assert_eq!(report["correctedInput"], serde_json::Value::Null);
     // The gate's reason (the re-indentation's, which answers the
@@ -1413,7 +1413,7 @@ fn fix_prints_the_corrected_tool_input() {
         input,
     );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let fixed: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let fixed = support::runner::stdout_json(&out);
     assert_eq!(
         fixed["old_string"],
         "def f():\n    total = 0\n    return total"
@@ -1658,7 +1658,7 @@ fn an_aider_reply_as_json_is_its_reply() {
         .stdin(input.as_bytes())
         .output();
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let report = support::runner::stdout_json(&out);
     assert_eq!(report["stage"], "perfect");
     assert_eq!(report["newContent"], "def plus(a, b):\n    return a + b\n");
 }
@@ -2110,7 +2110,7 @@ fn a_corrected_edit_keeps_the_files_own_text_on_lines_the_model_kept() {
         }
         let out = support::runner::srview(args).cwd(dir.path()).output();
         assert_eq!(out.status.code(), Some(0), "{name}: {}", text(&out.stderr));
-        let fixed: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        let fixed = support::runner::stdout_json(&out);
         assert_eq!(fixed[new_key], want_new, "{name}: {fixed}");
     }
 }
@@ -4075,7 +4075,7 @@ fn fix_keeps_the_rest_of_a_line_a_loose_stage_matched_part_of() {
             "{dialect}: {}",
             text(&out.stderr)
         );
-        let fixed: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        let fixed = support::runner::stdout_json(&out);
         let (old, new) = match dialect {
             "opencode-edit" => ("oldString", "newString"),
             _ => ("old_string", "new_string"),

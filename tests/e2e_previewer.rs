@@ -20,9 +20,7 @@ const DIFF: &str = "------- SEARCH\n      let x = 1;\n=======\n    let x = 2; //
 const RESULT: &str = "fn main() {\n    let x = 2; // doubled\n    println!(\"{x}\");\n}\n\nfn helper() -> u32 {\n    43\n}\n";
 
 fn setup() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("tempdir");
-    std::fs::write(dir.path().join("main.rs"), ORIGINAL).expect("write original");
-    dir
+    files::folder(&[("main.rs", ORIGINAL)])
 }
 
 /// `srview main.rs edit.diff ARGS` with `diff` written to edit.diff, in a

@@ -14,9 +14,7 @@ use pty::{Session, assert_mouse_released};
 const ORIGINAL: &str = "alpha\nbeta\ngamma\ndelta\n";
 
 fn setup() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("tempdir");
-    std::fs::write(dir.path().join("f.txt"), ORIGINAL).expect("write original");
-    dir
+    support::files::folder(&[("f.txt", ORIGINAL)])
 }
 
 fn start(dir: &Path, extra: &[&str]) -> Session {

@@ -45,19 +45,7 @@ fn gate(dir: &Path, tool: &str, input: &Value) -> Option<String> {
         .stdin(payload.to_string().as_bytes())
         .output();
     assert_eq!(support::runner::code(&out), 0);
-    let stdout = support::runner::stdout(&out);
-    if stdout.is_empty() {
-        return None;
-    }
-    let answer: Value = serde_json::from_str(&stdout).expect("the gate's JSON answer");
-    let decision = &answer["hookSpecificOutput"];
-    assert_eq!(decision["permissionDecision"], "deny", "{stdout}");
-    Some(
-        decision["permissionDecisionReason"]
-            .as_str()
-            .expect("a reason")
-            .to_string(),
-    )
+    support::runner::claude_code_deny_reason(&support::runner::stdout(&out))
 }
 
 /// An `Edit` of `name` (holding `content`) from `old` to `new`: `check`

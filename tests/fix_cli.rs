@@ -10,8 +10,9 @@ use support::text::assert_contains;
 use support::files::p;
 use support::rng;
 use support::runner::{self, stderr, utf8_stdout as stdout};
+use support::samples::RETURNS_PY;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use srview::engine::{self, BlockState, Options, Stage, Version};
@@ -66,6 +67,16 @@ fn files(original: &str, diff: &str) -> Files {
 
 fn srview(args: &[&str]) -> Output {
     runner::srview(args).output()
+}
+
+/// `srview ARGS FILE PATCH` in `dir` (`ARGS` the command and its options),
+/// with `patch` written there as p.patch.
+fn on_patch(dir: &Path, args: &[&str], file: &Path, patch: &str) -> Output {
+    let patch_file = support::files::write(dir, "p.patch", patch.as_bytes());
+    runner::srview(args)
+        .args([p(file), p(&patch_file)])
+        .cwd(dir)
+        .output()
 }
 
 fn fix(f: &Files, version: Version) -> Output {
@@ -1325,10 +1336,7 @@ fn a_patch_whose_other_file_is_left_loose_is_not_called_fixed() {
     let patch = "*** Begin Patch\n*** Update File: a.py\n@@\n def f():\n-  return 1\n+  return 10\n\
                  *** Update File: c.py\n@@\n def g():\n   x = 2\n-  return x\n+  return x * 10\n\
                  *** End Patch\n";
-    let patch_file = dir.path().join("mf.patch");
-    std::fs::write(&patch_file, patch).expect("patch");
-    let a = dir.path().join("a.py");
-    let out = srview(&["fix", p(&a), p(&patch_file)]);
+    let out = on_patch(dir.path(), &["fix"], &dir.path().join("a.py"), patch);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert_contains(
         &stderr(&out),
@@ -1338,9 +1346,8 @@ fn a_patch_whose_other_file_is_left_loose_is_not_called_fixed() {
     );
     let once = stdout(&out);
     assert!(once.contains("-    return 1\n+    return 10\n"), "{once}");
-    std::fs::write(&patch_file, &once).expect("patch");
     let c = dir.path().join("c.py");
-    let out = srview(&["fix", p(&c), p(&patch_file)]);
+    let out = on_patch(dir.path(), &["fix"], &c, &once);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(
         stderr(&out),
@@ -1434,10 +1441,7 @@ fn a_patch_naming_a_missing_other_file_is_not_called_fixed() {
     std::fs::write(dir.path().join("a.py"), "def f():\n    return 1\n").expect("a.py");
     let patch = "*** Begin Patch\n*** Update File: a.py\n@@\n def f():\n-  return 1\n+  return 10\n\
                  *** Update File: gone.py\n@@\n-x\n+y\n*** End Patch\n";
-    let patch_file = dir.path().join("p.patch");
-    std::fs::write(&patch_file, patch).expect("patch");
-    let a = dir.path().join("a.py");
-    let out = srview(&["fix", p(&a), p(&patch_file)]);
+    let out = on_patch(dir.path(), &["fix"], &dir.path().join("a.py"), patch);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert_contains(
         &stderr(&out),
@@ -1445,11 +1449,6 @@ fn a_patch_naming_a_missing_other_file_is_not_called_fixed() {
          patch, fails: Failed to read file to update",
     );
 }
-
-/// Functions each ending in `return None`.
-const RETURNS_PY: &str = "def first(x):\n    if x < 0:\n        return None\n    return x * 2\n\n\n\
-                          def second(y):\n    if y is None:\n        return None\n    return y + 1\n\n\n\
-                          def third(z):\n    if not z:\n        return None\n    return z[0]\n";
 
 /// A tester's find (round 48, T-06): a patch with two `*** Update File:`
 /// sections for FILE. `fix` prints it with the sections joined into one
@@ -1468,31 +1467,18 @@ fn a_patch_with_two_sections_for_the_file_is_fixed_as_one_section() {
     let first = "@@ def second(y):\n     if y is None:\n-        return None\n+        return 0\n";
     let second = "@@\n-        return None\n+        return []\n";
     let joined = patch_of(&(section(first) + second));
-    let patch_file = dir.path().join("two.patch");
-    std::fs::write(&patch_file, patch_of(&(section(first) + &section(second)))).expect("patch");
-    let out = runner::srview(["fix", p(&file), p(&patch_file)])
-        .cwd(dir.path())
-        .output();
+    let two = patch_of(&(section(first) + &section(second)));
+    let out = on_patch(dir.path(), &["fix"], &file, &two);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(stdout(&out), joined);
     assert_contains(&stderr(&out), "sections for");
-    let out = runner::srview([
-        "fix",
-        "--dialect",
-        "opencode-apply-patch",
-        p(&file),
-        p(&patch_file),
-    ])
-    .cwd(dir.path())
-    .output();
+    let fix_as_opencode = ["fix", "--dialect", "opencode-apply-patch"];
+    let out = on_patch(dir.path(), &fix_as_opencode, &file, &two);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let printed: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+    let printed = support::runner::stdout_json(&out);
     assert_eq!(printed["patchText"], joined.as_str());
     // The joined patch applied: both changes, the second in `third`.
-    std::fs::write(&patch_file, &joined).expect("patch");
-    let out = runner::srview(["apply", p(&file), p(&patch_file)])
-        .cwd(dir.path())
-        .output();
+    let out = on_patch(dir.path(), &["apply"], &file, &joined);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let result = stdout(&out);
     assert!(
@@ -1508,10 +1494,7 @@ fn a_patch_with_two_sections_for_the_file_is_fixed_as_one_section() {
         &(section("@@ def third(z):\n-    return z[0]\n+    return z[-1]\n")
             + &section("@@\n def first(x):\n-    if x < 0:\n+    if x <= 0:\n")),
     );
-    std::fs::write(&patch_file, back).expect("patch");
-    let out = runner::srview(["fix", p(&file), p(&patch_file)])
-        .cwd(dir.path())
-        .output();
+    let out = on_patch(dir.path(), &["fix"], &file, &back);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert_eq!(stdout(&out), "");
     assert_contains(

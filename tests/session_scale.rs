@@ -7,7 +7,7 @@ use srview::engine::{Options, Stage, Version, apply};
 
 mod support;
 
-use support::diff::block_of_lines;
+use support::diff::{block_of_lines, text as joined};
 use support::oracle::naive_apply;
 
 fn diff_of(blocks: &[(String, String)]) -> String {
@@ -66,10 +66,6 @@ fn big_file(lines: usize) -> Vec<String> {
             }
         })
         .collect()
-}
-
-fn joined(lines: &[String]) -> String {
-    lines.iter().map(|l| format!("{l}\n")).collect()
 }
 
 #[test]

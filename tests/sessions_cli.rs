@@ -9,28 +9,13 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 mod support;
+use support::agents::fixtures;
+use support::files::copy_tree;
 use support::runner::{srview, stderr, stdout};
-
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/agents")
-}
 
 /// 2026-11-30 00:00 UTC plus `hours`.
 fn at(hours: u64) -> SystemTime {
     SystemTime::UNIX_EPOCH + Duration::from_secs(1_795_996_800 + hours * 3600)
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for e in fs::read_dir(from).unwrap() {
-        let p = e.unwrap().path();
-        let dest = to.join(p.file_name().unwrap());
-        if p.is_dir() {
-            copy_dir(&p, &dest);
-        } else {
-            fs::copy(&p, &dest).unwrap();
-        }
-    }
 }
 
 fn touch(path: &Path, when: SystemTime) {
@@ -56,7 +41,7 @@ fn build(root: &Path) -> (PathBuf, PathBuf) {
     let claude = home.join(".claude");
     for (name, hours) in [("a_edits_ok", 1), ("b_edit_nomatch", 5)] {
         let src = f.join("claude-code-2.1.328").join(name).join("session");
-        copy_dir(&src, &claude);
+        copy_tree(&src, &claude);
         let file = only_file(&src.join("projects/-home-user-project"));
         touch(
             &claude
@@ -94,7 +79,7 @@ fn build(root: &Path) -> (PathBuf, PathBuf) {
     touch(&dest, at(2));
     // Cline CLI 3.x.
     let src = f.join("cline-cli-3.0.65/patch_fail/session/sessions");
-    copy_dir(&src, &home.join(".cline/data/sessions"));
+    copy_tree(&src, &home.join(".cline/data/sessions"));
     for dir in fs::read_dir(home.join(".cline/data/sessions")).unwrap() {
         let dir = dir.unwrap().path();
         let id = dir.file_name().unwrap().to_string_lossy().to_string();
@@ -102,7 +87,7 @@ fn build(root: &Path) -> (PathBuf, PathBuf) {
     }
     // Cline classic (the CLI's data folder).
     let src = f.join("cline-classic-2.18.0/b_fail/session/tasks");
-    copy_dir(&src, &home.join(".cline/data/tasks"));
+    copy_tree(&src, &home.join(".cline/data/tasks"));
     for dir in fs::read_dir(home.join(".cline/data/tasks")).unwrap() {
         touch(
             &dir.unwrap().path().join("api_conversation_history.json"),

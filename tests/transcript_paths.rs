@@ -43,7 +43,7 @@ fn outside(root: &Path) -> String {
 fn assert_refused(root: &Path, path: &str) {
     let out = apply(root, path, false);
     assert_eq!(out.status.code(), Some(2), "{path}: {out:?}");
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let report = support::runner::stdout_json(&out);
     assert_eq!(report["files"][0]["state"], "refused", "{path}");
     let error = report["files"][0]["error"].as_str().unwrap_or_default();
     assert!(error.contains("--allow-outside"), "{error}");

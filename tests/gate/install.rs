@@ -26,19 +26,6 @@ fn srview() -> String {
         .into_owned()
 }
 
-fn copy_tree(from: &Path, to: &Path) {
-    for entry in std::fs::read_dir(from).expect("the fixture folder") {
-        let entry = entry.expect("an entry");
-        let target = to.join(entry.file_name());
-        if entry.file_type().expect("its type").is_dir() {
-            std::fs::create_dir_all(&target).expect("a folder");
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).expect("a file");
-        }
-    }
-}
-
 /// A temporary HOME holding `agent`'s recorded config, and a project
 /// folder beside it (the current folder of each run).
 struct World {
@@ -50,7 +37,7 @@ struct World {
 impl World {
     fn new(agent: &str) -> World {
         let world = World::empty();
-        copy_tree(&fixture(agent), &world.home);
+        super::support::files::copy_tree(&fixture(agent), &world.home);
         world
     }
 

@@ -47,12 +47,7 @@ fn session_of(relative: &str, workspace: &Path, json: bool) -> String {
 /// exited 0 (its stderr said if not).
 fn stdout_of(command: &mut Command) -> String {
     let out = command.output().expect("srview runs");
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    super::support::runner::assert_exit(&out, 0, "srview");
     String::from_utf8(out.stdout).expect("UTF-8")
 }
 
@@ -485,7 +480,7 @@ fn the_record_names_files_absolutely_and_old_records_still_join() {
         .arg(workspace.path())
         .output()
         .expect("srview runs");
-    let json: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let json = super::support::runner::stdout_json(&out);
     let edits = json["edits"].as_array().expect("edits");
     assert_eq!(edits.len(), 2);
     assert!(

@@ -22,9 +22,7 @@ use super::{judged_in_its_folder, payload};
 
 /// A workspace on disk holding the fixtures' `inventory.py`.
 fn workspace() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("a workspace");
-    std::fs::write(dir.path().join("inventory.py"), super::inventory()).expect("the file");
-    dir
+    super::support::files::folder(&[("inventory.py", &super::inventory())])
 }
 
 /// `scenario`'s recorded payload of `agent`, its folder and file moved to

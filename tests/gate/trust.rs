@@ -3198,12 +3198,7 @@ fn a_crlf_edits_correction_gives_its_new_text_the_files_view_of_endings() {
         "--write",
     ])
     .output();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    support::runner::assert_exit(&out, 0, "apply --write of the correction");
     assert_eq!(
         std::fs::read_to_string(&path).expect("read"),
         "import os\r\n\r\ndef main():\r\n    print(\"hi\")\r\n    print(\"bye\")\r\n    return 0\r\n"

@@ -7,6 +7,7 @@
 use serde_json::json;
 use srview::gate::{Case, GateAgent, Judgment, Policy};
 
+use super::support::samples::RETURNS_PY;
 use super::support::text::assert_contains;
 
 use super::{
@@ -640,12 +641,6 @@ fn a_patch_moving_a_file_onto_itself_is_a_doubt_with_the_move_dropped() {
     assert_eq!(judgment.case, Case::Exact, "{:?}", judgment.answer);
 }
 
-/// Functions each ending in `return None`, for the patches of two
-/// sections below.
-const RETURNS_PY: &str = "def first(x):\n    if x < 0:\n        return None\n    return x * 2\n\n\n\
-                          def second(y):\n    if y is None:\n        return None\n    return y + 1\n\n\n\
-                          def third(z):\n    if not z:\n        return None\n    return z[0]\n";
-
 /// A tester's find (round 48, T-06): a patch with two `*** Update File:`
 /// sections for one file. Codex applies them in turn and searches the
 /// later section's hunks from the file's top again: its `return None`
@@ -740,6 +735,20 @@ fn two_sections_for_one_file_are_a_doubt_with_the_sections_joined() {
     assert_eq!(judgment.case, Case::Doubt, "{:?}", judgment.answer);
 }
 
+/// A temporary project (kept while its `TempDir` lives) holding a
+/// symbolic link for each `(target, name)`: the folder, its real path (the
+/// gate reads real paths) and that path as the agent's working folder.
+#[cfg(unix)]
+fn project_with_links(links: &[(&str, &str)]) -> (tempfile::TempDir, std::path::PathBuf, String) {
+    let dir = tempfile::tempdir().expect("a project");
+    let root = dir.path().canonicalize().expect("its real path");
+    for (to, name) in links {
+        std::os::unix::fs::symlink(to, root.join(name)).expect("ln");
+    }
+    let cwd = root.to_string_lossy().into_owned();
+    (dir, root, cwd)
+}
+
 /// The gate's own files reached other than by their path: a symbolic link
 /// to Claude Code's settings (`notes.json`), to their folder (`cfg ->
 /// .claude`, a file edited or created there), to `.srview/`, and a Codex
@@ -750,20 +759,18 @@ fn two_sections_for_one_file_are_a_doubt_with_the_sections_joined() {
 #[cfg(unix)]
 #[test]
 fn the_gates_own_files_are_found_through_links_and_move_targets() {
-    let dir = tempfile::tempdir().expect("a project");
-    let root = dir.path().canonicalize().expect("its real path");
-    let cwd = root.to_string_lossy().into_owned();
+    let (_dir, root, cwd) = project_with_links(&[
+        (".claude/settings.json", "notes.json"),
+        (".claude", "cfg"),
+        (".srview", "queue"),
+        ("data.json", "plain.json"),
+    ]);
     let settings = "{\"hooks\": {\"PreToolUse\": []}}\n";
     std::fs::create_dir_all(root.join(".claude")).expect("mkdir");
     std::fs::create_dir_all(root.join(".srview")).expect("mkdir");
     std::fs::write(root.join(".claude/settings.json"), settings).expect("write");
     std::fs::write(root.join("data.json"), settings).expect("write");
     std::fs::write(root.join("off.json"), "{\"disableAllHooks\": true}\n").expect("write");
-    let link = |to: &str, name: &str| std::os::unix::fs::symlink(to, root.join(name)).expect("ln");
-    link(".claude/settings.json", "notes.json");
-    link(".claude", "cfg");
-    link(".srview", "queue");
-    link("data.json", "plain.json");
     let judge_here = |agent: GateAgent, tool: &str, input: serde_json::Value| {
         let mut payload: serde_json::Value =
             serde_json::from_slice(&edit_payload(agent, input)).expect("JSON");
@@ -1274,15 +1281,13 @@ fn opencode_and_pi_configs_that_load_plugins_are_the_gates_own() {
 #[cfg(unix)]
 #[test]
 fn a_write_through_a_dangling_link_to_the_gates_own_files_is_a_doubt() {
-    let dir = tempfile::tempdir().expect("a project");
-    let root = dir.path().canonicalize().expect("its real path");
-    let cwd = root.to_string_lossy().into_owned();
+    let (_dir, root, cwd) = project_with_links(&[
+        (".claude/settings.local.json", "notes.json"),
+        (".opencode/plugin/helper.js", "tool.js"),
+        ("link2.json", "link1.json"),
+        ("new/data.json", "link2.json"),
+    ]);
     std::fs::create_dir_all(root.join(".claude")).expect("mkdir");
-    let link = |to: &str, name: &str| std::os::unix::fs::symlink(to, root.join(name)).expect("ln");
-    link(".claude/settings.local.json", "notes.json");
-    link(".opencode/plugin/helper.js", "tool.js");
-    link("link2.json", "link1.json");
-    link("new/data.json", "link2.json");
     let judge_here = |agent: GateAgent, payload: serde_json::Value| {
         judged_in_its_folder(agent, payload.to_string().as_bytes(), &Policy::default())
     };

@@ -149,7 +149,7 @@ fn sessions_finds_the_saved_session_under_home() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let home = tmp.path().join("home");
     let gemini = home.join(".gemini");
-    copy_dir(&scenario("c3_fuzzy_typo").join("session"), &gemini);
+    files::copy_tree(&scenario("c3_fuzzy_typo").join("session"), &gemini);
     let file = gemini.join("tmp/project/chats/session-2026-12-01T14-04-5c7e9a1b.jsonl");
     assert!(file.is_file());
     let cells = crate::listed_cells(&home, tmp.path(), "gemini-cli");
@@ -185,19 +185,6 @@ fn sessions_finds_the_saved_session_under_home() {
         "{}",
         stdout(&out)
     );
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    fs::create_dir_all(to).expect("mkdir");
-    for entry in fs::read_dir(from).expect("read_dir") {
-        let entry = entry.expect("entry");
-        let dest = to.join(entry.file_name());
-        if entry.path().is_dir() {
-            copy_dir(&entry.path(), &dest);
-        } else {
-            fs::copy(entry.path(), &dest).expect("copy");
-        }
-    }
 }
 
 const CORRECTED: &str = "applied although old_string does not occur: the agent corrected it";

@@ -89,7 +89,7 @@ fn saved_database_and_live_stream_give_the_expected_edits_through_the_binary() {
             "{}",
             stderr(&out)
         );
-        let json: Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+        let json = super::support::runner::stdout_json(&out);
         assert_eq!(json["version"], "1.18.33", "{name}");
         assert_edits(&format!("{name} (database)"), &json, &want);
 
@@ -98,7 +98,7 @@ fn saved_database_and_live_stream_give_the_expected_edits_through_the_binary() {
             .stdin(&live)
             .output();
         assert_eq!(code(&out), 0, "{name}: {}", stderr(&out));
-        let json: Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+        let json = super::support::runner::stdout_json(&out);
         assert_edits(&format!("{name} (live)"), &json, &want);
     }
 }
@@ -251,7 +251,7 @@ fn sessions_lists_this_folders_opencode_sessions_and_session_finds_one_by_id() {
         .arg(project.path())
         .output();
     assert_eq!(code(&out), 0, "{}", stderr(&out));
-    let json: Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+    let json = super::support::runner::stdout_json(&out);
     assert_edits(
         "by id",
         &json,

@@ -448,7 +448,7 @@ fn sessions_finds_pi_sessions_and_session_opens_one_by_its_id() {
         .env("HOME", home.path().to_str().expect("UTF-8"))
         .output();
     assert_eq!(code(&out), 0, "{}", stderr(&out));
-    let got: Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+    let got = super::support::runner::stdout_json(&out);
     assert_eq!(got["edits"][0]["srview"]["looseLevels"], json!(["fuzzy"]));
 }
 

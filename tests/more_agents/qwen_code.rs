@@ -40,7 +40,7 @@ fn captures() -> Vec<(String, PathBuf, Expected)> {
 
 fn json(out: &std::process::Output) -> Value {
     assert!(out.status.success(), "{out:?}");
-    serde_json::from_slice(&out.stdout).expect("JSON")
+    crate::support::runner::stdout_json(out)
 }
 
 /// Compares `got` (`session --json`) with `want`: file, tool, verdicts,

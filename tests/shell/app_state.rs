@@ -9,7 +9,7 @@ use srview::engine::{BlockState, Version};
 use srview::source::watch::SourceEvent;
 use srview::tui::app::{App, Effect, Focus, Layout, StreamState, keys};
 
-use super::{app_with_diff, support};
+use super::{app_with_diff, notice_text, support};
 
 use support::diff::block;
 use support::text::{assert_contains, assert_starts_with};
@@ -1074,13 +1074,6 @@ fn no_jump_and_no_copy_without_a_similar_region() {
 fn says(app: &mut App, c: char) -> String {
     assert_eq!(key(app, KeyCode::Char(c)), Effect::None);
     notice_text(app)
-}
-
-fn notice_text(app: &App) -> String {
-    app.notice()
-        .as_ref()
-        .map(|n| n.text.clone())
-        .unwrap_or_default()
 }
 
 /// A file where a block-anchor match lands at the wrong place: its first

@@ -21,8 +21,10 @@ mod support;
 
 use std::path::PathBuf;
 
+use ratatui_crossterm::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use srview::engine::Version;
-use srview::tui::app::App;
+use srview::tui::app::workspace::Workspace;
+use srview::tui::app::{App, Effect};
 
 /// The previewer on the file `name` holding `content` (the v1 engine),
 /// given the whole of `diff`: the stream has ended.
@@ -31,4 +33,17 @@ fn app_with_diff(name: &str, content: &str, diff: &str) -> App {
     app.set_diff(diff.to_string());
     app.end_stream();
     app
+}
+
+/// What the key `c` (no modifier) does in the workspace `ws`.
+fn key(ws: &mut Workspace, c: char) -> Effect {
+    ws.on_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
+}
+
+/// The text of the notice `app` shows, empty without one.
+fn notice_text(app: &App) -> String {
+    app.notice()
+        .as_ref()
+        .map(|n| n.text.clone())
+        .unwrap_or_default()
 }

@@ -6,11 +6,10 @@
 #[path = "../apply_patch_corpus/mod.rs"]
 mod apply_patch_corpus;
 
-use super::support;
+use super::{key, support};
 
 use support::text::assert_contains;
 
-use ratatui_crossterm::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use srview::dialect::apply_patch::fs::normalize;
 use srview::dialect::apply_patch::{Entry, MemoryFs, PatchFs};
 use srview::engine::Version;
@@ -48,10 +47,6 @@ fn feed(ws: &mut Workspace, text: &str, ended: bool) -> PatchPreview {
     let edits = apply_calls_on(&patch, &fs);
     ws.update_patch(&patch, edits, text.len(), ended);
     patch
-}
-
-fn key(ws: &mut Workspace, c: char) -> Effect {
-    ws.on_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
 }
 
 #[test]

@@ -8,7 +8,7 @@ use srview::tui::app::Effect;
 use srview::tui::app::StreamState;
 use srview::tui::app::workspace::Workspace;
 
-use super::support;
+use super::{key, notice_text, support};
 
 use support::text::assert_contains;
 
@@ -44,10 +44,6 @@ fn writes(files: &[usize], file_endings: bool) -> Effect {
         files: files.to_vec(),
         file_endings,
     }
-}
-
-fn key(ws: &mut Workspace, c: char) -> Effect {
-    ws.on_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
 }
 
 /// The files the key `c` asks to write with the edits' own line endings
@@ -677,16 +673,9 @@ fn calls_that_build_on_each_other_are_shown_combined() {
     let text = call("a.py", "  y = 2", "y = 3") + &call("a.py", "y = 3", "y = 4");
     let ws = fed(&text, true);
     assert_contains(
-        &notice_of(ws.tabs()[0].app()),
+        &notice_text(ws.tabs()[0].app()),
         "; call 1's block #1 matched only line-trimmed",
     );
-}
-
-fn notice_of(app: &srview::tui::app::App) -> String {
-    app.notice()
-        .as_ref()
-        .map(|n| n.text.clone())
-        .unwrap_or_default()
 }
 
 /// A doubtful block in an earlier call is asked about too (before, only

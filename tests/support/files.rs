@@ -79,6 +79,22 @@ pub fn files_below(root: &Path) -> Vec<PathBuf> {
     files
 }
 
+/// Copies the folder `from` with everything below it to `to` (made if it
+/// is not there).
+pub fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap_or_else(|e| panic!("{}: {e}", to.display()));
+    let entries = std::fs::read_dir(from).unwrap_or_else(|e| panic!("{}: {e}", from.display()));
+    for entry in entries {
+        let entry = entry.expect("a folder entry");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("its type").is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy a file");
+        }
+    }
+}
+
 /// The text of `dir/name`.
 pub fn read(dir: &Path, name: &str) -> String {
     std::fs::read_to_string(dir.join(name)).expect("read file")

@@ -19,4 +19,5 @@ pub mod oracle;
 pub mod pty;
 pub mod rng;
 pub mod runner;
+pub mod samples;
 pub mod text;

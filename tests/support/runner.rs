@@ -195,7 +195,40 @@ pub fn utf8_stdout(out: &Output) -> String {
     String::from_utf8(out.stdout.clone()).expect("UTF-8 stdout")
 }
 
+/// Stdout read as one JSON value; the failure shows what it was.
+#[track_caller]
+pub fn stdout_json(out: &Output) -> serde_json::Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "stdout is not one JSON value ({e}): {:?}",
+            String::from_utf8_lossy(&out.stdout)
+        )
+    })
+}
+
 /// Stderr, invalid UTF-8 replaced.
 pub fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// The program exited with `code`; the failure names `what` and shows its
+/// stderr.
+#[track_caller]
+pub fn assert_exit(out: &Output, code: i32, what: &str) {
+    assert_eq!(out.status.code(), Some(code), "{what}\n{}", stderr(out));
+}
+
+/// Claude Code's gate answer `answer` (the gate's stdout): `None` for an
+/// allow (no output), else its deny reason; anything else than a deny
+/// fails, showing the answer.
+#[track_caller]
+pub fn claude_code_deny_reason(answer: &str) -> Option<String> {
+    if answer.is_empty() {
+        return None;
+    }
+    let json: serde_json::Value = serde_json::from_str(answer).expect("the gate's JSON answer");
+    let decision = &json["hookSpecificOutput"];
+    assert_eq!(decision["permissionDecision"], "deny", "{answer}");
+    let reason = decision["permissionDecisionReason"].as_str();
+    Some(reason.expect("a reason").to_string())
 }
