@@ -756,9 +756,21 @@ fn section_doubts(
     target: &Target,
     loose: bool,
 ) -> Result<Option<(PatchOutcome, Vec<super::apply_patch::PatchDoubt>)>, OneFileError> {
-    let Some(TargetSection { patch, i, mut one }) = target_section(text, target)? else {
+    let Some(TargetSection { patch, i, one }) = target_section(text, target)? else {
         return Ok(None);
     };
+    Ok(Some(doubts_of_section(&patch, i, one, target, loose)))
+}
+
+/// [`section_doubts`] of section `i` of `patch` (`one`: it alone,
+/// retargeted at the target's name), whichever file it names.
+fn doubts_of_section(
+    patch: &Patch,
+    i: usize,
+    mut one: Patch,
+    target: &Target,
+    loose: bool,
+) -> (PatchOutcome, Vec<super::apply_patch::PatchDoubt>) {
     let fs = memory(target);
     let outcome = apply(&one, &fs, target.cwd);
     let faults = if loose {
@@ -775,7 +787,65 @@ fn section_doubts(
     }
     let mut doubts = super::apply_patch::patch_doubts(&one, &outcome, &fs, target.cwd);
     doubts.extend(faults);
-    Ok(Some((outcome, doubts)))
+    (outcome, doubts)
+}
+
+/// What `check` of each other file of the patch `text` doubts in that
+/// file's section ([`doubts_for`] of it, the file read from disk, its path
+/// taken from the folder the patch runs in, [`patch_root`]), for the
+/// sections that apply exactly (a loose or failing one is
+/// [`other_sections_left`]'s), one a doubt. The one-file commands correct
+/// the target's section only, and the patch is applied whole (session 50:
+/// `fix a.py` printed a patch whose b.py section adds a method outside its
+/// class, exit 0 and nothing said).
+pub fn other_sections_doubted(text: &str, target: &Target) -> Vec<OtherLeft> {
+    let Ok(Some(TargetSection { patch, i, .. })) = target_section(text, target) else {
+        return Vec::new();
+    };
+    let root = patch_root(target.cwd, patch.sections[i].path());
+    let mut out = Vec::new();
+    for (j, section) in patch.sections.iter().enumerate() {
+        if j == i || !matches!(section, Section::Update { .. }) {
+            continue;
+        }
+        let path = section.path();
+        let file = super::apply_patch::fs::display_path(&root, &normalize(path));
+        let on_disk = Path::new(&file);
+        let (Some(cwd), Some(name)) = (on_disk.parent(), on_disk.file_name()) else {
+            continue;
+        };
+        let Ok(content) = std::fs::read_to_string(on_disk) else {
+            continue;
+        };
+        let (cwd, name) = (cwd.to_string_lossy(), name.to_string_lossy());
+        let own = Target {
+            cwd: &cwd,
+            name: &name,
+            content: Some(&content),
+        };
+        let Ok(section) = retarget(section, &name) else {
+            continue;
+        };
+        let one = Patch {
+            sections: vec![section],
+        };
+        let (outcome, doubts) = doubts_of_section(&patch, j, one, &own, false);
+        if outcome.exit_code != 0 || outcome.loose_hunks().next().is_some() {
+            continue;
+        }
+        for doubt in doubts {
+            out.push(OtherLeft {
+                path: path.to_string(),
+                file: file.clone(),
+                sentence: format!(
+                    "the section of {path}, another file of the patch, applies exactly and is \
+                     left as sent, but {}",
+                    doubt.message
+                ),
+            });
+        }
+    }
+    out
 }
 
 /// Whether `section`'s `*** Move to:` names the file it updates.
