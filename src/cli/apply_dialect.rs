@@ -50,8 +50,7 @@ pub(super) fn run_patch(
 ) -> Result<PatchOutcome, Error> {
     let place = place(file)?;
     let target = place.target(content);
-    let outcome =
-        one_file::apply_patch_to(diff, &target).map_err(|e| Error::usage(e.to_string()))?;
+    let outcome = one_file::apply_patch_to(diff, &target).map_err(|e| refused(&e, &place, rerun))?;
     let elsewhere = one_file::elsewhere(diff, &place.name);
     // A move onto the file itself is no place the file goes: the agent
     // loses it, a doubt of its own (see `patch_doubts`).
@@ -60,7 +59,7 @@ pub(super) fn run_patch(
         .filter(|_| !one_file::moves_onto_itself(diff, &target));
     if let Some((from, to)) = moved {
         let how = moving_command(&place, &from, rerun)
-            .unwrap_or_else(|| "`srview apply --transcript PATCH --cwd DIR` moves it".to_string());
+            .unwrap_or_else(|| format!("{} moves it", rerun.whole_patch(None, true, false)));
         eprintln!(
             "srview: note: the patch moves {from} to {to}; {} is edited in place ({how})",
             file.display()
@@ -104,6 +103,13 @@ fn moving_command(place: &Place, from: &str, rerun: &Rerun) -> Option<String> {
         rerun.input_word(),
         rerun.stdin_note()
     ))
+}
+
+/// `error` as a usage error of the command the user ran (`rerun`) on FILE
+/// (at `place`): its `srview apply --transcript` command runnable as
+/// printed ([`one_file::OneFileError::said`]).
+pub(super) fn refused(error: &one_file::OneFileError, place: &Place, rerun: &Rerun) -> Error {
+    Error::usage(error.said(rerun, &place.cwd))
 }
 
 /// The refusal of `diff` (of `dialect`: a patch, an edit's JSON) when it

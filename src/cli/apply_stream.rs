@@ -88,7 +88,7 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
         buf: Vec::new(),
         out: std::io::stdout(),
         live: LiveInput::new(forced, agent),
-        dialect_file: DialectFile::new(file, content),
+        dialect_file: DialectFile::new(file, content, args.rerun()),
     };
     let mut chunk = vec![0u8; READ_SIZE];
     // When the last line was written, and whether text came in since.

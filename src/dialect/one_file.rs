@@ -32,6 +32,8 @@ pub enum OneFileError {
         file: String,
         /// How many sections name it.
         count: usize,
+        /// The path the first of them names.
+        path: String,
     },
     /// The section that names the file deletes it.
     Deletes(String),
@@ -41,33 +43,91 @@ pub enum OneFileError {
     BadEdit(String),
 }
 
+/// Said where no command line is known (the library's callers): the
+/// commands and the previewer say [`OneFileError::said`], with the patch's
+/// own path and folder (session 51: `PATCH` and `DIR` were printed).
+const WHOLE_PATCH: &str = "`srview apply --transcript` of the whole patch, in the folder its \
+                           paths are relative to";
+
 impl fmt::Display for OneFileError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text(WHOLE_PATCH))
+    }
+}
+
+impl OneFileError {
+    /// The error with `how` for the command that applies the whole patch.
+    fn text(&self, how: &str) -> String {
         match self {
-            OneFileError::WhichSection { file, paths } => write!(
-                f,
+            OneFileError::WhichSection { file, paths } => format!(
                 "the patch edits {} and none of its sections alone names {file}: \
-                 use `srview apply --transcript PATCH --cwd DIR` for a patch of several files",
+                 use {how} for a patch of several files",
                 paths.join(", ")
             ),
-            OneFileError::SeveralSections { file, count } => write!(
-                f,
+            OneFileError::SeveralSections { file, count, .. } => format!(
                 "the patch has {count} sections for {file}, applied one after the other; \
-                 a command on one file takes one section per file: use \
-                 `srview apply --transcript PATCH --cwd DIR`"
+                 a command on one file takes one section per file: use {how}"
             ),
-            OneFileError::Deletes(path) => write!(
-                f,
-                "the patch deletes {path}: use `srview apply --transcript PATCH --cwd DIR`"
-            ),
-            OneFileError::UnknownEdit => write!(
-                f,
-                "the JSON is no edit: expected Claude Code's Edit {{file_path, old_string, \
-                 new_string}} or Write {{file_path, content}}, or Cline's editor {{path, old_text, new_text}}"
-            ),
-            OneFileError::BadEdit(why) => f.write_str(why),
+            OneFileError::Deletes(path) => format!("the patch deletes {path}: use {how}"),
+            OneFileError::UnknownEdit => "the JSON is no edit: expected Claude Code's Edit \
+                 {file_path, old_string, new_string} or Write {file_path, content}, or Cline's \
+                 editor {path, old_text, new_text}"
+                .to_string(),
+            OneFileError::BadEdit(why) => why.clone(),
         }
     }
+
+    /// The error as the command the user ran on FILE (`rerun`; FILE's
+    /// folder `cwd`) says it: the command that applies the whole patch is
+    /// runnable as printed, with the patch's own path (or `-`, the patch
+    /// given on stdin again) and `--cwd` the folder its paths are relative
+    /// to ([`patch_folder`]), as `rerun` says other commands (session 51:
+    /// `srview apply --transcript PATCH --cwd DIR` was printed).
+    pub fn said(&self, rerun: &Rerun, cwd: &str) -> String {
+        let paths: Vec<&str> = match self {
+            OneFileError::WhichSection { paths, .. } => paths.iter().map(String::as_str).collect(),
+            OneFileError::SeveralSections { path, .. } | OneFileError::Deletes(path) => {
+                vec![path.as_str()]
+            }
+            OneFileError::UnknownEdit | OneFileError::BadEdit(_) => return self.to_string(),
+        };
+        self.text(&rerun.whole_patch(patch_folder(&paths, cwd).as_deref(), false, false))
+    }
+}
+
+/// [`patch_folder`] of every path the patch `text` names (`None` when it
+/// does not parse).
+pub fn folder_of_patch(text: &str, cwd: &str) -> Option<PathBuf> {
+    let patch = parse(text).ok()?;
+    let paths: Vec<&str> = patch.sections.iter().map(Section::path).collect();
+    patch_folder(&paths, cwd)
+}
+
+/// The folder a patch naming `paths` runs in, for a command on a file in
+/// `cwd`: the current folder, or `cwd` or the nearest folder above it,
+/// where every relative path names a file (else the first where one does);
+/// the current folder when every path is absolute; `None` when no path
+/// names a file from any of them.
+pub fn patch_folder(paths: &[&str], cwd: &str) -> Option<PathBuf> {
+    let relative: Vec<String> = paths
+        .iter()
+        .map(|path| normalize(path))
+        .filter(|path| !path.starts_with('/'))
+        .collect();
+    let current = std::env::current_dir().ok();
+    if relative.is_empty() {
+        return current;
+    }
+    let candidates: Vec<PathBuf> = current
+        .into_iter()
+        .chain(Path::new(cwd).ancestors().map(Path::to_path_buf))
+        .collect();
+    let found = |folder: &PathBuf| relative.iter().filter(|p| folder.join(p).is_file()).count();
+    candidates
+        .iter()
+        .find(|folder| found(folder) == relative.len())
+        .or_else(|| candidates.iter().find(|folder| found(folder) > 0))
+        .cloned()
 }
 
 /// The section of `sections` that edits the file `name` (see
@@ -288,6 +348,57 @@ impl Rerun {
         }
     }
 
+    /// `` `srview apply --transcript DIFF --cwd ROOT` ``: the whole patch
+    /// applied over `root` (`--cwd` left out when it is the current
+    /// folder), with `--write` when `write` or the user's command had it,
+    /// else `--json` when `json` (the results shown), runnable as printed:
+    /// the patch's own path, or `-` and "with the same patch on stdin".
+    /// `root` `None` (not known): the patch's absolute path, run in the
+    /// folder its paths are relative to, said in words.
+    pub fn whole_patch(&self, root: Option<&Path>, write: bool, json: bool) -> String {
+        let current = std::env::current_dir().ok();
+        let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
+            (Ok(a), Ok(b)) => a == b,
+            _ => a == b,
+        };
+        let input = match (root, self.input_file()) {
+            (None, Some(input)) => {
+                let absolute = input
+                    .canonicalize()
+                    .or_else(|_| std::path::absolute(input))
+                    .unwrap_or_else(|_| input.to_path_buf());
+                crate::words::shell_quote(&absolute.display().to_string())
+            }
+            _ => self.input_word(),
+        };
+        let cwd = match root {
+            Some(root) if !current.as_deref().is_some_and(|here| same(root, here)) => format!(
+                " --cwd {}",
+                crate::words::shell_quote(&root.display().to_string())
+            ),
+            _ => String::new(),
+        };
+        let write = if write || self.flags.iter().any(|f| f == "--write") {
+            " --write"
+        } else if json {
+            " --json"
+        } else {
+            ""
+        };
+        let stdin = match self.input_file() {
+            Some(_) => "",
+            None => " with the same patch on stdin",
+        };
+        let folder = match root {
+            Some(_) => "",
+            None => {
+                " run in the folder its paths are relative to (none of the files it names is \
+                 found from here)"
+            }
+        };
+        format!("`srview apply --transcript {input}{cwd}{write}`{stdin}{folder}")
+    }
+
     /// DIFF when it was a file, `None` when the input came on stdin.
     fn input_file(&self) -> Option<&Path> {
         self.input.as_deref().filter(|p| *p != Path::new("-"))
@@ -441,9 +552,10 @@ fn pick(sections: &[Section], name: &str) -> Result<Option<usize>, OneFileError>
         .collect();
     match hits[..] {
         [one] => Ok(Some(one)),
-        [_, _, ..] => Err(OneFileError::SeveralSections {
+        [first, _, ..] => Err(OneFileError::SeveralSections {
             file: name.to_string(),
             count: hits.len(),
+            path: sections[first].path().to_string(),
         }),
         [] => Err(OneFileError::WhichSection {
             file: name.to_string(),
@@ -606,32 +718,7 @@ pub struct OtherLeft {
     pub sentence: String,
 }
 
-/// The folder a patch whose section for the target names `path` runs in:
-/// the target's folder `cwd` above the folders `path` names (`src/a.py`
-/// for `/w/src/a.py` runs in `/w`, so its `src/b.py` is `/w/src/b.py`, not
-/// `/w/src/src/b.py`: found in session 50); `cwd` itself when `path` is
-/// absolute, names no folder, or its folders are not the tail of `cwd`.
-pub fn patch_root(cwd: &str, path: &str) -> String {
-    let path = normalize(path);
-    if path.starts_with('/') {
-        return cwd.to_string();
-    }
-    let folders: Vec<&str> = path
-        .split('/')
-        .filter(|part| !part.is_empty() && *part != ".")
-        .collect();
-    let Some((_, folders)) = folders.split_last() else {
-        return cwd.to_string();
-    };
-    let mut root = std::path::Path::new(cwd);
-    for folder in folders.iter().rev() {
-        match (root.file_name(), root.parent()) {
-            (Some(name), Some(parent)) if name.to_string_lossy() == *folder => root = parent,
-            _ => return cwd.to_string(),
-        }
-    }
-    root.to_string_lossy().into_owned()
-}
+pub use super::apply_patch::fs::patch_root;
 
 /// What the patch `text` leaves loose or failing in its other files'
 /// sections (each applied alone over the file on disk, its path taken from

@@ -193,10 +193,13 @@ impl SingleFile {
                 }
             }
             Err(why) => {
-                self.refused = Some(why.to_string());
+                // Its `srview apply --transcript` command with the real
+                // patch and folder, as the commands say it.
+                let why = why.said(&self.rerun, &place.cwd);
+                self.refused = Some(why.clone());
                 self.app.set_refused_by_reference(true);
                 self.app.set_diff(String::new());
-                self.app.note_state(why.to_string());
+                self.app.note_state(why);
             }
         }
     }
