@@ -58,7 +58,7 @@ pub(super) fn run_patch(
         .moved
         .filter(|_| !one_file::moves_onto_itself(diff, &target));
     if let Some((from, to)) = moved {
-        let how = moving_command(&place, &from, rerun)
+        let how = moving_command(&place, &from, &to, rerun)
             .unwrap_or_else(|| format!("{} moves it", rerun.whole_patch(None, true, false)));
         eprintln!(
             "srview: note: the patch moves {from} to {to}; {} is edited in place ({how})",
@@ -78,7 +78,10 @@ pub(super) fn run_patch(
 /// left out when it is the current folder), runnable as printed (tester
 /// finding 50/T-11); `None` when that folder is not known (`from`
 /// absolute, climbing with `..`, or its folders not ending FILE's).
-fn moving_command(place: &Place, from: &str, rerun: &Rerun) -> Option<String> {
+/// Where the move's target `to` exists there, the command has `--force`
+/// and says it replaces that file (session 51: "moves it" was said of a
+/// command that then refused, the target existing).
+fn moving_command(place: &Place, from: &str, to: &str, rerun: &Rerun) -> Option<String> {
     let from = Path::new(from);
     let folders = from.parent().unwrap_or(Path::new(""));
     let plain = folders
@@ -98,8 +101,17 @@ fn moving_command(place: &Place, from: &str, rerun: &Rerun) -> Option<String> {
             crate::words::shell_quote(&root.display().to_string())
         )
     };
+    let replaced = Path::new(to).is_relative() && root.join(to).is_file();
+    let (force, replacing) = if replaced {
+        (
+            " --force",
+            format!(", replacing {to}, which exists (its content is lost)"),
+        )
+    } else {
+        ("", String::new())
+    };
     Some(format!(
-        "`srview apply --transcript {}{cwd} --write` moves it{}",
+        "`srview apply --transcript {}{cwd} --write{force}` moves it{replacing}{}",
         rerun.input_word(),
         rerun.stdin_note()
     ))

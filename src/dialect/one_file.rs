@@ -407,16 +407,37 @@ impl Rerun {
     /// `` `COMMAND` checks it there`` for `file` (`named`, the path as the
     /// input names it, read as a path here: [`local_name`]), saying that the
     /// input must come on stdin again when it came on stdin.
+    ///
+    /// Where no such file is here (session 51: the command printed then
+    /// failed, "cannot read"), that is said, and `apply` and the previewer
+    /// give the command with `--new-file` (the file started from empty).
     pub fn how(&self, named: &str) -> String {
-        let verb = match self.command {
-            Some("check") => "checks",
-            Some("fix") => "corrects",
-            Some("apply") => "applies",
-            Some(_) | None => "previews",
+        let (verb, base) = match self.command {
+            Some("check") => ("checks", "check it on"),
+            Some("fix") => ("corrects", "correct it for"),
+            Some("apply") => ("applies", "apply it to"),
+            Some(_) | None => ("previews", "preview it on"),
         };
+        let local = local_name(named);
+        let missing = !local.starts_with("~/") && !Path::new(&local).exists();
+        if !missing {
+            return format!(
+                "`{}` {verb} it there{}",
+                self.command_line(&local),
+                self.stdin_note()
+            );
+        }
+        let none = format!("there is no {local} here to {base}");
+        if matches!(self.command, Some("check" | "fix")) {
+            return none;
+        }
+        let mut new_file = self.clone();
+        if !new_file.flags.iter().any(|f| f == "--new-file") {
+            new_file.flags.push("--new-file".to_string());
+        }
         format!(
-            "`{}` {verb} it there{}",
-            self.command_line(&local_name(named)),
+            "{none}; `{}` starts it from an empty file{}",
+            new_file.command_line(&local),
             self.stdin_note()
         )
     }

@@ -1173,8 +1173,10 @@ mod tests {
             "*** Begin Patch\n*** Update File: src/other.txt\n@@\n a\n-b\n+B\n*** End Patch\n";
         let edit = r#"{"file_path": "src/other.txt", "old_string": "b", "new_string": "B"}"#;
         // The previewer's own command for the other file (the screen was
-        // given no DIFF path: its input came on stdin).
-        let how = ["`srview src/other.txt -` previews it there, given the same input on stdin"; 2];
+        // given no DIFF path: its input came on stdin), which is not here
+        // (session 51: said, and the command has `--new-file`).
+        let how = ["there is no src/other.txt here to preview it on; `srview src/other.txt - \
+                    --new-file` starts it from an empty file, given the same input on stdin"; 2];
         for (input, how) in [patch, edit].into_iter().zip(how) {
             let (_dir, path, mut s) = screen_showing("f.txt", "a\nb\n", input, true);
             let file = path.display();
