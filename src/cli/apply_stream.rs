@@ -212,7 +212,10 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
         };
     }
     if stream.session.outcome(false).blocks.is_empty() {
-        super::load::warn_no_block(args.diff.as_deref(), "the reference returns FILE unchanged");
+        super::load::warn_no_block(
+            args.diff.as_deref(),
+            &format!("the reference returns {} unchanged", file.display()),
+        );
     }
     let outcome = stream.session.outcome(!args.partial);
     let (diff, original) = (stream.session.text(), stream.session.original());
