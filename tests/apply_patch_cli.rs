@@ -1081,7 +1081,11 @@ fn a_refusal_sending_to_apply_transcript_names_the_patch_and_its_folder() {
     );
     // From below the patch's folder, writing: `--cwd` and `--write`, and
     // the command printed writes both files.
-    let said = run(&src, &["apply", "../c.py", "../two files.patch", "--write"], None);
+    let said = run(
+        &src,
+        &["apply", "../c.py", "../two files.patch", "--write"],
+        None,
+    );
     let command = format!(
         "`srview apply --transcript '../two files.patch' --cwd {} --write`",
         quoted(&real)

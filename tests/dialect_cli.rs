@@ -4887,13 +4887,19 @@ fn an_input_naming_a_file_not_here_says_so() {
         .and_then(|(_, rest)| rest.split_once('`'))
         .map(|(command, _)| command)
         .expect("a command");
-    let bin = Path::new(support::runner::BIN).parent().expect("bin folder");
+    let bin = Path::new(support::runner::BIN)
+        .parent()
+        .expect("bin folder");
     let ran = std::process::Command::new("sh")
         .args(["-c", command])
         .current_dir(dir.path())
         .env(
             "PATH",
-            format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default()),
+            format!(
+                "{}:{}",
+                bin.display(),
+                std::env::var("PATH").unwrap_or_default()
+            ),
         )
         .output()
         .expect("sh runs");
@@ -4935,17 +4941,26 @@ fn a_move_onto_an_existing_file_is_said_with_force() {
             )
         )
     );
-    let bin = Path::new(support::runner::BIN).parent().expect("bin folder");
+    let bin = Path::new(support::runner::BIN)
+        .parent()
+        .expect("bin folder");
     let ran = std::process::Command::new("sh")
         .args(["-c", &command])
         .current_dir(dir.path().join("src"))
         .env(
             "PATH",
-            format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default()),
+            format!(
+                "{}:{}",
+                bin.display(),
+                std::env::var("PATH").unwrap_or_default()
+            ),
         )
         .output()
         .expect("sh runs");
     assert_eq!(ran.status.code(), Some(0), "{}", text(&ran.stderr));
     assert!(!dir.path().join("src/a.py").exists());
-    assert_eq!(read(&dir.path().join("src/new.py").display().to_string()), "x = 2\n");
+    assert_eq!(
+        read(&dir.path().join("src/new.py").display().to_string()),
+        "x = 2\n"
+    );
 }

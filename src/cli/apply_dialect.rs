@@ -50,7 +50,8 @@ pub(super) fn run_patch(
 ) -> Result<PatchOutcome, Error> {
     let place = place(file)?;
     let target = place.target(content);
-    let outcome = one_file::apply_patch_to(diff, &target).map_err(|e| refused(&e, &place, rerun))?;
+    let outcome =
+        one_file::apply_patch_to(diff, &target).map_err(|e| refused(&e, &place, rerun))?;
     let elsewhere = one_file::elsewhere(diff, &place.name);
     // A move onto the file itself is no place the file goes: the agent
     // loses it, a doubt of its own (see `patch_doubts`).

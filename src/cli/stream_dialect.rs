@@ -109,7 +109,8 @@ pub(super) fn snapshot(
     match dialect {
         Dialect::ApplyPatch => {
             let place = place(&file.file)?;
-            let usage = |e: one_file::OneFileError| super::apply_dialect::refused(&e, &place, &file.rerun);
+            let usage =
+                |e: one_file::OneFileError| super::apply_dialect::refused(&e, &place, &file.rerun);
             let target = place.target(file.original());
             let outcome = if is_final {
                 one_file::apply_patch_to(text, &target).map_err(usage)?

@@ -78,7 +78,10 @@ impl PatchPreview {
     pub fn say_commands(&mut self, command: impl Fn(bool, bool) -> String) {
         for (_, why) in self.refused.iter_mut().chain(self.failed.iter_mut()) {
             if why == DELETE_REFUSAL {
-                *why = format!("{DELETE_REFUSAL}; {} applies the whole patch", command(true, false));
+                *why = format!(
+                    "{DELETE_REFUSAL}; {} applies the whole patch",
+                    command(true, false)
+                );
             } else if why == NOT_AS_BLOCKS {
                 *why = format!("{NOT_AS_BLOCKS}; {} shows it", command(false, true));
             }
@@ -447,10 +450,7 @@ fn verify(
     if gives(&whole) {
         call.body = whole;
     } else {
-        failed.push((
-            call.path.clone(),
-            NOT_AS_BLOCKS.to_string(),
-        ));
+        failed.push((call.path.clone(), NOT_AS_BLOCKS.to_string()));
     }
 }
 

@@ -1183,7 +1183,11 @@ mod tests {
         for name in ["src/a.txt", "src/b.txt"] {
             std::fs::write(dir.path().join(name), "a\nb\n").expect("write");
         }
-        let rerun = Rerun::new(None, Some(std::path::Path::new("my patch.diff")), Vec::new());
+        let rerun = Rerun::new(
+            None,
+            Some(std::path::Path::new("my patch.diff")),
+            Vec::new(),
+        );
         let mut s = s.with_rerun(rerun);
         // Still arriving, so `F` shows what the whole text would give.
         s.on_text(text(patch, false));
@@ -1217,7 +1221,8 @@ mod tests {
         // given no DIFF path: its input came on stdin), which is not here
         // (session 51: said, and the command has `--new-file`).
         let how = ["there is no src/other.txt here to preview it on; `srview src/other.txt - \
-                    --new-file` starts it from an empty file, given the same input on stdin"; 2];
+                    --new-file` starts it from an empty file, given the same input on stdin";
+            2];
         for (input, how) in [patch, edit].into_iter().zip(how) {
             let (_dir, path, mut s) = screen_showing("f.txt", "a\nb\n", input, true);
             let file = path.display();

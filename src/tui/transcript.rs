@@ -67,11 +67,14 @@ impl TranscriptFiles {
     /// Says `msg` (the transcript's path as given) in the commands that do
     /// what the previewer does not (a deletion, a move).
     pub fn with_input(mut self, msg: &std::path::Path) -> Self {
-        self.input = Some(crate::dialect::one_file::Rerun::new(None, Some(msg), Vec::new()));
+        self.input = Some(crate::dialect::one_file::Rerun::new(
+            None,
+            Some(msg),
+            Vec::new(),
+        ));
         self.reparse();
         self
     }
-
 
     /// The files written, as the transcript names them, in order.
     pub fn written(&self) -> &[String] {
@@ -126,8 +129,7 @@ impl TranscriptFiles {
     /// first loaded, shown as blocks (see [`crate::source::patch_preview`]).
     fn reparse_patch(&mut self) {
         let (cwd, fs) = LoadedFs::of(&self.paths, &mut self.originals);
-        let mut patch =
-            patch_preview::preview(&self.text, &fs, &cwd.to_string_lossy(), self.ended);
+        let mut patch = patch_preview::preview(&self.text, &fs, &cwd.to_string_lossy(), self.ended);
         say_commands(self.input.as_ref(), &mut patch, &cwd);
         let load = |p: &str| fs.load(p);
         let edits = transcript::apply_calls(&patch.calls, load, self.ws.options());

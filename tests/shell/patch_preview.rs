@@ -328,10 +328,13 @@ fn a_deleted_files_refusal_names_the_transcript_and_its_folder() {
     let deleting = "*** Begin Patch\n*** Delete File: notes.txt\n*** End Patch\n";
     let fs = fs();
     let mut patch = preview(deleting, &fs, "/w", true);
-    let msg = Rerun::new(None, Some(std::path::Path::new("my patch.diff")), Vec::new());
-    patch.say_commands(|write, json| {
-        msg.whole_patch(Some(std::path::Path::new("/w")), write, json)
-    });
+    let msg = Rerun::new(
+        None,
+        Some(std::path::Path::new("my patch.diff")),
+        Vec::new(),
+    );
+    patch
+        .say_commands(|write, json| msg.whole_patch(Some(std::path::Path::new("/w")), write, json));
     assert_eq!(
         patch.refused,
         [(
