@@ -1105,10 +1105,21 @@ mod tests {
         for (path, line) in cases {
             assert_eq!(check.command_line(path), line, "{path}");
         }
+        // Tests run in the crate's folder, which holds src/lib.rs and no
+        // lib/b.py: a file not here is said so (session 51).
         let piped = Rerun::new(None, Some(Path::new("-")), Vec::new());
         assert_eq!(
+            piped.how("src/lib.rs"),
+            "`srview src/lib.rs -` previews it there, given the same input on stdin"
+        );
+        assert_eq!(
             piped.how("lib/b.py"),
-            "`srview lib/b.py -` previews it there, given the same input on stdin"
+            "there is no lib/b.py here to preview it on; `srview lib/b.py - --new-file` starts \
+             it from an empty file, given the same input on stdin"
+        );
+        assert_eq!(
+            check.how("lib/b.py"),
+            "there is no lib/b.py here to check it on"
         );
     }
 
