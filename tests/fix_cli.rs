@@ -1496,6 +1496,26 @@ fn another_files_section_in_doubt_is_said_and_fix_exits_1() {
             "srview: the corrected patch is in doubt: {other} {twice}; {other} {back_to_back}\n"
         )
     );
+    // A new file of the patch left misindented is weighed as the gate
+    // weighs it.
+    let adds = "*** Begin Patch\n*** Update File: src/a.py\n@@\n-    return 1\n+    return 2\n\
+                *** Add File: src/c.py\n+def g():\n+    return 1\n+  return 2\n*** End Patch\n";
+    std::fs::write(dir.path().join("p.patch"), adds).expect("patch");
+    let fix_a = runner::srview(["fix", "src/a.py", "p.patch"])
+        .cwd(dir.path())
+        .output();
+    assert_eq!(fix_a.status.code(), Some(1), "{}", stderr(&fix_a));
+    assert_eq!(stdout(&fix_a), adds);
+    assert_eq!(
+        stderr(&fix_a),
+        "srview: the corrected patch is in doubt: the section of src/c.py, another file of the \
+         patch, applies exactly and is left as sent, but the patch leaves c.py misindented: as \
+         written, line 3 (`return 2`) is at column 2, which matches no enclosing block's \
+         indentation (columns 0, 4 there): Python refuses the file (IndentationError: unindent \
+         does not match any outer indentation level): send the new lines at the indentation of \
+         the block they belong to\n"
+    );
+    assert!(!dir.path().join("src/c.py").exists());
 }
 
 /// Functions each ending in `return None`.

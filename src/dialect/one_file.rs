@@ -900,7 +900,8 @@ fn doubts_of_section(
 
 /// What `check` of each other file of the patch `text` doubts in that
 /// file's section ([`doubts_for`] of it, the file read from disk, its path
-/// taken from the folder the patch runs in, [`patch_root`]), for the
+/// taken from the folder the patch runs in, [`patch_root`]; an added
+/// file's from nothing, as the gate weighs it), for the
 /// sections that apply exactly (a loose or failing one is
 /// [`other_sections_left`]'s), one a doubt. The one-file commands correct
 /// the target's section only, and the patch is applied whole (session 50:
@@ -913,7 +914,10 @@ pub fn other_sections_doubted(text: &str, target: &Target) -> Vec<OtherLeft> {
     let root = patch_root(target.cwd, patch.sections[i].path());
     let mut out = Vec::new();
     for (j, section) in patch.sections.iter().enumerate() {
-        if j == i || !matches!(section, Section::Update { .. }) {
+        // An added file is weighed as the gate weighs it (a new Python file
+        // left misindented); a deletion leaves nothing to doubt.
+        let adds = matches!(section, Section::Add { .. });
+        if j == i || !(adds || matches!(section, Section::Update { .. })) {
             continue;
         }
         let path = section.path();
@@ -922,14 +926,15 @@ pub fn other_sections_doubted(text: &str, target: &Target) -> Vec<OtherLeft> {
         let (Some(cwd), Some(name)) = (on_disk.parent(), on_disk.file_name()) else {
             continue;
         };
-        let Ok(content) = std::fs::read_to_string(on_disk) else {
+        let content = std::fs::read_to_string(on_disk).ok();
+        if content.is_none() && !adds {
             continue;
-        };
+        }
         let (cwd, name) = (cwd.to_string_lossy(), name.to_string_lossy());
         let own = Target {
             cwd: &cwd,
             name: &name,
-            content: Some(&content),
+            content: content.as_deref(),
         };
         let Ok(section) = retarget(section, &name) else {
             continue;
