@@ -794,10 +794,16 @@ fn two_sections_for_the_checked_file_are_named_as_such() {
     let (file, patch) = (file.to_string_lossy(), patch.to_string_lossy());
     let out = srview(&["apply", &file, &patch], None);
     assert_eq!(out.status.code(), Some(2));
+    // The command names the patch and the folder its paths are relative
+    // to (session 51: `PATCH` and `DIR` were printed).
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
-        "srview: the patch has 2 sections for a.py, applied one after the other; a command on \
-         one file takes one section per file: use `srview apply --transcript PATCH --cwd DIR`\n",
+        format!(
+            "srview: the patch has 2 sections for a.py, applied one after the other; a command \
+             on one file takes one section per file: use `srview apply --transcript {patch} \
+             --cwd {}`\n",
+            dir.path().canonicalize().expect("real path").display()
+        ),
     );
     // `check` judges them (session 50): joined into one section where
     // that gives what was meant; here the second section edits what the
@@ -918,4 +924,163 @@ fn a_new_file_with_unbalanced_brackets_is_held_back() {
     let out = apply_transcript(&dir.path().to_string_lossy(), &balanced, &["--write"]);
     support::runner::assert_exit(&out, 0, "a balanced util.rs");
     assert!(dir.path().join("util.rs").is_file());
+}
+
+/// The backquoted command of `said` after `lead`, run with `sh -c` in
+/// `cwd` (srview on PATH): its exit status and stdout.
+fn run_printed(said: &str, lead: &str, cwd: &Path) -> (Option<i32>, String) {
+    let command = said
+        .split_once(lead)
+        .and_then(|(_, rest)| rest.split_once('`'))
+        .map(|(command, _)| command)
+        .unwrap_or_else(|| panic!("no command after {lead:?}: {said}"));
+    let bin = Path::new(support::runner::BIN)
+        .parent()
+        .expect("the binary's folder");
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let ran = std::process::Command::new("sh")
+        .args(["-c", command])
+        .current_dir(cwd)
+        .env("PATH", path)
+        .output()
+        .expect("sh runs");
+    (
+        ran.status.code(),
+        String::from_utf8_lossy(&ran.stdout).into_owned(),
+    )
+}
+
+/// Session 51: the refusals that send the user to `apply --transcript`
+/// (no section names FILE, FILE's section deletes it, several sections
+/// for FILE, sections `fix` cannot join) said `srview apply --transcript
+/// PATCH --cwd DIR`. They name the patch as given (`-` and the patch on
+/// stdin again), `--cwd` the folder its paths are relative to (left out
+/// when it is the current one), `--write` when the user wrote, and run as
+/// printed.
+#[test]
+fn a_refusal_sending_to_apply_transcript_names_the_patch_and_its_folder() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let proj = dir.path().join("my proj");
+    std::fs::create_dir_all(proj.join("src")).expect("src");
+    let write = |name: &str, text: &str| std::fs::write(proj.join(name), text).expect(name);
+    write("src/a.py", "def f():\n    return 1\n");
+    write("src/b.py", "x = 1\ny = 2\n");
+    write("c.py", "z = 1\n");
+    write(
+        "two files.patch",
+        "*** Begin Patch\n*** Update File: src/a.py\n@@\n-    return 1\n+    return 2\n\
+         *** Update File: src/b.py\n@@\n-y = 2\n+y = 3\n*** End Patch\n",
+    );
+    write(
+        "del.patch",
+        "*** Begin Patch\n*** Delete File: src/a.py\n*** End Patch\n",
+    );
+    write(
+        "twice.patch",
+        "*** Begin Patch\n*** Update File: src/a.py\n@@\n-    return 1\n+    return 2\n\
+         *** Update File: src/a.py\n@@\n-def f():\n+def g():\n*** End Patch\n",
+    );
+    write(
+        "far.patch",
+        "*** Begin Patch\n*** Update File: lib/x.py\n@@\n-a\n+b\n\
+         *** Update File: lib/y.py\n@@\n-a\n+b\n*** End Patch\n",
+    );
+    let real = proj.canonicalize().expect("real path");
+    let quoted = |path: &Path| format!("'{}'", path.display());
+    let src = proj.join("src");
+    let run = |cwd: &Path, args: &[&str], stdin: Option<&str>| {
+        let mut run = support::runner::srview(args).cwd(cwd);
+        if let Some(text) = stdin {
+            run = run.stdin(text.as_bytes());
+        }
+        let out = run.output();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "", "{args:?}");
+        support::runner::stderr(&out)
+    };
+    let several = |command: &str| {
+        format!(
+            "srview: the patch edits src/a.py, src/b.py and none of its sections alone names \
+             c.py: use {command} for a patch of several files\n"
+        )
+    };
+    let here = "`srview apply --transcript 'two files.patch'`";
+    for command in ["check", "fix", "apply"] {
+        let said = run(&proj, &[command, "c.py", "two files.patch"], None);
+        assert_eq!(said, several(here));
+    }
+    let (code, out) = run_printed(&several(here), "use `", &proj);
+    assert_eq!(
+        (code, out.as_str()),
+        (
+            Some(0),
+            "Success. Updated the following files:\nM src/a.py\nM src/b.py\n"
+        )
+    );
+    let patch = std::fs::read_to_string(proj.join("two files.patch")).expect("patch");
+    assert_eq!(
+        run(&proj, &["fix", "c.py", "-"], Some(&patch)),
+        several("`srview apply --transcript -` with the same patch on stdin")
+    );
+    assert_eq!(
+        run(&src, &["check", "a.py", "../del.patch"], None),
+        format!(
+            "srview: the patch deletes src/a.py: use `srview apply --transcript ../del.patch \
+             --cwd {}`\n",
+            quoted(&real)
+        )
+    );
+    assert_eq!(
+        run(&proj, &["apply", "src/a.py", "twice.patch"], None),
+        "srview: the patch has 2 sections for a.py, applied one after the other; a command on \
+         one file takes one section per file: use `srview apply --transcript twice.patch`\n"
+    );
+    let fix = support::runner::srview(["fix", "src/a.py", "twice.patch"])
+        .cwd(&proj)
+        .output();
+    assert_eq!(fix.status.code(), Some(1));
+    assert_eq!(
+        support::runner::stderr(&fix),
+        format!(
+            "srview: no corrected patch: its sections for a.py cannot be joined into one in \
+             patch order: a later section's hunk stands above an earlier one's, and as one \
+             section the reference fails (Failed to find expected lines in {}/src/a.py: def \
+             f():); the sections as sent are applied one after the other by `srview apply \
+             --transcript twice.patch`\n",
+            real.display()
+        )
+    );
+    let far = real.join("far.patch");
+    assert_eq!(
+        run(&proj, &["check", "c.py", "far.patch"], None),
+        format!(
+            "srview: the patch edits lib/x.py, lib/y.py and none of its sections alone names \
+             c.py: use `srview apply --transcript {}` run in the folder its paths are relative \
+             to (none of the files it names is found from here) for a patch of several files\n",
+            quoted(&far)
+        )
+    );
+    // From below the patch's folder, writing: `--cwd` and `--write`, and
+    // the command printed writes both files.
+    let said = run(
+        &src,
+        &["apply", "../c.py", "../two files.patch", "--write"],
+        None,
+    );
+    let command = format!(
+        "`srview apply --transcript '../two files.patch' --cwd {} --write`",
+        quoted(&real)
+    );
+    assert_eq!(said, several(&command));
+    let (code, _) = run_printed(&said, "use `", &src);
+    assert_eq!(code, Some(0));
+    let read = |name: &str| std::fs::read_to_string(proj.join(name)).expect(name);
+    assert_eq!(
+        (read("src/a.py").as_str(), read("src/b.py").as_str()),
+        ("def f():\n    return 2\n", "x = 1\ny = 3\n")
+    );
 }

@@ -3949,7 +3949,7 @@ fn aider_single_file_check_says_a_block_landing_in_another_chat_file() {
             Some(2),
             format!(
                 "srview: {said}; the input edits b.py, not a.py: nothing written (apply --write \
-                 writes FILE only; `srview apply --transcript r.json --dialect aider-diff \
+                 writes a.py only; `srview apply --transcript r.json --dialect aider-diff \
                  --write` writes them all)\n"
             )
         )

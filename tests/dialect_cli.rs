@@ -182,19 +182,25 @@ fn an_input_naming_another_file_is_refused_in_every_dialect() {
     let editor = r#"{"path": "lib/calc2.py", "old_text": "b – a", "new_text": "a + b"}"#;
     let reply = "lib/calc2.py\n```python\n<<<<<<< SEARCH\n    return b – a\n=======\n    return a + b\n>>>>>>> REPLACE\n```\n";
     // The command run, said again for lib/calc2.py (tester finding 50/T-11:
-    // it said `srview apply lib/calc2.py INPUT` whatever was run).
+    // it said `srview apply lib/calc2.py INPUT` whatever was run); no
+    // lib/calc2.py is here, which is said (session 51: the command printed
+    // failed, "cannot read"), and `apply`'s has `--new-file`.
     let one_file = |command: &[&str], flags: &[&str]| {
-        let verb = match command[0] {
-            "check" => "checks",
-            "fix" => "corrects",
-            _ => "applies",
-        };
         let words: Vec<&str> = [command[0], "lib/calc2.py", command[2]]
             .into_iter()
             .chain(flags.iter().copied())
             .chain(command[3..].iter().copied())
+            .chain(["--new-file"])
             .collect();
-        format!("`srview {}` {verb} it there", words.join(" "))
+        match command[0] {
+            "check" => "there is no lib/calc2.py here to check it on".to_string(),
+            "fix" => "there is no lib/calc2.py here to correct it for".to_string(),
+            _ => format!(
+                "there is no lib/calc2.py here to apply it to; `srview {}` starts it from an \
+                 empty file",
+                words.join(" ")
+            ),
+        }
     };
     let aider = |command: &[&str], _: &[&str]| {
         format!(
@@ -4834,4 +4840,127 @@ fn a_refusals_command_runs_as_printed_in_a_shell() {
     let moved = std::fs::read_to_string(root.join("lib/o k.py")).expect("moved");
     assert_eq!(moved, after);
     assert!(!root.join(other).exists(), "moved away");
+}
+
+/// Session 51: an edit's JSON naming a file that is not here was refused
+/// with a command for that file which then failed ("cannot read"). `check`
+/// and `fix` say there is no such file; `apply` says so and gives the
+/// command with `--new-file`, which runs as printed (a Write creates it).
+#[test]
+fn an_input_naming_a_file_not_here_says_so() {
+    let (dir, _) = project();
+    let write = r#"{"file_path": "src/new.py", "content": "q = 1\n"}"#;
+    support::files::write(dir.path(), "w.json", write.as_bytes());
+    let refused = |command: &[&str]| {
+        let out = run_in(dir.path(), command);
+        assert_eq!(
+            (out.status.code(), text(&out.stdout)),
+            (Some(1), String::new()),
+            "{command:?}"
+        );
+        text(&out.stderr)
+    };
+    let said = |how: &str| {
+        format!(
+            "srview: the input edits src/new.py, not calc.py: calc.py is left as it is ({how})\n"
+        )
+    };
+    assert_eq!(
+        refused(&["check", "calc.py", "w.json"]),
+        said("there is no src/new.py here to check it on")
+    );
+    assert_eq!(
+        refused(&["fix", "calc.py", "w.json"]),
+        said("there is no src/new.py here to correct it for")
+    );
+    let apply = refused(&["apply", "calc.py", "w.json", "--write"]);
+    assert_eq!(
+        apply,
+        said(
+            "there is no src/new.py here to apply it to; `srview apply src/new.py w.json \
+             --write --new-file` starts it from an empty file"
+        )
+    );
+    std::fs::create_dir(dir.path().join("src")).expect("src");
+    let command = apply
+        .split_once("; `")
+        .and_then(|(_, rest)| rest.split_once('`'))
+        .map(|(command, _)| command)
+        .expect("a command");
+    let bin = Path::new(support::runner::BIN)
+        .parent()
+        .expect("bin folder");
+    let ran = std::process::Command::new("sh")
+        .args(["-c", command])
+        .current_dir(dir.path())
+        .env(
+            "PATH",
+            format!(
+                "{}:{}",
+                bin.display(),
+                std::env::var("PATH").unwrap_or_default()
+            ),
+        )
+        .output()
+        .expect("sh runs");
+    assert_eq!(ran.status.code(), Some(0), "{}", text(&ran.stderr));
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("src/new.py")).expect("written"),
+        "q = 1\n"
+    );
+}
+
+/// Session 51: the note on a patch moving FILE onto a file that exists
+/// said "`srview apply --transcript DIFF --write` moves it", a command that
+/// then refuses (the target's content would be lost). It says the move
+/// replaces that file and gives `--force`; run as printed, it moves.
+#[test]
+fn a_move_onto_an_existing_file_is_said_with_force() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::create_dir(dir.path().join("src")).expect("src");
+    support::files::write(dir.path(), "src/a.py", b"x = 1\n");
+    support::files::write(dir.path(), "src/new.py", b"old\n");
+    let patch = "*** Begin Patch\n*** Update File: src/a.py\n*** Move to: src/new.py\n@@\n-x = 1\n\
+                 +x = 2\n*** End Patch\n";
+    support::files::write(dir.path(), "mv.patch", patch.as_bytes());
+    let out = run_in(&dir.path().join("src"), &["check", "a.py", "../mv.patch"]);
+    let root = dir.path().canonicalize().expect("real path");
+    let command = format!(
+        "srview apply --transcript ../mv.patch --cwd {} --write --force",
+        root.display()
+    );
+    assert_eq!(
+        (out.status.code(), text(&out.stdout), text(&out.stderr)),
+        (
+            Some(0),
+            "a.py: hunk #1 (patch lines 4-6): applies at lines 1-1, level exact\n".to_string(),
+            format!(
+                "srview: note: the patch moves src/a.py to src/new.py; a.py is edited in place \
+                 (`{command}` moves it, replacing src/new.py, which exists (its content is \
+                 lost))\n"
+            )
+        )
+    );
+    let bin = Path::new(support::runner::BIN)
+        .parent()
+        .expect("bin folder");
+    let ran = std::process::Command::new("sh")
+        .args(["-c", &command])
+        .current_dir(dir.path().join("src"))
+        .env(
+            "PATH",
+            format!(
+                "{}:{}",
+                bin.display(),
+                std::env::var("PATH").unwrap_or_default()
+            ),
+        )
+        .output()
+        .expect("sh runs");
+    assert_eq!(ran.status.code(), Some(0), "{}", text(&ran.stderr));
+    assert!(!dir.path().join("src/a.py").exists());
+    assert_eq!(
+        read(&dir.path().join("src/new.py").display().to_string()),
+        "x = 2\n"
+    );
 }

@@ -1450,6 +1450,78 @@ fn a_patch_naming_a_missing_other_file_is_not_called_fixed() {
     );
 }
 
+/// `fix a.py` of a patch whose section for b.py applies exactly but
+/// leaves b.py in doubt (session 50's find: exit 0, nothing said): the
+/// doubt `check b.py` says is said, the patch is printed as sent, exit 1.
+#[test]
+fn another_files_section_in_doubt_is_said_and_fix_exits_1() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let src = dir.path().join("src");
+    std::fs::create_dir(&src).expect("src");
+    std::fs::write(src.join("a.py"), "def f():\n    return 1\n").expect("a.py");
+    std::fs::write(
+        src.join("b.py"),
+        "class C:\n    def m(self):\n        return 1\n\n    def k(self):\n        return 3\n",
+    )
+    .expect("b.py");
+    let patch = "*** Begin Patch\n*** Update File: src/a.py\n@@\n-    return 1\n+    return 2\n\
+                 *** Update File: src/b.py\n@@\n     def m(self):\n         return 1\n\
+                 +    def m(self):\n+        return 1\n*** End Patch\n";
+    std::fs::write(dir.path().join("p.patch"), patch).expect("patch");
+    let check_b = runner::srview(["check", "src/b.py", "p.patch"])
+        .cwd(dir.path())
+        .output();
+    assert_eq!(check_b.status.code(), Some(1), "{}", stderr(&check_b));
+    let twice = "the patch leaves b.py defining a name twice: as written, the file defines `m` \
+                 twice in class `C` (line 1), at lines 2 and 4: Python keeps the later one \
+                 (line 4) without a word, and the one at line 2 never runs: change the \
+                 definition that is there (its text in the old text) instead of adding another, \
+                 or give the new one another name";
+    let back_to_back = "hunk #1 of b.py has 2 new lines twice, back to back (`def m(self):` to \
+                        `return 1`, its new lines 1-2 and 3-4), which its old lines do not hold \
+                        twice: written, they run twice: send it with them once";
+    assert_eq!(
+        stdout(&check_b),
+        format!(
+            "src/b.py: hunk #1 (patch lines 7-11): applies at lines 2-3, level exact\n\
+             src/b.py: warning: {twice}\nsrc/b.py: warning: {back_to_back}\n"
+        )
+    );
+    let fix_a = runner::srview(["fix", "src/a.py", "p.patch"])
+        .cwd(dir.path())
+        .output();
+    assert_eq!(fix_a.status.code(), Some(1), "{}", stderr(&fix_a));
+    assert_eq!(stdout(&fix_a), patch);
+    let other = "the section of src/b.py, another file of the patch, applies exactly and is \
+                 left as sent, but";
+    assert_eq!(
+        stderr(&fix_a),
+        format!(
+            "srview: the corrected patch is in doubt: {other} {twice}; {other} {back_to_back}\n"
+        )
+    );
+    // A new file of the patch left misindented is weighed as the gate
+    // weighs it.
+    let adds = "*** Begin Patch\n*** Update File: src/a.py\n@@\n-    return 1\n+    return 2\n\
+                *** Add File: src/c.py\n+def g():\n+    return 1\n+  return 2\n*** End Patch\n";
+    std::fs::write(dir.path().join("p.patch"), adds).expect("patch");
+    let fix_a = runner::srview(["fix", "src/a.py", "p.patch"])
+        .cwd(dir.path())
+        .output();
+    assert_eq!(fix_a.status.code(), Some(1), "{}", stderr(&fix_a));
+    assert_eq!(stdout(&fix_a), adds);
+    assert_eq!(
+        stderr(&fix_a),
+        "srview: the corrected patch is in doubt: the section of src/c.py, another file of the \
+         patch, applies exactly and is left as sent, but the patch leaves c.py misindented: as \
+         written, line 3 (`return 2`) is at column 2, which matches no enclosing block's \
+         indentation (columns 0, 4 there): Python refuses the file (IndentationError: unindent \
+         does not match any outer indentation level): send the new lines at the indentation of \
+         the block they belong to\n"
+    );
+    assert!(!dir.path().join("src/c.py").exists());
+}
+
 /// A tester's find (round 48, T-06): a patch with two `*** Update File:`
 /// sections for FILE. `fix` prints it with the sections joined into one
 /// (Codex: the later section's `return None` lands after `second` then,

@@ -394,3 +394,22 @@ fn the_end_of_input_is_answered_at_once() {
     assert_eq!(last["newContentLength"].as_u64(), Some(37));
     assert_eq!(child.wait().expect("exit").code(), Some(0));
 }
+
+/// Session 51: a streamed diff without a block was warned about as "the
+/// reference returns FILE unchanged"; the warning names the file.
+#[test]
+fn a_stream_without_a_block_names_the_file_it_leaves_unchanged() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = support::files::write(dir.path(), "kept.rs", ORIGINAL.as_bytes());
+    let out = srview(["apply", "kept.rs", "-", "--stream"])
+        .cwd(dir.path())
+        .stdin(b"nothing\n")
+        .output();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "srview: warning: no SEARCH/REPLACE block found in stdin: the reference returns kept.rs \
+         unchanged\n"
+    );
+    assert_eq!(std::fs::read_to_string(file).expect("read"), ORIGINAL);
+}

@@ -437,8 +437,11 @@ fn commit(args: &ApplyArgs, row: &DialectRow, run: &Run, only: Option<&str>) -> 
                 .collect();
             let rerun = args.rerun();
             return Some(Commit::failed(Error::refused(format!(
-                "{moved}the input {what}: nothing written (apply --write writes FILE only; \
+                "{moved}the input {what}: nothing written (apply --write writes {} only; \
                  `srview apply --transcript {} --dialect {} --write` writes them all{})",
+                args.file
+                    .as_deref()
+                    .map_or_else(|| target.to_string(), |file| file.display().to_string()),
                 rerun.input_word(),
                 row.value,
                 rerun.stdin_note()

@@ -51,7 +51,7 @@ pub(super) fn run_patch(
     let place = place(file)?;
     let target = place.target(content);
     let outcome =
-        one_file::apply_patch_to(diff, &target).map_err(|e| Error::usage(e.to_string()))?;
+        one_file::apply_patch_to(diff, &target).map_err(|e| refused(&e, &place, rerun))?;
     let elsewhere = one_file::elsewhere(diff, &place.name);
     // A move onto the file itself is no place the file goes: the agent
     // loses it, a doubt of its own (see `patch_doubts`).
@@ -59,8 +59,8 @@ pub(super) fn run_patch(
         .moved
         .filter(|_| !one_file::moves_onto_itself(diff, &target));
     if let Some((from, to)) = moved {
-        let how = moving_command(&place, &from, rerun)
-            .unwrap_or_else(|| "`srview apply --transcript PATCH --cwd DIR` moves it".to_string());
+        let how = moving_command(&place, &from, &to, rerun)
+            .unwrap_or_else(|| format!("{} moves it", rerun.whole_patch(None, true, false)));
         eprintln!(
             "srview: note: the patch moves {from} to {to}; {} is edited in place ({how})",
             file.display()
@@ -79,7 +79,10 @@ pub(super) fn run_patch(
 /// left out when it is the current folder), runnable as printed (tester
 /// finding 50/T-11); `None` when that folder is not known (`from`
 /// absolute, climbing with `..`, or its folders not ending FILE's).
-fn moving_command(place: &Place, from: &str, rerun: &Rerun) -> Option<String> {
+/// Where the move's target `to` exists there, the command has `--force`
+/// and says it replaces that file (session 51: "moves it" was said of a
+/// command that then refused, the target existing).
+fn moving_command(place: &Place, from: &str, to: &str, rerun: &Rerun) -> Option<String> {
     let from = Path::new(from);
     let folders = from.parent().unwrap_or(Path::new(""));
     let plain = folders
@@ -99,11 +102,27 @@ fn moving_command(place: &Place, from: &str, rerun: &Rerun) -> Option<String> {
             crate::words::shell_quote(&root.display().to_string())
         )
     };
+    let replaced = Path::new(to).is_relative() && root.join(to).is_file();
+    let (force, replacing) = if replaced {
+        (
+            " --force",
+            format!(", replacing {to}, which exists (its content is lost)"),
+        )
+    } else {
+        ("", String::new())
+    };
     Some(format!(
-        "`srview apply --transcript {}{cwd} --write` moves it{}",
+        "`srview apply --transcript {}{cwd} --write{force}` moves it{replacing}{}",
         rerun.input_word(),
         rerun.stdin_note()
     ))
+}
+
+/// `error` as a usage error of the command the user ran (`rerun`) on FILE
+/// (at `place`): its `srview apply --transcript` command runnable as
+/// printed ([`one_file::OneFileError::said`]).
+pub(super) fn refused(error: &one_file::OneFileError, place: &Place, rerun: &Rerun) -> Error {
+    Error::usage(error.said(rerun, &place.cwd))
 }
 
 /// The refusal of `diff` (of `dialect`: a patch, an edit's JSON) when it

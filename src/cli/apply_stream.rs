@@ -88,7 +88,7 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
         buf: Vec::new(),
         out: std::io::stdout(),
         live: LiveInput::new(forced, agent),
-        dialect_file: DialectFile::new(file, content),
+        dialect_file: DialectFile::new(file, content, args.rerun()),
     };
     let mut chunk = vec![0u8; READ_SIZE];
     // When the last line was written, and whether text came in since.
@@ -212,7 +212,10 @@ pub fn run(args: &ApplyArgs) -> CmdResult {
         };
     }
     if stream.session.outcome(false).blocks.is_empty() {
-        super::load::warn_no_block(args.diff.as_deref(), "the reference returns FILE unchanged");
+        super::load::warn_no_block(
+            args.diff.as_deref(),
+            &format!("the reference returns {} unchanged", file.display()),
+        );
     }
     let outcome = stream.session.outcome(!args.partial);
     let (diff, original) = (stream.session.text(), stream.session.original());

@@ -124,10 +124,9 @@ pub fn check(args: &CheckArgs, input: OtherDialect) -> CmdResult {
             let ok = outcome.exit_code == 0 && outcome.loose_hunks().next().is_none();
             let place = place(file)?;
             let target = place.target(content.as_deref());
-            let diagnoses =
-                one_file::diagnose_for(diff, &target).map_err(|e| Error::usage(e.to_string()))?;
-            let mut doubts =
-                one_file::doubts_for(diff, &target).map_err(|e| Error::usage(e.to_string()))?;
+            let refused = |e| super::apply_dialect::refused(&e, &place, &args.rerun());
+            let diagnoses = one_file::diagnose_for(diff, &target).map_err(refused)?;
+            let mut doubts = one_file::doubts_for(diff, &target).map_err(refused)?;
             doubts.extend(split.iter().cloned());
             let ok = ok && doubts.is_empty();
             let text = if args.json {
@@ -387,14 +386,19 @@ pub fn fix(args: &FixArgs, input: OtherDialect) -> CmdResult {
             text.as_str()
         }
         Some(Err(why)) => {
-            eprintln!("srview: no corrected patch: {why}");
+            let root = one_file::folder_of_patch(diff, &place.cwd);
+            eprintln!(
+                "srview: no corrected patch: {why}; the sections as sent are applied one after \
+                 the other by {}",
+                args.rerun().whole_patch(root.as_deref(), false, false)
+            );
             return Ok(1);
         }
         None => diff,
     };
     let corrected =
         crate::dialect::corrected::correct(diff, dialect, &target, &file.display().to_string())
-            .map_err(|e| Error::usage(e.to_string()))?;
+            .map_err(|e| super::apply_dialect::refused(&e, &place, &args.rerun()))?;
     let (fixed, note) = (corrected.text, corrected.note);
     let code = if corrected.complete { 0 } else { 1 };
     let printed = fixed.is_some();

@@ -35,7 +35,8 @@ pub fn run(args: &PreviewArgs, msg: &Path) -> CmdResult {
         },
     };
     let config = args.tui_config(feed);
-    let mut screen = TranscriptFiles::new(Paths::new(cwd, args.allow_outside), &config);
+    let mut screen =
+        TranscriptFiles::new(Paths::new(cwd, args.allow_outside), &config).with_input(msg);
     if !msg.exists() {
         use crate::tui::Screen;
         screen.show_notice(crate::tui::app::Notice {

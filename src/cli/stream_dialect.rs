@@ -18,13 +18,16 @@ use crate::report::{DialectBlocks, DialectStreamLine};
 pub(super) struct DialectFile {
     file: PathBuf,
     original: Option<String>,
+    /// How the user ran srview on FILE: a refusal says its commands so.
+    rerun: one_file::Rerun,
 }
 
 impl DialectFile {
-    pub(super) fn new(file: &Path, original: Option<String>) -> Self {
+    pub(super) fn new(file: &Path, original: Option<String>, rerun: one_file::Rerun) -> Self {
         DialectFile {
             file: file.to_path_buf(),
             original,
+            rerun,
         }
     }
 
@@ -106,6 +109,8 @@ pub(super) fn snapshot(
     match dialect {
         Dialect::ApplyPatch => {
             let place = place(&file.file)?;
+            let usage =
+                |e: one_file::OneFileError| super::apply_dialect::refused(&e, &place, &file.rerun);
             let target = place.target(file.original());
             let outcome = if is_final {
                 one_file::apply_patch_to(text, &target).map_err(usage)?

@@ -143,7 +143,16 @@ fn correct_patch(
             Vec::new()
         };
         let text = render(&patch);
-        let doubts = doubts(&text, Dialect::ApplyPatch, target)?;
+        let mut doubts = doubts(&text, Dialect::ApplyPatch, target)?;
+        // What `check` of each other file doubts in its section, applied
+        // exactly and printed as sent: the patch is applied whole.
+        if others {
+            doubts.extend(
+                one_file::other_sections_doubted(&text, target)
+                    .into_iter()
+                    .map(|left| left.sentence),
+            );
+        }
         let (note, complete) = note("patch", done, exact, &problems, &doubts);
         Ok(Corrected {
             text: Some(text),

@@ -32,6 +32,8 @@ pub enum OneFileError {
         file: String,
         /// How many sections name it.
         count: usize,
+        /// The path the first of them names.
+        path: String,
     },
     /// The section that names the file deletes it.
     Deletes(String),
@@ -41,33 +43,91 @@ pub enum OneFileError {
     BadEdit(String),
 }
 
+/// Said where no command line is known (the library's callers): the
+/// commands and the previewer say [`OneFileError::said`], with the patch's
+/// own path and folder (session 51: `PATCH` and `DIR` were printed).
+const WHOLE_PATCH: &str = "`srview apply --transcript` of the whole patch, in the folder its \
+                           paths are relative to";
+
 impl fmt::Display for OneFileError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text(WHOLE_PATCH))
+    }
+}
+
+impl OneFileError {
+    /// The error with `how` for the command that applies the whole patch.
+    fn text(&self, how: &str) -> String {
         match self {
-            OneFileError::WhichSection { file, paths } => write!(
-                f,
+            OneFileError::WhichSection { file, paths } => format!(
                 "the patch edits {} and none of its sections alone names {file}: \
-                 use `srview apply --transcript PATCH --cwd DIR` for a patch of several files",
+                 use {how} for a patch of several files",
                 paths.join(", ")
             ),
-            OneFileError::SeveralSections { file, count } => write!(
-                f,
+            OneFileError::SeveralSections { file, count, .. } => format!(
                 "the patch has {count} sections for {file}, applied one after the other; \
-                 a command on one file takes one section per file: use \
-                 `srview apply --transcript PATCH --cwd DIR`"
+                 a command on one file takes one section per file: use {how}"
             ),
-            OneFileError::Deletes(path) => write!(
-                f,
-                "the patch deletes {path}: use `srview apply --transcript PATCH --cwd DIR`"
-            ),
-            OneFileError::UnknownEdit => write!(
-                f,
-                "the JSON is no edit: expected Claude Code's Edit {{file_path, old_string, \
-                 new_string}} or Write {{file_path, content}}, or Cline's editor {{path, old_text, new_text}}"
-            ),
-            OneFileError::BadEdit(why) => f.write_str(why),
+            OneFileError::Deletes(path) => format!("the patch deletes {path}: use {how}"),
+            OneFileError::UnknownEdit => "the JSON is no edit: expected Claude Code's Edit \
+                 {file_path, old_string, new_string} or Write {file_path, content}, or Cline's \
+                 editor {path, old_text, new_text}"
+                .to_string(),
+            OneFileError::BadEdit(why) => why.clone(),
         }
     }
+
+    /// The error as the command the user ran on FILE (`rerun`; FILE's
+    /// folder `cwd`) says it: the command that applies the whole patch is
+    /// runnable as printed, with the patch's own path (or `-`, the patch
+    /// given on stdin again) and `--cwd` the folder its paths are relative
+    /// to ([`patch_folder`]), as `rerun` says other commands (session 51:
+    /// `srview apply --transcript PATCH --cwd DIR` was printed).
+    pub fn said(&self, rerun: &Rerun, cwd: &str) -> String {
+        let paths: Vec<&str> = match self {
+            OneFileError::WhichSection { paths, .. } => paths.iter().map(String::as_str).collect(),
+            OneFileError::SeveralSections { path, .. } | OneFileError::Deletes(path) => {
+                vec![path.as_str()]
+            }
+            OneFileError::UnknownEdit | OneFileError::BadEdit(_) => return self.to_string(),
+        };
+        self.text(&rerun.whole_patch(patch_folder(&paths, cwd).as_deref(), false, false))
+    }
+}
+
+/// [`patch_folder`] of every path the patch `text` names (`None` when it
+/// does not parse).
+pub fn folder_of_patch(text: &str, cwd: &str) -> Option<PathBuf> {
+    let patch = parse(text).ok()?;
+    let paths: Vec<&str> = patch.sections.iter().map(Section::path).collect();
+    patch_folder(&paths, cwd)
+}
+
+/// The folder a patch naming `paths` runs in, for a command on a file in
+/// `cwd`: the current folder, or `cwd` or the nearest folder above it,
+/// where every relative path names a file (else the first where one does);
+/// the current folder when every path is absolute; `None` when no path
+/// names a file from any of them.
+pub fn patch_folder(paths: &[&str], cwd: &str) -> Option<PathBuf> {
+    let relative: Vec<String> = paths
+        .iter()
+        .map(|path| normalize(path))
+        .filter(|path| !path.starts_with('/'))
+        .collect();
+    let current = std::env::current_dir().ok();
+    if relative.is_empty() {
+        return current;
+    }
+    let candidates: Vec<PathBuf> = current
+        .into_iter()
+        .chain(Path::new(cwd).ancestors().map(Path::to_path_buf))
+        .collect();
+    let found = |folder: &PathBuf| relative.iter().filter(|p| folder.join(p).is_file()).count();
+    candidates
+        .iter()
+        .find(|folder| found(folder) == relative.len())
+        .or_else(|| candidates.iter().find(|folder| found(folder) > 0))
+        .cloned()
 }
 
 /// The section of `sections` that edits the file `name` (see
@@ -288,6 +348,57 @@ impl Rerun {
         }
     }
 
+    /// `` `srview apply --transcript DIFF --cwd ROOT` ``: the whole patch
+    /// applied over `root` (`--cwd` left out when it is the current
+    /// folder), with `--write` when `write` or the user's command had it,
+    /// else `--json` when `json` (the results shown), runnable as printed:
+    /// the patch's own path, or `-` and "with the same patch on stdin".
+    /// `root` `None` (not known): the patch's absolute path, run in the
+    /// folder its paths are relative to, said in words.
+    pub fn whole_patch(&self, root: Option<&Path>, write: bool, json: bool) -> String {
+        let current = std::env::current_dir().ok();
+        let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
+            (Ok(a), Ok(b)) => a == b,
+            _ => a == b,
+        };
+        let input = match (root, self.input_file()) {
+            (None, Some(input)) => {
+                let absolute = input
+                    .canonicalize()
+                    .or_else(|_| std::path::absolute(input))
+                    .unwrap_or_else(|_| input.to_path_buf());
+                crate::words::shell_quote(&absolute.display().to_string())
+            }
+            _ => self.input_word(),
+        };
+        let cwd = match root {
+            Some(root) if !current.as_deref().is_some_and(|here| same(root, here)) => format!(
+                " --cwd {}",
+                crate::words::shell_quote(&root.display().to_string())
+            ),
+            _ => String::new(),
+        };
+        let write = if write || self.flags.iter().any(|f| f == "--write") {
+            " --write"
+        } else if json {
+            " --json"
+        } else {
+            ""
+        };
+        let stdin = match self.input_file() {
+            Some(_) => "",
+            None => " with the same patch on stdin",
+        };
+        let folder = match root {
+            Some(_) => "",
+            None => {
+                " run in the folder its paths are relative to (none of the files it names is \
+                 found from here)"
+            }
+        };
+        format!("`srview apply --transcript {input}{cwd}{write}`{stdin}{folder}")
+    }
+
     /// DIFF when it was a file, `None` when the input came on stdin.
     fn input_file(&self) -> Option<&Path> {
         self.input.as_deref().filter(|p| *p != Path::new("-"))
@@ -296,16 +407,37 @@ impl Rerun {
     /// `` `COMMAND` checks it there`` for `file` (`named`, the path as the
     /// input names it, read as a path here: [`local_name`]), saying that the
     /// input must come on stdin again when it came on stdin.
+    ///
+    /// Where no such file is here (session 51: the command printed then
+    /// failed, "cannot read"), that is said, and `apply` and the previewer
+    /// give the command with `--new-file` (the file started from empty).
     pub fn how(&self, named: &str) -> String {
-        let verb = match self.command {
-            Some("check") => "checks",
-            Some("fix") => "corrects",
-            Some("apply") => "applies",
-            Some(_) | None => "previews",
+        let (verb, base) = match self.command {
+            Some("check") => ("checks", "check it on"),
+            Some("fix") => ("corrects", "correct it for"),
+            Some("apply") => ("applies", "apply it to"),
+            Some(_) | None => ("previews", "preview it on"),
         };
+        let local = local_name(named);
+        let missing = !local.starts_with("~/") && !Path::new(&local).exists();
+        if !missing {
+            return format!(
+                "`{}` {verb} it there{}",
+                self.command_line(&local),
+                self.stdin_note()
+            );
+        }
+        let none = format!("there is no {local} here to {base}");
+        if matches!(self.command, Some("check" | "fix")) {
+            return none;
+        }
+        let mut new_file = self.clone();
+        if !new_file.flags.iter().any(|f| f == "--new-file") {
+            new_file.flags.push("--new-file".to_string());
+        }
         format!(
-            "`{}` {verb} it there{}",
-            self.command_line(&local_name(named)),
+            "{none}; `{}` starts it from an empty file{}",
+            new_file.command_line(&local),
             self.stdin_note()
         )
     }
@@ -441,9 +573,10 @@ fn pick(sections: &[Section], name: &str) -> Result<Option<usize>, OneFileError>
         .collect();
     match hits[..] {
         [one] => Ok(Some(one)),
-        [_, _, ..] => Err(OneFileError::SeveralSections {
+        [first, _, ..] => Err(OneFileError::SeveralSections {
             file: name.to_string(),
             count: hits.len(),
+            path: sections[first].path().to_string(),
         }),
         [] => Err(OneFileError::WhichSection {
             file: name.to_string(),
@@ -606,32 +739,7 @@ pub struct OtherLeft {
     pub sentence: String,
 }
 
-/// The folder a patch whose section for the target names `path` runs in:
-/// the target's folder `cwd` above the folders `path` names (`src/a.py`
-/// for `/w/src/a.py` runs in `/w`, so its `src/b.py` is `/w/src/b.py`, not
-/// `/w/src/src/b.py`: found in session 50); `cwd` itself when `path` is
-/// absolute, names no folder, or its folders are not the tail of `cwd`.
-pub fn patch_root(cwd: &str, path: &str) -> String {
-    let path = normalize(path);
-    if path.starts_with('/') {
-        return cwd.to_string();
-    }
-    let folders: Vec<&str> = path
-        .split('/')
-        .filter(|part| !part.is_empty() && *part != ".")
-        .collect();
-    let Some((_, folders)) = folders.split_last() else {
-        return cwd.to_string();
-    };
-    let mut root = std::path::Path::new(cwd);
-    for folder in folders.iter().rev() {
-        match (root.file_name(), root.parent()) {
-            (Some(name), Some(parent)) if name.to_string_lossy() == *folder => root = parent,
-            _ => return cwd.to_string(),
-        }
-    }
-    root.to_string_lossy().into_owned()
-}
+pub use super::apply_patch::fs::patch_root;
 
 /// What the patch `text` leaves loose or failing in its other files'
 /// sections (each applied alone over the file on disk, its path taken from
@@ -756,9 +864,21 @@ fn section_doubts(
     target: &Target,
     loose: bool,
 ) -> Result<Option<(PatchOutcome, Vec<super::apply_patch::PatchDoubt>)>, OneFileError> {
-    let Some(TargetSection { patch, i, mut one }) = target_section(text, target)? else {
+    let Some(TargetSection { patch, i, one }) = target_section(text, target)? else {
         return Ok(None);
     };
+    Ok(Some(doubts_of_section(&patch, i, one, target, loose)))
+}
+
+/// [`section_doubts`] of section `i` of `patch` (`one`: it alone,
+/// retargeted at the target's name), whichever file it names.
+fn doubts_of_section(
+    patch: &Patch,
+    i: usize,
+    mut one: Patch,
+    target: &Target,
+    loose: bool,
+) -> (PatchOutcome, Vec<super::apply_patch::PatchDoubt>) {
     let fs = memory(target);
     let outcome = apply(&one, &fs, target.cwd);
     let faults = if loose {
@@ -775,7 +895,70 @@ fn section_doubts(
     }
     let mut doubts = super::apply_patch::patch_doubts(&one, &outcome, &fs, target.cwd);
     doubts.extend(faults);
-    Ok(Some((outcome, doubts)))
+    (outcome, doubts)
+}
+
+/// What `check` of each other file of the patch `text` doubts in that
+/// file's section ([`doubts_for`] of it, the file read from disk, its path
+/// taken from the folder the patch runs in, [`patch_root`]; an added
+/// file's from nothing, as the gate weighs it), for the
+/// sections that apply exactly (a loose or failing one is
+/// [`other_sections_left`]'s), one a doubt. The one-file commands correct
+/// the target's section only, and the patch is applied whole (session 50:
+/// `fix a.py` printed a patch whose b.py section adds a method outside its
+/// class, exit 0 and nothing said).
+pub fn other_sections_doubted(text: &str, target: &Target) -> Vec<OtherLeft> {
+    let Ok(Some(TargetSection { patch, i, .. })) = target_section(text, target) else {
+        return Vec::new();
+    };
+    let root = patch_root(target.cwd, patch.sections[i].path());
+    let mut out = Vec::new();
+    for (j, section) in patch.sections.iter().enumerate() {
+        // An added file is weighed as the gate weighs it (a new Python file
+        // left misindented); a deletion leaves nothing to doubt.
+        let adds = matches!(section, Section::Add { .. });
+        if j == i || !(adds || matches!(section, Section::Update { .. })) {
+            continue;
+        }
+        let path = section.path();
+        let file = super::apply_patch::fs::display_path(&root, &normalize(path));
+        let on_disk = Path::new(&file);
+        let (Some(cwd), Some(name)) = (on_disk.parent(), on_disk.file_name()) else {
+            continue;
+        };
+        let content = std::fs::read_to_string(on_disk).ok();
+        if content.is_none() && !adds {
+            continue;
+        }
+        let (cwd, name) = (cwd.to_string_lossy(), name.to_string_lossy());
+        let own = Target {
+            cwd: &cwd,
+            name: &name,
+            content: content.as_deref(),
+        };
+        let Ok(section) = retarget(section, &name) else {
+            continue;
+        };
+        let one = Patch {
+            sections: vec![section],
+        };
+        let (outcome, doubts) = doubts_of_section(&patch, j, one, &own, false);
+        if outcome.exit_code != 0 || outcome.loose_hunks().next().is_some() {
+            continue;
+        }
+        for doubt in doubts {
+            out.push(OtherLeft {
+                path: path.to_string(),
+                file: file.clone(),
+                sentence: format!(
+                    "the section of {path}, another file of the patch, applies exactly and is \
+                     left as sent, but {}",
+                    doubt.message
+                ),
+            });
+        }
+    }
+    out
 }
 
 /// Whether `section`'s `*** Move to:` names the file it updates.
@@ -927,10 +1110,21 @@ mod tests {
         for (path, line) in cases {
             assert_eq!(check.command_line(path), line, "{path}");
         }
+        // Tests run in the crate's folder, which holds src/lib.rs and no
+        // lib/b.py: a file not here is said so (session 51).
         let piped = Rerun::new(None, Some(Path::new("-")), Vec::new());
         assert_eq!(
+            piped.how("src/lib.rs"),
+            "`srview src/lib.rs -` previews it there, given the same input on stdin"
+        );
+        assert_eq!(
             piped.how("lib/b.py"),
-            "`srview lib/b.py -` previews it there, given the same input on stdin"
+            "there is no lib/b.py here to preview it on; `srview lib/b.py - --new-file` starts \
+             it from an empty file, given the same input on stdin"
+        );
+        assert_eq!(
+            check.how("lib/b.py"),
+            "there is no lib/b.py here to check it on"
         );
     }
 

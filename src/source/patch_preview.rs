@@ -69,6 +69,24 @@ impl PatchPreview {
             input_lines: Vec::new(),
         }
     }
+
+    /// Each refusal of a deletion or a move, and each file its blocks
+    /// cannot give, ending in the command that does it: `command(write,
+    /// json)` is `srview apply --transcript` of the whole patch with
+    /// `--write` or `--json`, runnable as printed (session 51: `PATCH` and
+    /// `DIR` were printed).
+    pub fn say_commands(&mut self, command: impl Fn(bool, bool) -> String) {
+        for (_, why) in self.refused.iter_mut().chain(self.failed.iter_mut()) {
+            if why == DELETE_REFUSAL {
+                *why = format!(
+                    "{DELETE_REFUSAL}; {} applies the whole patch",
+                    command(true, false)
+                );
+            } else if why == NOT_AS_BLOCKS {
+                *why = format!("{NOT_AS_BLOCKS}; {} shows it", command(false, true));
+            }
+        }
+    }
 }
 
 /// A whole tool input for `row`'s agent matcher over a folder (an Aider
@@ -273,9 +291,15 @@ pub fn agent_folder_preview(
     preview
 }
 
-/// What the previewer does not do for a section, and where to do it.
-pub const DELETE_REFUSAL: &str = "the patch deletes or moves this file: the previewer writes no deletion; \
-     `srview apply --transcript PATCH --cwd DIR --write` applies the whole patch";
+/// What the previewer does not do for a section; the screen that knows
+/// the patch's path and folder says where to do it ([`PatchPreview::say_commands`]).
+pub const DELETE_REFUSAL: &str =
+    "the patch deletes or moves this file: the previewer writes no deletion";
+
+/// A file whose edit the previewer's blocks cannot give; where to see it
+/// is said as for [`DELETE_REFUSAL`].
+pub const NOT_AS_BLOCKS: &str =
+    "the previewer cannot show this file's edit as blocks that give the reference's result";
 
 /// Reads `text` (a prefix when `ended` is false) over `fs` as the reference
 /// would in `cwd`.
@@ -426,12 +450,7 @@ fn verify(
     if gives(&whole) {
         call.body = whole;
     } else {
-        failed.push((
-            call.path.clone(),
-            "the previewer cannot show this file's edit as blocks that give the reference's \
-             result; `srview apply --transcript PATCH --json` shows it"
-                .to_string(),
-        ));
+        failed.push((call.path.clone(), NOT_AS_BLOCKS.to_string()));
     }
 }
 

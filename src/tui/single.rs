@@ -193,10 +193,13 @@ impl SingleFile {
                 }
             }
             Err(why) => {
-                self.refused = Some(why.to_string());
+                // Its `srview apply --transcript` command with the real
+                // patch and folder, as the commands say it.
+                let why = why.said(&self.rerun, &place.cwd);
+                self.refused = Some(why.clone());
                 self.app.set_refused_by_reference(true);
                 self.app.set_diff(String::new());
-                self.app.note_state(why.to_string());
+                self.app.note_state(why);
             }
         }
     }
@@ -234,10 +237,18 @@ impl SingleFile {
             return;
         };
         match result {
-            Err(why) => self.refuse_text(format!(
-                "no final result: if the diff ended here the reference would refuse it ({why}), \
-                 and a writes nothing"
-            )),
+            Err(why) => {
+                // A patch the one-file world cannot take says the command
+                // that applies it whole, as the notice does.
+                let why = match self.live.blocks(&target, true) {
+                    Some(Err(e)) => e.said(&self.rerun, &place.cwd),
+                    _ => why,
+                };
+                self.refuse_text(format!(
+                    "no final result: if the diff ended here the reference would refuse it \
+                     ({why}), and a writes nothing"
+                ))
+            }
             Ok(_) => {
                 self.app.set_notice(None);
                 self.show_other(other, true);
@@ -1160,6 +1171,43 @@ mod tests {
         assert_eq!(s.app.notice().as_ref().map(|n| n.text.as_str()), None);
     }
 
+    /// Session 51: a patch with no section for FILE said `srview apply
+    /// --transcript PATCH --cwd DIR`; the notice and `F` say the previewer's
+    /// own DIFF and the folder the patch's paths are relative to.
+    #[test]
+    fn a_patch_of_other_files_names_the_command_that_applies_it() {
+        let patch = "*** Begin Patch\n*** Update File: src/a.txt\n@@\n-a\n+A\n\
+                     *** Update File: src/b.txt\n@@\n-b\n+B\n*** End Patch\n";
+        let (dir, _path, s) = screen_on_disk("f.txt", "a\nb\n");
+        std::fs::create_dir(dir.path().join("src")).expect("src");
+        for name in ["src/a.txt", "src/b.txt"] {
+            std::fs::write(dir.path().join(name), "a\nb\n").expect("write");
+        }
+        let rerun = Rerun::new(
+            None,
+            Some(std::path::Path::new("my patch.diff")),
+            Vec::new(),
+        );
+        let mut s = s.with_rerun(rerun);
+        // Still arriving, so `F` shows what the whole text would give.
+        s.on_text(text(patch, false));
+        let why = format!(
+            "the patch edits src/a.txt, src/b.txt and none of its sections alone names f.txt: \
+             use `srview apply --transcript 'my patch.diff' --cwd {}` for a patch of several \
+             files",
+            dir.path().display()
+        );
+        assert_eq!(notice_text(&s), why);
+        press(&mut s, 'F');
+        assert_eq!(
+            notice_text(&s),
+            format!(
+                "no final result: if the diff ended here the reference would refuse it ({why}), \
+                 and a writes nothing"
+            )
+        );
+    }
+
     /// A patch or an edit naming another file is never written to FILE
     /// (`apply` refuses it, tester finding 36/06): said when it shows, and
     /// `a`, even answering, writes nothing and says why, naming the other
@@ -1170,8 +1218,11 @@ mod tests {
             "*** Begin Patch\n*** Update File: src/other.txt\n@@\n a\n-b\n+B\n*** End Patch\n";
         let edit = r#"{"file_path": "src/other.txt", "old_string": "b", "new_string": "B"}"#;
         // The previewer's own command for the other file (the screen was
-        // given no DIFF path: its input came on stdin).
-        let how = ["`srview src/other.txt -` previews it there, given the same input on stdin"; 2];
+        // given no DIFF path: its input came on stdin), which is not here
+        // (session 51: said, and the command has `--new-file`).
+        let how = ["there is no src/other.txt here to preview it on; `srview src/other.txt - \
+                    --new-file` starts it from an empty file, given the same input on stdin";
+            2];
         for (input, how) in [patch, edit].into_iter().zip(how) {
             let (_dir, path, mut s) = screen_showing("f.txt", "a\nb\n", input, true);
             let file = path.display();

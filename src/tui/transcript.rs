@@ -38,6 +38,9 @@ pub struct TranscriptFiles {
     /// One per tab, and the tab generation each was made for.
     caches: Vec<Caches>,
     generations: Vec<u64>,
+    /// The transcript as the user named it (`srview --transcript MSG`):
+    /// what the previewer cannot do is said with the command that does it.
+    input: Option<crate::dialect::one_file::Rerun>,
 }
 
 impl TranscriptFiles {
@@ -55,9 +58,22 @@ impl TranscriptFiles {
             syntaxes: Arc::new(Syntaxes::load()),
             caches: Vec::new(),
             generations: Vec::new(),
+            input: None,
         };
         files.reparse();
         files
+    }
+
+    /// Says `msg` (the transcript's path as given) in the commands that do
+    /// what the previewer does not (a deletion, a move).
+    pub fn with_input(mut self, msg: &std::path::Path) -> Self {
+        self.input = Some(crate::dialect::one_file::Rerun::new(
+            None,
+            Some(msg),
+            Vec::new(),
+        ));
+        self.reparse();
+        self
     }
 
     /// The files written, as the transcript names them, in order.
@@ -113,7 +129,8 @@ impl TranscriptFiles {
     /// first loaded, shown as blocks (see [`crate::source::patch_preview`]).
     fn reparse_patch(&mut self) {
         let (cwd, fs) = LoadedFs::of(&self.paths, &mut self.originals);
-        let patch = patch_preview::preview(&self.text, &fs, &cwd.to_string_lossy(), self.ended);
+        let mut patch = patch_preview::preview(&self.text, &fs, &cwd.to_string_lossy(), self.ended);
+        say_commands(self.input.as_ref(), &mut patch, &cwd);
         let load = |p: &str| fs.load(p);
         let edits = transcript::apply_calls(&patch.calls, load, self.ws.options());
         self.ws
@@ -126,8 +143,9 @@ impl TranscriptFiles {
     /// Aider reply), shown as a patch is: one tab per file it writes.
     fn reparse_agent(&mut self, row: &'static crate::dialect::registry::DialectRow) {
         let (cwd, fs) = LoadedFs::of(&self.paths, &mut self.originals);
-        let preview =
+        let mut preview =
             patch_preview::agent_folder_preview(row, &self.text, &fs, &cwd.to_string_lossy());
+        say_commands(self.input.as_ref(), &mut preview, &cwd);
         let load = |p: &str| fs.load(p);
         let mut edits = transcript::apply_calls(&preview.calls, load, self.ws.options());
         edits.iter_mut().for_each(transcript::FileEdit::end);
@@ -204,6 +222,19 @@ impl TranscriptFiles {
             }
         }
         Flow::Continue
+    }
+}
+
+/// `preview`'s refusals said with `srview apply --transcript` of the
+/// transcript (`input`, once its path is known: [`TranscriptFiles::with_input`])
+/// over `cwd`.
+fn say_commands(
+    input: Option<&crate::dialect::one_file::Rerun>,
+    preview: &mut patch_preview::PatchPreview,
+    cwd: &std::path::Path,
+) {
+    if let Some(input) = input {
+        preview.say_commands(|write, json| input.whole_patch(Some(cwd), write, json));
     }
 }
 

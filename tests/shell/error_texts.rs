@@ -346,21 +346,25 @@ fn patch_errors() {
                 paths: vec!["a.rs".into(), "b.rs".into()],
             },
             "the patch edits a.rs, b.rs and none of its sections alone names c.rs: use \
-             `srview apply --transcript PATCH --cwd DIR` for a patch of several files",
+             `srview apply --transcript` of the whole patch, in the folder its paths are \
+             relative to for a patch of several files",
             false,
         ),
         (
             &OneFileError::SeveralSections {
                 file: "a.py".into(),
                 count: 2,
+                path: "src/a.py".into(),
             },
             "the patch has 2 sections for a.py, applied one after the other; a command on one \
-             file takes one section per file: use `srview apply --transcript PATCH --cwd DIR`",
+             file takes one section per file: use `srview apply --transcript` of the whole \
+             patch, in the folder its paths are relative to",
             false,
         ),
         (
             &OneFileError::Deletes("a.rs".into()),
-            "the patch deletes a.rs: use `srview apply --transcript PATCH --cwd DIR`",
+            "the patch deletes a.rs: use `srview apply --transcript` of the whole patch, in the \
+             folder its paths are relative to",
             false,
         ),
         (

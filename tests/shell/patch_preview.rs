@@ -312,3 +312,36 @@ mod single_file {
         }
     }
 }
+
+/// Session 51: the refusal of a deleted or moved file said `srview apply
+/// --transcript PATCH --cwd DIR --write`; the transcript previewer says
+/// its own transcript and folder, runnable as printed, and the tab is
+/// still labelled as a deletion.
+#[test]
+fn a_deleted_files_refusal_names_the_transcript_and_its_folder() {
+    use srview::dialect::one_file::Rerun;
+    let deleting = "*** Begin Patch\n*** Delete File: notes.txt\n*** End Patch\n";
+    let fs = fs();
+    let mut patch = preview(deleting, &fs, "/w", true);
+    let msg = Rerun::new(
+        None,
+        Some(std::path::Path::new("my patch.diff")),
+        Vec::new(),
+    );
+    patch
+        .say_commands(|write, json| msg.whole_patch(Some(std::path::Path::new("/w")), write, json));
+    assert_eq!(
+        patch.refused,
+        [(
+            "notes.txt".to_string(),
+            "the patch deletes or moves this file: the previewer writes no deletion; `srview \
+             apply --transcript 'my patch.diff' --cwd /w --write` applies the whole patch"
+                .to_string()
+        )]
+    );
+    let mut ws = Workspace::new(Version::V1, false);
+    let edits = apply_calls_on(&patch, &fs);
+    ws.update_patch(&patch, edits, deleting.len(), true);
+    let labels: Vec<&str> = ws.tabs().iter().map(|t| t.state_label()).collect();
+    assert_eq!(labels, ["refused: deleted or moved"]);
+}

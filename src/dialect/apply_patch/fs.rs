@@ -304,6 +304,33 @@ pub fn display_path(cwd: &str, normalized: &str) -> String {
     }
 }
 
+/// The folder a patch whose section for the target names `path` runs in:
+/// the target's folder `cwd` above the folders `path` names (`src/a.py`
+/// for `/w/src/a.py` runs in `/w`, so its `src/b.py` is `/w/src/b.py`, not
+/// `/w/src/src/b.py`: found in session 50); `cwd` itself when `path` is
+/// absolute, names no folder, or its folders are not the tail of `cwd`.
+pub fn patch_root(cwd: &str, path: &str) -> String {
+    let path = normalize(path);
+    if path.starts_with('/') {
+        return cwd.to_string();
+    }
+    let folders: Vec<&str> = path
+        .split('/')
+        .filter(|part| !part.is_empty() && *part != ".")
+        .collect();
+    let Some((_, folders)) = folders.split_last() else {
+        return cwd.to_string();
+    };
+    let mut root = std::path::Path::new(cwd);
+    for folder in folders.iter().rev() {
+        match (root.file_name(), root.parent()) {
+            (Some(name), Some(parent)) if name.to_string_lossy() == *folder => root = parent,
+            _ => return cwd.to_string(),
+        }
+    }
+    root.to_string_lossy().into_owned()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

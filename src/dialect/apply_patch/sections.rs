@@ -203,6 +203,11 @@ pub fn joined_for_file(
         .map(|&(i, _)| normalize(patch.sections[i].path()))
         .find(|key| key == name || key.ends_with(&format!("/{name}")))?;
     let fs = super::MemoryFs::new([(key.clone(), content.to_string())]);
+    // The patch runs in the folder its paths are relative to: its error
+    // texts name the file there (session 51: `src/src/a.py` for `src/a.py`
+    // run from `src`).
+    let root = super::fs::patch_root(cwd, &key);
+    let cwd = root.as_str();
     let together = apply(&joined.patch, &fs, cwd);
     if together.exit_code != 0 {
         // A later section's hunk whose old lines the file before the patch
@@ -224,8 +229,7 @@ pub fn joined_for_file(
         };
         return Some(Err(format!(
             "its sections for {name} cannot be joined into one in patch order: {why}, and as \
-             one section the reference fails ({}); the sections as sent are applied one after \
-             the other by `srview apply --transcript PATCH --cwd DIR`",
+             one section the reference fails ({})",
             together.stderr.trim_end().replace('\n', " ")
         )));
     }

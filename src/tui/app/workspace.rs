@@ -102,7 +102,9 @@ impl Tab {
     fn refused_why(&self) -> &'static str {
         match self.refusal.as_deref() {
             Some(why) if why.contains(OUTSIDE_REFUSAL) => "outside --cwd",
-            Some(why) if why == crate::source::patch_preview::DELETE_REFUSAL => "deleted or moved",
+            Some(why) if why.starts_with(crate::source::patch_preview::DELETE_REFUSAL) => {
+                "deleted or moved"
+            }
             _ => "cannot be read",
         }
     }
