@@ -533,6 +533,16 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
         };
         Some(of(kind)(say(h.describe(), h.fault())))
     });
+    // A Nix binding's `;` left out, a `let` without its `in`
+    // ([`super::doubt_nix`]).
+    let found = found.or_else(|| {
+        let n = super::doubt_nix::nix_broken(path, original, result)?;
+        let kind = match n {
+            super::doubt_nix::NixFault::Semicolon(_) => BreakKind::SeparatorDropped,
+            super::doubt_nix::NixFault::LetWithoutIn(_) => BreakKind::InvalidSyntax,
+        };
+        Some(of(kind)(say(n.describe(), n.fault())))
+    });
     // A Rust format string left with a `{` or `}` unmatched
     // ([`super::doubt_format`]).
     let found = found.or_else(|| {
