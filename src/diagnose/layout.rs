@@ -519,8 +519,13 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
     // A CMake file's `if(`/`endif()` blocks left unnested
     // ([`super::doubt_cmake`]).
     let found = found.or_else(|| {
-        super::doubt_cmake::cmake_nesting(path, original, result)
-            .map(|c| of(BreakKind::Unbalanced)(say(c.describe(), c.fault())))
+        let c = super::doubt_cmake::cmake_nesting(path, original, result)?;
+        let kind = match c.fault {
+            super::doubt_cmake::NestingFault::NoNewline => BreakKind::SeparatorDropped,
+            ref f if f.is_parse() => BreakKind::InvalidSyntax,
+            _ => BreakKind::Unbalanced,
+        };
+        Some(of(kind)(say(c.describe(), c.fault())))
     });
     // A Terraform argument or block twice, an item without its comma
     // ([`super::doubt_hcl`]).
