@@ -458,7 +458,10 @@ impl<'a> Reader<'_, 'a> {
                         Some(Tok::Punct(":" | "@"))
                     );
                     if formals {
-                        self.at = close + 1;
+                        self.formals()?;
+                        if self.at != close + 1 {
+                            return Err(Stop::Unread);
+                        }
                     } else {
                         self.at += 1;
                         self.binds(Binds::Set)?;
@@ -583,6 +586,34 @@ impl<'a> Reader<'_, 'a> {
                         body: self.at,
                     }));
                 }
+                _ => return Err(Stop::Unread),
+            }
+        }
+    }
+
+    /// Reads a function's formals (`{ a, b ? 1, ... }`) through their
+    /// `}`: a default value is read as any expression.
+    fn formals(&mut self) -> Result<(), Stop> {
+        self.expect("{")?;
+        loop {
+            match self.peek() {
+                Some(Tok::Punct("}")) => {
+                    self.at += 1;
+                    return Ok(());
+                }
+                Some(Tok::Punct("...")) => self.at += 1,
+                Some(Tok::Id(_)) => {
+                    self.at += 1;
+                    if self.peek() == Some(Tok::Punct("?")) {
+                        self.at += 1;
+                        self.expr(false)?;
+                    }
+                }
+                _ => return Err(Stop::Unread),
+            }
+            match self.peek() {
+                Some(Tok::Punct(",")) => self.at += 1,
+                Some(Tok::Punct("}")) => {}
                 _ => return Err(Stop::Unread),
             }
         }
@@ -809,6 +840,19 @@ mod tests {
             nix_broken("a.txt", DRV, &DRV.replacen("\"1.2\";", "\"1.2\"", 1)),
             None
         );
+    }
+
+    /// A formal's default value is read like any expression: a set in it
+    /// holds bindings too (nixpkgs' `grammarsOverlay ? (final: prev: {..})`).
+    #[test]
+    fn bindings_in_a_formal_default_are_read() {
+        let file = "{\n  lib,\n  overlay ? (\n    final: prev: {\n      a = prev.a.override {\n        \
+                    check = false;\n      };\n    }\n  ),\n  ...\n}:\nlib.id overlay\n";
+        assert!(matches!(read(file), Ok((_, None))));
+        let result = file.replacen("check = false;", "check = true", 1);
+        assert!(nix_broken("package.nix", file, &result).is_some());
+        let renamed = file.replacen("check = false;", "doCheck = false;", 1);
+        assert_eq!(nix_broken("package.nix", file, &renamed), None);
     }
 
     /// A plain attribute set: a value changed in place is fine, a `;`
