@@ -532,7 +532,8 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
     let found = found.or_else(|| {
         let h = super::doubt_hcl::hcl_broken(path, original, result)?;
         let kind = match h.kind {
-            super::doubt_hcl::HclKind::Separator(_) => BreakKind::SeparatorDropped,
+            super::doubt_hcl::HclKind::Separator(_)
+            | super::doubt_hcl::HclKind::ArgumentNewline(_) => BreakKind::SeparatorDropped,
             super::doubt_hcl::HclKind::BlockTwice(..) => BreakKind::DefinesTwice,
             _ => BreakKind::KeyTwice,
         };
