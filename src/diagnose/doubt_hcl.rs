@@ -469,7 +469,9 @@ impl<'t, 'a> Reader<'t, 'a> {
                 && after_operand
                 && !matches!(previous, Some(Token::Ident(_)));
             if stack.is_empty()
-                && ((after_operand && starts_operand(token)) || *token == Token::Punct(","))
+                && ((after_operand && starts_operand(token))
+                    || paren_item
+                    || *token == Token::Punct(","))
             {
                 self.note(line, HclKind::ArgumentNewline(one_line_block));
             }
@@ -790,6 +792,14 @@ mod tests {
         assert_eq!(
             one_line.map(|o| o.kind),
             Some(HclKind::ArgumentNewline(true))
+        );
+        let after_index = judged(
+            "  region = var.region\n",
+            "  region = var.regions[0] (var.k) = 1\n",
+        );
+        assert_eq!(
+            after_index.map(|a| a.kind),
+            Some(HclKind::ArgumentNewline(false))
         );
         let paren = judged("{ team = \"ops\", env", "{ team = \"ops\" (var.k) = 1, env");
         assert_eq!(paren.map(|p| p.kind), Some(HclKind::Separator(false)));
