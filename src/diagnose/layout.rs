@@ -206,6 +206,10 @@ pub enum BreakKind {
     /// An element's `,` or a statement's `;` the edit leaves out
     /// ([`super::doubt_separator`]).
     SeparatorDropped,
+    /// A token where the file's parser stops: a CMake command's name
+    /// without its `(`, anything else where a command's name must stand
+    /// ([`super::doubt_cmake`]).
+    ParserStops,
 }
 
 impl BreakKind {
@@ -218,7 +222,8 @@ impl BreakKind {
     /// `other-normalisation`, `markup-open`, `package-use`,
     /// `unused-variable`, `reads-otherwise`, `overload-alone`, `extglob-off`,
     /// `make-expands`, `cuts-command`, `empty-key`, `cuts-value`,
-    /// `bashism`, `heredoc-ends`, `shell-form`, `separator-dropped`.
+    /// `bashism`, `heredoc-ends`, `shell-form`, `separator-dropped`,
+    /// `parser-stops`.
     pub fn name(self) -> &'static str {
         match self {
             BreakKind::Misindents => "misindents",
@@ -255,6 +260,7 @@ impl BreakKind {
             BreakKind::HeredocEnds => "heredoc-ends",
             BreakKind::ShellForm => "shell-form",
             BreakKind::SeparatorDropped => "separator-dropped",
+            BreakKind::ParserStops => "parser-stops",
         }
     }
 
@@ -296,6 +302,7 @@ impl BreakKind {
             BreakKind::HeredocEnds => "moves where a heredoc ends",
             BreakKind::ShellForm => "writes a list Docker runs as a shell command",
             BreakKind::SeparatorDropped => "leaves out a separator",
+            BreakKind::ParserStops => "writes a token the file's parser stops at",
         }
     }
 }
@@ -349,6 +356,7 @@ impl LayoutBreak {
             BreakKind::HeredocEnds => "with commands and a heredoc's text read otherwise",
             BreakKind::ShellForm => "with a list Docker runs as a shell command",
             BreakKind::SeparatorDropped => "with a separator left out",
+            BreakKind::ParserStops => "with a token its parser stops at",
         }
     }
 }
@@ -522,7 +530,7 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
         let c = super::doubt_cmake::cmake_nesting(path, original, result)?;
         let kind = match c.fault {
             super::doubt_cmake::NestingFault::NoNewline => BreakKind::SeparatorDropped,
-            ref f if f.is_parse() => BreakKind::InvalidSyntax,
+            ref f if f.is_parse() => BreakKind::ParserStops,
             _ => BreakKind::Unbalanced,
         };
         Some(of(kind)(say(c.describe(), c.fault())))
@@ -545,7 +553,8 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
         let n = super::doubt_nix::nix_broken(path, original, result)?;
         let kind = match n {
             super::doubt_nix::NixFault::Semicolon(_) => BreakKind::SeparatorDropped,
-            super::doubt_nix::NixFault::LetWithoutIn(_) => BreakKind::InvalidSyntax,
+            // The `in` separates a `let`'s bindings from its body.
+            super::doubt_nix::NixFault::LetWithoutIn(_) => BreakKind::SeparatorDropped,
         };
         Some(of(kind)(say(n.describe(), n.fault())))
     });
