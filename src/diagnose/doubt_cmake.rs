@@ -629,10 +629,16 @@ mod tests {
         let dashed = judged("project(demo C)\n", "project(demo C)\nfoo-bar(x)\n");
         assert_eq!(
             dashed.map(|d| d.fault),
-            Some(NestingFault::NotCommand("unquoted argument", "foo-bar".into()))
+            Some(NestingFault::NotCommand(
+                "unquoted argument",
+                "foo-bar".into()
+            ))
         );
         let after_bracket = judged("project(demo C)\n", "#[[note]] project(demo C)\n");
-        assert_eq!(after_bracket.map(|a| a.fault), Some(NestingFault::NoNewline));
+        assert_eq!(
+            after_bracket.map(|a| a.fault),
+            Some(NestingFault::NoNewline)
+        );
         // A line comment ends a command's line; a bracket comment after a
         // command is fine (cmake -P reads both).
         for new in [

@@ -72,9 +72,7 @@ impl HclFault {
             HclKind::Separator(true) => "send a comma after each item but the last",
             HclKind::Separator(false) => "send a comma or a new line between the items",
             HclKind::ArgumentNewline(false) => "put each argument on a line of its own",
-            HclKind::ArgumentNewline(true) => {
-                "write the block over lines, one argument a line"
-            }
+            HclKind::ArgumentNewline(true) => "write the block over lines, one argument a line",
         };
         format!("{}: {send}", self.fault())
     }
@@ -369,7 +367,11 @@ impl<'t, 'a> Reader<'t, 'a> {
     ) -> Result<Vec<Argument<'a>>, ()> {
         let mut arguments: Vec<Argument<'a>> = Vec::new();
         // The line of the body's `{`, just read.
-        let opened = self.at.checked_sub(1).and_then(|k| self.tokens.get(k)).map(|t| t.1);
+        let opened = self
+            .at
+            .checked_sub(1)
+            .and_then(|k| self.tokens.get(k))
+            .map(|t| t.1);
         let mut seen: HashMap<&'a str, usize> = HashMap::new();
         loop {
             match self.peek() {
@@ -780,11 +782,11 @@ mod tests {
                  definition must end with a newline): put each argument on a line of its own"
             )
         );
-        let comma = judged("  region = var.region\n", "  region = var.region, alias = \"b\"\n");
-        assert_eq!(
-            comma.map(|c| c.kind),
-            Some(HclKind::ArgumentNewline(false))
+        let comma = judged(
+            "  region = var.region\n",
+            "  region = var.region, alias = \"b\"\n",
         );
+        assert_eq!(comma.map(|c| c.kind), Some(HclKind::ArgumentNewline(false)));
         let one_line = judged(
             "output \"ip\" {\n  value = aws_instance.web.public_ip\n}\n",
             "output \"ip\" { value = aws_instance.web.public_ip sensitive = true }\n",
@@ -808,8 +810,14 @@ mod tests {
                 "output \"ip\" {\n  value = aws_instance.web.public_ip\n}\n",
                 "output \"ip\" { value = aws_instance.web.public_ip }\n",
             ),
-            ("  region = var.region\n", "  region = var.enabled ? var.region : \"x\"\n"),
-            ("  region = var.region\n", "  region = lookup (var.m, \"r\")\n"),
+            (
+                "  region = var.region\n",
+                "  region = var.enabled ? var.region : \"x\"\n",
+            ),
+            (
+                "  region = var.region\n",
+                "  region = lookup (var.m, \"r\")\n",
+            ),
             ("{ team = \"ops\", env", "{ (var.k) = \"ops\", env"),
             ("  region = var.region\n", "  region = var.region # b = 2\n"),
         ] {

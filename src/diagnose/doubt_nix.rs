@@ -298,7 +298,9 @@ fn tokens(text: &str) -> Option<Vec<Token<'_>>> {
                 let word = if c.is_ascii_alphabetic() || c == b'_' {
                     bytes[at..]
                         .iter()
-                        .take_while(|&&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'\'' | b'-'))
+                        .take_while(|&&b| {
+                            b.is_ascii_alphanumeric() || matches!(b, b'_' | b'\'' | b'-')
+                        })
                         .count()
                 } else {
                     0
@@ -558,10 +560,9 @@ impl<'a> Reader<'_, 'a> {
                     self.attrpath()?;
                     if self.peek() != Some(Tok::Punct("=")) {
                         return match kind {
-                            Binds::Let(let_at) => Err(Stop::Fault(Found::LetWithoutIn {
-                                let_at,
-                                body: path,
-                            })),
+                            Binds::Let(let_at) => {
+                                Err(Stop::Fault(Found::LetWithoutIn { let_at, body: path }))
+                            }
                             Binds::Set => Err(Stop::Unread),
                         };
                     }
@@ -704,8 +705,7 @@ pub(super) fn nix_broken(path: &str, original: &str, result: &str) -> Option<Nix
                         "before line {last} (`{}`), which starts another binding",
                         text(last)
                     ),
-                    "Nix refuses the file (a syntax error at `inherit`, expecting `;`)"
-                        .to_string(),
+                    "Nix refuses the file (a syntax error at `inherit`, expecting `;`)".to_string(),
                 ),
                 _ => (
                     format!(
@@ -819,13 +819,19 @@ mod tests {
         for (old, new) in [
             ("version = \"1.2\";", "version = \"1.3\";"),
             ("# the version", "# the version = 1"),
-            ("  pname = \"hello\";", "  pname = \"hello\";\n  doCheck = true;"),
+            (
+                "  pname = \"hello\";",
+                "  pname = \"hello\";\n  doCheck = true;",
+            ),
             ("echo ''${out}", "echo ''${out} x = 1"),
             ("with lib; [ a b ]", "with lib; [\n    a\n    b\n  ]"),
             ("f = x: x;", "f = x: x + 1;"),
             ("  passthru", "\n  passthru"),
             // Formals, `assert`, a `let` inside a value.
-            ("g = { a ? 1 }: a;", "g = { a ? 1, b }: assert a > 0; let c = a; in c;"),
+            (
+                "g = { a ? 1 }: a;",
+                "g = { a ? 1, b }: assert a > 0; let c = a; in c;",
+            ),
             ("sha256 = \"0000\";", "sha256 = \"0000\"; # x = 1"),
         ] {
             assert_eq!(judged(old, new), None, "{new}");

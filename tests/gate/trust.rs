@@ -4560,8 +4560,7 @@ fn nix_cmake_and_terraform_separators_left_out_are_doubts() {
             (
                 "in\nstdenv.mkDerivation {\n",
                 "stdenv.mkDerivation {\n",
-                "as written, the `let` at line 2 has no `in` before its body at line 4"
-                    .to_string(),
+                "as written, the `let` at line 2 has no `in` before its body at line 4".to_string(),
             ),
         ],
     );
@@ -4569,7 +4568,10 @@ fn nix_cmake_and_terraform_separators_left_out_are_doubts() {
         ("default.nix", drv),
         &[
             ("  pname = \"hello\";\n", "  pname = \"hello-tool\";\n"),
-            ("  doCheck = true;\n", "  doCheck = true;\n  dontStrip = true;\n"),
+            (
+                "  doCheck = true;\n",
+                "  doCheck = true;\n  dontStrip = true;\n",
+            ),
         ],
     );
     let lists = "project(demo C)\nadd_executable(demo main.c)\n";
