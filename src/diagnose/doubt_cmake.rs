@@ -120,15 +120,16 @@ impl CmakeNesting {
                  Expected a command name, got {kind} with text \"{text}\".`)"
             ),
             NestingFault::NoOpenParen(kind, text) => {
-                let got = if *kind == "newline" {
-                    "newline".to_string()
-                } else {
-                    format!("{kind} with text \"{text}\"")
+                let error = match *kind {
+                    "end of file" => "Unexpected end of file.  Parse error.  Function missing \
+                                      opening \"(\"."
+                        .to_string(),
+                    "newline" => "Parse error.  Expected \"(\", got newline.".to_string(),
+                    _ => format!("Parse error.  Expected \"(\", got {kind} with text \"{text}\"."),
                 };
                 format!(
                     "as written, `{command}` at line {line} is not followed by its `(`: CMake \
-                     stops reading the file (`CMake Error at line {line}: Parse error.  Expected \
-                     \"(\", got {got}.`)"
+                     stops reading the file (`CMake Error at line {line}: {error}`)"
                 )
             }
         }
@@ -626,6 +627,15 @@ mod tests {
                 NestingFault::NoOpenParen("newline", "\n".into())
             ))
         );
+        let at_end = cmake_nesting(
+            "CMakeLists.txt",
+            "project(demo C)\n",
+            "project(demo C)\nenable_testing",
+        );
+        assert!(at_end.map(|a| a.fault()).is_some_and(|f| f.contains(
+            "(`CMake Error at line 2: Unexpected end of file.  Parse error.  Function missing \
+             opening \"(\".`)"
+        )));
         let dashed = judged("project(demo C)\n", "project(demo C)\nfoo-bar(x)\n");
         assert_eq!(
             dashed.map(|d| d.fault),
