@@ -15,6 +15,12 @@
 //! first closer or `elseif`/`else` out of place, else the last opener left
 //! open. A command left without its `)` to the file's end is CMake's
 //! `Parse error.  Function missing ending ")".  End of file reached.`
+//! Its parser's other stops are said too (conf50's leftover, cmake 4.4
+//! the referee): a command after another on one line (`set(A 1) set(B
+//! 2)`: `Expected a newline, got identifier`; a bracket comment `#[[ ]]`
+//! ends no line either), anything but a command's name where one must
+//! stand (a `)` too many: `Expected a command name, got right paren`),
+//! and a name without its `(` (`Expected "(", got newline`).
 //!
 //! By evidence only: the file before reads (this reader parses it and its
 //! nesting holds), and the file after does not. Read in `CMakeLists.txt`
@@ -40,6 +46,25 @@ pub enum NestingFault {
     Unclosed(&'static str),
     /// A command whose `(` is never closed.
     NoParen,
+    /// A command after another on one line (CMake needs a new line
+    /// between).
+    NoNewline,
+    /// A token where a command's name must stand: its kind in CMake's
+    /// words (`right paren`) and its text.
+    NotCommand(&'static str, String),
+    /// A command's name followed by something else than its `(`: the
+    /// token's kind and text.
+    NoOpenParen(&'static str, String),
+}
+
+impl NestingFault {
+    /// A fault of CMake's parser, not of its nesting.
+    pub fn is_parse(&self) -> bool {
+        matches!(
+            self,
+            NestingFault::NoNewline | NestingFault::NotCommand(..) | NestingFault::NoOpenParen(..)
+        )
+    }
 }
 
 impl CmakeNesting {
@@ -54,6 +79,13 @@ impl CmakeNesting {
                 format!("send the block's `{end}()` with it")
             }
             NestingFault::NoParen => "send the command with its closing `)`".to_string(),
+            NestingFault::NoNewline => "put each command on a line of its own".to_string(),
+            NestingFault::NotCommand(..) => {
+                "send the edit without it, or inside its command's parentheses".to_string()
+            }
+            NestingFault::NoOpenParen(..) => {
+                format!("send `{}(` with its arguments and `)`", self.command)
+            }
         };
         format!("{}: {send}", self.fault())
     }
@@ -77,6 +109,29 @@ impl CmakeNesting {
                  CMake stops reading the file (`Parse error.  Function missing ending \")\".  End \
                  of file reached.`)"
             ),
+            NestingFault::NoNewline => format!(
+                "as written, line {line} puts `{command}(` after another command on its line: \
+                 CMake stops reading the file (`CMake Error at line {line}: Parse error.  \
+                 Expected a newline, got identifier with text \"{command}\".`)"
+            ),
+            NestingFault::NotCommand(kind, text) => format!(
+                "as written, line {line} has the {kind} `{text}` where a command's name must \
+                 stand: CMake stops reading the file (`CMake Error at line {line}: Parse error.  \
+                 Expected a command name, got {kind} with text \"{text}\".`)"
+            ),
+            NestingFault::NoOpenParen(kind, text) => {
+                let error = match *kind {
+                    "end of file" => "Unexpected end of file.  Parse error.  Function missing \
+                                      opening \"(\"."
+                        .to_string(),
+                    "newline" => "Parse error.  Expected \"(\", got newline.".to_string(),
+                    _ => format!("Parse error.  Expected \"(\", got {kind} with text \"{text}\"."),
+                };
+                format!(
+                    "as written, `{command}` at line {line} is not followed by its `(`: CMake \
+                     stops reading the file (`CMake Error at line {line}: {error}`)"
+                )
+            }
         }
     }
 }
@@ -95,6 +150,9 @@ type Command<'a> = (usize, &'a str);
 enum Unread {
     /// A command's `(` never closed (the command).
     NoParen(usize, String),
+    /// Another stop of CMake's parser: its line, the command (or the
+    /// token) it names, the fault.
+    Parse(usize, String, NestingFault),
     /// Anything else this reader does not follow.
     Other,
 }
@@ -105,35 +163,112 @@ fn commands(text: &str) -> Result<Vec<Command<'_>>, Unread> {
     let mut at = 0;
     let mut line = 1;
     let mut found = Vec::new();
+    // CMake's parser: a command's name only after a new line (the file's
+    // start counts as one; a bracket comment ends none).
+    let mut have_newline = true;
     while at < bytes.len() {
         match bytes[at] {
             b'\n' => {
                 line += 1;
                 at += 1;
+                have_newline = true;
             }
             b' ' | b'\t' | b'\r' => at += 1,
-            b'#' => at = comment(bytes, at, &mut line).ok_or(Unread::Other)?,
+            b'#' => {
+                let bracketed = bracket(bytes, at + 1, &mut line.clone()).is_some();
+                at = comment(bytes, at, &mut line).ok_or(Unread::Other)?;
+                if bracketed {
+                    have_newline = false;
+                }
+            }
             c if c.is_ascii_alphabetic() || c == b'_' => {
                 let start = at;
                 while at < bytes.len() && (bytes[at].is_ascii_alphanumeric() || bytes[at] == b'_') {
                     at += 1;
                 }
+                if bytes.get(at).is_some_and(|&b| unquoted(b)) {
+                    let (kind, text) = token_at(text, start);
+                    return Err(Unread::Parse(
+                        line,
+                        text.clone(),
+                        NestingFault::NotCommand(kind, text),
+                    ));
+                }
                 let name = &text[start..at];
+                if !have_newline {
+                    return Err(Unread::Parse(
+                        line,
+                        name.to_string(),
+                        NestingFault::NoNewline,
+                    ));
+                }
                 while at < bytes.len() && matches!(bytes[at], b' ' | b'\t') {
                     at += 1;
                 }
                 if bytes.get(at) != Some(&b'(') {
-                    return Err(Unread::Other);
+                    let (kind, got) = token_at(text, at);
+                    return Err(Unread::Parse(
+                        line,
+                        name.to_string(),
+                        NestingFault::NoOpenParen(kind, got),
+                    ));
                 }
                 let opened = line;
                 at = arguments(bytes, at + 1, &mut line)
                     .ok_or_else(|| Unread::NoParen(opened, name.to_string()))?;
                 found.push((opened, name));
+                have_newline = false;
             }
-            _ => return Err(Unread::Other),
+            _ => {
+                let (kind, got) = token_at(text, at);
+                return Err(Unread::Parse(
+                    line,
+                    got.clone(),
+                    NestingFault::NotCommand(kind, got),
+                ));
+            }
         }
     }
     Ok(found)
+}
+
+/// A byte an unquoted argument goes on with (not white space, a
+/// parenthesis, a quote or a comment).
+fn unquoted(b: u8) -> bool {
+    !matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b'(' | b')' | b'"' | b'#')
+}
+
+/// The token at `at` outside any command, as CMake's lexer names it in
+/// its errors, and its text.
+fn token_at(text: &str, at: usize) -> (&'static str, String) {
+    let bytes = text.as_bytes();
+    match bytes.get(at) {
+        None => ("end of file", String::new()),
+        Some(b'\n' | b'\r') => ("newline", "\n".to_string()),
+        Some(b'(') => ("left paren", "(".to_string()),
+        Some(b')') => ("right paren", ")".to_string()),
+        Some(b'"') => {
+            let rest = &text[at + 1..];
+            let end = rest.find(['"', '\n']).unwrap_or(rest.len());
+            ("quoted argument", rest[..end].to_string())
+        }
+        Some(_) => {
+            let end = bytes[at..]
+                .iter()
+                .position(|&b| !unquoted(b))
+                .map_or(bytes.len(), |n| at + n);
+            let word = text.get(at..end).unwrap_or("").to_string();
+            let identifier = word
+                .bytes()
+                .enumerate()
+                .all(|(k, b)| b == b'_' || b.is_ascii_alphabetic() || k > 0 && b.is_ascii_digit());
+            if identifier && !word.is_empty() {
+                ("identifier", word)
+            } else {
+                ("unquoted argument", word)
+            }
+        }
+    }
 }
 
 /// Past the comment starting with `#` at `at`: a bracket comment
@@ -330,6 +465,11 @@ fn cmake_fault(text: &str) -> Result<Option<CmakeNesting>, ()> {
             command,
             fault: NestingFault::NoParen,
         })),
+        Err(Unread::Parse(line, command, fault)) => Ok(Some(CmakeNesting {
+            line,
+            command,
+            fault,
+        })),
         Err(Unread::Other) => Err(()),
     }
 }
@@ -444,5 +584,80 @@ mod tests {
         assert_eq!(cmake_nesting("notes.txt", LISTS, &result), None);
         assert!(cmake_nesting("cmake/Deps.cmake", LISTS, &result).is_some());
         assert!(cmake_name("a/b/FindFoo.CMake") && !cmake_name("CMakeLists.txt.in"));
+    }
+
+    /// conf50's leftover: two commands on one line, a `)` too many, a
+    /// name without its `(`, each in cmake 4.4's words (checked with
+    /// `cmake -P`).
+    #[test]
+    fn parse_errors_other_than_nesting_are_doubted() {
+        let joined = judged(
+            "add_executable(demo main.c)\n",
+            "add_executable(demo main.c) target_link_libraries(demo m)\n",
+        );
+        assert_eq!(
+            joined.map(|j| j.describe()).as_deref(),
+            Some(
+                "as written, line 27 puts `target_link_libraries(` after another command on its \
+                 line: CMake stops reading the file (`CMake Error at line 27: Parse error.  \
+                 Expected a newline, got identifier with text \"target_link_libraries\".`): put \
+                 each command on a line of its own"
+            )
+        );
+        let extra = judged("project(demo C)\n", "project(demo C))\n");
+        assert_eq!(
+            extra.map(|e| e.fault()).as_deref(),
+            Some(
+                "as written, line 2 has the right paren `)` where a command's name must stand: \
+                 CMake stops reading the file (`CMake Error at line 2: Parse error.  Expected a \
+                 command name, got right paren with text \")\".`)"
+            )
+        );
+        let quoted = judged("project(demo C)\n", "project(demo C) \"x\"\n");
+        assert_eq!(
+            quoted.map(|q| q.fault),
+            Some(NestingFault::NotCommand("quoted argument", "x".into()))
+        );
+        let bare = judged("project(demo C)\n", "project(demo C)\nenable_testing\n");
+        assert_eq!(
+            bare.map(|b| (b.line, b.command, b.fault)),
+            Some((
+                3,
+                "enable_testing".into(),
+                NestingFault::NoOpenParen("newline", "\n".into())
+            ))
+        );
+        let at_end = cmake_nesting(
+            "CMakeLists.txt",
+            "project(demo C)\n",
+            "project(demo C)\nenable_testing",
+        );
+        assert!(at_end.map(|a| a.fault()).is_some_and(|f| f.contains(
+            "(`CMake Error at line 2: Unexpected end of file.  Parse error.  Function missing \
+             opening \"(\".`)"
+        )));
+        let dashed = judged("project(demo C)\n", "project(demo C)\nfoo-bar(x)\n");
+        assert_eq!(
+            dashed.map(|d| d.fault),
+            Some(NestingFault::NotCommand(
+                "unquoted argument",
+                "foo-bar".into()
+            ))
+        );
+        let after_bracket = judged("project(demo C)\n", "#[[note]] project(demo C)\n");
+        assert_eq!(
+            after_bracket.map(|a| a.fault),
+            Some(NestingFault::NoNewline)
+        );
+        // A line comment ends a command's line; a bracket comment after a
+        // command is fine (cmake -P reads both).
+        for new in [
+            "project(demo C) # set(B 2)\n",
+            "project(demo C) #[[note]]\n",
+            "project (demo C)\n",
+            "project(demo C)\n\n\n",
+        ] {
+            assert_eq!(judged("project(demo C)\n", new), None, "{new:?}");
+        }
     }
 }

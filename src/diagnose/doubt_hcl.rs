@@ -12,7 +12,13 @@
 //!   configuration` (a `provider` of one name and one `alias`, or none);
 //! - `Missing item separator` (`["a" "b"]`: a tuple's items need commas,
 //!   over lines too) and `Missing attribute separator` (`{ a = 1 b = 2 }`
-//!   on one line: an object's items need a comma or a new line).
+//!   on one line: an object's items need a comma or a new line);
+//! - `Missing newline after argument` (`a = "x" b = "y"`, `a = 1, b = 2`:
+//!   an argument ends at its line's end), and in a block written on one
+//!   line (`resource "a" "b" { x = 1 y = 2 }`) `Invalid single-argument
+//!   block definition` (conf50's leftover, terraform 1.x the referee); an
+//!   object's or a tuple's item after a value that is no name, opening
+//!   with `(` (`{ "x" = 1 (var.k) = 2 }`: no call, a separator missing).
 //!
 //! Repeatable nested blocks (`ingress`, `dynamic`, `tag`) are blocks, not
 //! arguments: any number. Read as HCL's native syntax: `#`, `//` and
@@ -47,6 +53,9 @@ pub enum HclKind {
     LocalTwice(String, usize),
     /// An item of a list (`true`) or an object without its separator.
     Separator(bool),
+    /// An argument's value followed by more on its line (`false`), in a
+    /// block written on one line (`true`).
+    ArgumentNewline(bool),
 }
 
 impl HclFault {
@@ -62,6 +71,8 @@ impl HclFault {
             HclKind::LocalTwice(..) => "change the local value that is there",
             HclKind::Separator(true) => "send a comma after each item but the last",
             HclKind::Separator(false) => "send a comma or a new line between the items",
+            HclKind::ArgumentNewline(false) => "put each argument on a line of its own",
+            HclKind::ArgumentNewline(true) => "write the block over lines, one argument a line",
         };
         format!("{}: {send}", self.fault())
     }
@@ -99,6 +110,16 @@ impl HclFault {
                  without a comma: Terraform refuses the file (`Error: Missing attribute \
                  separator`: expected a newline or comma to mark the beginning of the next \
                  attribute)"
+            ),
+            HclKind::ArgumentNewline(false) => format!(
+                "as written, line {line} goes on after an argument's value on its line: \
+                 Terraform refuses the file (`Error: Missing newline after argument`: an \
+                 argument definition must end with a newline)"
+            ),
+            HclKind::ArgumentNewline(true) => format!(
+                "as written, line {line} puts a second argument in a block written on one line: \
+                 Terraform refuses the file (`Error: Invalid single-argument block definition`: \
+                 single-line block syntax can include only one argument definition)"
             ),
         }
     }
@@ -345,6 +366,12 @@ impl<'t, 'a> Reader<'t, 'a> {
         top: &mut Vec<Block<'a>>,
     ) -> Result<Vec<Argument<'a>>, ()> {
         let mut arguments: Vec<Argument<'a>> = Vec::new();
+        // The line of the body's `{`, just read.
+        let opened = self
+            .at
+            .checked_sub(1)
+            .and_then(|k| self.tokens.get(k))
+            .map(|t| t.1);
         let mut seen: HashMap<&'a str, usize> = HashMap::new();
         loop {
             match self.peek() {
@@ -359,6 +386,7 @@ impl<'t, 'a> Reader<'t, 'a> {
                     let line = self.line();
                     self.at += 1;
                     if self.peek() == Some(&Token::Punct("=")) {
+                        let one_line_block = nested && opened == Some(line);
                         self.at += 1;
                         let single = match (self.peek(), self.tokens.get(self.at + 1).map(|t| &t.0))
                         {
@@ -368,7 +396,7 @@ impl<'t, 'a> Reader<'t, 'a> {
                             ) => Some(s),
                             _ => None,
                         };
-                        self.expression()?;
+                        self.expression(one_line_block)?;
                         if let Some(&earlier) = seen.get(name) {
                             self.note(
                                 line,
@@ -415,8 +443,10 @@ impl<'t, 'a> Reader<'t, 'a> {
     }
 
     /// Reads an argument's expression, to the new line or the `}` (left
-    /// unread) that ends it; notes an item without its separator.
-    fn expression(&mut self) -> Result<(), ()> {
+    /// unread) that ends it; notes an item without its separator, and
+    /// more than the value on the argument's line (`one_line_block`: in a
+    /// block written on its `{`'s line).
+    fn expression(&mut self, one_line_block: bool) -> Result<(), ()> {
         let mut stack: Vec<Open> = Vec::new();
         let mut previous: Option<&'t Token<'a>> = None;
         while let Some(token) = self.peek() {
@@ -436,7 +466,18 @@ impl<'t, 'a> Reader<'t, 'a> {
                 _ => {}
             }
             let after_operand = previous.is_some_and(ends_operand);
-            if after_operand && starts_operand(token) {
+            // `(` after a value that is no name calls nothing: an item.
+            let paren_item = *token == Token::Punct("(")
+                && after_operand
+                && !matches!(previous, Some(Token::Ident(_)));
+            if stack.is_empty()
+                && ((after_operand && starts_operand(token))
+                    || paren_item
+                    || *token == Token::Punct(","))
+            {
+                self.note(line, HclKind::ArgumentNewline(one_line_block));
+            }
+            if after_operand && (starts_operand(token) || paren_item) {
                 match stack.last() {
                     Some(Open::Tuple { for_expr: false }) => {
                         self.note(line, HclKind::Separator(true));
@@ -722,5 +763,65 @@ mod tests {
         let twice = format!("{MAIN}output \"ip\" {{}}\n");
         assert_eq!(hcl_broken("main.tf.json", MAIN, &twice), None);
         assert!(hcl_broken("modules/x/outputs.tf", MAIN, &twice).is_some());
+    }
+
+    /// conf50's leftover (terraform validate the referee): more than an
+    /// argument's value on its line, a second argument in a block written
+    /// on one line, an item opening with `(` after a value.
+    #[test]
+    fn an_argument_run_on_and_a_paren_item_are_doubted() {
+        let run_on = judged(
+            "  instance_type = \"t3.micro\"\n",
+            "  instance_type = \"t3.micro\" monitoring = true\n",
+        );
+        assert_eq!(
+            run_on.map(|r| r.describe()).as_deref(),
+            Some(
+                "as written, line 21 goes on after an argument's value on its line: Terraform \
+                 refuses the file (`Error: Missing newline after argument`: an argument \
+                 definition must end with a newline): put each argument on a line of its own"
+            )
+        );
+        let comma = judged(
+            "  region = var.region\n",
+            "  region = var.region, alias = \"b\"\n",
+        );
+        assert_eq!(comma.map(|c| c.kind), Some(HclKind::ArgumentNewline(false)));
+        let one_line = judged(
+            "output \"ip\" {\n  value = aws_instance.web.public_ip\n}\n",
+            "output \"ip\" { value = aws_instance.web.public_ip sensitive = true }\n",
+        );
+        assert_eq!(
+            one_line.map(|o| o.kind),
+            Some(HclKind::ArgumentNewline(true))
+        );
+        let after_index = judged(
+            "  region = var.region\n",
+            "  region = var.regions[0] (var.k) = 1\n",
+        );
+        assert_eq!(
+            after_index.map(|a| a.kind),
+            Some(HclKind::ArgumentNewline(false))
+        );
+        let paren = judged("{ team = \"ops\", env", "{ team = \"ops\" (var.k) = 1, env");
+        assert_eq!(paren.map(|p| p.kind), Some(HclKind::Separator(false)));
+        for (old, new) in [
+            (
+                "output \"ip\" {\n  value = aws_instance.web.public_ip\n}\n",
+                "output \"ip\" { value = aws_instance.web.public_ip }\n",
+            ),
+            (
+                "  region = var.region\n",
+                "  region = var.enabled ? var.region : \"x\"\n",
+            ),
+            (
+                "  region = var.region\n",
+                "  region = lookup (var.m, \"r\")\n",
+            ),
+            ("{ team = \"ops\", env", "{ (var.k) = \"ops\", env"),
+            ("  region = var.region\n", "  region = var.region # b = 2\n"),
+        ] {
+            assert_eq!(judged(old, new), None, "{new}");
+        }
     }
 }

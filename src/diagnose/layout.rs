@@ -222,6 +222,10 @@ pub enum BreakKind {
     /// An element's `,` or a statement's `;` the edit leaves out
     /// ([`super::doubt_separator`]).
     SeparatorDropped,
+    /// A token where the file's parser stops: a CMake command's name
+    /// without its `(`, anything else where a command's name must stand
+    /// ([`super::doubt_cmake`]).
+    ParserStops,
 }
 
 impl BreakKind {
@@ -234,7 +238,8 @@ impl BreakKind {
     /// `other-normalisation`, `markup-open`, `package-use`,
     /// `unused-variable`, `reads-otherwise`, `overload-alone`, `extglob-off`,
     /// `make-expands`, `cuts-command`, `empty-key`, `cuts-value`,
-    /// `bashism`, `heredoc-ends`, `shell-form`, `separator-dropped`.
+    /// `bashism`, `heredoc-ends`, `shell-form`, `separator-dropped`,
+    /// `parser-stops`.
     pub fn name(self) -> &'static str {
         match self {
             BreakKind::Misindents => "misindents",
@@ -271,6 +276,7 @@ impl BreakKind {
             BreakKind::HeredocEnds => "heredoc-ends",
             BreakKind::ShellForm => "shell-form",
             BreakKind::SeparatorDropped => "separator-dropped",
+            BreakKind::ParserStops => "parser-stops",
         }
     }
 
@@ -312,6 +318,7 @@ impl BreakKind {
             BreakKind::HeredocEnds => "moves where a heredoc ends",
             BreakKind::ShellForm => "writes a list Docker runs as a shell command",
             BreakKind::SeparatorDropped => "leaves out a separator",
+            BreakKind::ParserStops => "writes a token the file's parser stops at",
         }
     }
 }
@@ -365,6 +372,7 @@ impl LayoutBreak {
             BreakKind::HeredocEnds => "with commands and a heredoc's text read otherwise",
             BreakKind::ShellForm => "with a list Docker runs as a shell command",
             BreakKind::SeparatorDropped => "with a separator left out",
+            BreakKind::ParserStops => "with a token its parser stops at",
         }
     }
 }
@@ -485,19 +493,36 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
     // A CMake file's `if(`/`endif()` blocks left unnested
     // ([`super::doubt_cmake`]).
     let found = found.or_else(|| {
-        super::doubt_cmake::cmake_nesting(path, original, result)
-            .map(|c| of(BreakKind::Unbalanced)(say(c.describe(), c.fault())))
+        let c = super::doubt_cmake::cmake_nesting(path, original, result)?;
+        let kind = match c.fault {
+            super::doubt_cmake::NestingFault::NoNewline => BreakKind::SeparatorDropped,
+            ref f if f.is_parse() => BreakKind::ParserStops,
+            _ => BreakKind::Unbalanced,
+        };
+        Some(of(kind)(say(c.describe(), c.fault())))
     });
     // A Terraform argument or block twice, an item without its comma
     // ([`super::doubt_hcl`]).
     let found = found.or_else(|| {
         let h = super::doubt_hcl::hcl_broken(path, original, result)?;
         let kind = match h.kind {
-            super::doubt_hcl::HclKind::Separator(_) => BreakKind::SeparatorDropped,
+            super::doubt_hcl::HclKind::Separator(_)
+            | super::doubt_hcl::HclKind::ArgumentNewline(_) => BreakKind::SeparatorDropped,
             super::doubt_hcl::HclKind::BlockTwice(..) => BreakKind::DefinesTwice,
             _ => BreakKind::KeyTwice,
         };
         Some(of(kind)(say(h.describe(), h.fault())))
+    });
+    // A Nix binding's `;` left out, a `let` without its `in`
+    // ([`super::doubt_nix`]).
+    let found = found.or_else(|| {
+        let n = super::doubt_nix::nix_broken(path, original, result)?;
+        let kind = match n {
+            super::doubt_nix::NixFault::Semicolon(_) => BreakKind::SeparatorDropped,
+            // The `in` separates a `let`'s bindings from its body.
+            super::doubt_nix::NixFault::LetWithoutIn(_) => BreakKind::SeparatorDropped,
+        };
+        Some(of(kind)(say(n.describe(), n.fault())))
     });
     // A Rust format string left with a `{` or `}` unmatched
     // ([`super::doubt_format`]).

@@ -61,6 +61,7 @@ pub mod doubt_make;
 pub mod doubt_make_dollar;
 pub mod doubt_markup;
 pub mod doubt_names;
+pub mod doubt_nix;
 pub mod doubt_normal;
 pub mod doubt_not_yaml;
 pub mod doubt_npm_script;

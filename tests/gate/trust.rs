@@ -4527,3 +4527,77 @@ fn a_separator_the_edit_leaves_out_is_a_doubt_for_every_agent() {
         &[(cmd, "CMD [\"python\", \"-u\", \"app.py\"]\n")],
     );
 }
+
+/// Tester 49 T-14 and conf50's leftovers: a Nix binding's `;` dropped, a
+/// `let` without its `in`, two CMake commands on one line, a Terraform
+/// argument run on after its value: each a doubt for every agent, with
+/// the tool's own error; the same lines written whole are exact.
+#[test]
+fn nix_cmake_and_terraform_separators_left_out_are_doubts() {
+    let drv = "{ lib, stdenv }:\nlet\n  version = \"1.2\";\nin\nstdenv.mkDerivation {\n  \
+               pname = \"hello\";\n  inherit version;\n  doCheck = true;\n}\n";
+    assert_doubts_say(
+        ("default.nix", drv),
+        &[
+            (
+                "  pname = \"hello\";\n",
+                "  pname = \"hello-tool\"\n",
+                "line 6 (`pname = \"hello-tool\"`) has no `;` before line 7 (`inherit version;`), \
+                 which starts another binding"
+                    .to_string(),
+            ),
+            (
+                "  doCheck = true;\n",
+                "  doCheck = false\n",
+                "Nix refuses the file (`error: syntax error, unexpected '}', expecting ';'`)"
+                    .to_string(),
+            ),
+            (
+                "in\nstdenv.mkDerivation {\n",
+                "stdenv.mkDerivation {\n",
+                "as written, the `let` at line 2 has no `in` before its body at line 4".to_string(),
+            ),
+        ],
+    );
+    assert_exact_for_every_agent(
+        ("default.nix", drv),
+        &[
+            ("  pname = \"hello\";\n", "  pname = \"hello-tool\";\n"),
+            (
+                "  doCheck = true;\n",
+                "  doCheck = true;\n  dontStrip = true;\n",
+            ),
+        ],
+    );
+    let lists = "project(demo C)\nadd_executable(demo main.c)\n";
+    assert_doubts_say(
+        ("CMakeLists.txt", lists),
+        &[(
+            "add_executable(demo main.c)\n",
+            "add_executable(demo main.c) target_link_libraries(demo m)\n",
+            "Parse error.  Expected a newline, got identifier with text \
+             \"target_link_libraries\"."
+                .to_string(),
+        )],
+    );
+    assert_exact_for_every_agent(
+        ("CMakeLists.txt", lists),
+        &[(
+            "add_executable(demo main.c)\n",
+            "add_executable(demo main.c) # target_link_libraries(demo m)\n",
+        )],
+    );
+    let main = "locals {\n  name = \"web\"\n  zone = \"a\"\n}\n";
+    assert_doubts_say(
+        ("main.tf", main),
+        &[(
+            "  name = \"web\"\n  zone = \"a\"\n",
+            "  name = \"web\" zone = \"a\"\n",
+            "Terraform refuses the file (`Error: Missing newline after argument`".to_string(),
+        )],
+    );
+    assert_exact_for_every_agent(
+        ("main.tf", main),
+        &[("  name = \"web\"\n", "  name = \"web\" # zone = \"b\"\n")],
+    );
+}
