@@ -206,6 +206,9 @@ pub enum BreakKind {
     /// An element's `,` or a statement's `;` the edit leaves out
     /// ([`super::doubt_separator`]).
     SeparatorDropped,
+    /// A shell test `[ .. ]` left without its `]`, or given one joined
+    /// word (`"$a"="b"`: always true) ([`super::doubt_shell_test`]).
+    TestBroken,
 }
 
 impl BreakKind {
@@ -218,7 +221,8 @@ impl BreakKind {
     /// `other-normalisation`, `markup-open`, `package-use`,
     /// `unused-variable`, `reads-otherwise`, `overload-alone`, `extglob-off`,
     /// `make-expands`, `cuts-command`, `empty-key`, `cuts-value`,
-    /// `bashism`, `heredoc-ends`, `shell-form`, `separator-dropped`.
+    /// `bashism`, `heredoc-ends`, `shell-form`, `separator-dropped`,
+    /// `test-broken`.
     pub fn name(self) -> &'static str {
         match self {
             BreakKind::Misindents => "misindents",
@@ -255,6 +259,7 @@ impl BreakKind {
             BreakKind::HeredocEnds => "heredoc-ends",
             BreakKind::ShellForm => "shell-form",
             BreakKind::SeparatorDropped => "separator-dropped",
+            BreakKind::TestBroken => "test-broken",
         }
     }
 
@@ -296,6 +301,7 @@ impl BreakKind {
             BreakKind::HeredocEnds => "moves where a heredoc ends",
             BreakKind::ShellForm => "writes a list Docker runs as a shell command",
             BreakKind::SeparatorDropped => "leaves out a separator",
+            BreakKind::TestBroken => "breaks a shell test",
         }
     }
 }
@@ -349,6 +355,7 @@ impl LayoutBreak {
             BreakKind::HeredocEnds => "with commands and a heredoc's text read otherwise",
             BreakKind::ShellForm => "with a list Docker runs as a shell command",
             BreakKind::SeparatorDropped => "with a separator left out",
+            BreakKind::TestBroken => "with a shell test that fails or never compares",
         }
     }
 }
@@ -584,6 +591,12 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
     let found = found.or_else(|| {
         super::doubt_bashism::sh_bashism(path, original, result)
             .map(|b| of(BreakKind::Bashism)(say(b.describe(), b.fault())))
+    });
+    // A shell test `[ .. ]` left without its `]` or given one joined
+    // word ([`super::doubt_shell_test`]).
+    let found = found.or_else(|| {
+        super::doubt_shell_test::test_broken(path, original, result)
+            .map(|t| of(BreakKind::TestBroken)(say(t.describe(), t.fault())))
     });
     // A shell command ended where a `\` was meant to continue it
     // ([`super::doubt_continued`]).
