@@ -41,6 +41,9 @@ pub enum TestFault {
         last: String,
         /// That word ends in a `]` glued to it.
         glued: bool,
+        /// The text before that `]` is expansions and quotes only, which
+        /// may expand to nothing: then the `]` stands alone.
+        may_vanish: bool,
     },
     /// A `[[` with no `]]` word after it on its line, a word there ending
     /// in `]]`.
@@ -94,8 +97,12 @@ impl TestBreak {
     pub fn fault(&self) -> String {
         let (line, text) = &self.line;
         match &self.fault {
-            TestFault::Unclosed { last, glued } => {
-                let last = if last.is_empty() {
+            TestFault::Unclosed {
+                last,
+                glued,
+                may_vanish,
+            } => {
+                let runs = if last.is_empty() {
                     "runs `[` with no words after it".to_string()
                 } else {
                     format!("runs `[` with `{last}` as its last word, not `]`")
@@ -105,8 +112,15 @@ impl TestBreak {
                 } else {
                     ""
                 };
+                let when = match last.strip_suffix(']') {
+                    Some(before) if *may_vanish => format!(
+                        "each time the line runs with `{before}` not empty (empty, the `]` \
+                         stands alone and `[` tests the words before it)"
+                    ),
+                    _ => "each time the line runs".to_string(),
+                };
                 format!(
-                    "line {line} (`{text}`) {last}{glued}: each time the line runs, `[` prints \
+                    "line {line} (`{text}`) {runs}{glued}: {when}, `[` prints \
                      `[: missing `]'` (dash: `[: missing ]`) and fails with status 2, which an \
                      `if`, `while`, `&&` or `||` reads as false (an `if` takes its `else`; `set \
                      -e` stops the script where none of them holds it); `bash -n` and `dash -n` \
@@ -250,7 +264,13 @@ fn faults(text: &str) -> Vec<TestBreak> {
             (_, last) => {
                 let last = last.map_or(String::new(), |(w, _)| raw(w));
                 let glued = last.len() > 1 && last.ends_with(']');
-                out.push(at_line(TestFault::Unclosed { last, glued }, name.line));
+                let may_vanish = glued && may_vanish(&last[..last.len() - 1]);
+                let fault = TestFault::Unclosed {
+                    last,
+                    glued,
+                    may_vanish,
+                };
+                out.push(at_line(fault, name.line));
                 continue;
             }
         };
@@ -261,6 +281,41 @@ fn faults(text: &str) -> Vec<TestBreak> {
         }
     }
     out
+}
+
+/// Whether `word` (as written) holds no text but expansions (`$x`,
+/// `${..}`, `$(..)`, backquotes) and quotes, so may expand to nothing.
+fn may_vanish(word: &str) -> bool {
+    let bytes = word.as_bytes();
+    let mut at = 0;
+    while let Some(&c) = bytes.get(at) {
+        match c {
+            b'"' | b'\'' => at += 1,
+            b'$' => {
+                let rest = &bytes[at + 1..];
+                let close = match rest.first() {
+                    Some(b'{') => rest.iter().position(|&c| c == b'}'),
+                    Some(b'(') => rest.iter().rposition(|&c| c == b')'),
+                    Some(c) if c.is_ascii_digit() || b"#@*?!$-".contains(c) => Some(0),
+                    _ => rest
+                        .iter()
+                        .position(|c| !(c.is_ascii_alphanumeric() || *c == b'_'))
+                        .map(|n| n.saturating_sub(1))
+                        .or(Some(rest.len().saturating_sub(1))),
+                };
+                match close {
+                    Some(n) if !rest.is_empty() => at += n + 2,
+                    _ => return false,
+                }
+            }
+            b'`' => match bytes[at + 1..].iter().position(|&c| c == b'`') {
+                Some(n) => at += n + 2,
+                None => return false,
+            },
+            _ => return false,
+        }
+    }
+    true
 }
 
 /// Whether `word` (as written) is `]` once its quotes are taken off.
@@ -303,7 +358,7 @@ fn double_unclosed(found: &[ShellWord]) -> Option<(&ShellWord, &ShellWord)> {
     let glued = rest
         .iter()
         .take_while(|w| w.line == found[open].line)
-        .find(|w| w.bare.len() > 2 && w.bare.ends_with(b"]]"))?;
+        .find(|w| w.bare.ends_with(b"]]") && w.end - w.start > 2)?;
     Some((&found[open], glued))
 }
 
@@ -399,7 +454,7 @@ mod tests {
 
     #[test]
     fn each_form_is_said() {
-        let cases: [(&str, &str, &str); 7] = [
+        let cases: [(&str, &str, &str); 9] = [
             ("[ \"$mode\" = \"dev\" ]", "[ $mode = dev", "end the test with ` ]`"),
             ("[ \"$mode\" = \"dev\" ]", "[ $mode != dev]", "`dev]` as its last word"),
             ("[ \"$mode\" = \"dev\" ]", "[ $mode!=dev ]", "write `$mode != dev`"),
@@ -419,10 +474,30 @@ mod tests {
                 "[ \"$(uname)\" = Linux] 2>/dev/null",
                 "`Linux]` as its last word",
             ),
+            (
+                "[ \"$mode\" = \"dev\" ]",
+                "[ -n \"$mode\"]",
+                "each time the line runs with `\"$mode\"` not empty (empty, the `]` stands alone",
+            ),
+            (
+                "[ \"$mode\" = \"dev\" ]",
+                "[[ -n \"${mode}\"]]",
+                "`\"${mode}\"]]` holds the `]]` glued",
+            ),
         ];
         for (old, new, want) in cases {
             let got = said(old, new);
             assert!(got.as_deref().is_some_and(|g| g.contains(want)), "{new}: {got:?}");
+        }
+    }
+
+    #[test]
+    fn a_word_of_expansions_only_may_vanish() {
+        for word in ["\"$mode\"", "$1", "\"${a:-b}\"", "$(pwd)", "`pwd`", "\"$a$b\"", "$#"] {
+            assert!(super::may_vanish(word), "{word}");
+        }
+        for word in ["\"dev\"", "x$a", "\"$a\"x", "$", "\"${a\""] {
+            assert!(!super::may_vanish(word), "{word}");
         }
     }
 
