@@ -243,6 +243,10 @@ fn faults(text: &str) -> Vec<TestBreak> {
         }
         if command == "[[" {
             let rest = &found[at + 1..];
+            if let Some(glued) = glued_before_next(s, rest) {
+                out.push(at_line(TestFault::DoubleUnclosed { last: raw(glued) }, name.line));
+                continue;
+            }
             if let [word, close, ..] = rest {
                 let between = |a: usize, b: usize| s[a..b].iter().all(|c| matches!(c, b' ' | b'\t'));
                 if close.plain
@@ -362,6 +366,23 @@ fn double_unclosed(found: &[ShellWord]) -> Option<(&ShellWord, &ShellWord)> {
     Some((&found[open], glued))
 }
 
+/// In the words after a `[[` that read clean (`rest`), one ending in a
+/// glued `]]` followed by only `&&` or `||` and a next `[[`: bash took
+/// the next test's `]]` for this one's, reading the `[[` as a word where
+/// an operator belongs (`[[ -x "$a"]] || [[ -n $b ]]`: a syntax error).
+/// A pattern ending in `]]` before the closing `]]` (`[[ $x == *]] ]]`)
+/// is not one.
+fn glued_before_next<'w>(s: &[u8], rest: &'w [ShellWord]) -> Option<&'w ShellWord> {
+    let close = rest.iter().position(|w| w.plain && w.bare == b"]]")?;
+    rest[..close].windows(2).find_map(|pair| {
+        let (glued, next) = (&pair[0], &pair[1]);
+        let between = String::from_utf8_lossy(&s[glued.end..next.start]);
+        let joins = matches!(between.split_whitespace().collect::<Vec<_>>()[..], ["&&" | "||"]);
+        let ends = glued.bare.ends_with(b"]]") && glued.end - glued.start > 2;
+        (ends && joins && next.plain && next.bare == b"[[").then_some(glued)
+    })
+}
+
 /// The operator `word` (one test operand, as written) joins to text on
 /// both its sides, outside quotes and expansions: `=`, `==`, `!=`
 /// (`double`: in `[[`, also `=~`).
@@ -454,7 +475,7 @@ mod tests {
 
     #[test]
     fn each_form_is_said() {
-        let cases: [(&str, &str, &str); 9] = [
+        let cases: [(&str, &str, &str); 10] = [
             ("[ \"$mode\" = \"dev\" ]", "[ $mode = dev", "end the test with ` ]`"),
             ("[ \"$mode\" = \"dev\" ]", "[ $mode != dev]", "`dev]` as its last word"),
             ("[ \"$mode\" = \"dev\" ]", "[ $mode!=dev ]", "write `$mode != dev`"),
@@ -483,6 +504,11 @@ mod tests {
                 "[ \"$mode\" = \"dev\" ]",
                 "[[ -n \"${mode}\"]]",
                 "`\"${mode}\"]]` holds the `]]` glued",
+            ),
+            (
+                "[ \"$mode\" = \"dev\" ]",
+                "[[ -n $mode]] || [[ -z $1 ]]",
+                "`$mode]]` holds the `]]` glued",
             ),
         ];
         for (old, new, want) in cases {
@@ -514,6 +540,7 @@ mod tests {
             "[ \"$(echo \"$mode\" | tr a b)\" = dev ]",
             "[[ $mode == dev ]]",
             "[[ $mode == *] ]]",
+            "[[ $mode == *]] ]] || [[ -z $1 ]]",
             "[ a=b ]",
         ];
         for new in fine {
