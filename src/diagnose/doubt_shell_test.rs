@@ -12,7 +12,9 @@
 //! - `[[` whose `]]` is glued to the word before it: bash finds no `]]`
 //!   and stops the script at that line with a syntax error (`syntax error
 //!   in conditional expression`), the lines above it run (`bash -n`
-//!   prints the error and still exits 0);
+//!   prints the error and still exits 0); so too where `||` or `&&` and
+//!   another `[[` follow the glued word (bash reads on to that test's
+//!   `]]`: `conditional binary operator expected`);
 //! - `[ "$a"="b" ]`, `[ $a!=b ]`, `test $a=b`, `[[ $a==b ]]`: one
 //!   non-empty word, tested for being non-empty: always true, never a
 //!   comparison.
@@ -44,6 +46,10 @@ pub enum TestFault {
         /// The text before that `]` is expansions and quotes only, which
         /// may expand to nothing: then the `]` stands alone.
         may_vanish: bool,
+        /// The text before that `]` is empty quotes (`""`) after a
+        /// comparison's operator: the `]` always stands alone, and the
+        /// comparison has no right side.
+        empty_right: bool,
     },
     /// A `[[` with no `]]` word after it on its line, a word there ending
     /// in `]]`.
@@ -99,8 +105,20 @@ impl TestBreak {
         match &self.fault {
             TestFault::Unclosed {
                 last,
+                empty_right: true,
+                ..
+            } => format!(
+                "line {line} (`{text}`) ends its test with `{last}`, which `[` reads as its \
+                 closing `]` (the quotes hold nothing), so the comparison has no right side: \
+                 each time the line runs, `[` fails with status 2 (bash: `unary operator \
+                 expected`, dash: `argument expected`), which an `if`, `while`, `&&` or `||` \
+                 reads as false; `bash -n` and `dash -n` accept the script"
+            ),
+            TestFault::Unclosed {
+                last,
                 glued,
                 may_vanish,
+                ..
             } => {
                 let runs = if last.is_empty() {
                     "runs `[` with no words after it".to_string()
@@ -131,8 +149,8 @@ impl TestBreak {
                 "line {line} (`{text}`) opens `[[` and no `]]` word closes it: `{last}` holds \
                  the `]]` glued to the word before it, which bash reads as part of that word; \
                  bash stops the script at this line with a syntax error (`syntax error in \
-                 conditional expression`), after running the lines above it (`bash -n` prints \
-                 the error yet exits 0)"
+                 conditional expression`, `conditional binary operator expected`), after running \
+                 the lines above it (`bash -n` prints the error yet exits 0)"
             ),
             TestFault::Joined {
                 command,
@@ -215,7 +233,9 @@ fn faults(text: &str) -> Vec<TestBreak> {
             lines.get(line - 1).map_or("", |l| l.trim()).to_string(),
         ),
     };
-    let raw = |w: &ShellWord| String::from_utf8_lossy(&s[w.start..w.end]).into_owned();
+    let raw = |w: &ShellWord| {
+        String::from_utf8_lossy(s.get(w.start..w.end).unwrap_or_default()).into_owned()
+    };
     match read {
         Ok(()) => {}
         // The reader stopped in a `[[` whose `]]` is glued on.
@@ -242,13 +262,16 @@ fn faults(text: &str) -> Vec<TestBreak> {
             continue;
         }
         if command == "[[" {
-            let rest = &found[at + 1..];
-            if let Some(glued) = glued_before_next(s, rest) {
+            let rest = arguments(&found, at, s);
+            if let Some(glued) = glued_before_next(s, &rest) {
                 out.push(at_line(TestFault::DoubleUnclosed { last: raw(glued) }, name.line));
                 continue;
             }
-            if let [word, close, ..] = rest {
-                let between = |a: usize, b: usize| s[a..b].iter().all(|c| matches!(c, b' ' | b'\t'));
+            if let [word, close, ..] = rest[..] {
+                let between = |a: usize, b: usize| {
+                    s.get(a..b)
+                        .is_some_and(|gap| gap.iter().all(|c| matches!(c, b' ' | b'\t')))
+                };
                 if close.plain
                     && close.bare == b"]]"
                     && between(name.end, word.start)
@@ -268,11 +291,19 @@ fn faults(text: &str) -> Vec<TestBreak> {
             (_, last) => {
                 let last = last.map_or(String::new(), |(w, _)| raw(w));
                 let glued = last.len() > 1 && last.ends_with(']');
-                let may_vanish = glued && may_vanish(&last[..last.len() - 1]);
+                let before = if glued { &last[..last.len() - 1] } else { "" };
+                let quotes_only = !before.is_empty() && before.chars().all(|c| c == '"' || c == '\'');
+                let operator = args.len() >= 2
+                    && BINARY.contains(&raw(args[args.len() - 2]).as_str());
+                if quotes_only && !operator {
+                    // `[ -n ""]` is `[ -n ]`: a test, if not the one meant.
+                    continue;
+                }
                 let fault = TestFault::Unclosed {
+                    may_vanish: glued && may_vanish(before),
+                    empty_right: quotes_only,
                     last,
                     glued,
-                    may_vanish,
                 };
                 out.push(at_line(fault, name.line));
                 continue;
@@ -286,6 +317,11 @@ fn faults(text: &str) -> Vec<TestBreak> {
     }
     out
 }
+
+/// The binary operators of `[`.
+const BINARY: [&str; 11] = [
+    "=", "!=", "==", "-eq", "-ne", "-lt", "-le", "-gt", "-ge", "-nt", "-ot",
+];
 
 /// Whether `word` (as written) holds no text but expansions (`$x`,
 /// `${..}`, `$(..)`, backquotes) and quotes, so may expand to nothing.
@@ -355,7 +391,11 @@ fn double_unclosed(found: &[ShellWord]) -> Option<(&ShellWord, &ShellWord)> {
     let open = found
         .iter()
         .rposition(|w| w.first && w.plain && w.bare == b"[[")?;
-    let rest = &found[open + 1..];
+    let depth = found[open].depth;
+    let rest: Vec<&ShellWord> = found[open + 1..]
+        .iter()
+        .filter(|w| w.depth == depth)
+        .collect();
     if rest.iter().any(|w| w.plain && w.bare == b"]]") {
         return None;
     }
@@ -372,11 +412,11 @@ fn double_unclosed(found: &[ShellWord]) -> Option<(&ShellWord, &ShellWord)> {
 /// an operator belongs (`[[ -x "$a"]] || [[ -n $b ]]`: a syntax error).
 /// A pattern ending in `]]` before the closing `]]` (`[[ $x == *]] ]]`)
 /// is not one.
-fn glued_before_next<'w>(s: &[u8], rest: &'w [ShellWord]) -> Option<&'w ShellWord> {
+fn glued_before_next<'w>(s: &[u8], rest: &[&'w ShellWord]) -> Option<&'w ShellWord> {
     let close = rest.iter().position(|w| w.plain && w.bare == b"]]")?;
     rest[..close].windows(2).find_map(|pair| {
-        let (glued, next) = (&pair[0], &pair[1]);
-        let between = String::from_utf8_lossy(&s[glued.end..next.start]);
+        let (glued, next) = (pair[0], pair[1]);
+        let between = String::from_utf8_lossy(s.get(glued.end..next.start)?);
         let joins = matches!(between.split_whitespace().collect::<Vec<_>>()[..], ["&&" | "||"]);
         let ends = glued.bare.ends_with(b"]]") && glued.end - glued.start > 2;
         (ends && joins && next.plain && next.bare == b"[[").then_some(glued)
@@ -475,7 +515,7 @@ mod tests {
 
     #[test]
     fn each_form_is_said() {
-        let cases: [(&str, &str, &str); 10] = [
+        let cases: [(&str, &str, &str); 12] = [
             ("[ \"$mode\" = \"dev\" ]", "[ $mode = dev", "end the test with ` ]`"),
             ("[ \"$mode\" = \"dev\" ]", "[ $mode != dev]", "`dev]` as its last word"),
             ("[ \"$mode\" = \"dev\" ]", "[ $mode!=dev ]", "write `$mode != dev`"),
@@ -504,6 +544,16 @@ mod tests {
                 "[ \"$mode\" = \"dev\" ]",
                 "[[ -n \"${mode}\"]]",
                 "`\"${mode}\"]]` holds the `]]` glued",
+            ),
+            (
+                "[ \"$mode\" = \"dev\" ]",
+                "[ \"$mode\" = \"\"]",
+                "ends its test with `\"\"]`, which `[` reads as its closing `]`",
+            ),
+            (
+                "[ \"$mode\" = \"dev\" ]",
+                "[[ $(python -V) != \"Python 3\"]] ; then :; fi\nif true",
+                "`\"Python 3\"]]` holds the `]]` glued",
             ),
             (
                 "[ \"$mode\" = \"dev\" ]",
@@ -541,7 +591,9 @@ mod tests {
             "[[ $mode == dev ]]",
             "[[ $mode == *] ]]",
             "[[ $mode == *]] ]] || [[ -z $1 ]]",
+            "[[ $(uname -s) != \"Linux\" ]] || [[ -n \"$(id -u)\" ]]",
             "[ a=b ]",
+            "[ -n \"\"]",
         ];
         for new in fine {
             assert_eq!(said("[ \"$mode\" = \"dev\" ]", new), None, "{new}");
