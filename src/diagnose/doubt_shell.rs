@@ -1256,7 +1256,13 @@ impl Reader<'_> {
 
     /// Notes the word read from `(start, line)` ([`words`]); `(first,
     /// target)`: it stands as a command's name, as a redirection's target.
-    fn note_word(&mut self, (start, line): (usize, usize), bare: &[u8], plain: bool, at: (bool, bool)) {
+    fn note_word(
+        &mut self,
+        (start, line): (usize, usize),
+        bare: &[u8],
+        plain: bool,
+        at: (bool, bool),
+    ) {
         self.words.push(ShellWord {
             start,
             end: self.i,

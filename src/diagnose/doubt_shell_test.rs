@@ -153,10 +153,7 @@ impl TestBreak {
                  the lines above it (`bash -n` prints the error yet exits 0)"
             ),
             TestFault::Joined {
-                command,
-                word,
-                op,
-                ..
+                command, word, op, ..
             } => {
                 let shells = if *command == "[[" {
                     "bash"
@@ -264,7 +261,10 @@ fn faults(text: &str) -> Vec<TestBreak> {
         if command == "[[" {
             let rest = arguments(&found, at, s);
             if let Some(glued) = glued_before_next(s, &rest) {
-                out.push(at_line(TestFault::DoubleUnclosed { last: raw(glued) }, name.line));
+                out.push(at_line(
+                    TestFault::DoubleUnclosed { last: raw(glued) },
+                    name.line,
+                ));
                 continue;
             }
             if let [word, close, ..] = rest[..] {
@@ -292,9 +292,10 @@ fn faults(text: &str) -> Vec<TestBreak> {
                 let last = last.map_or(String::new(), |(w, _)| raw(w));
                 let glued = last.len() > 1 && last.ends_with(']');
                 let before = if glued { &last[..last.len() - 1] } else { "" };
-                let quotes_only = !before.is_empty() && before.chars().all(|c| c == '"' || c == '\'');
-                let operator = args.len() >= 2
-                    && BINARY.contains(&raw(args[args.len() - 2]).as_str());
+                let quotes_only =
+                    !before.is_empty() && before.chars().all(|c| c == '"' || c == '\'');
+                let operator =
+                    args.len() >= 2 && BINARY.contains(&raw(args[args.len() - 2]).as_str());
                 if quotes_only && !operator {
                     // `[ -n ""]` is `[ -n ]`: a test, if not the one meant.
                     continue;
@@ -417,7 +418,10 @@ fn glued_before_next<'w>(s: &[u8], rest: &[&'w ShellWord]) -> Option<&'w ShellWo
     rest[..close].windows(2).find_map(|pair| {
         let (glued, next) = (pair[0], pair[1]);
         let between = String::from_utf8_lossy(s.get(glued.end..next.start)?);
-        let joins = matches!(between.split_whitespace().collect::<Vec<_>>()[..], ["&&" | "||"]);
+        let joins = matches!(
+            between.split_whitespace().collect::<Vec<_>>()[..],
+            ["&&" | "||"]
+        );
         let ends = glued.bare.ends_with(b"]]") && glued.end - glued.start > 2;
         (ends && joins && next.plain && next.bare == b"[[").then_some(glued)
     })
@@ -516,10 +520,26 @@ mod tests {
     #[test]
     fn each_form_is_said() {
         let cases: [(&str, &str, &str); 12] = [
-            ("[ \"$mode\" = \"dev\" ]", "[ $mode = dev", "end the test with ` ]`"),
-            ("[ \"$mode\" = \"dev\" ]", "[ $mode != dev]", "`dev]` as its last word"),
-            ("[ \"$mode\" = \"dev\" ]", "[ $mode!=dev ]", "write `$mode != dev`"),
-            ("[ \"$mode\" = \"dev\" ]", "test $mode==dev", "gives `test` the one word"),
+            (
+                "[ \"$mode\" = \"dev\" ]",
+                "[ $mode = dev",
+                "end the test with ` ]`",
+            ),
+            (
+                "[ \"$mode\" = \"dev\" ]",
+                "[ $mode != dev]",
+                "`dev]` as its last word",
+            ),
+            (
+                "[ \"$mode\" = \"dev\" ]",
+                "[ $mode!=dev ]",
+                "write `$mode != dev`",
+            ),
+            (
+                "[ \"$mode\" = \"dev\" ]",
+                "test $mode==dev",
+                "gives `test` the one word",
+            ),
             (
                 "[ \"$mode\" = \"dev\" ]",
                 "[[ $mode==dev ]]",
@@ -563,13 +583,24 @@ mod tests {
         ];
         for (old, new, want) in cases {
             let got = said(old, new);
-            assert!(got.as_deref().is_some_and(|g| g.contains(want)), "{new}: {got:?}");
+            assert!(
+                got.as_deref().is_some_and(|g| g.contains(want)),
+                "{new}: {got:?}"
+            );
         }
     }
 
     #[test]
     fn a_word_of_expansions_only_may_vanish() {
-        for word in ["\"$mode\"", "$1", "\"${a:-b}\"", "$(pwd)", "`pwd`", "\"$a$b\"", "$#"] {
+        for word in [
+            "\"$mode\"",
+            "$1",
+            "\"${a:-b}\"",
+            "$(pwd)",
+            "`pwd`",
+            "\"$a$b\"",
+            "$#",
+        ] {
             assert!(super::may_vanish(word), "{word}");
         }
         for word in ["\"dev\"", "x$a", "\"$a\"x", "$", "\"${a\""] {
@@ -623,7 +654,10 @@ mod tests {
         let original = "#!/bin/sh\nif [ a = b ]; then echo same; fi\n";
         let result = original.replace("a = b", "a=b");
         let got = test_broken("t.sh", original, &result).map(|b| b.fault);
-        assert!(matches!(got, Some(TestFault::Joined { op: "=", .. })), "{got:?}");
+        assert!(
+            matches!(got, Some(TestFault::Joined { op: "=", .. })),
+            "{got:?}"
+        );
         let other = original.replace("a = b", "c=d");
         assert_eq!(test_broken("t.sh", original, &other), None);
     }

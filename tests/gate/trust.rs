@@ -4571,9 +4571,15 @@ fn a_shell_test_left_without_its_bracket_or_joined_is_a_doubt() {
         ("build.sh", build),
         &[
             (test, "if [ \"$mode\" = \"development\" ]; then\n"),
-            (test, "if [ \"$mode\" != \"prod\" ] && [ -n \"$mode\" ]; then\n"),
+            (
+                test,
+                "if [ \"$mode\" != \"prod\" ] && [ -n \"$mode\" ]; then\n",
+            ),
             (test, "if [[ $mode == dev* ]]; then\n"),
-            ("  echo dev\n", "  echo dev\n  [ -d build ] || mkdir build\n"),
+            (
+                "  echo dev\n",
+                "  echo dev\n  [ -d build ] || mkdir build\n",
+            ),
         ],
     );
 }
