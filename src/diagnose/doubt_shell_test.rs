@@ -276,10 +276,9 @@ fn faults(text: &str) -> Vec<TestBreak> {
                     && close.bare == b"]]"
                     && between(name.end, word.start)
                     && between(word.end, close.start)
+                    && let Some(fault) = joined(command, &raw(word), true)
                 {
-                    if let Some(fault) = joined(command, &raw(word), true) {
-                        out.push(at_line(fault, name.line));
-                    }
+                    out.push(at_line(fault, name.line));
                 }
             }
             continue;
@@ -310,10 +309,10 @@ fn faults(text: &str) -> Vec<TestBreak> {
                 continue;
             }
         };
-        if let [word] = operands {
-            if let Some(fault) = joined(command, &raw(word), false) {
-                out.push(at_line(fault, name.line));
-            }
+        if let [word] = operands
+            && let Some(fault) = joined(command, &raw(word), false)
+        {
+            out.push(at_line(fault, name.line));
         }
     }
     out
