@@ -504,6 +504,38 @@ pub fn joins(text: &str) -> Option<Joins> {
     Some(reader.joins)
 }
 
+/// A word of a command as the reader read it ([`words`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShellWord {
+    /// Where it starts in the text (a byte offset).
+    pub start: usize,
+    /// Where it ends (the byte after it).
+    pub end: usize,
+    /// Its line (1-based).
+    pub line: usize,
+    /// Its bytes outside quotes and expansions.
+    pub bare: Vec<u8>,
+    /// No quote, escape or expansion in it.
+    pub plain: bool,
+    /// It stands where a command's name does.
+    pub first: bool,
+    /// It is a redirection's target.
+    pub target: bool,
+    /// How many `$(`/`<(` it stands inside (a command's words are those
+    /// of its depth).
+    pub depth: usize,
+}
+
+/// The words of `text`'s commands (and of each `[[ ... ]]`) in reading
+/// order, as far as the reader read, with how its reading ended (`Ok`:
+/// the script reads clean). Case patterns and backquoted commands are not
+/// among them.
+pub fn words(text: &str) -> (Vec<ShellWord>, Scan) {
+    let mut reader = Reader::new(text);
+    let read = reader.commands(false);
+    (reader.words, read)
+}
+
 /// A block open in a list of commands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Block {
@@ -577,6 +609,9 @@ struct Reader<'a> {
     odd_spaces: Vec<(usize, bool)>,
     /// The line ends read ([`joins`]).
     joins: Joins,
+    /// The words read ([`words`]) and the `$(` depth read at.
+    words: Vec<ShellWord>,
+    depth: usize,
 }
 
 /// Whether the script's `#!` line names bash or a POSIX sh (a sourced
@@ -635,7 +670,8 @@ pub(super) fn separator(c: u8) -> bool {
     )
 }
 
-type Scan = Result<(), Stop>;
+/// How a reading ended: `Ok` where the script reads clean.
+pub type Scan = Result<(), Stop>;
 
 impl Reader<'_> {
     /// At the start of `text`.
@@ -650,6 +686,8 @@ impl Reader<'_> {
             command_word: false,
             odd_spaces: Vec::new(),
             joins: Joins::default(),
+            words: Vec::new(),
+            depth: 0,
         }
     }
 
@@ -877,9 +915,11 @@ impl Reader<'_> {
                 }
                 _ => {
                     self.command_word = cmd && !target && !name_then_cmd && !after_for && !for_do;
+                    let (start, line) = (self.i, self.line);
                     let read = self.word();
-                    self.command_word = false;
+                    let first = std::mem::take(&mut self.command_word);
                     let (word, plain) = read?;
+                    self.note_word((start, line), &word, plain, (first, target));
                     // `for NAME do`: a `do` right after the loop's name.
                     let for_name = after_for;
                     after_for = false;
@@ -1135,7 +1175,9 @@ impl Reader<'_> {
                 None | Some(b'\n') => return Err(Stop::Unsure),
                 Some(b'(' | b')' | b'<' | b'>' | b'&' | b'|' | b'!' | b';') => self.i += 1,
                 Some(_) => {
+                    let (start, line) = (self.i, self.line);
                     let (word, plain) = self.word()?;
+                    self.note_word((start, line), &word, plain, (false, false));
                     if plain && word == b"]]" {
                         return Ok(());
                     }
@@ -1210,6 +1252,27 @@ impl Reader<'_> {
             self.i += 1;
         }
         Ok(true)
+    }
+
+    /// Notes the word read from `(start, line)` ([`words`]); `(first,
+    /// target)`: it stands as a command's name, as a redirection's target.
+    fn note_word(
+        &mut self,
+        (start, line): (usize, usize),
+        bare: &[u8],
+        plain: bool,
+        at: (bool, bool),
+    ) {
+        self.words.push(ShellWord {
+            start,
+            end: self.i,
+            line,
+            bare: bare.to_vec(),
+            plain,
+            first: at.0,
+            target: at.1,
+            depth: self.depth,
+        });
     }
 
     /// One word (its quotes and substitutions read through); whether it is
@@ -1363,7 +1426,10 @@ impl Reader<'_> {
     /// A `$(` (or `<(`) opened at `line`, read past its `)`.
     fn substitution(&mut self, line: usize) -> Scan {
         let heredocs = std::mem::take(&mut self.heredocs);
-        match self.commands(true) {
+        self.depth += 1;
+        let read = self.commands(true);
+        self.depth -= 1;
+        match read {
             Err(Stop::Unsure) if self.i >= self.s.len() => Err(Self::fault_open("$(", line)),
             other => {
                 self.heredocs.splice(0..0, heredocs);

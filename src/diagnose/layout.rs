@@ -52,6 +52,7 @@ use super::doubt_redefine::{
 use super::doubt_restricted::restricted_break;
 use super::doubt_separator::separator_dropped;
 use super::doubt_shell::{ShellFault, shell_syntax};
+use super::doubt_shell_test::test_broken;
 use super::doubt_spaces::odd_space_in_code;
 use super::doubt_toml::{toml_broken, toml_name};
 use super::doubt_twins::{Script, script_twin};
@@ -226,6 +227,9 @@ pub enum BreakKind {
     /// without its `(`, anything else where a command's name must stand
     /// ([`super::doubt_cmake`]).
     ParserStops,
+    /// A shell test `[ .. ]` left without its `]`, or given one joined
+    /// word (`"$a"="b"`: always true) ([`super::doubt_shell_test`]).
+    TestBroken,
 }
 
 impl BreakKind {
@@ -239,7 +243,7 @@ impl BreakKind {
     /// `unused-variable`, `reads-otherwise`, `overload-alone`, `extglob-off`,
     /// `make-expands`, `cuts-command`, `empty-key`, `cuts-value`,
     /// `bashism`, `heredoc-ends`, `shell-form`, `separator-dropped`,
-    /// `parser-stops`.
+    /// `parser-stops`, `test-broken`.
     pub fn name(self) -> &'static str {
         match self {
             BreakKind::Misindents => "misindents",
@@ -277,6 +281,7 @@ impl BreakKind {
             BreakKind::ShellForm => "shell-form",
             BreakKind::SeparatorDropped => "separator-dropped",
             BreakKind::ParserStops => "parser-stops",
+            BreakKind::TestBroken => "test-broken",
         }
     }
 
@@ -319,6 +324,7 @@ impl BreakKind {
             BreakKind::ShellForm => "writes a list Docker runs as a shell command",
             BreakKind::SeparatorDropped => "leaves out a separator",
             BreakKind::ParserStops => "writes a token the file's parser stops at",
+            BreakKind::TestBroken => "breaks a shell test",
         }
     }
 }
@@ -373,6 +379,7 @@ impl LayoutBreak {
             BreakKind::ShellForm => "with a list Docker runs as a shell command",
             BreakKind::SeparatorDropped => "with a separator left out",
             BreakKind::ParserStops => "with a token its parser stops at",
+            BreakKind::TestBroken => "with a shell test that fails or never compares",
         }
     }
 }
@@ -555,6 +562,9 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
     let found = found.or_else(|| said!(Undefined, function_renamed(path, original, result)));
     // A bash-only construct added to a sh script ([`super::doubt_bashism`]).
     let found = found.or_else(|| said!(Bashism, sh_bashism(path, original, result)));
+    // A shell test `[ .. ]` left without its `]` or given one joined
+    // word ([`super::doubt_shell_test`]).
+    let found = found.or_else(|| said!(TestBroken, test_broken(path, original, result)));
     // A shell command ended where a `\` was meant to continue it
     // ([`super::doubt_continued`]).
     let found = found.or_else(|| said!(CutsCommand, command_cut(path, original, result)));

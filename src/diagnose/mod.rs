@@ -74,6 +74,7 @@ pub mod doubt_repeat;
 pub mod doubt_restricted;
 pub mod doubt_separator;
 pub mod doubt_shell;
+pub mod doubt_shell_test;
 pub mod doubt_spaces;
 pub mod doubt_toml;
 pub mod doubt_twins;

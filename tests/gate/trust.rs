@@ -4601,3 +4601,54 @@ fn nix_cmake_and_terraform_separators_left_out_are_doubts() {
         &[("  name = \"web\"\n", "  name = \"web\" # zone = \"b\"\n")],
     );
 }
+
+/// A tester's find (round 50, T-09): in a `set -e` build script, `[
+/// "$mode" = "dev"]` (`[` with no `]` word: status 2, the `else` taken)
+/// and `[ "$mode"="dev" ]` (one word: always true) were allowed by every
+/// agent's gate; `bash -n` and `dash -n` accept both. Denied now, naming
+/// the line and what the shell does; the spaced test passes.
+#[test]
+fn a_shell_test_left_without_its_bracket_or_joined_is_a_doubt() {
+    let build = "#!/bin/bash\nset -e\nmode=\"$1\"\nif [ \"$mode\" = \"dev\" ]; then\n  \
+                 echo dev\nelse\n  echo prod\nfi\n";
+    let test = "if [ \"$mode\" = \"dev\" ]; then\n";
+    assert_doubts_say(
+        ("build.sh", build),
+        &[
+            (
+                test,
+                "if [ \"$mode\" = \"dev\"]; then\n",
+                "line 4 (`if [ \"$mode\" = \"dev\"]; then`) runs `[` with `\"dev\"]` as its last \
+                 word, not `]`"
+                    .to_string(),
+            ),
+            (
+                test,
+                "if [ \"$mode\"=\"dev\" ]; then\n",
+                "gives `[` the one word `\"$mode\"=\"dev\"`, its `=` joined to both sides, where \
+                 a comparison is three words: always true: `[` tests one non-empty string"
+                    .to_string(),
+            ),
+            (
+                test,
+                "if [[ $mode == dev]]; then\n",
+                "opens `[[` and no `]]` word closes it".to_string(),
+            ),
+        ],
+    );
+    assert_exact_for_every_agent(
+        ("build.sh", build),
+        &[
+            (test, "if [ \"$mode\" = \"development\" ]; then\n"),
+            (
+                test,
+                "if [ \"$mode\" != \"prod\" ] && [ -n \"$mode\" ]; then\n",
+            ),
+            (test, "if [[ $mode == dev* ]]; then\n"),
+            (
+                "  echo dev\n",
+                "  echo dev\n  [ -d build ] || mkdir build\n",
+            ),
+        ],
+    );
+}
