@@ -206,6 +206,10 @@ pub enum BreakKind {
     /// An element's `,` or a statement's `;` the edit leaves out
     /// ([`super::doubt_separator`]).
     SeparatorDropped,
+    /// A Python statement kept word for word but set at another column,
+    /// into or out of a block both versions keep
+    /// ([`super::doubt_py_depth`]).
+    MovesBlock,
 }
 
 impl BreakKind {
@@ -218,7 +222,8 @@ impl BreakKind {
     /// `other-normalisation`, `markup-open`, `package-use`,
     /// `unused-variable`, `reads-otherwise`, `overload-alone`, `extglob-off`,
     /// `make-expands`, `cuts-command`, `empty-key`, `cuts-value`,
-    /// `bashism`, `heredoc-ends`, `shell-form`, `separator-dropped`.
+    /// `bashism`, `heredoc-ends`, `shell-form`, `separator-dropped`,
+    /// `moves-block`.
     pub fn name(self) -> &'static str {
         match self {
             BreakKind::Misindents => "misindents",
@@ -255,6 +260,7 @@ impl BreakKind {
             BreakKind::HeredocEnds => "heredoc-ends",
             BreakKind::ShellForm => "shell-form",
             BreakKind::SeparatorDropped => "separator-dropped",
+            BreakKind::MovesBlock => "moves-block",
         }
     }
 
@@ -296,6 +302,7 @@ impl BreakKind {
             BreakKind::HeredocEnds => "moves where a heredoc ends",
             BreakKind::ShellForm => "writes a list Docker runs as a shell command",
             BreakKind::SeparatorDropped => "leaves out a separator",
+            BreakKind::MovesBlock => "moves a kept statement into another block",
         }
     }
 }
@@ -349,6 +356,7 @@ impl LayoutBreak {
             BreakKind::HeredocEnds => "with commands and a heredoc's text read otherwise",
             BreakKind::ShellForm => "with a list Docker runs as a shell command",
             BreakKind::SeparatorDropped => "with a separator left out",
+            BreakKind::MovesBlock => "with a kept statement moved into another block",
         }
     }
 }
@@ -435,6 +443,12 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
                         .or_else(|| {
                             let o = overload_alone(path, original, result)?;
                             Some(of(BreakKind::OverloadAlone)(say(o.describe(), o.fault())))
+                        })
+                        // A kept statement re-indented into or out of a
+                        // block ([`super::doubt_py_depth`]).
+                        .or_else(|| {
+                            let d = super::doubt_py_depth::python_depth_move(original, result)?;
+                            Some(of(BreakKind::MovesBlock)(say(d.describe(), d.fault())))
                         }),
                 },
             },
