@@ -12,23 +12,21 @@
 //! ([`super::file_kind`]), both versions read by its tokenizer
 //! ([`super::doubt_names::python_lines`]: logical lines, so a line inside
 //! a string or a bracket is never a statement):
-//! - the file before and after are compared line by line (a line diff);
-//!   a line of the result is **kept** when the diff keeps it unchanged,
-//!   or when it stands in a stretch of replaced lines whose old lines hold
-//!   its text (trimmed) exactly once, as the new lines do (the one line it
-//!   can stand for);
+//! - the file before and after are compared line by line, each line read
+//!   without its indentation (a line diff); a line of the result is
+//!   **kept** when that diff keeps it: a block re-indented whole lines up
+//!   with its old lines one for one;
 //! - a kept statement whose column changes has a **block** before (the
 //!   nearest statement above it at a smaller column, its header, or the
 //!   module) and a block after, read the same way in the result;
-//! - it is doubted when both headers are kept statements (or the module)
-//!   and the block after is not the block before.
+//! - it is doubted when both headers are kept statements at their old
+//!   columns (or the module) and the block after is not the block before.
 //!
 //! So a block wrapped in a new `if`, `with` or `try` (its new header is no
 //! kept line), a block dedented out of an `if` the edit removes (its old
 //! header is no kept line), a whole file re-indented from 2 to 4 columns
 //! (every header the same), a header the edit rewrites (`if a:` to `if a
-//! and b:`) are never doubted; a statement whose text occurs twice among
-//! the replaced lines is not read. The first such statement is named,
+//! and b:`) or re-indents are never doubted. The first such statement is named,
 //! with the blocks it leaves and enters and how many more move.
 
 use super::doubt_names::python_lines;
@@ -102,8 +100,8 @@ impl DepthMove {
         format!(
             "as written, line {line} (`{text}`), kept word for word, moves from {} into {}{others}: \
              the new text sets it at column {} where the file before has it at column {}, while \
-             both blocks keep their lines, and Python reads a statement's block by its column \
-             (it compiles, and runs the line elsewhere than before)",
+             both headers keep their columns, and Python reads a statement's block by its column \
+             (the file compiles, and runs the line in another block than before)",
             self.left.said(),
             self.entered.said(),
             self.is,
@@ -172,10 +170,14 @@ fn header_said(tokens: &[Token], line: &str) -> String {
     }
 }
 
-/// The result's kept lines: for each line of `new` the diff keeps, the
-/// line of `old` it stands for (see the module).
+/// The result's kept lines: for each line of `new` the diff of the two
+/// files' lines, each read without its indentation, keeps, the line of
+/// `old` it stands for (see the module). Read without indentation, a
+/// block re-indented whole lines up with its old lines one for one.
 fn kept_lines(old: &[&str], new: &[&str]) -> HashMap<usize, usize> {
-    let (prefix, suffix) = crate::textdiff::shared_ends(old, new);
+    let old: Vec<&str> = old.iter().map(|line| line.trim()).collect();
+    let new: Vec<&str> = new.iter().map(|line| line.trim()).collect();
+    let (prefix, suffix) = crate::textdiff::shared_ends(&old, &new);
     let mut kept: HashMap<usize, usize> = HashMap::new();
     for at in 0..prefix {
         kept.insert(at, at);
@@ -183,48 +185,20 @@ fn kept_lines(old: &[&str], new: &[&str]) -> HashMap<usize, usize> {
     for at in 0..suffix {
         kept.insert(new.len() - 1 - at, old.len() - 1 - at);
     }
-    let (old_mid, new_mid) = (&old[prefix..old.len() - suffix], &new[prefix..new.len() - suffix]);
+    let (old_mid, new_mid) = (
+        &old[prefix..old.len() - suffix],
+        &new[prefix..new.len() - suffix],
+    );
     for op in ops(old_mid, new_mid, None) {
-        match op {
-            DiffOp::Equal {
-                old_index,
-                new_index,
-                len,
-            } => {
-                for at in 0..len {
-                    kept.insert(prefix + new_index + at, prefix + old_index + at);
-                }
+        if let DiffOp::Equal {
+            old_index,
+            new_index,
+            len,
+        } = op
+        {
+            for at in 0..len {
+                kept.insert(prefix + new_index + at, prefix + old_index + at);
             }
-            DiffOp::Replace {
-                old_index,
-                old_len,
-                new_index,
-                new_len,
-            } => {
-                let taken = &old_mid[old_index..old_index + old_len];
-                let put = &new_mid[new_index..new_index + new_len];
-                let counts = |lines: &[&str]| {
-                    let mut counts: HashMap<String, usize> = HashMap::new();
-                    for line in lines {
-                        *counts.entry(line.trim().to_string()).or_default() += 1;
-                    }
-                    counts
-                };
-                let (was, is) = (counts(taken), counts(put));
-                for (at, line) in put.iter().enumerate() {
-                    let text = line.trim();
-                    if text.is_empty() || text.starts_with('#') {
-                        continue;
-                    }
-                    if was.get(text) != Some(&1) || is.get(text) != Some(&1) {
-                        continue;
-                    }
-                    if let Some(from) = taken.iter().position(|l| l.trim() == text) {
-                        kept.insert(prefix + new_index + at, prefix + old_index + from);
-                    }
-                }
-            }
-            _ => {}
         }
     }
     kept
@@ -241,67 +215,64 @@ pub(super) fn python_depth_move(original: &str, result: &str) -> Option<DepthMov
     let (before, after) = (statements(original)?, statements(result)?);
     let kept = kept_lines(&old, &new);
     let back: HashMap<usize, usize> = kept.iter().map(|(&n, &o)| (o, n)).collect();
-    let old_at: HashMap<usize, usize> = before
-        .iter()
-        .enumerate()
-        .map(|(index, s)| (s.line, index))
-        .collect();
-    let header_of = |block: Option<usize>, line: usize| -> Block {
-        match block {
-            None => Block::Module,
-            Some(index) => Block::Header {
-                line: line + 1,
-                said: after[index].header.clone().unwrap_or_default(),
-            },
-        }
+    let at = |statements: &[Statement]| -> HashMap<usize, usize> {
+        statements
+            .iter()
+            .enumerate()
+            .map(|(index, s)| (s.line, index))
+            .collect()
+    };
+    let (old_at, new_at) = (at(&before), at(&after));
+    // A header of the result as the same header of the file before, at
+    // the same column: `Some(None)` for the module, `None` for a header
+    // the edit adds, rewrites or re-indents.
+    let header_before = |block: Option<usize>| -> Option<Option<usize>> {
+        let Some(index) = block else {
+            return Some(None);
+        };
+        let line = kept.get(&after[index].line)?;
+        let old = *old_at.get(line)?;
+        (before[old].column == after[index].column).then_some(Some(old))
+    };
+    let said = |block: Option<usize>| match block {
+        None => Block::Module,
+        Some(index) => Block::Header {
+            line: after[index].line + 1,
+            said: after[index].header.clone().unwrap_or_default(),
+        },
     };
     let mut moves: Vec<DepthMove> = Vec::new();
     for statement in &after {
-        let Some(&from) = kept.get(&statement.line) else {
+        let Some(was) = kept.get(&statement.line).and_then(|line| old_at.get(line)) else {
             continue;
         };
-        let Some(&was) = old_at.get(&from) else {
-            continue;
-        };
-        let was = &before[was];
+        let was = &before[*was];
         if was.column == statement.column {
             continue;
         }
-        // The block after, as a line of the file before (None: the module).
-        let entered = match statement.block {
+        let Some(entered) = header_before(statement.block) else {
+            continue;
+        };
+        // The block it stood in, as a header of the result.
+        let left = match was.block {
             None => None,
-            Some(index) => match kept.get(&after[index].line) {
-                Some(&line) if old_at.contains_key(&line) => Some(line),
+            Some(old) => match back
+                .get(&before[old].line)
+                .and_then(|line| new_at.get(line))
+            {
+                Some(&index) if after[index].column == before[old].column => Some(index),
                 _ => continue,
             },
         };
-        let left = match was.block {
-            None => None,
-            Some(index) => {
-                let line = before[index].line;
-                if !back.contains_key(&line) {
-                    continue;
-                }
-                Some(line)
-            }
-        };
-        if entered == left {
+        if entered == was.block {
             continue;
         }
-        let left_block = match left.and_then(|line| back.get(&line)) {
-            None => Block::Module,
-            Some(&line) => match after.iter().position(|s| s.line == line) {
-                Some(index) => header_of(Some(index), line),
-                None => continue,
-            },
-        };
-        let entered_block = header_of(statement.block, statement.block.map_or(0, |i| after[i].line));
         moves.push(DepthMove {
             line: (statement.line + 1, new[statement.line].trim().to_string()),
             was: was.column,
             is: statement.column,
-            left: left_block,
-            entered: entered_block,
+            left: said(left),
+            entered: said(statement.block),
             others: 0,
         });
     }
@@ -336,10 +307,10 @@ mod tests {
             Some(
                 "as written, line 63 (`return result`), kept word for word, moves from \
                  `filter`'s body (line 48) into the `else:` block (line 58): the new text sets \
-                 it at column 8 where the file before has it at column 4, while both blocks \
-                 keep their lines, and Python reads a statement's block by its column (it \
-                 compiles, and runs the line elsewhere than before): send it at column 4, as \
-                 the file has it, unless the move is meant"
+                 it at column 8 where the file before has it at column 4, while both headers \
+                 keep their columns, and Python reads a statement's block by its column (the \
+                 file compiles, and runs the line in another block than before): send it at \
+                 column 4, as the file has it, unless the move is meant"
             )
         );
     }
@@ -368,7 +339,8 @@ mod tests {
     /// whole function re-indented by 2.
     #[test]
     fn a_block_wrapped_or_unwrapped_whole_is_not_doubted() {
-        let body = "    result = []\n    pat = os.path.normcase(pat)\n    match = _compile_pattern(pat)\n";
+        let body =
+            "    result = []\n    pat = os.path.normcase(pat)\n    match = _compile_pattern(pat)\n";
         let wrapped = "    if pat:\n        result = []\n        pat = os.path.normcase(pat)\n        match = _compile_pattern(pat)\n";
         assert_eq!(said(body, wrapped), None);
         let unwrapped = "        for name in names:\n            if match(name):\n                result.append(name)\n";
@@ -378,7 +350,13 @@ mod tests {
         assert_eq!(said(&old, new), None);
         let rewritten = "    if os.path is posixpath and names:\n        # normcase on posix is NOP.\n        for name in names:\n            if match(name):\n                result.append(name)\n";
         assert_eq!(said(&old, rewritten), None);
-        assert_eq!(said("    return result\n", "    # the names that match\n    return result\n"), None);
+        assert_eq!(
+            said(
+                "    return result\n",
+                "    # the names that match\n    return result\n"
+            ),
+            None
+        );
         assert_eq!(
             said(
                 "            if match(name):\n                result.append(name)\n",
@@ -401,16 +379,23 @@ mod tests {
         assert_eq!(said(&format!("{function}\n"), &halved), None);
     }
 
-    /// A line whose text the replaced lines hold twice is not read; a file
+    /// Two kept lines moved: the first named, the other counted; a file
     /// the tokenizer stops in is not read.
     #[test]
-    fn an_ambiguous_or_unread_line_is_not_judged() {
+    fn more_moves_are_counted_and_an_unread_file_is_not_judged() {
         let file = "def f(a):\n    if a:\n        pass\n    x = 1\n    x = 1\n    return x\n";
-        let result = "def f(a):\n    if a:\n        pass\n        x = 1\n        x = 1\n    return x\n";
-        assert_eq!(python_depth_move(file, result), None);
-        // Held once by the replaced lines: said.
-        let once = "def f(a):\n    if a:\n        pass\n        x = 1\n    x = 1\n    return x\n";
-        assert!(python_depth_move(file, once).is_some());
+        let result =
+            "def f(a):\n    if a:\n        pass\n        x = 1\n        x = 1\n    return x\n";
+        let said = python_depth_move(file, &result)
+            .map(|d| d.fault())
+            .unwrap_or_default();
+        assert!(
+            said.starts_with(
+                "as written, line 4 (`x = 1`), kept word for word, moves from `f`'s body (line \
+                 1) into the `if a:` block (line 2) (1 other kept statement moves too)"
+            ),
+            "{said}"
+        );
         let open = "def f(a):\n    if a:\n        x = (1\n    return x\n";
         assert_eq!(python_depth_move(file, open), None);
     }
