@@ -4532,3 +4532,53 @@ fn a_separator_the_edit_leaves_out_is_a_doubt_for_every_agent() {
         &[(cmd, "CMD [\"python\", \"-u\", \"app.py\"]\n")],
     );
 }
+
+/// `fnmatch.py` of Python 3.11's standard library (tester 51 T-10's file).
+const FNMATCH: &str = include_str!("../fixtures/trust/py_depth/fnmatch.py.txt");
+
+/// Tester 51 T-10: a kept line re-sent one level into the block above it
+/// (`return result` into `filter`'s `else:`: `filter()` returns None on
+/// posix) or out of its own (`result.append(name)` out of its `if`: every
+/// name returned) is a doubt for every agent (Codex: the same edit as a
+/// patch, `-    return result` / `+        return result`), naming the
+/// line and both blocks; the same edits with the line at its column, and a
+/// block wrapped whole in a new `if`, are exact.
+#[test]
+fn a_kept_line_reindented_into_another_block_is_doubted_for_every_agent() {
+    let into_old = "    else:\n        for name in names:\n            if match(os.path.normcase(name)):\n                result.append(name)\n    return result\n";
+    let comment = "    else:\n        # normcase is needed on Windows: compare case-folded names.\n        for name in names:\n            if match(os.path.normcase(name)):\n                result.append(name)\n";
+    let out_old = "        for name in names:\n            if match(name):\n                result.append(name)\n    else:\n";
+    let matched = "        for name in names:\n            if match(name):\n                matched = True\n";
+    let into_new = format!("{comment}        return result\n");
+    let out_new = format!("{matched}            result.append(name)\n    else:\n");
+    assert_doubts_say(
+        ("fnmatch.py", FNMATCH),
+        &[
+            (
+                into_old,
+                into_new.as_str(),
+                "line 63 (`return result`), kept word for word, moves from `filter`'s body (line \
+                 48) into the `else:` block (line 58): the new text sets it at column 8 where \
+                 the file before has it at column 4"
+                    .to_string(),
+            ),
+            (
+                out_old,
+                out_new.as_str(),
+                "line 58 (`result.append(name)`), kept word for word, moves from the `if \
+                 match(name):` block (line 56) into the `for name in names:` block (line 55)"
+                    .to_string(),
+            ),
+        ],
+    );
+    let body = "    result = []\n    pat = os.path.normcase(pat)\n    match = _compile_pattern(pat)\n";
+    let wrapped = "    if pat:\n        result = []\n        pat = os.path.normcase(pat)\n        match = _compile_pattern(pat)\n";
+    assert_exact_for_every_agent(
+        ("fnmatch.py", FNMATCH),
+        &[
+            (into_old, &format!("{comment}    return result\n")),
+            (out_old, &format!("{matched}                result.append(name)\n    else:\n")),
+            (body, wrapped),
+        ],
+    );
+}
