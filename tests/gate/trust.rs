@@ -4548,7 +4548,8 @@ fn a_kept_line_reindented_into_another_block_is_doubted_for_every_agent() {
     let into_old = "    else:\n        for name in names:\n            if match(os.path.normcase(name)):\n                result.append(name)\n    return result\n";
     let comment = "    else:\n        # normcase is needed on Windows: compare case-folded names.\n        for name in names:\n            if match(os.path.normcase(name)):\n                result.append(name)\n";
     let out_old = "        for name in names:\n            if match(name):\n                result.append(name)\n    else:\n";
-    let matched = "        for name in names:\n            if match(name):\n                matched = True\n";
+    let matched =
+        "        for name in names:\n            if match(name):\n                matched = True\n";
     let into_new = format!("{comment}        return result\n");
     let out_new = format!("{matched}            result.append(name)\n    else:\n");
     assert_doubts_say(
@@ -4571,13 +4572,17 @@ fn a_kept_line_reindented_into_another_block_is_doubted_for_every_agent() {
             ),
         ],
     );
-    let body = "    result = []\n    pat = os.path.normcase(pat)\n    match = _compile_pattern(pat)\n";
+    let body =
+        "    result = []\n    pat = os.path.normcase(pat)\n    match = _compile_pattern(pat)\n";
     let wrapped = "    if pat:\n        result = []\n        pat = os.path.normcase(pat)\n        match = _compile_pattern(pat)\n";
     assert_exact_for_every_agent(
         ("fnmatch.py", FNMATCH),
         &[
             (into_old, &format!("{comment}    return result\n")),
-            (out_old, &format!("{matched}                result.append(name)\n    else:\n")),
+            (
+                out_old,
+                &format!("{matched}                result.append(name)\n    else:\n"),
+            ),
             (body, wrapped),
         ],
     );
