@@ -4587,3 +4587,40 @@ fn a_kept_line_reindented_into_another_block_is_doubted_for_every_agent() {
         ],
     );
 }
+
+/// Tester 51 T-11: `TZ: UTC` added under web's `environment` and the kept
+/// `db:` re-sent 2 columns deeper. The doubt names the key that moves
+/// (`db`, from `services` into `services.web`), what YAML then reads
+/// (db's `image` given twice in web, the last kept; db null) and advice
+/// that is right: `db:` at its own column. That advice, followed, is exact
+/// for every agent.
+#[test]
+fn a_kept_yaml_key_sent_deeper_below_a_new_key_is_named_with_what_yaml_reads() {
+    let compose = "services:\n  web:\n    image: nginx\n    environment:\n      DEBUG: \"0\"\n  db:\n    image: postgres\n";
+    let old = "    environment:\n      DEBUG: \"0\"\n  db:\n";
+    let new = "    environment:\n      DEBUG: \"0\"\n      TZ: UTC\n    db:\n";
+    assert_doubts_say(
+        ("compose.yml", compose),
+        &[(
+            old,
+            new,
+            "as written, line 7 (`db:`) moves the key `db` from under `services` to under \
+             `services.web`: the new text sets it at column 4 where the line it rewrites (line \
+             6 of the file before) is at column 2"
+                .to_string(),
+        )],
+    );
+    assert_doubts_say(
+        ("compose.yml", compose),
+        &[(
+            old,
+            new,
+            "`image` is given there twice (lines 3 and 8), and YAML readers (PyYAML) keep the \
+             last, line 8's, and `db` is left with no value (null): send `db:` at column 2, as \
+             line 6 of the file before has it"
+                .to_string(),
+        )],
+    );
+    let followed = "    environment:\n      DEBUG: \"0\"\n      TZ: UTC\n  db:\n";
+    assert_exact_for_every_agent(("compose.yml", compose), &[(old, followed)]);
+}
