@@ -22,6 +22,11 @@
 //! - it is doubted when both headers are kept statements at their old
 //!   columns (or the module) and the block after is not the block before.
 //!
+//! An edit that only re-indents (every line kept, blank lines aside) does
+//! what it means: a line dedented out of its `if` and nothing else is not
+//! doubted; the tester's edits each add a line beside the move (a comment,
+//! `matched = True`).
+//!
 //! So a block wrapped in a new `if`, `with` or `try` (its new header is no
 //! kept line), a block dedented out of an `if` the edit removes (its old
 //! header is no kept line), a whole file re-indented from 2 to 4 columns
@@ -204,6 +209,20 @@ fn kept_lines(old: &[&str], new: &[&str]) -> HashMap<usize, usize> {
     kept
 }
 
+/// Whether the lines of `new` are those of `old`, blank lines aside, each
+/// read without its indentation: the edit only re-indents, so the move is
+/// all it does, and meant (a line dedented out of its `if` on purpose).
+fn only_reindents(old: &[&str], new: &[&str]) -> bool {
+    let texts = |lines: &[&str]| {
+        lines
+            .iter()
+            .map(|line| line.trim().to_string())
+            .filter(|line| !line.is_empty())
+            .collect::<Vec<String>>()
+    };
+    texts(old) == texts(new)
+}
+
 /// The first kept statement of `result` (the Python file as an edit
 /// leaves it) that stands in another block than it did in `original`,
 /// both blocks' headers kept (see the module's rule).
@@ -212,6 +231,9 @@ pub(super) fn python_depth_move(original: &str, result: &str) -> Option<DepthMov
         return None;
     }
     let (old, new, _, _) = changed_lines(original, result);
+    if only_reindents(&old, &new) {
+        return None;
+    }
     let (before, after) = (statements(original)?, statements(result)?);
     let kept = kept_lines(&old, &new);
     let back: HashMap<usize, usize> = kept.iter().map(|(&n, &o)| (o, n)).collect();
@@ -379,13 +401,24 @@ mod tests {
         assert_eq!(said(&format!("{function}\n"), &halved), None);
     }
 
+    /// An edit that only re-indents (gate test
+    /// `a_deliberate_python_reindent_is_not_doubted`): meant.
+    #[test]
+    fn an_edit_that_only_reindents_is_not_doubted() {
+        let file = "def f(x):\n    if x:\n        a()\n        b()\n    return 1\n";
+        let moved = "def f(x):\n    if x:\n        a()\n    b()\n\n    return 1\n";
+        assert_eq!(python_depth_move(file, moved), None);
+        let with_a_line = "def f(x):\n    if x:\n        a()\n        c()\n    b()\n    return 1\n";
+        assert!(python_depth_move(file, with_a_line).is_some());
+    }
+
     /// Two kept lines moved: the first named, the other counted; a file
     /// the tokenizer stops in is not read.
     #[test]
     fn more_moves_are_counted_and_an_unread_file_is_not_judged() {
         let file = "def f(a):\n    if a:\n        pass\n    x = 1\n    x = 1\n    return x\n";
-        let result =
-            "def f(a):\n    if a:\n        pass\n        x = 1\n        x = 1\n    return x\n";
+        let result = "def f(a):\n    if a:\n        pass\n        x = 1\n        x = 1\n    y = 2\n    \
+                      return x\n";
         let said = python_depth_move(file, &result)
             .map(|d| d.fault())
             .unwrap_or_default();
