@@ -419,7 +419,7 @@ mod tests {
         let file = "def f(a):\n    if a:\n        pass\n    x = 1\n    x = 1\n    return x\n";
         let result = "def f(a):\n    if a:\n        pass\n        x = 1\n        x = 1\n    y = 2\n    \
                       return x\n";
-        let said = python_depth_move(file, &result)
+        let said = python_depth_move(file, result)
             .map(|d| d.fault())
             .unwrap_or_default();
         assert!(
