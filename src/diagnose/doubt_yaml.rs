@@ -112,6 +112,56 @@ pub struct KeyMove {
     pub own: Vec<String>,
     /// What tells the move.
     pub why: Why,
+    /// The lines the key held in the file before, read outside it now.
+    pub left_behind: Option<LeftBehind>,
+}
+
+/// The lines a moved key held in the file before that the edit leaves
+/// outside it, at its new column or less (`db:` sent under `web:` at the
+/// column of its own `image:`: `image` is read as web's, and overrides
+/// web's own `image`, as YAML readers keep a key's last value).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LeftBehind {
+    /// The first of them (the result's line, 1-based) and its text,
+    /// trimmed.
+    pub first: (usize, String),
+    /// How many more lines of content.
+    pub more: usize,
+    /// The keys and list items above them now (outermost first).
+    pub now: Vec<String>,
+    /// A key of them the mapping they land in now holds twice: the key,
+    /// the line (1-based) of its first and of its last.
+    pub twice: Option<(String, usize, usize)>,
+    /// The moved key is left without a value (null).
+    pub empty: bool,
+}
+
+impl LeftBehind {
+    /// A clause: what YAML reads of them.
+    fn said(&self, key: &str) -> String {
+        let (line, text) = &self.first;
+        let more = match self.more {
+            0 => String::new(),
+            n => format!(" and {}", crate::words::count(n, "more line")),
+        };
+        let twice = match &self.twice {
+            Some((name, first, last)) => format!(
+                ": `{name}` is given there twice (lines {first} and {last}), and YAML readers \
+                 (PyYAML) keep the last, line {last}'s"
+            ),
+            None => String::new(),
+        };
+        let empty = if self.empty {
+            format!(", and `{key}` is left with no value (null)")
+        } else {
+            String::new()
+        };
+        format!(
+            "; the lines it held below it (line {line}, `{text}`{more}) stay at their column, \
+             so they are read {} instead{twice}{empty}",
+            place(&self.now)
+        )
+    }
 }
 
 /// What tells a [`KeyMove`].
@@ -162,7 +212,19 @@ fn send_at_their_indentation(fault: String) -> String {
 impl KeyMove {
     /// One sentence without a final stop.
     pub fn describe(&self) -> String {
-        send_at_their_indentation(self.fault())
+        match self.why {
+            Why::FirstLine => send_at_their_indentation(self.fault()),
+            // The key rewrites one old line: its own column is the one
+            // srview can stand behind (tester 51 T-11: the lines around
+            // it may be new, at columns of their own).
+            Why::Rewritten => format!(
+                "{}: send `{}` at column {}, as line {} of the file before has it",
+                self.fault(),
+                self.text,
+                self.replaced.1,
+                self.replaced.0
+            ),
+        }
     }
 
     /// [`Self::describe`] without what to send instead: the fault alone.
@@ -190,9 +252,10 @@ impl KeyMove {
                 own_place(&self.own)
             ),
         };
+        let left = (self.left_behind.as_ref()).map_or(String::new(), |l| l.said(&self.key));
         format!(
             "as written, line {} (`{}`) moves the key `{}` from {} to {}{others}: {how}, and \
-             YAML nests keys by their column",
+             YAML nests keys by their column{left}",
             self.line,
             self.text,
             self.key,
@@ -999,7 +1062,7 @@ fn first_line_move(old: &[&str], new: &[&str], replaces: &[Stretch]) -> Option<K
     for &(old_index, old_len, new_index, new_len) in replaces {
         let taken = &old[old_index..old_index + old_len];
         let put = &new[new_index..new_index + new_len];
-        let (Some((at, was)), Some((_, is))) = (
+        let (Some((at, was)), Some((put_at, is))) = (
             anchor(
                 taken,
                 BlockContent {
@@ -1017,6 +1080,15 @@ fn first_line_move(old: &[&str], new: &[&str], replaces: &[Stretch]) -> Option<K
         ) else {
             continue;
         };
+        // The new text's first line is one it adds when the old first
+        // line comes back word for word below it (`TZ: UTC` added above
+        // a kept `db:`, tester 51 T-11): set against each other, the
+        // wrong key and line would be named; the rewritten key's reading
+        // pairs `db` with `db`.
+        let first = taken[at].trim();
+        if put[put_at].trim() != first && put[put_at + 1..].iter().any(|l| l.trim() == first) {
+            continue;
+        }
         if was != is {
             let shift = was as isize - is as isize;
             stretches.push((new_index, new_len, shift, (old_index + at + 1, was), is));
@@ -1059,6 +1131,7 @@ fn first_line_move(old: &[&str], new: &[&str], replaces: &[Stretch]) -> Option<K
                 others: moves.len() - 1,
                 own: Vec::new(),
                 why: Why::FirstLine,
+                left_behind: None,
             });
         }
     }
@@ -1165,10 +1238,66 @@ fn rewritten_move(old: &[&str], new: &[&str], replaces: &[Stretch]) -> Option<Ke
                 others: moves.len() - 1,
                 own,
                 why: Why::Rewritten,
+                left_behind: left_behind(old, new, was.index, is.index),
             });
         }
     }
     None
+}
+
+/// The lines the key on `new[moved]` held as `old[was]` that the file as
+/// written reads outside it: the lines below the old key line deeper than
+/// it, found word for word below the new one, whose first line of content
+/// stands at the new key's column or less. `None` where they are not the
+/// same lines, or the key still holds them.
+fn left_behind(old: &[&str], new: &[&str], was: usize, moved: usize) -> Option<LeftBehind> {
+    let column = |line: &str| line.len() - line.trim_start_matches(' ').len();
+    let content = |line: &str| {
+        let text = line.trim();
+        !text.is_empty() && !text.starts_with('#')
+    };
+    let old_column = column(old.get(was)?);
+    let held = old[was + 1..]
+        .iter()
+        .position(|line| content(line) && column(line) <= old_column)
+        .unwrap_or(old.len() - was - 1);
+    let below = new.get(moved + 1..moved + 1 + held)?;
+    let same = below
+        .iter()
+        .zip(&old[was + 1..was + 1 + held])
+        .all(|(a, b)| a.trim() == b.trim());
+    let first = below.iter().position(|line| content(line))?;
+    if !same || column(below[first]) > column(new[moved]) {
+        return None;
+    }
+    let mut reader = Reader::new();
+    let chains: Vec<Option<Vec<String>>> = new.iter().map(|line| reader.line(line)).collect();
+    if reader.tabbed {
+        return None;
+    }
+    let at = moved + 1 + first;
+    let mut now = chains[at].clone()?;
+    now.pop();
+    // Each key line's key and mapping (its document and holder's line).
+    let mut keys = Reader::new();
+    let owners: Vec<_> = new.iter().map(|line| keys.key_line(line)).collect();
+    let twice = (at..moved + 1 + held).find_map(|index| {
+        let owner = owners[index].as_ref()?;
+        let other = (0..new.len()).find(|&i| i != index && owners[i].as_ref() == Some(owner))?;
+        let (first, last) = (other.min(index), other.max(index));
+        Some((owner.0.clone(), first + 1, last + 1))
+    });
+    let more = below[first + 1..]
+        .iter()
+        .filter(|line| content(line))
+        .count();
+    Some(LeftBehind {
+        first: (at + 1, new[at].trim().to_string()),
+        more,
+        now,
+        twice,
+        empty: new[moved].trim_end().ends_with(':'),
+    })
 }
 
 /// The first key or list item of `result` YAML refuses (a list's items or
@@ -1356,6 +1485,44 @@ mod tests {
     }
 
     /// The k8s Deployment of the tester's find 01.
+    /// Tester 51 T-11: `TZ: UTC` added under `environment`, the kept
+    /// `db:` re-sent 2 columns deeper. The key that moves is `db` (from
+    /// `services` into `services.web`), not the new `TZ`; db's `image`
+    /// stays at its column and is read as web's second `image` (PyYAML:
+    /// `{'web': {'image': 'postgres', ..., 'db': None}}`); the advice names
+    /// `db:`'s own column.
+    #[test]
+    fn a_key_added_above_a_kept_key_sent_deeper_names_the_kept_key() {
+        let compose = "services:\n  web:\n    image: nginx\n    environment:\n      DEBUG: \"0\"\n  db:\n    image: postgres\n";
+        let found = check_edit(
+            key_move,
+            "compose.yml",
+            compose,
+            "    environment:\n      DEBUG: \"0\"\n  db:\n",
+            "    environment:\n      DEBUG: \"0\"\n      TZ: UTC\n    db:\n",
+        )
+        .expect("a move");
+        assert_eq!(
+            found.describe(),
+            "as written, line 7 (`db:`) moves the key `db` from under `services` to under \
+             `services.web`: the new text sets it at column 4 where the line it rewrites (line \
+             6 of the file before) is at column 2, though neither the edit's old text nor its \
+             new text, each read alone, sets it under a key or list item of its own lines, and \
+             YAML nests keys by their column; the lines it held below it (line 8, `image: \
+             postgres`) stay at their column, so they are read under `services.web` instead: \
+             `image` is given there twice (lines 3 and 8), and YAML readers (PyYAML) keep the \
+             last, line 8's, and `db` is left with no value (null): send `db:` at column 2, as \
+             line 6 of the file before has it"
+        );
+        // The advice followed: no doubt.
+        assert_no_doubt(
+            "compose.yml",
+            compose,
+            "    environment:\n      DEBUG: \"0\"\n  db:\n",
+            "    environment:\n      DEBUG: \"0\"\n      TZ: UTC\n  db:\n",
+        );
+    }
+
     const DEPLOY: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 2\n  template:\n    spec:\n      containers:\n        - name: web\n          image: nginx:1.25\n          ports:\n            - containerPort: 80\n";
 
     /// The tester's find 01: `ports` moved out of its container on the
@@ -1389,7 +1556,7 @@ mod tests {
              it at column 6 where the line it rewrites (line 12 of the file before) is at \
              column 10, though neither the edit's old text nor its new text, each read alone, \
              sets it under a key or list item of its own lines, and YAML nests keys by their \
-             column: send the new lines at the indentation of the lines they replace"
+             column: send `ports:` at column 10, as line 12 of the file before has it"
         );
         assert_eq!(found.own, Vec::<String>::new());
         // Where the texts set it under lines of their own, those are named.

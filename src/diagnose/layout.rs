@@ -43,6 +43,7 @@ use super::doubt_normal::other_form;
 use super::doubt_not_yaml::yaml_unparsed;
 use super::doubt_npm_script::npm_script_cut;
 use super::doubt_overload::overload_alone;
+use super::doubt_py_depth::python_depth_move;
 use super::doubt_py_method_gone::python_method_gone;
 use super::doubt_pyparse::python_parse;
 use super::doubt_pysyntax::{SyntaxFault, python_syntax};
@@ -230,6 +231,10 @@ pub enum BreakKind {
     /// A shell test `[ .. ]` left without its `]`, or given one joined
     /// word (`"$a"="b"`: always true) ([`super::doubt_shell_test`]).
     TestBroken,
+    /// A Python statement kept word for word but set at another column,
+    /// into or out of a block both versions keep
+    /// ([`super::doubt_py_depth`]).
+    MovesBlock,
 }
 
 impl BreakKind {
@@ -243,7 +248,7 @@ impl BreakKind {
     /// `unused-variable`, `reads-otherwise`, `overload-alone`, `extglob-off`,
     /// `make-expands`, `cuts-command`, `empty-key`, `cuts-value`,
     /// `bashism`, `heredoc-ends`, `shell-form`, `separator-dropped`,
-    /// `parser-stops`, `test-broken`.
+    /// `parser-stops`, `test-broken`, `moves-block`.
     pub fn name(self) -> &'static str {
         match self {
             BreakKind::Misindents => "misindents",
@@ -282,6 +287,7 @@ impl BreakKind {
             BreakKind::SeparatorDropped => "separator-dropped",
             BreakKind::ParserStops => "parser-stops",
             BreakKind::TestBroken => "test-broken",
+            BreakKind::MovesBlock => "moves-block",
         }
     }
 
@@ -325,6 +331,7 @@ impl BreakKind {
             BreakKind::SeparatorDropped => "leaves out a separator",
             BreakKind::ParserStops => "writes a token the file's parser stops at",
             BreakKind::TestBroken => "breaks a shell test",
+            BreakKind::MovesBlock => "moves a kept statement into another block",
         }
     }
 }
@@ -380,6 +387,7 @@ impl LayoutBreak {
             BreakKind::SeparatorDropped => "with a separator left out",
             BreakKind::ParserStops => "with a token its parser stops at",
             BreakKind::TestBroken => "with a shell test that fails or never compares",
+            BreakKind::MovesBlock => "with a kept statement moved into another block",
         }
     }
 }
@@ -458,7 +466,10 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
             .or_else(|| said!(UsedBeforeDefined, python_defined_late(original, result)))
             // An `@overload` stack left without its
             // implementation ([`super::doubt_overload`]).
-            .or_else(|| said!(OverloadAlone, overload_alone(path, original, result))),
+            .or_else(|| said!(OverloadAlone, overload_alone(path, original, result)))
+            // A kept statement re-indented into or out of a block
+            // ([`super::doubt_py_depth`]).
+            .or_else(|| said!(MovesBlock, python_depth_move(original, result))),
         FileKind::Makefile => said!(Misindents, make_break(original, result))
             .or_else(|| said!(MakeExpands, recipe_dollar(original, result))),
         FileKind::Yaml => said!(Misindents, yaml_break(original, result)).or_else(|| {

@@ -4652,3 +4652,95 @@ fn a_shell_test_left_without_its_bracket_or_joined_is_a_doubt() {
         ],
     );
 }
+
+/// `fnmatch.py` of Python 3.11's standard library (tester 51 T-10's file).
+const FNMATCH: &str = include_str!("../fixtures/trust/py_depth/fnmatch.py.txt");
+
+/// Tester 51 T-10: a kept line re-sent one level into the block above it
+/// (`return result` into `filter`'s `else:`: `filter()` returns None on
+/// posix) or out of its own (`result.append(name)` out of its `if`: every
+/// name returned) is a doubt for every agent (Codex: the same edit as a
+/// patch, `-    return result` / `+        return result`), naming the
+/// line and both blocks; the same edits with the line at its column, and a
+/// block wrapped whole in a new `if`, are exact.
+#[test]
+fn a_kept_line_reindented_into_another_block_is_doubted_for_every_agent() {
+    let into_old = "    else:\n        for name in names:\n            if match(os.path.normcase(name)):\n                result.append(name)\n    return result\n";
+    let comment = "    else:\n        # normcase is needed on Windows: compare case-folded names.\n        for name in names:\n            if match(os.path.normcase(name)):\n                result.append(name)\n";
+    let out_old = "        for name in names:\n            if match(name):\n                result.append(name)\n    else:\n";
+    let matched =
+        "        for name in names:\n            if match(name):\n                matched = True\n";
+    let into_new = format!("{comment}        return result\n");
+    let out_new = format!("{matched}            result.append(name)\n    else:\n");
+    assert_doubts_say(
+        ("fnmatch.py", FNMATCH),
+        &[
+            (
+                into_old,
+                into_new.as_str(),
+                "line 63 (`return result`), kept word for word, moves from `filter`'s body (line \
+                 48) into the `else:` block (line 58): the new text sets it at column 8 where \
+                 the file before has it at column 4"
+                    .to_string(),
+            ),
+            (
+                out_old,
+                out_new.as_str(),
+                "line 58 (`result.append(name)`), kept word for word, moves from the `if \
+                 match(name):` block (line 56) into the `for name in names:` block (line 55)"
+                    .to_string(),
+            ),
+        ],
+    );
+    let body =
+        "    result = []\n    pat = os.path.normcase(pat)\n    match = _compile_pattern(pat)\n";
+    let wrapped = "    if pat:\n        result = []\n        pat = os.path.normcase(pat)\n        match = _compile_pattern(pat)\n";
+    assert_exact_for_every_agent(
+        ("fnmatch.py", FNMATCH),
+        &[
+            (into_old, &format!("{comment}    return result\n")),
+            (
+                out_old,
+                &format!("{matched}                result.append(name)\n    else:\n"),
+            ),
+            (body, wrapped),
+        ],
+    );
+}
+
+/// Tester 51 T-11: `TZ: UTC` added under web's `environment` and the kept
+/// `db:` re-sent 2 columns deeper. The doubt names the key that moves
+/// (`db`, from `services` into `services.web`), what YAML then reads
+/// (db's `image` given twice in web, the last kept; db null) and advice
+/// that is right: `db:` at its own column. That advice, followed, is exact
+/// for every agent.
+#[test]
+fn a_kept_yaml_key_sent_deeper_below_a_new_key_is_named_with_what_yaml_reads() {
+    let compose = "services:\n  web:\n    image: nginx\n    environment:\n      DEBUG: \"0\"\n  db:\n    image: postgres\n";
+    let old = "    environment:\n      DEBUG: \"0\"\n  db:\n";
+    let new = "    environment:\n      DEBUG: \"0\"\n      TZ: UTC\n    db:\n";
+    assert_doubts_say(
+        ("compose.yml", compose),
+        &[(
+            old,
+            new,
+            "as written, line 7 (`db:`) moves the key `db` from under `services` to under \
+             `services.web`: the new text sets it at column 4 where the line it rewrites (line \
+             6 of the file before) is at column 2"
+                .to_string(),
+        )],
+    );
+    assert_doubts_say(
+        ("compose.yml", compose),
+        &[(
+            old,
+            new,
+            "`image` is given there twice (lines 3 and 8), and YAML readers (PyYAML) keep the \
+             last, line 8's, and `db` is left with no value (null): send `db:` at column 2, as \
+             line 6 of the file before has it"
+                .to_string(),
+        )],
+    );
+    let followed = "    environment:\n      DEBUG: \"0\"\n      TZ: UTC\n  db:\n";
+    assert_exact_for_every_agent(("compose.yml", compose), &[(old, followed)]);
+}
