@@ -75,6 +75,7 @@ pub fn result_read(path: &str, content: &str) -> bool {
         || super::doubt_web::web_name(path)
         || super::doubt_heredoc::is_dockerfile(path)
         || super::doubt_separator::separator_read(path)
+        || super::doubt_perl_awk::bracket_script_name(path, content)
 }
 
 /// What kind of fault a [`LayoutBreak`] is.
@@ -509,6 +510,12 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
     let found = found.or_else(|| {
         ends_unbalanced(path, original, result)
             .map(|e| of(BreakKind::Unbalanced)(say(e.describe(), e.fault())))
+    });
+    // A Perl or awk file's brackets left unbalanced
+    // ([`super::doubt_perl_awk`]).
+    let found = found.or_else(|| {
+        super::doubt_perl_awk::script_unbalanced(path, original, result)
+            .map(|u| of(BreakKind::Unbalanced)(say(u.describe(), u.fault())))
     });
     // A C preprocessor or make conditional left open, or a directive
     // closing none ([`super::doubt_conditionals`]).
