@@ -431,6 +431,9 @@ mod perl {
         heredocs: VecDeque<(String, bool)>,
         /// Whether the lines read now are heredoc bodies.
         in_bodies: bool,
+        /// Whether the code read last is a word (a function's name:
+        /// `eval <<EOT`, `print <<EOT` open heredocs).
+        after_word: bool,
     }
 
     pub(super) fn read(lines: &[&str]) -> Brackets {
@@ -440,6 +443,7 @@ mod perl {
             term: true,
             heredocs: VecDeque::new(),
             in_bodies: false,
+            after_word: false,
         };
         for (at, raw) in lines.iter().enumerate() {
             r.found.count(at);
@@ -632,6 +636,7 @@ mod perl {
             if c.is_whitespace() {
                 return Some(i + 1);
             }
+            let after_word = std::mem::take(&mut self.after_word);
             if self.found.bracket(at, c) {
                 self.term = OPEN.contains(&c);
                 return Some(i + 1);
@@ -651,7 +656,11 @@ mod perl {
                     i + 1
                 }
                 '$' => return Some(self.sigil(chars, i)),
-                '@' | '%' | '&' | '*' if self.term && next.is_some_and(ident_start) => {
+                // `@m` is an array wherever it stands (no operator is `@`);
+                // `%h`, `&f`, `*g` where a term may stand (after `keys`).
+                '@' | '%' | '&' | '*'
+                    if (c == '@' || self.term || after_word) && next.is_some_and(ident_start) =>
+                {
                     self.term = false;
                     return Some(word_end(chars, i + 1));
                 }
@@ -659,7 +668,18 @@ mod perl {
                     self.enter('/', true);
                     i + 1
                 }
-                '<' if self.term && next == Some('<') => match heredoc(chars, i + 2) {
+                // A heredoc: where a term stands, after a function's name
+                // or a filehandle (`print $fh <<EOT`); `1<<BIT` shifts.
+                '<' if next == Some('<')
+                    && (self.term
+                        || after_word
+                        || !chars[..i]
+                            .iter()
+                            .rev()
+                            .find(|c| !c.is_whitespace())
+                            .is_some_and(|c| c.is_ascii_digit() || CLOSE.contains(c))) =>
+                {
+                    match heredoc(chars, i + 2) {
                     Some((word, indented, end)) => {
                         self.heredocs.push_back((word, indented));
                         self.term = false;
@@ -669,7 +689,8 @@ mod perl {
                         self.term = true;
                         i + 2
                     }
-                },
+                    }
+                }
                 c if ident_start(c) => return Some(self.word(chars, i)),
                 c if c.is_ascii_digit() => {
                     self.term = false;
@@ -770,6 +791,7 @@ mod perl {
                 return self.prototype(chars, end);
             }
             self.term = TERM_AFTER.contains(&word.as_str()) && !fat_comma;
+            self.after_word = !fat_comma;
             end
         }
 
@@ -798,7 +820,7 @@ mod perl {
         }
     }
 
-    use super::OPEN;
+    use super::{CLOSE, OPEN};
 
     /// Whether `c` starts a name.
     fn ident_start(c: char) -> bool {
@@ -1047,8 +1069,11 @@ mod tests {
             "$x =~ s{\\}}{ ( }g; $y =~ tr/[/(/; $z =~ y/{//;",
             "my @p = split /[(]/, $s; my $r = qr/\\{/x; if ($s =~ m!{!) { 1 }",
             "my $d = $a / 2 / $b; my $e = $h{s} + $h{ y } + $o->s(1);",
+            "my @m = $o->message; my %y = keys %s; local *q = \\&s;",
             "$x =~ s{\n  (a\n}\n  {b}ex;",
             "print <<\"EOT\", <<~'X';\n  { ( [\nEOT\n    ) ]\n    X",
+            "eval <<'.' if LEXICAL;\nsub hex { (\n.",
+            "print $fh <<\"EOB\";\n  {\nEOB\nmy $m = (1<<FLAG) | ($x << 2);",
             "\n=head1 Usage\n\n  f( {\n\n=cut\n",
             "local $\" = ']'; local $/; my $v = $] + 1; print $) if 0;",
             "sub max($$) { $_[0] > $_[1] ? $_[0] : $_[1] }",

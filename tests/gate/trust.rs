@@ -4532,3 +4532,59 @@ fn a_separator_the_edit_leaves_out_is_a_doubt_for_every_agent() {
         &[(cmd, "CMD [\"python\", \"-u\", \"app.py\"]\n")],
     );
 }
+
+/// Tester 50's T-10: the `}` after `return $r;` of Text::Wrap's `sub wrap`
+/// taken out, and an awk `if` block's `}`, were allowed (`perl -c`:
+/// "Missing right curly or square bracket"; mawk: "missing } near END").
+/// Each is a doubt for every agent, in perl's and awk's words, for a
+/// `.pm`, a script told by its `#!` and an `.awk` file; harmless edits
+/// (a string holding brackets, a regex, a heredoc) and a Prolog `.pl`
+/// file are exact.
+#[test]
+fn a_perl_or_awk_blocks_lost_brace_is_a_doubt() {
+    let wrap = "package Text::Wrap;\n\nuse strict;\n\nsub wrap {\n    my ($ip, $xp, @t) = @_;\n    my $r = \"\";\n    for my $t (@t) {\n        $r .= $t =~ s{\\s+}{ }gr;\n    }\n    return $r;\n}\n\n1;\n";
+    let script = "#!/usr/bin/env perl\nuse strict;\nmy %seen;\nwhile (my $l = <STDIN>) {\n    next if $l =~ /^[#{]/;\n    $seen{$l}++;\n}\nprint scalar(keys %seen), \"\\n\";\n";
+    let awk = "#!/usr/bin/awk -f\nBEGIN { n = 0 }\n{\n    if ($1 ~ /^[}]/) {\n        n++\n    }\n}\nEND { print n }\n";
+    let prolog = "parent(tom, bob).\nancestor(X, Y) :- parent(X, Y).\n";
+    assert_doubts_say(
+        ("lib/Text/Wrap.pm", wrap),
+        &[(
+            "    return $r;\n}\n",
+            "    return $r;\n",
+            "as written, the file has one `}` fewer than `{` (perl -c: Missing right curly or \
+             square bracket) (srview counts Perl's brackets outside strings, comments and quote \
+             operators, regular expressions, heredocs and POD; the file before has each \
+             closed): the edit's old text closes a block its new text does not close (line 12 \
+             `}`)"
+                .to_string(),
+        )],
+    );
+    assert_doubts_say(
+        ("bin/uniq-count", script),
+        &[(
+            "    $seen{$l}++;\n}\n",
+            "    $seen{$l}++;\n}\n}\n",
+            "(perl -c: Unmatched right curly bracket)".to_string(),
+        )],
+    );
+    assert_doubts_say(
+        ("bin/count", awk),
+        &[(
+            "        n++\n    }\n",
+            "        n++\n",
+            "(awk: missing })".to_string(),
+        )],
+    );
+    assert_exact_for_every_agent(
+        ("lib/Text/Wrap.pm", wrap),
+        &[
+            ("    my $r = \"\";\n", "    my $r = \"{ (\";\n"),
+            ("    return $r;\n", "    print <<EOT;\n}\nEOT\n    return $r;\n"),
+        ],
+    );
+    assert_exact_for_every_agent(
+        ("bin/count", awk),
+        &[("        n++\n", "        if (/[{(]/) n++\n")],
+    );
+    assert_exact_for_every_agent(("family.pl", prolog), &[("bob).\n", "bob).\nparent(bob, (ann).\n")]);
+}
