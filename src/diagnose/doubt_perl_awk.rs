@@ -26,8 +26,10 @@
 //! lines), `/../` where a term is expected (after an operator, `(`, `,`,
 //! `{`, `;`, `=~`, `!~`, `split`, `grep`, `return`, `and`..., a line's
 //! start after one), heredocs (`<<"EOF"`, `<<'EOF'`, `<<EOF`, `<<~EOF`:
-//! their bodies to the closing line), POD (`=pod`, `=head1`.. at column 0
-//! to `=cut`), formats (`format X =` to `.`), special variables (`$)`,
+//! their bodies to the closing line; a bare `<<EOF` after a number or a
+//! closing bracket is a shift), POD (`=pod`, `=head1`.. at column 0
+//! to `=cut`), `<..>` where a term is expected (`<$fh>`, `<*.{c,h}>`),
+//! formats (`format X =` to `.`), special variables (`$)`,
 //! `$]`, `$"`, `$'`), prototypes (`sub f($$)`), and all after `__END__`
 //! or `__DATA__`. Not read: a quote operator word at a line's end whose
 //! delimiter never comes, a construct left open at the file's end.
@@ -670,26 +672,37 @@ mod perl {
                 }
                 // A heredoc: where a term stands, after a function's name
                 // or a filehandle (`print $fh <<EOT`); `1<<BIT` shifts.
-                '<' if next == Some('<')
-                    && (self.term
-                        || after_word
-                        || !chars[..i]
+                '<' if next == Some('<') => {
+                    let shifts = !self.term
+                        && !after_word
+                        && chars[..i]
                             .iter()
                             .rev()
                             .find(|c| !c.is_whitespace())
-                            .is_some_and(|c| c.is_ascii_digit() || CLOSE.contains(c))) =>
-                {
-                    match heredoc(chars, i + 2) {
-                    Some((word, indented, end)) => {
-                        self.heredocs.push_back((word, indented));
-                        self.term = false;
-                        return Some(end);
+                            .is_some_and(|c| c.is_ascii_digit() || CLOSE.contains(c));
+                    // A quoted terminator opens one anywhere (`print {$fh}
+                    // <<"EOT"`): no shift takes a string.
+                    let quoted = chars[i + 2..]
+                        .iter()
+                        .find(|c| !matches!(c, ' ' | '~'))
+                        .is_some_and(|c| matches!(c, '"' | '\''));
+                    match heredoc(chars, i + 2).filter(|_| quoted || !shifts) {
+                        Some((word, indented, end)) => {
+                            self.heredocs.push_back((word, indented));
+                            self.term = false;
+                            return Some(end);
+                        }
+                        None => {
+                            self.term = true;
+                            i + 2
+                        }
                     }
-                    None => {
-                        self.term = true;
-                        i + 2
-                    }
-                    }
+                }
+                // Where a term stands, `<..>` reads a line or globs
+                // (`<$fh>`, `<*.{c,h}>`): text to the `>` on its line.
+                '<' if self.term && chars[i + 1..].contains(&'>') => {
+                    self.term = false;
+                    return Some(i + 2 + chars[i + 1..].iter().position(|&c| c == '>').unwrap_or(0));
                 }
                 c if ident_start(c) => return Some(self.word(chars, i)),
                 c if c.is_ascii_digit() => {
@@ -1074,6 +1087,9 @@ mod tests {
             "print <<\"EOT\", <<~'X';\n  { ( [\nEOT\n    ) ]\n    X",
             "eval <<'.' if LEXICAL;\nsub hex { (\n.",
             "print $fh <<\"EOB\";\n  {\nEOB\nmy $m = (1<<FLAG) | ($x << 2);",
+            "for my $f (<*.{gz,txt}>) { print <$fh> if $a < $b }",
+            "while ($n < 30 && $x->cmp(2 << $n) > 0) { $m = (1 << $n, 2) }",
+            "print { $fh } <<\"CTRL\";\nit's {\nCTRL",
             "\n=head1 Usage\n\n  f( {\n\n=cut\n",
             "local $\" = ']'; local $/; my $v = $] + 1; print $) if 0;",
             "sub max($$) { $_[0] > $_[1] ? $_[0] : $_[1] }",
