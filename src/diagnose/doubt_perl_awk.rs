@@ -433,6 +433,9 @@ mod perl {
         heredocs: VecDeque<(String, bool)>,
         /// Whether the lines read now are heredoc bodies.
         in_bodies: bool,
+        /// The last `>` of the line being read (a `<..>` closes on its
+        /// line; kept so a line of many `<` is read once).
+        last_gt: Option<usize>,
         /// Whether the code read last is a word (a function's name:
         /// `eval <<EOT`, `print <<EOT` open heredocs).
         after_word: bool,
@@ -445,6 +448,7 @@ mod perl {
             term: true,
             heredocs: VecDeque::new(),
             in_bodies: false,
+            last_gt: None,
             after_word: false,
         };
         for (at, raw) in lines.iter().enumerate() {
@@ -505,6 +509,7 @@ mod perl {
                 _ => {}
             }
             let chars: Vec<char> = line.chars().collect();
+            self.last_gt = chars.iter().rposition(|&c| c == '>');
             let mut i = 0;
             while i < chars.len() {
                 i = match self.state.clone() {
@@ -700,9 +705,10 @@ mod perl {
                 }
                 // Where a term stands, `<..>` reads a line or globs
                 // (`<$fh>`, `<*.{c,h}>`): text to the `>` on its line.
-                '<' if self.term && chars[i + 1..].contains(&'>') => {
+                '<' if self.term && self.last_gt.is_some_and(|g| g > i) => {
                     self.term = false;
-                    return Some(i + 2 + chars[i + 1..].iter().position(|&c| c == '>').unwrap_or(0));
+                    let to = chars[i + 1..].iter().position(|&c| c == '>').unwrap_or(0);
+                    return Some(i + 2 + to);
                 }
                 c if ident_start(c) => return Some(self.word(chars, i)),
                 c if c.is_ascii_digit() => {
@@ -821,7 +827,9 @@ mod perl {
             if chars.get(k) != Some(&'(') {
                 return k;
             }
-            let Some(len) = chars[k + 1..].iter().position(|&c| c == ')') else {
+            // A prototype is short: a long scan would read a line of
+            // many `sub (` again and again.
+            let Some(len) = chars[k + 1..].iter().take(64).position(|&c| c == ')') else {
                 return k;
             };
             let body = &chars[k + 1..k + 1 + len];
@@ -1132,6 +1140,33 @@ mod tests {
             script_unbalanced("a.pm", base, "sub f {\n    g(\"x);\n}\n"),
             None
         );
+    }
+
+    /// Hostile lines read once, without a panic: many `<`, `sub (`, a
+    /// quote operator, a `$` or a `\` at a line's end.
+    #[test]
+    fn hostile_lines_are_read_without_a_panic() {
+        let long = format!("{}\n{}\n", "< ".repeat(50_000), "sub (".repeat(20_000));
+        for text in [
+            long.as_str(),
+            "s",
+            "$",
+            "$#",
+            "<<",
+            "<<~",
+            "<<\"",
+            "q\\",
+            "y",
+            "s{a}",
+            "sub",
+            "=",
+            "\"\\",
+        ] {
+            for path in ["a.pm", "a.awk"] {
+                let _ = script_unbalanced(path, "{}\n", &format!("{text}\n{{\n"));
+                let _ = script_unbalanced(path, text, "{\n");
+            }
+        }
     }
 
     #[test]

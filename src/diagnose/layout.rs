@@ -93,7 +93,8 @@ pub enum BreakKind {
     /// ([`super::doubt_ini`]).
     KeyTwice,
     /// A brace language's brackets left unbalanced
-    /// ([`super::doubt_braces`]), a Ruby or Lua block left without its
+    /// ([`super::doubt_braces`]), a Perl or awk file's
+    /// ([`super::doubt_perl_awk`]), a Ruby or Lua block left without its
     /// `end` ([`super::doubt_ends`]), a shell block without its `fi` or
     /// `done` ([`super::doubt_shell`]), a Rust format string's `{` or `}`
     /// unmatched ([`super::doubt_format`]).
