@@ -228,7 +228,9 @@ impl ScriptUnbalanced {
                 format!("close the `{open}` the new text opens, or leave it out")
             }
             (false, false, true) => "send the new text with the line that opens the block".into(),
-            (false, false, false) => format!("leave out the extra `{close}`, or open what it closes"),
+            (false, false, false) => {
+                format!("leave out the extra `{close}`, or open what it closes")
+            }
         };
         format!("{}: {advice}", self.fault())
     }
@@ -260,7 +262,12 @@ impl ScriptUnbalanced {
             format!("as written, the file has {count} `{close}` more than `{open}`")
         };
         let place = match &self.line {
-            Some(l) => edit_place(l, self.excess > 0, self.of_old, &format!("closing `{close}`")),
+            Some(l) => edit_place(
+                l,
+                self.excess > 0,
+                self.of_old,
+                &format!("closing `{close}`"),
+            ),
             None => String::new(),
         };
         format!(
@@ -302,7 +309,10 @@ pub fn script_unbalanced(path: &str, original: &str, result: &str) -> Option<Scr
             acc
         })
     };
-    let (old_sum, new_sum) = (sum(&before, old_changed.clone()), sum(&after, new_changed.clone()));
+    let (old_sum, new_sum) = (
+        sum(&before, old_changed.clone()),
+        sum(&after, new_changed.clone()),
+    );
     let balance = |s: [usize; 6], k: usize| s[k] as i64 - s[3 + k] as i64;
     // The edit's own lines must change the balance: a reading that moves
     // for another reason (a string the edit opens) is not judged here.
@@ -396,7 +406,10 @@ mod perl {
         },
         /// A quote operator read, or a bracketed first part of `s{..}`
         /// ended: waiting for a delimiter opening the next part.
-        Await { parts: usize, flags: bool },
+        Await {
+            parts: usize,
+            flags: bool,
+        },
         /// POD, to a `=cut` line.
         Pod,
         /// A format's picture lines, to a `.` line.
@@ -490,7 +503,9 @@ mod perl {
                 }
                 State::Code => {
                     let mut chars = line.chars();
-                    if chars.next() == Some('=') && chars.next().is_some_and(|c| c.is_ascii_alphabetic()) {
+                    if chars.next() == Some('=')
+                        && chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+                    {
                         if !line.starts_with("=cut") {
                             self.state = State::Pod;
                         }
@@ -770,11 +785,16 @@ mod perl {
             let end = word_end(chars, i);
             let word: String = chars[i..end].iter().collect();
             let before = |k: usize| i.checked_sub(k).map(|k| chars[k]);
-            let after = chars[end..].iter().position(|c| !c.is_whitespace()).map(|k| end + k);
-            let fat_comma = after.is_some_and(|k| chars[k] == '=' && chars.get(k + 1) == Some(&'>'));
+            let after = chars[end..]
+                .iter()
+                .position(|c| !c.is_whitespace())
+                .map(|k| end + k);
+            let fat_comma =
+                after.is_some_and(|k| chars[k] == '=' && chars.get(k + 1) == Some(&'>'));
             let key = after.is_some_and(|k| chars[k] == '}')
                 && chars[..i].iter().rev().find(|c| !c.is_whitespace()) == Some(&'{');
-            let method = before(1) == Some('-') || (before(1) == Some('>') && before(2) == Some('-'));
+            let method =
+                before(1) == Some('-') || (before(1) == Some('>') && before(2) == Some('-'));
             if let Some((parts, flags)) = quote_parts(&word)
                 && !fat_comma
                 && !key
@@ -1072,7 +1092,13 @@ mod tests {
         assert!(
             extra.is_some_and(|u| u.fault().contains("perl -c: Unmatched right curly bracket"))
         );
-        let paren = check_edit(script_unbalanced, "W.pm", WRAP, "for my $t (@t)", "for my $t (@t");
+        let paren = check_edit(
+            script_unbalanced,
+            "W.pm",
+            WRAP,
+            "for my $t (@t)",
+            "for my $t (@t",
+        );
         assert!(paren.is_some_and(|u| u.pair == ('(', ')') && u.fault().contains("syntax error")));
     }
 
@@ -1111,7 +1137,13 @@ mod tests {
                 None,
                 "{construct:?}"
             );
-            let dropped = check_edit(script_unbalanced, "a.pm", &with, "        g();\n    }\n", "        g();\n");
+            let dropped = check_edit(
+                script_unbalanced,
+                "a.pm",
+                &with,
+                "        g();\n    }\n",
+                "        g();\n",
+            );
             assert_eq!(
                 dropped.map(|u| (u.pair, u.excess)),
                 Some((('{', '}'), 1)),
@@ -1129,11 +1161,17 @@ mod tests {
         let base = "sub f {\n    g();\n}\n";
         // Unbalanced before.
         let broken = "sub f {\n    g();\n";
-        assert_eq!(script_unbalanced("a.pm", broken, "sub f {\n    h();\n"), None);
+        assert_eq!(
+            script_unbalanced("a.pm", broken, "sub f {\n    h();\n"),
+            None
+        );
         // A heredoc that never ends, a string open at the end.
         for unsure in ["print <<EOT;\n{\n", "my $s = \"{\n"] {
             let with = format!("{base}{unsure}");
-            assert_eq!(script_unbalanced("a.pm", &with, &with.replace("g()", "g(")), None);
+            assert_eq!(
+                script_unbalanced("a.pm", &with, &with.replace("g()", "g(")),
+                None
+            );
         }
         // The edit opens a string that runs to the end: the string check's.
         assert_eq!(
@@ -1176,13 +1214,29 @@ mod tests {
             ("x.pl", "use strict;\n", Some(BracketScript::Perl)),
             ("t/basic.t", "use Test::More;\n", Some(BracketScript::Perl)),
             ("x.pl", "#!/usr/bin/perl -w\n", Some(BracketScript::Perl)),
-            ("bin/tool", "#!/usr/bin/env perl\n", Some(BracketScript::Perl)),
-            ("bin/tool", "#!/usr/bin/perl5.36\n", Some(BracketScript::Perl)),
+            (
+                "bin/tool",
+                "#!/usr/bin/env perl\n",
+                Some(BracketScript::Perl),
+            ),
+            (
+                "bin/tool",
+                "#!/usr/bin/perl5.36\n",
+                Some(BracketScript::Perl),
+            ),
             ("a.awk", "", Some(BracketScript::Awk)),
             ("tool", "#!/usr/bin/awk -f\n", Some(BracketScript::Awk)),
-            ("tool", "#!/usr/bin/env -S gawk -f\n", Some(BracketScript::Awk)),
+            (
+                "tool",
+                "#!/usr/bin/env -S gawk -f\n",
+                Some(BracketScript::Awk),
+            ),
             // Prolog's `.pl`.
-            ("family.pl", ":- module(family, [parent/2]).\nparent(a, b).\n", None),
+            (
+                "family.pl",
+                ":- module(family, [parent/2]).\nparent(a, b).\n",
+                None,
+            ),
             ("family.pl", "parent(a, b).\n", None),
             ("notes.t", "some text\n", None),
             ("a.sh", "#!/usr/bin/perl\n", None),
@@ -1193,7 +1247,8 @@ mod tests {
         }
     }
 
-    const AWK: &str = "BEGIN { n = 0 }\n{\n    if ($1 ~ /[}]/) {\n        n++\n    }\n}\nEND { print n }\n";
+    const AWK: &str =
+        "BEGIN { n = 0 }\n{\n    if ($1 ~ /[}]/) {\n        n++\n    }\n}\nEND { print n }\n";
 
     /// Tester 50 T-10: an awk `if` block's `}` dropped (mawk: "missing }
     /// near END").
@@ -1215,7 +1270,13 @@ mod tests {
                  not close (line 5 `}`): send the new text with its closing `}`"
             )
         );
-        let extra = check_edit(script_unbalanced, "count.awk", AWK, "        n++\n", "        n++)\n");
+        let extra = check_edit(
+            script_unbalanced,
+            "count.awk",
+            AWK,
+            "        n++\n",
+            "        n++)\n",
+        );
         assert!(extra.is_some_and(|u| u.fault().contains("awk: extra ')'")));
     }
 
@@ -1228,9 +1289,18 @@ mod tests {
             "{ if (x) print \"a \\\n  { b\" }",
         ] {
             let with = format!("{construct}\n{AWK}");
-            assert_eq!(script_unbalanced("a.awk", AWK, &with), None, "{construct:?}");
-            let dropped =
-                check_edit(script_unbalanced, "a.awk", &with, "        n++\n    }\n", "        n++\n");
+            assert_eq!(
+                script_unbalanced("a.awk", AWK, &with),
+                None,
+                "{construct:?}"
+            );
+            let dropped = check_edit(
+                script_unbalanced,
+                "a.awk",
+                &with,
+                "        n++\n    }\n",
+                "        n++\n",
+            );
             assert_eq!(dropped.map(|u| u.excess), Some(1), "{construct:?}");
         }
     }

@@ -4579,7 +4579,10 @@ fn a_perl_or_awk_blocks_lost_brace_is_a_doubt() {
         ("lib/Text/Wrap.pm", wrap),
         &[
             ("    my $r = \"\";\n", "    my $r = \"{ (\";\n"),
-            ("    return $r;\n", "    print <<EOT;\n}\nEOT\n    return $r;\n"),
+            (
+                "    return $r;\n",
+                "    print <<EOT;\n}\nEOT\n    return $r;\n",
+            ),
         ],
     );
     assert_exact_for_every_agent(
@@ -4588,6 +4591,9 @@ fn a_perl_or_awk_blocks_lost_brace_is_a_doubt() {
     );
     assert_exact_for_every_agent(
         ("family.pl", prolog),
-        &[("parent(tom, bob).\n", "parent(tom, bob).\nparent(bob, (ann).\n")],
+        &[(
+            "parent(tom, bob).\n",
+            "parent(tom, bob).\nparent(bob, (ann).\n",
+        )],
     );
 }
