@@ -390,20 +390,40 @@ mod perl {
     use super::{Brackets, closer_of, word_char};
     use std::collections::VecDeque;
 
+    /// A quoted part being read.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    struct Part {
+        /// Its closing delimiter.
+        close: char,
+        /// Its opening delimiter where it brackets (`{` of `q{..}`), and
+        /// how deep those nest inside it.
+        open: Option<char>,
+        depth: usize,
+        /// The parts after it (`s` and `tr`: one after the first).
+        parts_after: usize,
+        /// Whether flags follow its end (`/x`, `s/a/b/g`).
+        flags: bool,
+    }
+
+    impl Part {
+        /// A part opening at delimiter `c`, `parts_after` parts after it.
+        fn at(c: char, parts_after: usize, flags: bool) -> Part {
+            Part {
+                close: closer_of(c).unwrap_or(c),
+                open: closer_of(c).map(|_| c),
+                depth: 0,
+                parts_after,
+                flags,
+            }
+        }
+    }
+
     /// Where the reading is.
     #[derive(Debug, Clone, PartialEq, Eq)]
     enum State {
         Code,
-        /// Inside a quoted part: its closing delimiter, its opening one
-        /// when it brackets (and how deep those nest), the parts after it
-        /// (`s` and `tr`: one), and whether flags follow its end.
-        Quote {
-            close: char,
-            open: Option<char>,
-            depth: usize,
-            parts_after: usize,
-            flags: bool,
-        },
+        /// Inside a quoted part.
+        Quote(Part),
         /// A quote operator read, or a bracketed first part of `s{..}`
         /// ended: waiting for a delimiter opening the next part.
         Await {
@@ -532,13 +552,7 @@ mod perl {
                         Some(next) => next,
                         None => break,
                     },
-                    State::Quote {
-                        close,
-                        open,
-                        depth,
-                        parts_after,
-                        flags,
-                    } => self.quoted(&chars, i, close, open, depth, parts_after, flags),
+                    State::Quote(part) => self.quoted(&chars, i, part),
                     State::Await { parts, flags } => {
                         let c = chars[i];
                         if c.is_whitespace() {
@@ -546,15 +560,7 @@ mod perl {
                         } else if c == '#' {
                             break;
                         } else {
-                            let close = closer_of(c).unwrap_or(c);
-                            let open = closer_of(c).map(|_| c);
-                            self.state = State::Quote {
-                                close,
-                                open,
-                                depth: 0,
-                                parts_after: parts - 1,
-                                flags,
-                            };
+                            self.state = State::Quote(Part::at(c, parts - 1, flags));
                             i + 1
                         }
                     }
@@ -571,83 +577,58 @@ mod perl {
             }
         }
 
-        /// Reads a quoted part at `chars[i]`: the index after what it took.
-        #[allow(clippy::too_many_arguments)]
-        fn quoted(
-            &mut self,
-            chars: &[char],
-            i: usize,
-            close: char,
-            open: Option<char>,
-            depth: usize,
-            parts_after: usize,
-            flags: bool,
-        ) -> usize {
+        /// Reads quoted `part` at `chars[i]`: the index after what it took.
+        fn quoted(&mut self, chars: &[char], i: usize, part: Part) -> usize {
             let c = chars[i];
             if c == '\\' {
                 return i + 2;
             }
-            if Some(c) == open {
-                self.state = State::Quote {
-                    close,
-                    open,
-                    depth: depth + 1,
-                    parts_after,
-                    flags,
-                };
+            if Some(c) == part.open {
+                self.state = State::Quote(Part {
+                    depth: part.depth + 1,
+                    ..part
+                });
                 return i + 1;
             }
-            if c != close {
+            if c != part.close {
                 return i + 1;
             }
-            if depth > 0 {
-                self.state = State::Quote {
-                    close,
-                    open,
-                    depth: depth - 1,
-                    parts_after,
-                    flags,
-                };
+            if part.depth > 0 {
+                self.state = State::Quote(Part {
+                    depth: part.depth - 1,
+                    ..part
+                });
                 return i + 1;
             }
-            if parts_after == 0 {
+            if part.parts_after == 0 {
                 self.state = State::Code;
                 self.term = false;
                 let mut k = i + 1;
-                if flags {
+                if part.flags {
                     while k < chars.len() && chars[k].is_ascii_alphabetic() {
                         k += 1;
                     }
                 }
                 return k;
             }
-            self.state = if open.is_some() {
+            self.state = if part.open.is_some() {
                 // `s{..}{..}`: the next part has delimiters of its own.
                 State::Await {
-                    parts: parts_after,
-                    flags,
+                    parts: part.parts_after,
+                    flags: part.flags,
                 }
             } else {
-                State::Quote {
-                    close,
-                    open,
-                    depth: 0,
-                    parts_after: parts_after - 1,
-                    flags,
-                }
+                State::Quote(Part {
+                    parts_after: part.parts_after - 1,
+                    ..part
+                })
             };
             i + 1
         }
 
         /// Enters a one-part quoted construct closed by `close`.
         fn enter(&mut self, close: char, flags: bool) {
-            self.state = State::Quote {
-                close,
-                open: None,
-                depth: 0,
-                parts_after: 0,
-                flags,
-            };
+            self.state = State::Quote(Part::at(close, 0, flags));
         }
 
         /// Reads code at `chars[i]`: the index after what it took, `None`
@@ -810,14 +791,7 @@ mod perl {
                     Some(k) if k > end && word_char(chars[k]) => {}
                     Some(k) if chars[k] == ',' && k > end => {}
                     Some(k) => {
-                        let c = chars[k];
-                        self.state = State::Quote {
-                            close: closer_of(c).unwrap_or(c),
-                            open: closer_of(c).map(|_| c),
-                            depth: 0,
-                            parts_after: parts - 1,
-                            flags,
-                        };
+                        self.state = State::Quote(Part::at(chars[k], parts - 1, flags));
                         return k + 1;
                     }
                     None => {
