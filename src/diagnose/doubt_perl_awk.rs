@@ -241,11 +241,12 @@ impl ScriptUnbalanced {
         let lang = self.script.name();
         let k = CLOSE.iter().position(|&c| c == close).unwrap_or(0);
         let read = format!(
-            "srview counts {lang}'s brackets outside strings, comments and {}; the file \
-             before has each closed",
+            "srview counts {lang}'s brackets outside {}; the file before has each closed",
             match self.script {
-                BracketScript::Perl => "quote operators, regular expressions, heredocs and POD",
-                BracketScript::Awk => "regular expressions",
+                BracketScript::Perl => {
+                    "comments, strings, quote operators, regular expressions, heredocs and POD"
+                }
+                BracketScript::Awk => "comments, strings and regular expressions",
             }
         );
         if let Some(line) = self.crossed {
@@ -1056,9 +1057,9 @@ mod tests {
             found.map(|u| u.describe()).as_deref(),
             Some(
                 "as written, the file has one `}` fewer than `{` (perl -c: Missing right curly \
-                 or square bracket) (srview counts Perl's brackets outside strings, comments \
-                 and quote operators, regular expressions, heredocs and POD; the file before \
-                 has each closed): the edit's old text closes a block its new text does not \
+                 or square bracket) (srview counts Perl's brackets outside comments, strings, \
+                 quote operators, regular expressions, heredocs and POD; the file before has \
+                 each closed): the edit's old text closes a block its new text does not \
                  close (line 12 `}`): send the new text with its closing `}`"
             )
         );
@@ -1239,7 +1240,7 @@ mod tests {
             found.map(|u| u.describe()).as_deref(),
             Some(
                 "as written, the file has one `}` fewer than `{` (awk: missing }) (srview counts \
-                 awk's brackets outside strings, comments and regular expressions; the file \
+                 awk's brackets outside comments, strings and regular expressions; the file \
                  before has each closed): the edit's old text closes a block its new text does \
                  not close (line 5 `}`): send the new text with its closing `}`"
             )

@@ -4552,7 +4552,7 @@ fn a_perl_or_awk_blocks_lost_brace_is_a_doubt() {
             "    return $r;\n}\n",
             "    return $r;\n",
             "as written, the file has one `}` fewer than `{` (perl -c: Missing right curly or \
-             square bracket) (srview counts Perl's brackets outside strings, comments and quote \
+             square bracket) (srview counts Perl's brackets outside comments, strings, quote \
              operators, regular expressions, heredocs and POD; the file before has each \
              closed): the edit's old text closes a block its new text does not close (line 12 \
              `}`)"
