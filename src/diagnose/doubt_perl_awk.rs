@@ -153,8 +153,8 @@ struct Brackets {
     /// The openers not yet closed: pair and line (0-based).
     open: Vec<(usize, usize)>,
     /// The first closer meeting no opener, or an opener of another pair:
-    /// its line and pair.
-    stray: Option<(usize, usize)>,
+    /// its line, its pair and the opener's pair (`None`: no opener).
+    stray: Option<(usize, usize, Option<usize>)>,
     /// Per line read: its openers and closers per pair.
     per_line: Vec<[usize; 6]>,
     /// A construct the reading cannot tell was met, or the reading ended
@@ -183,8 +183,9 @@ impl Brackets {
         self.count(line)[3 + k] += 1;
         match self.open.pop() {
             Some((open, _)) if open == k => {}
-            _ => {
-                self.stray.get_or_insert((line, k));
+            met => {
+                self.stray
+                    .get_or_insert((line, k, met.map(|(open, _)| open)));
             }
         }
         true
@@ -320,13 +321,8 @@ pub fn script_unbalanced(path: &str, original: &str, result: &str) -> Option<Scr
     let Some(k) = (0..3).find(|&k| balance(new_sum, k) != balance(old_sum, k)) else {
         // Every pair counts even; a closer the new text holds meets an
         // opener of another pair.
-        let (at, k) = after.stray.filter(|(at, _)| new_changed.contains(at))?;
-        let opener = after
-            .open
-            .last()
-            .map(|&(o, _)| o)
-            .filter(|&o| o != k)
-            .unwrap_or((k + 1) % 3);
+        let (at, k, opener) = after.stray.filter(|(at, ..)| new_changed.contains(at))?;
+        let opener = opener?;
         return Some(ScriptUnbalanced {
             script,
             pair: (OPEN[opener], CLOSE[k]),
@@ -1075,6 +1071,27 @@ mod tests {
             "for my $t (@t",
         );
         assert!(paren.is_some_and(|u| u.pair == ('(', ')') && u.fault().contains("syntax error")));
+    }
+
+    /// Closers swapped: every pair counts even, but `)` meets a `{`.
+    #[test]
+    fn crossed_brackets_are_doubted() {
+        let crossed = check_edit(
+            script_unbalanced,
+            "W.pm",
+            WRAP,
+            "    return $r;\n",
+            "    f({a)};\n    return $r;\n",
+        );
+        assert_eq!(
+            crossed.map(|u| u.fault()).as_deref(),
+            Some(
+                "as written, the file's brackets cross: the `)` on line 11 meets a `{` (perl \
+                 -c: syntax error) (srview counts Perl's brackets outside comments, strings, \
+                 quote operators, regular expressions, heredocs and POD; the file before has \
+                 each closed)"
+            )
+        );
     }
 
     /// Perl's strings, quote operators, regexes, heredocs, POD and
