@@ -43,6 +43,7 @@ use super::doubt_normal::other_form;
 use super::doubt_not_yaml::yaml_unparsed;
 use super::doubt_npm_script::npm_script_cut;
 use super::doubt_overload::overload_alone;
+use super::doubt_perl_awk::script_unbalanced;
 use super::doubt_py_depth::python_depth_move;
 use super::doubt_py_method_gone::python_method_gone;
 use super::doubt_pyparse::python_parse;
@@ -93,6 +94,7 @@ pub fn result_read(path: &str, content: &str) -> bool {
         || super::doubt_web::web_name(path)
         || super::doubt_heredoc::is_dockerfile(path)
         || super::doubt_separator::separator_read(path)
+        || super::doubt_perl_awk::bracket_script_name(path, content)
 }
 
 /// What kind of fault a [`LayoutBreak`] is.
@@ -110,7 +112,8 @@ pub enum BreakKind {
     /// ([`super::doubt_ini`]).
     KeyTwice,
     /// A brace language's brackets left unbalanced
-    /// ([`super::doubt_braces`]), a Ruby or Lua block left without its
+    /// ([`super::doubt_braces`]), a Perl or awk file's
+    /// ([`super::doubt_perl_awk`]), a Ruby or Lua block left without its
     /// `end` ([`super::doubt_ends`]), a shell block without its `fi` or
     /// `done` ([`super::doubt_shell`]), a Rust format string's `{` or `}`
     /// unmatched ([`super::doubt_format`]).
@@ -504,6 +507,9 @@ fn layout_with(path: &str, original: &str, result: &str, advice: bool) -> Option
     // A Ruby or Lua block left without its `end`, or an `end` closing
     // none ([`super::doubt_ends`]).
     let found = found.or_else(|| said!(Unbalanced, ends_unbalanced(path, original, result)));
+    // A Perl or awk file's brackets left unbalanced
+    // ([`super::doubt_perl_awk`]).
+    let found = found.or_else(|| said!(Unbalanced, script_unbalanced(path, original, result)));
     // A C preprocessor or make conditional left open, or a directive
     // closing none ([`super::doubt_conditionals`]).
     let found =

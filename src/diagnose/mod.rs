@@ -66,6 +66,7 @@ pub mod doubt_normal;
 pub mod doubt_not_yaml;
 pub mod doubt_npm_script;
 pub mod doubt_overload;
+pub mod doubt_perl_awk;
 pub mod doubt_py_depth;
 pub mod doubt_py_method_gone;
 pub mod doubt_pyparse;

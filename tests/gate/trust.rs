@@ -4744,3 +4744,68 @@ fn a_kept_yaml_key_sent_deeper_below_a_new_key_is_named_with_what_yaml_reads() {
     let followed = "    environment:\n      DEBUG: \"0\"\n      TZ: UTC\n  db:\n";
     assert_exact_for_every_agent(("compose.yml", compose), &[(old, followed)]);
 }
+
+/// Tester 50's T-10: the `}` after `return $r;` of Text::Wrap's `sub wrap`
+/// taken out, and an awk `if` block's `}`, were allowed (`perl -c`:
+/// "Missing right curly or square bracket"; mawk: "missing } near END").
+/// Each is a doubt for every agent, in perl's and awk's words, for a
+/// `.pm`, a script told by its `#!` and an `.awk` file; harmless edits
+/// (a string holding brackets, a regex, a heredoc) and a Prolog `.pl`
+/// file are exact.
+#[test]
+fn a_perl_or_awk_blocks_lost_brace_is_a_doubt() {
+    let wrap = "package Text::Wrap;\n\nuse strict;\n\nsub wrap {\n    my ($ip, $xp, @t) = @_;\n    my $r = \"\";\n    for my $t (@t) {\n        $r .= $t =~ s{\\s+}{ }gr;\n    }\n    return $r;\n}\n\n1;\n";
+    let script = "#!/usr/bin/env perl\nuse strict;\nmy %seen;\nwhile (my $l = <STDIN>) {\n    next if $l =~ /^[#{]/;\n    $seen{$l}++;\n}\nprint scalar(keys %seen), \"\\n\";\n";
+    let awk = "#!/usr/bin/awk -f\nBEGIN { n = 0 }\n{\n    if ($1 ~ /^[}]/) {\n        n++\n    }\n}\nEND { print n }\n";
+    let prolog = "parent(tom, bob).\nancestor(X, Y) :- parent(X, Y).\n";
+    assert_doubts_say(
+        ("lib/Text/Wrap.pm", wrap),
+        &[(
+            "    return $r;\n}\n",
+            "    return $r;\n",
+            "as written, the file has one `}` fewer than `{` (perl -c: Missing right curly or \
+             square bracket) (srview counts Perl's brackets outside comments, strings, quote \
+             operators, regular expressions, heredocs and POD; the file before has each \
+             closed): the edit's old text closes a block its new text does not close (line 12 \
+             `}`)"
+                .to_string(),
+        )],
+    );
+    assert_doubts_say(
+        ("bin/uniq-count", script),
+        &[(
+            "    $seen{$l}++;\n}\n",
+            "    $seen{$l}++;\n}\n}\n",
+            "(perl -c: Unmatched right curly bracket)".to_string(),
+        )],
+    );
+    assert_doubts_say(
+        ("bin/count", awk),
+        &[(
+            "        n++\n    }\n",
+            "        n++\n",
+            "(awk: missing })".to_string(),
+        )],
+    );
+    assert_exact_for_every_agent(
+        ("lib/Text/Wrap.pm", wrap),
+        &[
+            ("    my $r = \"\";\n", "    my $r = \"{ (\";\n"),
+            (
+                "    return $r;\n",
+                "    print <<EOT;\n}\nEOT\n    return $r;\n",
+            ),
+        ],
+    );
+    assert_exact_for_every_agent(
+        ("bin/count", awk),
+        &[("        n++\n", "        if (/[{(]/) n++\n")],
+    );
+    assert_exact_for_every_agent(
+        ("family.pl", prolog),
+        &[(
+            "parent(tom, bob).\n",
+            "parent(tom, bob).\nparent(bob, (ann).\n",
+        )],
+    );
+}
