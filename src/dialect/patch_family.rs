@@ -651,6 +651,80 @@ mod tests {
         assert!(judged(&OPENCODE, &files, &wrap(&nothing)).is_empty());
     }
 
+    /// One file updated by two sections under two names (tester 51 T-01):
+    /// `./a.py`, its absolute path, or a symbolic link to it. Cline (which
+    /// refuses only the same spelling twice) and OpenCode both read each
+    /// section from the file before the patch and write them in turn: the
+    /// first change is lost, said with the name the later section uses.
+    #[test]
+    fn a_file_named_two_ways_loses_its_first_section() {
+        let before = "def f():\n    return 1\n\n\ndef g():\n    return 3\n";
+        let fs = crate::dialect::apply_patch::MemoryFs::new([
+            ("a.py".to_string(), before.to_string()),
+        ])
+        .with_link("link.py", "a.py");
+        let patch = |second: &str| {
+            wrap(&format!(
+                "*** Update File: a.py\n@@\n def f():\n-    return 1\n+    return 2\n\
+                 *** Update File: {second}\n@@\n def g():\n-    return 3\n+    return 4\n"
+            ))
+        };
+        let lost = |named: &str, agent: &str| {
+            format!(
+                "sections 1 and 2 both update a.py (patch lines 2-11{named}): {agent}'s \
+                 apply_patch reads each section from a.py as it was before the patch and \
+                 writes them in turn, so section 2's result replaces section 1's, and the \
+                 change of section 1 is lost: send the hunks of a.py as one section, in file \
+                 order"
+            )
+        };
+        for agent in AGENTS {
+            let row = find(agent.dialect).expect("row");
+            let key = row.text_field.expect("a patch field");
+            for (second, named) in [
+                ("./a.py", ", section 2 naming it ./a.py"),
+                ("/p/a.py", ", section 2 naming it /p/a.py"),
+                ("link.py", ", section 2 naming it link.py, a symbolic link to it"),
+            ] {
+                let input = serde_json::json!({ key: patch(second) });
+                let call = ToolCall {
+                    input: &input,
+                    cwd: "/p",
+                    fs: &fs,
+                };
+                let outcome = row.matcher().expect("matcher").run(&call);
+                assert!(outcome.ok, "{} {second}: {outcome:?}", agent.dialect);
+                let doubts: Vec<(PatchDoubtKind, String)> = outcome
+                    .patch_doubts
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|d| (d.kind, d.message))
+                    .collect();
+                assert_eq!(
+                    doubts,
+                    [(PatchDoubtKind::SplitSections, lost(named, agent.name))],
+                    "{} {second}",
+                    agent.dialect
+                );
+            }
+        }
+        // Another file (a link elsewhere is another file): nothing lost.
+        let other = crate::dialect::apply_patch::MemoryFs::new([
+            ("a.py".to_string(), before.to_string()),
+            ("b.py".to_string(), before.to_string()),
+        ])
+        .with_link("link.py", "b.py");
+        let input = serde_json::json!({ "input": patch("link.py") });
+        let call = ToolCall {
+            input: &input,
+            cwd: "/p",
+            fs: &other,
+        };
+        let cline = find(CLINE.dialect).and_then(|row| row.matcher()).expect("matcher");
+        let outcome = cline.run(&call);
+        assert!(outcome.ok && outcome.patch_doubts == Some(Vec::new()), "{outcome:?}");
+    }
+
     const SHAPES: &str = "class Circle:\n    def __init__(self, r):\n        self.r = r\n\n    def area(self):\n        return 3.14159 * self.r ** 2\n\n\nclass Square:\n    def __init__(self, s):\n        self.s = s\n\n    def area(self):\n        return self.s ** 2\n";
 
     const SVC: &str = "def start(cfg):\n    retries = 3\n    connect(cfg)\n\n\ndef helper():\n    return 1\n\n\ndef stop(cfg):\n    retries = 3\n    disconnect(cfg)\n";
@@ -770,6 +844,39 @@ mod tests {
                 patch: wrap("*** Update File: m.py\n*** Move to: ./m.py\n@@\n-x = 1\n+x = 2\n"),
                 opencode: Some((K::MovesOntoItself, "m.py is moved onto itself")),
                 cline: Some((K::MovesOntoItself, "m.py is moved onto itself")),
+            },
+            Case {
+                what: "an update, then a delete of the file (tester 51 T-07)",
+                files: &[("m.py", "x = 1\n")],
+                patch: wrap("*** Update File: m.py\n@@\n-x = 1\n+x = 2\n*** Delete File: ./m.py\n"),
+                opencode: Some((
+                    K::DeletesUpdated,
+                    "the patch updates m.py (section 1) and then deletes it as ./m.py (section \
+                     2): OpenCode's apply_patch writes the update, then deletes the file, and \
+                     the update is lost",
+                )),
+                cline: Some((
+                    K::DeletesUpdated,
+                    "Cline's apply_patch writes the update, then deletes the file",
+                )),
+            },
+            Case {
+                what: "an ignored @@ line naming another definition (tester 51 T-08)",
+                files: &[(
+                    "sim.py",
+                    "def f(a, b, c):\n    total = compute(a, b)\n    return total\n\n\ndef g(a, b, c):\n    total = compute(a, c)\n    return total\n",
+                )],
+                patch: wrap(
+                    "*** Update File: sim.py\n@@ def g(a, b):\n     total = compute(a, b)\n-    return total\n+    return total * 2\n",
+                ),
+                // OpenCode refuses an @@ line it does not find.
+                opencode: None,
+                cline: Some((
+                    K::HeaderIgnored,
+                    "edit 1: its @@ line 'def g(a, b):' is not in the file, so Cline searched \
+                     from the top without it and placed the hunk in `f` (line 2); the closest \
+                     line to the header is `def g(a, b, c):` at line 6",
+                )),
             },
             Case {
                 what: "a stand-in for lines left out",

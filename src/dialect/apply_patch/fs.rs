@@ -455,6 +455,29 @@ mod tests {
         );
     }
 
+    /// A link in memory reads as its target, below it too, and names the
+    /// same file as every other spelling of it (tester 51 T-01).
+    #[test]
+    fn memory_links_are_followed_and_name_one_file() {
+        let fs = MemoryFs::new([("src/a.py".to_string(), "x".to_string())])
+            .with_link("link.py", "src/a.py")
+            .with_link("s", "src")
+            .with_link("loop", "loop");
+        assert_eq!(fs.read("link.py"), Entry::File("x".into()));
+        assert_eq!(fs.read("s/a.py"), Entry::File("x".into()));
+        assert_eq!(fs.read("loop"), Entry::Missing);
+        assert_eq!(fs.resolve("s/a.py").as_deref(), Some("src/a.py"));
+        let one = |p: &str| same_file(&fs, "/w", p);
+        for name in ["src/a.py", "./src/a.py", "/w/src/a.py", "link.py", "s/./a.py"] {
+            assert_eq!(one(name), "/w/src/a.py", "{name}");
+        }
+        assert_eq!(one("src/b.py"), "/w/src/b.py");
+        // Without links: the lexical name only.
+        let plain = MemoryFs::new([("a".to_string(), "x".to_string())]);
+        assert_eq!(plain.resolve("a"), None);
+        assert_eq!(same_file(&plain, "/w/", "x/../a"), "/w/a");
+    }
+
     #[test]
     fn memory_directories_are_implied_by_files() {
         let fs = MemoryFs::new([("src/a.rs".to_string(), "x".to_string())]);
