@@ -81,17 +81,39 @@ fn landed_elsewhere(header: &str, content: &str, found: &str, first: usize) -> O
     {
         return None;
     }
+    // The definitions the hunk lands in, innermost first: each opening
+    // line above it less indented than the one before (a method's class
+    // too: `@@ class A:` over a hunk in `A.f` names where it lands).
     let indent = |line: &str| line.len() - line.trim_start().len();
-    let own = (0..=start).rev().find(|&k| {
-        opens_definition(lines[k]) && (k == start || indent(lines[k]) < indent(lines[start]))
-    })?;
-    let landed = defined_name(lines[own])?;
-    if landed == named {
+    let mut within = Vec::new();
+    let mut depth = indent(lines[start]) + 1;
+    for k in (0..=start).rev() {
+        let line = lines[k];
+        if line.trim().is_empty() || indent(line) >= depth {
+            continue;
+        }
+        depth = indent(line);
+        if let Some(name) = defined_name(line) {
+            within.push(name);
+        }
+        if depth == 0 {
+            break;
+        }
+    }
+    let landed = *within.first()?;
+    if within.contains(&named) {
         return None;
     }
-    let closest = lines
-        .iter()
-        .position(|l| opens_definition(l) && defined_name(l) == Some(named))?;
+    // Of the definitions of that name (a method in several classes), the
+    // one sharing the longest start with the header; the first of equals.
+    let shared = |line: &str| {
+        let (a, b) = (line.trim().chars(), header.trim().chars());
+        a.zip(b).take_while(|(x, y)| x == y).count()
+    };
+    let closest = (0..lines.len())
+        .filter(|&k| opens_definition(lines[k]) && defined_name(lines[k]) == Some(named))
+        .rev()
+        .max_by_key(|&k| shared(lines[k]))?;
     Some(format!(
         "placed the hunk in `{landed}` (line {first}); the closest line to the header is `{}` at \
          line {}: send the @@ line as the file has it, with context lines of the definition meant",
@@ -132,6 +154,15 @@ mod tests {
         assert_eq!(landed_elsewhere("def h():", SIM, in_f, 2), None);
         // Text standing at several places: the first-of-several doubt.
         assert_eq!(landed_elsewhere("def g(a, b):", SIM, "    return total", 3), None);
+        // A class's stale header over a hunk in its method.
+        let class = "class A(Base):\n    def f(self):\n        return 1\n\n\nclass B:\n    pass\n";
+        assert_eq!(landed_elsewhere("class A:", class, "        return 1", 3), None);
+        // Of two definitions of the name, the one closest to the header.
+        let two = "class A:\n    def g(self, x):\n        pass\n\n    def f(self):\n        return 1\n\n\nclass B:\n    def g(self, y, z=2):\n        pass\n";
+        assert!(
+            landed_elsewhere("def g(self, y, z=3):", two, "        return 1", 6)
+                .is_some_and(|m| m.contains("`def g(self, y, z=2):` at line 10")),
+        );
         // A hunk above every definition lands in none.
         let top = "import os\n\ndef g(a):\n    pass\n";
         assert_eq!(landed_elsewhere("def g(b):", top, "import os", 1), None);
