@@ -780,7 +780,13 @@ fn clines_lost_and_misplaced_changes_are_said_by_check() {
         support::files::write(dir.path(), "input.json", input.as_bytes());
         let out = srview_in(
             dir.path(),
-            &["check", file, "input.json", "--dialect", "cline-apply-patch"],
+            &[
+                "check",
+                file,
+                "input.json",
+                "--dialect",
+                "cline-apply-patch",
+            ],
         );
         assert_eq!(text(&out.stdout), *want, "{patch}: {}", said(&out));
         assert_eq!(out.status.code(), Some(1), "{patch}: {}", said(&out));

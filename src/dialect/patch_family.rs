@@ -659,10 +659,9 @@ mod tests {
     #[test]
     fn a_file_named_two_ways_loses_its_first_section() {
         let before = "def f():\n    return 1\n\n\ndef g():\n    return 3\n";
-        let fs = crate::dialect::apply_patch::MemoryFs::new([
-            ("a.py".to_string(), before.to_string()),
-        ])
-        .with_link("link.py", "a.py");
+        let fs =
+            crate::dialect::apply_patch::MemoryFs::new([("a.py".to_string(), before.to_string())])
+                .with_link("link.py", "a.py");
         let patch = |second: &str| {
             wrap(&format!(
                 "*** Update File: a.py\n@@\n def f():\n-    return 1\n+    return 2\n\
@@ -684,7 +683,10 @@ mod tests {
             for (second, named) in [
                 ("./a.py", ", section 2 naming it ./a.py"),
                 ("/p/a.py", ", section 2 naming it /p/a.py"),
-                ("link.py", ", section 2 naming it link.py, a symbolic link to it"),
+                (
+                    "link.py",
+                    ", section 2 naming it link.py, a symbolic link to it",
+                ),
             ] {
                 let input = serde_json::json!({ key: patch(second) });
                 let call = ToolCall {
@@ -720,9 +722,14 @@ mod tests {
             cwd: "/p",
             fs: &other,
         };
-        let cline = find(CLINE.dialect).and_then(|row| row.matcher()).expect("matcher");
+        let cline = find(CLINE.dialect)
+            .and_then(|row| row.matcher())
+            .expect("matcher");
         let outcome = cline.run(&call);
-        assert!(outcome.ok && outcome.patch_doubts == Some(Vec::new()), "{outcome:?}");
+        assert!(
+            outcome.ok && outcome.patch_doubts == Some(Vec::new()),
+            "{outcome:?}"
+        );
     }
 
     const SHAPES: &str = "class Circle:\n    def __init__(self, r):\n        self.r = r\n\n    def area(self):\n        return 3.14159 * self.r ** 2\n\n\nclass Square:\n    def __init__(self, s):\n        self.s = s\n\n    def area(self):\n        return self.s ** 2\n";

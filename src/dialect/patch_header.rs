@@ -76,9 +76,7 @@ fn landed_elsewhere(header: &str, content: &str, found: &str, first: usize) -> O
     let lines = crate::textdiff::text_lines(content);
     let wanted = crate::textdiff::text_lines(found);
     let start = first - 1;
-    if start >= lines.len()
-        || occurrences(&lines, &wanted, 0, false, MatchLevel::Exact).len() > 1
-    {
+    if start >= lines.len() || occurrences(&lines, &wanted, 0, false, MatchLevel::Exact).len() > 1 {
         return None;
     }
     // The definitions the hunk lands in, innermost first: each opening
@@ -153,10 +151,16 @@ mod tests {
         assert_eq!(landed_elsewhere("total = 0", SIM, in_f, 2), None);
         assert_eq!(landed_elsewhere("def h():", SIM, in_f, 2), None);
         // Text standing at several places: the first-of-several doubt.
-        assert_eq!(landed_elsewhere("def g(a, b):", SIM, "    return total", 3), None);
+        assert_eq!(
+            landed_elsewhere("def g(a, b):", SIM, "    return total", 3),
+            None
+        );
         // A class's stale header over a hunk in its method.
         let class = "class A(Base):\n    def f(self):\n        return 1\n\n\nclass B:\n    pass\n";
-        assert_eq!(landed_elsewhere("class A:", class, "        return 1", 3), None);
+        assert_eq!(
+            landed_elsewhere("class A:", class, "        return 1", 3),
+            None
+        );
         // Of two definitions of the name, the one closest to the header.
         let two = "class A:\n    def g(self, x):\n        pass\n\n    def f(self):\n        return 1\n\n\nclass B:\n    def g(self, y, z=2):\n        pass\n";
         assert!(

@@ -4568,9 +4568,8 @@ const TWO_DEFS: &str = "def f():\n    return 1\n\n\ndef g():\n    return 3\n";
 /// allowed it. Codex applies the sections in turn: both changes stay.
 #[test]
 fn a_file_updated_under_two_names_is_doubted_where_its_first_change_is_lost() {
-    let fs = || {
-        MemoryFs::new([("a.py".to_string(), TWO_DEFS.to_string())]).with_link("link.py", "a.py")
-    };
+    let fs =
+        || MemoryFs::new([("a.py".to_string(), TWO_DEFS.to_string())]).with_link("link.py", "a.py");
     let patch = |second: &str| {
         format!(
             "*** Begin Patch\n*** Update File: a.py\n@@\n def f():\n-    return 1\n+    return 2\n\
@@ -4578,7 +4577,10 @@ fn a_file_updated_under_two_names_is_doubted_where_its_first_change_is_lost() {
         )
     };
     let absolute = format!("{CWD}/a.py");
-    for (agent, name) in [(GateAgent::ClineCli, "Cline"), (GateAgent::Opencode, "OpenCode")] {
+    for (agent, name) in [
+        (GateAgent::ClineCli, "Cline"),
+        (GateAgent::Opencode, "OpenCode"),
+    ] {
         for second in ["./a.py", absolute.as_str(), "link.py"] {
             assert_patch_doubted(
                 agent,

@@ -339,12 +339,14 @@ fn deletes_updated(applied: &Applied<'_>, path: &str, s: usize) -> Option<PatchD
     let &Applied { patch, fs, cwd, .. } = applied;
     let name = |p: &str| super::fs::same_file(fs, cwd, p);
     let file = name(path);
-    let t = patch.sections[..s].iter().rposition(|section| match section {
-        Section::Update {
-            move_to: Some(to), ..
-        } => name(section.path()) == file || name(to) == file,
-        other => name(other.path()) == file,
-    })?;
+    let t = patch.sections[..s]
+        .iter()
+        .rposition(|section| match section {
+            Section::Update {
+                move_to: Some(to), ..
+            } => name(section.path()) == file || name(to) == file,
+            other => name(other.path()) == file,
+        })?;
     let Section::Update {
         path: updated,
         move_to: None,

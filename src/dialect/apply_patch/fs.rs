@@ -468,7 +468,13 @@ mod tests {
         assert_eq!(fs.read("loop"), Entry::Missing);
         assert_eq!(fs.resolve("s/a.py").as_deref(), Some("src/a.py"));
         let one = |p: &str| same_file(&fs, "/w", p);
-        for name in ["src/a.py", "./src/a.py", "/w/src/a.py", "link.py", "s/./a.py"] {
+        for name in [
+            "src/a.py",
+            "./src/a.py",
+            "/w/src/a.py",
+            "link.py",
+            "s/./a.py",
+        ] {
             assert_eq!(one(name), "/w/src/a.py", "{name}");
         }
         assert_eq!(one("src/b.py"), "/w/src/b.py");
