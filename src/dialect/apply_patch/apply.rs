@@ -333,7 +333,11 @@ mod tests {
         let both = |outcome: &PatchOutcome, second: &str| {
             assert_eq!(outcome.exit_code, 0, "{second}: {}", outcome.stderr);
             assert_eq!(outcome.files.len(), 1, "{second}: {:?}", outcome.files);
-            assert_eq!(outcome.files["a"].as_deref(), Some("one\ntwo\n"), "{second}");
+            assert_eq!(
+                outcome.files["a"].as_deref(),
+                Some("one\ntwo\n"),
+                "{second}"
+            );
             assert_eq!(
                 outcome.stdout,
                 format!("Success. Updated the following files:\nM a\nM {second}\n")
