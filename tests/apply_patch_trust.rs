@@ -707,3 +707,85 @@ fn a_hunk_ending_in_a_backslash_joins_the_line_it_does_not_show() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
     drop(dir);
 }
+
+/// Tester 51 T-01, T-07, T-08: `check --dialect cline-apply-patch` said
+/// exact (exit 0) of a patch whose first section's change Cline loses
+/// (a file updated under `./a.py` or through a symbolic link too), of an
+/// update followed by a delete of the file, and of a hunk whose ignored
+/// `@@` line names another definition than the one it lands in. Each is
+/// now a warning, exit 1; the whole text compared.
+#[test]
+fn clines_lost_and_misplaced_changes_are_said_by_check() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let two = "import os\n\n\ndef f():\n    return 1\n\n\ndef g():\n    return 3\n";
+    support::files::write(dir.path(), "a.py", two.as_bytes());
+    std::os::unix::fs::symlink("a.py", dir.path().join("link.py")).expect("a link");
+    let sim = "def f(a, b, c):\n    total = compute(a, b)\n    return total\n\n\n\
+               def g(a, b, c):\n    total = compute(a, c)\n    return total\n";
+    support::files::write(dir.path(), "sim.py", sim.as_bytes());
+    let two_sections = |second: &str| {
+        format!(
+            "*** Begin Patch\n*** Update File: a.py\n@@\n def f():\n-    return 1\n+    return 2\n\
+             *** Update File: {second}\n@@\n def g():\n-    return 3\n+    return 4\n*** End Patch"
+        )
+    };
+    let lost = |second: &str, named: &str| {
+        format!(
+            "edit 1: exact at lines 4-5 (exact)\nedit 2: exact at lines 8-9 (exact)\n\
+             warning: sections 1 and 2 both update a.py (patch lines 2-11, section 2 naming it \
+             {named}): Cline's apply_patch reads each section from a.py as it was before the \
+             patch and writes them in turn, so section 2's result replaces section 1's, and the \
+             change of section 1 is lost: send the hunks of a.py as one section, in file order\n\
+             the agent says: Successfully applied patch to the following files:\na.py\n{second}\n"
+        )
+    };
+    let cases = [
+        ("a.py", two_sections("./a.py"), lost("./a.py", "./a.py")),
+        (
+            "a.py",
+            two_sections("link.py"),
+            lost("link.py", "link.py, a symbolic link to it"),
+        ),
+        (
+            "a.py",
+            "*** Begin Patch\n*** Update File: a.py\n@@\n def f():\n-    return 1\n+    return 2\n\
+             *** Delete File: ./a.py\n*** End Patch"
+                .to_string(),
+            "edit 1: exact at lines 4-5 (exact)\nwarning: the patch updates a.py (section 1) and \
+             then deletes it as ./a.py (section 2): Cline's apply_patch writes the update, then \
+             deletes the file, and the update is lost: send the patch without the `*** Delete \
+             File:` section to update a.py, or without its `*** Update File:` section to delete \
+             it\nthe agent says: Successfully applied patch to the following files:\na.py\n\
+             ./a.py: [deleted]\n"
+                .to_string(),
+        ),
+        (
+            "sim.py",
+            "*** Begin Patch\n*** Update File: sim.py\n@@ def g(a, b):\n     total = compute(a, \
+             b)\n-    return total\n+    return total * 2\n*** End Patch"
+                .to_string(),
+            "edit 1: exact at lines 2-3 (exact)\nwarning: edit 1: its @@ line 'def g(a, b):' is \
+             not in the file, so Cline searched from the top without it and placed the hunk in \
+             `f` (line 2); the closest line to the header is `def g(a, b, c):` at line 6: send \
+             the @@ line as the file has it, with context lines of the definition meant\nthe \
+             agent says: Successfully applied patch to the following files:\nsim.py\n"
+                .to_string(),
+        ),
+    ];
+    for (file, patch, want) in &cases {
+        let input = serde_json::json!({ "input": patch }).to_string();
+        support::files::write(dir.path(), "input.json", input.as_bytes());
+        let out = srview_in(
+            dir.path(),
+            &[
+                "check",
+                file,
+                "input.json",
+                "--dialect",
+                "cline-apply-patch",
+            ],
+        );
+        assert_eq!(text(&out.stdout), *want, "{patch}: {}", said(&out));
+        assert_eq!(out.status.code(), Some(1), "{patch}: {}", said(&out));
+    }
+}

@@ -14,7 +14,7 @@
 
 use serde::Serialize;
 
-pub use super::apply_patch::fs::{Entry, PatchFs, display_path, normalize};
+pub use super::apply_patch::fs::{Entry, PatchFs, display_path, fs_path, normalize};
 
 /// One tool call as the agent receives it.
 #[derive(Clone, Copy)]
@@ -484,19 +484,6 @@ pub fn unasked_words(lines: &[String]) -> String {
             .collect::<Vec<_>>()
             .join(", ")
     )
-}
-
-/// `path` (absolute, or relative to `cwd`) as [`ToolCall::fs`] takes it:
-/// lexically normalized, relative to `cwd` when it lies below it, else
-/// absolute.
-pub fn fs_path(cwd: &str, path: &str) -> String {
-    let absolute = display_path(cwd, &normalize(path));
-    let root = cwd.trim_end_matches('/');
-    match absolute.strip_prefix(root) {
-        Some("") => String::new(),
-        Some(rest) if rest.starts_with('/') => rest[1..].to_string(),
-        _ => absolute,
-    }
 }
 
 /// Node's `path.relative(from, to)` for absolute, normalized paths: the

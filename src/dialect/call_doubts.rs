@@ -346,11 +346,14 @@ fn of_patch(kind: PatchDoubtKind) -> CallDoubtKind {
     use PatchDoubtKind as K;
     use edit::EditDoubtKind as E;
     match kind {
-        K::Repeated => CallDoubtKind::FirstOfSeveral,
+        // A hunk placed elsewhere than its `@@` line names.
+        K::Repeated | K::HeaderIgnored => CallDoubtKind::FirstOfSeveral,
         K::AddedAtEnd => CallDoubtKind::AddedAtEnd,
-        K::ReplacesFile | K::MovesOntoItself | K::IndentShift | K::SplitSections => {
-            CallDoubtKind::Rewritten
-        }
+        K::ReplacesFile
+        | K::MovesOntoItself
+        | K::IndentShift
+        | K::SplitSections
+        | K::DeletesUpdated => CallDoubtKind::Rewritten,
         K::RepeatsNeighbours => CallDoubtKind::Edit(E::RepeatsNeighbours),
         K::Layout(kind) => CallDoubtKind::Edit(E::Layout(kind)),
         K::AlreadyApplied => CallDoubtKind::Edit(E::AlreadyApplied),

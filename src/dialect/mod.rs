@@ -24,6 +24,7 @@ pub mod one_file;
 pub mod opencode_apply_patch;
 pub mod opencode_edit;
 pub mod patch_family;
+pub mod patch_header;
 pub mod pi_edit;
 pub mod placed;
 pub mod quick;

@@ -46,12 +46,15 @@ pub const OPENCODE: PatchAgent = PatchAgent {
     reads_files_before: true,
 };
 
-/// Cline 3.0.65's `apply_patch`.
+/// Cline 3.0.65's `apply_patch`: it computes every change from the files
+/// as loaded before the patch, then writes them; one path spelt alike
+/// twice is refused (`Duplicate update`), but `./a.py`, an absolute path
+/// or a link to `a.py` is another path to it (tester 51 T-01).
 pub const CLINE: PatchAgent = PatchAgent {
     dialect: "cline-apply-patch",
     name: "Cline",
     adds_at_cursor: true,
-    reads_files_before: false,
+    reads_files_before: true,
 };
 
 /// Every agent whose patch calls are judged here.
@@ -118,6 +121,9 @@ pub fn doubts(
     if agent.adds_at_cursor {
         out.extend(cursor_doubts(agent, call, outcome));
     }
+    out.extend(super::patch_header::ignored_headers(
+        agent.name, call, outcome,
+    ));
     if outcome.edits.iter().all(|e| !e.loose) {
         out.extend(layout_doubts(call, outcome));
     }
@@ -126,37 +132,41 @@ pub fn doubts(
 
 /// Each section of `patch` whose change `agent`, reading every section
 /// from the files as they were before the patch, loses: a later section
-/// for its file ([`apply_patch::sections::repeated_updates`]) starts from
-/// the file before too, and its write replaces the earlier one's (tester
-/// 48 T-06: OpenCode's tool derives every update from the file on disk,
-/// then writes them in patch order). Nothing where what the agent writes
-/// is what the sections applied one after the other give (Codex's
-/// reading: the earlier section changes nothing, or the later one
-/// carries its change).
+/// for its file ([`apply_patch::sections::repeated_updates_by`], the file
+/// however it is spelt: `./a.py`, its absolute path, a symbolic link to
+/// it, [`apply_patch::fs::same_file`]) starts from the file before too,
+/// and its write replaces the earlier one's (tester 48 T-06: OpenCode's
+/// tool derives every update from the file on disk, then writes them in
+/// patch order; tester 51 T-01: Cline's the same, for a file named two
+/// ways). Nothing where what the agent writes is what the sections
+/// applied one after the other give (Codex's reading: the earlier section
+/// changes nothing, or the later one carries its change).
 fn lost_sections(
     agent: &PatchAgent,
     patch: &apply_patch::Patch,
     call: &ToolCall,
     outcome: &CallOutcome,
 ) -> Vec<PatchDoubt> {
-    let pairs = apply_patch::sections::repeated_updates(patch);
-    if pairs.is_empty() {
-        return Vec::new();
-    }
-    let codex = apply_patch::apply(patch, call.fs, call.cwd);
+    let name = |path: &str| apply_patch::fs::same_file(call.fs, call.cwd, path);
+    let pairs = apply_patch::sections::repeated_updates_by(patch, name);
     let mut out = Vec::new();
     for (i, j) in pairs {
         let path = patch.sections[i].path();
+        let file = name(path);
+        // Every section naming the file, spelt as section `i` spells it:
+        // Codex's port applies them in turn over one file.
+        let one_name = spelt_as(patch, &file, path, &name);
+        let codex = apply_patch::apply(&one_name, call.fs, call.cwd);
         let at = fs_path(call.cwd, path);
+        // What stays: the agent's last write of the file, by any name.
         let written = outcome
             .writes
             .iter()
-            .find(|w| w.path == at)
+            .rev()
+            .find(|w| name(&w.path) == file)
             .and_then(|w| w.content.as_deref());
-        let in_turn = codex
-            .files
-            .get(&apply_patch::fs::normalize(path))
-            .and_then(|c| c.as_deref());
+        let key = apply_patch::fs::normalize(path);
+        let in_turn = codex.files.get(&key).and_then(|c| c.as_deref());
         if codex.exit_code == 0 && written == in_turn {
             continue;
         }
@@ -168,7 +178,6 @@ fn lost_sections(
             sections: vec![patch.sections[i].clone()],
         };
         let alone = apply_patch::apply(&alone, call.fs, call.cwd);
-        let key = apply_patch::fs::normalize(path);
         let own = alone.files.get(&key).and_then(|c| c.as_deref());
         let before = match call.fs.read(&at) {
             Entry::File(text) => Some(text),
@@ -179,16 +188,27 @@ fn lost_sections(
         }
         let [first, _] = patch_lines(&patch.sections[i]);
         let [_, last] = patch_lines(&patch.sections[j]);
+        let later = patch.sections[j].path();
+        let named = if later == path {
+            String::new()
+        } else if fs_path(call.cwd, later) == at {
+            format!(", section {} naming it {later}", j + 1)
+        } else {
+            format!(
+                ", section {} naming it {later}, a symbolic link to it",
+                j + 1
+            )
+        };
         out.push(PatchDoubt {
             file: path.to_string(),
             section: i,
             hunk: None,
             kind: PatchDoubtKind::SplitSections,
             message: format!(
-                "sections {} and {} both update {path} (patch lines {first}-{last}): {}'s \
-                 apply_patch reads each section from {path} as it was before the patch and \
-                 writes them in turn, so section {}'s result replaces section {}'s, and the \
-                 change of section {} is lost: send the hunks of {path} as one section, in \
+                "sections {} and {} both update {path} (patch lines {first}-{last}{named}): \
+                 {}'s apply_patch reads each section from {path} as it was before the patch \
+                 and writes them in turn, so section {}'s result replaces section {}'s, and \
+                 the change of section {} is lost: send the hunks of {path} as one section, in \
                  file order",
                 i + 1,
                 j + 1,
@@ -200,6 +220,54 @@ fn lost_sections(
         });
     }
     out
+}
+
+/// `patch` with every section naming the file `file` (by `name`) spelt
+/// `path`, its moves' targets included.
+fn spelt_as(
+    patch: &apply_patch::Patch,
+    file: &str,
+    path: &str,
+    name: &impl Fn(&str) -> String,
+) -> apply_patch::Patch {
+    let respelt = |p: &String| {
+        if name(p) == file {
+            path.to_string()
+        } else {
+            p.clone()
+        }
+    };
+    let sections = patch
+        .sections
+        .iter()
+        .map(|section| match section {
+            Section::Update {
+                path,
+                move_to,
+                chunks,
+                header_line,
+            } => Section::Update {
+                path: respelt(path),
+                move_to: move_to.as_ref().map(respelt),
+                chunks: chunks.clone(),
+                header_line: *header_line,
+            },
+            Section::Add {
+                path,
+                content,
+                header_line,
+            } => Section::Add {
+                path: respelt(path),
+                content: content.clone(),
+                header_line: *header_line,
+            },
+            Section::Delete { path, header_line } => Section::Delete {
+                path: respelt(path),
+                header_line: *header_line,
+            },
+        })
+        .collect();
+    apply_patch::Patch { sections }
 }
 
 /// The 1-based first and last patch lines of `section` (its header line
@@ -583,6 +651,87 @@ mod tests {
         assert!(judged(&OPENCODE, &files, &wrap(&nothing)).is_empty());
     }
 
+    /// One file updated by two sections under two names (tester 51 T-01):
+    /// `./a.py`, its absolute path, or a symbolic link to it. Cline (which
+    /// refuses only the same spelling twice) and OpenCode both read each
+    /// section from the file before the patch and write them in turn: the
+    /// first change is lost, said with the name the later section uses.
+    #[test]
+    fn a_file_named_two_ways_loses_its_first_section() {
+        let before = "def f():\n    return 1\n\n\ndef g():\n    return 3\n";
+        let fs =
+            crate::dialect::apply_patch::MemoryFs::new([("a.py".to_string(), before.to_string())])
+                .with_link("link.py", "a.py");
+        let patch = |second: &str| {
+            wrap(&format!(
+                "*** Update File: a.py\n@@\n def f():\n-    return 1\n+    return 2\n\
+                 *** Update File: {second}\n@@\n def g():\n-    return 3\n+    return 4\n"
+            ))
+        };
+        let lost = |named: &str, agent: &str| {
+            format!(
+                "sections 1 and 2 both update a.py (patch lines 2-11{named}): {agent}'s \
+                 apply_patch reads each section from a.py as it was before the patch and \
+                 writes them in turn, so section 2's result replaces section 1's, and the \
+                 change of section 1 is lost: send the hunks of a.py as one section, in file \
+                 order"
+            )
+        };
+        for agent in AGENTS {
+            let row = find(agent.dialect).expect("row");
+            let key = row.text_field.expect("a patch field");
+            for (second, named) in [
+                ("./a.py", ", section 2 naming it ./a.py"),
+                ("/p/a.py", ", section 2 naming it /p/a.py"),
+                (
+                    "link.py",
+                    ", section 2 naming it link.py, a symbolic link to it",
+                ),
+            ] {
+                let input = serde_json::json!({ key: patch(second) });
+                let call = ToolCall {
+                    input: &input,
+                    cwd: "/p",
+                    fs: &fs,
+                };
+                let outcome = row.matcher().expect("matcher").run(&call);
+                assert!(outcome.ok, "{} {second}: {outcome:?}", agent.dialect);
+                let doubts: Vec<(PatchDoubtKind, String)> = outcome
+                    .patch_doubts
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|d| (d.kind, d.message))
+                    .collect();
+                assert_eq!(
+                    doubts,
+                    [(PatchDoubtKind::SplitSections, lost(named, agent.name))],
+                    "{} {second}",
+                    agent.dialect
+                );
+            }
+        }
+        // Another file (a link elsewhere is another file): nothing lost.
+        let other = crate::dialect::apply_patch::MemoryFs::new([
+            ("a.py".to_string(), before.to_string()),
+            ("b.py".to_string(), before.to_string()),
+        ])
+        .with_link("link.py", "b.py");
+        let input = serde_json::json!({ "input": patch("link.py") });
+        let call = ToolCall {
+            input: &input,
+            cwd: "/p",
+            fs: &other,
+        };
+        let cline = find(CLINE.dialect)
+            .and_then(|row| row.matcher())
+            .expect("matcher");
+        let outcome = cline.run(&call);
+        assert!(
+            outcome.ok && outcome.patch_doubts == Some(Vec::new()),
+            "{outcome:?}"
+        );
+    }
+
     const SHAPES: &str = "class Circle:\n    def __init__(self, r):\n        self.r = r\n\n    def area(self):\n        return 3.14159 * self.r ** 2\n\n\nclass Square:\n    def __init__(self, s):\n        self.s = s\n\n    def area(self):\n        return self.s ** 2\n";
 
     const SVC: &str = "def start(cfg):\n    retries = 3\n    connect(cfg)\n\n\ndef helper():\n    return 1\n\n\ndef stop(cfg):\n    retries = 3\n    disconnect(cfg)\n";
@@ -702,6 +851,39 @@ mod tests {
                 patch: wrap("*** Update File: m.py\n*** Move to: ./m.py\n@@\n-x = 1\n+x = 2\n"),
                 opencode: Some((K::MovesOntoItself, "m.py is moved onto itself")),
                 cline: Some((K::MovesOntoItself, "m.py is moved onto itself")),
+            },
+            Case {
+                what: "an update, then a delete of the file (tester 51 T-07)",
+                files: &[("m.py", "x = 1\n")],
+                patch: wrap("*** Update File: m.py\n@@\n-x = 1\n+x = 2\n*** Delete File: ./m.py\n"),
+                opencode: Some((
+                    K::DeletesUpdated,
+                    "the patch updates m.py (section 1) and then deletes it as ./m.py (section \
+                     2): OpenCode's apply_patch writes the update, then deletes the file, and \
+                     the update is lost",
+                )),
+                cline: Some((
+                    K::DeletesUpdated,
+                    "Cline's apply_patch writes the update, then deletes the file",
+                )),
+            },
+            Case {
+                what: "an ignored @@ line naming another definition (tester 51 T-08)",
+                files: &[(
+                    "sim.py",
+                    "def f(a, b, c):\n    total = compute(a, b)\n    return total\n\n\ndef g(a, b, c):\n    total = compute(a, c)\n    return total\n",
+                )],
+                patch: wrap(
+                    "*** Update File: sim.py\n@@ def g(a, b):\n     total = compute(a, b)\n-    return total\n+    return total * 2\n",
+                ),
+                // OpenCode refuses an @@ line it does not find.
+                opencode: None,
+                cline: Some((
+                    K::HeaderIgnored,
+                    "edit 1: its @@ line 'def g(a, b):' is not in the file, so Cline searched \
+                     from the top without it and placed the hunk in `f` (line 2); the closest \
+                     line to the header is `def g(a, b, c):` at line 6",
+                )),
             },
             Case {
                 what: "a stand-in for lines left out",

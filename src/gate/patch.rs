@@ -291,7 +291,9 @@ fn doubt_steps(patch: &Patch, doubts: Vec<apply_patch::PatchDoubt>) -> Vec<(Next
                 | Kind::Layout(_)
                 | Kind::HiddenText
                 | Kind::JoinsLines
-                | Kind::SplitSections => NextStep::Said,
+                | Kind::SplitSections
+                | Kind::DeletesUpdated
+                | Kind::HeaderIgnored => NextStep::Said,
                 Kind::Repeated | Kind::IndentShift => NextStep::WholeLines,
             };
             (step, d.message)

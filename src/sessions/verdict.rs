@@ -111,6 +111,11 @@ pub enum DoubtKind {
     /// lands elsewhere than in one section, or (OpenCode) a section's
     /// change is lost.
     SplitSections,
+    /// A patch updates a file, then deletes it: the update is lost.
+    DeletesUpdated,
+    /// A patch hunk's `@@` line names a definition the agent did not find,
+    /// and it placed the hunk in another.
+    HeaderIgnored,
 }
 
 impl DoubtKind {
@@ -134,6 +139,8 @@ impl DoubtKind {
             DoubtKind::HiddenText => "hidden-text",
             DoubtKind::JoinsLines => "joins-lines",
             DoubtKind::SplitSections => "split-sections",
+            DoubtKind::DeletesUpdated => "deletes-updated",
+            DoubtKind::HeaderIgnored => "header-ignored",
         }
     }
 
@@ -158,6 +165,8 @@ impl DoubtKind {
             DoubtKind::HiddenText => "adds invisible characters",
             DoubtKind::JoinsLines => "joins two lines",
             DoubtKind::SplitSections => "two sections for one file",
+            DoubtKind::DeletesUpdated => "updates a file, then deletes it",
+            DoubtKind::HeaderIgnored => "its @@ line is not in the file",
         }
     }
 
@@ -205,6 +214,8 @@ impl DoubtKind {
             K::HiddenText => DoubtKind::HiddenText,
             K::JoinsLines => DoubtKind::JoinsLines,
             K::SplitSections => DoubtKind::SplitSections,
+            K::DeletesUpdated => DoubtKind::DeletesUpdated,
+            K::HeaderIgnored => DoubtKind::HeaderIgnored,
         }
     }
 }

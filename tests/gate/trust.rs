@@ -4809,3 +4809,144 @@ fn a_perl_or_awk_blocks_lost_brace_is_a_doubt() {
         )],
     );
 }
+
+// --- tester round 51: patch sections that lose or misplace a change ---
+
+/// `agent`'s `apply_patch` call (Codex: its patch command) sending `patch`.
+fn patch_call(agent: GateAgent, patch: &str) -> Vec<u8> {
+    match agent {
+        GateAgent::Codex => edit_payload(agent, json!({ "command": patch })),
+        GateAgent::Opencode => own_payload("apply_patch", json!({ "patchText": patch })),
+        _ => clines_call("apply_patch", json!({ "input": patch })),
+    }
+}
+
+/// `agent`'s judgment of `patch` over `fs`: a doubt whose reason says
+/// `said`.
+fn assert_patch_doubted(agent: GateAgent, fs: MemoryFs, patch: &str, said: &str) {
+    let payload = patch_call(agent, patch);
+    let judgment = judge(agent, &payload, |_| fs, &Policy::default());
+    assert_eq!(
+        judgment.case,
+        Case::Doubt,
+        "{agent:?} {patch}: {:?}",
+        judgment.answer
+    );
+    let reason = deny_reason(&judgment);
+    assert!(reason.contains(said), "{agent:?}: {reason}");
+}
+
+const TWO_DEFS: &str = "def f():\n    return 1\n\n\ndef g():\n    return 3\n";
+
+/// Tester 51 T-01: two sections updating one file under two names
+/// (`./a.py`, its absolute path, a symbolic link to it). Cline 3.x's and
+/// OpenCode's `apply_patch` compute each section from the file before the
+/// patch and write them in turn: the first change is lost, and the gate
+/// allowed it. Codex applies the sections in turn: both changes stay.
+#[test]
+fn a_file_updated_under_two_names_is_doubted_where_its_first_change_is_lost() {
+    let fs =
+        || MemoryFs::new([("a.py".to_string(), TWO_DEFS.to_string())]).with_link("link.py", "a.py");
+    let patch = |second: &str| {
+        format!(
+            "*** Begin Patch\n*** Update File: a.py\n@@\n def f():\n-    return 1\n+    return 2\n\
+             *** Update File: {second}\n@@\n def g():\n-    return 3\n+    return 4\n*** End Patch\n"
+        )
+    };
+    let absolute = format!("{CWD}/a.py");
+    for (agent, name) in [
+        (GateAgent::ClineCli, "Cline"),
+        (GateAgent::Opencode, "OpenCode"),
+    ] {
+        for second in ["./a.py", absolute.as_str(), "link.py"] {
+            assert_patch_doubted(
+                agent,
+                fs(),
+                &patch(second),
+                &format!(
+                    "sections 1 and 2 both update a.py (patch lines 2-11, section 2 naming it \
+                     {second}"
+                ),
+            );
+            assert_patch_doubted(
+                agent,
+                fs(),
+                &patch(second),
+                &format!("{name}'s apply_patch reads each section from a.py as it was before"),
+            );
+        }
+    }
+    let payload = patch_call(GateAgent::Codex, &patch("./a.py"));
+    let judgment = judge(GateAgent::Codex, &payload, |_| fs(), &Policy::default());
+    assert_eq!(judgment.case, Case::Exact, "{:?}", judgment.answer);
+}
+
+/// Tester 51 T-07: a patch that updates a file and then deletes it (spelt
+/// alike or `./a.py`): every patch agent writes the update and deletes the
+/// file, and the gate allowed it (it doubted the mirror cases: a Delete and
+/// an Add, a Move onto the file itself).
+#[test]
+fn an_update_then_a_delete_of_the_file_is_doubted() {
+    let patch = |deleted: &str| {
+        format!(
+            "*** Begin Patch\n*** Update File: a.py\n@@\n def f():\n-    return 1\n+    return 2\n\
+             *** Delete File: {deleted}\n*** End Patch\n"
+        )
+    };
+    let fs = || MemoryFs::new([("a.py".to_string(), TWO_DEFS.to_string())]);
+    for (agent, name) in [
+        (GateAgent::Codex, "Codex"),
+        (GateAgent::ClineCli, "Cline"),
+        (GateAgent::Opencode, "OpenCode"),
+    ] {
+        assert_patch_doubted(
+            agent,
+            fs(),
+            &patch("./a.py"),
+            &format!(
+                "the patch updates a.py (section 1) and then deletes it as ./a.py (section 2): \
+                 {name}'s apply_patch writes the update, then deletes the file, and the update is \
+                 lost: send the patch without the `*** Delete File:` section to update a.py, or \
+                 without its `*** Update File:` section to delete it"
+            ),
+        );
+    }
+    // Spelt alike: Cline refuses it itself (`Duplicate delete`).
+    for agent in [GateAgent::Codex, GateAgent::Opencode] {
+        assert_patch_doubted(
+            agent,
+            fs(),
+            &patch("a.py"),
+            "the patch updates a.py (section 1) and then deletes it (section 2)",
+        );
+    }
+}
+
+/// Tester 51 T-08: Cline ignores an `@@` line it does not find and matches
+/// the hunk from the top: a hunk under `@@ def g(a, b):` quoting a line of
+/// `f` edits `f`. The gate allowed it as exact.
+#[test]
+fn a_cline_hunk_under_an_ignored_header_of_another_definition_is_doubted() {
+    let sim = "def f(a, b, c):\n    total = compute(a, b)\n    return total\n\n\n\
+               def g(a, b, c):\n    total = compute(a, c)\n    return total\n";
+    let fs = || MemoryFs::new([("sim.py".to_string(), sim.to_string())]);
+    let patch = |header: &str| {
+        format!(
+            "*** Begin Patch\n*** Update File: sim.py\n@@ {header}\n     total = compute(a, b)\n\
+             -    return total\n+    return total * 2\n*** End Patch\n"
+        )
+    };
+    assert_patch_doubted(
+        GateAgent::ClineCli,
+        fs(),
+        &patch("def g(a, b):"),
+        "edit 1: its @@ line 'def g(a, b):' is not in the file, so Cline searched from the top \
+         without it and placed the hunk in `f` (line 2); the closest line to the header is `def \
+         g(a, b, c):` at line 6: send the @@ line as the file has it, with context lines of the \
+         definition meant",
+    );
+    // A stale header of the definition the hunk lands in: exact.
+    let payload = patch_call(GateAgent::ClineCli, &patch("def f(a, b):"));
+    let judgment = judge(GateAgent::ClineCli, &payload, |_| fs(), &Policy::default());
+    assert_eq!(judgment.case, Case::Exact, "{:?}", judgment.answer);
+}

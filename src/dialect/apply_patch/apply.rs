@@ -54,6 +54,27 @@ struct Disk<'f> {
 }
 
 impl Disk<'_> {
+    /// The key of the file `path` (normalised) names: the key an earlier
+    /// section changed it under, where `path` is another name of that file
+    /// (its absolute path, a symbolic link to it: [`PatchFs::resolve`]),
+    /// else `path`. Codex reads each section's file from disk after the
+    /// sections before it wrote theirs, so a later section under another
+    /// name sees the earlier change (tester 51 T-01: the overlay kept one
+    /// file under two keys, and its later write lost the earlier change).
+    fn key(&self, path: &str) -> String {
+        if self.changes.is_empty() || self.changes.contains_key(path) {
+            return path.to_string();
+        }
+        let Some(real) = self.fs.resolve(path) else {
+            return path.to_string();
+        };
+        self.changes
+            .keys()
+            .find(|k| self.fs.resolve(k).as_deref() == Some(real.as_str()))
+            .cloned()
+            .unwrap_or_else(|| path.to_string())
+    }
+
     fn read(&self, path: &str) -> Entry {
         let below = format!("{path}/");
         let live_below = self
@@ -139,12 +160,12 @@ fn run(
         let report = &mut reports[index];
         let done = match section {
             Section::Add { path, content, .. } => {
-                let key = normalize(path);
+                let key = disk.key(&normalize(path));
                 disk.write(cwd, &key, content.clone())
                     .map(|()| added.push(path.clone()))
             }
             Section::Delete { path, .. } => {
-                let key = normalize(path);
+                let key = disk.key(&normalize(path));
                 match disk.read(&key) {
                     Entry::File(_) | Entry::Unreadable(_) => {
                         disk.changes.insert(key, None);
@@ -152,7 +173,7 @@ fn run(
                         Ok(())
                     }
                     _ => Err(PatchError::DeleteFailed {
-                        path: display_path(cwd, &key),
+                        path: display_path(cwd, &normalize(path)),
                     }),
                 }
             }
@@ -217,8 +238,8 @@ fn update(
     streaming: bool,
     hunks: &mut [HunkReport],
 ) -> Result<(), PatchError> {
-    let key = normalize(path);
-    let shown = display_path(cwd, &key);
+    let key = disk.key(&normalize(path));
+    let shown = display_path(cwd, &normalize(path));
     let content = match disk.read_shared(&key) {
         Ok(content) => content,
         Err(Entry::File(content)) => SharedText::new(content),
@@ -235,7 +256,7 @@ fn update(
     let result = updated_content(&content, chunks, streaming, &shown, hunks)?;
     match move_to {
         Some(destination) => {
-            let destination_key = normalize(destination);
+            let destination_key = disk.key(&normalize(destination));
             disk.write(cwd, &destination_key, result)?;
             disk.changes.insert(key, None);
         }
@@ -296,6 +317,45 @@ mod tests {
         assert_eq!(outcome.sections[0].state, HunkState::Applied);
         assert_eq!(outcome.sections[1].state, HunkState::Failed);
         assert_eq!(outcome.sections[1].hunks[0].state, HunkState::Failed);
+    }
+
+    /// A later section naming the file another way (a symbolic link, its
+    /// absolute path) reads what the earlier section wrote, as Codex reads
+    /// the file from disk (tester 51 T-01): one key, both changes.
+    #[test]
+    fn a_file_under_two_names_keeps_both_changes() {
+        let patch = |second: &str| {
+            format!(
+                "*** Begin Patch\n*** Update File: a\n@@\n-1\n+one\n\
+                 *** Update File: {second}\n@@\n-2\n+two\n*** End Patch"
+            )
+        };
+        let both = |outcome: &PatchOutcome, second: &str| {
+            assert_eq!(outcome.exit_code, 0, "{second}: {}", outcome.stderr);
+            assert_eq!(outcome.files.len(), 1, "{second}: {:?}", outcome.files);
+            assert_eq!(
+                outcome.files["a"].as_deref(),
+                Some("one\ntwo\n"),
+                "{second}"
+            );
+            assert_eq!(
+                outcome.stdout,
+                format!("Success. Updated the following files:\nM a\nM {second}\n")
+            );
+        };
+        let fs = MemoryFs::new([("a".to_string(), "1\n2\n".to_string())]).with_link("l", "a");
+        both(&apply_text(&patch("l"), &fs, "/w"), "l");
+        // On disk: the absolute path, and a link.
+        let dir = tempfile::tempdir().expect("a temp dir");
+        std::fs::write(dir.path().join("a"), "1\n2\n").expect("write");
+        std::os::unix::fs::symlink("a", dir.path().join("l")).expect("a link");
+        let root = dir.path().to_string_lossy().into_owned();
+        let disk = super::super::fs::DirFs {
+            root: dir.path().to_path_buf(),
+        };
+        for second in [format!("{root}/a"), "l".to_string()] {
+            both(&apply_text(&patch(&second), &disk, &root), &second);
+        }
     }
 
     #[test]

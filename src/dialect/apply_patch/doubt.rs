@@ -138,7 +138,7 @@ pub fn patch_doubts(
                     out.push(doubt);
                 }
             }
-            Section::Delete { .. } => {}
+            Section::Delete { path, .. } => out.extend(deletes_updated(&applied, path, s)),
             Section::Update { path, chunks, .. } => {
                 for (h, (chunk, hunk)) in chunks.iter().zip(&report.hunks).enumerate() {
                     if hunk.state != HunkState::Applied {
@@ -328,6 +328,52 @@ fn deleted_earlier(
         matches!(section, Section::Delete { .. }) && normalize(section.path()) == key
     })?;
     section_input(patch, fs, cwd, t).map(|content| (content, t))
+}
+
+/// Section `s`, a `*** Delete File: path`, of a file an earlier section
+/// updated in place (the last section before it naming the file, by any
+/// name: [`super::fs::same_file`]): the reference writes the update, then
+/// deletes the file, and the update is lost (tester 51 T-07; the mirror
+/// of a file deleted and added again, or moved onto itself).
+fn deletes_updated(applied: &Applied<'_>, path: &str, s: usize) -> Option<PatchDoubt> {
+    let &Applied { patch, fs, cwd, .. } = applied;
+    let name = |p: &str| super::fs::same_file(fs, cwd, p);
+    let file = name(path);
+    let t = patch.sections[..s]
+        .iter()
+        .rposition(|section| match section {
+            Section::Update {
+                move_to: Some(to), ..
+            } => name(section.path()) == file || name(to) == file,
+            other => name(other.path()) == file,
+        })?;
+    let Section::Update {
+        path: updated,
+        move_to: None,
+        ..
+    } = &patch.sections[t]
+    else {
+        return None;
+    };
+    let named = if updated == path {
+        String::new()
+    } else {
+        format!(" as {path}")
+    };
+    Some(PatchDoubt {
+        file: path.to_string(),
+        section: s,
+        hunk: None,
+        kind: PatchDoubtKind::DeletesUpdated,
+        message: format!(
+            "the patch updates {updated} (section {}) and then deletes it{named} (section {}): \
+             the reference writes the update, then deletes the file, and the update is lost: \
+             send the patch without the `*** Delete File:` section to update {updated}, or \
+             without its `*** Update File:` section to delete it",
+            t + 1,
+            s + 1
+        ),
+    })
 }
 
 /// The last section before `s` that moves a file onto section `s`'s path,

@@ -54,6 +54,14 @@ pub enum PatchDoubtKind {
     /// one section would ([`super::sections`]); with OpenCode, a section
     /// whose change the later section's write replaces.
     SplitSections,
+    /// `*** Delete File:` of a file an earlier section updated (by any
+    /// name: `./a.py`, its absolute path, a link): the update is written,
+    /// then the file deleted, and the update is lost (tester 51 T-07).
+    DeletesUpdated,
+    /// A hunk whose `@@` line names a definition the agent did not find:
+    /// Cline ignores it and places the hunk in another definition (tester
+    /// 51 T-08).
+    HeaderIgnored,
 }
 
 impl PatchDoubtKind {
@@ -82,6 +90,8 @@ impl PatchDoubtKind {
             K::HiddenText => "hidden-text",
             K::JoinsLines => "joins-lines",
             K::SplitSections => "split-sections",
+            K::DeletesUpdated => "deletes-updated",
+            K::HeaderIgnored => "header-ignored",
         }
     }
 }

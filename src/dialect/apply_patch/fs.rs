@@ -74,6 +74,10 @@ impl std::ops::Deref for SharedText {
 pub struct MemoryFs {
     /// Content by normalised path (see [`normalize`]).
     pub files: BTreeMap<String, String>,
+    /// Symbolic links: a normalised path to the normalised path it points
+    /// to (from the same root, not from the link's folder), followed by
+    /// every read ([`MemoryFs::with_link`]).
+    pub links: BTreeMap<String, String>,
 }
 
 impl MemoryFs {
@@ -84,12 +88,50 @@ impl MemoryFs {
                 .into_iter()
                 .map(|(path, content)| (normalize(&path), content))
                 .collect(),
+            links: BTreeMap::new(),
         }
+    }
+
+    /// These files with a symbolic link at `link` pointing to `target`
+    /// (both paths from the root, normalised here), as `ln -s` makes one:
+    /// a read of `link`, or of a path below it, reads `target`'s.
+    pub fn with_link(mut self, link: &str, target: &str) -> Self {
+        self.links.insert(normalize(link), normalize(target));
+        self
+    }
+
+    /// `path` with every link in it followed (up to 40, as the system
+    /// does; a loop stops there).
+    fn followed(&self, path: &str) -> String {
+        let mut at = path.to_string();
+        for _ in 0..40 {
+            let hit = std::iter::once(at.as_str())
+                .chain(ancestors(&at))
+                .find_map(|p| self.links.get(p).map(|target| (p.len(), target)));
+            let Some((len, target)) = hit else {
+                return at;
+            };
+            at = normalize(&format!("{target}{}", &at[len..]));
+        }
+        at
     }
 }
 
 impl PatchFs for MemoryFs {
+    /// The path with its links followed, from the root (not absolute:
+    /// these files have no root on disk); `None` when there is no link.
+    fn resolve(&self, path: &str) -> Option<String> {
+        (!self.links.is_empty()).then(|| self.followed(path))
+    }
+
     fn read(&self, path: &str) -> Entry {
+        let followed;
+        let path = if self.links.is_empty() {
+            path
+        } else {
+            followed = self.followed(path);
+            followed.as_str()
+        };
         if let Some(content) = self.files.get(path) {
             return Entry::File(content.clone());
         }
@@ -254,6 +296,10 @@ impl RecordingFs {
 }
 
 impl PatchFs for RecordingFs {
+    fn resolve(&self, path: &str) -> Option<String> {
+        self.dir.resolve(path)
+    }
+
     fn read(&self, path: &str) -> Entry {
         let entry = self.dir.read(path);
         self.seen
@@ -329,6 +375,33 @@ pub fn patch_root(cwd: &str, path: &str) -> String {
         }
     }
     root.to_string_lossy().into_owned()
+}
+
+/// `path` (absolute, or relative to `cwd`) as a [`PatchFs`] takes it:
+/// lexically normalized, relative to `cwd` when it lies below it, else
+/// absolute.
+pub fn fs_path(cwd: &str, path: &str) -> String {
+    let absolute = display_path(cwd, &normalize(path));
+    let root = cwd.trim_end_matches('/');
+    match absolute.strip_prefix(root) {
+        Some("") => String::new(),
+        Some(rest) if rest.starts_with('/') => rest[1..].to_string(),
+        _ => absolute,
+    }
+}
+
+/// The one name of the file `path` (as a patch names it, in `cwd`) is:
+/// absolute, lexically normalised, its symbolic links followed through
+/// `fs` ([`PatchFs::resolve`]). Two paths with one name are one file,
+/// however they are spelt (`a.py`, `./a.py`, `/cwd/a.py`, a link to it):
+/// an agent that reads them apart and writes each in turn keeps only the
+/// last change (tester 51 T-01).
+pub fn same_file(fs: &dyn PatchFs, cwd: &str, path: &str) -> String {
+    let key = fs_path(cwd, path);
+    match fs.resolve(&key) {
+        Some(real) => display_path(cwd, &real),
+        None => display_path(cwd, &key),
+    }
 }
 
 #[cfg(test)]
@@ -407,6 +480,35 @@ mod tests {
             dev.read("zero"),
             Entry::Unreadable("not a regular file (a device, a pipe or a socket)".into())
         );
+    }
+
+    /// A link in memory reads as its target, below it too, and names the
+    /// same file as every other spelling of it (tester 51 T-01).
+    #[test]
+    fn memory_links_are_followed_and_name_one_file() {
+        let fs = MemoryFs::new([("src/a.py".to_string(), "x".to_string())])
+            .with_link("link.py", "src/a.py")
+            .with_link("s", "src")
+            .with_link("loop", "loop");
+        assert_eq!(fs.read("link.py"), Entry::File("x".into()));
+        assert_eq!(fs.read("s/a.py"), Entry::File("x".into()));
+        assert_eq!(fs.read("loop"), Entry::Missing);
+        assert_eq!(fs.resolve("s/a.py").as_deref(), Some("src/a.py"));
+        let one = |p: &str| same_file(&fs, "/w", p);
+        for name in [
+            "src/a.py",
+            "./src/a.py",
+            "/w/src/a.py",
+            "link.py",
+            "s/./a.py",
+        ] {
+            assert_eq!(one(name), "/w/src/a.py", "{name}");
+        }
+        assert_eq!(one("src/b.py"), "/w/src/b.py");
+        // Without links: the lexical name only.
+        let plain = MemoryFs::new([("a".to_string(), "x".to_string())]);
+        assert_eq!(plain.resolve("a"), None);
+        assert_eq!(same_file(&plain, "/w/", "x/../a"), "/w/a");
     }
 
     #[test]

@@ -21,24 +21,28 @@ use super::outcome::PatchOutcome;
 use super::update::line_texts;
 use crate::words::line_range;
 
-/// Whether `section` names the file `key` (normalised): its path, or its
-/// `*** Move to:` path.
-fn touches(section: &Section, key: &str) -> bool {
-    normalize(section.path()) == key
-        || matches!(section, Section::Update { move_to: Some(to), .. } if normalize(to) == key)
-}
-
 /// Each Update section (not moved) of a file that an earlier Update
 /// section (not moved) updated, nothing between them naming that file:
 /// `(earlier, later)` 0-based section pairs, in the later's order.
 pub fn repeated_updates(patch: &Patch) -> Vec<(usize, usize)> {
+    repeated_updates_by(patch, normalize)
+}
+
+/// [`repeated_updates`] with paths compared by `name` (one text per file:
+/// [`super::fs::same_file`] makes `./a.py`, an absolute path and a link
+/// one file).
+pub fn repeated_updates_by(patch: &Patch, name: impl Fn(&str) -> String) -> Vec<(usize, usize)> {
     let in_place = |s: &Section| matches!(s, Section::Update { move_to: None, .. });
+    let touches = |section: &Section, key: &str| {
+        name(section.path()) == key
+            || matches!(section, Section::Update { move_to: Some(to), .. } if name(to) == key)
+    };
     let mut out = Vec::new();
     for (j, section) in patch.sections.iter().enumerate() {
         if !in_place(section) {
             continue;
         }
-        let key = normalize(section.path());
+        let key = name(section.path());
         let earlier = patch.sections[..j].iter().rposition(|s| touches(s, &key));
         if let Some(i) = earlier.filter(|&i| in_place(&patch.sections[i])) {
             out.push((i, j));
