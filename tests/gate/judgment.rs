@@ -1873,7 +1873,9 @@ fn markdown_joins_headings_and_list_fences_at_the_gate() {
             js,
             "const a = 1\n",
             "const a = 10 ",
-            "const a = 10 const b = 2",
+            // Claude Code strips the trailing space first
+            // (`normalizeFileEditInput`): the line it writes.
+            "const a = 10const b = 2",
         ),
     ] {
         let input = json!({"file_path": format!("{CWD}/{name}"), "old_string": old,
