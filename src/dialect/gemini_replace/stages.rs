@@ -28,6 +28,10 @@ pub struct Replacement {
     pub stage: &'static str,
     /// For the fuzzy stage, the 1-based line ranges replaced, sorted.
     pub fuzzy_ranges: Vec<(usize, usize)>,
+    /// For the flexible stage, the 1-based line ranges of the windows it
+    /// replaced, in order (each a whole window: a line the new text
+    /// leaves as it was is still in it).
+    pub flexible_ranges: Vec<(usize, usize)>,
     /// The first place replaced: byte offset in the text, the text found
     /// there, the text written in its place.
     pub first: Option<(usize, String, String)>,
@@ -90,6 +94,7 @@ fn exact_result(
             occurrences,
             stage: "exact",
             fuzzy_ranges: Vec::new(),
+        flexible_ranges: Vec::new(),
             first,
         });
     }
@@ -101,6 +106,7 @@ fn exact_result(
         occurrences,
         stage: "exact",
         fuzzy_ranges: Vec::new(),
+        flexible_ranges: Vec::new(),
         first,
     })
 }
@@ -188,6 +194,7 @@ fn flexible(content: &str, search: &str, replace: &str, new_is_empty: bool) -> O
     // file's lines alone (`k` the window's first line) and the text joined
     // once at the end: the same windows, the same result.
     let mut occurrences = 0;
+    let mut flexible_ranges = Vec::new();
     let mut first = None;
     let mut out: Option<String> = None;
     let mut copied = 0;
@@ -199,8 +206,12 @@ fn flexible(content: &str, search: &str, replace: &str, new_is_empty: bool) -> O
         }
         occurrences += 1;
         let text = flexible_text(&replace_lines, lines[k], lines[k + n - 1], new_is_empty);
+        let found: String = lines[k..k + n].concat();
+        // Its lines as an edit's are counted: a final line break ends the
+        // last line, it starts none.
+        let body = found.strip_suffix('\n').unwrap_or(&found);
+        flexible_ranges.push((k + 1, k + 1 + body.matches('\n').count()));
         if first.is_none() {
-            let found: String = lines[k..k + n].concat();
             first = Some((offset_in(content, lines[k]), found, text.clone()));
         }
         let joined = out.get_or_insert_with(|| String::with_capacity(content.len()));
@@ -216,6 +227,7 @@ fn flexible(content: &str, search: &str, replace: &str, new_is_empty: bool) -> O
         occurrences,
         stage: "flexible",
         fuzzy_ranges: Vec::new(),
+        flexible_ranges,
         first,
     })
 }
@@ -315,6 +327,7 @@ fn regex(content: &str, search: &str, replace: &str, allow_multiple: bool) -> Op
         occurrences: matches.len(),
         stage: "regex",
         fuzzy_ranges: Vec::new(),
+        flexible_ranges: Vec::new(),
         first,
     })
 }
@@ -458,6 +471,7 @@ fn fuzzy(content: &str, old_raw: &str, search: &str, replace: &str) -> Option<Re
         occurrences: selected.len(),
         stage: "fuzzy",
         fuzzy_ranges,
+        flexible_ranges: Vec::new(),
         first,
     })
 }
@@ -516,6 +530,7 @@ mod tests {
             occurrences,
             stage: "flexible",
             fuzzy_ranges: Vec::new(),
+        flexible_ranges: Vec::new(),
             first,
         })
     }
