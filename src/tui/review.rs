@@ -109,7 +109,8 @@ pub const PANE_KEYS: &[PaneKey] = &[
         label: "A",
         action: PaneAction::AllowSession,
         help: "allow this, and the rest of its session's exact edits (while the pane runs); \
-               its loose edits go as srview's corrected edit, the rest still wait for a key",
+               its loose edits go as srview's corrected edit; doubts and the rest still wait \
+               for a key",
         footer: Some("allow session"),
     },
     PaneKey {
@@ -2960,7 +2961,7 @@ mod tests {
         }
         assert!(
             rows.iter()
-                .any(|r| r.starts_with("               its doubts still wait for a key")),
+                .any(|r| r.starts_with("               the pane runs); its loose edits go as")),
             "A's second row under its text:\n{text}"
         );
         // Each row's first 15 columns: a key of the table, or blank.

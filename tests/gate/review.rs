@@ -929,7 +929,7 @@ fn a_corrected_edit_is_judged_again_when_the_pane_chooses_it() {
     }
 }
 
-/// `A` allows the rest of a session's calls unseen, but not its doubts (a
+/// `A` allows the rest of a session's exact calls unseen, but not its doubts (a
 /// tester's find: `A` on a routine edit then allowed, unseen, an edit of
 /// `.claude/settings.json` that turned the gate's hook off): at 80x24, an
 /// exact edit put to the pane (`exact=review`) is answered `A`; the same
@@ -1002,7 +1002,7 @@ fn allowing_a_session_leaves_its_doubts_to_the_user() {
     // The key's help says what `A` leaves to the user.
     pane.press(b"?");
     pane.wait_for("the keys", |s| {
-        s.contains("its doubts still wait for a key")
+        s.contains("doubts and the rest still wait for a key")
     });
 }
 
@@ -1206,5 +1206,7 @@ fn allowing_a_session_still_repairs_its_loose_edits() {
         "srview gate: the user rejected this edit in the review pane: say which one\n",
     );
     pane.press(b"?");
-    pane.wait_for("the keys", |s| s.contains("the rest still wait for a key"));
+    pane.wait_for("the keys", |s| {
+        s.contains("doubts and the rest still wait for a key")
+    });
 }
