@@ -1375,7 +1375,8 @@ fn a_patch_with_two_sections_for_the_file_is_checked_as_one_section() {
 /// before), each of its lines beside the model's.
 #[test]
 fn a_flexible_replace_all_names_each_place_whole() {
-    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/gate/tester51");
+    let fixtures =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/gate/tester51");
     let ra = std::fs::read_to_string(fixtures.join("ra.py")).expect("ra.py");
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join("ra.py");
@@ -1383,7 +1384,11 @@ fn a_flexible_replace_all_names_each_place_whole() {
         "old_string": "if key in cache:\n    return cache[key]",
         "new_string": "if key in cache and cache[key] is not None:\n    return cache[key]",
         "allow_multiple": true});
-    let (file, args) = file_and_diff(dir.path(), ("ra.py", &ra), ("args.json", &input.to_string()));
+    let (file, args) = file_and_diff(
+        dir.path(),
+        ("ra.py", &ra),
+        ("args.json", &input.to_string()),
+    );
     let (code, out) = srview(&["check", &file, &args, "--dialect", "gemini-replace"]);
     assert_eq!(code, 1, "{out}");
     assert_starts_with(

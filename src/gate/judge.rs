@@ -814,13 +814,9 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
     // A replace-all edit placed loosely at several places: every place is
     // meant (tester 51, T-10), each re-indented as the file has it there.
     let every_place = match (&file, content.as_deref()) {
-        (Some(path), Some(content)) => super::replace_all::every_place(
-            row,
-            &call.input,
-            (path, &call.cwd),
-            content,
-            &outcome,
-        ),
+        (Some(path), Some(content)) => {
+            super::replace_all::every_place(row, &call.input, (path, &call.cwd), content, &outcome)
+        }
         _ => None,
     };
     let (corrected, withheld) = match (&file, content.as_deref(), &every_place) {

@@ -149,11 +149,7 @@ pub(super) fn every_place(
     }
     said.push_str("\nWhat each place should get:");
     for (_, own_new, at) in &groups {
-        said.push_str(&format!(
-            "\n{}:\n{}",
-            ranges(at),
-            quoted(own_new)
-        ));
+        said.push_str(&format!("\n{}:\n{}", ranges(at), quoted(own_new)));
     }
     let (corrected, per_indentation) = match edits.len() {
         1 => (edits.pop(), Vec::new()),
@@ -269,7 +265,10 @@ fn shift_of(file: &[&str], model: &[String]) -> Option<Shift> {
         if model_line.trim().is_empty() {
             continue;
         }
-        let (f, m) = (&file_line[..lead(file_line)], &model_line[..lead(model_line)]);
+        let (f, m) = (
+            &file_line[..lead(file_line)],
+            &model_line[..lead(model_line)],
+        );
         let this = if let Some(extra) = f.strip_suffix(m) {
             (true, extra.to_string())
         } else if let Some(extra) = m.strip_suffix(f) {

@@ -1178,11 +1178,9 @@ fn allowing_a_session_still_repairs_its_loose_edits() {
     });
     // Its loose edit srview cannot correct (the trimmed text stands at
     // lines 2-3 and 8-9): put to the user, not allowed unseen.
-    let mut ambiguous: Value = serde_json::from_slice(&tester51_payload(
-        "t03_loose.opencode.json",
-        dir.path(),
-    ))
-    .expect("JSON");
+    let mut ambiguous: Value =
+        serde_json::from_slice(&tester51_payload("t03_loose.opencode.json", dir.path()))
+            .expect("JSON");
     ambiguous["callID"] = json!("c3");
     ambiguous["args"] = json!({"filePath": format!("{cwd}/two.py"),
                                "oldString": "if x:\n    return 1",

@@ -94,7 +94,7 @@ fn exact_result(
             occurrences,
             stage: "exact",
             fuzzy_ranges: Vec::new(),
-        flexible_ranges: Vec::new(),
+            flexible_ranges: Vec::new(),
             first,
         });
     }
