@@ -27,6 +27,10 @@ pub(super) struct EveryPlace {
     pub per_indentation: Vec<Value>,
 }
 
+/// The places at one indentation: their old and new texts (the file's
+/// own), and their lines.
+type Group<'a> = (&'a str, &'a str, Vec<(usize, usize)>);
+
 /// One place of the old text: its 1-based lines, and the edit that writes
 /// the model's new text there at the file's indentation.
 struct Place {
@@ -70,7 +74,7 @@ pub(super) fn every_place(
     }
     // The places at one indentation share their texts: one exact edit each,
     // run one after the other as the agent would run them.
-    let mut groups: Vec<(&str, &str, Vec<(usize, usize)>)> = Vec::new();
+    let mut groups: Vec<Group> = Vec::new();
     for place in &places {
         match groups
             .iter_mut()
