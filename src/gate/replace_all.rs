@@ -1,7 +1,7 @@
 //! A replace-all string edit (OpenCode's `replaceAll`, Gemini CLI's
 //! `allow_multiple`, Qwen Code's `replace_all`) whose old text the agent
-//! finds only loosely, at several places once each line is trimmed (tester
-//! 51, T-10). The model said which place it means: every one. So the
+//! finds only loosely (or refuses: Qwen Code), at several places once each
+//! line is trimmed (tester 51, T-10). The model said which place it means: every one. So the
 //! places are not "which one is meant cannot be told": each is re-indented
 //! as the file has it there, the places at one indentation become one
 //! exact replace-all edit, and the finding says what the agent writes
@@ -41,7 +41,8 @@ struct Place {
 
 /// [`EveryPlace`] of `input` (a call of `row`) over `content` at `path`
 /// (`cwd`: the agent's root), as the agent's matcher ran it (`outcome`);
-/// `None` when the input is not one replace-all edit placed loosely, its
+/// `None` when the input is not one replace-all edit placed loosely or
+/// refused, its
 /// old text does not stand as whole lines at several places once trimmed,
 /// a place is not the model's lines shifted by one indentation, or the
 /// exact edits are not placed exactly by the agent's own matcher (the
@@ -55,15 +56,16 @@ pub(super) fn every_place(
 ) -> Option<EveryPlace> {
     let fields = row.strings.filter(|f| f.list.is_none())?;
     let flag = fields.replace_all?;
-    if input.get(flag) != Some(&Value::Bool(true)) || !outcome.ok {
+    if input.get(flag) != Some(&Value::Bool(true)) {
         return None;
     }
-    let [m] = &outcome.edits[..] else {
-        return None;
+    // Placed loosely (the agent writes something), or refused (Qwen Code,
+    // which has no stage that finds a text by trimmed lines).
+    let placed = match &outcome.edits[..] {
+        [m] if outcome.ok && m.loose => Some(m),
+        _ if !outcome.ok => None,
+        _ => return None,
     };
-    if !m.loose {
-        return None;
-    }
     let pairs = call_correct::pairs(fields, input)?;
     let [(old, new)] = &pairs[..] else {
         return None;
@@ -116,15 +118,16 @@ pub(super) fn every_place(
         ranges(&all),
         places.len()
     );
-    // What the agent writes, against what the model meant.
+    // What the agent writes, against what the model meant (a refusal is
+    // said by the agent's own error, above).
     let written = outcome.writes.first().and_then(|w| w.content.as_deref());
-    if written == Some(current.as_str()) {
+    if placed.is_some() && written == Some(current.as_str()) {
         said.push_str(&format!(
             "\n{} changes every place, each re-indented as the file has it there: it writes \
              what the model meant.",
             row.title
         ));
-    } else {
+    } else if let Some(m) = placed {
         let changed: Vec<(usize, usize)> = m
             .lines
             .into_iter()

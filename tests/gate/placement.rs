@@ -414,6 +414,8 @@ fn tester51_answer(agent: GateAgent, name: &str) -> String {
 /// places standing at two indentations, the two exact replace-all edits to
 /// send (their result compiles: `python3 -m py_compile`). Where every place
 /// stands at one indentation, the one exact replace-all edit is the repair.
+/// Qwen Code, which refuses the edit (no stage of its finds trimmed
+/// lines) and takes no rewrite, is denied with the same edits to send.
 #[test]
 fn a_replace_all_placed_loosely_is_judged_at_every_place() {
     let expected = |name: &str| {
@@ -424,6 +426,8 @@ fn a_replace_all_placed_loosely_is_judged_at_every_place() {
         (GateAgent::GeminiCli, "t10_replace_all.gemini-cli"),
         (GateAgent::Opencode, "t10_replace_all.opencode"),
         (GateAgent::Opencode, "t10_one_indentation.opencode"),
+        (GateAgent::QwenCode, "t10_replace_all.qwen-code"),
+        (GateAgent::QwenCode, "t10_one_indentation.qwen-code"),
     ] {
         assert_eq!(
             tester51_answer(agent, &format!("{name}.json")),
