@@ -1392,3 +1392,42 @@ fn a_patch_with_two_sections_for_the_file_is_checked_as_one_section() {
         )
     );
 }
+
+/// A Gemini CLI `replace` with `allow_multiple` whose flexible stage
+/// re-indents a two-line text at lines 2-3 and lines 9-10 (tester 51,
+/// T-10): `check` names the second place whole (it said "line 9", and "1
+/// lines in the file where the model wrote 2", its second line reading as
+/// before), each of its lines beside the model's.
+#[test]
+fn a_flexible_replace_all_names_each_place_whole() {
+    let fixtures =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/gate/tester51");
+    let ra = std::fs::read_to_string(fixtures.join("ra.py")).expect("ra.py");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("ra.py");
+    let input = serde_json::json!({"file_path": path, "instruction": "x",
+        "old_string": "if key in cache:\n    return cache[key]",
+        "new_string": "if key in cache and cache[key] is not None:\n    return cache[key]",
+        "allow_multiple": true});
+    let (file, args) = file_and_diff(
+        dir.path(),
+        ("ra.py", &ra),
+        ("args.json", &input.to_string()),
+    );
+    let (code, out) = srview(&["check", &file, &args, "--dialect", "gemini-replace"]);
+    assert_eq!(code, 1, "{out}");
+    assert_starts_with(
+        &out,
+        "edit 1: flexible at lines 2-3 and lines 9-10 (loose)\n\
+         warning: edit 1 was placed at lines 2-3 and lines 9-10 by flexible, a loose stage of \
+         Gemini CLI 0.61.0's replace tool: the text it replaced is not the text the model wrote\n\
+         note: Gemini CLI 0.61.0's replace tool replaces every occurrence: it changes lines 2-3 \
+         and also lines 9-10\n\
+         \x20 edit 1: line 2: the file has \"    if key in cache:\" where the model wrote \"if key in cache:\"\n\
+         \x20 edit 1: line 3: the file has \"        return cache[key]\" where the model wrote \"    return cache[key]\"\n\
+         \x20 edit 1: line 9: the file has \"        if key in cache:\" where the model wrote \"if key in cache:\"\n\
+         \x20 edit 1: line 10: the file has \"            return cache[key]\" where the model wrote \"    return cache[key]\"\n\
+         \x20 edit 1: new text line 1: the agent writes",
+    );
+    assert!(!out.contains(" lines in the file where"), "{out}");
+}

@@ -2180,7 +2180,8 @@ fn a_replace_all_edit_names_every_place_it_changes() {
         assert_eq!(text(&apply.stderr), format!("srview: note: {note}\n"));
     }
     // Gemini's flexible stage (indentation ignored) with allow_multiple:
-    // its loose warning names the second place too.
+    // its loose warning names the second place too, whole (tester 51,
+    // T-10: it said "line 7", the one line of the place that changes).
     let loose = serde_json::json!({"file_path": absolute, "instruction": "i", "old_string": "x = 1\nreturn x", "new_string": "x = 2\nreturn x", "allow_multiple": true});
     let check = run_on_input(
         dir.path(),
@@ -2191,7 +2192,7 @@ fn a_replace_all_edit_names_every_place_it_changes() {
     assert_eq!(check.status.code(), Some(1));
     assert_contains(
         &text(&check.stdout),
-        "warning: edit 1 was placed at lines 2-3 and line 7 by flexible, a loose stage",
+        "warning: edit 1 was placed at lines 2-3 and lines 7-8 by flexible, a loose stage",
     );
 }
 

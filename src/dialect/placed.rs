@@ -60,8 +60,8 @@ pub fn differing_lines(
         ));
     } else if file.len() != wrote.len() {
         out.push(format!(
-            "{} lines in the file where the model wrote {}",
-            file.len(),
+            "{} in the file where the model wrote {}",
+            words::count(file.len(), "line"),
             wrote.len()
         ));
     }

@@ -603,5 +603,26 @@ pub fn from_pane(
                 action,
             ),
         },
+        // Answered unseen for a session allowed with `A`: the repair
+        // `loose=repair` would send, never the loose result as sent.
+        Verdict::SessionRepair => match &finding.corrected {
+            Some(input) if agent.can_rewrite() && finding.case == Case::Loose => Answer::Rewrite {
+                reason: format!(
+                    "srview gate: rewrote this {tool} to the exact edit that writes what the \
+                     model's text meant (the user allowed this session in the review pane, \
+                     which lets no loose edit through as sent): {}",
+                    finding.explanation.trim_end()
+                ),
+                input: input.clone(),
+            },
+            _ => review_fallback(
+                agent,
+                tool,
+                finding,
+                "the review pane repaired a call for its allowed session that srview cannot \
+                 repair",
+                action,
+            ),
+        },
     }
 }

@@ -812,9 +812,29 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
             .strings
             .and_then(|fields| call_correct::pairs(fields, &call.input))
             .is_some_and(|pairs| !pairs.is_empty() && pairs.iter().all(|(old, _)| old.is_empty()));
-    let (corrected, withheld) = match (&file, content.as_deref()) {
-        _ if creates_over_existing => (None, None),
+    // A replace-all edit placed loosely at several places: every place is
+    // meant (tester 51, T-10), each re-indented as the file has it there.
+    let every_place = match (&file, content.as_deref()) {
         (Some(path), Some(content)) => {
+            super::replace_all::every_place(row, &call.input, (path, &call.cwd), content, &outcome)
+        }
+        _ => None,
+    };
+    let (corrected, withheld) = match (&file, content.as_deref(), &every_place) {
+        _ if creates_over_existing => (None, None),
+        (Some(path), Some(content), Some(every)) => {
+            explanation.push_str(&every.said);
+            let doubted = (every.corrected.iter().chain(&every.per_indentation))
+                .find_map(|edit| correction_doubt(row, edit, path, content));
+            match (&every.corrected, doubted) {
+                (_, Some(why)) => (None, Some(why)),
+                (Some(edit), None) => (Some(edit.clone()), None),
+                // The explanation ends with the edits to send, one per
+                // indentation: no reason to withhold beside them.
+                (None, None) => (None, None),
+            }
+        }
+        (Some(path), Some(content), None) => {
             match settled_correction(row, &call.input, (path, &call.cwd), content, &outcome) {
                 Some(settled) => {
                     for explained in &settled.edits {
@@ -835,7 +855,7 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
                 None => (None, None),
             }
         }
-        (None, _) => match patch_key(row) {
+        (None, ..) => match patch_key(row) {
             Some(key) => corrected_patch(row, key, call, fs, &mut explanation),
             None => (None, None),
         },
@@ -866,6 +886,13 @@ fn matcher(row: &DialectRow, path_key: Option<&str>, call: &Call, fs: &dyn Patch
         .as_ref()
         .is_some_and(|pairs| !pairs.is_empty() && pairs.iter().all(|(old, new)| old == new));
     let mut next_step = NextStep::after_refusal(&explanation, case, unchanged);
+    // The edits to send, one per indentation, end the explanation.
+    if every_place
+        .as_ref()
+        .is_some_and(|every| !every.per_indentation.is_empty())
+    {
+        next_step = NextStep::Said;
+    }
     // An empty old text (a file to create) for a file that exists: the
     // agent's write tool (a tester's find: "send an edit whose old text is
     // the file's own" for an empty file, which has none).

@@ -51,6 +51,7 @@ mod quotes;
 pub mod record;
 mod reindent;
 mod reindent_exact;
+mod replace_all;
 pub mod spool;
 mod tool_path;
 mod verdict;
@@ -459,13 +460,16 @@ impl Judgment {
     /// The answer in the agent's own decision format. A repair goes to
     /// Claude Code as `ask` where its permission mode would have asked the
     /// user ([`answer::keeps_the_prompt`]); an edit the user already chose
-    /// in the review pane goes as `allow`.
+    /// in the review pane goes as `allow` (a repair the pane sent unseen
+    /// for a session allowed with `A` is not one: it asks as the policy's).
     pub fn reply(&self) -> Reply {
         let mode = self
             .call
             .as_ref()
             .and_then(|c| c.permission_mode.as_deref());
-        let ask_user = self.review.is_none() && answer::keeps_the_prompt(mode);
+        let chosen_in_pane =
+            self.review.is_some() && self.verdict() != Some(&spool::Verdict::SessionRepair);
+        let ask_user = !chosen_in_pane && answer::keeps_the_prompt(mode);
         answer::reply(self.agent, &self.sent(), ask_user)
     }
 
@@ -566,7 +570,8 @@ struct Record<'a> {
     /// Who decided, when not the policy: `review pane`.
     #[serde(skip_serializing_if = "Option::is_none")]
     decided_by: Option<&'a str>,
-    /// The pane's answer (`allow`, `reject`, `corrected`, `allow-session`).
+    /// The pane's answer (`allow`, `reject`, `corrected`, `allow-session`,
+    /// `session-repair`).
     #[serde(skip_serializing_if = "Option::is_none")]
     review: Option<&'a str>,
     /// Where the agent places an edit nothing is in doubt about, when the

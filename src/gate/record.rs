@@ -52,7 +52,7 @@ pub struct GateDecision {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub decided_by: Option<String>,
     /// The review pane's answer (`allow`, `reject`, `corrected`,
-    /// `allow-session`) when it decided.
+    /// `allow-session`, `session-repair`) when it decided.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub review: Option<String>,
     #[serde(default, skip_serializing)]
@@ -294,6 +294,7 @@ pub fn words(d: &GateDecision) -> String {
             Some("allow-session") => "allowed in the review pane with the rest of its session",
             Some("reject") => "rejected in the review pane",
             Some("corrected") => "the corrected edit chosen in the review pane",
+            Some("session-repair") => "repaired for its session allowed in the review pane",
             _ => "decided in the review pane",
         };
         return format!("{what} ({})", d.case);
@@ -319,6 +320,7 @@ pub fn short_word(d: &GateDecision) -> &'static str {
             Some("allow" | "allow-session") => "allowed",
             Some("reject") => "rejected",
             Some("corrected") => "corrected",
+            Some("session-repair") => "repaired",
             _ => "decided",
         };
     }

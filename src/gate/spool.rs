@@ -600,7 +600,7 @@ pub fn consult(mut judgment: super::Judgment, deadline: Instant) -> super::Judgm
         fallback: "deny".to_string(),
     };
     match ask(&workspace_of(Path::new(&call.cwd)), &request, deadline) {
-        Outcome::Answered(Verdict::Corrected) => {
+        Outcome::Answered(chosen @ (Verdict::Corrected | Verdict::SessionRepair)) => {
             // The pane may have held the call for a minute: the corrected
             // edit is judged again against the file as it is now, and sent
             // only if it is still exact and in no doubt (a new user's find:
@@ -626,21 +626,27 @@ pub fn consult(mut judgment: super::Judgment, deadline: Instant) -> super::Judgm
                         .text(&tool)
                         .map(|step| format!("\n{step}"))
                         .unwrap_or_default();
+                    let who = match chosen {
+                        Verdict::SessionRepair => {
+                            "the review pane repaired this loose call of a session the user \
+                             allowed"
+                        }
+                        _ => "the user chose srview's corrected edit in the review pane",
+                    };
                     judgment.answer = super::Answer::Deny {
                         reason: format!(
-                            "srview gate: the user chose srview's corrected edit in the review \
-                             pane, but the file changed while the call waited, and the \
-                             corrected edit is no longer exact ({}): this {tool} is denied. \
-                             {explanation}{step}",
+                            "srview gate: {who}, but the file changed while the call waited, \
+                             and the corrected edit is no longer exact ({}): this {tool} is \
+                             denied. {explanation}{step}",
                             now.case.name(),
                         ),
                     };
                     if let Some(review) = &mut judgment.review {
-                        review.verdict = Some(Verdict::Corrected);
+                        review.verdict = Some(chosen);
                     }
                     judgment
                 }
-                _ => judgment.with_verdict(Verdict::Corrected),
+                _ => judgment.with_verdict(chosen),
             }
         }
         Outcome::Answered(verdict) => judgment.with_verdict(verdict),

@@ -16,9 +16,14 @@ pub enum Verdict {
     },
     /// The corrected edit runs instead (only when one was offered).
     Corrected,
-    /// Allowed, and so is every later call of this session (the pane
-    /// answers them itself while it runs).
+    /// Allowed, and so is every later exact call of this session (the
+    /// pane answers them itself while it runs).
     AllowSession,
+    /// A loose call of a session allowed with `A`, answered by the pane
+    /// unseen: not allowed as sent, but repaired as `loose=repair` would
+    /// (the corrected edit, judged again first), so that `A` never lets a
+    /// loose result through that the user did not see (tester 51, T-03).
+    SessionRepair,
 }
 
 impl Verdict {
@@ -29,6 +34,7 @@ impl Verdict {
             Verdict::Reject { .. } => "reject",
             Verdict::Corrected => "corrected",
             Verdict::AllowSession => "allow-session",
+            Verdict::SessionRepair => "session-repair",
         }
     }
 }

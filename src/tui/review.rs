@@ -14,8 +14,9 @@
 //! `r` rejects with a reason typed here (sent to the model; only to the
 //! call it was typed for, dropped when that call stops waiting), `c` allows
 //! srview's corrected edit instead (only when the gate offered one), `A`
-//! allows this call and every later one of its session while the pane
-//! runs. Each call is shown judged against its file as it is when shown,
+//! allows this call and every later exact one of its session while the
+//! pane runs (a later loose one goes as srview's corrected edit where the
+//! agent takes one; every other call still waits for a key). Each call is shown judged against its file as it is when shown,
 //! and `a`/`A` judge it again first: a file changed since asks again, on
 //! the new judgment, and answers nothing ([`spool::judged_now`]). The gate writes the answer in the agent's own format and records
 //! it; a call the pane does not answer before the gate's deadline (or one
@@ -107,8 +108,9 @@ pub const PANE_KEYS: &[PaneKey] = &[
         codes: &[KeyCode::Char('A')],
         label: "A",
         action: PaneAction::AllowSession,
-        help: "allow this and the rest of its session (while the pane runs); its doubts still \
-               wait for a key",
+        help: "allow this, and the rest of its session's exact edits (while the pane runs); \
+               its loose edits go as srview's corrected edit; doubts and the rest still wait \
+               for a key",
         footer: Some("allow session"),
     },
     PaneKey {
@@ -393,12 +395,8 @@ impl ReviewPane {
     /// and drops those the gate no longer waits for.
     fn take_arrivals(&mut self) {
         while let Ok(pending) = self.arrivals.try_recv() {
-            if self.session_allows(&pending) {
-                let what = describe(&pending);
-                match pending.answer(&Verdict::AllowSession) {
-                    Ok(()) => self.note(format!("allowed (session allowed): {what}"), false),
-                    Err(e) => self.note(format!("not answered ({e}): {what}"), true),
-                }
+            if let Some(verdict) = self.session_answer(&pending) {
+                self.answer_unseen(pending, &verdict);
                 continue;
             }
             // The pane looks again as soon as the gate goes away (it gave
@@ -780,6 +778,7 @@ impl ReviewPane {
                 None => "allowed the corrected edit".to_string(),
             },
             Verdict::AllowSession => "allowed, and the rest of its session".to_string(),
+            Verdict::SessionRepair => "repaired (session allowed)".to_string(),
         };
         let refused = said.starts_with("corrected edit refused");
         match pending.answer(&verdict) {
@@ -798,15 +797,10 @@ impl ReviewPane {
         self.shown = None;
         // A session just allowed answers its other waiting calls too.
         if verdict == Verdict::AllowSession {
-            let waiting = std::mem::take(&mut self.queue);
-            let (allowed, kept): (Vec<_>, Vec<_>) =
-                waiting.into_iter().partition(|p| self.session_allows(p));
-            self.queue = kept;
-            for pending in allowed {
-                let what = describe(&pending);
-                match pending.answer(&Verdict::AllowSession) {
-                    Ok(()) => self.note(format!("allowed (session allowed): {what}"), false),
-                    Err(e) => self.note(format!("not answered ({e}): {what}"), true),
+            for pending in std::mem::take(&mut self.queue) {
+                match self.session_answer(&pending) {
+                    Some(verdict) => self.answer_unseen(pending, &verdict),
+                    None => self.queue.push(pending),
                 }
             }
             self.current = self.current.min(self.queue.len().saturating_sub(1));
@@ -1358,16 +1352,53 @@ fn shorten_start(text: &str, room: usize) -> String {
 }
 
 impl ReviewPane {
-    /// Whether `A` pressed for `pending`'s session answers it unseen: every
-    /// call of that session but a doubt (a tester's find: `A` on a
-    /// routine edit then allowed, unseen, an edit of the agent's hook
-    /// settings that turned the gate off). A doubt is a result srview cannot
-    /// stand behind (the gate's own files, an edit sent again, a write
-    /// deleting most of a file): each waits for a key. Exact, loose and
-    /// failing calls go the agent's own way, as `a` lets them.
-    fn session_allows(&self, pending: &Pending) -> bool {
-        pending.request.case != crate::gate::Case::Doubt.name()
-            && session_key(pending).is_some_and(|s| self.allowed_sessions.contains(&s))
+    /// What the pane answers unseen for `pending` once `A` allowed its
+    /// session (`None`: it waits for a key, as before `A`). `A` means "stop
+    /// asking me about this session's exact edits", not "stop repairing"
+    /// (docs/gate.md's table, "The review pane"):
+    /// - exact: allowed as sent (`allow-session`);
+    /// - loose, with a corrected edit srview stands behind, still exact
+    ///   against the file as it is now, and an agent that takes a
+    ///   rewrite: that edit (`session-repair`), as `loose=repair` sends it
+    ///   (a tester's find: after `A` on a harmless edit, OpenCode's
+    ///   LineTrimmedReplacer wrote a later edit's lines at column 0 inside
+    ///   a method, which srview said breaks the file);
+    /// - every other call waits: a doubt (a result srview cannot stand
+    ///   behind: the gate's own files, an edit sent again), a loose edit
+    ///   with no corrected edit or for an agent that takes no rewrite (Qwen
+    ///   Code), a failing or unreadable one.
+    fn session_answer(&self, pending: &Pending) -> Option<Verdict> {
+        use crate::gate::Case;
+        let request = &pending.request;
+        if !session_key(pending).is_some_and(|s| self.allowed_sessions.contains(&s)) {
+            return None;
+        }
+        let rewrites = GateAgent::from_id(&request.agent).is_some_and(GateAgent::can_rewrite);
+        match request.case.as_str() {
+            case if case == Case::Exact.name() => Some(Verdict::AllowSession),
+            case if case == Case::Loose.name()
+                && rewrites
+                && request.corrected.is_some()
+                && spool::corrected_refused(request).is_none() =>
+            {
+                Some(Verdict::SessionRepair)
+            }
+            _ => None,
+        }
+    }
+
+    /// Sends `verdict` (from [`ReviewPane::session_answer`]) for a call the
+    /// user does not see, and logs it.
+    fn answer_unseen(&mut self, pending: Pending, verdict: &Verdict) {
+        let what = describe(&pending);
+        let said = match verdict {
+            Verdict::SessionRepair => "repaired (session allowed)",
+            _ => "allowed (session allowed)",
+        };
+        match pending.answer(verdict) {
+            Ok(()) => self.note(format!("{said}: {what}"), false),
+            Err(e) => self.note(format!("not answered ({e}): {what}"), true),
+        }
     }
 }
 
@@ -1870,7 +1901,17 @@ mod tests {
         Instant::now() + Duration::from_secs(20)
     }
 
-    /// [`gate`] of a loose edit (what `A` answers unseen; a doubt waits).
+    /// [`gate`] of an exact edit (what `A` answers unseen).
+    fn exact_gate(dir: &Path, session: &str, call: &str) -> std::thread::JoinHandle<Outcome> {
+        let request = Request {
+            case: "exact".into(),
+            ..request(session, call)
+        };
+        spawn_ask(dir, request, in_20_s())
+    }
+
+    /// [`gate`] of a loose edit with no corrected edit (after `A`, it
+    /// still waits for a key, as a doubt does).
     fn loose_gate(dir: &Path, session: &str, call: &str) -> std::thread::JoinHandle<Outcome> {
         let request = Request {
             case: "loose".into(),
@@ -1948,9 +1989,12 @@ mod tests {
         let _ = pane.on_event(TermEvent::Key(KeyEvent::new(code, KeyModifiers::NONE)));
     }
 
-    /// `A` allows the call and the waiting and later calls of its session
-    /// (the pane answers those itself); another session's call still waits.
-    /// `r` then Esc sends nothing; `c` without a corrected edit is refused.
+    /// `A` allows the call and the waiting and later exact calls of its
+    /// session (the pane answers those itself); another session's call
+    /// still waits, and so does a later loose call of the allowed session
+    /// that has no corrected edit (tester 51, T-03: `A` is not "stop
+    /// repairing"). `r` then Esc sends nothing; `c` without a corrected
+    /// edit is refused.
     #[test]
     fn allowing_a_session_answers_its_other_calls_too() {
         let (dir, mut pane) = listening();
@@ -1958,7 +2002,7 @@ mod tests {
         until_waiting(&mut pane, 1);
         let other = loose_gate(dir.path(), "s2", "two");
         until_waiting(&mut pane, 2);
-        let same = loose_gate(dir.path(), "s1", "three");
+        let same = exact_gate(dir.path(), "s1", "three");
         until_waiting(&mut pane, 3);
         press(&mut pane, KeyCode::Char('r'));
         assert_eq!(pane.reason.as_ref().map(|r| r.text.as_str()), Some(""));
@@ -1974,8 +2018,8 @@ mod tests {
         assert_answered(same, Verdict::AllowSession);
         assert_eq!(pane.queue.len(), 1);
         assert_eq!(pane.queue[0].request.call_id.as_deref(), Some("two"));
-        // A later call of the allowed session never waits.
-        let later = loose_gate(dir.path(), "s1", "four");
+        // A later exact call of the allowed session never waits.
+        let later = exact_gate(dir.path(), "s1", "four");
         let deadline = Instant::now() + Duration::from_secs(10);
         while !later.is_finished() {
             assert!(Instant::now() < deadline, "the later call was not answered");
@@ -1984,19 +2028,27 @@ mod tests {
         }
         assert_answered(later, Verdict::AllowSession);
         assert_eq!(pane.queue.len(), 1);
+        // A later loose call of it with no corrected edit waits for a key.
+        let loose = loose_gate(dir.path(), "s1", "five");
+        until_waiting(&mut pane, 2);
+        assert!(!loose.is_finished(), "not answered unseen");
+        assert_eq!(pane.queue[1].request.call_id.as_deref(), Some("five"));
         press(&mut pane, KeyCode::Char('r'));
         type_text(&mut pane, "no");
         press(&mut pane, KeyCode::Enter);
         assert_rejected(other, "no");
+        press(&mut pane, KeyCode::Char('a'));
+        assert_answered(loose, Verdict::Allow);
         assert!(pane.queue.is_empty());
         let log = log_texts(&pane);
         assert_eq!(
             log,
             [
                 "allowed, and the rest of its session: Claude Code Edit a.py (loose)",
-                "allowed (session allowed): Claude Code Edit a.py (loose)",
-                "allowed (session allowed): Claude Code Edit a.py (loose)",
+                "allowed (session allowed): Claude Code Edit a.py (exact)",
+                "allowed (session allowed): Claude Code Edit a.py (exact)",
                 "rejected (no): Claude Code Edit a.py (loose)",
+                "allowed: Claude Code Edit a.py (loose)",
             ]
         );
     }
@@ -2909,7 +2961,7 @@ mod tests {
         }
         assert!(
             rows.iter()
-                .any(|r| r.starts_with("               its doubts still wait for a key")),
+                .any(|r| r.starts_with("               the pane runs); its loose edits go as")),
             "A's second row under its text:\n{text}"
         );
         // Each row's first 15 columns: a key of the table, or blank.

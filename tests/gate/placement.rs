@@ -386,3 +386,53 @@ fn an_old_text_fitting_two_places_by_different_forms_is_denied_naming_both() {
         "{reason}"
     );
 }
+
+/// Tester 51's payload `name` (tests/fixtures/gate/tester51/) judged under
+/// the default policy in a folder holding `ra.py` and `one.py`: the
+/// answer's stdout, the folder written `WORKSPACE`.
+fn tester51_answer(agent: GateAgent, name: &str) -> String {
+    let dir = tempfile::tempdir().expect("a workspace");
+    let fixtures = fixtures().join("tester51");
+    for file in ["ra.py", "one.py"] {
+        std::fs::copy(fixtures.join(file), dir.path().join(file)).expect("the file");
+    }
+    let cwd = dir.path().to_str().expect("a UTF-8 path");
+    let payload = std::fs::read_to_string(fixtures.join(name))
+        .expect("the payload")
+        .replace("WORKSPACE", cwd);
+    let judgment = judged_in_its_folder(agent, payload.as_bytes(), &Policy::default());
+    String::from_utf8_lossy(&judgment.reply().stdout).replace(cwd, "WORKSPACE")
+}
+
+/// A replace-all edit (OpenCode's `replaceAll`, Gemini CLI's
+/// `allow_multiple`) sent without indentation, of a text at 4 columns in
+/// `load()` and at 8 in `Store.get()` (tester 51, T-10): the model asked
+/// for every place, so the deny no longer says "which one is meant cannot
+/// be told". It says what the agent writes (Gemini CLI re-indents every
+/// place: what the model meant; OpenCode changes lines 2-3 only, with the
+/// model's lines as sent), the lines each place should get, and, the
+/// places standing at two indentations, the two exact replace-all edits to
+/// send (their result compiles: `python3 -m py_compile`). Where every place
+/// stands at one indentation, the one exact replace-all edit is the repair.
+/// Qwen Code, which refuses the edit (no stage of its finds trimmed
+/// lines) and takes no rewrite, is denied with the same edits to send.
+#[test]
+fn a_replace_all_placed_loosely_is_judged_at_every_place() {
+    let expected = |name: &str| {
+        std::fs::read_to_string(fixtures().join("tester51").join(name))
+            .expect("the expected answer")
+    };
+    for (agent, name) in [
+        (GateAgent::GeminiCli, "t10_replace_all.gemini-cli"),
+        (GateAgent::Opencode, "t10_replace_all.opencode"),
+        (GateAgent::Opencode, "t10_one_indentation.opencode"),
+        (GateAgent::QwenCode, "t10_replace_all.qwen-code"),
+        (GateAgent::QwenCode, "t10_one_indentation.qwen-code"),
+    ] {
+        assert_eq!(
+            tester51_answer(agent, &format!("{name}.json")),
+            expected(&format!("{name}.expected.json")),
+            "{name}"
+        );
+    }
+}

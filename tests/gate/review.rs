@@ -17,7 +17,7 @@ use serde_json::{Value, json};
 use srview::gate::spool::{self, Listener, Outcome, Pending, Request, Verdict};
 use srview::gate::{Answer, Case, GateAgent, Judgment, NextStep, Policy};
 
-use super::support::text::assert_holds;
+use super::support::text::{assert_holds, assert_starts_with};
 use super::{judged_in_its_folder, payload};
 
 /// A workspace on disk holding the fixtures' `inventory.py`.
@@ -927,7 +927,7 @@ fn a_corrected_edit_is_judged_again_when_the_pane_chooses_it() {
     }
 }
 
-/// `A` allows the rest of a session's calls unseen, but not its doubts (a
+/// `A` allows the rest of a session's exact calls unseen, but not its doubts (a
 /// tester's find: `A` on a routine edit then allowed, unseen, an edit of
 /// `.claude/settings.json` that turned the gate's hook off): at 80x24, an
 /// exact edit put to the pane (`exact=review`) is answered `A`; the same
@@ -1000,7 +1000,7 @@ fn allowing_a_session_leaves_its_doubts_to_the_user() {
     // The key's help says what `A` leaves to the user.
     pane.press(b"?");
     pane.wait_for("the keys", |s| {
-        s.contains("its doubts still wait for a key")
+        s.contains("doubts and the rest still wait for a key")
     });
 }
 
@@ -1094,4 +1094,115 @@ fn a_patch_of_two_files_shows_each_file_by_its_own_stage() {
     );
     pane.press(b"q");
     assert_eq!(pane.exit_code(), 0);
+}
+
+/// Tester 51's payload `name` (tests/fixtures/gate/tester51/), its
+/// folder put at `dir`.
+fn tester51_payload(name: &str, dir: &Path) -> Vec<u8> {
+    let path = super::fixtures().join("tester51").join(name);
+    let text = std::fs::read_to_string(&path).expect("the fixture payload");
+    let cwd = dir.to_str().expect("a UTF-8 path");
+    text.replace("WORKSPACE", cwd).into_bytes()
+}
+
+/// `A` is "stop asking me about this session's exact edits", not "stop
+/// repairing" (tester 51, T-03): at 80x24 with `exact=review,loose=review`,
+/// OpenCode's exact edit is answered `A`; the same session's loose edit
+/// (sent without the method's indentation: OpenCode's LineTrimmedReplacer
+/// would write its lines at column 0, `'return' outside function`) is
+/// answered unseen with the corrected, re-indented edit, as `loose=repair`
+/// sends it (it was allowed as sent); its loose edit that srview has no
+/// corrected edit for (the trimmed text at two places) waits for a key.
+#[test]
+fn allowing_a_session_still_repairs_its_loose_edits() {
+    let dir = tempfile::tempdir().expect("a workspace");
+    let inv = super::fixtures().join("tester51/inv.py");
+    std::fs::copy(&inv, dir.path().join("inv.py")).expect("inv.py");
+    std::fs::write(
+        dir.path().join("two.py"),
+        "def f(x):\n    if x:\n        return 1\n\n\nclass C:\n    def g(self, x):\n        if x:\n            return 1\n",
+    )
+    .expect("two.py");
+    let mut pane = review_pane(dir.path());
+    let opencode = GateAgent::Opencode;
+    let policy = "exact=review,loose=review";
+    let exact = gate_of(
+        dir.path(),
+        opencode,
+        policy,
+        tester51_payload("t03_exact.opencode.json", dir.path()),
+    );
+    pane.wait_for("the exact edit", |s| {
+        s.contains("1/1 OpenCode edit inv.py · exact")
+    });
+    pane.press(b"A");
+    let (stdout, code, _) = exact.join().expect("the exact gate");
+    assert_eq!((stdout, code), (Vec::new(), Some(0)), "allowed");
+    let loose_payload = tester51_payload("t03_loose.opencode.json", dir.path());
+    let (stdout, code, _) = gate_of(dir.path(), opencode, policy, loose_payload.clone())
+        .join()
+        .expect("the loose gate");
+    let cwd = dir.path().to_str().expect("UTF-8");
+    let expected = super::judged_in_its_folder(
+        opencode,
+        &loose_payload,
+        &Policy::parse(policy).expect("a policy"),
+    )
+    .with_verdict(Verdict::SessionRepair)
+    .reply()
+    .stdout;
+    assert_eq!(
+        String::from_utf8_lossy(&stdout),
+        String::from_utf8_lossy(&expected)
+    );
+    let answer: Value = serde_json::from_slice(&stdout).expect("a JSON answer");
+    assert_eq!(code, Some(0));
+    assert_eq!(answer["decision"], "rewrite", "{answer}");
+    assert_eq!(
+        answer["args"],
+        json!({"filePath": format!("{cwd}/inv.py"),
+               "oldString": "        for sku, qty in self.items.items():\n            total += qty",
+               "newString": "        for sku, qty in self.items.items():\n            if qty > 0:\n                total += qty"})
+    );
+    assert_starts_with(
+        answer["reason"].as_str().unwrap_or_default(),
+        "srview gate: rewrote this edit to the exact edit that writes what the model's text \
+         meant (the user allowed this session in the review pane, which lets no loose edit \
+         through as sent): OpenCode 1.18.33's edit tool would place edit 1 at lines 7-8 only by \
+         its loose stage `LineTrimmedReplacer`",
+    );
+    pane.wait_for("the log", |s| {
+        s.contains("repaired (session allowed): OpenCode edit inv.py (loose)")
+    });
+    // Its loose edit srview cannot correct (the trimmed text stands at
+    // lines 2-3 and 8-9): put to the user, not allowed unseen.
+    let mut ambiguous: Value =
+        serde_json::from_slice(&tester51_payload("t03_loose.opencode.json", dir.path()))
+            .expect("JSON");
+    ambiguous["callID"] = json!("c3");
+    ambiguous["args"] = json!({"filePath": format!("{cwd}/two.py"),
+                               "oldString": "if x:\n    return 1",
+                               "newString": "if x:\n    return 2"});
+    let waiting = gate_of(
+        dir.path(),
+        opencode,
+        policy,
+        ambiguous.to_string().into_bytes(),
+    );
+    pane.wait_for("the ambiguous edit, waiting for a key", |s| {
+        s.contains("OpenCode edit two.py · loose")
+    });
+    assert!(!waiting.is_finished(), "not answered unseen");
+    pane.press(b"rsay which one\r");
+    let (stdout, _, _) = waiting.join().expect("the ambiguous gate");
+    let answer: Value = serde_json::from_slice(&stdout).expect("a JSON answer");
+    assert_eq!(answer["decision"], "deny", "{answer}");
+    assert_starts_with(
+        answer["reason"].as_str().unwrap_or_default(),
+        "srview gate: the user rejected this edit in the review pane: say which one\n",
+    );
+    pane.press(b"?");
+    pane.wait_for("the keys", |s| {
+        s.contains("doubts and the rest still wait for a key")
+    });
 }

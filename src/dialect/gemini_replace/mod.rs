@@ -302,6 +302,15 @@ fn edit(params: &StringEdit, resolved: &str, call: &ToolCall) -> CallOutcome {
             .copied()
             .filter(|&range| Some(range) != edit.lines)
             .collect()
+    } else if stage == "flexible" && replacement.flexible_ranges.len() > 1 {
+        // Each window whole (a tester's find, T-10: a line diff named line
+        // 9 of a window at lines 9-10 whose second line reads as before).
+        replacement
+            .flexible_ranges
+            .iter()
+            .copied()
+            .filter(|&range| Some(range) != edit.lines)
+            .collect()
     } else if let (false, Some(found)) = (edit.loose, &edit.found) {
         crate::dialect::call::later_occurrences(&content, found)
     } else {

@@ -28,6 +28,10 @@ pub struct Replacement {
     pub stage: &'static str,
     /// For the fuzzy stage, the 1-based line ranges replaced, sorted.
     pub fuzzy_ranges: Vec<(usize, usize)>,
+    /// For the flexible stage, the 1-based line ranges of the windows it
+    /// replaced, in order (each a whole window: a line the new text
+    /// leaves as it was is still in it).
+    pub flexible_ranges: Vec<(usize, usize)>,
     /// The first place replaced: byte offset in the text, the text found
     /// there, the text written in its place.
     pub first: Option<(usize, String, String)>,
@@ -90,6 +94,7 @@ fn exact_result(
             occurrences,
             stage: "exact",
             fuzzy_ranges: Vec::new(),
+            flexible_ranges: Vec::new(),
             first,
         });
     }
@@ -101,6 +106,7 @@ fn exact_result(
         occurrences,
         stage: "exact",
         fuzzy_ranges: Vec::new(),
+        flexible_ranges: Vec::new(),
         first,
     })
 }
@@ -174,6 +180,15 @@ fn flexible_text(replace_lines: &[&str], first: &str, last: &str, new_is_empty: 
     text
 }
 
+/// The 1-based lines of a window found at `first` (a line of `content`)
+/// holding `found`, counted as an edit's lines are (by `\n`; a final line
+/// break ends the last line, it starts none).
+fn window_lines(content: &str, first: &str, found: &str) -> (usize, usize) {
+    let line = crate::dialect::quick::count_newlines(&content[..offset_in(content, first)]) + 1;
+    let body = found.strip_suffix('\n').unwrap_or(found);
+    (line, line + crate::dialect::quick::count_newlines(body))
+}
+
 /// `calculateFlexibleReplacement`: windows of lines equal to `old`'s lines
 /// after `trim()` on both sides; every window replaced by `new` re-indented
 /// to the window's first line.
@@ -188,6 +203,7 @@ fn flexible(content: &str, search: &str, replace: &str, new_is_empty: bool) -> O
     // file's lines alone (`k` the window's first line) and the text joined
     // once at the end: the same windows, the same result.
     let mut occurrences = 0;
+    let mut flexible_ranges = Vec::new();
     let mut first = None;
     let mut out: Option<String> = None;
     let mut copied = 0;
@@ -199,8 +215,9 @@ fn flexible(content: &str, search: &str, replace: &str, new_is_empty: bool) -> O
         }
         occurrences += 1;
         let text = flexible_text(&replace_lines, lines[k], lines[k + n - 1], new_is_empty);
+        let found: String = lines[k..k + n].concat();
+        flexible_ranges.push(window_lines(content, lines[k], &found));
         if first.is_none() {
-            let found: String = lines[k..k + n].concat();
             first = Some((offset_in(content, lines[k]), found, text.clone()));
         }
         let joined = out.get_or_insert_with(|| String::with_capacity(content.len()));
@@ -216,6 +233,7 @@ fn flexible(content: &str, search: &str, replace: &str, new_is_empty: bool) -> O
         occurrences,
         stage: "flexible",
         fuzzy_ranges: Vec::new(),
+        flexible_ranges,
         first,
     })
 }
@@ -315,6 +333,7 @@ fn regex(content: &str, search: &str, replace: &str, allow_multiple: bool) -> Op
         occurrences: matches.len(),
         stage: "regex",
         fuzzy_ranges: Vec::new(),
+        flexible_ranges: Vec::new(),
         first,
     })
 }
@@ -458,6 +477,7 @@ fn fuzzy(content: &str, old_raw: &str, search: &str, replace: &str) -> Option<Re
         occurrences: selected.len(),
         stage: "fuzzy",
         fuzzy_ranges,
+        flexible_ranges: Vec::new(),
         first,
     })
 }
@@ -494,17 +514,22 @@ mod tests {
         let n = wanted.len();
         let mut occurrences = 0;
         let mut first = None;
+        let mut flexible_ranges = Vec::new();
+        // The lines the windows spliced before `i` took out of the array.
+        let mut spliced = 0;
         let mut i = 0;
         while i + n <= lines.len() {
             if flexible_match(&lines[i..i + n], &wanted) {
                 occurrences += 1;
                 let text =
                     flexible_text(&replace_lines, &lines[i], &lines[i + n - 1], new_is_empty);
+                let found: String = lines[i..i + n].concat();
+                flexible_ranges.push(window_lines(content, original_lines[i + spliced], &found));
                 if first.is_none() {
-                    let found: String = lines[i..i + n].concat();
                     first = Some((offset_in(content, original_lines[i]), found, text.clone()));
                 }
                 lines.splice(i..i + n, [std::borrow::Cow::Owned(text)]);
+                spliced += n - 1;
             }
             i += 1;
         }
@@ -516,6 +541,7 @@ mod tests {
             occurrences,
             stage: "flexible",
             fuzzy_ranges: Vec::new(),
+            flexible_ranges,
             first,
         })
     }
@@ -545,6 +571,8 @@ mod tests {
         let got = flexible(content, "a\nb", "c", false).unwrap();
         assert_eq!(got.new_content, "  c\n c\nx\n");
         assert_eq!(got.occurrences, 2);
+        // Each window whole: lines 1-2 and lines 3-4.
+        assert_eq!(got.flexible_ranges, [(1, 2), (3, 4)]);
         assert_eq!(
             got,
             flexible_by_splice(content, "a\nb", "c", false).unwrap()
