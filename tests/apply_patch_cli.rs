@@ -941,20 +941,7 @@ fn run_printed(said: &str, lead: &str, cwd: &Path) -> (Option<i32>, String) {
         .and_then(|(_, rest)| rest.split_once('`'))
         .map(|(command, _)| command)
         .unwrap_or_else(|| panic!("no command after {lead:?}: {said}"));
-    let bin = Path::new(support::runner::BIN)
-        .parent()
-        .expect("the binary's folder");
-    let path = format!(
-        "{}:{}",
-        bin.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
-    let ran = std::process::Command::new("sh")
-        .args(["-c", command])
-        .current_dir(cwd)
-        .env("PATH", path)
-        .output()
-        .expect("sh runs");
+    let ran = support::runner::sh_with_srview(command, cwd, b"");
     (
         ran.status.code(),
         String::from_utf8_lossy(&ran.stdout).into_owned(),

@@ -4750,15 +4750,6 @@ fn a_refusals_command_runs_as_printed_in_a_shell() {
     let opencode = r#"{"filePath": "sp ace/o'k.py", "oldString": "    count = 0", "newString": "    count = 1"}"#;
     let patch = "*** Begin Patch\n*** Update File: sp ace/o'k.py\n@@\n def f():\n-    count = 0\n+    count = 1\n*** End Patch\n";
     std::fs::create_dir(root.join("sp ace")).expect("folder");
-    let bin = Path::new(env!("CARGO_BIN_EXE_srview"))
-        .parent()
-        .expect("bin folder")
-        .to_path_buf();
-    let path = format!(
-        "{}:{}",
-        bin.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
     let inputs: [(&str, &str, &[&str]); 3] = [
         ("in put.json", edit, &[]),
         ("p'atch.diff", patch, &[]),
@@ -4792,21 +4783,11 @@ fn a_refusals_command_runs_as_printed_in_a_shell() {
                 );
                 let again = said.contains("given the same input on stdin");
                 assert_eq!(again, from == "-", "{said}");
-                let out = std::process::Command::new("sh")
-                    .args(["-c", printed])
-                    .current_dir(root)
-                    .env("PATH", &path)
-                    .stdin(std::process::Stdio::piped())
-                    .stdout(std::process::Stdio::piped())
-                    .stderr(std::process::Stdio::piped())
-                    .spawn()
-                    .and_then(|mut child| {
-                        if let Some(mut stdin) = child.stdin.take() {
-                            stdin.write_all(if again { input.as_bytes() } else { b"" })?;
-                        }
-                        child.wait_with_output()
-                    })
-                    .expect("sh runs");
+                let out = support::runner::sh_with_srview(
+                    printed,
+                    root,
+                    if again { input.as_bytes() } else { b"" },
+                );
                 let why = format!("{printed}: {}", text(&out.stderr));
                 assert_eq!(out.status.code(), Some(0), "{why}");
                 let on_disk = std::fs::read_to_string(root.join(other)).expect("other");
@@ -4831,12 +4812,7 @@ fn a_refusals_command_runs_as_printed_in_a_shell() {
     assert_eq!(noted.status.code(), Some(0), "{said}");
     let printed = said.split('`').nth(1).expect("a command");
     assert_eq!(printed, "srview apply --transcript move.diff --write");
-    let out = std::process::Command::new("sh")
-        .args(["-c", printed])
-        .current_dir(root)
-        .env("PATH", &path)
-        .output()
-        .expect("sh runs");
+    let out = support::runner::sh_with_srview(printed, root, b"");
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let moved = std::fs::read_to_string(root.join("lib/o k.py")).expect("moved");
     assert_eq!(moved, after);
@@ -4888,22 +4864,7 @@ fn an_input_naming_a_file_not_here_says_so() {
         .and_then(|(_, rest)| rest.split_once('`'))
         .map(|(command, _)| command)
         .expect("a command");
-    let bin = Path::new(support::runner::BIN)
-        .parent()
-        .expect("bin folder");
-    let ran = std::process::Command::new("sh")
-        .args(["-c", command])
-        .current_dir(dir.path())
-        .env(
-            "PATH",
-            format!(
-                "{}:{}",
-                bin.display(),
-                std::env::var("PATH").unwrap_or_default()
-            ),
-        )
-        .output()
-        .expect("sh runs");
+    let ran = support::runner::sh_with_srview(command, dir.path(), b"");
     assert_eq!(ran.status.code(), Some(0), "{}", text(&ran.stderr));
     assert_eq!(
         std::fs::read_to_string(dir.path().join("src/new.py")).expect("written"),
@@ -4942,22 +4903,7 @@ fn a_move_onto_an_existing_file_is_said_with_force() {
             )
         )
     );
-    let bin = Path::new(support::runner::BIN)
-        .parent()
-        .expect("bin folder");
-    let ran = std::process::Command::new("sh")
-        .args(["-c", &command])
-        .current_dir(dir.path().join("src"))
-        .env(
-            "PATH",
-            format!(
-                "{}:{}",
-                bin.display(),
-                std::env::var("PATH").unwrap_or_default()
-            ),
-        )
-        .output()
-        .expect("sh runs");
+    let ran = support::runner::sh_with_srview(&command, &dir.path().join("src"), b"");
     assert_eq!(ran.status.code(), Some(0), "{}", text(&ran.stderr));
     assert!(!dir.path().join("src/a.py").exists());
     assert_eq!(

@@ -1402,20 +1402,7 @@ fn the_command_printed_for_another_files_section_runs_as_printed() {
         command,
         "srview fix 'my src/a.py' p.patch | srview fix 'my src/b.py' -"
     );
-    let bin = std::path::Path::new(runner::BIN)
-        .parent()
-        .expect("the binary's folder");
-    let path = format!(
-        "{}:{}",
-        bin.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
-    let ran = std::process::Command::new("sh")
-        .args(["-c", command])
-        .current_dir(dir.path())
-        .env("PATH", path)
-        .output()
-        .expect("sh runs");
+    let ran = runner::sh_with_srview(command, dir.path(), b"");
     assert_eq!(ran.status.code(), Some(0), "{}", stderr(&ran));
     assert_eq!(
         stdout(&ran),

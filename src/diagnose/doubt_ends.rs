@@ -283,7 +283,7 @@ pub fn ends_unbalanced(path: &str, original: &str, result: &str) -> Option<EndsU
 }
 
 /// Whether `c` continues a word (a name, a keyword).
-fn word_char(c: char) -> bool {
+pub(crate) fn word_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_'
 }
 

@@ -45,6 +45,7 @@
 //! (`missing }`, `extra '}'`, `missing )`, `syntax error`).
 
 use super::doubt_braces::{brace_language, count_word, edit_place};
+use super::doubt_ends::word_char;
 use super::doubt_twins::Script;
 use super::file_kind::{FileKind, interpreter, told_by};
 use crate::textdiff::changed_lines;
@@ -364,11 +365,6 @@ pub fn script_unbalanced(path: &str, original: &str, result: &str) -> Option<Scr
         of_old,
         crossed: None,
     })
-}
-
-/// Whether `c` continues a name.
-fn word_char(c: char) -> bool {
-    c.is_alphanumeric() || c == '_'
 }
 
 /// The closer of a bracketing delimiter.

@@ -185,6 +185,33 @@ pub fn code(out: &Output) -> i32 {
     out.status.code().expect("exited normally")
 }
 
+/// `sh -c command` in `dir`, `input` on its stdin, with the folder of the
+/// binary under test first on `PATH`: a command srview printed
+/// (`srview apply ...`) runs this build, as a user would run it.
+pub fn sh_with_srview(command: &str, dir: &Path, input: &[u8]) -> Output {
+    let bin = Path::new(BIN).parent().expect("the binary's folder");
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    Command::new("sh")
+        .args(["-c", command])
+        .current_dir(dir)
+        .env("PATH", path)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            if let Some(mut stdin) = child.stdin.take() {
+                stdin.write_all(input)?;
+            }
+            child.wait_with_output()
+        })
+        .expect("sh runs")
+}
+
 /// Stdout, invalid UTF-8 replaced.
 pub fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
