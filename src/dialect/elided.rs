@@ -107,6 +107,7 @@ pub fn elided_under(path: &str, old: &str, new: &str, above: &str) -> Option<Eli
         .zip(shapes.iter_mut().zip(&example).zip(&markup))
     {
         *shaped &= !example && !markup && !notes_removal(line, comments);
+        *shaped = *shaped && !rewords_a_line_of(old, line);
     }
     // A lone `...` is no code at all in these languages (a tester's find,
     // 43b-13: Aider writes a REPLACE's `...` as it stands when its SEARCH
@@ -144,6 +145,7 @@ pub fn elided_under(path: &str, old: &str, new: &str, above: &str) -> Option<Eli
                 || (brace && line.trim() == "...")
                 || (code && line.trim() == "\u{2026}"))
             && !held.contains(line.trim())
+            && !rewords_a_line_of(old, line)
     };
     // Most texts hold no candidate: `old` is looked at further only for
     // one that does.
@@ -191,6 +193,31 @@ pub fn elided_under(path: &str, old: &str, new: &str, above: &str) -> Option<Eli
     let beside = ellipses_beside_statements(path, new, above);
     let number = Evidence::new(old, new, &shapes, &held, comments).first_stand_in(&beside)?;
     Some(found(number, new.lines().nth(number)?))
+}
+
+/// Whether `line` is a line of `old` with a word of it changed: as many
+/// words, all but one the same, in order (a whole-file rename of `config`
+/// turned `# start second daemon over the same config/base` into `... the
+/// same config_r/base`, which was read as a stand-in for the renamed
+/// lines: a new user's find). Such a line is the old one, edited, not one
+/// written in place of lines.
+fn rewords_a_line_of(old: &str, line: &str) -> bool {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    if words.len() < 3 {
+        return false;
+    }
+    old.lines().any(|kept| {
+        let mut other = kept.split_whitespace();
+        let mut differ = 0;
+        for word in &words {
+            match other.next() {
+                Some(o) if o == *word => {}
+                Some(_) => differ += 1,
+                None => return false,
+            }
+        }
+        other.next().is_none() && differ == 1
+    })
 }
 
 /// Whether `path` names a file of prose, where a line may be a lone `…`:
@@ -1996,5 +2023,26 @@ mod tests {
             "{# ... rest of the template unchanged ... #}",
             html
         ));
+    }
+
+    /// A new user's find (session 51): a whole-file rename of `config`
+    /// changed the comment `# start second daemon over the same
+    /// config/base`, whose "the same" read as a stand-in for the 78 renamed
+    /// lines. A comment that is a line of the old text with one word
+    /// changed is that line, edited; the same comment written in place of
+    /// lines still stands in.
+    #[test]
+    fn a_comment_with_one_word_renamed_is_no_stand_in() {
+        let old = "daemon_start ${config} size\n\n# start second daemon over the same config/base\nfailed=`perf daemon start --config ${config}`\necho ${config}\n";
+        let new = old.replace("config", "config_r");
+        assert_eq!(elided_under("d.sh", old, &new, ""), None);
+        let cut =
+            "daemon_start ${config} size\n\n# start second daemon over the same config/base\n";
+        assert!(elided_under("d.sh", old, cut, "").is_none());
+        let stand_in = "daemon_start ${config} size\n\n# ... the rest is the same ...\n";
+        assert_eq!(
+            elided_under("d.sh", old, stand_in, "").map(|e| (e.line, e.lost)),
+            Some((3, 3))
+        );
     }
 }
