@@ -404,61 +404,68 @@ fn a_payload_of_another_agent_is_denied_with_the_hooks_fix() {
     let qwen = payload(GateAgent::QwenCode, "a0_no_output");
     let gemini = payload(GateAgent::GeminiCli, "a0_no_output");
     let codex = payload(GateAgent::Codex, "a0_no_output");
-    for (agent, bytes, said) in [
+    // Each deny: why the payload is not the agent's, then the same fix.
+    let event = |event: &str, agent: &str, owner: &str| {
+        format!(
+            "this call's hook event is `{event}`, which {agent} never sends (it looks like \
+             {owner}'s)"
+        )
+    };
+    let tool = |tool: &str, agent: &str, owner: &str| {
+        format!(
+            "this call's tool `{tool}` is not one of {agent}'s edit tools but {owner}'s edit \
+             tool"
+        )
+    };
+    for (agent, bytes, why, owner) in [
         (
             GateAgent::GeminiCli,
             &qwen,
-            "this call's hook event is `PreToolUse`, which Gemini CLI never sends (it looks like \
-             Qwen Code's): the hook runs `srview gate --agent gemini-cli` for another agent, so \
-             srview cannot judge the edit and lets none through. Set the hook's command to the \
-             agent that runs it (`srview gate --agent qwen-code`).",
+            event("PreToolUse", "Gemini CLI", "Qwen Code"),
+            GateAgent::QwenCode,
         ),
         (
             GateAgent::ClaudeCode,
             &qwen,
-            "this call's tool `edit` is not one of Claude Code's edit tools but Qwen Code's \
-             edit tool: the hook runs `srview gate --agent claude-code` for another agent, so \
-             srview cannot judge the edit and lets none through. Set the hook's command to the \
-             agent that runs it (`srview gate --agent qwen-code`).",
+            tool("edit", "Claude Code", "Qwen Code"),
+            GateAgent::QwenCode,
         ),
         (
             GateAgent::QwenCode,
             &claude,
-            "this call's tool `Edit` is not one of Qwen Code's edit tools but Claude Code's \
-             edit tool: the hook runs `srview gate --agent qwen-code` for another agent, so \
-             srview cannot judge the edit and lets none through. Set the hook's command to the \
-             agent that runs it (`srview gate --agent claude-code`).",
+            tool("Edit", "Qwen Code", "Claude Code"),
+            GateAgent::ClaudeCode,
         ),
         (
             GateAgent::Codex,
             &claude,
-            "this call's tool `Edit` is not one of Codex's edit tools but Claude Code's edit \
-             tool: the hook runs `srview gate --agent codex` for another agent, so srview \
-             cannot judge the edit and lets none through. Set the hook's command to the agent \
-             that runs it (`srview gate --agent claude-code`).",
+            tool("Edit", "Codex", "Claude Code"),
+            GateAgent::ClaudeCode,
         ),
         (
             GateAgent::ClaudeCode,
             &gemini,
-            "this call's hook event is `BeforeTool`, which Claude Code never sends (it looks \
-             like Gemini CLI's): the hook runs `srview gate --agent claude-code` for another \
-             agent, so srview cannot judge the edit and lets none through. Set the hook's \
-             command to the agent that runs it (`srview gate --agent gemini-cli`).",
+            event("BeforeTool", "Claude Code", "Gemini CLI"),
+            GateAgent::GeminiCli,
         ),
         (
             GateAgent::QwenCode,
             &codex,
-            "this call's tool `apply_patch` is not one of Qwen Code's edit tools but Codex's \
-             edit tool: the hook runs `srview gate --agent qwen-code` for another agent, so \
-             srview cannot judge the edit and lets none through. Set the hook's command to the \
-             agent that runs it (`srview gate --agent codex`).",
+            tool("apply_patch", "Qwen Code", "Codex"),
+            GateAgent::Codex,
         ),
     ] {
         let judgment = judged(agent, bytes);
         assert_eq!(judgment.case, Case::Unreadable, "{agent:?}");
         assert_eq!(
             deny_reason(&judgment),
-            format!("srview gate: {said}"),
+            format!(
+                "srview gate: {why}: the hook runs `srview gate --agent {}` for another agent, \
+                 so srview cannot judge the edit and lets none through. Set the hook's command \
+                 to the agent that runs it (`srview gate --agent {}`).",
+                agent.id(),
+                owner.id()
+            ),
             "{agent:?}"
         );
     }
