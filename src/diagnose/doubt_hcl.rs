@@ -245,9 +245,30 @@ fn string_end(bytes: &[u8], mut at: usize, line: &mut usize) -> Option<usize> {
 }
 
 /// Past the `}` closing a template that starts at `at`.
-fn template_end(bytes: &[u8], mut at: usize, line: &mut usize) -> Option<usize> {
+fn template_end(bytes: &[u8], at: usize, line: &mut usize) -> Option<usize> {
+    braced_end(bytes, at, line, |bytes, at, line| {
+        (bytes[at] == b'"').then(|| string_end(bytes, at + 1, line))
+    })
+}
+
+/// Past the `}` closing a block of code inside a string (HCL's `${ }`
+/// template, Nix's `${ }` interpolation) whose text starts at `at`: braces
+/// nested, `line` counting the newlines passed. `skip(bytes, at, line)`
+/// reads what the language holds there besides braces (a string, a
+/// comment): `Some(Some(after))` goes on after it, `Some(None)` is one
+/// left open (`None` for the whole), `None` is none.
+pub(crate) fn braced_end(
+    bytes: &[u8],
+    mut at: usize,
+    line: &mut usize,
+    mut skip: impl FnMut(&[u8], usize, &mut usize) -> Option<Option<usize>>,
+) -> Option<usize> {
     let mut depth = 1;
     while at < bytes.len() {
+        if let Some(after) = skip(bytes, at, line) {
+            at = after?;
+            continue;
+        }
         match bytes[at] {
             b'{' => depth += 1,
             b'}' => {
@@ -255,10 +276,6 @@ fn template_end(bytes: &[u8], mut at: usize, line: &mut usize) -> Option<usize> 
                 if depth == 0 {
                     return Some(at + 1);
                 }
-            }
-            b'"' => {
-                at = string_end(bytes, at + 1, line)?;
-                continue;
             }
             b'\n' => *line += 1,
             _ => {}

@@ -19,6 +19,7 @@
 //! after does not, at a line the edit writes or next to one it removes.
 //! Brackets left unbalanced are [`super::doubt_braces`]'s.
 
+use super::doubt_hcl::braced_end;
 use super::doubt_separator::SeparatorDropped;
 use crate::textdiff::changed_lines;
 
@@ -155,42 +156,24 @@ fn uri_len(bytes: &[u8], at: usize) -> usize {
     if stop == rest { 0 } else { stop - at }
 }
 
-/// Past the `}` closing an interpolation whose `${` ends at `at`.
-fn interpolation_end(bytes: &[u8], mut at: usize, line: &mut usize) -> Option<usize> {
-    let mut depth = 1;
-    while at < bytes.len() {
-        match bytes[at] {
-            b'{' => depth += 1,
-            b'}' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(at + 1);
-                }
-            }
-            b'"' => {
-                at = string_end(bytes, at + 1, line)?;
-                continue;
-            }
-            b'\'' if bytes.get(at + 1) == Some(&b'\'') => {
-                at = indented_end(bytes, at + 2, line)?;
-                continue;
-            }
-            b'#' => {
-                at = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |n| at + n);
-                continue;
-            }
-            b'/' if bytes.get(at + 1) == Some(&b'*') => {
-                let end = memchr::memmem::find(&bytes[at + 2..], b"*/")? + at + 2;
+/// Past the `}` closing an interpolation whose `${` ends at `at`: its
+/// strings and comments read as Nix's lexer reads them.
+fn interpolation_end(bytes: &[u8], at: usize, line: &mut usize) -> Option<usize> {
+    braced_end(bytes, at, line, |bytes, at, line| match bytes[at] {
+        b'"' => Some(string_end(bytes, at + 1, line)),
+        b'\'' if bytes.get(at + 1) == Some(&b'\'') => Some(indented_end(bytes, at + 2, line)),
+        b'#' => Some(Some(
+            memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |n| at + n),
+        )),
+        b'/' if bytes.get(at + 1) == Some(&b'*') => {
+            Some(memchr::memmem::find(&bytes[at + 2..], b"*/").map(|n| {
+                let end = at + 2 + n;
                 *line += memchr::memchr_iter(b'\n', &bytes[at..end]).count();
-                at = end + 2;
-                continue;
-            }
-            b'\n' => *line += 1,
-            _ => {}
+                end + 2
+            }))
         }
-        at += 1;
-    }
-    None
+        _ => None,
+    })
 }
 
 /// Past the `"` closing the string whose text starts at `at`.
