@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::applier::run;
+use super::applier::{run, run_placing};
 use super::diagnosis;
 use super::explanation::EditDiagnosis;
 use super::text::{Done, line_span, span};
@@ -133,8 +133,8 @@ pub fn apply_at(index: usize, edit: &Edit, original: Option<&str>) -> EditOutcom
 
 /// [`apply_at`], the failure diagnosed only when `diagnose`.
 fn apply_with(index: usize, edit: &Edit, original: Option<&str>, diagnose: bool) -> EditOutcome {
-    let result = run(edit, original);
     let (search_text, replace_text) = texts(edit, original);
+    let result = run_placing(edit, original, Some((&search_text, &replace_text)));
     let mut block = BlockReport {
         search_text,
         replace_text,
