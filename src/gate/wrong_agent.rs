@@ -29,26 +29,23 @@ pub(super) fn said(agent: GateAgent, call: &Call) -> Option<String> {
         return None;
     };
     let tool = call.tool.as_str();
-    let owner_of_tool = || {
-        group
-            .iter()
-            .copied()
-            .find(|&other| other != agent && kind(other, tool).is_some())
-    };
+    let owner_of_tool = group
+        .iter()
+        .copied()
+        .find(|&other| other != agent && kind(other, tool).is_some());
     // Gemini CLI's hook event is `BeforeTool`; the others' `PreToolUse`.
-    let wrong_event = match (agent, call.event.as_deref()) {
-        (GateAgent::GeminiCli, Some("PreToolUse")) => Some(
-            owner_of_tool()
-                .map(|owner| (owner, "PreToolUse".to_string()))
-                .unwrap_or((GateAgent::ClaudeCode, "PreToolUse".to_string())),
-        ),
-        (GateAgent::ClaudeCode | GateAgent::Codex | GateAgent::QwenCode, Some("BeforeTool")) => {
-            Some((GateAgent::GeminiCli, "BeforeTool".to_string()))
+    let event = call.event.as_deref().unwrap_or_default();
+    let owner_of_event = match (agent, event) {
+        (GateAgent::GeminiCli, "PreToolUse") => {
+            Some(owner_of_tool.unwrap_or(GateAgent::ClaudeCode))
+        }
+        (GateAgent::ClaudeCode | GateAgent::Codex | GateAgent::QwenCode, "BeforeTool") => {
+            Some(GateAgent::GeminiCli)
         }
         _ => None,
     };
-    if let Some((owner, event)) = wrong_event {
-        let whose = if owner_of_tool() == Some(owner) {
+    if let Some(owner) = owner_of_event {
+        let whose = if owner_of_tool == Some(owner) {
             format!("it looks like {}'s", owner.title())
         } else {
             "it is another agent's".to_string()
@@ -56,13 +53,13 @@ pub(super) fn said(agent: GateAgent, call: &Call) -> Option<String> {
         return Some(format!(
             "this call's hook event is `{event}`, which {} never sends ({whose}){}",
             agent.title(),
-            fix(agent, owner_of_tool())
+            fix(agent, owner_of_tool)
         ));
     }
     if kind(agent, tool).is_some() {
         return None;
     }
-    let owner = owner_of_tool()?;
+    let owner = owner_of_tool?;
     Some(format!(
         "this call's tool `{tool}` is not one of {}'s edit tools but {}'s edit tool{}",
         agent.title(),
