@@ -807,9 +807,9 @@ fn trailing_spaces_claude_code_strips_are_said_and_held_back() {
         "    ! Claude Code strips the trailing whitespace of every line of new_string outside \
          .md and .mdx files, so 2 lines of new_string reach the file without the whitespace \
          the model wrote after it (line 1, `apple   3`, loses 3 characters): the file gets \
-         other lines than the edit shows. Send new_string without it if that is meant; a text \
+         other lines than the edit shows: send new_string without it if that is meant; a text \
          whose trailing spaces matter (an expected output, a fixed-width table) cannot be \
-         written by this tool.\n",
+         written by this tool\n",
     );
     let (printed, result, _) = srview_all(&["apply", &file, &d]);
     assert_eq!(printed, 0);

@@ -239,8 +239,8 @@ fn trailing_whitespace_stripped(outcome: &EditOutcome) -> Option<String> {
         "Claude Code strips the trailing whitespace of every line of {field} outside .md and \
          .mdx files, so {which} the file without the whitespace the model wrote after it \
          (line {first}, `{}`, loses {lost} character{}): the file gets other lines than the \
-         edit shows. Send {field} without it if that is meant; a text whose trailing spaces \
-         matter (an expected output, a fixed-width table) cannot be written by this tool.",
+         edit shows: send {field} without it if that is meant; a text whose trailing spaces \
+         matter (an expected output, a fixed-width table) cannot be written by this tool",
         shorten(kept),
         if lost == 1 { "" } else { "s" }
     ))
